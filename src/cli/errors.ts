@@ -1,0 +1,27 @@
+/**
+ * How failures reach the director: one clear message on stderr, and an exit code that says what
+ * kind of failure it was. Error classes carry their own code; anything else is an internal error.
+ */
+
+/** A failure the director can act on (bad game file, incomplete crawl, expired login...). */
+export class UserError extends Error {
+  constructor(
+    message: string,
+    /** Exit code: 2 bad input, 3 incomplete data, 4 login needed, 5 network. */
+    readonly exitCode = 2,
+  ) {
+    super(message);
+    this.name = 'UserError';
+  }
+}
+
+export function reportError(err: unknown): number {
+  const code = err instanceof Error ? (err as Error & { exitCode?: unknown }).exitCode : undefined;
+  if (err instanceof Error && typeof code === 'number') {
+    process.stderr.write(`bansha: ${err.message}\n`);
+    return code;
+  }
+  const e = err instanceof Error ? err : new Error(String(err));
+  process.stderr.write(`bansha: internal error: ${e.message}\n${process.env.BANSHA_DEBUG ? (e.stack ?? '') + '\n' : ''}`);
+  return 1;
+}

@@ -1,0 +1,152 @@
+/**
+ * Bytes to text for Discuz pages. Discuz X3.4 ships GBK, UTF-8 and BIG5 editions, declared in the
+ * Content-Type header and a <meta> tag (discuz-notes.md "Charset"). The header wins over the meta tag
+ * unless the bytes prove it wrong; an undeclared or wrong declaration is detected and either decoded
+ * correctly with a recorded warning or refused with a ParseError — never silent mojibake.
+ */
+import iconv from 'iconv-lite';
+import { ParseError } from './errors.js';
+
+/** The decoded text, the charset actually used, and what was noticed on the way. */
+export interface DecodedBody {
+  text: string;
+  /** Canonical charset used: "utf-8", "gb18030" (for any GBK/GB2312 declaration), "big5"... */
+  charset: string;
+  /** What the page declared (header, else meta), canonicalised; null when nothing usable was declared. */
+  declared: string | null;
+  /** Human-readable notes: header/meta disagreement, a wrong or missing declaration that was corrected. */
+  warnings: string[];
+}
+
+/** Canonical name for a declared charset label; GBK-family labels decode as GB18030 (a superset). */
+export function canonicalCharset(label: string): string | null {
+  const l = label.trim().toLowerCase().replace(/^["']|["']$/g, '');
+  if (!l) return null;
+  if (l === 'utf8' || l === 'utf-8' || l === 'unicode-1-1-utf-8') return 'utf-8';
+  if (['gbk', 'gb2312', 'gb18030', 'x-gbk', 'cp936', 'euc-cn', 'csgb2312', 'gb_2312-80', 'windows-936'].includes(l)) {
+    return 'gb18030';
+  }
+  if (l === 'big5' || l === 'big5-hkscs' || l === 'x-x-big5' || l === 'cn-big5') return 'big5';
+  return iconv.encodingExists(l) ? l : null;
+}
+
+/** The charset parameter of a Content-Type header, raw ("" when present but empty). */
+function headerCharset(contentType: string | undefined): string | undefined {
+  if (!contentType) return undefined;
+  const m = /charset\s*=\s*("?)([^";,\s]*)\1/i.exec(contentType);
+  return m ? m[2] : undefined;
+}
+
+/** The charset of the first <meta charset> / <meta http-equiv content="...charset=..."> in the head. */
+function metaCharset(bytes: Uint8Array): string | undefined {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 4096)).toString('latin1');
+  const re = /<meta\b[^>]*?\bcharset\s*=\s*(["']?)([^"'\s/>;]*)\1/gi;
+  const m = re.exec(head);
+  return m ? m[2] : undefined;
+}
+
+const utf8Fatal = new TextDecoder('utf-8', { fatal: true });
+const utf8Lenient = new TextDecoder('utf-8');
+
+/** The text when the bytes are valid UTF-8, else null. */
+function tryUtf8(bytes: Uint8Array): string | null {
+  try {
+    return utf8Fatal.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function hasNonAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] > 0x7f) return true;
+  return false;
+}
+
+const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]/;
+const REPLACEMENT = /\ufffd/g;
+
+function countReplacements(s: string): number {
+  return (s.match(REPLACEMENT) ?? []).length;
+}
+
+/** Decode with iconv, stripping a BOM. */
+function iconvDecode(bytes: Uint8Array, charset: string): string {
+  return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), charset);
+}
+
+/**
+ * Decode a page body. `contentType` is the HTTP header when known. Throws ParseError when the bytes
+ * fit neither the declaration nor any charset Discuz serves (UTF-8, GB18030/GBK).
+ */
+export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string): DecodedBody {
+  const warnings: string[] = [];
+  // A UTF-8 BOM settles it.
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    const text = tryUtf8(bytes.subarray(3));
+    if (text !== null) return { text, charset: 'utf-8', declared: 'utf-8', warnings };
+  }
+  const rawHeader = headerCharset(contentType);
+  const rawMeta = metaCharset(bytes);
+  const fromHeader = rawHeader !== undefined ? canonicalCharset(rawHeader) : null;
+  const fromMeta = rawMeta !== undefined ? canonicalCharset(rawMeta) : null;
+  if (rawHeader !== undefined && !fromHeader) warnings.push(`Content-Type charset "${rawHeader}" is not a known charset`);
+  if (rawMeta !== undefined && !fromMeta) warnings.push(`<meta> charset "${rawMeta}" is empty or unknown`);
+  if (fromHeader && fromMeta && fromHeader !== fromMeta) {
+    warnings.push(`Content-Type says ${fromHeader} but <meta> says ${fromMeta}`);
+  }
+  const declared = fromHeader ?? fromMeta;
+
+  if (!hasNonAscii(bytes)) {
+    // Pure ASCII reads the same in every charset Discuz serves.
+    return { text: utf8Lenient.decode(bytes), charset: declared ?? 'utf-8', declared, warnings };
+  }
+  const asUtf8 = tryUtf8(bytes);
+
+  if (declared === 'utf-8') {
+    if (asUtf8 !== null) return { text: asUtf8, charset: 'utf-8', declared, warnings };
+    // Declared UTF-8 but not UTF-8: a GBK page with a wrong declaration?
+    if (fromMeta && fromMeta !== 'utf-8') {
+      const t = iconvDecode(bytes, fromMeta);
+      if (countReplacements(t) === 0) {
+        warnings.push(`declared utf-8 but the bytes are not valid UTF-8; decoded as ${fromMeta} (the <meta> declaration)`);
+        return { text: t, charset: fromMeta, declared, warnings };
+      }
+    }
+    const gb = iconvDecode(bytes, 'gb18030');
+    if (countReplacements(gb) === 0 && CJK.test(gb)) {
+      warnings.push('declared utf-8 but the bytes are not valid UTF-8; they decode cleanly as GB18030 (GBK), used that');
+      return { text: gb, charset: 'gb18030', declared, warnings };
+    }
+    throw new ParseError('page declares UTF-8 but its bytes are neither valid UTF-8 nor GBK/GB18030', url);
+  }
+
+  if (declared === null) {
+    if (asUtf8 !== null) {
+      warnings.push('no charset declared; the bytes are valid UTF-8, decoded as UTF-8');
+      return { text: asUtf8, charset: 'utf-8', declared, warnings };
+    }
+    const gb = iconvDecode(bytes, 'gb18030');
+    if (countReplacements(gb) === 0 && CJK.test(gb)) {
+      warnings.push('no charset declared; the bytes are not UTF-8 but decode cleanly as GB18030 (GBK), used that');
+      return { text: gb, charset: 'gb18030', declared, warnings };
+    }
+    throw new ParseError('page declares no charset and its bytes are neither UTF-8 nor GBK/GB18030', url);
+  }
+
+  // Declared a legacy charset (GBK/BIG5...). Valid UTF-8 with CJK in it is almost never legacy text:
+  // multi-byte GBK runs essentially never form valid UTF-8 sequences.
+  if (asUtf8 !== null && CJK.test(asUtf8)) {
+    warnings.push(`declared ${declared} but the bytes are valid UTF-8 with CJK text; decoded as UTF-8`);
+    return { text: asUtf8, charset: 'utf-8', declared, warnings };
+  }
+  const text = iconvDecode(bytes, declared);
+  const bad = countReplacements(text);
+  if (bad > 0) {
+    // A handful of bad sequences can be a user's broken paste; many means the wrong charset.
+    if (bad > 8 && bad * 200 > text.length) {
+      throw new ParseError(`page declares ${declared} but ${bad} byte sequences are invalid in it`, url);
+    }
+    warnings.push(`${bad} invalid ${declared} byte sequence(s) replaced with U+FFFD`);
+  }
+  return { text, charset: declared, declared, warnings };
+}

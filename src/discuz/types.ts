@@ -1,0 +1,111 @@
+/**
+ * What one fetched Discuz! page becomes. The parser (src/discuz/parse-page.ts) produces these; the store
+ * keeps them; every analysis reads them. Field names here are also the `bansha parse --json` interface.
+ */
+
+/** One HTTP response as the crawler (or a file on disk) hands it to the parser. */
+export interface FetchedPage {
+  /** Raw body bytes: decoding is the parser's job (GBK and UTF-8 both occur). */
+  bytes: Uint8Array;
+  /** Absolute URL the page was fetched from (after redirects). */
+  url: string;
+  /** When it was fetched: relative times ("3 分钟前") without a title resolve against it. */
+  fetchedAt: Date;
+  /** HTTP status, when known (404 for a missing thread, 503 for a System Error). */
+  status?: number;
+  /** The Content-Type header, when known: its charset wins over the meta tag unless it is wrong. */
+  contentType?: string;
+}
+
+/**
+ * What a page is, decided from its own markers, never from the URL alone, so an error page can never
+ * be mistaken for an empty thread.
+ */
+export type PageKind =
+  | 'thread' // a normal thread page (desktop or mobile template)
+  | 'author-only' // 只看该作者 view: floors are renumbered
+  | 'printable' // action=printable: first 100 posts, no pid/uid/floor
+  | 'login' // the login form
+  | 'no-permission' // guest refused / 本帖要求阅读权限高于 N
+  | 'not-found' // 指定的主题不存在或已被删除或正在被审核
+  | 'challenge' // anti-CC reload page or antitheft script redirect
+  | 'server-error' // Discuz "System Error" / 5xx
+  | 'unknown';
+
+export type Template = 'desktop' | 'mobile';
+
+/** A font colour or size as the author wrote it, with the text it applies to (for evidence). */
+export interface FontUse {
+  /** As written: "Red", "#FF0000", "rgb(255, 0, 0)", "6", "20px". */
+  value: string;
+  /** The player's own text inside that font tag (quotes and jammer removed). */
+  text: string;
+}
+
+export interface EditMarker {
+  /** Who edited: usually the author, sometimes a moderator. */
+  by: string;
+  /** ISO 8601 with offset; the marker shows minutes only. */
+  at: string;
+}
+
+export interface Attachment {
+  name: string;
+  url: string | null;
+}
+
+export interface Post {
+  /** Stable post id. null only on printable pages, which carry none. */
+  pid: number | null;
+  tid: number | null;
+  /** Floor number as the page shows it (renumbered in the only-author view). */
+  floor: number | null;
+  /** The floor as printed: "楼主", "沙发", "12#"... */
+  floorLabel: string | null;
+  author: string;
+  authorId: number | null;
+  /** ISO 8601 with the forum's offset, e.g. "2026-11-22T13:00:27+08:00". */
+  postedAt: string;
+  timePrecision: 'minute' | 'second';
+  /** Where the time came from: an absolute stamp, a title attribute, or resolved against fetchedAt. */
+  timeSource: 'absolute' | 'title' | 'relative';
+  /** The author's own text: no quotes, reply headers, jammer, edit marker or signature. Lines kept. */
+  text: string;
+  /** pids of the posts quoted (引用) in this post. */
+  quotes: number[];
+  /** pid of the post replied to with a 回复 N# header, when the message carries one. */
+  replyTo: number | null;
+  edited: EditMarker | null;
+  colors: FontUse[];
+  sizes: FontUse[];
+  links: string[];
+  images: string[];
+  attachments: Attachment[];
+  signature: string | null;
+  avatar: string | null;
+  /** "作者被禁止或删除 内容自动屏蔽" and other locked bodies. */
+  deleted: boolean;
+  /** The locked notice when the body is hidden (deleted, 屏蔽, 仅作者可见...). */
+  locked: string | null;
+}
+
+export interface PageInfo {
+  kind: PageKind;
+  template: Template;
+  tid: number | null;
+  title: string | null;
+  /** 1-based page number; null when the page has no pager notion (printable, error pages). */
+  page: number | null;
+  pageCount: number | null;
+  url: string;
+  /** The only-author view's uid, when kind is 'author-only'. */
+  authorFilter: number | null;
+  charset: string;
+  /** A short human-readable reason for non-thread kinds ("抱歉，您尚未登录…"). */
+  message: string | null;
+}
+
+export interface Page {
+  page: PageInfo;
+  posts: Post[];
+}

@@ -1,0 +1,64 @@
+/**
+ * The evidence store's shape (one lowdb JSON file per game). Every post version ever seen is kept;
+ * nothing is ever dropped. Analyses read it through src/store/slice.ts, never by poking at it.
+ */
+import type { Post } from '../discuz/types.js';
+
+/** One distinct version of a post, keyed by the hash of what matters (text, fonts, links, edit marker...). */
+export interface PostVersion {
+  hash: string;
+  /** ISO times: when this exact content was first and last seen on a fetched page. */
+  firstSeen: string;
+  lastSeen: string;
+  post: Post;
+}
+
+export interface StoredPost {
+  pid: number;
+  tid: number;
+  /** Oldest first; the last one is the current version. */
+  versions: PostVersion[];
+  /** Set when a refetch of the page that held this post no longer shows it; cleared if it returns. */
+  missingSince: string | null;
+}
+
+export interface FetchedPageRecord {
+  page: number;
+  url: string;
+  fetchedAt: string;
+  /** sha256 of the body bytes, to skip re-parsing an unchanged page. */
+  bodyHash: string;
+  pids: number[];
+}
+
+export interface StoredThread {
+  tid: number;
+  title: string;
+  /** Page count from the last fetched page's pager. */
+  pageCount: number;
+  pages: Record<string, FetchedPageRecord>;
+  lastCrawl: string | null;
+  /** Set when the thread came back as not-found after having been seen. */
+  deletedSince: string | null;
+}
+
+export interface StoreData {
+  version: 1;
+  forum: string;
+  threads: Record<string, StoredThread>;
+  posts: Record<string, StoredPost>;
+  /** uid by forum name, learned from posts (for the elevator floor). */
+  users: Record<string, number>;
+}
+
+/** What a thread's pages and floors look like after a crawl: counting commands refuse when not complete. */
+export interface Completeness {
+  tid: number;
+  pagesFetched: number;
+  pageCount: number;
+  missingPages: number[];
+  /** Highest floor seen and the floors in 1..maxFloor never seen. */
+  maxFloor: number;
+  missingFloors: number[];
+  complete: boolean;
+}
