@@ -57,6 +57,44 @@ function tryUtf8(bytes: Uint8Array): string | null {
   }
 }
 
+/**
+ * Is the whole buffer well-formed UTF-8? A plain scan that stops at the first bad byte: cheap on
+ * GBK bodies (which fail within the first CJK character), where a fatal TextDecoder would throw.
+ */
+function isUtf8(bytes: Uint8Array): boolean {
+  const n = bytes.length;
+  let i = 0;
+  while (i < n) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return false;
+    if (i + need >= n) return false;
+    let cp = b & (need === 1 ? 0x1f : need === 2 ? 0x0f : 0x07);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return false;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+    i += need + 1;
+  }
+  return true;
+}
+
 function hasNonAscii(bytes: Uint8Array): boolean {
   for (let i = 0; i < bytes.length; i++) if (bytes[i] > 0x7f) return true;
   return false;
@@ -100,9 +138,8 @@ export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string
     // Pure ASCII reads the same in every charset Discuz serves.
     return { text: utf8Lenient.decode(bytes), charset: declared ?? 'utf-8', declared, warnings };
   }
-  const asUtf8 = tryUtf8(bytes);
-
   if (declared === 'utf-8') {
+    const asUtf8 = tryUtf8(bytes);
     if (asUtf8 !== null) return { text: asUtf8, charset: 'utf-8', declared, warnings };
     // Declared UTF-8 but not UTF-8: a GBK page with a wrong declaration?
     if (fromMeta && fromMeta !== 'utf-8') {
@@ -121,6 +158,7 @@ export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string
   }
 
   if (declared === null) {
+    const asUtf8 = tryUtf8(bytes);
     if (asUtf8 !== null) {
       warnings.push('no charset declared; the bytes are valid UTF-8, decoded as UTF-8');
       return { text: asUtf8, charset: 'utf-8', declared, warnings };
@@ -135,6 +173,7 @@ export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string
 
   // Declared a legacy charset (GBK/BIG5...). Valid UTF-8 with CJK in it is almost never legacy text:
   // multi-byte GBK runs essentially never form valid UTF-8 sequences.
+  const asUtf8 = isUtf8(bytes) ? utf8Lenient.decode(bytes) : null;
   if (asUtf8 !== null && CJK.test(asUtf8)) {
     warnings.push(`declared ${declared} but the bytes are valid UTF-8 with CJK text; decoded as UTF-8`);
     return { text: asUtf8, charset: 'utf-8', declared, warnings };

@@ -69,6 +69,11 @@ export interface Post {
   timePrecision: 'minute' | 'second';
   /** Where the time came from: an absolute stamp, a title attribute, or resolved against fetchedAt. */
   timeSource: 'absolute' | 'title' | 'relative';
+  /**
+   * Only for a relative time resolved against fetchedAt ("3 小时前", "5 天前"): the earliest instant the
+   * text allows; postedAt is then the latest. Absent when the page gave the time itself.
+   */
+  timeEarliest?: string;
   /** The author's own text: no quotes, reply headers, jammer, edit marker or signature. Lines kept. */
   text: string;
   /** pids of the posts quoted (引用) in this post. */
@@ -103,6 +108,10 @@ export interface PageInfo {
   charset: string;
   /** A short human-readable reason for non-thread kinds ("抱歉，您尚未登录…"). */
   message: string | null;
+  /** Things noticed while reading that a director may need to know (charset fixed up, zone mismatch). */
+  warnings?: string[];
+  /** The render time from the desktop footer ("GMT+8, 2026-11-30 16:02"), ISO with offset, when shown. */
+  renderedAt?: string | null;
 }
 
 export interface Page {

@@ -22,7 +22,8 @@ const gameFileSchema = z
   .object({
     forum: z.string().url(),
     timezone: z.string().default('Asia/Shanghai'),
-    ruleset: z.enum(['m107', '062', 'wuhui', '120b']),
+    // `ruleset: 062` unquoted is the number 62 in YAML: read it as the preset it names.
+    ruleset: z.preprocess((v) => (v === 62 ? '062' : v), z.enum(['m107', '062', 'wuhui', '120b'])),
     rules: z.record(z.string(), z.unknown()).optional(),
     directors: z.array(z.string().min(1)).default([]),
     players: z.array(z.string().min(1)).min(1),
@@ -39,6 +40,7 @@ const gameFileSchema = z
             opens: timeString,
             closes: timeString,
             sheriff: z.string().optional(),
+            accelerated: z.boolean().optional(),
           })
           .strict(),
       )
@@ -131,6 +133,7 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
       checkPlayer(d.sheriff, ['days', i, 'sheriff']);
       day.sheriff = d.sheriff;
     }
+    if (d.accelerated !== undefined) day.accelerated = d.accelerated;
     if (day.closes <= day.opens) throw new UserError(`${at(['days', i, 'closes'])}: days[${i}].closes: must be after opens`);
     return day;
   });

@@ -2,6 +2,7 @@
  * Who is in the game at a given moment (rules-spec §1): players leave at their exit time; the m107
  * white idiot who used 装傻 stays but may neither vote nor be voted. Pure functions of the game.
  */
+import { UserError } from '../cli/errors.js';
 import type { Game, GameDay } from './types.js';
 
 /** The exit time of a player, or null while they are in. */
@@ -38,11 +39,12 @@ export function isDirector(game: Game, name: string): boolean {
   return game.directors.includes(name);
 }
 
+/** The game file's entry for day `day`; a UserError (exit 2) naming the days there are when absent. */
 export function findDay(game: Game, day: number): GameDay {
   const d = game.days.find((x) => x.day === day);
   if (!d) {
     const known = game.days.map((x) => x.day).join(', ') || 'none';
-    throw new Error(`day ${day} is not in the game file ${game.file} (days: ${known})`);
+    throw new UserError(`day ${day} is not in the game file ${game.file} (days: ${known})`);
   }
   return d;
 }

@@ -41,6 +41,8 @@ export const rulesetSchema = z
     // §5 acceleration
     acceleration: z
       .object({
+        /** Does the rule post provide for acceleration at all (wuhui: no)? */
+        enabled: z.boolean(),
         /** Words in a process-thread post that ask for acceleration. */
         requestWords: z.array(z.string()),
         /** Words that ask for a delay (062 申请延时). */

@@ -26,6 +26,11 @@ export interface GameDay {
   closes: number;
   /** Sheriff named by the director for this day; else derived from the day-1 election. */
   sheriff?: string;
+  /**
+   * The director's declaration that the day was (or was not) accelerated (062 l.245: 导演将自动执行加速);
+   * absent: counted from the process thread (rules-spec §5).
+   */
+  accelerated?: boolean;
 }
 
 export type ExitHow = 'night' | 'vote' | 'card' | 'other';

@@ -173,13 +173,24 @@ async function takeLock(storePath: string): Promise<() => Promise<void>> {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const holder = Number.parseInt(await fsp.readFile(file, 'utf8').catch(() => ''), 10);
-      if (Number.isInteger(holder) && holder !== process.pid && pidAlive(holder)) {
+      if (Number.isInteger(holder) && holder > 0 && pidAlive(holder)) {
         throw new UserError(`another bansha process (pid ${holder}) is writing ${storePath}; wait for it to finish`, 2);
       }
       await fsp.rm(file, { force: true }); // stale lock of a process that died
     }
   }
   throw new UserError(`could not lock ${storePath}`, 2);
+}
+
+/** Temp files left by a writer that was killed mid-write (`.<store>.<pid>.<n>.tmp`, pid dead). */
+async function removeDeadTempFiles(file: string): Promise<void> {
+  const dir = path.dirname(file);
+  const prefix = `.${path.basename(file)}.`;
+  for (const name of await fsp.readdir(dir)) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = Number(/\.(\d+)(?:\.\d+)?\.tmp$/.exec(name)?.[1]);
+    if (Number.isInteger(pid) && pid > 0 && !pidAlive(pid)) await fsp.rm(path.join(dir, name), { force: true });
+  }
 }
 
 /**
@@ -191,6 +202,7 @@ export async function openStore(storePath: string, opts: OpenStoreOptions = {}):
   await fsp.mkdir(path.dirname(file), { recursive: true });
   const release = opts.lock === false ? async () => undefined : await takeLock(file);
   try {
+    if (opts.lock !== false) await removeDeadTempFiles(file);
     const adapter = new AtomicJsonFile(file);
     const db = new Low<StoreData>(adapter, emptyStore(opts.forum ?? ''));
     await db.read();

@@ -16,3 +16,11 @@ export function normalizeText(s: string): string {
 export function normalizeName(s: string): string {
   return normalizeText(s).replace(/ /g, '');
 }
+
+/**
+ * Width folded (NFKC: ：→:, full-width letters and digits → ASCII) and invisible characters removed,
+ * with case, spaces and line breaks kept: for reading formats line by line (ballot heads).
+ */
+export function foldWidth(s: string): string {
+  return s.normalize('NFKC').replace(INVISIBLE, '');
+}

@@ -1,4 +1,62 @@
+/**
+ * `bansha cards list|confirm|dismiss --game G`: the card ledger beside the game file (rules-spec §8).
+ * `bansha report` proposes cards with evidence; the director confirms or dismisses each by id; `list`
+ * shows every card and each player's standing with the preset's upgrades (3 blue → yellow, 3 yellow →
+ * red; a red card means 罚下).
+ */
 import type { Command } from 'commander';
+import pc from 'picocolors';
+import { decide, ledgerPath, readLedger, writeLedger } from '../../cards/ledger.js';
+import { standings, standingText } from '../../cards/standing.js';
+import { loadGame } from '../../game/game-file.js';
+import { COLOR_NAME, STATUS_NAME, terminalSafe } from '../../render/report-common.js';
 
-/** Placeholder until the cards command lands. */
-export function register(_program: Command): void {}
+interface CardsCliOptions {
+  game: string;
+  json?: boolean;
+  note?: string;
+}
+
+export function register(program: Command): void {
+  const cards = program.command('cards').description('the card ledger: list proposals and decisions, confirm or dismiss a card');
+  cards
+    .command('list')
+    .description('every card in the ledger and each player\'s standing (upgrades applied)')
+    .requiredOption('--game <file>', 'the game file (YAML)')
+    .option('--json', 'print JSON: {cards, standings}')
+    .action((o: CardsCliOptions) => {
+      const game = loadGame(o.game);
+      const ledger = readLedger(game);
+      const stand = standings(game, ledger);
+      if (o.json) {
+        process.stdout.write(`${JSON.stringify({ cards: ledger.cards, standings: stand }, null, 2)}\n`);
+        return;
+      }
+      const c = pc.createColors(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
+      const out: string[] = [c.bold(`Cards of ${game.file} (${ledgerPath(game.file)})`)];
+      if (!ledger.cards.length) out.push('  (none yet: bansha report --game … --day N proposes them)');
+      for (const k of ledger.cards) {
+        out.push(`  ${k.id.padEnd(4)} D${k.day}  ${COLOR_NAME[k.color]}  ${terminalSafe(k.player)}  [${STATUS_NAME[k.status]}]  ${terminalSafe(k.reason)}${k.evidence.length ? `  (pid ${k.evidence.join(', ')})` : ''}${k.note ? `  — ${terminalSafe(k.note)}` : ''}`);
+      }
+      out.push('', c.bold('Standings (confirmed cards)'));
+      for (const s of stand) out.push(`  ${terminalSafe(s.player)}: ${s.sentOff ? c.red(standingText(s)) : standingText(s)}${s.upgrades.length ? `  (${s.upgrades.join('；')})` : ''}`);
+      process.stdout.write(`${out.join('\n')}\n`);
+    });
+  for (const status of ['confirmed', 'dismissed'] as const) {
+    const verb = status === 'confirmed' ? 'confirm' : 'dismiss';
+    cards
+      .command(`${verb} <id>`)
+      .description(`${verb} a proposed card by its id (C1, C2… as the report and list show)`)
+      .requiredOption('--game <file>', 'the game file (YAML)')
+      .option('--note <text>', 'why (kept in the ledger)')
+      .action((id: string, o: CardsCliOptions) => {
+        const game = loadGame(o.game);
+        const file = ledgerPath(game.file);
+        const ledger = decide(readLedger(game, file), id, status, new Date(), o.note);
+        writeLedger(ledger, file);
+        const card = ledger.cards.find((k) => k.id.toUpperCase() === id.trim().toUpperCase().replace(/^(\d)/, 'C$1'))!;
+        const s = standings(game, ledger).find((x) => x.player === card.player)!;
+        process.stdout.write(`${card.id} ${STATUS_NAME[status]}: ${COLOR_NAME[card.color]} ${card.player} — ${card.reason}\n${card.player} now: ${standingText(s)}${s.upgrades.length ? ` (${s.upgrades.join('；')})` : ''}\n`);
+      });
+  }
+}

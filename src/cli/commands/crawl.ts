@@ -1,4 +1,65 @@
+/**
+ * `bansha crawl --game game.yaml [--day N] [--full]`: fetch the game's threads into the evidence store
+ * (incrementally unless --full) and end with a completeness line per thread. Exit 4 when the session
+ * no longer works, 5 when some pages could not be fetched (what was fetched stays stored: run it again).
+ */
 import type { Command } from 'commander';
+import pc from 'picocolors';
+import { UserError } from '../errors.js';
+import { loadGame } from '../../game/game-file.js';
+import { crawlGame, type CrawlResult } from '../../crawl/crawler.js';
+import { describeGaps } from '../../store/completeness.js';
 
-/** Placeholder until the crawl command lands. */
-export function register(_program: Command): void {}
+function positiveInt(name: string, min = 1) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new UserError(`--${name} must be a whole number ≥ ${min} (got "${v}")`, 2);
+    return n;
+  };
+}
+
+/** The per-thread summary lines printed after a crawl. */
+export function summaryLines(result: CrawlResult): string[] {
+  const lines: string[] = [];
+  for (const t of result.threads) {
+    const c = t.completeness;
+    const head = `thread ${t.tid}${t.title ? ` ${t.title}` : ''}`;
+    const pages = `pages ${c.pagesFetched}/${c.pageCount}`;
+    const floors = c.maxFloor ? `floors 1..${c.maxFloor}` : 'no floors';
+    const news = `fetched ${t.fetchedPages.length}, new posts ${t.newPosts}, edited ${t.changedPosts}` +
+      (t.missingPosts.length ? `, now missing ${t.missingPosts.length} (pids ${t.missingPosts.join(', ')})` : '');
+    const state = t.deleted ? pc.red('deleted on the forum (stored posts kept)') : c.complete ? pc.green('complete') : pc.yellow(describeGaps(c));
+    lines.push(`${head}: ${pages}, ${floors} — ${state} [${news}]`);
+    for (const f of t.failures) lines.push(`  page ${f.page}: ${f.reason}`);
+  }
+  return lines;
+}
+
+export function register(program: Command): void {
+  program
+    .command('crawl')
+    .description('fetch the game\'s threads into the evidence store (incremental; --full refetches every page)')
+    .requiredOption('--game <file>', 'the game file (YAML)')
+    .option('--day <n>', 'only this day\'s threads (plus the process thread)', positiveInt('day'))
+    .option('--full', 'refetch every page, to catch edits on old pages')
+    .option('--store <path>', 'the store file (default: beside the game file)')
+    .option('--concurrency <n>', 'requests at a time (default 2)', positiveInt('concurrency'))
+    .option('--delay-ms <n>', 'minimum ms between requests (default 1000)', positiveInt('delay-ms', 0))
+    .option('--timeout-ms <n>', 'timeout per request in ms (default 30000)', positiveInt('timeout-ms'))
+    .option('--retries <n>', 'retries per page (default 4)', positiveInt('retries', 0))
+    .option('--no-progress', 'no progress bar')
+    .option('--verbose', 'note every retry on stderr')
+    .action(async (o: { game: string; day?: number; full?: boolean; store?: string; concurrency?: number; delayMs?: number; timeoutMs?: number; retries?: number; progress: boolean; verbose?: boolean }) => {
+      const game = loadGame(o.game, { store: o.store });
+      const result = await crawlGame(game, {
+        day: o.day, full: o.full, concurrency: o.concurrency, delayMs: o.delayMs, timeoutMs: o.timeoutMs, retries: o.retries,
+        progress: o.progress === false ? false : undefined,
+        log: o.verbose ? (l) => process.stderr.write(`${l}\n`) : undefined,
+      });
+      process.stdout.write(`${summaryLines(result).join('\n')}\nstore: ${result.storePath} (${result.requests} requests)\n`);
+      if (result.incomplete) {
+        const missing = result.threads.flatMap((t) => t.failures.map((f) => `thread ${t.tid} page ${f.page}`));
+        throw new UserError(`could not fetch ${missing.join(', ')}; everything else is stored — run the same crawl again to resume`, 5);
+      }
+    });
+}

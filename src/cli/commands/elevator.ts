@@ -1,4 +1,49 @@
+/**
+ * `bansha elevator --game G --day N`: the 电梯楼 BBCode for floor 2 of day N's discussion thread
+ * (rules-spec §9), ready to paste; `--pairs` the wuhui day-1 duel pairs by elevator neighbours;
+ * `--arbiter-from NAME` the 120b 仲裁者 range. `--json` for scripts.
+ */
 import type { Command } from 'commander';
+import { loadGame } from '../../game/game-file.js';
+import { openStore } from '../../store/index.js';
+import { arbiterRange, duelPairs, elevatorFloor } from '../../elevator/index.js';
+import { UserError } from '../errors.js';
 
-/** Placeholder until the elevator command lands. */
-export function register(_program: Command): void {}
+function dayNumber(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UserError(`--day must be a whole number ≥ 1 (got "${v}")`);
+  return n;
+}
+
+export function register(program: Command): void {
+  program
+    .command('elevator')
+    .description('the elevator floor (电梯楼) BBCode for day N; --pairs: day-1 duel pairs; --arbiter-from: the 仲裁者 range')
+    .requiredOption('--game <file>', 'the game file (YAML)')
+    .requiredOption('--day <n>', 'the game day', dayNumber)
+    .option('--store <path>', 'the store file (default: beside the game file)')
+    .option('--pairs', 'wuhui: duel pairs of elevator neighbours (1–2, 3–4, …)')
+    .option('--arbiter-from <name>', '120b: the 仲裁者 range starting from this player')
+    .option('--json', 'print JSON')
+    .action(async (o: { game: string; day: number; store?: string; pairs?: boolean; arbiterFrom?: string; json?: boolean }) => {
+      const game = loadGame(o.game, { store: o.store });
+      if (o.pairs && o.arbiterFrom !== undefined) throw new UserError('use --pairs or --arbiter-from, not both');
+      if (o.pairs) {
+        const pairs = duelPairs(game, o.day);
+        process.stdout.write(o.json ? `${JSON.stringify({ day: o.day, pairs }, null, 2)}\n` : pairs.map((p, i) => `${i + 1}. ${p.length === 2 ? `${p[0]} — ${p[1]}` : `${p[0]} (轮空)`}`).join('\n') + '\n');
+        return;
+      }
+      if (o.arbiterFrom !== undefined) {
+        const range = arbiterRange(game, o.day, o.arbiterFrom);
+        process.stdout.write(o.json ? `${JSON.stringify({ day: o.day, from: range[0], range }, null, 2)}\n` : `仲裁范围 (${range.length}人): ${range.join('、')}\n`);
+        return;
+      }
+      const store = await openStore(game.storePath, { lock: false, forum: game.forum });
+      try {
+        const floor = elevatorFloor(store.data, game, o.day);
+        process.stdout.write(o.json ? `${JSON.stringify(floor, null, 2)}\n` : floor.bbcode);
+      } finally {
+        await store.close();
+      }
+    });
+}

@@ -1,4 +1,147 @@
+/**
+ * `bansha init --board URL [--out game.yaml]`: draft a game file from a board listing. It reads the
+ * board page (forum.php?mod=forumdisplay&fid=F or forum-F-1.html), finds the game's threads by their
+ * titles (第N日讨论帖/投票帖/警长竞选投票帖/对战规则投票帖/拍卖贴, 进程帖, 规则帖), takes the players from
+ * the posters of day 1's discussion thread, and writes a game.yaml with TODO comments on everything the
+ * director must check (times, order, ruleset). It never overwrites an existing file.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
+import { DateTime } from 'luxon';
+import { decodeBody, parsePage } from '../../discuz/index.js';
+import { CookieJar, readSession, type StoredCookie } from '../../crawl/session.js';
+import { HostScope, httpGet } from '../../crawl/http.js';
+import { login } from '../../crawl/login.js';
+import { threadPageUrl } from '../../crawl/crawler.js';
+import { gamesOnBoard, parseBoardListing, renderGameDraft, type BoardGame } from '../../init/board.js';
+import { UserError } from '../errors.js';
 
-/** Placeholder until the init command lands. */
-export function register(_program: Command): void {}
+export interface InitOptions {
+  board: string;
+  out: string;
+  /** A saved session to read the board with (boards often refuse guests). */
+  session?: string;
+  /** Pick the game with this tag ("[M901]") when the board holds several. */
+  tag?: string;
+  ruleset?: string;
+  /** Log in first (Chromium; BANSHA_USERNAME/BANSHA_PASSWORD for headless), saving the session beside --out. */
+  login?: boolean;
+  timezone?: string;
+  fetchImpl?: typeof fetch;
+}
+
+/** The forum root of a board URL: everything before forum.php / forum-F-1.html. */
+export function forumRoot(board: string): string {
+  const u = new URL(board);
+  u.search = '';
+  u.hash = '';
+  u.pathname = u.pathname.replace(/[^/]*$/, '');
+  return u.toString();
+}
+
+/** Drafts the game file and writes it; returns its path. Throws when the file exists. */
+export async function runInit(o: InitOptions): Promise<{ file: string; game: BoardGame; players: string[] }> {
+  const out = path.resolve(o.out);
+  if (fs.existsSync(out)) throw new UserError(`${out} already exists: bansha init never overwrites a file (choose another --out)`);
+  let board: URL;
+  try {
+    board = new URL(o.board);
+  } catch {
+    throw new UserError(`--board must be the board's URL (forum.php?mod=forumdisplay&fid=F or forum-F-1.html), not "${o.board}"`);
+  }
+  if (!/mod=forumdisplay|forum-\d+-\d+\.html/.test(board.toString())) {
+    throw new UserError(`${board} is not a board listing (forum.php?mod=forumdisplay&fid=F or forum-F-1.html)`);
+  }
+  const forum = forumRoot(board.toString());
+  const sessionPath = o.session ? path.resolve(o.session) : out.replace(/\.ya?ml$/i, '') + '.session.json';
+  if (o.login) {
+    await login({ forum, sessionPath, username: process.env.BANSHA_USERNAME, password: process.env.BANSHA_PASSWORD });
+  }
+  let cookies: StoredCookie[] = [];
+  if (fs.existsSync(sessionPath)) cookies = (await readSession(sessionPath)).cookies;
+  const jar = new CookieJar(cookies);
+  const scope = new HostScope(forum);
+  const get = (url: string) => httpGet(url, { jar, scope, timeoutMs: 30_000, fetchImpl: o.fetchImpl });
+
+  const listing = await get(board.toString());
+  const html = decodeBody(listing.bytes, listing.contentType, listing.url).text;
+  const threads = parseBoardListing(html);
+  if (threads.length === 0) {
+    const refused = /messagelogin|alert_error|尚未登录|没有权限/.test(html);
+    throw new UserError(
+      refused
+        ? `the board refused to list its threads (login needed): run \`bansha init --board ${o.board} --login\` (or pass --session FILE)`
+        : `no threads found on ${board}: is it a board listing?`,
+      refused ? 4 : 2,
+    );
+  }
+  const games = gamesOnBoard(threads);
+  const game = o.tag ? games.find((g) => g.tag === o.tag || g.tag === `[${o.tag}]`) : games[0];
+  if (!game) {
+    throw new UserError(o.tag ? `no game tagged ${o.tag} on the board (tags: ${games.map((g) => g.tag).join(', ') || 'none'})` : 'no game threads (第N日讨论帖/投票帖, 进程帖) on the board');
+  }
+
+  // Players: the posters of day 1's discussion thread, then of its vote thread, in order of their first
+  // post; the discussion thread's author directs. Every day's discussion thread gives that day's opening guess.
+  const players: string[] = [];
+  const directors: string[] = [];
+  const opens = new Map<number, string>();
+  const zone = o.timezone ?? 'Asia/Shanghai';
+  const readThread = async (tid: number) => {
+    const first = parsePage(await get(threadPageUrl(forum, tid, 1)));
+    if (first.page.kind !== 'thread') {
+      const login = first.page.kind === 'login' || first.page.kind === 'no-permission';
+      throw new UserError(`thread ${tid} answered a ${first.page.kind} page${first.page.message ? `: ${first.page.message}` : ''}`, login ? 4 : 3);
+    }
+    return first;
+  };
+  for (const [n, day] of game.days) {
+    if (!day.discussion) continue;
+    const op = (await readThread(day.discussion.tid)).posts[0];
+    if (op) opens.set(n, DateTime.fromISO(op.postedAt, { setZone: true }).setZone(zone).toFormat('yyyy-MM-dd HH:mm'));
+  }
+  const day1 = game.days.get(1);
+  const sources = [day1?.discussion, day1?.vote].filter((t) => t !== undefined);
+  for (const [i, thread] of sources.entries()) {
+    const first = await readThread(thread.tid);
+    if (i === 0 && first.posts[0]) directors.push(first.posts[0].author);
+    const pages = [first];
+    for (let p = 2; p <= (first.page.pageCount ?? 1); p++) pages.push(parsePage(await get(threadPageUrl(forum, thread.tid, p))));
+    for (const page of pages) for (const post of page.posts) if (!directors.includes(post.author) && !players.includes(post.author)) players.push(post.author);
+  }
+  const text = renderGameDraft({
+    board: board.toString(),
+    forum,
+    game,
+    others: games.filter((g) => g !== game).map((g) => g.tag),
+    ruleset: o.ruleset ?? 'm107',
+    directors,
+    players,
+    playersFrom: sources.length ? 'are the posters of day 1\'s discussion and vote threads, in order of their first post (a player who never posted is missing)' : 'could not be read (no day-1 discussion or vote thread): list them',
+    opens,
+  });
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, text, { flag: 'wx' });
+  return { file: out, game, players };
+}
+
+export function register(program: Command): void {
+  program
+    .command('init')
+    .description('draft a game file from the board listing: threads by title, players from day 1 (never overwrites)')
+    .requiredOption('--board <url>', 'the board listing URL (forum.php?mod=forumdisplay&fid=F or forum-F-1.html)')
+    .option('--out <file>', 'where to write the game file', 'game.yaml')
+    .option('--session <file>', 'a saved login session to read the board with')
+    .option('--login', 'log in first (Chromium; BANSHA_USERNAME / BANSHA_PASSWORD for a headless login)')
+    .option('--tag <tag>', 'the game to draft when the board holds several, e.g. [M901]')
+    .option('--ruleset <name>', 'the preset to write (m107, 062, wuhui, 120b)', 'm107')
+    .action(async (o: { board: string; out: string; session?: string; login?: boolean; tag?: string; ruleset: string }) => {
+      const r = await runInit(o);
+      const days = [...r.game.days.keys()].sort((a, b) => a - b);
+      process.stdout.write(
+        `wrote ${r.file}: game ${r.game.tag || '(no tag)'}, days ${days.join(', ') || 'none'}, ${r.players.length} players` +
+          `${r.game.process ? `, process thread ${r.game.process.tid}` : ''}\ncheck every TODO in it (times, player order, ruleset) before counting\n`,
+      );
+    });
+}

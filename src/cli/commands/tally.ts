@@ -1,4 +1,89 @@
+/**
+ * `bansha tally --game G --day N`: day N's count at closing from the stored posts (rules-spec §2–§5):
+ * totals, the result and the rule that decided it, every player's counted ballot and rejected attempts.
+ * `--bbcode` prints the announcement to paste, `--json` the scripted interface, `--at TIME` the count
+ * as it stood at a moment, `--rules` wuhui's morning duel-rule vote. Refuses (exit 3) when a thread it
+ * reads is incompletely crawled, unless --allow-incomplete. A 120b game has no public vote: it says so
+ * and exits 0.
+ */
 import type { Command } from 'commander';
+import { DateTime } from 'luxon';
+import { loadGame } from '../../game/game-file.js';
+import { findDay } from '../../game/roster.js';
+import type { Game } from '../../game/types.js';
+import { renderTallyBBCode } from '../../render/tally-bbcode.js';
+import { renderTallyJson } from '../../render/tally-json.js';
+import { renderTallyTerminal } from '../../render/tally-terminal.js';
+import { assertComplete, openStore } from '../../store/index.js';
+import { postsFromStore, tallyDay, threadsForTally } from '../../votes/tally.js';
+import { UserError } from '../errors.js';
 
-/** Placeholder until the tally command lands. */
-export function register(_program: Command): void {}
+interface TallyCliOptions {
+  game: string;
+  day: number;
+  rules?: boolean;
+  json?: boolean;
+  bbcode?: boolean;
+  at?: string;
+  store?: string;
+  allowIncomplete?: boolean;
+}
+
+function dayNumber(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UserError(`--day must be a whole number ≥ 1 (got "${v}")`);
+  return n;
+}
+
+/** `--at`: forum-local "2026-11-22 18:00[:ss]" in the game's zone, or ISO 8601 with an offset. */
+export function parseAtOption(s: string, game: Game): number {
+  const local = /^\d{4}-\d{1,2}-\d{1,2}[ T]\d{1,2}:\d{2}(:\d{2})?$/.test(s.trim());
+  const dt = local
+    ? DateTime.fromFormat(s.trim().replace('T', ' '), s.trim().length > 16 ? 'yyyy-M-d H:mm:ss' : 'yyyy-M-d H:mm', { zone: game.timezone })
+    : DateTime.fromISO(s.trim(), { setZone: true });
+  if (!dt.isValid || (!local && !/(Z|[+-]\d{2}:?\d{2})$/.test(s.trim()))) {
+    throw new UserError(`--at "${s}": give a forum-local time like "2026-11-22 18:00" (${game.timezone}) or ISO 8601 with an offset`);
+  }
+  return dt.toMillis();
+}
+
+export function register(program: Command): void {
+  program
+    .command('tally')
+    .description('count day N\'s votes by the rules: totals, result and why, every ballot and every rejected attempt')
+    .requiredOption('--game <file>', 'the game file (YAML)')
+    .requiredOption('--day <n>', 'the game day', dayNumber)
+    .option('--rules', 'wuhui: the morning duel-rule vote (对战规则投票帖) instead of the vote thread')
+    .option('--json', 'print JSON: {day, kind, sheriff, accelerated, totals, result, ballots}')
+    .option('--bbcode', 'print the announcement to paste into the vote thread (Discuz BBCode)')
+    .option('--at <time>', 'count as it stood at this moment ("2026-11-22 18:00", forum time)')
+    .option('--store <path>', 'the store file (default: beside the game file)')
+    .option('--allow-incomplete', 'count even when a thread\'s crawl has gaps')
+    .action(async (o: TallyCliOptions) => {
+      if (o.json && o.bbcode) throw new UserError('choose one of --json and --bbcode');
+      const game = loadGame(o.game, { store: o.store });
+      findDay(game, o.day);
+      const at = o.at !== undefined ? parseAtOption(o.at, game) : undefined;
+      const write = (s: string) => process.stdout.write(s);
+      const render = (r: ReturnType<typeof tallyDay>) =>
+        o.json ? renderTallyJson(r) : o.bbcode ? renderTallyBBCode(r) : renderTallyTerminal(r, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
+
+      if (!game.rules.publicVote && !o.rules) {
+        // 120b: nothing to read; say so (exit 0).
+        write(render(tallyDay(game, () => [], o.day, { at })));
+        return;
+      }
+      const tids = threadsForTally(game, o.day, { rules: o.rules });
+      const store = await openStore(game.storePath, { lock: false, forum: game.forum });
+      try {
+        const missing = tids.filter((tid) => !store.data.threads[String(tid)]);
+        if (missing.length && !o.allowIncomplete) {
+          throw new UserError(`thread${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not in the store ${game.storePath} yet: run \`bansha crawl --game ${game.file}\``, 3);
+        }
+        assertComplete(store.data, tids.filter((tid) => store.data.threads[String(tid)]), { allowIncomplete: o.allowIncomplete });
+        write(render(tallyDay(game, postsFromStore(store.data), o.day, { at, rules: o.rules })));
+      } finally {
+        await store.close();
+      }
+    });
+}

@@ -1,0 +1,36 @@
+/**
+ * Who posted a ballot at all (rules-spec §6: 没有投票…记作一张黄牌, m107 l.310; 062 l.256
+ * 未回复投票帖者将被判罚黄牌): a post in the day's vote thread before closing that carries a ballot head
+ * (投票对象 / 改票对象), well-formed or not — a malformed ballot is still a ballot for this rule; the tally
+ * judges it. A director's proxy (代投) counts for the player it names when it is on time for a proxy
+ * (rules-spec §2). When the tally (src/votes) is at hand, pass its voters instead.
+ */
+import { isDirector, isOut } from '../game/roster.js';
+import type { Game, GameDay } from '../game/types.js';
+import { foldWidth } from '../text/normalize.js';
+import { readProxy } from '../votes/ballot.js';
+import type { SlicePost } from '../store/slice.js';
+
+const HEAD = /(投票|改票)对象/;
+
+/** True when the text carries a ballot head (width-folded, spaces ignored). */
+export function looksLikeBallot(text: string): boolean {
+  return HEAD.test(foldWidth(text).replace(/\s+/g, ''));
+}
+
+/** Players with a ballot-looking post in the vote thread strictly before closing (a post made after the
+ * player's exit is 诈尸, not a ballot). */
+export function playersWithBallot(game: Game, day: GameDay, votePosts: readonly SlicePost[]): Set<string> {
+  const out = new Set<string>();
+  const proxyDeadline = day.closes - game.rules.proxyVoteMinutesBeforeClose * 60_000;
+  for (const p of votePosts) {
+    if (p.at >= day.closes || !looksLikeBallot(p.text)) continue;
+    if (isDirector(game, p.author)) {
+      const proxy = readProxy(p.text, game.players, game.rules.proxyMarkers);
+      if (proxy?.ok && p.at < proxyDeadline) out.add(proxy.player);
+      continue;
+    }
+    if (game.players.includes(p.author) && !isOut(game, p.author, p.at)) out.add(p.author);
+  }
+  return out;
+}

@@ -1,0 +1,12 @@
+/** The wuhui auction thread (拍卖贴): reading bids, resolving the day, the vote-out's G split. */
+export { readAuctionPost, chineseNumeral, type ReadAuctionPost, type ReadBid, type ReadPledge, type Unreadable } from './read-bids.js';
+export {
+  resolveAuction,
+  type AuctionResult,
+  type AuctionItemResult,
+  type AuctionBid,
+  type AuctionPledge,
+  type AuctionIgnored,
+  type BidStatus,
+} from './resolve.js';
+export { voteOutShare, type VoteOutShare } from './vote-out-share.js';

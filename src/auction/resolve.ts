@@ -1,0 +1,192 @@
+/**
+ * The wuhui auction (拍卖贴) of one day, resolved (wuhuizhicheng.txt l.72–73, 上午流程3 l.121–128):
+ *  - items 1–6 with the rule post's base prices (ruleset.wuhui.auctionItems); item 6 (a diamond) only
+ *    on days 1–3 (its `lastDay`);
+ *  - 每个物品只能叫价2次: at most `maxBidsPerItem` calls per player per item — every readable call on an
+ *    item on sale counts, including one later found invalid (below base, above holdings);
+ *  - a bid below the item's base price is invalid (底价);
+ *  - 所用的G不能超过你现在持有的G: when the game file gives holdings, a bid above the player's G is
+ *    invalid — the G counted are the holdings plus the value of the player's own pledges posted up to
+ *    and including that post (a pledge turns diamonds into G on the spot);
+ *  - 价高者得，平价则先叫价者得: the highest valid bid wins, a tie goes to the earlier bid;
+ *  - bidding closes at the day's closing time (开启拍卖贴，直到当天21点结束): a post at or after it (or in
+ *    the closing minute, when the forum shows minutes only — rules-spec §3) is late;
+ *  - diamond pledges (抵押) are worth the day's value (35/30/27/23/20/15 G, ruleset.wuhui.diamondValues).
+ * Only players who are in the game when they post may bid; directors' posts (the item list) are skipped.
+ * An edited post is read as first seen (rules-spec §3: editing is not a change) and the edit is noted.
+ */
+import { UserError } from '../cli/errors.js';
+import { findDay, isDirector, isOut } from '../game/roster.js';
+import type { Game, GameDay } from '../game/types.js';
+import type { SlicePost } from '../store/slice.js';
+import { readAuctionPost, type ReadAuctionPost } from './read-bids.js';
+
+export type BidStatus = 'winning' | 'outbid' | 'rejected';
+
+/** One bid as the director sees it. */
+export interface AuctionBid {
+  bidder: string;
+  price: number;
+  status: BidStatus;
+  /** Why a rejected bid does not count; null for a valid bid. */
+  reason: string | null;
+  pid: number;
+  /** Posted at (ISO 8601 with the forum's offset, as the page showed it). */
+  at: string;
+  /** The bid as written. */
+  text: string;
+  url: string;
+  /** A remark that does not change the status (e.g. the post was edited after bidding). */
+  note?: string;
+}
+
+export interface AuctionItemResult {
+  item: number;
+  name: string;
+  base: number;
+  /** Null when nobody bid validly. */
+  winner: string | null;
+  price: number | null;
+  /** Every bid on the item, in posting order. */
+  bids: AuctionBid[];
+}
+
+export interface AuctionPledge {
+  player: string;
+  diamonds: number;
+  /** diamonds × the day's value. */
+  value: number;
+  pid: number;
+  at: string;
+  url: string;
+}
+
+/** Something in the thread that could not be used: unreadable text, an item not on sale, a late pledge… */
+export interface AuctionIgnored {
+  author: string;
+  pid: number;
+  at: string;
+  text: string;
+  reason: string;
+  url: string;
+}
+
+export interface AuctionResult {
+  day: number;
+  tid: number;
+  closes: number;
+  /** Each diamond pledged today is worth this many G. */
+  diamondValue: number | null;
+  items: AuctionItemResult[];
+  pledges: AuctionPledge[];
+  ignored: AuctionIgnored[];
+}
+
+/** Resolves day `day`'s auction from the posts of its auction thread (thread order). */
+export function resolveAuction(posts: readonly SlicePost[], game: Game, day: number): AuctionResult {
+  const rules = game.rules.wuhui;
+  if (!rules) throw new UserError(`the ${game.rules.name} ruleset has no auction (only wuhui has 拍卖贴)`);
+  const gameDay = dayOf(game, day);
+  if (!gameDay.auction) throw new UserError(`day ${day} has no auction thread in ${game.file}: add "auction: TID" to the day`);
+  const diamondValue = rules.diamondValues[day - 1] ?? null;
+
+  const onSale = rules.auctionItems.filter((it) => it.lastDay === undefined || day <= it.lastDay);
+  const items: AuctionItemResult[] = onSale.map((it) => ({ item: it.item, name: it.name, base: it.base, winner: null, price: null, bids: [] }));
+  const byItem = new Map(items.map((it) => [it.item, it]));
+  const pledges: AuctionPledge[] = [];
+  const ignored: AuctionIgnored[] = [];
+  const calls = new Map<string, number>();
+  const pledged = new Map<string, number>();
+
+  for (const post of [...posts].sort((a, b) => a.pid - b.pid)) {
+    if (isDirector(game, post.author)) continue;
+    const { read, note } = readAsFirstSeen(post);
+    const where = { pid: post.pid, at: post.postedAt, url: post.url };
+    const ignore = (text: string, reason: string) => ignored.push({ author: post.author, ...where, text, reason });
+    for (const u of read.unreadable) ignore(u.text, u.reason);
+    if (read.bids.length === 0 && read.pledges.length === 0) continue;
+
+    const postProblem = whyPostDoesNotCount(post, game, gameDay);
+    for (const p of read.pledges) {
+      if (postProblem) ignore(p.text, `pledge ${postProblem}`);
+      else if (diamondValue === null) ignore(p.text, `the rule post sets no diamond value for day ${day}`);
+      else {
+        pledges.push({ player: post.author, diamonds: p.diamonds, value: p.diamonds * diamondValue, ...where });
+        pledged.set(post.author, (pledged.get(post.author) ?? 0) + p.diamonds * diamondValue);
+      }
+    }
+    for (const b of read.bids) {
+      const item = byItem.get(b.item);
+      if (!item) {
+        const known = rules.auctionItems.find((it) => it.item === b.item);
+        ignore(b.text, known ? `item ${b.item} (${known.name}) is sold only on days 1–${known.lastDay}` : `there is no item ${b.item} (items: ${onSale.map((i) => i.item).join(', ')})`);
+        continue;
+      }
+      const bid: AuctionBid = { bidder: post.author, price: b.price, status: 'outbid', reason: null, ...where, text: b.text };
+      if (note) bid.note = note;
+      if (postProblem) {
+        bid.reason = postProblem;
+      } else {
+        const key = `${post.author}\u0000${b.item}`;
+        const n = (calls.get(key) ?? 0) + 1;
+        calls.set(key, n);
+        const held = game.holdings?.[post.author];
+        if (n > rules.maxBidsPerItem) bid.reason = `call ${n} on item ${b.item}: at most ${rules.maxBidsPerItem} per player per item`;
+        else if (b.price < item.base) bid.reason = `below the base price ${item.base}G`;
+        else if (held !== undefined && b.price > held + (pledged.get(post.author) ?? 0)) {
+          const extra = pledged.get(post.author) ?? 0;
+          bid.reason = `above what ${post.author} holds: ${held}G${extra ? ` + ${extra}G pledged` : ''}`;
+        }
+      }
+      if (bid.reason) bid.status = 'rejected';
+      item.bids.push(bid);
+    }
+  }
+
+  for (const item of items) {
+    let best: AuctionBid | null = null;
+    for (const bid of item.bids) if (bid.status !== 'rejected' && (best === null || bid.price > best.price)) best = bid;
+    if (best) {
+      best.status = 'winning';
+      item.winner = best.bidder;
+      item.price = best.price;
+    }
+  }
+  return { day, tid: gameDay.auction.tid, closes: gameDay.closes, diamondValue, items, pledges, ignored };
+}
+
+/** Null when the post may carry bids; else why it may not. */
+function whyPostDoesNotCount(post: SlicePost, game: Game, day: GameDay): string | null {
+  if (!game.players.includes(post.author)) return `by ${post.author}, who is not a player of this game`;
+  if (isOut(game, post.author, post.at)) return `by ${post.author}, who is out of the game`;
+  if (post.at < day.opens) return 'posted before the day opened';
+  if (post.at >= day.closes) {
+    return post.timePrecision === 'minute' && post.at === day.closes - (day.closes % 60_000)
+      ? 'posted in the closing minute (the forum shows minutes only): late'
+      : 'posted after bidding closed';
+  }
+  return null;
+}
+
+/** The post's bids as first seen; a later edit that changed them is noted, never counted. */
+function readAsFirstSeen(post: SlicePost): { read: ReadAuctionPost; note: string | null } {
+  const first = post.versions.length > 0 ? post.versions[0].post : post;
+  const read = readAuctionPost(first.text);
+  if (post.versions.length > 1) {
+    const now = readAuctionPost(post.text);
+    if (JSON.stringify(now.bids) !== JSON.stringify(read.bids) || JSON.stringify(now.pledges) !== JSON.stringify(read.pledges)) {
+      return { read, note: `edited${post.edited ? ` at ${post.edited.at}` : ''}: the bids as first posted count (now: ${now.bids.map((b) => b.text).join('; ') || 'none'})` };
+    }
+  } else if (post.edited) {
+    return { read, note: `edited at ${post.edited.at} and no earlier version was seen: check the bid` };
+  }
+  return { read, note: null };
+}
+
+function dayOf(game: Game, day: number): GameDay {
+  try {
+    return findDay(game, day);
+  } catch (err) {
+    throw new UserError((err as Error).message);
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * `npm run bench [-- --json] [-- --posts N] [-- --no-browser] [-- --no-crawl]`: bansha's performance
+ * on a synthetic long game built from the real captured Discuz markup (20 players, 10 days, 50,000
+ * posts by default, UTF-8 and GBK pages), every figure a ratio measured in the same run:
+ *  - the offline pipeline (decode + parse + store + tally + report) against a bare htmlparser2 parse of
+ *    the same bytes, and the parser alone against it (also over the fixture pages, issue 2);
+ *  - a Playwright DOM scrape in real Chromium of a sample of the same pages against bansha, per page;
+ *  - crawling a subset from a local server with a fixed latency at concurrency 1, 2, 4 against the
+ *    latency-bound minimum, and the closing-time recrawl's request count;
+ *  - peak memory and store bytes per 1k posts at 10k, 25k and 50k posts (one child process).
+ * With --json the last stdout line is one JSON object (names kept stable for scripts).
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { runParseBench } from './parse-bench.js';
+import { runPipeline, type PipelineResult } from './pipeline.js';
+import { synthGame, gamePage } from './synth-game.js';
+import { runBrowserScrape, type BrowserScrapeResult } from './browser-scrape.js';
+import { runCrawlBench, type CrawlBenchResult } from './crawl-bench.js';
+import { parsePage } from '../discuz/parse-page.js';
+
+/** Command-line options of the bench. */
+export interface BenchOptions {
+  posts: number;
+  json: boolean;
+  browser: boolean;
+  crawl: boolean;
+  parseBench: boolean;
+  /** Pages scraped by the browser (half UTF-8, half GBK). */
+  browserPages: number;
+  latencyMs: number;
+  crawlPages: number;
+  /** Run the pipeline in this process instead of a child (tests; peak memory then includes the caller). */
+  inProcess?: boolean;
+  /** Concurrencies of the crawl figure; default 1, 2, 4. */
+  concurrencies?: number[];
+}
+
+/** The JSON the bench prints (the issue's interface plus details). */
+export interface BenchReport {
+  posts: number;
+  pages: number;
+  bytes: number;
+  pipelineVsHtmlparser2: number;
+  parseVsHtmlparser2: number;
+  /** Fixture pages repeated to >= 20 MB (issue 2), when run. */
+  parseBench: { ratio: number; postsPerSecond: number; baselinePostsPerSecond: number; bytes: number } | null;
+  stagesMs: PipelineResult['stages'];
+  pipelineMs: number;
+  baselineMs: number;
+  browserVsPipeline: number | null;
+  browserVsParse: number | null;
+  browser: (BrowserScrapeResult & { banshaPipelineMsPerPage: number; banshaParseMsPerPage: number }) | null;
+  crawl: Array<{ concurrency: number; requests: number; pages: number; wallMs: number; minimumMs: number; wallVsMinimum: number }>;
+  crawlLatencyMs: number | null;
+  recrawlRequests: number | null;
+  recrawl: CrawlBenchResult['recrawl'] | null;
+  peakMemoryMB: number;
+  storeBytesPer1kPosts: number;
+  growth: Array<{ posts: number; storeBytes: number; storeBytesPer1kPosts: number; peakMemoryMB: number }>;
+  totalBenchMs: number;
+}
+
+/** Parse argv (after `--`). */
+export function parseArgs(argv: string[]): BenchOptions {
+  const o: BenchOptions = { posts: 50_000, json: false, browser: true, crawl: true, parseBench: true, browserPages: 40, latencyMs: 20, crawlPages: 120 };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const num = (): number => {
+      const v = Number(argv[++i]);
+      if (!Number.isFinite(v) || v <= 0) throw new Error(`${a} needs a positive number`);
+      return v;
+    };
+    if (a === '--json') o.json = true;
+    else if (a === '--posts') o.posts = Math.round(num());
+    else if (a === '--no-browser') o.browser = false;
+    else if (a === '--no-crawl') o.crawl = false;
+    else if (a === '--no-parse-bench') o.parseBench = false;
+    else if (a === '--browser-pages') o.browserPages = Math.round(num());
+    else if (a === '--latency') o.latencyMs = num();
+    else if (a === '--crawl-pages') o.crawlPages = Math.round(num());
+    else throw new Error(`unknown option ${a} (--json --posts N --no-browser --no-crawl --no-parse-bench --browser-pages N --latency MS --crawl-pages N)`);
+  }
+  return o;
+}
+
+/** Run the pipeline in a child process (its peak memory is the pipeline's own). */
+function pipelineInChild(posts: number, checkpoints: number[]): Promise<PipelineResult> {
+  const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pipeline-child.js');
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, ['--expose-gc', child, String(posts), ...checkpoints.map(String)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    p.on('error', reject);
+    p.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`pipeline child exited with ${code}`));
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop()!) as PipelineResult);
+      } catch (e) {
+        reject(e as Error);
+      }
+    });
+  });
+}
+
+const log = (s: string): void => void process.stderr.write(s + '\n');
+
+/** Run everything and return the report. */
+export async function runBench(o: BenchOptions): Promise<BenchReport> {
+  const t0 = performance.now();
+  const checkpoints = [10_000, 25_000, 50_000].map((n) => Math.round((n * o.posts) / 50_000));
+  log(`bench: pipeline over ${o.posts} posts (child process)…`);
+  const pipe = o.inProcess
+    ? await runPipeline(synthGame({ posts: o.posts }), { checkpoints })
+    : await pipelineInChild(o.posts, checkpoints);
+  if (pipe.parsedPosts !== pipe.posts || pipe.storedPosts !== pipe.posts) {
+    throw new Error(`bench: the pipeline read ${pipe.parsedPosts} and stored ${pipe.storedPosts} of ${pipe.posts} posts`);
+  }
+
+  let parseBench: BenchReport['parseBench'] = null;
+  if (o.parseBench) {
+    log('bench: parse throughput over the fixture pages (>= 20 MB)…');
+    const r = await runParseBench();
+    parseBench = { ratio: r.ratio, postsPerSecond: r.postsPerSecond, baselinePostsPerSecond: r.baselinePostsPerSecond, bytes: r.bytes };
+  }
+
+  const game = synthGame({ posts: o.posts });
+  let browser: BenchReport['browser'] = null;
+  if (o.browser) {
+    log(`bench: Playwright DOM scrape of ${o.browserPages} pages in Chromium…`);
+    const utf = game.pages.filter((p) => p.thread.family === 'utf8');
+    const gbk = game.pages.filter((p) => p.thread.family === 'gbk');
+    const half = Math.ceil(o.browserPages / 2);
+    const every = (xs: typeof utf, n: number) => xs.filter((_x, i) => i % Math.max(1, Math.floor(xs.length / n)) === 0).slice(0, n);
+    const sample = [...every(utf, half), ...every(gbk, o.browserPages - half)].map(gamePage);
+    const b = await runBrowserScrape(sample);
+    // bansha on the very same sample, in this process: parse only
+    const fetchedAt = new Date();
+    for (const p of [...sample, ...sample]) parsePage({ bytes: p.bytes, url: p.url, fetchedAt, contentType: p.contentType });
+    const tp = performance.now();
+    let posts = 0;
+    for (const p of sample) posts += parsePage({ bytes: p.bytes, url: p.url, fetchedAt, contentType: p.contentType }).posts.length;
+    const parseMsPerPage = (performance.now() - tp) / sample.length;
+    if (posts !== b.posts) throw new Error(`bench: the browser scraped ${b.posts} posts, bansha parsed ${posts}`);
+    browser = { ...b, banshaPipelineMsPerPage: pipe.pipelineMs / pipe.pages, banshaParseMsPerPage: parseMsPerPage };
+  }
+
+  let crawl: CrawlBenchResult | null = null;
+  if (o.crawl) {
+    log(`bench: crawl from a local server, ${o.latencyMs} ms per request…`);
+    crawl = await runCrawlBench(game, { latencyMs: o.latencyMs, maxPages: o.crawlPages, concurrencies: o.concurrencies });
+  }
+
+  const last = pipe.checkpoints[pipe.checkpoints.length - 1];
+  return {
+    posts: pipe.posts,
+    pages: pipe.pages,
+    bytes: pipe.bytes,
+    pipelineVsHtmlparser2: pipe.pipelineVsHtmlparser2,
+    parseVsHtmlparser2: pipe.parseVsHtmlparser2,
+    parseBench,
+    stagesMs: pipe.stages,
+    pipelineMs: pipe.pipelineMs,
+    baselineMs: pipe.baselineMs,
+    browserVsPipeline: browser ? browser.msPerPage / browser.banshaPipelineMsPerPage : null,
+    browserVsParse: browser ? browser.msPerPage / browser.banshaParseMsPerPage : null,
+    browser,
+    crawl: crawl?.crawl ?? [],
+    crawlLatencyMs: crawl?.latencyMs ?? null,
+    recrawlRequests: crawl?.recrawl.requests ?? null,
+    recrawl: crawl?.recrawl ?? null,
+    peakMemoryMB: pipe.peakMemoryMB,
+    storeBytesPer1kPosts: last ? last.storeBytesPer1kPosts : (pipe.storeBytes / pipe.posts) * 1000,
+    growth: pipe.checkpoints,
+    totalBenchMs: performance.now() - t0,
+  };
+}
+
+const f1 = (n: number | null | undefined, d = 2): string => (n === null || n === undefined ? '—' : n.toFixed(d));
+
+/** The human-readable table. */
+export function renderTable(r: BenchReport): string {
+  const rows: Array<[string, string, string]> = [];
+  rows.push(['offline pipeline vs htmlparser2 (same bytes)', `${f1(r.pipelineVsHtmlparser2)}×`, '≤ 1.5×']);
+  rows.push(['  parse only vs htmlparser2 (synthetic game)', `${f1(r.parseVsHtmlparser2)}×`, '']);
+  if (r.parseBench) rows.push(['  parse only vs htmlparser2 (fixtures ≥ 20 MB)', `${f1(r.parseBench.ratio)}× (${Math.round(r.parseBench.postsPerSecond)} posts/s)`, '≤ 1.5×']);
+  if (r.browser) {
+    rows.push(['Chromium DOM scrape vs bansha pipeline, per page', `${f1(r.browserVsPipeline, 1)}×`, '≥ 20×']);
+    rows.push(['  vs bansha parse only', `${f1(r.browserVsParse, 1)}×`, '']);
+  }
+  for (const c of r.crawl) {
+    rows.push([`crawl, concurrency ${c.concurrency} (${c.pages} pages, ${r.crawlLatencyMs} ms latency)`, `${c.requests} requests, ${f1(c.wallVsMinimum)}× minimum`, 'requests = pages']);
+  }
+  if (r.recrawl) rows.push([`recrawl after ${r.recrawl.newPosts} new posts`, `${r.recrawl.requests} requests`, `${r.recrawl.expected} (new pages + last page per thread)`]);
+  rows.push(['peak memory (RSS)', `${f1(r.peakMemoryMB, 0)} MB at ${r.posts} posts`, '≤ 300 MB']);
+  for (const g of r.growth) rows.push([`store at ${g.posts} posts`, `${f1(g.storeBytesPer1kPosts / 1024, 1)} KiB per 1k posts, peak ${f1(g.peakMemoryMB, 0)} MB`, 'linear']);
+  const w0 = Math.max(...rows.map((x) => x[0].length));
+  const w1 = Math.max(...rows.map((x) => x[1].length));
+  const head = `bansha bench — ${r.posts} posts, ${r.pages} pages, ${f1(r.bytes / 1048576, 1)} MiB of HTML; stages (ms): ` +
+    Object.entries(r.stagesMs).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ') + `; htmlparser2 ${Math.round(r.baselineMs)}`;
+  return [head, ...rows.map(([a, b, c]) => `${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`), `(bench took ${f1(r.totalBenchMs / 1000, 0)} s)`].join('\n');
+}
+
+async function main(): Promise<void> {
+  let o: BenchOptions;
+  try {
+    o = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exit(2);
+  }
+  const r = await runBench(o);
+  process.stdout.write(renderTable(r) + '\n');
+  if (o.json) process.stdout.write(JSON.stringify(r) + '\n');
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((e: unknown) => {
+    process.stderr.write(`bench failed: ${(e as Error).stack ?? String(e)}\n`);
+    process.exit(1);
+  });
+}

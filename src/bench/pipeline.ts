@@ -1,0 +1,215 @@
+/**
+ * The offline pipeline of a closing-time run, stage by stage, over every page of a synthetic game:
+ * decode + parse (parsePage) → store (applyPage into the evidence store, one atomic write at the end)
+ * → tally (tallyDay for every day) → report (each day's HTML report with the tally and the activity
+ * table). Beside it, in the same run and on the same bytes, the floor: decoding plus a bare
+ * htmlparser2 parseDocument of each page. Pages are built batch by batch from the real markup, so the
+ * HTML of a 50,000-post game never sits in memory at once; building them is not timed.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import iconv from 'iconv-lite';
+import { parseDocument } from 'htmlparser2';
+import { parsePage } from '../discuz/parse-page.js';
+import type { FetchedPage } from '../discuz/types.js';
+import { parseGame } from '../game/game-file.js';
+import type { Game } from '../game/types.js';
+import { openStore } from '../store/store-file.js';
+import { applyPage } from '../store/record.js';
+import { threadPosts, type SlicePost } from '../store/slice.js';
+import type { StoreData } from '../store/types.js';
+import { postsFromStore, tallyDay } from '../votes/tally.js';
+import { activityTable } from '../activity/table.js';
+import { renderHtmlReport } from '../render/html-report.js';
+import { gamePage, type SynthGame } from './synth-game.js';
+
+/** Milliseconds spent in each stage, summed over the run. */
+export interface StageTimes {
+  parse: number;
+  store: number;
+  persist: number;
+  tally: number;
+  report: number;
+}
+
+/** What one pipeline run measured. */
+export interface PipelineResult {
+  posts: number;
+  pages: number;
+  bytes: number;
+  /** Posts the parser read (must equal `posts`). */
+  parsedPosts: number;
+  /** Posts in the store at the end. */
+  storedPosts: number;
+  stages: StageTimes;
+  pipelineMs: number;
+  /** decode + htmlparser2 parseDocument of the same bytes. */
+  baselineMs: number;
+  /** pipelineMs / baselineMs. */
+  pipelineVsHtmlparser2: number;
+  /** (parse stage) / baselineMs: the parser alone against the floor. */
+  parseVsHtmlparser2: number;
+  /** Size of the store file written at the end. */
+  storeBytes: number;
+  /** Days tallied and reported. */
+  days: number;
+  /** Bytes of all HTML reports. */
+  reportBytes: number;
+  /** Store size and peak memory as the store grew (at the first batch boundary past each checkpoint). */
+  checkpoints: Checkpoint[];
+  /** Peak resident set size of the process at the end, MB. */
+  peakMemoryMB: number;
+}
+
+/** The store and the process at one size of the game. */
+export interface Checkpoint {
+  posts: number;
+  storeBytes: number;
+  storeBytesPer1kPosts: number;
+  /** Peak RSS so far, MB. */
+  peakMemoryMB: number;
+}
+
+/** Peak resident set size of this process so far, in MB. */
+export function peakRssMB(): number {
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+const utf8 = new TextDecoder('utf-8');
+
+/** The floor: what any reader of the page must at least do (decode + build a DOM). */
+function baselineParse(bytes: Uint8Array, contentType: string): number {
+  const text = /charset=utf-8/i.test(contentType) ? utf8.decode(bytes) : iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), 'gb18030');
+  return parseDocument(text).children.length;
+}
+
+const now = (): number => performance.now();
+
+/** The Game of a synthetic game (its store file under `dir`). */
+export function gameOf(game: SynthGame, dir: string): Game {
+  return parseGame(game.gameYaml, path.join(dir, 'bench-game.yaml'), { store: path.join(dir, 'bench.store.json') });
+}
+
+/** Run the whole pipeline over the game's pages; `batchPages` pages are built, then timed, at a time. */
+export async function runPipeline(
+  game: SynthGame,
+  opts: { batchPages?: number; dir?: string; keepDir?: boolean; checkpoints?: number[] } = {},
+): Promise<PipelineResult> {
+  const dir = opts.dir ?? mkdtempSync(path.join(tmpdir(), 'bansha-bench-'));
+  const g = gameOf(game, dir);
+  const store = await openStore(g.storePath, { forum: g.forum });
+  const stages: StageTimes = { parse: 0, store: 0, persist: 0, tally: 0, report: 0 };
+  let baselineMs = 0;
+  let bytes = 0;
+  let parsedPosts = 0;
+  let sink = 0;
+  const batch = opts.batchPages ?? 50;
+  const fetchedAt = new Date(Date.parse('2026-12-20T00:00:00Z'));
+  const pending = [...(opts.checkpoints ?? [])].sort((a, b) => a - b);
+  const checkpoints: Checkpoint[] = [];
+  const checkpoint = async (): Promise<void> => {
+    // not timed: the store as it would be written at this size
+    await store.write();
+    const size = statSync(g.storePath).size;
+    const posts = Object.keys(store.data.posts).length;
+    checkpoints.push({ posts, storeBytes: size, storeBytesPer1kPosts: (size / posts) * 1000, peakMemoryMB: peakRssMB() });
+  };
+  try {
+    for (let i = 0; i < game.pages.length; i += batch) {
+      const pages: FetchedPage[] = game.pages.slice(i, i + batch).map((ref) => {
+        const p = gamePage(ref);
+        return { bytes: p.bytes, url: p.url, fetchedAt, status: 200, contentType: p.contentType };
+      });
+      // alternate the order of the two sides per batch so neither always runs on a warmer heap
+      const sides = (i / batch) % 2 === 0 ? ['base', 'bansha'] : ['bansha', 'base'];
+      for (const side of sides) {
+        if (side === 'base') {
+          const t0 = now();
+          for (const p of pages) sink += baselineParse(p.bytes, p.contentType!);
+          baselineMs += now() - t0;
+        } else {
+          for (const p of pages) {
+            bytes += p.bytes.length;
+            const t0 = now();
+            const parsed = parsePage(p);
+            const t1 = now();
+            applyPage(store.data, p, parsed);
+            const t2 = now();
+            stages.parse += t1 - t0;
+            stages.store += t2 - t1;
+            parsedPosts += parsed.posts.length;
+          }
+        }
+      }
+      while (pending.length && parsedPosts >= pending[0] && pending[0] < game.posts) {
+        pending.shift();
+        await checkpoint();
+      }
+    }
+    let t0 = now();
+    await store.write();
+    stages.persist = now() - t0;
+
+    t0 = now();
+    const posts = postsFromStore(store.data);
+    const tallies = g.days.map((d) => tallyDay(g, posts, d.day));
+    stages.tally = now() - t0;
+
+    t0 = now();
+    const reportBytes = reportAll(g, store.data, tallies);
+    stages.report = now() - t0;
+
+    const storeBytes = statSync(g.storePath).size;
+    const storedPosts = Object.keys(store.data.posts).length;
+    if (pending.length) checkpoints.push({ posts: storedPosts, storeBytes, storeBytesPer1kPosts: (storeBytes / storedPosts) * 1000, peakMemoryMB: peakRssMB() });
+    const pipelineMs = stages.parse + stages.store + stages.persist + stages.tally + stages.report;
+    void sink;
+    return {
+      posts: game.posts,
+      pages: game.pages.length,
+      bytes,
+      parsedPosts,
+      storedPosts,
+      stages,
+      pipelineMs,
+      baselineMs,
+      pipelineVsHtmlparser2: pipelineMs / baselineMs,
+      parseVsHtmlparser2: stages.parse / baselineMs,
+      storeBytes,
+      days: g.days.length,
+      reportBytes,
+      checkpoints,
+      peakMemoryMB: peakRssMB(),
+    };
+  } finally {
+    await store.close();
+    if (!opts.keepDir && !opts.dir) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Each day's HTML report (tally + activity table through that day); returns the total size. */
+function reportAll(g: Game, data: StoreData, tallies: ReturnType<typeof tallyDay>[]): number {
+  const byThread = new Map<number, SlicePost[]>();
+  for (const key of Object.keys(data.threads)) byThread.set(Number(key), threadPosts(data, Number(key)));
+  let size = 0;
+  for (const [i, d] of g.days.entries()) {
+    const act = activityTable(g, byThread, d.day);
+    const html = renderHtmlReport({
+      title: 'bench',
+      day: d.day,
+      timezone: g.timezone,
+      opens: d.opens,
+      closes: d.closes,
+      generatedAt: d.closes,
+      tally: tallies[i],
+      activity: {
+        columns: ['玩家', ...act.days.map((x) => `第${x}日`), '合计'],
+        rows: act.rows.map((r) => ({ player: r.player, cells: [...r.counts.map((c) => c ?? '—'), r.total] })),
+      },
+      flags: [],
+    });
+    size += html.length;
+  }
+  return size;
+}

@@ -1,0 +1,94 @@
+/**
+ * The card ledger file `<game>.cards.json` beside the game file: read, merged with a report's
+ * proposals, decided by the director, written atomically (temp file, fsync, rename). The merge and the
+ * decisions are pure functions of the ledger; only readLedger/writeLedger touch the disk.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { UserError } from '../cli/errors.js';
+import type { Game } from '../game/types.js';
+import type { CardProposal, CardStatus, Ledger, LedgerCard } from './types.js';
+
+/** Where a game's ledger lives: game.yaml → game.cards.json in the same folder. */
+export function ledgerPath(gameFile: string): string {
+  const dir = path.dirname(path.resolve(gameFile));
+  return path.join(dir, `${path.basename(gameFile).replace(/\.ya?ml$/i, '')}.cards.json`);
+}
+
+/** An empty ledger for a game. */
+export function emptyLedger(game: Pick<Game, 'file'>): Ledger {
+  return { version: 1, game: game.file, cards: [] };
+}
+
+/** Reads the ledger (an empty one when the file does not exist yet). */
+export function readLedger(game: Pick<Game, 'file'>, file = ledgerPath(game.file)): Ledger {
+  if (!fs.existsSync(file)) return emptyLedger(game);
+  let data: unknown;
+  try {
+    data = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UserError(`the card ledger ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const l = data as Ledger;
+  if (!l || l.version !== 1 || !Array.isArray(l.cards)) throw new UserError(`${file} is not a bansha card ledger (version 1)`);
+  return l;
+}
+
+/** Writes the ledger atomically: a crash leaves the old file or the new one, never half of one. */
+export function writeLedger(ledger: Ledger, file: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fd = fs.openSync(tmp, 'w');
+  try {
+    fs.writeSync(fd, `${JSON.stringify(ledger, null, 2)}\n`);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+  try {
+    const dfd = fs.openSync(path.dirname(file), 'r');
+    fs.fsyncSync(dfd);
+    fs.closeSync(dfd);
+  } catch {
+    // directories cannot be fsynced everywhere; the rename is still atomic
+  }
+}
+
+function keyOf(c: Pick<CardProposal, 'day' | 'player' | 'kind' | 'category'>): string {
+  return `${c.day}|${c.player}|${c.kind}|${c.category ?? ''}`;
+}
+
+/**
+ * Adds a day's proposals to the ledger. A proposal already there and still undecided is refreshed
+ * (evidence, reason, colour); a decided one is left as the director decided it; new ones get the next
+ * id. Returns the new ledger and the entry for each proposal, in the proposals' order.
+ */
+export function mergeProposals(ledger: Ledger, proposals: readonly CardProposal[], now: Date): { ledger: Ledger; entries: LedgerCard[] } {
+  const cards = ledger.cards.map((c) => ({ ...c }));
+  let next = cards.reduce((m, c) => Math.max(m, Number(c.id.replace(/^C/, '')) || 0), 0) + 1;
+  const entries: LedgerCard[] = [];
+  for (const p of proposals) {
+    const existing = cards.find((c) => keyOf(c) === keyOf(p));
+    if (existing) {
+      if (existing.status === 'proposed') Object.assign(existing, { color: p.color, reason: p.reason, evidence: p.evidence });
+      entries.push(existing);
+      continue;
+    }
+    const card: LedgerCard = { ...p, id: `C${next++}`, status: 'proposed', proposedAt: now.toISOString() };
+    cards.push(card);
+    entries.push(card);
+  }
+  return { ledger: { ...ledger, cards }, entries };
+}
+
+/** The ledger with one card confirmed or dismissed (an unknown id is a UserError listing the ids). */
+export function decide(ledger: Ledger, id: string, status: Exclude<CardStatus, 'proposed'>, now: Date, note?: string): Ledger {
+  const want = id.trim().toUpperCase().replace(/^(\d)/, 'C$1');
+  const card = ledger.cards.find((c) => c.id.toUpperCase() === want);
+  if (!card) {
+    const known = ledger.cards.map((c) => c.id).join(', ') || 'none yet (run bansha report first)';
+    throw new UserError(`no card ${id} in the ledger (cards: ${known})`);
+  }
+  const cards = ledger.cards.map((c) => (c === card ? { ...c, status, decidedAt: now.toISOString(), ...(note ? { note } : {}) } : c));
+  return { ...ledger, cards };
+}

@@ -1,0 +1,54 @@
+/**
+ * The card ledger's shape (rules-spec §8): every card the tool proposed, with its evidence, and what
+ * the director decided. Kept as `<game>.cards.json` beside the game file.
+ */
+import type { FlagKind } from '../violations/flag.js';
+
+export type CardColor = 'blue' | 'yellow' | 'red';
+export type CardStatus = 'proposed' | 'confirmed' | 'dismissed';
+
+/** A card the tool proposes for a day (before it meets the ledger). */
+export interface CardProposal {
+  day: number;
+  player: string;
+  color: CardColor;
+  kind: FlagKind;
+  /** Banned-wording category, when the card is for wording. */
+  category?: string;
+  reason: string;
+  /** pids of the posts that are the evidence (empty for counts with no post, e.g. no ballot). */
+  evidence: number[];
+}
+
+/** A ledger entry: a proposal with an id and the director's decision. */
+export interface LedgerCard extends CardProposal {
+  /** Short id for `bansha cards confirm|dismiss ID`: C1, C2… */
+  id: string;
+  status: CardStatus;
+  /** ISO times. */
+  proposedAt: string;
+  decidedAt?: string;
+  /** The director's note (why dismissed, reminder given…). */
+  note?: string;
+}
+
+export interface Ledger {
+  version: 1;
+  /** The game file the ledger belongs to (for messages). */
+  game: string;
+  cards: LedgerCard[];
+}
+
+/** A player's confirmed cards with the ruleset's upgrades applied (3 blue → yellow, 3 yellow → red). */
+export interface Standing {
+  player: string;
+  blue: number;
+  yellow: number;
+  red: number;
+  /** Confirmed cards as given, before upgrades. */
+  given: { blue: number; yellow: number; red: number };
+  /** 罚下: a red card (given or by upgrade) means out, no last words (§8). */
+  sentOff: boolean;
+  /** The upgrades that happened, in words: "3 张蓝牌升级为 1 张黄牌". */
+  upgrades: string[];
+}

@@ -1,0 +1,377 @@
+/**
+ * The crawler: fetches every page of a game's threads politely and records them in the evidence store.
+ *
+ * Shape (after Crawlee): fetching (http.ts), parsing (src/discuz, injected as `parse`) and storage
+ * (src/store) are separate; retries, the session, the rate limit and the host scope live here.
+ *  - p-queue: `concurrency` requests at a time (default 2) and at least `delayMs` between request
+ *    starts (default 1000 ms, a sliding window); retries go back through the queue.
+ *  - Retries with exponential backoff on network errors (timeout, reset, truncated body), 5xx, 429,
+ *    System Error and anti-CC reload pages (whose `<prefix>_lastrequest` cookie is sent on the retry).
+ *  - A login / no-permission page, or the antitheft script page, stops the whole crawl (exit 4) and
+ *    nothing from that page is stored; pages stored before stay stored (a later crawl resumes).
+ *  - Page 1 first (or, incrementally, the last known page), the page count from its pager, then the
+ *    rest; a page past the end comes back as the last page and is not followed further.
+ */
+import PQueue from 'p-queue';
+import cliProgress from 'cli-progress';
+import type { FetchedPage, Page } from '../discuz/types.js';
+import type { Game } from '../game/types.js';
+import { UserError } from '../cli/errors.js';
+import { openStore, type Store } from '../store/store-file.js';
+import { applyPage, trimPages, type RecordResult } from '../store/record.js';
+import { completeness } from '../store/completeness.js';
+import type { Completeness } from '../store/types.js';
+import { HostScope, NetworkError, OutOfScopeError, USER_AGENT, httpGet, type HttpResult } from './http.js';
+import { CookieJar, loginHint, readSession, type StorageState } from './session.js';
+
+/** How to crawl; every field has a polite default. */
+export interface CrawlOptions {
+  /** Only this day's threads (plus the process thread). Default: every day. */
+  day?: number;
+  /** Refetch every page (to catch edits on old pages). Default: incremental. */
+  full?: boolean;
+  /** Store file; default game.storePath. */
+  storePath?: string;
+  /** Requests in flight at once. Default 2. */
+  concurrency?: number;
+  /** Minimum time between two request starts, ms. Default 1000. */
+  delayMs?: number;
+  /** Whole-response timeout, ms. Default 30000. */
+  timeoutMs?: number;
+  /** Retries per page after the first attempt. Default 4. */
+  retries?: number;
+  /** First backoff wait, ms; doubles each retry (with jitter). Default 1000. */
+  backoffMs?: number;
+  /** Cap on one backoff wait (also caps Retry-After). Default 60000. */
+  maxBackoffMs?: number;
+  /** Minimum wait before repeating a request that met the anti-CC reload page. Default 1100. */
+  challengeWaitMs?: number;
+  /** The session (else read from game.sessionPath, which must be owner-only). */
+  session?: StorageState;
+  userAgent?: string;
+  /** The page parser (default: src/discuz parsePage). */
+  parse?: (fetched: FetchedPage) => Page;
+  /** Injected fetch (tests). */
+  fetchImpl?: typeof fetch;
+  /** Progress bar on stderr. Default: only when stderr is a terminal. */
+  progress?: boolean;
+  /** Notes on retries and walk-backs (never cookies). Default: none. */
+  log?: (line: string) => void;
+}
+
+/** What one thread's crawl did and where it stands. */
+export interface ThreadCrawlResult {
+  tid: number;
+  title: string;
+  /** Page numbers fetched and stored in this run. */
+  fetchedPages: number[];
+  newPosts: number;
+  changedPosts: number;
+  /** pids newly marked missing in this run. */
+  missingPosts: number[];
+  /** The thread answered not-found (after having been seen: marked deleted in the store). */
+  deleted: boolean;
+  /** Pages that could not be fetched after all retries, with the last reason. */
+  failures: Array<{ page: number; reason: string }>;
+  completeness: Completeness;
+}
+
+export interface CrawlResult {
+  storePath: string;
+  threads: ThreadCrawlResult[];
+  /** HTTP requests made (redirect hops not counted separately). */
+  requests: number;
+  /** True when some page could not be fetched: the store holds what was fetched; crawl again to resume. */
+  incomplete: boolean;
+}
+
+/** The crawl met a login, permission or challenge page: nothing from it was stored. Exit code 4. */
+export class LoginRequiredError extends UserError {
+  constructor(message: string) {
+    super(message, 4);
+    this.name = 'LoginRequiredError';
+  }
+}
+
+class TransientError extends Error {
+  constructor(message: string, readonly waitAtLeastMs = 0) {
+    super(message);
+    this.name = 'TransientError';
+  }
+}
+
+/** The tids a crawl covers: every day's threads (or day N's) plus the process thread, each once. */
+export function gameThreads(game: Game, day?: number): number[] {
+  const days = day === undefined ? game.days : game.days.filter((d) => d.day === day);
+  if (day !== undefined && days.length === 0) {
+    throw new UserError(`day ${day} is not in ${game.file} (days: ${game.days.map((d) => d.day).join(', ')})`, 2);
+  }
+  const tids: number[] = [];
+  for (const d of days) for (const ref of [d.discussion, d.vote, d.rules, d.auction]) if (ref) tids.push(ref.tid);
+  if (game.process) tids.push(game.process.tid);
+  return [...new Set(tids)];
+}
+
+/** The query-form URL of a thread page (always works, whatever the rewrite settings). */
+export function threadPageUrl(forum: string, tid: number, page: number): string {
+  return new URL(`forum.php?mod=viewthread&tid=${tid}&page=${page}`, forum).toString();
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function isAntiCc(fetched: HttpResult): boolean {
+  if (fetched.setCookieNames.some((n) => n.endsWith('_lastrequest'))) return true;
+  const head = Buffer.from(fetched.bytes.buffer, fetched.bytes.byteOffset, Math.min(fetched.bytes.length, 4096)).toString('utf8');
+  return head.includes('页面重载开启') || head.includes('频繁刷新');
+}
+
+async function defaultParser(): Promise<(fetched: FetchedPage) => Page> {
+  const mod = (await import('../discuz/parse-page.js')) as { parsePage: (f: FetchedPage) => Page };
+  return (f) => mod.parsePage(f);
+}
+
+/**
+ * Crawl the threads `tids` of the forum into an open store. The lower-level entry point (crawlGame
+ * opens the store and reads the session for you).
+ */
+export async function crawlThreads(
+  store: Store,
+  forum: string,
+  tids: number[],
+  opts: CrawlOptions & { session: StorageState; gameFile?: string },
+): Promise<CrawlResult> {
+  const scope = new HostScope(forum);
+  const jar = new CookieJar(opts.session.cookies);
+  const parse = opts.parse ?? (await defaultParser());
+  const log = opts.log ?? (() => undefined);
+  const retries = opts.retries ?? 4;
+  const backoffMs = opts.backoffMs ?? 1000;
+  const maxBackoffMs = opts.maxBackoffMs ?? 60_000;
+  const challengeWaitMs = opts.challengeWaitMs ?? 1100;
+  const delayMs = opts.delayMs ?? 1000;
+  const queue = new PQueue({
+    concurrency: Math.max(1, opts.concurrency ?? 2),
+    ...(delayMs > 0 ? { interval: delayMs, intervalCap: 1, strict: true } : {}),
+  });
+  let requests = 0;
+  let fatal: Error | null = null;
+  const showBar = opts.progress ?? Boolean(process.stderr.isTTY);
+  const bar = showBar
+    ? new cliProgress.SingleBar(
+        { stream: process.stderr, format: 'crawl [{bar}] {value}/{total} pages | thread {tid}', hideCursor: true, clearOnComplete: true },
+        cliProgress.Presets.shades_classic,
+      )
+    : null;
+  let barTotal = 0;
+  bar?.start(0, 0, { tid: '' });
+  const barAdd = (n: number) => {
+    barTotal += n;
+    bar?.setTotal(barTotal);
+  };
+
+  /** One page, with retries; returns the fetched and parsed page (thread or not-found). */
+  async function fetchPage(tid: number, page: number): Promise<{ fetched: HttpResult; parsed: Page }> {
+    const url = threadPageUrl(forum, tid, page);
+    let lastReason = '';
+    for (let attempt = 0; attempt <= retries; attempt++) {
+      if (fatal) throw fatal;
+      let waitAtLeast = 0;
+      try {
+        const fetched = await queue.add(async () => {
+          if (fatal) throw fatal;
+          requests++;
+          return httpGet(url, { jar, scope, timeoutMs: opts.timeoutMs ?? 30_000, userAgent: opts.userAgent ?? USER_AGENT, fetchImpl: opts.fetchImpl });
+        });
+        if (fetched.status === 429) throw new TransientError('HTTP 429 (too many requests)', fetched.retryAfterMs ?? 0);
+        if (fetched.status >= 500) throw new TransientError(`HTTP ${fetched.status} (server error)`, fetched.retryAfterMs ?? 0);
+        let parsed: Page;
+        try {
+          parsed = parse(fetched);
+        } catch (err) {
+          if ((err as Error).name === 'ParseError') throw new TransientError(`unreadable page: ${(err as Error).message}`);
+          throw err;
+        }
+        const kind = parsed.page.kind;
+        if (kind === 'thread' || kind === 'not-found') return { fetched, parsed };
+        if (kind === 'login' || kind === 'no-permission') {
+          throw new LoginRequiredError(
+            `the forum answered ${url} with a ${kind === 'login' ? 'login' : 'no-permission'} page` +
+              `${parsed.page.message ? ` (${parsed.page.message})` : ''}: the session has expired or lacks access; ` +
+              `nothing from that page was stored; ${loginHint(opts.gameFile)}`,
+          );
+        }
+        if (kind === 'challenge') {
+          if (isAntiCc(fetched)) throw new TransientError('anti-CC reload page (页面重载开启)', challengeWaitMs);
+          throw new LoginRequiredError(
+            `the forum answered ${url} with its antitheft script (防采集: a page that only a browser running the forum's ` +
+              `script gets past). bansha does not run forum scripts; nothing from that page was stored. The limit is per IP ` +
+              `and day: crawl again tomorrow, or ask the forum admin to exempt your user group from 防采集; ${loginHint(opts.gameFile)} ` +
+              `if the session is old`,
+          );
+        }
+        if (kind === 'server-error') throw new TransientError(`server error page${parsed.page.message ? ` (${parsed.page.message})` : ''}`);
+        throw new TransientError(`not a thread page (${kind}${parsed.page.message ? `: ${parsed.page.message}` : ''})`);
+      } catch (err) {
+        if (err instanceof LoginRequiredError || err instanceof OutOfScopeError) {
+          fatal ??= err;
+          throw err;
+        }
+        if (!(err instanceof TransientError || err instanceof NetworkError)) throw err;
+        lastReason = err.message;
+        if (err instanceof TransientError) waitAtLeast = err.waitAtLeastMs;
+      }
+      if (attempt < retries) {
+        const wait = Math.min(maxBackoffMs, Math.max(waitAtLeast, backoffMs * 2 ** attempt * (0.75 + Math.random() * 0.5)));
+        log(`thread ${tid} page ${page}: ${lastReason}; retry ${attempt + 1}/${retries} in ${Math.round(wait)} ms`);
+        await sleep(wait);
+      }
+    }
+    throw new NetworkError(`gave up after ${retries + 1} attempts: ${lastReason}`, url);
+  }
+
+  async function crawlThread(tid: number): Promise<ThreadCrawlResult> {
+    const key = String(tid);
+    const known = store.data.threads[key];
+    const result: ThreadCrawlResult = {
+      tid, title: known?.title ?? '', fetchedPages: [], newPosts: 0, changedPosts: 0, missingPosts: [], deleted: false, failures: [],
+      completeness: completeness(store, tid),
+    };
+    const requested = new Set<number>();
+    const stored = new Set<number>();
+    let pageCount = 0;
+    const pending: Array<Promise<void>> = [];
+
+    const take = async (page: number, fetched: HttpResult, parsed: Page): Promise<RecordResult> => {
+      const rec = applyPage(store.data, fetched, parsed);
+      await store.write();
+      bar?.increment(1, { tid });
+      return rec;
+    };
+
+    const schedule = (page: number): void => {
+      if (requested.has(page) || page < 1 || fatal) return;
+      requested.add(page);
+      barAdd(1);
+      // Handled at once (never an unhandled rejection); the thread's wait loop rethrows via `fatal`.
+      pending.push(visit(page).catch((err: unknown) => {
+        fatal ??= err as Error;
+      }));
+    };
+
+    /** Fetch one page and react: record it, learn the page count, walk back after a shift. */
+    async function visit(page: number): Promise<void> {
+      let got: { fetched: HttpResult; parsed: Page };
+      try {
+        got = await fetchPage(tid, page);
+      } catch (err) {
+        if (err instanceof NetworkError) {
+          result.failures.push({ page, reason: err.message });
+          bar?.increment(1, { tid });
+          return;
+        }
+        throw err;
+      }
+      const { fetched, parsed } = got;
+      if (parsed.page.kind === 'not-found') {
+        const rec = await take(page, fetched, parsed);
+        result.deleted = true;
+        if (!rec.threadDeleted && !store.data.threads[key]) {
+          result.failures.push({ page, reason: 'the thread does not exist (not found)' });
+        }
+        return;
+      }
+      const actual = parsed.page.page ?? 1;
+      if (actual !== page && stored.has(actual)) {
+        // A page past the end, served as the last page we already have: stop here.
+        bar?.increment(1, { tid });
+        return;
+      }
+      const rec = await take(actual, fetched, parsed);
+      stored.add(actual);
+      result.fetchedPages.push(actual);
+      result.newPosts += rec.newPosts.length;
+      result.changedPosts += rec.changedPosts.length;
+      result.missingPosts.push(...rec.nowMissing);
+      result.missingPosts = result.missingPosts.filter((p) => !rec.returned.includes(p));
+      const count = Math.max(parsed.page.pageCount ?? 1, actual);
+      if (count > pageCount) {
+        const before = pageCount;
+        pageCount = count;
+        if (before > 0) for (let p = before + 1; p <= count; p++) schedule(p);
+      }
+      // Posts moved off the top of this page (a deletion or recount before it): walk back one page.
+      const pids = rec.nowMissing;
+      const lowest = Math.min(...(store.data.threads[key]?.pages[String(actual)]?.pids ?? [Infinity]));
+      if (actual > 1 && pids.some((pid) => pid < lowest) && !requested.has(actual - 1)) {
+        log(`thread ${tid} page ${actual}: posts moved to an earlier page; fetching page ${actual - 1} too`);
+        schedule(actual - 1);
+      }
+    }
+
+    const full = opts.full || !known || known.pageCount === 0 || known.deletedSince !== null;
+    const first = full ? 1 : known.pageCount;
+    requested.add(first);
+    barAdd(1);
+    await visit(first);
+    if (!result.deleted && stored.size > 0) {
+      const last = pageCount;
+      const have = store.data.threads[key]?.pages ?? {};
+      for (let p = full ? 2 : first + 1; p <= last; p++) schedule(p);
+      // Resume: any page of 1..N never stored (an earlier crawl failed on it).
+      for (let p = 1; p <= last; p++) if (!have[String(p)]) schedule(p);
+    }
+    // Pages may schedule further pages (growth, walk-back): wait until none are left.
+    for (let i = 0; i < pending.length; i++) {
+      try {
+        await pending[i];
+      } catch (err) {
+        fatal ??= err as Error;
+      }
+    }
+    if (fatal) throw fatal;
+    const thread = store.data.threads[key];
+    if (thread && stored.has(thread.pageCount)) {
+      const marked = trimPages(store.data, tid, new Date());
+      if (marked.length) {
+        result.missingPosts.push(...marked);
+        await store.write();
+      }
+    }
+    result.title = store.data.threads[key]?.title ?? result.title;
+    result.fetchedPages.sort((a, b) => a - b);
+    result.completeness = completeness(store, tid);
+    return result;
+  }
+
+  try {
+    const settled = await Promise.allSettled(tids.map((tid) => crawlThread(tid)));
+    await queue.onIdle();
+    if (fatal) throw fatal;
+    const threads: ThreadCrawlResult[] = [];
+    for (const s of settled) {
+      if (s.status === 'rejected') throw s.reason;
+      threads.push(s.value);
+    }
+    return { storePath: store.path, threads, requests, incomplete: threads.some((t) => t.failures.length > 0) };
+  } finally {
+    queue.clear();
+    bar?.stop();
+  }
+}
+
+/**
+ * Crawl a game's threads (all days, or day N's plus the process thread) into its store, with the
+ * session saved by `bansha login`. Returns per-thread results with completeness. Throws
+ * LoginRequiredError (exit 4) when the forum answers with a login, permission or challenge page.
+ */
+export async function crawlGame(game: Game, opts: CrawlOptions = {}): Promise<CrawlResult> {
+  const tids = gameThreads(game, opts.day);
+  const session = opts.session ?? (await readSession(game.sessionPath, game.file));
+  const store = await openStore(opts.storePath ?? game.storePath, { forum: game.forum });
+  try {
+    if (store.recoveredFromBackup) opts.log?.(`the store ${store.path} was unreadable; continuing from its backup`);
+    return await crawlThreads(store, game.forum, tids, { ...opts, session, gameFile: game.file });
+  } finally {
+    await store.close();
+  }
+}

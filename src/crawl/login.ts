@@ -1,0 +1,149 @@
+/**
+ * `bansha login`: log in to the forum in real Chromium (playwright-core driving the system browser)
+ * and save the session (Playwright storage state) owner-only for the crawler's plain HTTP requests.
+ *
+ * Headless with a username and password (BANSHA_USERNAME / BANSHA_PASSWORD), or headed so a person
+ * can type them and pass a captcha. It fills `form[name="login"]` (username, password), clicks
+ * `loginsubmit` and checks the forum now says `discuz_uid = 'N'` with N ≠ 0. Neither the password nor
+ * any cookie value is ever printed, not even inside an error message.
+ */
+import { chromium, type Browser } from 'playwright-core';
+import { UserError } from '../cli/errors.js';
+import { HostScope, USER_AGENT } from './http.js';
+import { saveSession, type StorageState } from './session.js';
+
+/** Chromium flags that keep the system browser quiet and container-friendly. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export interface LoginOptions {
+  /** Forum root URL (ending in "/"). */
+  forum: string;
+  /** Where to save the session (mode 0600). */
+  sessionPath: string;
+  /** Chromium executable: this, else env BANSHA_CHROMIUM, else /usr/bin/chromium. */
+  browserPath?: string;
+  /** Credentials for a headless login; without both, the browser opens headed for a person. */
+  username?: string;
+  password?: string;
+  /** Force headless (fails without credentials) or headed. Default: headless iff credentials given. */
+  headless?: boolean;
+  /** How long to wait for the login to succeed, ms. Default 20 s headless, 5 min headed. */
+  timeoutMs?: number;
+  /** Progress notes (never secrets). */
+  log?: (line: string) => void;
+  /** For the hint in messages. */
+  gameFile?: string;
+}
+
+export interface LoginResult {
+  /** The forum uid the session belongs to. */
+  uid: number;
+  sessionPath: string;
+  /** Names of the cookies saved (never values). */
+  cookieNames: string[];
+}
+
+/** The browser to drive: explicit path, else BANSHA_CHROMIUM, else /usr/bin/chromium. */
+export function chromiumPath(explicit?: string): string {
+  return explicit ?? process.env.BANSHA_CHROMIUM ?? '/usr/bin/chromium';
+}
+
+/** `text` with every secret replaced by ***: for anything derived from a browser error. */
+export function redact(text: string, secrets: Array<string | undefined>): string {
+  let out = text;
+  for (const s of secrets) if (s && s.length >= 3) out = out.split(s).join('***');
+  return out;
+}
+
+const UID = /discuz_uid\s*=\s*'(\d+)'/;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Log in and save the session; returns the uid. Throws a UserError (exit 4) on failure. */
+export async function login(opts: LoginOptions): Promise<LoginResult> {
+  const headless = opts.headless ?? Boolean(opts.username && opts.password);
+  if (headless && !(opts.username && opts.password)) {
+    throw new UserError('a headless login needs BANSHA_USERNAME and BANSHA_PASSWORD in the environment', 2);
+  }
+  const log = opts.log ?? (() => undefined);
+  const timeoutMs = opts.timeoutMs ?? (headless ? 20_000 : 300_000);
+  const exe = chromiumPath(opts.browserPath);
+  const secrets = [opts.password];
+  const loginUrl = new URL('member.php?mod=logging&action=login', opts.forum).toString();
+  const probeUrl = new URL('forum.php', opts.forum).toString();
+  const forumHost = new URL(opts.forum).host;
+
+  let browser: Browser | null = null;
+  try {
+    try {
+      browser = await chromium.launch({ executablePath: exe, headless, args: CHROMIUM_ARGS });
+    } catch (err) {
+      throw new UserError(
+        `cannot start Chromium at ${exe} (${redact((err as Error).message.split('\n')[0], secrets)}); ` +
+          'install it (apt-get install chromium) or set `browser:` in the game file or BANSHA_CHROMIUM',
+        2,
+      );
+    }
+    const context = await browser.newContext({ userAgent: USER_AGENT, locale: 'zh-CN' });
+    // Even the browser talks only to the forum: anything off-host (analytics, ads, CDNs) is not loaded.
+    const scope = new HostScope(opts.forum);
+    await context.route('**/*', (route) => (scope.allows(route.request().url()) ? route.continue() : route.abort()));
+    const page = await context.newPage();
+    log(`opening ${loginUrl}`);
+    await page.goto(loginUrl, { timeout: timeoutMs });
+    const form = page.locator('form[name="login"]').first();
+    if (opts.username) await form.locator('input[name="username"]').first().fill(opts.username);
+    if (opts.password) await form.locator('input[name="password"]').first().fill(opts.password);
+    if (headless) {
+      await form.locator('[name="loginsubmit"]').first().click();
+    } else {
+      log('log in in the browser window (captcha included); bansha waits for the forum to say you are logged in');
+    }
+
+    // Poll the forum (with the context's cookies) until it names a logged-in uid.
+    const deadline = Date.now() + timeoutMs;
+    let uid = 0;
+    while (Date.now() < deadline) {
+      await sleep(headless ? 500 : 1000);
+      const cookies = await context.cookies(opts.forum);
+      if (cookies.length === 0) continue;
+      try {
+        const res = await context.request.get(probeUrl, { timeout: Math.min(15_000, timeoutMs), headers: { 'User-Agent': USER_AGENT } });
+        const m = UID.exec(await res.text());
+        if (m && m[1] !== '0') {
+          uid = Number(m[1]);
+          break;
+        }
+      } catch {
+        // The forum may be mid-redirect; try again until the deadline.
+      }
+    }
+    if (!uid) {
+      throw new UserError(
+        `login to ${forumHost} did not succeed (the forum still treats this browser as a guest): check the username and ` +
+          'password, or run `bansha login` without credentials to log in by hand (captcha)',
+        4,
+      );
+    }
+    const state = (await context.storageState()) as StorageState;
+    // Keep only the forum's cookies: nothing from other sites goes into the session file.
+    const host = new URL(opts.forum).hostname;
+    state.cookies = state.cookies.filter((c) => c.domain.replace(/^\./, '') === host || host.endsWith(c.domain));
+    state.origins = state.origins.filter((o) => new URL(o.origin).hostname === host);
+    await saveSession(opts.sessionPath, state);
+    log(`logged in as uid ${uid}; session saved to ${opts.sessionPath} (owner-only)`);
+    return { uid, sessionPath: opts.sessionPath, cookieNames: state.cookies.map((c) => c.name) };
+  } catch (err) {
+    if (err instanceof UserError) throw err;
+    // Browser errors can echo typed values: redact, and keep only the first line.
+    throw new UserError(`login failed: ${redact(String((err as Error).message ?? err).split('\n')[0], secrets)}`, 4);
+  } finally {
+    await browser?.close().catch(() => undefined);
+  }
+}

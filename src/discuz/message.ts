@@ -1,0 +1,164 @@
+/**
+ * One post message (td.t_f / div.message) read in a single walk: the author's own text with quote
+ * blocks, reply-to-floor headers, jammer filler, hidden spans, the edit marker, ads and scripts
+ * removed (line breaks kept as \n), plus the quoted/replied pids, the edit marker, the font colours
+ * and sizes exactly as written with the text they apply to, links, images and attachments.
+ */
+import type { AnyNode, Element } from 'domhandler';
+import type { Attachment, EditMarker, FontUse } from './types.js';
+import { findAll, isElement, matches, textOf } from './match.js';
+import type { SelectorSet } from './selectors.js';
+import { absoluteIso } from './times.js';
+
+/** What a message yields. */
+export interface MessageParts {
+  text: string;
+  quotes: number[];
+  replyTo: number | null;
+  edited: EditMarker | null;
+  colors: FontUse[];
+  sizes: FontUse[];
+  links: string[];
+  images: string[];
+  attachments: Attachment[];
+}
+
+const BLOCK = new Set([
+  'div', 'p', 'blockquote', 'li', 'ul', 'ol', 'table', 'tbody', 'tr', 'td', 'th', 'dl', 'dt', 'dd',
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'pre', 'center',
+]);
+const PID_IN_HREF = /[?&;]pid=(\d+)/;
+
+/** Tidy extracted text: white space per line trimmed, no leading/trailing blank lines. */
+export function tidyText(raw: string): string {
+  const lines = raw.replace(/\u00a0/g, ' ').split('\n');
+  const out: string[] = [];
+  for (const l of lines) out.push(l.replace(/[ \t\f\r]+/g, ' ').trim());
+  let a = 0;
+  let b = out.length;
+  while (a < b && out[a] === '') a++;
+  while (b > a && out[b - 1] === '') b--;
+  return out.slice(a, b).join('\n');
+}
+
+function styleProp(style: string, prop: 'color' | 'font-size'): string | null {
+  for (const decl of style.split(';')) {
+    const i = decl.indexOf(':');
+    if (i < 0) continue;
+    if (decl.slice(0, i).trim().toLowerCase() === prop) {
+      const v = decl.slice(i + 1).trim();
+      if (v) return v;
+    }
+  }
+  return null;
+}
+
+/** Resolve a link against the page URL when the page came over http(s); else keep it as written. */
+function absolutize(href: string, base: string | null): string {
+  if (!base) return href;
+  try {
+    return new URL(href, base).href;
+  } catch {
+    return href;
+  }
+}
+
+/**
+ * Read one message element. `zone` is the forum zone (for the edit marker's minutes), `base` the
+ * page URL used to resolve relative links (null to keep them as written).
+ */
+export function readMessage(root: Element, sel: SelectorSet, zone: string, base: string | null): MessageParts {
+  const ms = sel.message;
+  const parts: MessageParts = {
+    text: '',
+    quotes: [],
+    replyTo: null,
+    edited: null,
+    colors: [],
+    sizes: [],
+    links: [],
+    images: [],
+    attachments: [],
+  };
+  let out = '';
+  const newline = () => {
+    if (out.length && out[out.length - 1] !== '\n') out += '\n';
+  };
+
+  const walk = (n: AnyNode): void => {
+    if (n.type === 'text') {
+      out += n.data.replace(/[ \t\r\n\f]+/g, ' ');
+      return;
+    }
+    if (!isElement(n) || n.type !== 'tag') return;
+    const name = n.name;
+    if (name === 'br') {
+      out += '\n';
+      return;
+    }
+    if (matches(n, ms.editMarker)) {
+      const m = ms.editPattern.exec(textOf(n).replace(/\u00a0/g, ' '));
+      if (m && !parts.edited) {
+        parts.edited = { by: m[1], at: absoluteIso(m[2], zone) ?? m[2] };
+      }
+      return;
+    }
+    if (matches(n, ms.quote)) {
+      for (const a of findAll(n, ms.quoteLink, true)) {
+        const pm = PID_IN_HREF.exec(a.attribs.href ?? '');
+        if (pm && !parts.quotes.includes(+pm[1])) parts.quotes.push(+pm[1]);
+      }
+      newline();
+      return;
+    }
+    if (matches(n, ms.strip)) return;
+    if (parts.replyTo === null && out.trim() === '' && matches(n, ms.replyHeader)) {
+      const t = textOf(n, ms.strip);
+      if (ms.replyPattern.test(t)) {
+        const link = findAll(n, ms.replyLink, true)[0];
+        const pm = link ? PID_IN_HREF.exec(link.attribs.href ?? '') : null;
+        if (pm) {
+          parts.replyTo = +pm[1];
+          return;
+        }
+      }
+    }
+    const a = n.attribs;
+    const block = BLOCK.has(name);
+    if (block) newline();
+    let color: string | null = null;
+    let size: string | null = null;
+    if (name === 'font') {
+      if (a.color) color = a.color;
+      if (a.size) size = a.size;
+    }
+    if (a.style) {
+      color ??= styleProp(a.style, 'color');
+      size ??= styleProp(a.style, 'font-size');
+    }
+    if (name === 'a' && a.href && !a.href.startsWith('javascript:')) parts.links.push(absolutize(a.href, base));
+    if (name === 'img') {
+      if (!matches(n, ms.smilie)) {
+        const src = a.zoomfile || a.file || a.src;
+        if (src) {
+          const url = absolutize(src, base);
+          parts.images.push(url);
+          if (a.aid) parts.attachments.push({ name: a.title || a.alt || `attachment ${a.aid}`, url });
+        }
+      }
+      return;
+    }
+    const start = out.length;
+    for (const c of n.children) walk(c);
+    if (color !== null || size !== null) {
+      const text = tidyText(out.slice(start));
+      if (color !== null) parts.colors.push({ value: color, text });
+      if (size !== null) parts.sizes.push({ value: size, text });
+    }
+    if (block) newline();
+  };
+
+  for (const c of root.children) walk(c);
+  parts.text = tidyText(out);
+  return parts;
+}

@@ -1,0 +1,185 @@
+/**
+ * Selector sets: how one Discuz template family lays out its pages, as data in selectors/*.json so a
+ * director can adapt bansha to a forum's theme by editing a file. discuz-x3-desktop.json (default
+ * desktop template + printable view) comes first, discuz-x3-mobile.json (touch template, mobile=2)
+ * second. Loaded once, validated with zod, compiled to matchers.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { packagePath } from '../paths.js';
+import { compile, type Matcher } from './match.js';
+import type { Template } from './types.js';
+
+const selectorSetSchema = z.object({
+  name: z.string(),
+  template: z.enum(['desktop', 'mobile']),
+  notes: z.string().optional(),
+  detect: z.string(),
+  page: z.object({
+    title: z.string(),
+    pager: z.string(),
+    pagerCurrent: z.string(),
+    pagerTotal: z.string(),
+    pagerTotalPattern: z.string(),
+    tidPatterns: z.array(z.string()),
+    authorFilterPattern: z.string(),
+    footer: z.string(),
+    footerTime: z.string(),
+    footerTimePattern: z.string(),
+  }),
+  post: z.object({
+    item: z.string(),
+    itemIdPattern: z.string(),
+    floor: z.string(),
+    author: z.string(),
+    guestAuthor: z.string(),
+    time: z.string(),
+    timeIgnore: z.string(),
+    message: z.string(),
+    locked: z.string(),
+    signature: z.string(),
+    avatar: z.string(),
+    attachments: z.string(),
+  }),
+  message: z.object({
+    strip: z.string(),
+    quote: z.string(),
+    quoteLink: z.string(),
+    editMarker: z.string(),
+    editPattern: z.string(),
+    replyHeader: z.string(),
+    replyPattern: z.string(),
+    replyLink: z.string(),
+    smilie: z.string(),
+  }),
+  floorNames: z.record(z.string(), z.number().int()),
+  floorPattern: z.string(),
+  copyFloorPattern: z.string(),
+  deletedPattern: z.string(),
+  kinds: z.object({
+    challengeTitles: z.array(z.string()),
+    challengeTexts: z.array(z.string()),
+    serverErrorTitles: z.array(z.string()),
+    message: z.string(),
+    notFoundTexts: z.array(z.string()),
+    noPermissionTexts: z.array(z.string()),
+    noPermissionMarker: z.string(),
+    login: z.string(),
+    printable: z.string(),
+  }),
+  printable: z.object({
+    authorLabel: z.string(),
+    timeLabel: z.string(),
+    subjectLabel: z.string(),
+    separator: z.string(),
+    end: z.string(),
+  }),
+});
+
+/** A selector set as written in selectors/*.json. */
+export type SelectorSetData = z.infer<typeof selectorSetSchema>;
+
+/** A selector set with its per-post and message selectors compiled (what parsePage takes). */
+export interface SelectorSet {
+  data: SelectorSetData;
+  template: Template;
+  /** Where it was loaded from (for error messages). */
+  source: string;
+  post: Record<keyof SelectorSetData['post'], Matcher | null> & { itemId: RegExp };
+  message: {
+    strip: Matcher;
+    quote: Matcher;
+    quoteLink: Matcher;
+    editMarker: Matcher;
+    editPattern: RegExp;
+    replyHeader: Matcher;
+    replyPattern: RegExp;
+    replyLink: Matcher;
+    smilie: Matcher;
+  };
+  floorPattern: RegExp;
+  copyFloorPattern: RegExp;
+  deletedPattern: RegExp;
+  tidPatterns: RegExp[];
+  authorFilterPattern: RegExp | null;
+  footerTimePattern: RegExp | null;
+  pagerTotalPattern: RegExp;
+  /** Compiled page-level selectors used on the hot path. */
+  detect: Matcher;
+  page: { title: Matcher; pager: Matcher; pagerCurrent: Matcher; pagerTotal: Matcher; footer: Matcher | null; footerTime: Matcher | null };
+}
+
+function maybe(sel: string): Matcher | null {
+  return sel.trim() ? compile(sel) : null;
+}
+function re(p: string): RegExp {
+  return new RegExp(p);
+}
+
+/** Validate and compile a selector set (from JSON data). Throws with the file name on bad data. */
+export function compileSelectorSet(raw: unknown, source = '<inline>'): SelectorSet {
+  const parsed = selectorSetSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`bad selector file ${source}: ${parsed.error.message}`);
+  const d = parsed.data;
+  try {
+    const post = {} as SelectorSet['post'];
+    for (const [k, v] of Object.entries(d.post)) {
+      if (k === 'itemIdPattern') continue;
+      (post as unknown as Record<string, Matcher | null>)[k] = maybe(v);
+    }
+    (post as unknown as Record<string, unknown>).itemIdPattern = null;
+    post.itemId = re(d.post.itemIdPattern);
+    const m = d.message;
+    return {
+      data: d,
+      template: d.template,
+      source,
+      post,
+      message: {
+        strip: compile(m.strip),
+        quote: compile(m.quote),
+        quoteLink: compile(m.quoteLink),
+        editMarker: compile(m.editMarker),
+        editPattern: re(m.editPattern),
+        replyHeader: compile(m.replyHeader),
+        replyPattern: re(m.replyPattern),
+        replyLink: compile(m.replyLink),
+        smilie: compile(m.smilie),
+      },
+      floorPattern: re(d.floorPattern),
+      copyFloorPattern: re(d.copyFloorPattern),
+      deletedPattern: re(d.deletedPattern),
+      tidPatterns: d.page.tidPatterns.map(re),
+      authorFilterPattern: d.page.authorFilterPattern ? re(d.page.authorFilterPattern) : null,
+      footerTimePattern: d.page.footerTimePattern ? re(d.page.footerTimePattern) : null,
+      pagerTotalPattern: re(d.page.pagerTotalPattern),
+      detect: compile(d.detect),
+      page: {
+        title: compile(d.page.title),
+        pager: compile(d.page.pager),
+        pagerCurrent: compile(d.page.pagerCurrent),
+        pagerTotal: compile(d.page.pagerTotal),
+        footer: maybe(d.page.footer),
+        footerTime: maybe(d.page.footerTime),
+      },
+    };
+  } catch (e) {
+    throw new Error(`bad selector file ${source}: ${(e as Error).message}`);
+  }
+}
+
+/** Load one selector file by path. */
+export function loadSelectorSet(file: string): SelectorSet {
+  return compileSelectorSet(JSON.parse(readFileSync(file, 'utf8')), file);
+}
+
+/** The bundled selector files, in the order they are tried. */
+export const BUNDLED_SELECTOR_FILES = ['discuz-x3-desktop.json', 'discuz-x3-mobile.json'];
+
+let bundled: SelectorSet[] | null = null;
+
+/** The bundled selector sets (desktop first, then mobile), loaded once. */
+export function bundledSelectorSets(): SelectorSet[] {
+  bundled ??= BUNDLED_SELECTOR_FILES.map((f) => loadSelectorSet(packagePath('selectors', f)));
+  return bundled;
+}

@@ -1,0 +1,173 @@
+/**
+ * One self-contained HTML file per day (issue 6, `bansha report --html`): the tally, the vote timeline
+ * as an inline SVG chart, the activity table and the flags with links to the posts. Readable offline:
+ * no script, no external resource (one hashed <style> block, inline SVG), and a strict
+ * Content-Security-Policy meta that forbids loading anything. Every piece of player text is escaped.
+ * Pure: plain result values in, HTML text out.
+ */
+import { createHash } from 'node:crypto';
+import { DateTime } from 'luxon';
+import type { BallotRecord, TallyResult } from '../votes/types.js';
+import { escapeHtml, link } from './html-escape.js';
+import { renderTimelineSvg } from './timeline-svg.js';
+import { voteTimeline } from './vote-timeline.js';
+
+/** The activity table as the report draws it: one row per player, columns named by the report. */
+export interface HtmlActivityTable {
+  columns: string[];
+  rows: Array<{ player: string; cells: Array<string | number>; /** Marks the row (e.g. a lurker). */ warn?: boolean }>;
+}
+
+/** One flag for the director: what, who, when, and a link to the evidence. */
+export interface HtmlFlag {
+  player: string;
+  kind: string;
+  detail: string;
+  at: number | null;
+  url: string | null;
+}
+
+/** Everything one day's HTML report shows. */
+export interface HtmlReportInput {
+  /** Heading, e.g. the game file's name or the thread title's tag ("M901 饺子馆"). */
+  title: string;
+  day: number;
+  timezone: string;
+  opens: number;
+  closes: number;
+  /** When the report was made (epoch ms). */
+  generatedAt: number;
+  tally: TallyResult | null;
+  activity: HtmlActivityTable | null;
+  flags: HtmlFlag[];
+}
+
+const STYLE = `
+body{font:14px/1.5 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC","Microsoft YaHei",sans-serif;margin:24px auto;max-width:1000px;padding:0 16px;color:#222}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
+.meta{color:#666;margin:0 0 12px}.outcome{font-size:16px;padding:8px 12px;background:#f3f7ff;border-left:4px solid #0072B2}
+table{border-collapse:collapse;width:100%;margin:8px 0}th,td{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#f4f4f4}td.nw{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}tr.warn td{background:#fff4e5}
+.rejected{color:#a40000}.superseded{color:#777;text-decoration:line-through}.counted{color:#006400}
+.note{color:#8a5a00}.empty{color:#777;font-style:italic}svg.timeline{max-width:100%;height:auto}
+a{color:#0b5cad}footer{margin-top:32px;color:#888;font-size:12px}`;
+
+/** The CSP of the report: nothing may load or run; only the one style block (by hash) applies. */
+export function reportCsp(style = STYLE): string {
+  const hash = createHash('sha256').update(style, 'utf8').digest('base64');
+  return `default-src 'none'; style-src 'sha256-${hash}'; img-src data:; base-uri 'none'; form-action 'none'`;
+}
+
+/** The report page as HTML text. */
+export function renderHtmlReport(input: HtmlReportInput): string {
+  const fmt = (t: number, f = 'yyyy-MM-dd HH:mm') => DateTime.fromMillis(t, { zone: input.timezone }).toFormat(f);
+  const body: string[] = [];
+  body.push(
+    `<h1>${escapeHtml(input.title)} · 第${input.day}日</h1>`,
+    `<p class="meta">${escapeHtml(fmt(input.opens))} – ${escapeHtml(fmt(input.closes))}（${escapeHtml(input.timezone)}）</p>`,
+  );
+  body.push(...tallySection(input, fmt));
+  body.push(...activitySection(input.activity));
+  body.push(...flagsSection(input.flags, fmt));
+  body.push(`<footer>bansha · ${escapeHtml(fmt(input.generatedAt, 'yyyy-MM-dd HH:mm:ss'))}</footer>`);
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="zh-CN">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${reportCsp()}">`,
+    '<meta name="referrer" content="no-referrer">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(`${input.title} 第${input.day}日`)}</title>`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    ...body,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+function tallySection(input: HtmlReportInput, fmt: (t: number, f?: string) => string): string[] {
+  const t = input.tally;
+  const out = ['<section id="tally">', '<h2>票型</h2>'];
+  if (!t) {
+    out.push('<p class="empty">没有计票结果。</p>', '</section>');
+    return out;
+  }
+  if (t.kind === 'none') {
+    out.push(`<p class="empty">${escapeHtml(t.reason ?? '本日没有公开投票。')}</p>`, '</section>');
+    return out;
+  }
+  const what = t.kind === 'election' ? '当选警长' : t.kind === 'rule' ? '当日对战规则' : '出局';
+  const outcome = t.result.name ? `${what}：${t.result.name}` : `无人${t.kind === 'elimination' ? '出局' : '当选'}`;
+  out.push(
+    `<p class="outcome">${escapeHtml(outcome)}${t.result.tie.length ? `（平票：${escapeHtml(t.result.tie.join('、'))}）` : ''} — ${escapeHtml(t.result.rule)}</p>`,
+    `<p class="meta">${t.running ? `进行中的计票，截至 ${escapeHtml(fmt(t.countedAt))}` : `关门 ${escapeHtml(fmt(t.closes))}`}` +
+      `${t.sheriff ? ` · 警长 ${escapeHtml(t.sheriff)}（${escapeHtml(t.sheriffSource)}，${t.sheriffWeight} 票）` : ''}` +
+      `${t.accelerated ? ' · 已加速' : ''}</p>`,
+  );
+  out.push('<table class="totals"><thead><tr><th>候选</th><th>票数</th><th>投票者</th></tr></thead><tbody>');
+  for (const line of t.totals) {
+    out.push(`<tr><td>${escapeHtml(line.name)}</td><td class="num">${line.votes}</td><td>${escapeHtml(line.voters.join('、'))}</td></tr>`);
+  }
+  if (t.abstentions.length) out.push(`<tr><td>弃权</td><td class="num">—</td><td>${escapeHtml(t.abstentions.join('、'))}</td></tr>`);
+  out.push('</tbody></table>');
+  const none = t.players.filter((p) => p.state === 'none').map((p) => p.player);
+  if (none.length) out.push(`<p>未投票：${escapeHtml(none.join('、'))}</p>`);
+
+  out.push('<h2>票型变化</h2>');
+  const tl = voteTimeline(t);
+  out.push(tl.events.length ? renderTimelineSvg(tl, { from: input.opens, to: input.closes, timezone: input.timezone }) : '<p class="empty">没有计入的票。</p>');
+
+  out.push('<h2>每一票</h2>', '<table class="ballots"><thead><tr><th>时间</th><th>楼层</th><th>投票者</th><th>对象</th><th>状态</th><th>说明</th></tr></thead><tbody>');
+  for (const b of t.ballots) out.push(ballotRow(b, fmt));
+  out.push('</tbody></table>');
+  if (t.notes.length) out.push('<ul class="notes">', ...t.notes.map((n) => `<li class="note">${escapeHtml(n)}</li>`), '</ul>');
+  out.push('</section>');
+  return out;
+}
+
+const STATUS: Record<BallotRecord['status'], string> = { counted: '计入', rejected: '无效', superseded: '已改' };
+
+function ballotRow(b: BallotRecord, fmt: (t: number, f?: string) => string): string {
+  const notes = [b.reason, b.proxyBy ? `代投：${b.proxyBy}` : null, b.edit ? `编辑：${b.edit.before} → ${b.edit.after}` : null, ...b.flags].filter(Boolean) as string[];
+  return (
+    `<tr class="${b.status}"><td class="nw">${escapeHtml(fmt(b.at, 'MM-dd HH:mm:ss'))}</td><td class="nw">${link(b.url, b.floor === null ? '#' : `${b.floor}#`)}</td>` +
+    `<td class="nw">${escapeHtml(b.voter)}</td><td>${escapeHtml(b.target ?? '—')}</td><td class="nw ${b.status}">${STATUS[b.status]}</td>` +
+    `<td>${escapeHtml(notes.join('；'))}</td></tr>`
+  );
+}
+
+function activitySection(a: HtmlActivityTable | null): string[] {
+  const out = ['<section id="activity">', '<h2>活跃度</h2>'];
+  if (!a || a.rows.length === 0) {
+    out.push('<p class="empty">没有活跃度数据。</p>', '</section>');
+    return out;
+  }
+  out.push(`<table class="activity"><thead><tr><th>玩家</th>${a.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>`);
+  for (const r of a.rows) {
+    const cells = r.cells.map((c) => (typeof c === 'number' ? `<td class="num">${c}</td>` : `<td>${escapeHtml(c)}</td>`)).join('');
+    out.push(`<tr${r.warn ? ' class="warn"' : ''}><td>${escapeHtml(r.player)}</td>${cells}</tr>`);
+  }
+  out.push('</tbody></table>', '</section>');
+  return out;
+}
+
+function flagsSection(flags: HtmlFlag[], fmt: (t: number, f?: string) => string): string[] {
+  const out = ['<section id="flags">', '<h2>需要导演确认</h2>'];
+  if (flags.length === 0) {
+    out.push('<p class="empty">没有标记。</p>', '</section>');
+    return out;
+  }
+  out.push('<table class="flags"><thead><tr><th>时间</th><th>玩家</th><th>类别</th><th>内容</th><th>帖子</th></tr></thead><tbody>');
+  for (const f of flags) {
+    out.push(
+      `<tr><td>${f.at === null ? '—' : escapeHtml(fmt(f.at, 'MM-dd HH:mm'))}</td><td>${escapeHtml(f.player)}</td><td>${escapeHtml(f.kind)}</td>` +
+        `<td>${escapeHtml(f.detail)}</td><td>${link(f.url, '查看')}</td></tr>`,
+    );
+  }
+  out.push('</tbody></table>', '</section>');
+  return out;
+}

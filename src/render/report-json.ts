@@ -1,0 +1,38 @@
+/**
+ * The day report as the scripted interface (`bansha report --json`, issue 5 — keep these names):
+ * `{day, activity: [{player, posts, voted, exempt}], flags: [{kind, player, pid, floor, at, snippet,
+ * detail}], cards: [{player, color, reason, evidence: [pid], status}]}`. `at` is ISO 8601 with the
+ * forum's offset, or null for flags about counts. JSON.stringify escapes player text.
+ */
+import type { DayReport } from '../report/day-report.js';
+import { forumIso } from '../votes/time.js';
+
+export interface DayReportJson {
+  day: number;
+  activity: Array<{ player: string; posts: number; voted: boolean | null; exempt: boolean }>;
+  flags: Array<{ kind: string; player: string; pid: number | null; floor: number | null; at: string | null; snippet: string; detail: string }>;
+  cards: Array<{ player: string; color: string; reason: string; evidence: number[]; status: string }>;
+}
+
+/** The JSON value (exactly the documented keys). */
+export function dayReportJson(r: DayReport): DayReportJson {
+  return {
+    day: r.day,
+    activity: r.activity.map((a) => ({ player: a.player, posts: a.posts, voted: a.voted, exempt: a.exempt })),
+    flags: r.flags.map((f) => ({
+      kind: f.kind,
+      player: f.player,
+      pid: f.pid,
+      floor: f.floor,
+      at: f.at === null ? null : forumIso(f.at, r.timezone),
+      snippet: f.snippet,
+      detail: f.detail,
+    })),
+    cards: r.cards.map((c) => ({ player: c.player, color: c.color, reason: c.reason, evidence: c.evidence, status: c.status })),
+  };
+}
+
+/** The JSON text, ending in a newline. */
+export function renderDayReportJson(r: DayReport): string {
+  return `${JSON.stringify(dayReportJson(r), null, 2)}\n`;
+}

@@ -1,0 +1,68 @@
+/**
+ * The day report for the terminal: the day's window and acceleration, notes, the players × days table
+ * with today's ballots, every flag with its floor, time and link, the proposed cards with their ledger
+ * ids (what `bansha cards confirm ID` takes) and the standings. Colour only when asked.
+ */
+import pc from 'picocolors';
+import { standingText } from '../cards/standing.js';
+import type { DayReport } from '../report/day-report.js';
+import { forumTime } from '../votes/time.js';
+import { COLOR_NAME, FLAG_NAME, STATUS_NAME, terminalSafe } from './report-common.js';
+
+export interface ReportTerminalOptions {
+  color?: boolean;
+}
+
+function width(s: string): number {
+  let w = 0;
+  for (const ch of s) w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(ch) ? 2 : 1;
+  return w;
+}
+function pad(s: string, w: number): string {
+  return s + ' '.repeat(Math.max(0, w - width(s)));
+}
+
+/** The report as text ending in a newline. */
+export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOptions = {}): string {
+  const c = pc.createColors(opts.color ?? false);
+  const t = (ms: number) => forumTime(ms, r.timezone);
+  const out: string[] = [];
+  out.push(c.bold(`Day ${r.day} report (${r.ruleset}) — ${t(r.opens)} to ${t(r.closes)} [${r.timezone}]${r.accelerated ? ' — accelerated' : ''}`));
+  for (const n of r.notes) out.push(c.yellow(`  note: ${n}`));
+
+  out.push('', c.bold('Activity (posts in the counted threads; — = out before the day)'));
+  const nameW = Math.max(6, ...r.table.rows.map((x) => width(x.player))) + 2;
+  out.push(`  ${pad('player', nameW)}${r.table.days.map((d) => `D${d}`.padStart(5)).join('')}  total  voted`);
+  for (const row of r.table.rows) {
+    const today = r.activity.find((a) => a.player === row.player)!;
+    const cells = row.counts.map((n) => (n === null ? '—' : String(n)).padStart(5)).join('');
+    const voted = today.exempt ? '' : today.voted === null ? 'n/a' : today.voted ? 'yes' : c.red('no');
+    const line = `  ${pad(terminalSafe(row.player), nameW)}${cells}  ${String(row.total).padStart(5)}  ${voted}`;
+    out.push(r.flags.some((f) => f.player === row.player && (f.kind === 'few-posts' || f.kind === 'low-streak' || f.kind === 'no-ballot')) ? c.yellow(line) : line);
+  }
+
+  out.push('', c.bold(`Flags (${r.flags.length}) — proposals for the director, never automatic`));
+  if (!r.flags.length) out.push('  (none)');
+  for (const f of r.flags) {
+    const where = f.pid !== null ? `${f.floor !== null ? `${f.floor}#` : `pid ${f.pid}`} ${f.at !== null ? t(f.at) : ''}` : '';
+    out.push(`  ${c.bold(FLAG_NAME[f.kind])}  ${terminalSafe(f.player)}  ${where}`.trimEnd());
+    out.push(`      ${terminalSafe(f.detail)}`);
+    if (f.snippet) out.push(`      「${terminalSafe(f.snippet)}」`);
+    if (f.url) out.push(c.dim(`      ${f.url}`));
+  }
+
+  out.push('', c.bold(`Cards proposed (${r.cards.length})`));
+  if (!r.cards.length) out.push('  (none)');
+  for (const card of r.cards) {
+    const colour = card.color === 'red' ? c.red : card.color === 'yellow' ? c.yellow : c.blue;
+    out.push(`  ${card.id ?? '--'}  ${colour(COLOR_NAME[card.color])}  ${terminalSafe(card.player)}  [${STATUS_NAME[card.status]}]  ${terminalSafe(card.reason)}${card.evidence.length ? `  evidence: ${card.evidence.map((p) => `pid ${p}`).join(', ')}` : ''}`);
+  }
+  if (r.cards.some((x) => x.id)) out.push(c.dim('  confirm or dismiss: bansha cards confirm|dismiss ID --game …'));
+
+  const carded = r.standings.filter((s) => s.given.blue + s.given.yellow + s.given.red > 0);
+  if (carded.length) {
+    out.push('', c.bold('Standings (confirmed cards, upgrades applied)'));
+    for (const s of carded) out.push(`  ${pad(terminalSafe(s.player), nameW)}${s.sentOff ? c.red(standingText(s)) : standingText(s)}${s.upgrades.length ? c.dim(`  (${s.upgrades.join('；')})`) : ''}`);
+  }
+  return `${out.join('\n')}\n`;
+}

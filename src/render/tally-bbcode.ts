@@ -1,0 +1,74 @@
+/**
+ * The tally as the announcement a director pastes into the vote thread (Discuz BBCode): totals, the
+ * result and the rule that decided it, who voted whom with links to the floors ([url=…]N#[/url]),
+ * invalid ballots with their reasons, and who cast nothing.
+ *
+ * Player-written text (names, targets as written, reasons) is escaped so it can never open a tag:
+ * Discuz has no escape syntax, so a zero-width space (U+200B) goes after every "[" (a tag can no longer
+ * match, the text looks the same) and after "@" (no mention notification is sent) — and "{:" smiley
+ * codes are broken the same way.
+ */
+import { fmt } from '../votes/count.js';
+import { forumTime } from '../votes/time.js';
+import type { BallotRecord, TallyResult } from '../votes/types.js';
+
+const ZWSP = '\u200b';
+
+/** Text that cannot open a BBCode tag, a smiley or an @mention when posted on Discuz. */
+export function escapeBBCode(s: string): string {
+  return s.replace(/\[/g, `[${ZWSP}`).replace(/@/g, `@${ZWSP}`).replace(/\{:/g, `{${ZWSP}:`);
+}
+
+/** A link to a floor: [url=findpost]N#[/url]. */
+function floorLink(b: Pick<BallotRecord, 'url' | 'floor' | 'pid'>): string {
+  const label = b.floor !== null ? `${b.floor}#` : `pid ${b.pid}`;
+  return `[url=${b.url.replace(/\]/g, '%5D')}]${label}[/url]`;
+}
+
+const KIND_TITLE = { election: '警长竞选', elimination: '放逐投票', rule: '对战规则投票', none: '投票' } as const;
+
+/** The announcement, BBCode text ending in a newline. */
+export function renderTallyBBCode(t: TallyResult): string {
+  const e = escapeBBCode;
+  const time = (ms: number) => forumTime(ms, t.timezone);
+  if (t.kind === 'none') return `[b]第${t.day}日[/b]：${e(t.reason ?? '')}\n`;
+  const out: string[] = [];
+  out.push(`[b]第${t.day}日${KIND_TITLE[t.kind]}结果[/b]（${t.running ? `截至 ${time(t.countedAt)} 的实时统计` : `关门 ${time(t.closes)}`}）`);
+  if (t.sheriff) out.push(`警长：${e(t.sheriff)}（警长票计 ${fmt(t.sheriffWeight)} 票）`);
+  if (t.acceleration || t.accelerated) out.push(`进程加速：${t.accelerated ? '是（改票作废）' : '否'}`);
+  out.push('', '[b]票数[/b]');
+  for (const l of t.totals) {
+    const voters = t.ballots
+      .filter((b) => b.status === 'counted' && b.target === l.name)
+      .map((b) => `${e(b.voter)}${b.weight !== 1 ? `(${fmt(b.weight)})` : ''}`);
+    out.push(`${e(l.name)}：${fmt(l.votes)} 票（${voters.join('、')}）`);
+  }
+  if (t.abstentions.length) out.push(`弃权：${t.abstentions.map(e).join('、')}`);
+  if (!t.totals.length && !t.abstentions.length) out.push('（无有效票）');
+  const what = t.kind === 'election' ? '当选警长' : t.kind === 'rule' ? '为今日对战规则' : '出局';
+  const outcome = t.result.name ? `${e(t.result.name)} ${what}` : t.kind === 'elimination' ? '无人出局' : '无结果';
+  out.push('', `[b]结果[/b]：${outcome}${t.result.tie.length ? `（平票：${t.result.tie.map(e).join('、')}）` : ''}`, e(t.result.rule));
+
+  out.push('', '[b]投票明细[/b]');
+  for (const p of t.players) {
+    if (!p.counted) continue;
+    const c = p.counted;
+    const was = p.others.find((b) => b.status === 'superseded');
+    out.push(
+      `${e(p.player)} → ${e(c.target ?? '')} ${floorLink(c)} ${time(c.at)}` +
+        (c.proxyBy ? `（导演代投）` : '') +
+        (was ? `（改票，原票 ${e(was.target ?? '')} ${floorLink(was)}）` : '') +
+        (c.reason ? `（${e(c.reason)}）` : ''),
+    );
+  }
+  const rejected = t.ballots.filter((b) => b.status === 'rejected');
+  if (rejected.length) {
+    out.push('', '[b]无效票[/b]');
+    for (const b of rejected) {
+      out.push(`${e(b.voter)} ${floorLink(b)} ${time(b.at)}${b.target ? ` → ${e(b.target)}` : ''}：${e(b.reason ?? '')}`);
+    }
+  }
+  const none = t.players.filter((p) => p.state === 'none').map((p) => p.player);
+  if (none.length) out.push('', `[b]未投票[/b]：${none.map(e).join('、')}`);
+  return `${out.join('\n')}\n`;
+}

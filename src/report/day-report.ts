@@ -1,0 +1,154 @@
+/**
+ * The day report the director reads before handing out cards (issue 5; rules-spec §6–§8): every
+ * player's post count and ballot, every flag with its evidence, the cards the tool proposes, and the
+ * whole game's activity table. A pure function of (game, posts by thread, day, inputs the tally
+ * supplies): the CLI reads the store, tests feed posts.
+ */
+import { findDay, isOut } from '../game/roster.js';
+import type { Game } from '../game/types.js';
+import { playersWithBallot } from '../activity/ballots.js';
+import { countDayPosts, type DayPosts } from '../activity/count.js';
+import { lurkingFlags } from '../activity/lurking.js';
+import { activityTable, type ActivityTable } from '../activity/table.js';
+import type { PostsByThread } from '../activity/threads.js';
+import { proposeCards } from '../cards/propose.js';
+import { standings } from '../cards/standing.js';
+import type { CardColor, CardStatus, Ledger, Standing } from '../cards/types.js';
+import { postFlag, type Flag } from '../violations/flag.js';
+import { violationFlags } from '../violations/scan.js';
+import { loadWordLists, type WordLists } from '../violations/word-lists.js';
+
+/** One player's line of the day (the JSON `activity` entry, plus the counted pids). */
+export interface ActivityRow {
+  player: string;
+  posts: number;
+  /** Posted a ballot in the vote thread before closing; null when the day has no public vote thread. */
+  voted: boolean | null;
+  /** Out before the day opened: the lurker rules do not apply. */
+  exempt: boolean;
+  /** The counted posts (evidence for the count). */
+  pids: number[];
+}
+
+/** A card as the report shows it: the tool's proposal and the ledger's status. */
+export interface ReportCard {
+  /** Ledger id once the proposal is in the ledger (the CLI adds it), else null. */
+  id: string | null;
+  player: string;
+  color: CardColor;
+  reason: string;
+  evidence: number[];
+  status: CardStatus;
+  kind: Flag['kind'];
+  category?: string;
+}
+
+export interface DayReport {
+  day: number;
+  ruleset: string;
+  timezone: string;
+  opens: number;
+  closes: number;
+  accelerated: boolean;
+  /** Accelerated and the ruleset waives the per-day lurker penalties then (§5). */
+  waived: boolean;
+  activity: ActivityRow[];
+  flags: Flag[];
+  cards: ReportCard[];
+  /** Players × days up to this day. */
+  table: ActivityTable;
+  /** Confirmed cards with upgrades (empty without a ledger). */
+  standings: Standing[];
+  /** What the director should know about the report itself (missing threads, waivers…). */
+  notes: string[];
+}
+
+export interface DayReportOptions {
+  /**
+   * Whether days were accelerated (src/votes/acceleration.ts, or the game file's declaration): a map by
+   * day for the streak rule, or a boolean for this day alone (earlier days then count as not accelerated).
+   */
+  accelerated: boolean | Readonly<Record<number, boolean>>;
+  /** Players who posted a ballot on this day (from the tally); default: read from the vote thread. */
+  ballots?: ReadonlySet<string>;
+  /** Word lists; default: the bundled lists of the ruleset's bannedCategories. */
+  lists?: WordLists;
+  /** The card ledger: decided cards keep their status, confirmed ones make repeats and standings. */
+  ledger?: Ledger | null;
+}
+
+/** Builds day `day`'s report. Throws when the game has no such day. */
+export function buildDayReport(game: Game, posts: PostsByThread, day: number, opts: DayReportOptions): DayReport {
+  const d = findDay(game, day);
+  const accelerated: Record<number, boolean> = typeof opts.accelerated === 'boolean' ? { [day]: opts.accelerated } : { ...opts.accelerated };
+  const isAccelerated = accelerated[day] === true;
+  const waived = isAccelerated && game.rules.acceleration.waivesLurking;
+  const lists = opts.lists ?? loadWordLists(game.rules.bannedCategories);
+  const notes: string[] = [];
+
+  const postsByDay = new Map<number, DayPosts>();
+  for (const g of game.days) if (g.day <= day) postsByDay.set(g.day, countDayPosts(game, g, posts));
+  const today = postsByDay.get(day)!;
+  if (today.tids.length === 0) notes.push(`第${day}日没有计数的讨论帖（${game.rules.lurking.countedThreads.join('、')}）`);
+  if (today.missing.length) notes.push(`未读到帖子 ${today.missing.join(', ')}：发言数不完整，不据此提议潜水黄牌`);
+
+  let ballots: ReadonlySet<string> | null = null;
+  if (game.rules.publicVote && d.vote) {
+    if (opts.ballots) ballots = opts.ballots;
+    else if (posts.has(d.vote.tid)) ballots = playersWithBallot(game, d, posts.get(d.vote.tid)!);
+    else notes.push(`未读到投票帖 ${d.vote.tid}：无法判断谁未投票`);
+  }
+  if (isAccelerated) notes.push(waived ? `第${day}日已加速：本日发言不足与未投票不判罚（§5）` : `第${day}日已加速（本规则不因加速免罚）`);
+  if (!game.rules.lurking.enabled) notes.push(`${game.rules.name} 没有潜水规则：发言数仅供参考`);
+
+  const activity: ActivityRow[] = today.players.map((r) => ({
+    player: r.player,
+    posts: r.posts,
+    voted: ballots ? ballots.has(r.player) : null,
+    exempt: r.exempt,
+    pids: r.pids,
+  }));
+
+  const flags: Flag[] = [
+    ...lurkingFlags({ game, day, postsByDay, accelerated, ballots }),
+    ...violationFlags({ game, day: d, posts, lists }),
+  ];
+  for (const r of today.players) {
+    for (const p of r.late) {
+      if (isOut(game, r.player, p.at)) continue; // already a 诈尸 flag
+      flags.push(postFlag('late-post', p, p.text, '关门后发帖：不计入当日发言数'));
+    }
+  }
+
+  const ledger = opts.ledger ?? null;
+  const cards: ReportCard[] = proposeCards(game, day, flags, ledger).map((p) => {
+    const known = ledger?.cards.find((c) => c.day === p.day && c.player === p.player && c.kind === p.kind && (c.category ?? '') === (p.category ?? ''));
+    const card: ReportCard = {
+      id: known?.id ?? null,
+      player: p.player,
+      color: known && known.status !== 'proposed' ? known.color : p.color,
+      reason: known && known.status !== 'proposed' ? known.reason : p.reason,
+      evidence: known && known.status !== 'proposed' ? known.evidence : p.evidence,
+      status: known?.status ?? 'proposed',
+      kind: p.kind,
+    };
+    if (p.category) card.category = p.category;
+    return card;
+  });
+
+  return {
+    day,
+    ruleset: game.rules.name,
+    timezone: game.timezone,
+    opens: d.opens,
+    closes: d.closes,
+    accelerated: isAccelerated,
+    waived,
+    activity,
+    flags,
+    cards,
+    table: activityTable(game, posts, day),
+    standings: ledger ? standings(game, ledger, day) : [],
+    notes,
+  };
+}

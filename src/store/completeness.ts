@@ -1,0 +1,95 @@
+/**
+ * Is a thread fully in the store? Pages 1..N fetched (N from the last pager seen) and floors 1..K all
+ * seen (K the highest floor stored). Counting commands refuse to work from an incomplete thread unless
+ * told --allow-incomplete, so a missed page can never become a quietly wrong count.
+ */
+import { UserError } from '../cli/errors.js';
+import type { Store } from './store-file.js';
+import type { Completeness, StoreData } from './types.js';
+
+function dataOf(store: Store | StoreData): StoreData {
+  return 'data' in store && 'write' in store ? store.data : (store as StoreData);
+}
+
+/**
+ * The completeness of thread `tid`. Floors are taken from the current version of every stored post of
+ * the thread, including posts since marked missing (they were seen, so their floor is not a gap).
+ * Floors can be recounted after deletions while pids stay stable: a recount can make a gap vanish or
+ * two posts share a floor, never hide a post (posts are keyed by pid).
+ */
+export function completeness(store: Store | StoreData, tid: number): Completeness {
+  const data = dataOf(store);
+  const thread = data.threads[String(tid)];
+  if (!thread) {
+    return { tid, pagesFetched: 0, pageCount: 0, missingPages: [1], maxFloor: 0, missingFloors: [], complete: false };
+  }
+  const missingPages: number[] = [];
+  let pagesFetched = 0;
+  for (let p = 1; p <= thread.pageCount; p++) {
+    if (thread.pages[String(p)]) pagesFetched++;
+    else missingPages.push(p);
+  }
+  const floors = new Set<number>();
+  for (const stored of Object.values(data.posts)) {
+    if (stored.tid !== tid) continue;
+    const floor = stored.versions[stored.versions.length - 1].post.floor;
+    if (floor !== null && floor > 0) floors.add(floor);
+  }
+  const maxFloor = floors.size ? Math.max(...floors) : 0;
+  const missingFloors: number[] = [];
+  for (let f = 1; f <= maxFloor; f++) if (!floors.has(f)) missingFloors.push(f);
+  return {
+    tid,
+    pagesFetched,
+    pageCount: thread.pageCount,
+    missingPages,
+    maxFloor,
+    missingFloors,
+    complete: thread.pageCount > 0 && missingPages.length === 0 && missingFloors.length === 0 && maxFloor > 0,
+  };
+}
+
+/** "1, 2, 5-9": a short human list of numbers. */
+export function formatRanges(nums: number[]): string {
+  const sorted = [...new Set(nums)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    parts.push(j > i + 1 ? `${sorted[i]}-${sorted[j]}` : j === i + 1 ? `${sorted[i]}, ${sorted[j]}` : `${sorted[i]}`);
+    i = j;
+  }
+  return parts.join(', ');
+}
+
+/** One line saying what is missing from a thread ("" when complete). */
+export function describeGaps(c: Completeness): string {
+  if (c.complete) return '';
+  if (c.pageCount === 0) return `thread ${c.tid}: never fetched`;
+  const bits: string[] = [];
+  if (c.missingPages.length) bits.push(`pages ${formatRanges(c.missingPages)} of ${c.pageCount} not fetched`);
+  if (c.missingFloors.length) bits.push(`floors ${formatRanges(c.missingFloors)} never seen`);
+  if (!bits.length) bits.push('no posts stored');
+  return `thread ${c.tid}: ${bits.join('; ')}`;
+}
+
+/**
+ * The completeness of each thread; throws a UserError (exit code 3) listing exactly what is missing
+ * unless every thread is complete or `allowIncomplete` is set.
+ */
+export function assertComplete(
+  store: Store | StoreData,
+  tids: number[],
+  opts: { allowIncomplete?: boolean } = {},
+): Completeness[] {
+  const all = tids.map((tid) => completeness(store, tid));
+  const gaps = all.filter((c) => !c.complete);
+  if (gaps.length && !opts.allowIncomplete) {
+    throw new UserError(
+      `the store is incomplete, so counting would be unreliable:\n  ${gaps.map(describeGaps).join('\n  ')}\n` +
+        'crawl again (bansha crawl --game …), or pass --allow-incomplete to count anyway',
+      3,
+    );
+  }
+  return all;
+}

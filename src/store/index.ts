@@ -1,0 +1,5 @@
+/** The evidence store: open it, record fetched pages, ask whether threads are complete. */
+export { openStore, emptyStore, backupPath, AtomicJsonFile, type Store, type OpenStoreOptions } from './store-file.js';
+export { recordPage, applyPage, trimPages, postHash, tidFromUrl, type RecordResult } from './record.js';
+export { completeness, assertComplete, describeGaps, formatRanges } from './completeness.js';
+export type * from './types.js';

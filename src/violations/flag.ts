@@ -1,0 +1,76 @@
+/**
+ * A flag: one thing the director should look at (rules-spec §6–§7), with the evidence one click away.
+ * Flags are proposals: the report lists them and the card ledger (src/cards/) may propose a card for
+ * them; nothing here punishes anybody.
+ */
+import type { SlicePost } from '../store/slice.js';
+
+export type FlagKind =
+  | 'few-posts' // §6 fewer than minPostsPerDay on a non-accelerated day
+  | 'low-streak' // §6 streakDays consecutive non-accelerated days each under streakMinPosts
+  | 'no-ballot' // §6 no ballot at all in the vote thread before closing
+  | 'red-font' // §7 red or near-red text
+  | 'enlarged-font' // §7 text above the normal size
+  | 'banned-wording' // §7 a word-list hit
+  | 'zombie-post' // §7 诈尸: a post by a player who is out
+  | 'pasted-evidence' // §7 贴证: links, images, attachments, chat records
+  | 'avatar-changed' // §7 头像 changed during the game
+  | 'signature-changed' // §7 签名档 changed during the game
+  | 'filler' // 120b 无谓的水帖
+  | 'late-post'; // not a violation: a post after closing, shown because it was not counted
+
+export interface Flag {
+  kind: FlagKind;
+  player: string;
+  /** The post that is the evidence; null for counts (few posts, no ballot, streaks). */
+  pid: number | null;
+  tid: number | null;
+  floor: number | null;
+  /** Epoch ms of the post (or of the fetch that first showed a changed avatar). */
+  at: number | null;
+  url: string | null;
+  /** The player's own words (or what was found), short, on one line. */
+  snippet: string;
+  /** What rule and why, in the director's words. */
+  detail: string;
+  /** Banned-wording category, when kind is banned-wording. */
+  category?: string;
+  /** Further evidence pids (the posts counted, the earlier post a filler repeats…). */
+  related?: number[];
+}
+
+/** A flag about one post, its evidence fields filled from the post. */
+export function postFlag(
+  kind: FlagKind,
+  post: SlicePost,
+  snippet: string,
+  detail: string,
+  extra: Partial<Pick<Flag, 'category' | 'related' | 'at'>> = {},
+): Flag {
+  return {
+    kind,
+    player: post.author,
+    pid: post.pid,
+    tid: post.tid,
+    floor: post.floor,
+    at: post.at,
+    url: post.url,
+    snippet: oneLine(snippet),
+    detail,
+    ...extra,
+  };
+}
+
+/** Text on one line, cut to `max` characters with an ellipsis. */
+export function oneLine(s: string, max = 60): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  const cps = [...flat];
+  return cps.length > max ? `${cps.slice(0, max - 1).join('')}…` : flat;
+}
+
+/** The words around [start, end) of a text, on one line, with ellipses where cut. */
+export function snippetAround(text: string, start: number, end: number, radius = 14): string {
+  const a = Math.max(0, start - radius);
+  const b = Math.min(text.length, end + radius);
+  return oneLine(`${a > 0 ? '…' : ''}${text.slice(a, b)}${b < text.length ? '…' : ''}`, 2 * radius + (end - start) + 2);
+}

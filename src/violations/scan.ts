@@ -1,0 +1,141 @@
+/**
+ * The violation flags of one game day (rules-spec §7): every post by a player in the day's threads
+ * (and in the process thread during the day) is checked for red and enlarged fonts, banned wording,
+ * pasted evidence, 诈尸 and — for rulesets that ban it (120b) — filler; avatar and signature changes
+ * are found across the whole game and reported on the day of the post that first showed them.
+ * Earlier versions of an edited post are checked too (an edit cannot hide a violation). Pure.
+ */
+import { exitTime, isDirector } from '../game/roster.js';
+import type { Game, GameDay } from '../game/types.js';
+import type { Post } from '../discuz/types.js';
+import type { SlicePost } from '../store/slice.js';
+import { dayEnd, dayTids, gameTids, type PostsByThread } from '../activity/threads.js';
+import { isEnlarged, isRed, redDeltaE, readSize } from './fonts.js';
+import { pastedEvidence } from './evidence.js';
+import { contentKey, fillerDetail, fillerReason } from './filler.js';
+import { postFlag, snippetAround, type Flag } from './flag.js';
+import { profileChanges } from './profile.js';
+import { describeHit, findBannedWording } from './wording.js';
+import type { WordLists } from './word-lists.js';
+import { DateTime } from 'luxon';
+
+export interface ViolationScanInput {
+  game: Game;
+  day: GameDay;
+  /** Posts of every stored thread of the game (the day's threads, the process thread, other days'). */
+  posts: PostsByThread;
+  /** The word lists of the ruleset's bannedCategories (loadWordLists). */
+  lists: WordLists;
+}
+
+/** The posts a day's flags are about: its own threads (any time) and the process thread in its span. */
+export function postsOfDay(game: Game, day: GameDay, posts: PostsByThread): SlicePost[] {
+  const out: SlicePost[] = [];
+  for (const tid of dayTids(day)) out.push(...(posts.get(tid) ?? []));
+  if (game.process && !dayTids(day).includes(game.process.tid)) {
+    const end = dayEnd(game, day);
+    out.push(...(posts.get(game.process.tid) ?? []).filter((p) => p.at >= day.opens && p.at < end));
+  }
+  return out.filter((p) => game.players.includes(p.author) && !isDirector(game, p.author)).sort((a, b) => a.at - b.at || a.pid - b.pid);
+}
+
+/** Fonts, wording and evidence flags of one version of a post. */
+export function contentFlags(game: Game, post: SlicePost, content: Post, lists: WordLists): Flag[] {
+  const flags: Flag[] = [];
+  const f = game.rules.fonts;
+  if (f.redBanned) {
+    const reds = content.colors.filter((c) => isRed(c.value, f.redDeltaE));
+    if (reds.length) {
+      const values = [...new Set(reds.map((c) => `${c.value}（ΔE ${redDeltaE(c.value)!.toFixed(1)}）`))].join('、');
+      flags.push(postFlag('red-font', post, reds.map((c) => c.text).join(' / '), `红色字体：${values}，阈值 ΔE ≤ ${f.redDeltaE}`));
+    }
+  }
+  if (f.enlargedBanned) {
+    const big = content.sizes.filter((s) => isEnlarged(s.value, f));
+    if (big.length) {
+      const values = [...new Set(big.map((s) => {
+        const r = readSize(s.value);
+        return r.size !== null ? `size=${s.value}（${r.px}px）` : s.value;
+      }))].join('、');
+      flags.push(postFlag('enlarged-font', post, big.map((s) => s.text).join(' / '), `放大字体：${values}，上限 size ${f.maxSize} / ${f.maxPx}px`));
+    }
+  }
+  const evidenceWords: string[] = [];
+  for (const h of findBannedWording(content.text, lists)) {
+    if (h.category === '贴证') {
+      evidenceWords.push(h.evasions.length ? `「${h.matched}」即「${h.word}」` : `「${h.word}」`);
+      continue;
+    }
+    flags.push(postFlag('banned-wording', post, snippetAround(content.text, h.start, h.end), describeHit(h), { category: h.category }));
+  }
+  if (lists.categories.includes('贴证')) {
+    // One 贴证 flag per post: what it carries (links, images, attachments, chat lines) and the words.
+    const items = pastedEvidence(content);
+    if (items.length || evidenceWords.length) {
+      const names = { link: '网址', image: '图片', attachment: '附件', 'chat-record': '聊天记录格式' } as const;
+      const what = [...new Set(items.map((i) => names[i.what])), ...evidenceWords].join('、');
+      const snippet = items.length ? items.map((i) => i.value).join(' ') : content.text;
+      flags.push(postFlag('pasted-evidence', post, snippet, `贴证：${what}`, { category: '贴证' }));
+    }
+  }
+  return flags;
+}
+
+function flagKey(f: Flag): string {
+  return `${f.kind}|${f.category ?? ''}|${f.snippet}`;
+}
+
+/** Every violation flag of the day, in time order. */
+export function violationFlags(input: ViolationScanInput): Flag[] {
+  const { game, day, posts, lists } = input;
+  const scope = postsOfDay(game, day, posts);
+  const inScope = new Set(scope.map((p) => p.pid));
+  const flags: Flag[] = [];
+  const zone = game.timezone;
+  const local = (ms: number) => DateTime.fromMillis(ms, { zone }).toFormat('yyyy-LL-dd HH:mm');
+
+  for (const post of scope) {
+    const exit = exitTime(game, post.author);
+    if (exit !== null && post.at >= exit) {
+      flags.push(postFlag('zombie-post', post, post.text, `诈尸：${post.author} 已于 ${local(exit)} 出局，此帖发于 ${local(post.at)}`));
+    }
+    const current = contentFlags(game, post, post, lists);
+    flags.push(...current);
+    const seen = new Set(current.map(flagKey));
+    for (const v of post.versions.slice(0, -1)) {
+      for (const f of contentFlags(game, post, v.post, lists)) {
+        if (seen.has(flagKey(f))) continue;
+        seen.add(flagKey(f));
+        flags.push({ ...f, detail: `${f.detail}（见于编辑前的版本，${v.firstSeen} 抓取）` });
+      }
+    }
+  }
+
+  if (game.rules.flagFiller) {
+    // The player's earlier posts anywhere in the game, so a repeat of yesterday's text is caught too.
+    const all = gameTids(game)
+      .flatMap((t) => posts.get(t) ?? [])
+      .filter((p) => game.players.includes(p.author))
+      .sort((a, b) => a.at - b.at || a.pid - b.pid);
+    const earlier = new Map<string, Map<string, number>>();
+    for (const p of all) {
+      const mine = earlier.get(p.author) ?? new Map<string, number>();
+      earlier.set(p.author, mine);
+      const r = fillerReason(p, mine);
+      if (r && inScope.has(p.pid)) flags.push(postFlag('filler', p, p.text || '（空）', fillerDetail(r), r.repeats ? { related: [r.repeats] } : {}));
+      const key = contentKey(p.text);
+      if (key && !mine.has(key)) mine.set(key, p.pid);
+    }
+  }
+
+  const everything = gameTids(game).flatMap((t) => posts.get(t) ?? []);
+  for (const c of profileChanges(everything, game.players)) {
+    if (!inScope.has(c.post.pid)) continue;
+    const what = c.what === 'avatar' ? '头像' : '签名档';
+    const short = (v: string | null) => (v === null ? '（无）' : v.replace(/^https?:\/\/[^/]+/, ''));
+    flags.push(
+      postFlag(c.what === 'avatar' ? 'avatar-changed' : 'signature-changed', c.post, short(c.after), `游戏期间更换${what}：原为 ${short(c.before)}（${local(c.seenAt)} 抓取时首次看到新的）`, { at: c.seenAt }),
+    );
+  }
+  return flags.sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || (a.pid ?? 0) - (b.pid ?? 0));
+}

@@ -1,0 +1,183 @@
+/**
+ * Folds a player's text into the tokens banned-wording matching runs on (rules-spec §7: matching must
+ * survive width, case, traditional/simplified, inserted separators and same-pinyin substitutions; the
+ * rule posts add 音近、形近、通配符, m107 l.243). Each token remembers where it came from in the
+ * original text, so a hit can quote the player's own words.
+ *
+ * - width and case: NFKC, then lower case; zero-width and bidi characters vanish;
+ * - traditional → simplified with opencc-js (t → cn);
+ * - look-alikes: data/lookalikes.txt (Cyrillic/Greek letters, CJK variants opencc keeps);
+ * - separators: anything that is not a Han character, a Latin letter or a digit is dropped, so
+ *   "发 誓", "发.誓", "发\u200b誓" all become 发誓;
+ * - pinyin: each Han token carries its toneless readings (pinyin-pro, every reading of a polyphone);
+ *   a run of Latin letters that splits into pinyin syllables ("wo fa shi", "fashi") becomes syllable
+ *   tokens, any other short run becomes letters usable as pinyin initials ("sb", "nmsl");
+ * - wildcards: * × ○ □ and a lone x stand for one character (傻X).
+ */
+import fs from 'node:fs';
+import * as OpenCC from 'opencc-js';
+import { pinyin } from 'pinyin-pro';
+import { packagePath } from '../paths.js';
+
+export type TokenKind = 'han' | 'syllable' | 'letter' | 'digit' | 'wildcard';
+
+export interface Token {
+  kind: TokenKind;
+  /** Folded text: the simplified Han character, the Latin syllable or letter, the digit. */
+  text: string;
+  /** Toneless pinyin readings (Han: every reading; syllable: itself; others: none). */
+  syls: readonly string[];
+  /** UTF-16 offsets of the token in the original text: [start, end). */
+  start: number;
+  end: number;
+  /** Index of the Latin run the token belongs to (syllables and letters), else -1. */
+  run: number;
+}
+
+export interface FoldedText {
+  original: string;
+  tokens: Token[];
+  /** Latin runs: token index ranges [first, last] (inclusive), for whole-run checks. */
+  runs: Array<{ first: number; last: number }>;
+}
+
+const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u00AD\u034F\u180E]/u;
+const HAN = /\p{Script=Han}/u;
+const WILDCARDS = new Set(['*', '×', '○', '□', '＊', '〇', '✕', '╳']);
+
+let toSimplified: ((s: string) => string) | null = null;
+function t2s(s: string): string {
+  const conv = (toSimplified ??= OpenCC.Converter({ from: 't', to: 'cn' }));
+  return conv(s);
+}
+
+let lookalikes: Map<string, string> | null = null;
+/** The look-alike table (data/lookalikes.txt). */
+export function lookalikeTable(): Map<string, string> {
+  if (!lookalikes) {
+    lookalikes = new Map();
+    for (const line of readDataLines(packagePath('src', 'violations', 'data', 'lookalikes.txt'))) {
+      const [from, to] = line.split(/\s+/);
+      if (from && to) lookalikes.set(from, to);
+    }
+  }
+  return lookalikes;
+}
+
+let syllables: Set<string> | null = null;
+/** Every toneless pinyin syllable (data/pinyin-syllables.txt). */
+export function pinyinSyllables(): Set<string> {
+  syllables ??= new Set(readDataLines(packagePath('src', 'violations', 'data', 'pinyin-syllables.txt')));
+  return syllables;
+}
+
+/** Non-empty, non-comment lines of a data file. */
+export function readDataLines(file: string): string[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+}
+
+const readingCache = new Map<string, string[]>();
+/** Toneless readings of one Han character (ü written v). */
+export function readings(ch: string): string[] {
+  let r = readingCache.get(ch);
+  if (!r) {
+    r = [...new Set(pinyin(ch, { toneType: 'none', type: 'array', multiple: true }).map((p) => p.replace(/ü/g, 'v')))].filter((p) =>
+      /^[a-z]+$/.test(p),
+    );
+    readingCache.set(ch, r);
+  }
+  return r;
+}
+
+/** One code point folded: NFKC, lower case, simplified, look-alike replaced ('' when invisible). */
+export function foldChar(ch: string): string {
+  if (INVISIBLE.test(ch)) return '';
+  let f = ch.normalize('NFKC').toLowerCase();
+  const table = lookalikeTable();
+  f = [...f].map((c) => table.get(c) ?? c).join('');
+  if (HAN.test(f)) f = t2s(f);
+  return f;
+}
+
+/** Width, case, traditional/look-alike folding of a whole string (for exact entries and allow words). */
+export function foldString(s: string): string {
+  // Convert whole phrases first (opencc's phrase tables beat char-by-char), then fold per char.
+  const simplified = t2s(s);
+  return [...simplified].map(foldChar).join('');
+}
+
+/** Splits a Latin run into pinyin syllables (fewest pieces), or null when it is not pinyin. */
+export function splitSyllables(run: string): string[] | null {
+  const syl = pinyinSyllables();
+  const n = run.length;
+  const best: Array<string[] | null> = Array(n + 1).fill(null);
+  best[0] = [];
+  for (let i = 0; i < n; i++) {
+    const prev = best[i];
+    if (!prev) continue;
+    for (let j = Math.min(n, i + 6); j > i; j--) {
+      const piece = run.slice(i, j);
+      if (syl.has(piece) && (!best[j] || best[j]!.length > prev.length + 1)) best[j] = [...prev, piece];
+    }
+  }
+  return best[n];
+}
+
+/** Tokenises a text for matching. */
+export function foldText(original: string): FoldedText {
+  const tokens: Token[] = [];
+  const runs: FoldedText['runs'] = [];
+  // Fold the whole string to simplified first when opencc keeps its length (it maps char to char
+  // almost always); otherwise fold char by char.
+  const whole = t2s(original);
+  const aligned = whole.length === original.length;
+  let latin: Array<{ c: string; start: number; end: number }> = [];
+
+  const flushLatin = () => {
+    if (!latin.length) return;
+    const text = latin.map((l) => l.c).join('');
+    const run = runs.length;
+    const first = tokens.length;
+    const parts = text.length > 1 ? splitSyllables(text) : null;
+    if (parts && parts.length > 0) {
+      let k = 0;
+      for (const p of parts) {
+        tokens.push({ kind: 'syllable', text: p, syls: [p], start: latin[k].start, end: latin[k + p.length - 1].end, run });
+        k += p.length;
+      }
+    } else if (text === 'x') {
+      tokens.push({ kind: 'wildcard', text: 'x', syls: [], start: latin[0].start, end: latin[0].end, run });
+    } else {
+      for (const l of latin) tokens.push({ kind: 'letter', text: l.c, syls: pinyinSyllables().has(l.c) ? [l.c] : [], start: l.start, end: l.end, run });
+    }
+    runs.push({ first, last: tokens.length - 1 });
+    latin = [];
+  };
+
+  let i = 0;
+  for (const cp of original) {
+    const start = i;
+    const end = i + cp.length;
+    i = end;
+    const src = aligned ? whole.slice(start, end) : cp;
+    const folded = foldChar(src);
+    if (folded === '') continue; // invisible: neither a token nor a separator
+    for (const f of folded) {
+      if (/[a-z]/.test(f)) {
+        latin.push({ c: f, start, end });
+        continue;
+      }
+      flushLatin();
+      if (HAN.test(f)) tokens.push({ kind: 'han', text: f, syls: readings(f), start, end, run: -1 });
+      else if (/[0-9]/.test(f)) tokens.push({ kind: 'digit', text: f, syls: [], start, end, run: -1 });
+      else if (WILDCARDS.has(f) || WILDCARDS.has(src)) tokens.push({ kind: 'wildcard', text: f, syls: [], start, end, run: -1 });
+      // anything else is a separator: dropped
+    }
+  }
+  flushLatin();
+  return { original, tokens, runs };
+}

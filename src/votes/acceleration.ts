@@ -1,0 +1,109 @@
+/**
+ * Acceleration (rules-spec §5) from the process thread (进程帖): distinct alive players who posted a
+ * request word (申请加速) during the day's window and strictly before the cut-off (closing − the
+ * ruleset's minutes: 062 l.246 讨论日结束三个小时前; m107 closing), against the threshold (m107 l.202
+ * 超过所有存活玩家的二分之一: more than half; 062 l.246 大于等于存活人数的一半: at least half).
+ * 062's delay (申请延时) meeting the same threshold cancels acceleration (l.248 延迟成功时，不再视为“执行加速”).
+ * Pure; the director's `accelerated:` in the game file overrides the count (062 l.245 导演将自动执行加速).
+ *
+ * Decisions where the spec is silent: a request counts from a player in the game at its post time and
+ * still in it at the cut-off (players voted out at closing are in); a later post with 取消/撤销/撤回/不
+ * before the request word withdraws that player's request; quoted text is never read (the parser drops it).
+ */
+import type { Game, GameDay } from '../game/types.js';
+import { alivePlayers, exitTime } from '../game/roster.js';
+import type { SlicePost } from '../store/slice.js';
+import { foldWidth } from '../text/normalize.js';
+import { forumTime, strictlyBefore, timeSpan } from './time.js';
+import type { AccelerationResult } from './types.js';
+
+const WITHDRAW = /(取消|撤销|撤回|收回|不)\s*$/;
+
+/** Whether day `day` was accelerated, as of `at` (default: its cut-off). */
+export function accelerationFor(game: Game, day: GameDay, processPosts: readonly SlicePost[], at?: number): AccelerationResult {
+  const acc = game.rules.acceleration;
+  const cutoff = day.closes - acc.cutoffMinutesBeforeClose * 60_000;
+  const until = Math.min(cutoff, at ?? cutoff);
+  const t = (ms: number) => forumTime(ms, game.timezone);
+  // Alive just before the moment judged: a vote-out at closing has not happened yet.
+  const alive = alivePlayers(game, until - 1);
+  const needed = acc.threshold === 'more-than-half' ? Math.floor(alive.length / 2) + 1 : Math.ceil(alive.length / 2);
+  const result: AccelerationResult = {
+    accelerated: false, explanation: '', declared: day.accelerated ?? null, requests: [], delays: [], ignored: [],
+    alive: alive.length, needed, cutoff,
+  };
+
+  const latest = new Map<string, { kind: 'request' | 'delay' | 'withdraw'; post: SlicePost }>();
+  const sorted = [...processPosts].sort((a, b) => a.at - b.at || a.pid - b.pid);
+  for (const p of sorted) {
+    const kind = requestKind(p.text, acc.requestWords, acc.delayWords);
+    if (!kind) continue;
+    const ignore = (reason: string) => result.ignored.push({ author: p.author, pid: p.pid, floor: p.floor, at: p.at, reason });
+    const span = timeSpan(p);
+    if (strictlyBefore(span, day.opens) === 'yes') continue; // another day's request: not this day's business
+    if (strictlyBefore(span, until) !== 'yes') {
+      if (strictlyBefore(span, day.closes) === 'yes') ignore(`posted ${t(p.at)}, not before the cut-off ${t(cutoff)}${at !== undefined && at < cutoff ? ' (or the --at moment)' : ''}`);
+      continue;
+    }
+    if (game.directors.includes(p.author)) {
+      ignore('a director\'s post');
+      continue;
+    }
+    if (!game.players.includes(p.author)) {
+      ignore(`${p.author} is not a player of this game`);
+      continue;
+    }
+    const out = exitTime(game, p.author);
+    if (out !== null && out <= span.lo) {
+      ignore(`${p.author} was out of the game (since ${t(out)})`);
+      continue;
+    }
+    if (out !== null && out < until) {
+      ignore(`${p.author} left the game at ${t(out)}, before the cut-off`);
+      continue;
+    }
+    latest.set(`${kind === 'delay' ? 'd' : 'a'}:${p.author}`, { kind, post: p });
+  }
+  const entry = (p: SlicePost) => ({ player: p.author, pid: p.pid, floor: p.floor, at: p.at, url: p.url });
+  for (const [key, v] of latest) {
+    if (v.kind === 'withdraw') {
+      if (key.startsWith('a:')) result.ignored.push({ author: v.post.author, pid: v.post.pid, floor: v.post.floor, at: v.post.at, reason: 'withdrew the request' });
+      continue;
+    }
+    (v.kind === 'request' ? result.requests : result.delays).push(entry(v.post));
+  }
+  result.requests.sort((a, b) => a.at - b.at);
+  result.delays.sort((a, b) => a.at - b.at);
+
+  const rule = acc.threshold === 'more-than-half' ? 'more than half' : 'at least half';
+  const asked = result.requests.length;
+  const accelMet = asked >= needed;
+  const delayMet = acc.delayWords.length > 0 && result.delays.length >= needed;
+  const count = `${asked} of ${alive.length} alive players asked for acceleration before ${t(cutoff)} (${rule} needed: ${needed})`;
+  if (result.declared !== null) {
+    result.accelerated = result.declared;
+    result.explanation = `the game file declares this day ${result.declared ? '' : 'not '}accelerated (the count: ${count})`;
+  } else if (!acc.enabled) {
+    result.explanation = 'this ruleset has no acceleration';
+  } else if (accelMet && delayMet) {
+    result.explanation = `${count}; but ${result.delays.length} asked for a delay, which cancels it (062 l.248 延迟成功时，不再视为“执行加速”)`;
+  } else {
+    result.accelerated = accelMet;
+    result.explanation = `${count}: ${accelMet ? 'accelerated' : 'not accelerated'}`;
+  }
+  return result;
+}
+
+/** Which request a process-thread post makes, if any. */
+export function requestKind(text: string, requestWords: readonly string[], delayWords: readonly string[]): 'request' | 'delay' | 'withdraw' | null {
+  const s = foldWidth(text);
+  for (const w of requestWords) {
+    const i = s.indexOf(w);
+    if (i >= 0) return WITHDRAW.test(s.slice(0, i)) ? 'withdraw' : 'request';
+  }
+  for (const w of delayWords) {
+    const i = s.indexOf(w);
+    if (i >= 0) return WITHDRAW.test(s.slice(0, i)) ? null : 'delay';
+  }
+  return null;
+}

@@ -1,0 +1,170 @@
+/**
+ * The ballot reader (rules-spec §2): one post's own text → a Ballot, or why it is not one. Pure.
+ *
+ * The parser has already removed what the player did not write (quote blocks, 回复 headers, jammer,
+ * the 本帖最后由…编辑 marker, signatures), so a quoted ballot of someone else can never be read here.
+ * Format: `投票对象：X` + `投票理由：Y` (a vote) or `改票对象：X` + `改票理由：Y` (a change); full- and
+ * half-width punctuation are the same (NFKC), spaces around the colon and X are ignored, X and the
+ * reason may share a line (062 l.255: 投票对象与投票理由之间可以不换行), trailing 。，,.!！ after X is not
+ * part of X, and a missing or empty reason makes the ballot malformed (m107 l.205: 明确说明投票对象和
+ * 投票理由). X is a player's name after normalisation, or 弃权 (m107 l.205, 062 l.256), or — wuhui's
+ * duel-rule vote — a rule: 对战规则3, 规则3 and 3号规则 all mean 规则3.
+ */
+import { foldWidth, normalizeName } from '../text/normalize.js';
+import { nearestName } from '../text/nearest.js';
+import type { BallotFailure, BallotHead, BallotReading, Target } from './types.js';
+
+/** What X may name. */
+export interface BallotContext {
+  /** 'players': a player or 弃权; 'rules': wuhui's duel rule 1..ruleCount or 弃权. */
+  kind: 'players' | 'rules';
+  /** The game's players (every one: whether one may be voted is decided later, by time). */
+  players: readonly string[];
+  /** wuhui: how many duel rules there are (对战规则1–6). */
+  ruleCount?: number;
+}
+
+/** The abstain word (m107 l.215 投票对象：弃权; 062 l.256 须在投票对象中填写“弃权”). */
+export const ABSTAIN = '弃权';
+
+/** A head is 投票/改票 + 对象/理由 followed by a colon (any width: NFKC folds ：to :). */
+const HEAD = /(投票|改票)\s*(对象|理由)\s*:/g;
+const HEAD_NO_COLON = /(投票|改票)\s*(对象|理由)/;
+/** Trailing punctuation after X that is not part of X (rules-spec §2), after NFKC. */
+const TRAILING = /[\s。｡,，.!！、;；]+$/u;
+/** A reason that is only punctuation or space says nothing. */
+const EMPTY_REASON = /^[\s\p{P}\p{S}]*$/u;
+
+interface HeadHit {
+  head: BallotHead;
+  part: 'target' | 'reason';
+  start: number;
+  end: number;
+}
+
+/** Reads one post's own text as a ballot. */
+export function readBallot(text: string, ctx: BallotContext): BallotReading {
+  const folded = foldWidth(text);
+  const hits: HeadHit[] = [];
+  for (const m of folded.matchAll(HEAD)) {
+    hits.push({
+      head: m[1] === '投票' ? 'vote' : 'change',
+      part: m[2] === '对象' ? 'target' : 'reason',
+      start: m.index ?? 0,
+      end: (m.index ?? 0) + m[0].length,
+    });
+  }
+  if (hits.length === 0) {
+    const bare = HEAD_NO_COLON.exec(folded);
+    if (bare) return fail('malformed', null, null, `"${bare[0]}" has no colon (format: 投票对象：名字 / 投票理由：理由)`);
+    return fail('no-ballot', null, null, 'no 投票对象/改票对象 line: not a ballot in the required format');
+  }
+  const value = (i: number): string => folded.slice(hits[i].end, i + 1 < hits.length ? hits[i + 1].start : folded.length);
+  const targets = hits.map((h, i) => ({ h, i })).filter((x) => x.h.part === 'target');
+  const reasons = hits.map((h, i) => ({ h, i })).filter((x) => x.h.part === 'reason');
+  const head = (targets[0] ?? reasons[0]).h.head;
+  const headWord = head === 'vote' ? '投票' : '改票';
+
+  if (targets.length === 0) return fail('malformed', head, null, `no ${headWord}对象 line`);
+  if (targets.length > 1) return fail('malformed', head, null, `${targets.length} ${headWord}对象 lines in one post: one ballot per post`);
+  // X stands on its head's line: anything after a line break is not part of it.
+  const written = value(targets[0].i).split('\n')[0].replace(TRAILING, '').trim();
+  if (reasons.length === 0) return fail('malformed', head, written || null, `no ${headWord}理由 line (m107 l.205: 明确说明投票对象和投票理由)`);
+  if (reasons.length > 1) return fail('malformed', head, written || null, `${reasons.length} ${headWord}理由 lines in one post`);
+  if (reasons[0].h.head !== head) {
+    return fail('malformed', head, written || null, `mixed heads: ${headWord}对象 with ${reasons[0].h.head === 'vote' ? '投票' : '改票'}理由`);
+  }
+  if (!written) return fail('malformed', head, null, `empty ${headWord}对象`);
+  const reason = value(reasons[0].i).trim();
+  if (EMPTY_REASON.test(reason)) return fail('malformed', head, written, `empty ${headWord}理由 (m107 l.205: 明确说明…投票理由)`);
+
+  const target = matchTarget(written, ctx);
+  if ('problem' in target) return { ...target, head, written };
+  return { ok: true, head, written, target, reason };
+}
+
+/** Display form of a target: the player's name, 弃权, or 规则N. */
+export function targetLabel(t: Target): string {
+  return t.kind === 'player' ? t.name : t.kind === 'abstain' ? ABSTAIN : ruleName(t.rule);
+}
+
+/** wuhui's name for duel rule n (对战规则n). */
+export function ruleName(n: number): string {
+  return `规则${n}`;
+}
+
+type TargetMiss = Omit<BallotFailure, 'head' | 'written'>;
+
+/** Matches X against the candidates: exact after normalisation, else unknown/ambiguous with a hint. */
+export function matchTarget(written: string, ctx: BallotContext): Target | TargetMiss {
+  const x = normalizeName(written).replace(/^@+/, '');
+  if (x === ABSTAIN) return { kind: 'abstain' };
+  if (ctx.kind === 'rules') return matchRule(x, written, ctx.ruleCount ?? 6);
+
+  const exact = ctx.players.filter((p) => normalizeName(p) === x);
+  if (exact.length === 1) return { kind: 'player', name: exact[0] };
+  if (exact.length > 1) return miss('ambiguous-target', `"${written}" matches ${exact.length} players (${exact.join(', ')})`, null);
+  const named = namesIn(x, ctx.players);
+  if (named.length > 1) return miss('ambiguous-target', `"${written}" names ${named.length} players (${named.join(', ')})`, null);
+  const hint = named[0] ?? nearestName(written, ctx.players);
+  return miss('unknown-target', `"${written}" is not a player's name`, hint);
+}
+
+const CN_DIGITS: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 };
+const RULE_FORMS = [/^(?:对战)?规则(?:第)?([0-9]+|[一二三四五六七八九十])号?$/u, /^(?:第)?([0-9]+|[一二三四五六七八九十])号?(?:对战)?规则$/u];
+
+function matchRule(x: string, written: string, ruleCount: number): Target | TargetMiss {
+  for (const re of RULE_FORMS) {
+    const m = re.exec(x);
+    if (!m) continue;
+    const n = /^[0-9]+$/.test(m[1]) ? Number(m[1]) : CN_DIGITS[m[1]];
+    if (n >= 1 && n <= ruleCount) return { kind: 'rule', rule: n };
+    return miss('unknown-target', `"${written}": there is no 对战规则${n} (rules 1–${ruleCount})`, null);
+  }
+  const digit = /[0-9]+/.exec(x)?.[0];
+  const hint = digit && Number(digit) >= 1 && Number(digit) <= ruleCount ? ruleName(Number(digit)) : null;
+  return miss('unknown-target', `"${written}" is not a duel rule (write 规则N, 对战规则N or N号规则)`, hint);
+}
+
+/** The players whose (normalised) names occur in a normalised string, longest names first. */
+export function namesIn(normalized: string, players: readonly string[]): string[] {
+  let rest = normalized;
+  const found: string[] = [];
+  for (const p of [...players].sort((a, b) => normalizeName(b).length - normalizeName(a).length)) {
+    const n = normalizeName(p);
+    if (n && rest.includes(n)) {
+      found.push(p);
+      rest = rest.split(n).join('\u0000');
+    }
+  }
+  return found;
+}
+
+/** A director's 代投 (proxy) post: which player it is for, read from the line carrying the marker. */
+export type ProxyReading = { ok: true; player: string } | { ok: false; reason: string };
+
+/**
+ * Reads the player a director's proxy post is for (rules-spec §2): the first line holding a marker
+ * (代投…) must name exactly one player outside the ballot heads ("代投：饺子", "饺子 代投", "代饺子投票").
+ * Returns null when the post carries no marker (a director's announcement, not a ballot).
+ */
+export function readProxy(text: string, players: readonly string[], markers: readonly string[]): ProxyReading | null {
+  const folded = foldWidth(text);
+  const line = folded.split('\n').find((l) => markers.some((m) => l.includes(m)));
+  if (line === undefined) return null;
+  const head = line.search(HEAD);
+  let part = head >= 0 ? line.slice(0, head) : line;
+  for (const m of markers) part = part.split(m).join(' ');
+  const named = namesIn(normalizeName(part), players);
+  if (named.length === 1) return { ok: true, player: named[0] };
+  if (named.length === 0) return { ok: false, reason: `代投 post names no player on its 代投 line ("${line.trim()}")` };
+  return { ok: false, reason: `代投 post names ${named.length} players (${named.join(', ')}) on its 代投 line` };
+}
+
+function fail(problem: BallotFailure['problem'], head: BallotHead | null, written: string | null, reason: string, hint: string | null = null): BallotFailure {
+  return { ok: false, problem, head, written, reason, hint };
+}
+
+function miss(problem: BallotFailure['problem'], reason: string, hint: string | null): TargetMiss {
+  return { ok: false, problem, reason: hint ? `${reason} (nearest: ${hint})` : reason, hint };
+}

@@ -1,0 +1,174 @@
+/**
+ * Counting (rules-spec §4): weights, totals, and who wins — with the tie rule that decided, in words.
+ *
+ * - Each vote weighs 1; the sheriff's weighs the ruleset's sheriffWeight (m107 l.119 1.5; 062 l.170 2.5;
+ *   wuhui 1 — its sheriff breaks ties instead, l.102). Abstentions are shown and weigh nothing.
+ * - Day-1 election: a tie goes to the candidate who first reached the final top total (m107 l.118,
+ *   062 l.169, wuhui l.101 最先获得投票数最多): the counted ballots are replayed in time order with each
+ *   change applied at its own time (the superseded vote counts until then).
+ * - Elimination ties per the ruleset: nobody (m107 l.44, 062 l.49) or the tied candidate the sheriff
+ *   voted for, nobody when the sheriff voted none of them (wuhui l.32).
+ * - wuhui's duel-rule vote (l.32, l.129): a tie goes to the sheriff's choice, else to the rule that
+ *   first reached the top.
+ */
+import type { PresetName } from '../game/types.js';
+import type { BallotRecord, TallyKind, TallyOutcome, TotalLine } from './types.js';
+
+const EPS = 1e-9;
+
+/** Sets each ballot's weight: counted ballots 1, the sheriff's `sheriffWeight`, abstentions and the rest 0. */
+export function applyWeights(ballots: BallotRecord[], sheriff: string | null, sheriffWeight: number): void {
+  for (const b of ballots) b.weight = b.status === 'counted' ? weightOf(b, sheriff, sheriffWeight) : 0;
+}
+
+function weightOf(b: BallotRecord, sheriff: string | null, sheriffWeight: number): number {
+  if (!b.parsed || b.parsed.kind === 'abstain') return 0;
+  return sheriff !== null && b.voter === sheriff ? sheriffWeight : 1;
+}
+
+/** Totals per candidate from the counted ballots, most votes first (ties in candidate order). */
+export function totalsOf(ballots: readonly BallotRecord[], order: readonly string[]): TotalLine[] {
+  const map = new Map<string, TotalLine>();
+  for (const b of ballots) {
+    if (b.status !== 'counted' || !b.parsed || b.parsed.kind === 'abstain' || b.target === null) continue;
+    const line = map.get(b.target) ?? { name: b.target, votes: 0, voters: [] };
+    line.votes += b.weight;
+    line.voters.push(b.voter);
+    map.set(b.target, line);
+  }
+  const rank = (n: string) => {
+    const i = order.indexOf(n);
+    return i < 0 ? order.length : i;
+  };
+  return [...map.values()].sort((a, b) => b.votes - a.votes || rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
+}
+
+/** When a candidate's running total first reached a value, in the replay of counted ballots. */
+export interface Reach {
+  name: string;
+  at: number;
+  /** The ballot whose arrival made it. */
+  pid: number;
+  floor: number | null;
+}
+
+/**
+ * Replays the counted ballots in time order, each voter's vote counting from its post until the change
+ * that superseded it, and returns when each of `names` first had at least `total` (null if never).
+ */
+export function firstReach(
+  ballots: readonly BallotRecord[],
+  names: readonly string[],
+  total: number,
+  sheriff: string | null,
+  sheriffWeight: number,
+): Map<string, Reach | null> {
+  type Ev = { at: number; pid: number; floor: number | null; add?: string; remove?: string; w: number };
+  const events: Ev[] = [];
+  const byVoter = new Map<string, BallotRecord[]>();
+  for (const b of ballots) {
+    if (b.status === 'rejected' || !b.parsed) continue;
+    const list = byVoter.get(b.voter) ?? [];
+    list.push(b);
+    byVoter.set(b.voter, list);
+  }
+  for (const list of byVoter.values()) {
+    list.sort((a, b) => a.at - b.at || a.pid - b.pid);
+    list.forEach((b, i) => {
+      const w = weightOf(b, sheriff, sheriffWeight);
+      const prev = list[i - 1];
+      const prevW = prev ? weightOf(prev, sheriff, sheriffWeight) : 0;
+      events.push({ at: b.at, pid: b.pid, floor: b.floor, add: w > 0 ? b.target ?? undefined : undefined, w });
+      if (prev && prevW > 0 && prev.target) events.push({ at: b.at, pid: b.pid, floor: b.floor, remove: prev.target, w: prevW });
+    });
+  }
+  // Removals at an instant go before additions at the same instant: a change moves a vote, never doubles it.
+  events.sort((a, b) => a.at - b.at || a.pid - b.pid || (a.remove ? -1 : 1) - (b.remove ? -1 : 1));
+  const running = new Map<string, number>();
+  const reached = new Map<string, Reach | null>(names.map((n) => [n, null]));
+  for (const e of events) {
+    if (e.remove) running.set(e.remove, (running.get(e.remove) ?? 0) - e.w);
+    if (e.add) {
+      const v = (running.get(e.add) ?? 0) + e.w;
+      running.set(e.add, v);
+      if (reached.has(e.add) && reached.get(e.add) === null && v >= total - EPS) {
+        reached.set(e.add, { name: e.add, at: e.at, pid: e.pid, floor: e.floor });
+      }
+    }
+  }
+  return reached;
+}
+
+export interface DecideInput {
+  kind: Exclude<TallyKind, 'none'>;
+  preset: PresetName;
+  totals: readonly TotalLine[];
+  ballots: readonly BallotRecord[];
+  sheriff: string | null;
+  sheriffWeight: number;
+  eliminationTie: 'nobody' | 'sheriff-choice';
+  /** Formats a time for the explanation. */
+  time: (ms: number) => string;
+}
+
+const ELECTION_CITE: Record<PresetName, string> = {
+  m107: 'm107 l.118 竞岗: 最先获得投票数最多的角色当选警长',
+  '062': '062 l.169 坐论江湖: 最先获得投票数最多的角色当选武林盟主',
+  wuhui: '无回之城 l.101 竞岗: 最先获得投票数最多的角色当选警长',
+  '120b': 'rules-spec §4',
+};
+
+/** The outcome and the rule that decided it. */
+export function decide(input: DecideInput): TallyOutcome {
+  const { kind, totals } = input;
+  const top = totals[0]?.votes ?? 0;
+  if (totals.length === 0 || top <= EPS) return { name: null, tie: [], rule: 'no valid votes were cast for anyone' };
+  const tied = totals.filter((l) => Math.abs(l.votes - top) < EPS).map((l) => l.name);
+  const what = kind === 'election' ? 'is elected sheriff' : kind === 'rule' ? 'is the day\'s duel rule' : 'is out';
+  if (tied.length === 1) return { name: tied[0], tie: [], rule: `most votes (${fmt(top)}): ${tied[0]} ${what}` };
+
+  const tieText = `tie on ${fmt(top)} between ${tied.join(', ')}`;
+  const byFirstReach = (cite: string): TallyOutcome => {
+    const reach = firstReach(input.ballots, tied, top, input.sheriff, input.sheriffWeight);
+    const ranked = tied
+      .map((n) => reach.get(n) ?? null)
+      .filter((r): r is Reach => r !== null)
+      .sort((a, b) => a.at - b.at || a.pid - b.pid);
+    const first = ranked[0];
+    if (!first) return { name: null, tie: tied, rule: `${tieText}: the replay could not find who reached it first — director to decide` };
+    const same = ranked.filter((r) => r.at === first.at).length > 1;
+    return {
+      name: first.name,
+      tie: tied,
+      rule: `${tieText}: ${first.name} reached ${fmt(top)} first (${input.time(first.at)}, ${first.floor ?? '?'}#)${same ? ' — at the same second as another, decided by floor order' : ''} (${cite})`,
+    };
+  };
+
+  if (kind === 'election') return byFirstReach(ELECTION_CITE[input.preset]);
+
+  const sheriffTarget = input.sheriff === null
+    ? null
+    : input.ballots.find((b) => b.status === 'counted' && b.voter === input.sheriff)?.target ?? null;
+  if (kind === 'rule') {
+    if (sheriffTarget !== null && tied.includes(sheriffTarget)) {
+      return { name: sheriffTarget, tie: tied, rule: `${tieText}: the sheriff ${input.sheriff} voted for ${sheriffTarget} (无回之城 l.32 平票时警长投票的规则有效)` };
+    }
+    const why = input.sheriff === null ? 'no sheriff yet' : `the sheriff ${input.sheriff} voted for none of them`;
+    const r = byFirstReach('无回之城 l.32 …或先到达最高票的规则有效');
+    return { ...r, rule: r.rule.replace(`${tieText}: `, `${tieText}: ${why}; `) };
+  }
+  if (input.eliminationTie === 'nobody') {
+    const cite = input.preset === '062' ? '062 l.49 产生平票时，无人出局' : 'm107 l.44 平票则无人出局';
+    return { name: null, tie: tied, rule: `${tieText}: nobody is out (${cite})` };
+  }
+  if (input.sheriff === null) return { name: null, tie: tied, rule: `${tieText}: no sheriff is known to break it, so nobody is out — director to check (无回之城 l.32)` };
+  if (sheriffTarget !== null && tied.includes(sheriffTarget)) {
+    return { name: sheriffTarget, tie: tied, rule: `${tieText}: the sheriff ${input.sheriff} voted for ${sheriffTarget}, who is out (无回之城 l.32 平票时警长投票的角色出局)` };
+  }
+  return { name: null, tie: tied, rule: `${tieText}: the sheriff ${input.sheriff} voted for none of them, so nobody is out (无回之城 l.32 警长未投票则无人出局)` };
+}
+
+/** 1.5 → "1.5", 4 → "4". */
+export function fmt(n: number): string {
+  return Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100);
+}

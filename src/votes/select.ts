@@ -1,0 +1,302 @@
+/**
+ * Which ballot counts (rules-spec §3), for one day's vote thread. Pure: posts + game → one BallotRecord
+ * per ballot post, each counted, superseded or rejected with the reason in words.
+ *
+ * - A player's vote is their first well-formed ballot with a valid target, posted on time by a player
+ *   who may vote. A malformed or invalid ballot is not a vote; a new post corrects it (062 l.254:
+ *   无效票须通过重新发帖来更正) — that is not a change.
+ * - After the vote, a ballot is a change attempt, valid only when it uses the 改票 heads, quotes (引用)
+ *   or replies to (回复 header) the player's own vote post (m107 l.205 改票时必须引用原投票帖; 062 l.261
+ *   改票需回复原投票楼层), is within the number of changes allowed (m107 l.205, 062 l.253: once), is
+ *   posted at least the set time before closing (m107 l.205 白天结束前一个小时不得改票; 062 l.253) and the
+ *   day is not accelerated (m107 l.202 进程加速后不允许改票，所有改票作废; 062 l.247).
+ * - On time means strictly before closing; a minute-precision time in the closing minute is late.
+ * - Edits are not changes (m107 l.206 修改错别字不算做改票): when the store holds an earlier version with a
+ *   different reading, the earlier one counts and the edit is shown; with none, the post counts as
+ *   seen and is flagged.
+ *
+ * Decisions where the spec is silent (flagged in the reasons so the director can overrule):
+ * - Discuz X3.5's "reply to floor" (回复) leaves no trace in the message, so a change that neither quotes
+ *   the vote post nor carries a `回复 N#` header is rejected as not quoting it, with a note saying so.
+ * - A ballot with 改票 heads and no vote before it is not a vote (a correction is a new 投票 post).
+ * - A player who leaves the game after voting but before closing (red card) has no vote at the count;
+ *   a ballot naming a player who leaves before closing is an invalid target.
+ * - A time that only straddles a deadline (relative "N 小时前", or a minute-precision stamp in the
+ *   deadline's minute) fails that deadline, and the reason says the precision was the cause.
+ * - Proxy (代投) posts follow the same change rules; their time limits are the proxy settings.
+ */
+import type { Game, GameDay } from '../game/types.js';
+import { exitTime, isIdiot } from '../game/roster.js';
+import type { SlicePost } from '../store/slice.js';
+import { readBallot, readProxy, ruleName, targetLabel, type BallotContext } from './ballot.js';
+import { atOrBefore, forumTime, minutesText, precisionNote, strictlyBefore, timeSpan, type TimeSpan } from './time.js';
+import type { BallotEdit, BallotReading, BallotRecord, Target } from './types.js';
+
+export interface SelectInput {
+  game: Game;
+  day: GameDay;
+  /** The day's vote thread (or wuhui rules thread), in any order. */
+  posts: readonly SlicePost[];
+  context: BallotContext;
+  /** The moment counted: the closing time, or an earlier --at for a running count. */
+  countAt: number;
+  /** Changes are void on an accelerated day (when the ruleset says so). */
+  accelerated: boolean;
+  /** wuhui: rules already chosen on earlier days (rule → day), invalid as targets. */
+  usedRules?: ReadonlyMap<number, number>;
+}
+
+interface Content {
+  text: string;
+  quotes: number[];
+  replyTo: number | null;
+  edit: BallotEdit | null;
+  /** A note on an edit, on a counted or rejected ballot alike. */
+  editNote: string | null;
+  flags: string[];
+  /** Set when the body is hidden and no readable version was stored. */
+  unreadable: string | null;
+}
+
+interface VoterState {
+  /** The ballot currently counted for the player (their vote, or the last valid change). */
+  current: BallotRecord | null;
+  /** pid of the vote post a change must quote. */
+  votePid: number | null;
+  voteFloor: number | null;
+  changes: number;
+}
+
+/** Every ballot post of the day with its status; weights are set by the counter. */
+export function selectBallots(input: SelectInput): BallotRecord[] {
+  const { game, day, context, countAt } = input;
+  const rules = game.rules;
+  const zone = game.timezone;
+  const t = (ms: number) => forumTime(ms, zone);
+  const running = countAt < day.closes;
+  const posts = [...input.posts]
+    .filter((p) => !running || timeSpan(p).lo <= countAt)
+    .sort((a, b) => a.at - b.at || a.pid - b.pid);
+
+  const out: BallotRecord[] = [];
+  const states = new Map<string, VoterState>();
+  const state = (v: string): VoterState => {
+    let s = states.get(v);
+    if (!s) states.set(v, (s = { current: null, votePid: null, voteFloor: null, changes: 0 }));
+    return s;
+  };
+
+  for (const post of posts) {
+    const content = contentOf(post, context, zone);
+    const span = timeSpan(post);
+    const isDirector = game.directors.includes(post.author);
+    let voter = post.author;
+    let proxyBy: string | null = null;
+    const base = (): BallotRecord => ({
+      voter, target: null, weight: 0, status: 'rejected', reason: null, pid: post.pid, floor: post.floor,
+      at: post.at, url: post.url, head: null, proxyBy, edit: content.edit, flags: [...content.flags], parsed: null,
+    });
+    const reject = (rec: BallotRecord, ...why: string[]) => {
+      rec.status = 'rejected';
+      rec.reason = [...why, ...(content.editNote ? [content.editNote] : [])].join('; ');
+      out.push(rec);
+    };
+
+    if (isDirector) {
+      // Directors' posts never count as a player's (spec §1) — except a 代投 naming the player (§2).
+      const proxy = readProxy(content.text, game.players, rules.proxyMarkers);
+      if (proxy === null) continue;
+      if (!proxy.ok) {
+        reject(base(), proxy.reason);
+        continue;
+      }
+      voter = proxy.player;
+      proxyBy = post.author;
+    }
+    const reading: BallotReading = content.unreadable
+      ? { ok: false, problem: 'malformed', head: null, written: null, reason: content.unreadable, hint: null }
+      : readBallot(content.text, context);
+    if (!isDirector && !game.players.includes(post.author)) {
+      if (!reading.ok && reading.problem === 'no-ballot') continue;
+      reject({ ...base(), head: reading.head, target: reading.written }, `${post.author} is not a player of this game`);
+      continue;
+    }
+
+    const rec = base();
+    rec.head = reading.head;
+    rec.target = reading.ok ? targetLabel(reading.target) : reading.written;
+
+    // Time (spec §3: strictly before closing) and the day's window.
+    const problems: string[] = [];
+    if (strictlyBefore(span, day.opens) === 'yes') problems.push(`posted ${t(post.at)}, before the day opened (${t(day.opens)})`);
+    const onTime = strictlyBefore(span, day.closes);
+    if (onTime !== 'yes') {
+      problems.push(`late: posted ${t(post.at)}, closing was ${t(day.closes)}${onTime === 'uncertain' || span.precision === 'minute' ? ` (${precisionNote(span)})` : ''}`);
+    }
+    // The voter may vote (spec §1, §3): in the game, not an idiot who used 装傻.
+    problems.push(...voterProblems(game, voter, span.lo, countAt, t));
+    if (proxyBy) {
+      const limit = day.closes - rules.proxyVoteMinutesBeforeClose * 60_000;
+      const ok = atOrBefore(span, limit);
+      if (ok !== 'yes' && !problems.some((p) => p.startsWith('late'))) {
+        problems.push(`代投 posted ${t(post.at)}: a proxy ballot must be posted at least ${minutesText(rules.proxyVoteMinutesBeforeClose)} before closing (by ${t(limit)})${ok === 'uncertain' ? ` (${precisionNote(span)})` : ''}`);
+      }
+    }
+    if (problems.length) {
+      reject(rec, ...problems, ...(reading.ok ? [] : [reading.reason]));
+      continue;
+    }
+    if (!reading.ok) {
+      reject(rec, reading.reason);
+      continue;
+    }
+    const invalid = targetProblem(game, reading.target, span.lo, countAt, input.usedRules, t);
+    if (invalid) {
+      reject(rec, invalid);
+      continue;
+    }
+    rec.parsed = reading.target;
+
+    const s = state(voter);
+    if (s.current === null) {
+      if (reading.head === 'change') {
+        reject(rec, `改票 heads but ${voter} has no vote to change: a first ballot (or a correction) is a new post with 投票对象/投票理由 (062 l.254 无效票须通过重新发帖来更正) — the director may accept it`);
+        continue;
+      }
+      rec.status = 'counted';
+      rec.reason = content.editNote;
+      s.current = rec;
+      s.votePid = post.pid;
+      s.voteFloor = post.floor;
+      out.push(rec);
+      continue;
+    }
+
+    // A change attempt (spec §3).
+    const why: string[] = [];
+    const voteRef = `${s.voteFloor ?? '?'}#`;
+    if (reading.head !== 'change') why.push(`${voter} already voted at ${voteRef}: a change must use the 改票对象/改票理由 heads`);
+    if (input.accelerated && rules.acceleration.voidsChanges) why.push('the day was accelerated: every change is void (m107 l.202 进程加速后不允许改票，所有改票作废; 062 l.247)');
+    if (s.changes >= rules.maxChanges) {
+      why.push(rules.maxChanges === 0 ? 'changes are not allowed' : `${ordinal(s.changes + 1)} change: only ${rules.maxChanges} change${rules.maxChanges > 1 ? 's' : ''} allowed (m107 l.205, 062 l.253 改票只允许进行一次)`);
+    }
+    const changeMinutes = proxyBy ? Math.max(rules.changeMinutesBeforeClose, rules.proxyChangeMinutesBeforeClose) : rules.changeMinutesBeforeClose;
+    if (changeMinutes > 0) {
+      const limit = day.closes - changeMinutes * 60_000;
+      const ok = atOrBefore(span, limit);
+      if (ok !== 'yes') {
+        why.push(`too close to closing: posted ${t(post.at)}, a ${proxyBy ? 'proxy ' : ''}change must be at least ${minutesText(changeMinutes)} before closing (by ${t(limit)})${ok === 'uncertain' ? ` (${precisionNote(span)})` : ''}`);
+      }
+    }
+    if (rules.changeMustQuoteVote && s.votePid !== null) {
+      const quoted = content.quotes.includes(s.votePid) || content.replyTo === s.votePid;
+      if (!quoted) {
+        if (content.replyTo !== null || content.quotes.length > 0) {
+          const other = [...content.quotes, ...(content.replyTo !== null ? [content.replyTo] : [])];
+          const own = out.filter((r) => other.includes(r.pid)).map((r) => `${r.floor ?? '?'}#`);
+          why.push(`quotes/replies to ${own.length ? own.join(', ') : `pid ${other.join(', ')}`}, not ${voter}'s vote post ${voteRef} (m107 l.205 改票时必须引用原投票帖)`);
+        } else {
+          why.push(`does not quote (引用) ${voter}'s vote post ${voteRef} (m107 l.205 改票时必须引用原投票帖; 062 l.261 改票需回复原投票楼层) — a 回复 (reply to floor) leaves no trace in a Discuz X3.5 message, so the tool cannot see one: the director may accept it if it replied to ${voteRef}`);
+        }
+      }
+    }
+    if (why.length) {
+      reject(rec, ...why);
+      continue;
+    }
+    const prev = s.current;
+    prev.status = 'superseded';
+    prev.reason = [`changed to ${rec.target} at ${post.floor ?? '?'}# (${t(post.at)})`, ...(prev.reason ? [prev.reason] : [])].join('; ');
+    rec.status = 'counted';
+    rec.reason = content.editNote;
+    s.current = rec;
+    s.changes++;
+    out.push(rec);
+  }
+  return out;
+}
+
+/** Why the voter may not vote at `at` (or has no vote at `countAt`); empty when they may. */
+function voterProblems(game: Game, voter: string, at: number, countAt: number, t: (ms: number) => string): string[] {
+  const out = exitTime(game, voter);
+  if (out !== null && out <= at) return [`${voter} was out of the game (since ${t(out)}) and may not vote`];
+  if (out !== null && out < countAt) return [`${voter} left the game at ${t(out)}, before closing: a player out of the game has no vote`];
+  const idiot = game.events.find((e) => e.player === voter && e.idiot !== undefined)?.idiot;
+  if (idiot !== undefined && isIdiot(game, voter, at)) return [`${voter} used 装傻 (${t(idiot)}) and may not vote (m107 白痴 装傻)`];
+  if (idiot !== undefined && idiot < countAt) return [`${voter} used 装傻 at ${t(idiot)}, before closing, and may not vote`];
+  return [];
+}
+
+/** Why a target may not be voted at `at` (or at the count); null when it may. */
+function targetProblem(
+  game: Game,
+  target: Target,
+  at: number,
+  countAt: number,
+  usedRules: ReadonlyMap<number, number> | undefined,
+  t: (ms: number) => string,
+): string | null {
+  if (target.kind === 'rule') {
+    const used = usedRules?.get(target.rule);
+    return used !== undefined ? `${ruleName(target.rule)} was chosen on day ${used}: each rule is used once (无回之城 上午流程4: 以下六个规则各只能使用一次)` : null;
+  }
+  if (target.kind !== 'player') return null;
+  const name = target.name;
+  const out = exitTime(game, name);
+  if (out !== null && out <= at) return `invalid target: ${name} is out of the game (since ${t(out)}) (062 l.254 投票对象有误的票无效)`;
+  if (out !== null && out < countAt) return `invalid target: ${name} left the game at ${t(out)}, before closing`;
+  const idiot = game.events.find((e) => e.player === name && e.idiot !== undefined)?.idiot;
+  if (idiot !== undefined && idiot < countAt) return `invalid target: ${name} used 装傻 (${t(idiot)}) and may not be voted`;
+  return null;
+}
+
+/** The text that counts for a post, and what the store says about its versions (spec §3, edits). */
+function contentOf(post: SlicePost, ctx: BallotContext, zone: string): Content {
+  const flags: string[] = [];
+  const versions = post.versions?.length ? post.versions.map((v) => v.post) : [post];
+  const readable = versions.filter((v) => !v.deleted && v.locked === null);
+  const current = versions[versions.length - 1];
+  if (post.missing) flags.push('no longer on the forum (deleted or hidden since the store saw it): read from the stored copy');
+  if (readable.length === 0) {
+    return {
+      text: '', quotes: [], replyTo: null, edit: null, editNote: null, flags,
+      unreadable: `the post's body is hidden (${current.locked ?? 'deleted'}) and the store never saw its text`,
+    };
+  }
+  const earliest = readable[0];
+  const latest = readable[readable.length - 1];
+  if (latest !== current) flags.push(`the current version is hidden (${current.locked ?? 'deleted'}): read from the last stored text`);
+  const editAt = latest.edited?.at ? forumTime(Date.parse(latest.edited.at), zone) : null;
+  if (earliest !== latest) {
+    const a = readBallot(earliest.text, ctx);
+    const b = readBallot(latest.text, ctx);
+    const sig = (r: BallotReading) => (r.ok ? `${r.head}:${targetLabel(r.target)}` : `x:${r.problem}:${r.written ?? ''}`);
+    if (sig(a) !== sig(b)) {
+      const show = (r: BallotReading) => (r.ok ? targetLabel(r.target) : r.written ?? '(no ballot)');
+      return {
+        text: earliest.text, quotes: earliest.quotes, replyTo: earliest.replyTo, flags,
+        edit: { before: earliest.text, after: latest.text, at: latest.edited?.at ?? null },
+        editNote: `edited${editAt ? ` at ${editAt}` : ''} from ${show(a)} to ${show(b)}: an edit is not a change (m107 l.206 修改错别字不算做改票), the first version counts`,
+        unreadable: null,
+      };
+    }
+    return {
+      text: latest.text, quotes: latest.quotes, replyTo: latest.replyTo, flags,
+      edit: { before: earliest.text, after: latest.text, at: latest.edited?.at ?? null },
+      editNote: `edited${editAt ? ` at ${editAt}` : ''} without changing the ballot`,
+      unreadable: null,
+    };
+  }
+  let editNote: string | null = null;
+  if (latest.edited && readBallot(latest.text, ctx).head !== null) {
+    editNote = `edited${editAt ? ` at ${editAt}` : ''} and the store holds no earlier version: counted as shown — director to check the edit`;
+    flags.push(editNote);
+  }
+  return { text: latest.text, quotes: latest.quotes, replyTo: latest.replyTo, edit: null, editNote, flags, unreadable: null };
+}
+
+function ordinal(n: number): string {
+  return n === 2 ? 'second' : n === 3 ? 'third' : `${n}th`;
+}
+
+export type { TimeSpan };

@@ -1,0 +1,184 @@
+/**
+ * A day's vote tally (rules-spec §2–§5) as one plain value: `tallyDay(game, posts, day)` reads the day's
+ * vote thread (or wuhui's duel-rule thread with `rules: true`), decides which ballot of each player
+ * counts, weighs and counts them, and says who won and by which rule. A pure function of the game and
+ * the posts, so tests feed posts directly and the CLI feeds them from the store (`postsFromStore`).
+ */
+import { UserError } from '../cli/errors.js';
+import { exitTime, findDay } from '../game/roster.js';
+import type { Game, GameDay } from '../game/types.js';
+import { threadPosts, type SlicePost } from '../store/slice.js';
+import type { StoreData } from '../store/types.js';
+import { accelerationFor } from './acceleration.js';
+import { ABSTAIN, ruleName, type BallotContext } from './ballot.js';
+import { applyWeights, decide, totalsOf } from './count.js';
+import { selectBallots } from './select.js';
+import { forumTime } from './time.js';
+import type { AccelerationResult, TallyKind, TallyResult, VoterSummary } from './types.js';
+
+/** Where the tally gets a thread's posts from: a function of the thread id. */
+export type PostsOf = (tid: number) => readonly SlicePost[];
+
+/** Posts from the evidence store (each thread read once). */
+export function postsFromStore(store: StoreData): PostsOf {
+  const cache = new Map<number, SlicePost[]>();
+  return (tid) => {
+    let posts = cache.get(tid);
+    if (!posts) cache.set(tid, (posts = threadPosts(store, tid)));
+    return posts;
+  };
+}
+
+/** Posts from a plain list (tests, or posts parsed straight from pages), grouped by their tid. */
+export function postsFromList(posts: readonly SlicePost[]): PostsOf {
+  return (tid) => posts.filter((p) => p.tid === tid);
+}
+
+export interface TallyOptions {
+  /** Count as it stood at this moment (epoch ms): a running count when before closing. */
+  at?: number;
+  /** wuhui: tally the morning duel-rule vote (the day's `rules:` thread) instead of the vote thread. */
+  rules?: boolean;
+}
+
+/** The threads a tally of `day` reads (for the CLI's completeness check). */
+export function threadsForTally(game: Game, day: number, opts: TallyOptions = {}): number[] {
+  const d = findDay(game, day);
+  const tids = new Set<number>();
+  const thread = opts.rules ? d.rules : d.vote;
+  if (thread) tids.add(thread.tid);
+  if (game.process && game.rules.acceleration.enabled && d.accelerated === undefined) tids.add(game.process.tid);
+  if (opts.rules) {
+    for (const e of game.days) if (e.day < day && e.rules) tids.add(e.rules.tid);
+  }
+  // The sheriff comes from the day-1 election unless the game file names one on or before this day.
+  const d1 = game.days.find((x) => x.day === 1);
+  if (day > 1 && d1?.vote && !game.days.some((x) => x.day <= day && x.sheriff)) tids.add(d1.vote.tid);
+  return [...tids];
+}
+
+/** Tallies day `day` of the game from the posts. Throws a UserError when the game file lacks the thread. */
+export function tallyDay(game: Game, posts: PostsOf, day: number, opts: TallyOptions = {}): TallyResult {
+  const d = findDay(game, day);
+  const rules = game.rules;
+  const countAt = Math.min(opts.at ?? d.closes, d.closes);
+  const t = (ms: number) => forumTime(ms, game.timezone);
+
+  let kind: TallyKind;
+  let tid: number;
+  if (opts.rules) {
+    if (!rules.wuhui) throw new UserError(`--rules is the duel-rule vote of 无回之城 (wuhui); this game's ruleset is ${rules.name}`);
+    if (!d.rules) throw new UserError(`day ${day} has no duel-rule vote thread (rules: TID) in the game file ${game.file}`);
+    kind = 'rule';
+    tid = d.rules.tid;
+  } else if (!rules.publicVote) {
+    return noneResult(game, d, countAt, `the ${rules.name} ruleset has no public vote thread: votes are sent to the director privately (120b l.322 没有类似狼人游戏的公开投票环节…所有投票均为QQ私聊导演投票)`);
+  } else {
+    if (!d.vote) throw new UserError(`day ${day} has no vote thread (vote: TID) in the game file ${game.file}`);
+    kind = day === 1 && rules.day1Election ? 'election' : 'elimination';
+    tid = d.vote.tid;
+  }
+
+  const notes: string[] = [];
+  const { sheriff, source: sheriffSource } = kind === 'election'
+    ? { sheriff: null, source: 'none yet: day 1 elects the sheriff' }
+    : sheriffFor(game, posts, d, countAt);
+
+  const acceleration = accelerationOf(game, d, posts, countAt, notes);
+  const accelerated = acceleration?.accelerated ?? d.accelerated ?? false;
+
+  const usedRules = new Map<number, number>();
+  if (kind === 'rule') {
+    for (const e of game.days) {
+      if (e.day >= day || !e.rules) continue;
+      const chosen = tallyDay(game, posts, e.day, { rules: true }).result.name;
+      const m = chosen ? /^规则(\d+)$/.exec(chosen) : null;
+      if (m) usedRules.set(Number(m[1]), e.day);
+      else notes.push(`day ${e.day}'s duel-rule vote chose no rule: nothing is excluded for it`);
+    }
+  }
+  const context: BallotContext = kind === 'rule'
+    ? { kind: 'rules', players: game.players, ruleCount: rules.wuhui?.ruleCount ?? 6 }
+    : { kind: 'players', players: game.players };
+
+  const ballots = selectBallots({ game, day: d, posts: posts(tid), context, countAt, accelerated, usedRules });
+  applyWeights(ballots, sheriff, rules.sheriffWeight);
+  const order = kind === 'rule' ? Array.from({ length: context.ruleCount ?? 6 }, (_, i) => ruleName(i + 1)) : game.players;
+  const totals = totalsOf(ballots, order);
+  const result = decide({
+    kind, preset: game.preset, totals, ballots, sheriff, sheriffWeight: rules.sheriffWeight,
+    eliminationTie: rules.eliminationTie, time: t,
+  });
+  if (countAt < d.closes) notes.push(`running count as of ${t(countAt)}; the day closes at ${t(d.closes)}`);
+
+  const players: VoterSummary[] = game.players.map((p) => {
+    const mine = ballots.filter((b) => b.voter === p);
+    const counted = mine.find((b) => b.status === 'counted') ?? null;
+    const out = exitTime(game, p);
+    const idiot = game.events.find((e) => e.player === p && e.idiot !== undefined)?.idiot;
+    const state: VoterSummary['state'] = out !== null && out < countAt
+      ? 'out'
+      : idiot !== undefined && idiot < countAt
+        ? 'idiot'
+        : counted
+          ? counted.target === ABSTAIN ? 'abstained' : 'voted'
+          : 'none';
+    return { player: p, counted, others: mine.filter((b) => b !== counted), state };
+  });
+
+  return {
+    day, kind, reason: null, tid, closes: d.closes, countedAt: countAt, running: countAt < d.closes,
+    timezone: game.timezone, sheriff, sheriffSource, sheriffWeight: rules.sheriffWeight, accelerated, acceleration,
+    totals, abstentions: ballots.filter((b) => b.status === 'counted' && b.target === ABSTAIN).map((b) => b.voter),
+    result, ballots, players, notes,
+  };
+}
+
+/**
+ * The sheriff on day `d` (rules-spec §4): the game file's `sheriff:` for the day or the nearest earlier
+ * day naming one, else the day-1 election's result. A sheriff out of the game by the count has no
+ * weight: the successor (殉职/后继有人) is the director's to name in the game file.
+ */
+export function sheriffFor(game: Game, posts: PostsOf, d: GameDay, countAt: number = d.closes): { sheriff: string | null; source: string } {
+  let name: string | null = null;
+  let source: string;
+  const named = [...game.days].filter((e) => e.day <= d.day && e.sheriff).sort((a, b) => b.day - a.day)[0];
+  const t = (ms: number) => forumTime(ms, game.timezone);
+  if (named?.sheriff) {
+    name = named.sheriff;
+    source = `named in the game file for day ${named.day}`;
+  } else if (d.day === 1) {
+    return { sheriff: null, source: 'none yet: the day-1 election has not closed' };
+  } else {
+    const d1 = game.days.find((e) => e.day === 1);
+    if (!game.rules.day1Election || !game.rules.publicVote) return { sheriff: null, source: `the ${game.rules.name} ruleset elects no sheriff` };
+    if (!d1?.vote) return { sheriff: null, source: 'no day-1 vote thread in the game file: name the sheriff (days[].sheriff)' };
+    const r = tallyDay(game, posts, 1);
+    if (!r.result.name) return { sheriff: null, source: `the day-1 election elected nobody (${r.result.rule})` };
+    name = r.result.name;
+    source = `elected on day 1 (${r.result.rule})`;
+  }
+  const out = exitTime(game, name);
+  if (out !== null && out < countAt) {
+    return { sheriff: null, source: `the sheriff ${name} (${source}) left the game at ${t(out)}: name the successor in the game file (days[].sheriff)` };
+  }
+  return { sheriff: name, source };
+}
+
+function accelerationOf(game: Game, d: GameDay, posts: PostsOf, countAt: number, notes: string[]): AccelerationResult | null {
+  if (!game.process) {
+    if (game.rules.acceleration.enabled && d.accelerated === undefined) notes.push('no process thread (process: TID) in the game file: acceleration not checked');
+    return null;
+  }
+  if (!game.rules.acceleration.enabled && d.accelerated === undefined) return null;
+  return accelerationFor(game, d, posts(game.process.tid), countAt);
+}
+
+function noneResult(game: Game, d: GameDay, countAt: number, reason: string): TallyResult {
+  return {
+    day: d.day, kind: 'none', reason, tid: null, closes: d.closes, countedAt: countAt, running: countAt < d.closes,
+    timezone: game.timezone, sheriff: null, sheriffSource: 'no sheriff', sheriffWeight: game.rules.sheriffWeight,
+    accelerated: false, acceleration: null, totals: [], abstentions: [], result: { name: null, tie: [], rule: reason },
+    ballots: [], players: [], notes: [],
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * The values the vote tally passes between its steps (read → select → count) and hands to the
+ * renderers. Plain data: a TallyResult is everything a terminal, BBCode or JSON view draws.
+ */
+
+/** What a ballot names: a player, an abstention (弃权), or (wuhui's morning vote) a duel rule. */
+export type Target =
+  | { kind: 'player'; name: string }
+  | { kind: 'abstain' }
+  | { kind: 'rule'; rule: number };
+
+/** 投票对象/投票理由 (a vote) or 改票对象/改票理由 (a change). */
+export type BallotHead = 'vote' | 'change';
+
+/** A well-formed ballot whose target names exactly one candidate (or 弃权). */
+export interface Ballot {
+  ok: true;
+  head: BallotHead;
+  /** The target as the player wrote it (trailing punctuation dropped). */
+  written: string;
+  target: Target;
+  reason: string;
+}
+
+/** Why a post is not a usable ballot (rules-spec §2). */
+export type BallotProblem =
+  | 'no-ballot' // no 投票对象/改票对象 head at all
+  | 'malformed' // heads present but the format is wrong (missing reason, mixed heads, two targets...)
+  | 'unknown-target' // X names nobody
+  | 'ambiguous-target'; // X names two or more candidates
+
+export interface BallotFailure {
+  ok: false;
+  problem: BallotProblem;
+  /** The heads that were found, when any. */
+  head: BallotHead | null;
+  /** X as written, when there was one. */
+  written: string | null;
+  /** Human-readable reason, in the report's words. */
+  reason: string;
+  /** The nearest real name (or rule) to what was written: a hint, never counted. */
+  hint: string | null;
+}
+
+export type BallotReading = Ballot | BallotFailure;
+
+/** What happened to one ballot post in the count. */
+export type BallotStatus = 'counted' | 'rejected' | 'superseded';
+
+/** One edit the store saw: the version that counts and the current one. */
+export interface BallotEdit {
+  /** The earliest text the store holds (what counts). */
+  before: string;
+  /** The current text. */
+  after: string;
+  /** Edit time from the marker (ISO), when the page showed one. */
+  at: string | null;
+}
+
+/** One ballot post (or a player's post in the vote thread) and what the count made of it. */
+export interface BallotRecord {
+  /** The player the ballot is for (for a 代投 post: the player named, not the director). */
+  voter: string;
+  /** Display target: a player's name, 弃权, 规则N — or X as written when it names nobody. */
+  target: string | null;
+  /** Weight in the totals (0 for rejected, superseded and abstentions). */
+  weight: number;
+  status: BallotStatus;
+  /** Why it was rejected or superseded, or a note for the director on a counted one; null otherwise. */
+  reason: string | null;
+  pid: number;
+  floor: number | null;
+  /** Post time, epoch ms (the earliest the page allows). */
+  at: number;
+  url: string;
+  head: BallotHead | null;
+  /** The director who posted a 代投 (proxy) ballot, when it is one. */
+  proxyBy: string | null;
+  /** Set when the store holds versions with different content (rules-spec §3, edits). */
+  edit: BallotEdit | null;
+  /** Points the director must check (edited without an earlier version, deleted since, uncertain time...). */
+  flags: string[];
+  /** The counted ballot's target as a value (null when rejected or unreadable). */
+  parsed: Target | null;
+}
+
+/** A player's line in the report: what counts and every attempt that did not. */
+export interface VoterSummary {
+  player: string;
+  /** The counted ballot (after changes), or null when the player has none. */
+  counted: BallotRecord | null;
+  /** Every other ballot post of theirs, oldest first (rejected or superseded). */
+  others: BallotRecord[];
+  /** 'voted' | 'abstained' | 'none' (cast nothing valid) | 'out' (not in the game when counted) | 'idiot'. */
+  state: 'voted' | 'abstained' | 'none' | 'out' | 'idiot';
+}
+
+export interface TotalLine {
+  name: string;
+  votes: number;
+  /** Who voted for this candidate (counted ballots), in time order. */
+  voters: string[];
+}
+
+export type TallyKind = 'election' | 'elimination' | 'rule' | 'none';
+
+export interface TallyOutcome {
+  /** The sheriff elected, the player out, the rule chosen — or null (tie with nobody out, no votes). */
+  name: string | null;
+  /** Candidates tied on the top total (empty when there is a single top). */
+  tie: string[];
+  /** The rule that decided, in words, citing the rule post. */
+  rule: string;
+}
+
+/** Acceleration (rules-spec §5) as the process thread shows it. */
+export interface AccelerationResult {
+  accelerated: boolean;
+  /** Why: "6 of 11 alive players asked (more than half needed)". */
+  explanation: string;
+  /** The director's declaration in the game file overrides the count. */
+  declared: boolean | null;
+  requests: Array<{ player: string; pid: number; floor: number | null; at: number; url: string }>;
+  delays: Array<{ player: string; pid: number; floor: number | null; at: number; url: string }>;
+  /** Posts that did not count, with why (out, director, after the cut-off, withdrawn...). */
+  ignored: Array<{ author: string; pid: number; floor: number | null; at: number; reason: string }>;
+  alive: number;
+  /** Requests needed to accelerate. */
+  needed: number;
+  /** Requests count only strictly before this time (epoch ms). */
+  cutoff: number;
+}
+
+export interface TallyResult {
+  day: number;
+  kind: TallyKind;
+  /** For kind 'none': why there is no count. */
+  reason: string | null;
+  /** The thread counted. */
+  tid: number | null;
+  /** The day's closing time and the moment counted (closing, or --at when earlier). */
+  closes: number;
+  countedAt: number;
+  /** True when counted at a moment before closing (a running count). */
+  running: boolean;
+  timezone: string;
+  sheriff: string | null;
+  /** How the sheriff was known ("named in the game file", "elected on day 1"), or why there is none. */
+  sheriffSource: string;
+  sheriffWeight: number;
+  accelerated: boolean;
+  acceleration: AccelerationResult | null;
+  totals: TotalLine[];
+  abstentions: string[];
+  result: TallyOutcome;
+  /** Every ballot post in time order. */
+  ballots: BallotRecord[];
+  /** One line per player of the game, in elevator order. */
+  players: VoterSummary[];
+  /** Things the director must check that are not tied to one ballot. */
+  notes: string[];
+}

@@ -1,0 +1,88 @@
+/**
+ * Avatar/signature changes found across fetches of the real captured pages, and the GBK capture
+ * (jammer on, rewrite URLs) read through the same checks.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { parsePage } from '../../src/discuz/index.js';
+import { parseGame } from '../../src/game/game-file.js';
+import { buildDayReport } from '../../src/report/day-report.js';
+import { applyPage, emptyStore } from '../../src/store/index.js';
+import { threadPosts } from '../../src/store/slice.js';
+import { FIXTURES } from '../activity/captured.js';
+import { publicGame } from '../activity/captured.js';
+
+function record(data: ReturnType<typeof emptyStore>, dir: string, file: string, url: string, fetchedAt: Date, edit?: (html: string) => string) {
+  let html = fs.readFileSync(path.join(FIXTURES, 'discuz', dir, file), 'latin1');
+  if (edit) html = edit(html);
+  const fetched = { bytes: new Uint8Array(Buffer.from(html, 'latin1')), url, fetchedAt, status: 200, contentType: dir === 'public' ? 'text/html; charset=utf-8' : 'text/html; charset=gbk' };
+  applyPage(data, fetched, parsePage(fetched));
+}
+
+describe('avatar and signature changed during the game (real markup, a later fetch)', () => {
+  const game = publicGame();
+  const data = emptyStore(game.forum);
+  record(data, 'public', 'viewthread-t4-p1.html', `${game.forum}forum.php?mod=viewthread&tid=4&page=1`, new Date('2026-11-22T04:00:00Z'));
+  // The next page fetched an hour later: 花卷 (uid 11, on both pages) has uploaded a new avatar (Discuz adds &ts=) and a signature.
+  const sigHtml = Buffer.from('<div class="sign" style="max-height:100px;maxHeightIE:100px;">我是预言家</div>', 'utf8').toString('latin1');
+  record(data, 'public', 'viewthread-t4-p2.html', `${game.forum}forum.php?mod=viewthread&tid=4&page=2`, new Date('2026-11-22T05:00:00Z'), (h) =>
+    h
+      .replace(/avatar\.php\?uid=11&size=middle"/g, 'avatar.php?uid=11&size=middle&ts=2"')
+      .replace(/(<td class="t_f" id="postmessage_(\d+)">[\s\S]*?<\/td><\/tr><\/table>)/g, (m, _all, pid) => (['97', '103'].includes(pid) ? `${m}${sigHtml}` : m)),
+  );
+  const posts = new Map([[4, threadPosts(data, 4)]]);
+  const report = buildDayReport(game, posts, 2, { accelerated: false });
+
+  test('the first post fetched after the change carries the flag, once per change', () => {
+    const changes = report.flags.filter((f) => f.kind === 'avatar-changed' || f.kind === 'signature-changed');
+    const baozi = threadPosts(data, 4).filter((p) => p.author === '花卷' && p.avatar?.includes('ts=2'));
+    expect(threadPosts(data, 4).some((p) => p.author === '花卷' && !p.avatar?.includes('ts=2'))).toBe(true);
+    expect(baozi.length).toBeGreaterThan(0);
+    expect(changes.map((f) => [f.kind, f.player, f.pid])).toEqual([
+      ['avatar-changed', '花卷', baozi[0].pid],
+      ['signature-changed', '花卷', baozi[0].pid],
+    ]);
+    expect(changes[0].snippet).toContain('ts=2');
+    expect(changes[1].snippet).toContain('我是预言家');
+  });
+});
+
+describe('the GBK capture (jammer, rewrite URLs): fonts and counts through the same code', () => {
+  const ids = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'discuz', 'public-gbk', 'ids.json'), 'utf8')) as {
+    base: string;
+    posts: Record<string, { tid: number; pid: number; author: string; dateline: number }>;
+  };
+  const game = parseGame(
+    `forum: ${ids.base}
+ruleset: m107
+directors: [导演C]
+players: [赵一, 钱二, 孙三, 李四, 周五, 吴六, 郑七, 王八]
+days:
+  - {day: 1, discussion: 13, vote: 14, opens: "2026-11-25 09:00", closes: "2026-11-25 21:00"}
+`,
+    'gbk.yaml',
+  );
+  const data = emptyStore(ids.base);
+  for (const [file, url] of [
+    ['thread-13-1-1.html', 'thread-13-1-1.html'],
+    ['thread-13-2-1.html', 'thread-13-2-1.html'],
+    ['thread-14-1-1.html', 'thread-14-1-1.html'],
+  ]) record(data, 'public-gbk', file, ids.base + url, new Date('2026-11-26T00:00:00Z'));
+  const report = buildDayReport(game, new Map([[13, threadPosts(data, 13)], [14, threadPosts(data, 14)]]), 1, { accelerated: false });
+
+  test('counts per player agree with ids.json', () => {
+    for (const row of report.activity) {
+      const n = Object.values(ids.posts).filter((p) => p.tid === 13 && p.author === row.player && p.dateline * 1000 >= game.days[0].opens && p.dateline * 1000 < game.days[0].closes).length;
+      expect(row.posts, row.player).toBe(n);
+    }
+  });
+  test('钱二\'s Red line and size 5 line, 吴六\'s #FF0000 ballot reason', () => {
+    const red = report.flags.filter((f) => f.kind === 'red-font').map((f) => `${f.player}:${f.snippet}`);
+    expect(red).toEqual(['钱二:第一行', '吴六:就他了']);
+    expect(report.flags.filter((f) => f.kind === 'enlarged-font').map((f) => `${f.player}:${f.snippet}`)).toEqual(['钱二:第三行']);
+  });
+  test('王八 never posted: fewer than 5 and no ballot', () => {
+    expect(report.flags.filter((f) => f.player === '王八').map((f) => f.kind).sort()).toEqual(['few-posts', 'no-ballot']);
+  });
+});
