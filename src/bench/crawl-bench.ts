@@ -1,72 +1,21 @@
 /**
- * Crawl figures: bansha's crawler (src/crawl crawlThreads) fetching a synthetic game over HTTP from a
- * local server that answers every page after a fixed latency, at several concurrencies; and the
- * closing-time recrawl after new posts, counting the requests it makes.
- *
- * The server here is a minimal page provider over node:http (loopback only): the replay server
- * (src/replay/server.ts) serves the captured fixture pages and has no hook yet for pages built on the
- * fly, so the bench serves the synthetic game itself. It speaks the query-form thread URL the crawler
- * always uses (forum.php?mod=viewthread&tid=T&page=P) and answers a page past the end with the last
- * page, as Discuz does.
+ * Crawl figures: bansha's crawler (src/crawl crawlThreads) fetching a synthetic game over HTTP from the
+ * replay server (src/replay/server.ts, its pages built on the fly from the real captured markup by
+ * `synthPageSource`, every answer after a fixed latency), at several concurrencies; and the
+ * closing-time recrawl after new posts, counting the requests it makes. The server speaks Discuz's
+ * thread URLs, requires the login session as the real board does, and answers a page past the end
+ * with the last page.
  */
-import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { crawlThreads } from '../crawl/crawler.js';
-import { openStore } from '../store/store-file.js';
-import { familyPpp, pageCountOf, type SynthPage } from '../replay/synth.js';
-import { gamePage, type SynthGame, type SynthGameThread } from './synth-game.js';
-
-/** A running page server. */
-export interface BenchServer {
-  url: string;
-  /** Requests answered so far (thread pages and anything else). */
-  requests: number;
-  latencyMs: number;
-  close(): Promise<void>;
-}
-
-/** Serve `threads` (read live, so posts added later show) at `forum`-relative query URLs. */
-export async function startBenchServer(threads: () => SynthGameThread[], latencyMs: number): Promise<BenchServer> {
-  const cache = new Map<string, { posts: number; page: SynthPage }>();
-  const state = { requests: 0 };
-  const server = http.createServer((req, res) => {
-    state.requests++;
-    const u = new URL(req.url ?? '/', 'http://127.0.0.1/');
-    const tid = Number(u.searchParams.get('tid'));
-    const thread = threads().find((t) => t.tid === tid);
-    const send = (): void => {
-      if (!thread || u.searchParams.get('mod') !== 'viewthread') {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-        return;
-      }
-      const count = pageCountOf(thread.posts.length, thread.ppp ?? familyPpp(thread.family));
-      const page = Math.min(Math.max(1, Number(u.searchParams.get('page') ?? 1) || 1), count);
-      const key = `${tid}:${page}`;
-      let hit = cache.get(key);
-      if (!hit || hit.posts !== thread.posts.length) {
-        hit = { posts: thread.posts.length, page: gamePage({ thread: { ...thread, base: baseUrl }, page }) };
-        cache.set(key, hit);
-      }
-      res.writeHead(200, { 'content-type': hit.page.contentType, 'content-length': hit.page.bytes.length });
-      res.end(hit.page.bytes);
-    };
-    if (latencyMs > 0) setTimeout(send, latencyMs);
-    else send();
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  return {
-    url: baseUrl,
-    get requests() {
-      return state.requests;
-    },
-    latencyMs,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
+import { parsePage } from '../discuz/parse-page.js';
+import type { FetchedPage } from '../discuz/types.js';
+import { openStore, type Store } from '../store/store-file.js';
+import { familyPpp, pageCountOf } from '../replay/synth.js';
+import { startReplayServer, synthPageSource } from '../replay/server.js';
+import type { SynthGame, SynthGameThread } from './synth-game.js';
 
 /** One crawl at one concurrency. */
 export interface CrawlFigure {
@@ -78,6 +27,13 @@ export interface CrawlFigure {
   /** pages × latency / concurrency. */
   minimumMs: number;
   wallVsMinimum: number;
+  /** Time spent in the page parser during the crawl (CPU the crawl cannot overlap with itself). */
+  parseMs: number;
+  /** Whole-store writes the crawl made (batched: src/store/write-batcher.ts). */
+  storeWrites: number;
+  /** The larger of the latency bound and the parse time: what the wall time cannot go below. */
+  boundMs: number;
+  wallVsBound: number;
 }
 
 /** What the crawl bench measured. */
@@ -96,7 +52,20 @@ export interface CrawlBenchResult {
   };
 }
 
-const SESSION = { cookies: [], origins: [] as [] };
+/** The store with its writes counted. */
+function countingWrites(store: Store): Store & { writes: number } {
+  const c = {
+    writes: 0, path: store.path, recoveredFromBackup: store.recoveredFromBackup, close: () => store.close(),
+    get data() {
+      return store.data;
+    },
+    write: () => {
+      c.writes++;
+      return store.write();
+    },
+  };
+  return c;
+}
 
 /** Crawl the game's first `threadCount` threads (smallest first) at each concurrency, then a recrawl. */
 export async function runCrawlBench(
@@ -117,24 +86,42 @@ export async function runCrawlBench(
   }
   // private copies: the recrawl adds posts to them
   const threads: SynthGameThread[] = subset.map((t) => ({ ...t, posts: [...t.posts] }));
-  const server = await startBenchServer(() => threads, latencyMs);
+  const server = await startReplayServer({ pages: synthPageSource(() => threads), latencyMs });
+  const session = server.sessionState();
   const dir = mkdtempSync(path.join(tmpdir(), 'bansha-crawl-bench-'));
   const crawl: CrawlFigure[] = [];
+  const concurrencies = opts.concurrencies ?? [1, 2, 4];
   try {
+    // Warm-up, not timed: the server builds (and caches) every page once, the parser gets compiled.
+    const warm = await openStore(path.join(dir, 'warm.store.json'), { forum: server.url });
+    await crawlThreads(warm, server.url, threads.map((t) => t.tid), { session, concurrency: Math.max(...concurrencies), delayMs: 0, retries: 0, progress: false });
+    await warm.close();
+
     let lastStore = '';
-    for (const concurrency of opts.concurrencies ?? [1, 2, 4]) {
-      const storePath = path.join(dir, `c${concurrency}.store.json`);
-      const store = await openStore(storePath, { forum: server.url });
-      const before = server.requests;
+    for (const [i, concurrency] of concurrencies.entries()) {
+      const storePath = path.join(dir, `run${i}-c${concurrency}.store.json`);
+      const store = countingWrites(await openStore(storePath, { forum: server.url }));
+      const before = server.requests.length;
+      let parseMs = 0;
+      const parse = (f: FetchedPage) => {
+        const t = performance.now();
+        const page = parsePage(f);
+        parseMs += performance.now() - t;
+        return page;
+      };
       const t0 = performance.now();
       const res = await crawlThreads(store, server.url, threads.map((t) => t.tid), {
-        session: SESSION, concurrency, delayMs: 0, retries: 0, progress: false,
+        session, concurrency, delayMs: 0, retries: 0, progress: false, parse,
       });
       const wallMs = performance.now() - t0;
       await store.close();
       const minimumMs = (pages * latencyMs) / concurrency;
-      crawl.push({ concurrency, requests: res.requests, pages, wallMs, minimumMs, wallVsMinimum: wallMs / minimumMs });
-      if (server.requests - before !== res.requests) throw new Error('bench: the crawler and the server disagree on the request count');
+      const boundMs = Math.max(minimumMs, parseMs);
+      crawl.push({
+        concurrency, requests: res.requests, pages, wallMs, minimumMs, wallVsMinimum: wallMs / minimumMs,
+        parseMs, storeWrites: store.writes, boundMs, wallVsBound: wallMs / boundMs,
+      });
+      if (server.requests.length - before !== res.requests) throw new Error('bench: the crawler and the server disagree on the request count');
       lastStore = storePath;
     }
 
@@ -152,7 +139,7 @@ export async function runCrawlBench(
     const store = await openStore(lastStore, { forum: server.url });
     const t0 = performance.now();
     const res = await crawlThreads(store, server.url, threads.map((t) => t.tid), {
-      session: SESSION, concurrency: 2, delayMs: 0, retries: 0, progress: false,
+      session, concurrency: 2, delayMs: 0, retries: 0, progress: false,
     });
     const wallMs = performance.now() - t0;
     await store.close();

@@ -17,9 +17,9 @@ import { parseGame } from '../game/game-file.js';
 import type { Game } from '../game/types.js';
 import { openStore } from '../store/store-file.js';
 import { applyPage } from '../store/record.js';
-import { threadPosts, type SlicePost } from '../store/slice.js';
+import type { SlicePost } from '../store/slice.js';
 import type { StoreData } from '../store/types.js';
-import { postsFromStore, tallyDay } from '../votes/tally.js';
+import { postsFromStore, tallyDay, type PostsOf } from '../votes/tally.js';
 import { activityTable } from '../activity/table.js';
 import { renderHtmlReport } from '../render/html-report.js';
 import { gamePage, type SynthGame } from './synth-game.js';
@@ -60,6 +60,10 @@ export interface PipelineResult {
   checkpoints: Checkpoint[];
   /** Peak resident set size of the process at the end, MB. */
   peakMemoryMB: number;
+  /** Peak RSS so far (MB) at the end of each stage: where the peak is reached. */
+  peakMemoryAfterMB: { parse: number; persist: number; tally: number; report: number };
+  /** V8 heap in use after a full GC with the whole store in memory (when run with --expose-gc), MB. */
+  storeHeapMB: number | null;
 }
 
 /** The store and the process at one size of the game. */
@@ -147,18 +151,28 @@ export async function runPipeline(
         await checkpoint();
       }
     }
+    const peakAfter = { parse: peakRssMB(), persist: 0, tally: 0, report: 0 };
+    const gc = (globalThis as { gc?: () => void }).gc;
+    let storeHeapMB: number | null = null;
+    if (gc) {
+      gc();
+      storeHeapMB = process.memoryUsage().heapUsed / 1048576;
+    }
     let t0 = now();
     await store.write();
     stages.persist = now() - t0;
+    peakAfter.persist = peakRssMB();
 
     t0 = now();
     const posts = postsFromStore(store.data);
     const tallies = g.days.map((d) => tallyDay(g, posts, d.day));
     stages.tally = now() - t0;
+    peakAfter.tally = peakRssMB();
 
     t0 = now();
-    const reportBytes = reportAll(g, store.data, tallies);
+    const reportBytes = reportAll(g, store.data, tallies, posts);
     stages.report = now() - t0;
+    peakAfter.report = peakRssMB();
 
     const storeBytes = statSync(g.storePath).size;
     const storedPosts = Object.keys(store.data.posts).length;
@@ -181,6 +195,8 @@ export async function runPipeline(
       reportBytes,
       checkpoints,
       peakMemoryMB: peakRssMB(),
+      peakMemoryAfterMB: peakAfter,
+      storeHeapMB,
     };
   } finally {
     await store.close();
@@ -188,10 +204,14 @@ export async function runPipeline(
   }
 }
 
-/** Each day's HTML report (tally + activity table through that day); returns the total size. */
-function reportAll(g: Game, data: StoreData, tallies: ReturnType<typeof tallyDay>[]): number {
-  const byThread = new Map<number, SlicePost[]>();
-  for (const key of Object.keys(data.threads)) byThread.set(Number(key), threadPosts(data, Number(key)));
+/**
+ * Each day's HTML report (tally + activity table through that day); returns the total size. The
+ * threads' posts come from the tally's `posts` (one slice of the store for both stages, as the CLI's
+ * report does), not from a second copy.
+ */
+function reportAll(g: Game, data: StoreData, tallies: ReturnType<typeof tallyDay>[], posts: PostsOf): number {
+  const byThread = new Map<number, readonly SlicePost[]>();
+  for (const key of Object.keys(data.threads)) byThread.set(Number(key), posts(Number(key)));
   let size = 0;
   for (const [i, d] of g.days.entries()) {
     const act = activityTable(g, byThread, d.day);

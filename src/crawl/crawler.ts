@@ -11,6 +11,11 @@
  *    nothing from that page is stored; pages stored before stay stored (a later crawl resumes).
  *  - Page 1 first (or, incrementally, the last known page), the page count from its pager, then the
  *    rest; a page past the end comes back as the last page and is not followed further.
+ *  - The store is written in the background, batched in time (src/store/write-batcher.ts: at most every
+ *    `writeIntervalMs`), and always at the end of each thread and of the crawl, fatal stop included;
+ *    never after every page (a whole-store write per page made crawls quadratic and serialised the
+ *    fetches). A page recorded but not yet written when the process dies is absent from the file, so
+ *    the next crawl fetches it as never fetched.
  */
 import PQueue from 'p-queue';
 import cliProgress from 'cli-progress';
@@ -20,6 +25,7 @@ import { UserError } from '../cli/errors.js';
 import { openStore, type Store } from '../store/store-file.js';
 import { applyPage, trimPages, type RecordResult } from '../store/record.js';
 import { completeness } from '../store/completeness.js';
+import { WriteBatcher } from '../store/write-batcher.js';
 import type { Completeness } from '../store/types.js';
 import { HostScope, NetworkError, OutOfScopeError, USER_AGENT, httpGet, type HttpResult } from './http.js';
 import { CookieJar, loginHint, readSession, type StorageState } from './session.js';
@@ -57,6 +63,8 @@ export interface CrawlOptions {
   progress?: boolean;
   /** Notes on retries and walk-backs (never cookies). Default: none. */
   log?: (line: string) => void;
+  /** Least time between two background store writes during the crawl, ms (what a kill can lose). Default 1500. */
+  writeIntervalMs?: number;
 }
 
 /** What one thread's crawl did and where it stands. */
@@ -162,6 +170,7 @@ export async function crawlThreads(
         cliProgress.Presets.shades_classic,
       )
     : null;
+  const persist = new WriteBatcher(store, { intervalMs: opts.writeIntervalMs ?? 1500 });
   let barTotal = 0;
   bar?.start(0, 0, { tid: '' });
   const barAdd = (n: number) => {
@@ -241,9 +250,10 @@ export async function crawlThreads(
     let pageCount = 0;
     const pending: Array<Promise<void>> = [];
 
-    const take = async (page: number, fetched: HttpResult, parsed: Page): Promise<RecordResult> => {
+    /** Record a page in memory; the batcher persists it soon (and flush() at the latest). */
+    const take = (fetched: HttpResult, parsed: Page): RecordResult => {
       const rec = applyPage(store.data, fetched, parsed);
-      await store.write();
+      persist.changed();
       bar?.increment(1, { tid });
       return rec;
     };
@@ -273,7 +283,7 @@ export async function crawlThreads(
       }
       const { fetched, parsed } = got;
       if (parsed.page.kind === 'not-found') {
-        const rec = await take(page, fetched, parsed);
+        const rec = take(fetched, parsed);
         result.deleted = true;
         if (!rec.threadDeleted && !store.data.threads[key]) {
           result.failures.push({ page, reason: 'the thread does not exist (not found)' });
@@ -286,7 +296,7 @@ export async function crawlThreads(
         bar?.increment(1, { tid });
         return;
       }
-      const rec = await take(actual, fetched, parsed);
+      const rec = take(fetched, parsed);
       stored.add(actual);
       result.fetchedPages.push(actual);
       result.newPosts += rec.newPosts.length;
@@ -328,15 +338,19 @@ export async function crawlThreads(
         fatal ??= err as Error;
       }
     }
-    if (fatal) throw fatal;
+    if (fatal) {
+      await persist.flush().catch(() => undefined); // keep what was stored; the crawl's end rethrows a write error
+      throw fatal;
+    }
     const thread = store.data.threads[key];
     if (thread && stored.has(thread.pageCount)) {
       const marked = trimPages(store.data, tid, new Date());
       if (marked.length) {
         result.missingPosts.push(...marked);
-        await store.write();
+        persist.changed();
       }
     }
+    await persist.flush();
     result.title = store.data.threads[key]?.title ?? result.title;
     result.fetchedPages.sort((a, b) => a - b);
     result.completeness = completeness(store, tid);
@@ -346,7 +360,11 @@ export async function crawlThreads(
   try {
     const settled = await Promise.allSettled(tids.map((tid) => crawlThread(tid)));
     await queue.onIdle();
+    // Everything recorded reaches the disk before the crawl returns or throws (a fatal stop included).
+    let writeError: unknown = null;
+    await persist.close().catch((e: unknown) => (writeError = e));
     if (fatal) throw fatal;
+    if (writeError) throw writeError;
     const threads: ThreadCrawlResult[] = [];
     for (const s of settled) {
       if (s.status === 'rejected') throw s.reason;
@@ -355,6 +373,7 @@ export async function crawlThreads(
     return { storePath: store.path, threads, requests, incomplete: threads.some((t) => t.failures.length > 0) };
   } finally {
     queue.clear();
+    await persist.close().catch(() => undefined); // no background write may outlive the crawl
     bar?.stop();
   }
 }

@@ -3,10 +3,13 @@
  * blocks, reply-to-floor headers, jammer filler, hidden spans, the edit marker, ads and scripts
  * removed (line breaks kept as \n), plus the quoted/replied pids, the edit marker, the font colours
  * and sizes exactly as written with the text they apply to, links, images and attachments.
+ * The message.* selectors are css-select predicates (selectors.ts), tested node by node in this walk.
  */
+import { selectAll, selectOne } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
+import { innerText } from 'domutils';
 import type { Attachment, EditMarker, FontUse } from './types.js';
-import { findAll, isElement, matches, textOf } from './match.js';
+import { textWithout } from './select.js';
 import type { SelectorSet } from './selectors.js';
 import { absoluteIso } from './times.js';
 
@@ -90,32 +93,32 @@ export function readMessage(root: Element, sel: SelectorSet, zone: string, base:
       out += n.data.replace(/[ \t\r\n\f]+/g, ' ');
       return;
     }
-    if (!isElement(n) || n.type !== 'tag') return;
+    if (n.type !== 'tag') return;
     const name = n.name;
     if (name === 'br') {
       out += '\n';
       return;
     }
-    if (matches(n, ms.editMarker)) {
-      const m = ms.editPattern.exec(textOf(n).replace(/\u00a0/g, ' '));
+    if (ms.editMarker(n)) {
+      const m = ms.editPattern.exec(innerText(n).replace(/\u00a0/g, ' '));
       if (m && !parts.edited) {
         parts.edited = { by: m[1], at: absoluteIso(m[2], zone) ?? m[2] };
       }
       return;
     }
-    if (matches(n, ms.quote)) {
-      for (const a of findAll(n, ms.quoteLink, true)) {
+    if (ms.quote(n)) {
+      for (const a of selectAll(ms.quoteLink, n)) {
         const pm = PID_IN_HREF.exec(a.attribs.href ?? '');
         if (pm && !parts.quotes.includes(+pm[1])) parts.quotes.push(+pm[1]);
       }
       newline();
       return;
     }
-    if (matches(n, ms.strip)) return;
-    if (parts.replyTo === null && out.trim() === '' && matches(n, ms.replyHeader)) {
-      const t = textOf(n, ms.strip);
+    if (ms.strip(n)) return;
+    if (parts.replyTo === null && out.trim() === '' && ms.replyHeader(n)) {
+      const t = textWithout(n, ms.strip);
       if (ms.replyPattern.test(t)) {
-        const link = findAll(n, ms.replyLink, true)[0];
+        const link = selectOne(ms.replyLink, n);
         const pm = link ? PID_IN_HREF.exec(link.attribs.href ?? '') : null;
         if (pm) {
           parts.replyTo = +pm[1];
@@ -138,7 +141,7 @@ export function readMessage(root: Element, sel: SelectorSet, zone: string, base:
     }
     if (name === 'a' && a.href && !a.href.startsWith('javascript:')) parts.links.push(absolutize(a.href, base));
     if (name === 'img') {
-      if (!matches(n, ms.smilie)) {
+      if (!ms.smilie(n)) {
         const src = a.zoomfile || a.file || a.src;
         if (src) {
           const url = absolutize(src, base);

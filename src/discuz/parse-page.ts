@@ -2,16 +2,22 @@
  * One fetched Discuz! page (bytes + URL + fetch time) → a typed Page: its kind decided from the page's
  * own markers (discuz-notes.md "Charset, errors, login", "Anti-scraping", "Other views"), thread id,
  * title, pager, and every post with pid, floor, author, uid, time, own text and the rest.
- * The hot path of a long game: one htmlparser2 parse, a few page-level cheerio queries, then one
- * walk per post with precompiled selectors from selectors/*.json.
+ * What parses what: htmlparser2 builds the DOM once. Thread pages (the hot path of a long game) are
+ * read with css-select predicates compiled once from selectors/*.json (selectors.ts): one walk for
+ * the page-level selectors and post containers, then one walk per post (select.ts `scan`) and one
+ * per message (message.ts). cheerio wraps that same DOM (cheerio.load(doc), no reparse) only on
+ * pages that are not threads — error, message, login and printable-detection queries.
  */
 import * as cheerio from 'cheerio';
 import { parseDocument } from 'htmlparser2';
-import type { AnyNode, Document, Element } from 'domhandler';
+import { selectAll, selectOne } from 'css-select';
+import { isTag, type AnyNode, type Document, type Element } from 'domhandler';
+import { innerText as textOf, textContent } from 'domutils';
 import { DateTime } from 'luxon';
 import { decodeBody } from './decode.js';
 import { ParseError } from './errors.js';
-import { compile, findAll, findFirst, isElement, matches, scan, textOf } from './match.js';
+import { detachPost } from './flat-string.js';
+import { compileSelector, scan, textWithout } from './select.js';
 import { readMessage, tidyText } from './message.js';
 import { bundledSelectorSets, type SelectorSet } from './selectors.js';
 import { DEFAULT_FORUM_ZONE, resolvePostTime, wallIso } from './times.js';
@@ -25,10 +31,11 @@ export interface ParseOptions {
   selectors?: SelectorSet | SelectorSet[];
 }
 
-const TITLE_ATTR = compile('[title]');
-const TITLE = compile('title');
+const TITLE_ATTR = compileSelector('[title]');
+const TITLE = compileSelector('title');
+const BODY = compileSelector('body');
 const validZones = new Set<string>();
-const ANCHOR = compile('a[href]');
+const ANCHOR = compileSelector('a[href]');
 
 type $T = cheerio.CheerioAPI;
 
@@ -72,11 +79,11 @@ function isBareScriptRedirect(doc: Document): boolean {
     }
     if (n.type === 'script') {
       scripts++;
-      const src = textOf({ ...n, type: 'tag' } as Element);
+      const src = textContent(n);
       if (/location|window\s*\[/.test(src) && /href|assign|replace/.test(src)) navigates = true;
       return;
     }
-    if (!isElement(n)) return;
+    if (!isTag(n)) return;
     if (['html', 'head', 'body', 'meta', 'title', 'style', 'link'].includes(n.name)) {
       if (n.name === 'title' && textOf(n).trim()) return;
       for (const c of n.children) visit(c);
@@ -137,14 +144,14 @@ function tidFromText(sel: SelectorSet, text: string): number | null {
 /** Read the pager: current page and page count; 1/1 when the thread page has no pager. */
 function readPager(ctx: Ctx, sel: SelectorSet, pgEl: Element | null): { page: number; pageCount: number } {
   if (!pgEl) return { page: 1, pageCount: 1 };
-  const curEl = findFirst(pgEl, sel.page.pagerCurrent);
+  const curEl = selectOne(sel.page.pagerCurrent, pgEl);
   const cur = curEl ? matchNum(/(\d+)/, textOf(curEl)) : null;
   let total: number | null = null;
-  for (const el of findAll(pgEl, sel.page.pagerTotal)) total ??= matchNum(sel.pagerTotalPattern, el.attribs.title);
+  for (const el of selectAll(sel.page.pagerTotal, pgEl)) total ??= matchNum(sel.pagerTotalPattern, el.attribs.title);
   if (total === null) {
     // No "共 N 页" label: the largest page number linked.
     let max = cur ?? 1;
-    for (const a of findAll(pgEl, ANCHOR)) {
+    for (const a of selectAll(ANCHOR, pgEl)) {
       const n = matchNum(/(\d+)/, textOf(a));
       if (n !== null && n > max) max = n;
     }
@@ -186,7 +193,7 @@ function authorOf(a: Element | null, g: Element | null): { author: string; autho
 function readAttachments(found: Element[], base: string | null): Attachment[] {
   const out: Attachment[] = [];
   for (const el of found) {
-    const a = findFirst(el, ANCHOR) ?? (el.name === 'a' ? el : null);
+    const a = selectOne(ANCHOR, el) ?? (el.name === 'a' ? el : null);
     const name = collapse(a ? textOf(a) : textOf(el));
     if (!name) continue;
     const href = a?.attribs.href ?? null;
@@ -245,8 +252,8 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
     }
     const { author, authorId } = authorOf(authorEl, guestEl);
     if (!timeEl) throw new ParseError(`post ${pid} has no time element (template changed or page truncated)`, url);
-    const titled = findFirst(timeEl, TITLE_ATTR);
-    const timeText = collapse(textOf(timeEl, sel.post.timeIgnore ?? undefined));
+    const titled = selectOne(TITLE_ATTR, timeEl);
+    const timeText = collapse(sel.post.timeIgnore ? textWithout(timeEl, sel.post.timeIgnore) : textOf(timeEl));
     const time = resolvePostTime(titled?.attribs.title ?? null, timeText, fetched.fetchedAt, zone);
     if (!time) throw new ParseError(`post ${pid}: unreadable post time "${timeText}"`, url);
     if (!msgEl && !lockedEl) throw new ParseError(`post ${pid} has neither a message nor a locked notice`, url);
@@ -279,7 +286,7 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
       locked,
     };
     if (time.earliest) post.timeEarliest = time.earliest;
-    posts.push(post);
+    posts.push(detachPost(post)); // flat copies: no string may keep the page alive (flat-string.ts)
   }
   if (!posts.length && !copies) {
     throw new ParseError('thread page without any post: truncated page or a template the selectors do not fit', url);
@@ -292,14 +299,14 @@ function parsePrintable(ctx: Ctx, sel: SelectorSet): Post[] {
   const { doc, fetched, zone, base } = ctx;
   const url = fetched.url;
   const p = sel.data.printable;
-  const body = findFirst(doc, compile('body'));
+  const body = selectOne(BODY, doc);
   if (!body) throw new ParseError('printable page without a body', url);
   const rep = reportUrl(ctx.text);
   const tid = matchNum(/[?&]tid=(\d+)/, rep) ?? matchNum(/[?&]tid=(\d+)/, url) ?? tidFromText(sel, ctx.text);
   ctx.info.tid = tid;
-  const sep = compile(p.separator);
-  const end = compile(p.end);
-  const label = (n: AnyNode): string | null => (isElement(n) && n.name === 'b' ? collapse(textOf(n)).replace(/\s/g, '') : null);
+  const sep = compileSelector(p.separator);
+  const end = compileSelector(p.end);
+  const label = (n: AnyNode): string | null => (isTag(n) && n.name === 'b' ? collapse(textOf(n)).replace(/\s/g, '') : null);
 
   interface Raw {
     author: string;
@@ -319,7 +326,7 @@ function parsePrintable(ctx: Ctx, sel: SelectorSet): Post[] {
       state = 'author';
       continue;
     }
-    if (isElement(n) && matches(n, end)) {
+    if (end(n)) {
       sawEnd = true;
       break;
     }
@@ -337,11 +344,11 @@ function parsePrintable(ctx: Ctx, sel: SelectorSet): Post[] {
       continue;
     }
     if (state === 'time') {
-      if (isElement(n) && n.name === 'br') {
+      if (isTag(n) && n.name === 'br') {
         state = 'head';
         continue;
       }
-      if (isElement(n) && n.attribs.title) cur.timeTitle = n.attribs.title;
+      if (isTag(n) && n.attribs.title) cur.timeTitle = n.attribs.title;
       cur.timeText += n.type === 'text' ? n.data : textOf(n);
       continue;
     }
@@ -351,10 +358,10 @@ function parsePrintable(ctx: Ctx, sel: SelectorSet): Post[] {
       continue;
     }
     if (state === 'subject') {
-      if (isElement(n) && n.name === 'br') state = 'body';
+      if (isTag(n) && n.name === 'br') state = 'body';
       continue;
     }
-    if (isElement(n) && matches(n, sep)) {
+    if (sep(n)) {
       state = 'none';
       cur = null;
       continue;
@@ -393,7 +400,7 @@ function parsePrintable(ctx: Ctx, sel: SelectorSet): Post[] {
       locked: null,
     };
     if (time.earliest) post.timeEarliest = time.earliest;
-    return post;
+    return detachPost(post); // flat copies: no string may keep the page alive (flat-string.ts)
   });
 }
 
@@ -454,7 +461,7 @@ export function parsePage(fetched: FetchedPage, opts: ParseOptions = {}): Page {
   const $ = (): $T => (cached ??= cheerio.load(doc));
   const ctx: Ctx = { fetched, text, doc, $, zone, base, info };
   const k = sets[0].data.kinds;
-  const titleEl = findFirst(doc, TITLE);
+  const titleEl = selectOne(TITLE, doc);
   const title = titleEl ? collapse(textOf(titleEl)) : '';
   const set = (kind: PageKind, message: string | null): Page => {
     info.kind = kind;
@@ -464,7 +471,7 @@ export function parsePage(fetched: FetchedPage, opts: ParseOptions = {}): Page {
 
   // Challenges and server errors first: they are not truncated threads, whatever their shape.
   if (isBareScriptRedirect(doc)) return set('challenge', 'antitheft script redirect (follow it in a real browser)');
-  const threadSet = sets.find((s) => findFirst(doc, s.detect) !== null) ?? null;
+  const threadSet = sets.find((s) => selectOne(s.detect, doc) !== null) ?? null;
   if (!threadSet) {
     if (k.challengeTitles.some((t) => title.includes(t))) return set('challenge', title);
     if (k.serverErrorTitles.some((t) => title.includes(t)) || (status !== undefined && status >= 500)) {

@@ -2,12 +2,15 @@
  * Selector sets: how one Discuz template family lays out its pages, as data in selectors/*.json so a
  * director can adapt bansha to a forum's theme by editing a file. discuz-x3-desktop.json (default
  * desktop template + printable view) comes first, discuz-x3-mobile.json (touch template, mobile=2)
- * second. Loaded once, validated with zod, compiled to matchers.
+ * second. Loaded once and validated with zod. The page, post and message selectors are compiled once
+ * into css-select predicates (select.ts) for the thread hot path; the kinds.* selectors stay strings,
+ * run through cheerio on the few non-thread pages, but are compiled at load too so that a bad
+ * selector anywhere fails at load time with the file name.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { packagePath } from '../paths.js';
-import { compile, type Matcher } from './match.js';
+import { compileSelector as compile, type Matcher } from './select.js';
 import type { Template } from './types.js';
 
 const selectorSetSchema = z.object({
@@ -79,7 +82,7 @@ const selectorSetSchema = z.object({
 /** A selector set as written in selectors/*.json. */
 export type SelectorSetData = z.infer<typeof selectorSetSchema>;
 
-/** A selector set with its per-post and message selectors compiled (what parsePage takes). */
+/** A selector set with its selectors compiled to css-select predicates (what parsePage takes). */
 export interface SelectorSet {
   data: SelectorSetData;
   template: Template;
@@ -130,6 +133,9 @@ export function compileSelectorSet(raw: unknown, source = '<inline>'): SelectorS
     (post as unknown as Record<string, unknown>).itemIdPattern = null;
     post.itemId = re(d.post.itemIdPattern);
     const m = d.message;
+    for (const k of [d.kinds.message, d.kinds.noPermissionMarker, d.kinds.login, d.kinds.printable, d.printable.separator, d.printable.end]) {
+      if (k.trim()) compile(k);
+    }
     return {
       data: d,
       template: d.template,

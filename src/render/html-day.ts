@@ -1,71 +1,88 @@
 /**
- * Gathers one day's HTML report input from the store: the tally (src/votes), the day's post counts
- * (src/activity), and the violation and lurker flags (src/violations, src/activity) — each computed by
- * its own module; this file only assembles them into the plain value renderHtmlReport draws.
+ * One day's HTML report input, mapped from the two values that already assemble the day: the tally
+ * (src/votes/tally.ts tallyDay → TallyResult) and the day report (src/report/day-report.ts
+ * buildDayReport → DayReport: activity, flags, cards, the whole game's table). Nothing is counted or
+ * judged here — this file only turns those values into the plain value renderHtmlReport draws, so the
+ * HTML, terminal, Markdown, BBCode and JSON views of a day can never disagree.
  */
 import path from 'node:path';
-import { countDayPosts, type DayPosts } from '../activity/count.js';
-import { playersWithBallot } from '../activity/ballots.js';
-import { lurkingFlags } from '../activity/lurking.js';
-import type { PostsByThread } from '../activity/threads.js';
-import { findDay } from '../game/roster.js';
 import type { Game } from '../game/types.js';
-import { threadPosts, type SlicePost } from '../store/slice.js';
-import type { StoreData } from '../store/types.js';
+import type { DayReport } from '../report/day-report.js';
 import type { Flag } from '../violations/flag.js';
-import { violationFlags } from '../violations/scan.js';
-import { loadWordLists } from '../violations/word-lists.js';
-import { postsFromStore, tallyDay } from '../votes/tally.js';
 import type { TallyResult } from '../votes/types.js';
-import type { HtmlActivityTable, HtmlFlag, HtmlReportInput } from './html-report.js';
+import type { HtmlActivityTable, HtmlCard, HtmlFlag, HtmlReportInput } from './html-report.js';
+import { COLOR_NAME, FLAG_NAME, STATUS_NAME } from './report-common.js';
 
-/** Every stored thread's posts, by tid. */
-export function postsByThread(store: StoreData): PostsByThread {
-  const map = new Map<number, SlicePost[]>();
-  for (const key of Object.keys(store.threads)) map.set(Number(key), threadPosts(store, Number(key)));
-  return map;
+/** The flag kinds that make a player's activity row stand out (rules-spec §6, the lurker rules). */
+const LURKING: ReadonlySet<Flag['kind']> = new Set(['few-posts', 'low-streak', 'no-ballot']);
+
+/** The report's heading for a game: its file name without .yaml ("public", "m901"). */
+export function reportTitle(game: Pick<Game, 'file'>): string {
+  return path.basename(game.file).replace(/\.ya?ml$/i, '');
 }
 
-/** The activity columns of one day: posts counted, posts after closing, whether a ballot was posted. */
-export function activityOfDay(game: Game, counts: DayPosts, ballots: ReadonlySet<string> | null): HtmlActivityTable {
-  const minPosts = game.rules.lurking.enabled ? game.rules.lurking.minPostsPerDay : null;
+/**
+ * The activity table as the HTML draws it: players × days up to the report's day (— when out before
+ * the day or not stored), then whether the player posted a ballot today. A row is marked when the report
+ * flagged the player under a lurker rule.
+ */
+export function htmlActivity(report: DayReport): HtmlActivityTable {
+  const hasVote = report.activity.some((a) => a.voted !== null);
   return {
-    columns: ['发言数', '关门后', ...(ballots ? ['投票帖'] : [])],
-    rows: counts.players.map((p) => ({
-      player: p.player,
-      cells: p.exempt ? ['已出局', '', ...(ballots ? [''] : [])] : [p.posts, p.late.length, ...(ballots ? [ballots.has(p.player) ? '✓' : '✗'] : [])],
-      warn: !p.exempt && ((minPosts !== null && p.posts < minPosts) || (ballots !== null && !ballots.has(p.player))),
-    })),
+    columns: [...report.table.days.map((d) => `第${d}日发言`), '合计', ...(hasVote ? [`第${report.day}日投票帖`] : [])],
+    rows: report.table.rows.map((row) => {
+      const today = report.activity.find((a) => a.player === row.player);
+      const voted = !today || today.exempt ? '出局' : today.voted === null ? '—' : today.voted ? '✓' : '✗';
+      return {
+        player: row.player,
+        cells: [...row.counts.map((n) => n ?? '—'), row.total, ...(hasVote ? [voted] : [])],
+        warn: report.flags.some((f) => f.player === row.player && LURKING.has(f.kind)),
+      };
+    }),
   };
 }
 
-/** A flag as the HTML report lists it. */
+/** A flag as the HTML report lists it: its kind in the director's words, the rule and the player's words. */
 export function htmlFlag(f: Flag): HtmlFlag {
-  return { player: f.player, kind: f.kind, detail: f.snippet ? `${f.detail} — “${f.snippet}”` : f.detail, at: f.at, url: f.url };
+  return { player: f.player, kind: FLAG_NAME[f.kind], detail: f.snippet ? `${f.detail} — “${f.snippet}”` : f.detail, at: f.at, url: f.url };
 }
 
-/** Everything the HTML report of day `day` shows, computed from the store. */
-export function htmlDayInput(store: StoreData, game: Game, day: number, opts: { tally?: TallyResult; now?: number } = {}): HtmlReportInput {
-  const d = findDay(game, day);
-  const posts = postsByThread(store);
-  const tally = opts.tally ?? tallyDay(game, postsFromStore(store), day);
-  const postsByDay = new Map<number, DayPosts>();
-  for (const g of game.days) if (g.day <= day) postsByDay.set(g.day, countDayPosts(game, g, posts));
-  const ballots = d.vote ? playersWithBallot(game, d, posts.get(d.vote.tid) ?? []) : null;
-  const accelerated: Record<number, boolean> = { [day]: tally.accelerated };
-  const flags = [
-    ...lurkingFlags({ game, day, postsByDay, accelerated, ballots }),
-    ...violationFlags({ game, day: d, posts, lists: loadWordLists(game.rules.bannedCategories) }),
-  ];
+export interface HtmlDayOptions {
+  /** The heading (default: "bansha"); reportTitle(game) gives the game file's name. */
+  title?: string;
+  /** When the report was made (epoch ms; default now). */
+  now?: number;
+  /** The link to a post by pid, for card evidence (default: the link of a flag on that post, if any). */
+  postUrl?: (pid: number) => string | null;
+}
+
+/**
+ * Everything the HTML report of `report.day` shows: the tally of that day (null: none to show) and the
+ * day report. Throws when the two are of different days.
+ */
+export function htmlDayInput(report: DayReport, tally: TallyResult | null, opts: HtmlDayOptions = {}): HtmlReportInput {
+  if (tally && tally.day !== report.day) throw new Error(`the tally is of day ${tally.day}, the report of day ${report.day}`);
+  const flagUrl = (pid: number) => report.flags.find((f) => f.pid === pid && f.url)?.url ?? null;
+  const urlOf = (pid: number) => opts.postUrl?.(pid) ?? flagUrl(pid);
+  const cards: HtmlCard[] = report.cards.map((c) => ({
+    id: c.id,
+    player: c.player,
+    color: COLOR_NAME[c.color],
+    status: STATUS_NAME[c.status],
+    reason: c.reason,
+    evidence: c.evidence.map((pid) => ({ label: `pid ${pid}`, url: urlOf(pid) })),
+  }));
   return {
-    title: path.basename(game.file).replace(/\.ya?ml$/i, ''),
-    day,
-    timezone: game.timezone,
-    opens: d.opens,
-    closes: d.closes,
+    title: opts.title ?? 'bansha',
+    day: report.day,
+    timezone: report.timezone,
+    opens: report.opens,
+    closes: report.closes,
     generatedAt: opts.now ?? Date.now(),
     tally,
-    activity: activityOfDay(game, postsByDay.get(day)!, ballots),
-    flags: flags.map(htmlFlag),
+    activity: htmlActivity(report),
+    flags: report.flags.map(htmlFlag),
+    cards,
+    notes: report.notes,
   };
 }

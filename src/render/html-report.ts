@@ -27,6 +27,19 @@ export interface HtmlFlag {
   url: string | null;
 }
 
+/** A card the tool proposes (or the ledger holds) for the day, with links to its evidence. */
+export interface HtmlCard {
+  /** Ledger id (what `bansha cards confirm ID` takes), when recorded. */
+  id: string | null;
+  player: string;
+  /** The colour in the director's words (蓝牌, 黄牌, 红牌（罚下）). */
+  color: string;
+  /** The ledger status in the director's words (待定, 已确认, 已驳回). */
+  status: string;
+  reason: string;
+  evidence: Array<{ label: string; url: string | null }>;
+}
+
 /** Everything one day's HTML report shows. */
 export interface HtmlReportInput {
   /** Heading, e.g. the game file's name or the thread title's tag ("M901 饺子馆"). */
@@ -40,6 +53,10 @@ export interface HtmlReportInput {
   tally: TallyResult | null;
   activity: HtmlActivityTable | null;
   flags: HtmlFlag[];
+  /** The cards proposed for the day (absent: no cards section). */
+  cards?: HtmlCard[];
+  /** What the director should know about the report itself (missing threads, waivers…). */
+  notes?: string[];
 }
 
 const STYLE = `
@@ -67,8 +84,9 @@ export function renderHtmlReport(input: HtmlReportInput): string {
     `<p class="meta">${escapeHtml(fmt(input.opens))} – ${escapeHtml(fmt(input.closes))}（${escapeHtml(input.timezone)}）</p>`,
   );
   body.push(...tallySection(input, fmt));
-  body.push(...activitySection(input.activity));
+  body.push(...activitySection(input.activity, input.notes ?? []));
   body.push(...flagsSection(input.flags, fmt));
+  if (input.cards) body.push(...cardsSection(input.cards));
   body.push(`<footer>bansha · ${escapeHtml(fmt(input.generatedAt, 'yyyy-MM-dd HH:mm:ss'))}</footer>`);
   return [
     '<!DOCTYPE html>',
@@ -132,16 +150,18 @@ function tallySection(input: HtmlReportInput, fmt: (t: number, f?: string) => st
 const STATUS: Record<BallotRecord['status'], string> = { counted: '计入', rejected: '无效', superseded: '已改' };
 
 function ballotRow(b: BallotRecord, fmt: (t: number, f?: string) => string): string {
-  const notes = [b.reason, b.proxyBy ? `代投：${b.proxyBy}` : null, b.edit ? `编辑：${b.edit.before} → ${b.edit.after}` : null, ...b.flags].filter(Boolean) as string[];
+  // The reason may already say what a flag says (an edit with no earlier version): each note once.
+  const notes = [...new Set([b.reason, b.proxyBy ? `代投：${b.proxyBy}` : null, b.edit ? `编辑：${b.edit.before} → ${b.edit.after}` : null, ...b.flags].filter((n): n is string => !!n))];
   return (
     `<tr class="${b.status}"><td class="nw">${escapeHtml(fmt(b.at, 'MM-dd HH:mm:ss'))}</td><td class="nw">${link(b.url, b.floor === null ? '#' : `${b.floor}#`)}</td>` +
-    `<td class="nw">${escapeHtml(b.voter)}</td><td>${escapeHtml(b.target ?? '—')}</td><td class="nw ${b.status}">${STATUS[b.status]}</td>` +
+    `<td class="nw">${escapeHtml(b.voter)}</td><td class="nw">${escapeHtml(b.target ?? '—')}</td><td class="nw ${b.status}">${STATUS[b.status]}</td>` +
     `<td>${escapeHtml(notes.join('；'))}</td></tr>`
   );
 }
 
-function activitySection(a: HtmlActivityTable | null): string[] {
+function activitySection(a: HtmlActivityTable | null, notes: string[]): string[] {
   const out = ['<section id="activity">', '<h2>活跃度</h2>'];
+  if (notes.length) out.push('<ul class="notes">', ...notes.map((n) => `<li class="note">${escapeHtml(n)}</li>`), '</ul>');
   if (!a || a.rows.length === 0) {
     out.push('<p class="empty">没有活跃度数据。</p>', '</section>');
     return out;
@@ -164,8 +184,25 @@ function flagsSection(flags: HtmlFlag[], fmt: (t: number, f?: string) => string)
   out.push('<table class="flags"><thead><tr><th>时间</th><th>玩家</th><th>类别</th><th>内容</th><th>帖子</th></tr></thead><tbody>');
   for (const f of flags) {
     out.push(
-      `<tr><td>${f.at === null ? '—' : escapeHtml(fmt(f.at, 'MM-dd HH:mm'))}</td><td>${escapeHtml(f.player)}</td><td>${escapeHtml(f.kind)}</td>` +
-        `<td>${escapeHtml(f.detail)}</td><td>${link(f.url, '查看')}</td></tr>`,
+      `<tr><td class="nw">${f.at === null ? '—' : escapeHtml(fmt(f.at, 'MM-dd HH:mm'))}</td><td class="nw">${escapeHtml(f.player)}</td><td class="nw">${escapeHtml(f.kind)}</td>` +
+        `<td>${escapeHtml(f.detail)}</td><td class="nw">${f.url ? link(f.url, '查看') : ''}</td></tr>`,
+    );
+  }
+  out.push('</tbody></table>', '</section>');
+  return out;
+}
+
+function cardsSection(cards: HtmlCard[]): string[] {
+  const out = ['<section id="cards">', '<h2>提议的判罚</h2>'];
+  if (cards.length === 0) {
+    out.push('<p class="empty">没有提议。</p>', '</section>');
+    return out;
+  }
+  out.push('<table class="cards"><thead><tr><th>编号</th><th>玩家</th><th>牌</th><th>状态</th><th>理由</th><th>证据</th></tr></thead><tbody>');
+  for (const c of cards) {
+    out.push(
+      `<tr><td class="nw">${escapeHtml(c.id ?? '—')}</td><td class="nw">${escapeHtml(c.player)}</td><td class="nw">${escapeHtml(c.color)}</td>` +
+        `<td class="nw">${escapeHtml(c.status)}</td><td>${escapeHtml(c.reason)}</td><td>${c.evidence.map((e) => link(e.url, e.label)).join(' ')}</td></tr>`,
     );
   }
   out.push('</tbody></table>', '</section>');

@@ -1,7 +1,8 @@
 /**
  * The tally as the announcement a director pastes into the vote thread (Discuz BBCode): totals, the
  * result and the rule that decided it, who voted whom with links to the floors ([url=…]N#[/url]),
- * invalid ballots with their reasons, and who cast nothing.
+ * invalid ballots with their reasons, and who cast nothing — all in Chinese (the reasons and the rule
+ * are worded by src/votes/reasons.ts, the headings here).
  *
  * Player-written text (names, targets as written, reasons) is escaped so it can never open a tag:
  * Discuz has no escape syntax, so a zero-width space (U+200B) goes after every "[" (a tag can no longer
@@ -35,7 +36,8 @@ export function renderTallyBBCode(t: TallyResult): string {
   const out: string[] = [];
   out.push(`[b]第${t.day}日${KIND_TITLE[t.kind]}结果[/b]（${t.running ? `截至 ${time(t.countedAt)} 的实时统计` : `关门 ${time(t.closes)}`}）`);
   if (t.sheriff) out.push(`警长：${e(t.sheriff)}（警长票计 ${fmt(t.sheriffWeight)} 票）`);
-  if (t.acceleration || t.accelerated) out.push(`进程加速：${t.accelerated ? '是（改票作废）' : '否'}`);
+  if (t.acceleration) out.push(`进程加速：${e(t.acceleration.explanation)}${t.accelerated ? '，改票作废' : ''}`);
+  else if (t.accelerated) out.push('进程加速：是（游戏文件声明），改票作废');
   out.push('', '[b]票数[/b]');
   for (const l of t.totals) {
     const voters = t.ballots

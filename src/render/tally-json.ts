@@ -1,26 +1,33 @@
 /**
  * The tally as JSON (`bansha tally --json`): an interface others script against, so the keys are
- * fixed — {day, kind, sheriff, accelerated, totals: [{name, votes}], result: {name, tie, rule},
- * ballots: [{voter, target, weight, status, reason, pid, floor, at}]}; a day without a public vote
- * (120b) is {day, kind: "none", reason}. Times are ISO 8601 with the forum's offset.
+ * fixed — {day, kind, sheriff, accelerated, totals: [{name, votes}], result: {name, tie, rule, code},
+ * ballots: [{voter, target, weight, status, reason, code, codes, pid, floor, at}]}; a day without a
+ * public vote (120b) is {day, kind: "none", reason, code}. Times are ISO 8601 with the forum's offset.
+ * `reason` and `rule` are the Chinese sentences the announcement shows; `code`/`codes` are the stable
+ * machine-readable codes of src/votes/reasons.ts (a ballot's `code` is its main reason, `codes` all of
+ * them in order; null/[] when it has none).
  */
 import { forumIso } from '../votes/time.js';
+import type { BallotReasonCode, OutcomeCode } from '../votes/reasons.js';
 import type { TallyResult } from '../votes/types.js';
 
 export interface TallyJson {
   day: number;
   kind: TallyResult['kind'];
   reason?: string;
+  code?: OutcomeCode | null;
   sheriff?: string | null;
   accelerated?: boolean;
   totals?: Array<{ name: string; votes: number }>;
-  result?: { name: string | null; tie: string[]; rule: string };
+  result?: { name: string | null; tie: string[]; rule: string; code: OutcomeCode | null };
   ballots?: Array<{
     voter: string;
     target: string | null;
     weight: number;
     status: 'counted' | 'rejected' | 'superseded';
     reason: string | null;
+    code: BallotReasonCode | null;
+    codes: BallotReasonCode[];
     pid: number;
     floor: number | null;
     at: string;
@@ -29,20 +36,22 @@ export interface TallyJson {
 
 /** The JSON value (not yet a string). */
 export function tallyJson(t: TallyResult): TallyJson {
-  if (t.kind === 'none') return { day: t.day, kind: 'none', reason: t.reason ?? '' };
+  if (t.kind === 'none') return { day: t.day, kind: 'none', reason: t.reason ?? '', code: t.result.detail?.code ?? null };
   return {
     day: t.day,
     kind: t.kind,
     sheriff: t.sheriff,
     accelerated: t.accelerated,
     totals: t.totals.map((l) => ({ name: l.name, votes: l.votes })),
-    result: { name: t.result.name, tie: [...t.result.tie], rule: t.result.rule },
+    result: { name: t.result.name, tie: [...t.result.tie], rule: t.result.rule, code: t.result.detail?.code ?? null },
     ballots: t.ballots.map((b) => ({
       voter: b.voter,
       target: b.target,
       weight: b.weight,
       status: b.status,
       reason: b.reason,
+      code: b.details?.[0]?.code ?? null,
+      codes: (b.details ?? []).map((d) => d.code),
       pid: b.pid,
       floor: b.floor,
       at: forumIso(b.at, t.timezone),

@@ -4,7 +4,9 @@
  * a board that answers guests with the real guest-denied page, and fault modes a test can switch on
  * (latency, slow drip, 5xx System Error, 429, connection reset, truncated body, anti-CC reload page,
  * antitheft script page, session expiry, a swapped newer page, a deleted thread, an off-host redirect).
- * Used by the tests, by `bansha demo` and by the benchmark.
+ * Besides the captured pages it can serve thread pages built on the fly (`pages`, e.g. a synthetic game
+ * of any size from src/replay/synth.ts through `synthPageSource`) and answer every request after a
+ * fixed latency (`latencyMs`). Used by the tests, by `bansha demo` and by the benchmark.
  */
 import http from 'node:http';
 import fs from 'node:fs';
@@ -13,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import iconv from 'iconv-lite';
 import { packagePath } from '../paths.js';
+import { buildThreadPage, familyBase, familyPpp, pageCountOf, type SynthThread } from './synth.js';
 
 /** One fault mode. */
 export type Fault =
@@ -65,6 +68,23 @@ export interface ReplayOptions {
   requireLogin?: boolean;
   /** Accounts the login form accepts, name → password (default: the capture's director, 导演A / lab123456). */
   users?: Record<string, string>;
+  /**
+   * Thread pages built on the fly, asked first for every thread page request (query or rewrite URL):
+   * `forum` is this server's root URL (for the page's links). Return null for a thread it does not
+   * serve (the captured pages answer then). A page past the end should come back as the last page,
+   * as Discuz does (`synthPageSource` does). Login, faults, swaps and deletions apply as to captured pages.
+   */
+  pages?: (tid: number, page: number, forum: string) => ServedPage | null;
+  /** Every answer is sent this long after its request arrived, ms (building the page included). Default 0. */
+  latencyMs?: number;
+}
+
+/** A page built on the fly for the replay server. */
+export interface ServedPage {
+  bytes: Uint8Array;
+  contentType: string;
+  /** The page number it is (a page past the end is the last page). */
+  page: number;
 }
 
 /** A running replay server. */
@@ -252,7 +272,7 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
   }
 
   /** What a request resolves to, before faults. */
-  function route(req: http.IncomingMessage, body: string, authed: boolean): { status: number; headers: Record<string, string | string[]>; body: Buffer; tid?: number; page?: number } {
+  function route(req: http.IncomingMessage, body: string, authed: boolean): { status: number; headers: Record<string, string | string[]>; body: Buffer; tid?: number; page?: number; onTheFly?: boolean } {
     const url = new URL(req.url ?? '/', 'http://x/');
     const q = url.searchParams;
     const html = (res: Resource, status = res.status) => ({ status, headers: { 'Content-Type': res.contentType }, body: site.read(res) });
@@ -296,6 +316,11 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
       if (requireLogin && !authed) {
         const denied = site.named.get('guest-denied');
         return denied ? html(denied) : textPage(403, 'login required');
+      }
+      const built = deleted.has(tid) ? null : opts.pages?.(tid, page, selfUrl) ?? null;
+      if (built) {
+        const body = swapped.get(`${tid}:${built.page}`) ?? Buffer.from(built.bytes.buffer, built.bytes.byteOffset, built.bytes.length);
+        return { status: 200, headers: { 'Content-Type': built.contentType }, body, tid, page: built.page, onTheFly: true };
       }
       const count = site.pageCounts[tid];
       if (!count || deleted.has(tid)) {
@@ -343,6 +368,7 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
   });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, body: string): Promise<void> {
+    const arrived = performance.now();
     const reqPath = req.url ?? '/';
     const cookies = parseCookies(req.headers.cookie);
     const active = matching(reqPath);
@@ -416,7 +442,9 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
     }
 
     const out = route(req, body, authed);
-    out.body = localise(out.body);
+    if (!out.onTheFly) out.body = localise(out.body); // pages built on the fly already link here
+    const fixed = (opts.latencyMs ?? 0) - (performance.now() - arrived);
+    if (fixed > 0) await new Promise((r) => setTimeout(r, fixed));
     const headers = { ...out.headers } as Record<string, string | string[]>;
     const truncate = use('truncate');
     const drip = use('drip');
@@ -472,9 +500,10 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
     },
     swapPage: (tid, page, b) => {
       const res = site.viewthread.get(`${tid}:${page}`);
-      if (!res) throw new Error(`thread ${tid} page ${page} is not captured`);
+      const built = res ? null : opts.pages?.(tid, page, selfUrl) ?? null;
+      if (!res && !built) throw new Error(`thread ${tid} page ${page} is not captured`);
       if (typeof b === 'function') {
-        const current = swapped.get(`${tid}:${page}`) ?? site.read(res);
+        const current = swapped.get(`${tid}:${page}`) ?? (res ? site.read(res) : Buffer.from(built!.bytes));
         swapped.set(`${tid}:${page}`, encodeLike(b(decodeLike(current))));
       } else {
         swapped.set(`${tid}:${page}`, typeof b === 'string' ? encodeLike(b) : Buffer.from(b));
@@ -487,5 +516,32 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
       cookies: [{ name: authCookie, value: newSession(), domain: host, path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Lax' as const }],
       origins: [] as [],
     }),
+  };
+}
+
+/**
+ * A `pages` source for the replay server serving synthetic threads (src/replay/synth.ts), read live
+ * through `threads()` so posts added later show up. Each page is built from the real captured markup
+ * on first request with the server's root as its base (links of the copied skeleton too), and cached until its thread's post count
+ * changes; a page past the end is the last page, as Discuz serves it.
+ */
+export function synthPageSource(threads: () => readonly SynthThread[]): (tid: number, page: number, forum: string) => ServedPage | null {
+  const cache = new Map<string, { posts: number; forum: string; page: ServedPage }>();
+  return (tid, page, forum) => {
+    const thread = threads().find((t) => t.tid === tid);
+    if (!thread) return null;
+    const count = pageCountOf(thread.posts.length, thread.ppp ?? familyPpp(thread.family));
+    const served = Math.min(Math.max(1, page), count);
+    const key = `${tid}:${served}`;
+    const hit = cache.get(key);
+    if (hit && hit.posts === thread.posts.length && hit.forum === forum) return hit.page;
+    const built = buildThreadPage({ ...thread, base: forum }, served);
+    // the skeleton copied from the capture still names the captured site: point it here, as localise does
+    const captured = familyBase(thread.family);
+    const raw = Buffer.from(built.bytes.buffer, built.bytes.byteOffset, built.bytes.length);
+    const bytes = captured === forum ? raw : replaceBytes(replaceBytes(raw, captured, forum), captured.replace(/\//g, '\\/'), forum.replace(/\//g, '\\/'));
+    const out: ServedPage = { bytes, contentType: built.contentType, page: served };
+    cache.set(key, { posts: thread.posts.length, forum, page: out });
+    return out;
   };
 }

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FetchedPage, Page, Post } from '../discuz/types.js';
+import { flatString } from '../discuz/flat-string.js';
 import type { Store } from './store-file.js';
 import type { FetchedPageRecord, StoreData, StoredPost, StoredThread } from './types.js';
 
@@ -150,7 +151,7 @@ export function applyPage(data: StoreData, fetched: FetchedPage, parsed: Page): 
     tid, title: '', pageCount: 0, pages: {}, lastCrawl: null, deletedSince: null,
   };
   data.threads[key] = thread;
-  if (parsed.page.title) thread.title = parsed.page.title;
+  if (parsed.page.title) thread.title = flatString(parsed.page.title); // not a view into the page text
   thread.pageCount = Math.max(parsed.page.pageCount ?? 1, pageNo);
   thread.deletedSince = null;
   thread.lastCrawl = at;

@@ -53,6 +53,47 @@ function lockPath(storePath: string): string {
   return `${storePath}.lock`;
 }
 
+/** Size of the pieces the store JSON is encoded in (characters). */
+const CHUNK_CHARS = 1 << 20;
+
+/**
+ * The store as compact UTF-8 JSON, byte for byte what `JSON.stringify(data)` encodes to, in pieces of
+ * about 1 MiB: the big maps (posts, threads) are serialised entry by entry and each piece is encoded
+ * at once, so the whole text never exists as one string beside its encoding (at 50,000 posts that
+ * string alone was ~60 MB of UTF-16 next to 37 MB of UTF-8). Synchronous: the pieces are one snapshot.
+ */
+export function storeJsonChunks(data: StoreData): Buffer[] {
+  const out: Buffer[] = [];
+  let pending = '';
+  const push = (s: string): void => {
+    pending += s;
+    if (pending.length >= CHUNK_CHARS) {
+      out.push(Buffer.from(pending, 'utf8'));
+      pending = '';
+    }
+  };
+  /** `"key":` plus the value's JSON, or nothing when JSON.stringify would skip the member (undefined, function). */
+  const member = (first: boolean, key: string, value: unknown, stream: boolean): boolean => {
+    if (stream && value !== null && typeof value === 'object' && !Array.isArray(value) && typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
+      push(`${first ? '' : ','}${JSON.stringify(key)}:{`);
+      let inner = true;
+      for (const [k, v] of Object.entries(value)) if (member(inner, k, v, false)) inner = false;
+      push('}');
+      return true;
+    }
+    const json = JSON.stringify(value) as string | undefined;
+    if (json === undefined) return false;
+    push(`${first ? '' : ','}${JSON.stringify(key)}:${json}`);
+    return true;
+  };
+  push('{');
+  let first = true;
+  for (const [k, v] of Object.entries(data)) if (member(first, k, v, k === 'posts' || k === 'threads')) first = false;
+  push('}');
+  out.push(Buffer.from(pending, 'utf8'));
+  return out;
+}
+
 function isStoreData(v: unknown): v is StoreData {
   if (typeof v !== 'object' || v === null) return false;
   const o = v as Record<string, unknown>;
@@ -113,20 +154,20 @@ export class AtomicJsonFile implements Adapter<StoreData> {
   }
 
   write(data: StoreData): Promise<void> {
-    const text = JSON.stringify(data);
-    const next = this.#chain.then(() => this.#writeNow(text));
+    const chunks = storeJsonChunks(data); // the snapshot, taken now (later changes are the next write's)
+    const next = this.#chain.then(() => this.#writeNow(chunks));
     this.#chain = next.catch(() => undefined);
     return next;
   }
 
-  async #writeNow(text: string): Promise<void> {
+  async #writeNow(chunks: Buffer[]): Promise<void> {
     const dir = path.dirname(this.file);
     const base = path.basename(this.file);
     const tmp = path.join(dir, `.${base}.${process.pid}.${++this.#seq}.tmp`);
     // 1. The new content, durable, under a temp name.
     const h = await fsp.open(tmp, 'w');
     try {
-      await h.writeFile(text, 'utf8');
+      for (const chunk of chunks) await h.write(chunk, 0, chunk.length);
       await h.sync();
     } finally {
       await h.close();

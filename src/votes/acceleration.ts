@@ -14,7 +14,8 @@ import type { Game, GameDay } from '../game/types.js';
 import { alivePlayers, exitTime } from '../game/roster.js';
 import type { SlicePost } from '../store/slice.js';
 import { foldWidth } from '../text/normalize.js';
-import { forumTime, strictlyBefore, timeSpan } from './time.js';
+import { accelerationIgnoreText, accelerationText, type AccelerationIgnore } from './reasons.js';
+import { strictlyBefore, timeSpan } from './time.js';
 import type { AccelerationResult } from './types.js';
 
 const WITHDRAW = /(取消|撤销|撤回|收回|不)\s*$/;
@@ -24,7 +25,6 @@ export function accelerationFor(game: Game, day: GameDay, processPosts: readonly
   const acc = game.rules.acceleration;
   const cutoff = day.closes - acc.cutoffMinutesBeforeClose * 60_000;
   const until = Math.min(cutoff, at ?? cutoff);
-  const t = (ms: number) => forumTime(ms, game.timezone);
   // Alive just before the moment judged: a vote-out at closing has not happened yet.
   const alive = alivePlayers(game, until - 1);
   const needed = acc.threshold === 'more-than-half' ? Math.floor(alive.length / 2) + 1 : Math.ceil(alive.length / 2);
@@ -38,28 +38,29 @@ export function accelerationFor(game: Game, day: GameDay, processPosts: readonly
   for (const p of sorted) {
     const kind = requestKind(p.text, acc.requestWords, acc.delayWords);
     if (!kind) continue;
-    const ignore = (reason: string) => result.ignored.push({ author: p.author, pid: p.pid, floor: p.floor, at: p.at, reason });
+    const ignore = (why: AccelerationIgnore) =>
+      result.ignored.push({ author: p.author, pid: p.pid, floor: p.floor, at: p.at, reason: accelerationIgnoreText(why, game.timezone), code: why.code });
     const span = timeSpan(p);
     if (strictlyBefore(span, day.opens) === 'yes') continue; // another day's request: not this day's business
     if (strictlyBefore(span, until) !== 'yes') {
-      if (strictlyBefore(span, day.closes) === 'yes') ignore(`posted ${t(p.at)}, not before the cut-off ${t(cutoff)}${at !== undefined && at < cutoff ? ' (or the --at moment)' : ''}`);
+      if (strictlyBefore(span, day.closes) === 'yes') ignore({ code: 'after-cutoff', at: p.at, cutoff, atMoment: at !== undefined && at < cutoff });
       continue;
     }
     if (game.directors.includes(p.author)) {
-      ignore('a director\'s post');
+      ignore({ code: 'director' });
       continue;
     }
     if (!game.players.includes(p.author)) {
-      ignore(`${p.author} is not a player of this game`);
+      ignore({ code: 'not-a-player', author: p.author });
       continue;
     }
     const out = exitTime(game, p.author);
     if (out !== null && out <= span.lo) {
-      ignore(`${p.author} was out of the game (since ${t(out)})`);
+      ignore({ code: 'out', author: p.author, since: out });
       continue;
     }
     if (out !== null && out < until) {
-      ignore(`${p.author} left the game at ${t(out)}, before the cut-off`);
+      ignore({ code: 'left-before-cutoff', author: p.author, since: out });
       continue;
     }
     latest.set(`${kind === 'delay' ? 'd' : 'a'}:${p.author}`, { kind, post: p });
@@ -67,7 +68,10 @@ export function accelerationFor(game: Game, day: GameDay, processPosts: readonly
   const entry = (p: SlicePost) => ({ player: p.author, pid: p.pid, floor: p.floor, at: p.at, url: p.url });
   for (const [key, v] of latest) {
     if (v.kind === 'withdraw') {
-      if (key.startsWith('a:')) result.ignored.push({ author: v.post.author, pid: v.post.pid, floor: v.post.floor, at: v.post.at, reason: 'withdrew the request' });
+      if (key.startsWith('a:')) {
+        const p = v.post;
+        result.ignored.push({ author: p.author, pid: p.pid, floor: p.floor, at: p.at, reason: accelerationIgnoreText({ code: 'withdrew' }, game.timezone), code: 'withdrew' });
+      }
       continue;
     }
     (v.kind === 'request' ? result.requests : result.delays).push(entry(v.post));
@@ -75,22 +79,25 @@ export function accelerationFor(game: Game, day: GameDay, processPosts: readonly
   result.requests.sort((a, b) => a.at - b.at);
   result.delays.sort((a, b) => a.at - b.at);
 
-  const rule = acc.threshold === 'more-than-half' ? 'more than half' : 'at least half';
   const asked = result.requests.length;
   const accelMet = asked >= needed;
   const delayMet = acc.delayWords.length > 0 && result.delays.length >= needed;
-  const count = `${asked} of ${alive.length} alive players asked for acceleration before ${t(cutoff)} (${rule} needed: ${needed})`;
+  let how: 'declared' | 'disabled' | 'cancelled' | 'counted';
   if (result.declared !== null) {
     result.accelerated = result.declared;
-    result.explanation = `the game file declares this day ${result.declared ? '' : 'not '}accelerated (the count: ${count})`;
+    how = 'declared';
   } else if (!acc.enabled) {
-    result.explanation = 'this ruleset has no acceleration';
+    how = 'disabled';
   } else if (accelMet && delayMet) {
-    result.explanation = `${count}; but ${result.delays.length} asked for a delay, which cancels it (062 l.248 延迟成功时，不再视为“执行加速”)`;
+    how = 'cancelled';
   } else {
     result.accelerated = accelMet;
-    result.explanation = `${count}: ${accelMet ? 'accelerated' : 'not accelerated'}`;
+    how = 'counted';
   }
+  result.explanation = accelerationText(
+    { asked, alive: alive.length, needed, cutoff, threshold: acc.threshold, how, accelerated: result.accelerated, delays: result.delays.length },
+    game.timezone,
+  );
   return result;
 }
 

@@ -12,6 +12,7 @@
  */
 import { foldWidth, normalizeName } from '../text/normalize.js';
 import { nearestName } from '../text/nearest.js';
+import { ballotReasonText, type BallotReason } from './reasons.js';
 import type { BallotFailure, BallotHead, BallotReading, Target } from './types.js';
 
 /** What X may name. */
@@ -56,27 +57,26 @@ export function readBallot(text: string, ctx: BallotContext): BallotReading {
   }
   if (hits.length === 0) {
     const bare = HEAD_NO_COLON.exec(folded);
-    if (bare) return fail('malformed', null, null, `"${bare[0]}" has no colon (format: 投票对象：名字 / 投票理由：理由)`);
-    return fail('no-ballot', null, null, 'no 投票对象/改票对象 line: not a ballot in the required format');
+    if (bare) return fail('malformed', null, null, { code: 'malformed-no-colon', found: bare[0] });
+    return fail('no-ballot', null, null, { code: 'malformed-no-heads' });
   }
   const value = (i: number): string => folded.slice(hits[i].end, i + 1 < hits.length ? hits[i + 1].start : folded.length);
   const targets = hits.map((h, i) => ({ h, i })).filter((x) => x.h.part === 'target');
   const reasons = hits.map((h, i) => ({ h, i })).filter((x) => x.h.part === 'reason');
   const head = (targets[0] ?? reasons[0]).h.head;
-  const headWord = head === 'vote' ? '投票' : '改票';
 
-  if (targets.length === 0) return fail('malformed', head, null, `no ${headWord}对象 line`);
-  if (targets.length > 1) return fail('malformed', head, null, `${targets.length} ${headWord}对象 lines in one post: one ballot per post`);
+  if (targets.length === 0) return fail('malformed', head, null, { code: 'malformed-no-target', head });
+  if (targets.length > 1) return fail('malformed', head, null, { code: 'malformed-two-targets', head, count: targets.length });
   // X stands on its head's line: anything after a line break is not part of it.
   const written = value(targets[0].i).split('\n')[0].replace(TRAILING, '').trim();
-  if (reasons.length === 0) return fail('malformed', head, written || null, `no ${headWord}理由 line (m107 l.205: 明确说明投票对象和投票理由)`);
-  if (reasons.length > 1) return fail('malformed', head, written || null, `${reasons.length} ${headWord}理由 lines in one post`);
+  if (reasons.length === 0) return fail('malformed', head, written || null, { code: 'malformed-no-reason', head });
+  if (reasons.length > 1) return fail('malformed', head, written || null, { code: 'malformed-two-reasons', head, count: reasons.length });
   if (reasons[0].h.head !== head) {
-    return fail('malformed', head, written || null, `mixed heads: ${headWord}对象 with ${reasons[0].h.head === 'vote' ? '投票' : '改票'}理由`);
+    return fail('malformed', head, written || null, { code: 'malformed-mixed-heads', head, other: reasons[0].h.head });
   }
-  if (!written) return fail('malformed', head, null, `empty ${headWord}对象`);
+  if (!written) return fail('malformed', head, null, { code: 'empty-target', head });
   const reason = value(reasons[0].i).trim();
-  if (EMPTY_REASON.test(reason)) return fail('malformed', head, written, `empty ${headWord}理由 (m107 l.205: 明确说明…投票理由)`);
+  if (EMPTY_REASON.test(reason)) return fail('malformed', head, written, { code: 'empty-reason', head });
 
   const target = matchTarget(written, ctx);
   if ('problem' in target) return { ...target, head, written };
@@ -103,11 +103,11 @@ export function matchTarget(written: string, ctx: BallotContext): Target | Targe
 
   const exact = ctx.players.filter((p) => normalizeName(p) === x);
   if (exact.length === 1) return { kind: 'player', name: exact[0] };
-  if (exact.length > 1) return miss('ambiguous-target', `"${written}" matches ${exact.length} players (${exact.join(', ')})`, null);
+  if (exact.length > 1) return miss('ambiguous-target', { code: 'ambiguous-target', written, names: exact }, null);
   const named = namesIn(x, ctx.players);
-  if (named.length > 1) return miss('ambiguous-target', `"${written}" names ${named.length} players (${named.join(', ')})`, null);
+  if (named.length > 1) return miss('ambiguous-target', { code: 'ambiguous-target', written, names: named }, null);
   const hint = named[0] ?? nearestName(written, ctx.players);
-  return miss('unknown-target', `"${written}" is not a player's name`, hint);
+  return miss('unknown-target', { code: 'unknown-target', written, hint }, hint);
 }
 
 const CN_DIGITS: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 };
@@ -119,11 +119,11 @@ function matchRule(x: string, written: string, ruleCount: number): Target | Targ
     if (!m) continue;
     const n = /^[0-9]+$/.test(m[1]) ? Number(m[1]) : CN_DIGITS[m[1]];
     if (n >= 1 && n <= ruleCount) return { kind: 'rule', rule: n };
-    return miss('unknown-target', `"${written}": there is no 对战规则${n} (rules 1–${ruleCount})`, null);
+    return miss('unknown-target', { code: 'rule-out-of-range', written, rule: n, ruleCount }, null);
   }
   const digit = /[0-9]+/.exec(x)?.[0];
   const hint = digit && Number(digit) >= 1 && Number(digit) <= ruleCount ? ruleName(Number(digit)) : null;
-  return miss('unknown-target', `"${written}" is not a duel rule (write 规则N, 对战规则N or N号规则)`, hint);
+  return miss('unknown-target', { code: 'not-a-rule', written, hint }, hint);
 }
 
 /** The players whose (normalised) names occur in a normalised string, longest names first. */
@@ -141,7 +141,7 @@ export function namesIn(normalized: string, players: readonly string[]): string[
 }
 
 /** A director's 代投 (proxy) post: which player it is for, read from the line carrying the marker. */
-export type ProxyReading = { ok: true; player: string } | { ok: false; reason: string };
+export type ProxyReading = { ok: true; player: string } | { ok: false; detail: BallotReason; reason: string };
 
 /**
  * Reads the player a director's proxy post is for (rules-spec §2): the first line holding a marker
@@ -157,14 +157,17 @@ export function readProxy(text: string, players: readonly string[], markers: rea
   for (const m of markers) part = part.split(m).join(' ');
   const named = namesIn(normalizeName(part), players);
   if (named.length === 1) return { ok: true, player: named[0] };
-  if (named.length === 0) return { ok: false, reason: `代投 post names no player on its 代投 line ("${line.trim()}")` };
-  return { ok: false, reason: `代投 post names ${named.length} players (${named.join(', ')}) on its 代投 line` };
+  const detail: BallotReason = named.length === 0 ? { code: 'proxy-no-player', line: line.trim() } : { code: 'proxy-many-players', names: named };
+  return { ok: false, detail, reason: ballotReasonText(detail, NO_ZONE) };
 }
 
-function fail(problem: BallotFailure['problem'], head: BallotHead | null, written: string | null, reason: string, hint: string | null = null): BallotFailure {
-  return { ok: false, problem, head, written, reason, hint };
+/** Ballot-format reasons carry no time: their wording does not depend on the zone. */
+const NO_ZONE = 'UTC';
+
+function fail(problem: BallotFailure['problem'], head: BallotHead | null, written: string | null, detail: BallotReason, hint: string | null = null): BallotFailure {
+  return { ok: false, problem, head, written, detail, reason: ballotReasonText(detail, NO_ZONE), hint };
 }
 
-function miss(problem: BallotFailure['problem'], reason: string, hint: string | null): TargetMiss {
-  return { ok: false, problem, reason: hint ? `${reason} (nearest: ${hint})` : reason, hint };
+function miss(problem: BallotFailure['problem'], detail: BallotReason, hint: string | null): TargetMiss {
+  return { ok: false, problem, detail, reason: ballotReasonText(detail, NO_ZONE), hint };
 }

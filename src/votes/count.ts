@@ -1,5 +1,6 @@
 /**
- * Counting (rules-spec §4): weights, totals, and who wins — with the tie rule that decided, in words.
+ * Counting (rules-spec §4): weights, totals, and who wins — with the tie rule that decided, as a value
+ * (OutcomeDetail) and in words (reasons.ts).
  *
  * - Each vote weighs 1; the sheriff's weighs the ruleset's sheriffWeight (m107 l.119 1.5; 062 l.170 2.5;
  *   wuhui 1 — its sheriff breaks ties instead, l.102). Abstentions are shown and weigh nothing.
@@ -12,6 +13,7 @@
  *   first reached the top.
  */
 import type { PresetName } from '../game/types.js';
+import { fmt, outcomeText, type OutcomeDetail } from './reasons.js';
 import type { BallotRecord, TallyKind, TallyOutcome, TotalLine } from './types.js';
 
 const EPS = 1e-9;
@@ -107,40 +109,44 @@ export interface DecideInput {
   sheriff: string | null;
   sheriffWeight: number;
   eliminationTie: 'nobody' | 'sheriff-choice';
-  /** Formats a time for the explanation. */
-  time: (ms: number) => string;
+  /** The forum's zone, for the times in the explanation. */
+  zone: string;
 }
 
 const ELECTION_CITE: Record<PresetName, string> = {
-  m107: 'm107 l.118 竞岗: 最先获得投票数最多的角色当选警长',
-  '062': '062 l.169 坐论江湖: 最先获得投票数最多的角色当选武林盟主',
-  wuhui: '无回之城 l.101 竞岗: 最先获得投票数最多的角色当选警长',
+  m107: 'm107 l.118 竞岗：最先获得投票数最多的角色当选警长',
+  '062': '062 l.169 坐论江湖：最先获得投票数最多的角色当选武林盟主',
+  wuhui: '无回之城 l.101 竞岗：最先获得投票数最多的角色当选警长',
   '120b': 'rules-spec §4',
 };
 
-/** The outcome and the rule that decided it. */
+/** The outcome and the rule that decided it (as a value, and in words: reasons.ts). */
 export function decide(input: DecideInput): TallyOutcome {
+  const detail = decideDetail(input);
+  const name = 'name' in detail ? detail.name : null;
+  const tie = 'tied' in detail ? [...detail.tied] : [];
+  return { name, tie, rule: outcomeText(detail, input.zone), detail };
+}
+
+function decideDetail(input: DecideInput): OutcomeDetail {
   const { kind, totals } = input;
   const top = totals[0]?.votes ?? 0;
-  if (totals.length === 0 || top <= EPS) return { name: null, tie: [], rule: 'no valid votes were cast for anyone' };
+  if (totals.length === 0 || top <= EPS) return { code: 'no-votes' };
   const tied = totals.filter((l) => Math.abs(l.votes - top) < EPS).map((l) => l.name);
-  const what = kind === 'election' ? 'is elected sheriff' : kind === 'rule' ? 'is the day\'s duel rule' : 'is out';
-  if (tied.length === 1) return { name: tied[0], tie: [], rule: `most votes (${fmt(top)}): ${tied[0]} ${what}` };
+  if (tied.length === 1) return { code: 'most-votes', kind, name: tied[0], votes: top };
 
-  const tieText = `tie on ${fmt(top)} between ${tied.join(', ')}`;
-  const byFirstReach = (cite: string): TallyOutcome => {
+  const byFirstReach = (cite: string, sheriffPassed?: { sheriff: string | null }): OutcomeDetail => {
     const reach = firstReach(input.ballots, tied, top, input.sheriff, input.sheriffWeight);
     const ranked = tied
       .map((n) => reach.get(n) ?? null)
       .filter((r): r is Reach => r !== null)
       .sort((a, b) => a.at - b.at || a.pid - b.pid);
     const first = ranked[0];
-    if (!first) return { name: null, tie: tied, rule: `${tieText}: the replay could not find who reached it first — director to decide` };
-    const same = ranked.filter((r) => r.at === first.at).length > 1;
+    if (!first) return { code: 'tie-unresolved', tied, votes: top, ...(sheriffPassed ? { sheriffPassed } : {}) };
+    const sameSecond = ranked.filter((r) => r.at === first.at).length > 1;
     return {
-      name: first.name,
-      tie: tied,
-      rule: `${tieText}: ${first.name} reached ${fmt(top)} first (${input.time(first.at)}, ${first.floor ?? '?'}#)${same ? ' — at the same second as another, decided by floor order' : ''} (${cite})`,
+      code: 'tie-first-reach', kind, tied, votes: top, name: first.name, at: first.at, floor: first.floor, sameSecond, cite,
+      ...(sheriffPassed ? { sheriffPassed } : {}),
     };
   };
 
@@ -150,25 +156,21 @@ export function decide(input: DecideInput): TallyOutcome {
     ? null
     : input.ballots.find((b) => b.status === 'counted' && b.voter === input.sheriff)?.target ?? null;
   if (kind === 'rule') {
-    if (sheriffTarget !== null && tied.includes(sheriffTarget)) {
-      return { name: sheriffTarget, tie: tied, rule: `${tieText}: the sheriff ${input.sheriff} voted for ${sheriffTarget} (无回之城 l.32 平票时警长投票的规则有效)` };
+    if (input.sheriff !== null && sheriffTarget !== null && tied.includes(sheriffTarget)) {
+      return { code: 'tie-sheriff-choice', kind, tied, votes: top, sheriff: input.sheriff, name: sheriffTarget, cite: '无回之城 l.32 平票时警长投票的规则有效' };
     }
-    const why = input.sheriff === null ? 'no sheriff yet' : `the sheriff ${input.sheriff} voted for none of them`;
-    const r = byFirstReach('无回之城 l.32 …或先到达最高票的规则有效');
-    return { ...r, rule: r.rule.replace(`${tieText}: `, `${tieText}: ${why}; `) };
+    return byFirstReach('无回之城 l.32 …或先到达最高票的规则有效', { sheriff: input.sheriff });
   }
   if (input.eliminationTie === 'nobody') {
     const cite = input.preset === '062' ? '062 l.49 产生平票时，无人出局' : 'm107 l.44 平票则无人出局';
-    return { name: null, tie: tied, rule: `${tieText}: nobody is out (${cite})` };
+    return { code: 'tie-nobody-out', tied, votes: top, cite };
   }
-  if (input.sheriff === null) return { name: null, tie: tied, rule: `${tieText}: no sheriff is known to break it, so nobody is out — director to check (无回之城 l.32)` };
+  if (input.sheriff === null) return { code: 'tie-no-sheriff', tied, votes: top };
   if (sheriffTarget !== null && tied.includes(sheriffTarget)) {
-    return { name: sheriffTarget, tie: tied, rule: `${tieText}: the sheriff ${input.sheriff} voted for ${sheriffTarget}, who is out (无回之城 l.32 平票时警长投票的角色出局)` };
+    return { code: 'tie-sheriff-choice', kind, tied, votes: top, sheriff: input.sheriff, name: sheriffTarget, cite: '无回之城 l.32 平票时警长投票的角色出局' };
   }
-  return { name: null, tie: tied, rule: `${tieText}: the sheriff ${input.sheriff} voted for none of them, so nobody is out (无回之城 l.32 警长未投票则无人出局)` };
+  return { code: 'tie-sheriff-none', tied, votes: top, sheriff: input.sheriff, cite: '无回之城 l.32 警长未投票则无人出局' };
 }
 
-/** 1.5 → "1.5", 4 → "4". */
-export function fmt(n: number): string {
-  return Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100);
-}
+/** 1.5 → "1.5", 4 → "4" (the wording lives in reasons.ts; re-exported for the renderers). */
+export { fmt };

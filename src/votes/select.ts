@@ -1,6 +1,6 @@
 /**
  * Which ballot counts (rules-spec §3), for one day's vote thread. Pure: posts + game → one BallotRecord
- * per ballot post, each counted, superseded or rejected with the reason in words.
+ * per ballot post, each counted, superseded or rejected with its reasons as values (reasons.ts) and in words.
  *
  * - A player's vote is their first well-formed ballot with a valid target, posted on time by a player
  *   who may vote. A malformed or invalid ballot is not a vote; a new post corrects it (062 l.254:
@@ -29,7 +29,8 @@ import type { Game, GameDay } from '../game/types.js';
 import { exitTime, isIdiot } from '../game/roster.js';
 import type { SlicePost } from '../store/slice.js';
 import { readBallot, readProxy, ruleName, targetLabel, type BallotContext } from './ballot.js';
-import { atOrBefore, forumTime, minutesText, precisionNote, strictlyBefore, timeSpan, type TimeSpan } from './time.js';
+import { ballotReasonsText, flagText, type BallotFlag, type BallotReason, type TimePrecision } from './reasons.js';
+import { atOrBefore, strictlyBefore, timeSpan, type Certainty, type TimeSpan } from './time.js';
 import type { BallotEdit, BallotReading, BallotRecord, Target } from './types.js';
 
 export interface SelectInput {
@@ -52,10 +53,10 @@ interface Content {
   replyTo: number | null;
   edit: BallotEdit | null;
   /** A note on an edit, on a counted or rejected ballot alike. */
-  editNote: string | null;
-  flags: string[];
+  editNote: BallotReason | null;
+  flags: BallotFlag[];
   /** Set when the body is hidden and no readable version was stored. */
-  unreadable: string | null;
+  unreadable: BallotReason | null;
 }
 
 interface VoterState {
@@ -72,7 +73,7 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
   const { game, day, context, countAt } = input;
   const rules = game.rules;
   const zone = game.timezone;
-  const t = (ms: number) => forumTime(ms, zone);
+  const say = (rs: BallotReason[]) => ballotReasonsText(rs, zone);
   const running = countAt < day.closes;
   const posts = [...input.posts]
     .filter((p) => !running || timeSpan(p).lo <= countAt)
@@ -87,18 +88,22 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
   };
 
   for (const post of posts) {
-    const content = contentOf(post, context, zone);
+    const content = contentOf(post, context);
     const span = timeSpan(post);
     const isDirector = game.directors.includes(post.author);
     let voter = post.author;
     let proxyBy: string | null = null;
     const base = (): BallotRecord => ({
-      voter, target: null, weight: 0, status: 'rejected', reason: null, pid: post.pid, floor: post.floor,
-      at: post.at, url: post.url, head: null, proxyBy, edit: content.edit, flags: [...content.flags], parsed: null,
+      voter, target: null, weight: 0, status: 'rejected', reason: null, details: [], pid: post.pid, floor: post.floor,
+      at: post.at, url: post.url, head: null, proxyBy, edit: content.edit, flags: content.flags.map((f) => flagText(f, zone)), parsed: null,
     });
-    const reject = (rec: BallotRecord, ...why: string[]) => {
+    const note = (rec: BallotRecord, details: BallotReason[]) => {
+      rec.details = details;
+      rec.reason = say(details);
+    };
+    const reject = (rec: BallotRecord, ...why: BallotReason[]) => {
       rec.status = 'rejected';
-      rec.reason = [...why, ...(content.editNote ? [content.editNote] : [])].join('; ');
+      note(rec, [...why, ...(content.editNote ? [content.editNote] : [])]);
       out.push(rec);
     };
 
@@ -107,18 +112,18 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
       const proxy = readProxy(content.text, game.players, rules.proxyMarkers);
       if (proxy === null) continue;
       if (!proxy.ok) {
-        reject(base(), proxy.reason);
+        reject(base(), proxy.detail);
         continue;
       }
       voter = proxy.player;
       proxyBy = post.author;
     }
     const reading: BallotReading = content.unreadable
-      ? { ok: false, problem: 'malformed', head: null, written: null, reason: content.unreadable, hint: null }
+      ? { ok: false, problem: 'malformed', head: null, written: null, detail: content.unreadable, reason: say([content.unreadable]) ?? '', hint: null }
       : readBallot(content.text, context);
     if (!isDirector && !game.players.includes(post.author)) {
       if (!reading.ok && reading.problem === 'no-ballot') continue;
-      reject({ ...base(), head: reading.head, target: reading.written }, `${post.author} is not a player of this game`);
+      reject({ ...base(), head: reading.head, target: reading.written }, { code: 'not-a-player', author: post.author });
       continue;
     }
 
@@ -127,30 +132,32 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
     rec.target = reading.ok ? targetLabel(reading.target) : reading.written;
 
     // Time (spec §3: strictly before closing) and the day's window.
-    const problems: string[] = [];
-    if (strictlyBefore(span, day.opens) === 'yes') problems.push(`posted ${t(post.at)}, before the day opened (${t(day.opens)})`);
+    const problems: BallotReason[] = [];
+    if (strictlyBefore(span, day.opens) === 'yes') problems.push({ code: 'before-open', at: post.at, opens: day.opens });
     const onTime = strictlyBefore(span, day.closes);
     if (onTime !== 'yes') {
-      problems.push(`late: posted ${t(post.at)}, closing was ${t(day.closes)}${onTime === 'uncertain' || span.precision === 'minute' ? ` (${precisionNote(span)})` : ''}`);
+      problems.push({ code: 'late', at: post.at, closes: day.closes, precision: onTime === 'uncertain' || span.precision === 'minute' ? precisionOf(span) : null });
     }
     // The voter may vote (spec §1, §3): in the game, not an idiot who used 装傻.
-    problems.push(...voterProblems(game, voter, span.lo, countAt, t));
+    problems.push(...voterProblems(game, voter, span.lo, countAt));
     if (proxyBy) {
       const limit = day.closes - rules.proxyVoteMinutesBeforeClose * 60_000;
       const ok = atOrBefore(span, limit);
-      if (ok !== 'yes' && !problems.some((p) => p.startsWith('late'))) {
-        problems.push(`代投 posted ${t(post.at)}: a proxy ballot must be posted at least ${minutesText(rules.proxyVoteMinutesBeforeClose)} before closing (by ${t(limit)})${ok === 'uncertain' ? ` (${precisionNote(span)})` : ''}`);
+      if (ok !== 'yes' && !problems.some((p) => p.code === 'late')) {
+        problems.push({
+          code: 'proxy-too-late', at: post.at, by: limit, closes: day.closes, minutes: rules.proxyVoteMinutesBeforeClose, precision: uncertainty(ok, span),
+        });
       }
     }
     if (problems.length) {
-      reject(rec, ...problems, ...(reading.ok ? [] : [reading.reason]));
+      reject(rec, ...problems, ...(reading.ok ? [] : [reading.detail]));
       continue;
     }
     if (!reading.ok) {
-      reject(rec, reading.reason);
+      reject(rec, reading.detail);
       continue;
     }
-    const invalid = targetProblem(game, reading.target, span.lo, countAt, input.usedRules, t);
+    const invalid = targetProblem(game, reading.target, span.lo, countAt, input.usedRules);
     if (invalid) {
       reject(rec, invalid);
       continue;
@@ -160,11 +167,11 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
     const s = state(voter);
     if (s.current === null) {
       if (reading.head === 'change') {
-        reject(rec, `改票 heads but ${voter} has no vote to change: a first ballot (or a correction) is a new post with 投票对象/投票理由 (062 l.254 无效票须通过重新发帖来更正) — the director may accept it`);
+        reject(rec, { code: 'change-without-vote', voter });
         continue;
       }
       rec.status = 'counted';
-      rec.reason = content.editNote;
+      note(rec, content.editNote ? [content.editNote] : []);
       s.current = rec;
       s.votePid = post.pid;
       s.voteFloor = post.floor;
@@ -173,19 +180,20 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
     }
 
     // A change attempt (spec §3).
-    const why: string[] = [];
-    const voteRef = `${s.voteFloor ?? '?'}#`;
-    if (reading.head !== 'change') why.push(`${voter} already voted at ${voteRef}: a change must use the 改票对象/改票理由 heads`);
-    if (input.accelerated && rules.acceleration.voidsChanges) why.push('the day was accelerated: every change is void (m107 l.202 进程加速后不允许改票，所有改票作废; 062 l.247)');
+    const why: BallotReason[] = [];
+    if (reading.head !== 'change') why.push({ code: 'change-wrong-heads', voter, voteFloor: s.voteFloor });
+    if (input.accelerated && rules.acceleration.voidsChanges) why.push({ code: 'accelerated-change-void' });
     if (s.changes >= rules.maxChanges) {
-      why.push(rules.maxChanges === 0 ? 'changes are not allowed' : `${ordinal(s.changes + 1)} change: only ${rules.maxChanges} change${rules.maxChanges > 1 ? 's' : ''} allowed (m107 l.205, 062 l.253 改票只允许进行一次)`);
+      why.push(rules.maxChanges === 0 ? { code: 'changes-not-allowed' } : { code: 'second-change', nth: s.changes + 1, allowed: rules.maxChanges });
     }
     const changeMinutes = proxyBy ? Math.max(rules.changeMinutesBeforeClose, rules.proxyChangeMinutesBeforeClose) : rules.changeMinutesBeforeClose;
     if (changeMinutes > 0) {
       const limit = day.closes - changeMinutes * 60_000;
       const ok = atOrBefore(span, limit);
       if (ok !== 'yes') {
-        why.push(`too close to closing: posted ${t(post.at)}, a ${proxyBy ? 'proxy ' : ''}change must be at least ${minutesText(changeMinutes)} before closing (by ${t(limit)})${ok === 'uncertain' ? ` (${precisionNote(span)})` : ''}`);
+        why.push({
+          code: 'change-too-late', at: post.at, by: limit, closes: day.closes, minutes: changeMinutes, proxy: proxyBy !== null, precision: uncertainty(ok, span),
+        });
       }
     }
     if (rules.changeMustQuoteVote && s.votePid !== null) {
@@ -194,9 +202,9 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
         if (content.replyTo !== null || content.quotes.length > 0) {
           const other = [...content.quotes, ...(content.replyTo !== null ? [content.replyTo] : [])];
           const own = out.filter((r) => other.includes(r.pid)).map((r) => `${r.floor ?? '?'}#`);
-          why.push(`quotes/replies to ${own.length ? own.join(', ') : `pid ${other.join(', ')}`}, not ${voter}'s vote post ${voteRef} (m107 l.205 改票时必须引用原投票帖)`);
+          why.push({ code: 'change-quotes-other-post', voter, voteFloor: s.voteFloor, quoted: own.length ? own : other.map((pid) => `pid ${pid}`) });
         } else {
-          why.push(`does not quote (引用) ${voter}'s vote post ${voteRef} (m107 l.205 改票时必须引用原投票帖; 062 l.261 改票需回复原投票楼层) — a 回复 (reply to floor) leaves no trace in a Discuz X3.5 message, so the tool cannot see one: the director may accept it if it replied to ${voteRef}`);
+          why.push({ code: 'change-not-quoting-vote', voter, voteFloor: s.voteFloor });
         }
       }
     }
@@ -206,9 +214,9 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
     }
     const prev = s.current;
     prev.status = 'superseded';
-    prev.reason = [`changed to ${rec.target} at ${post.floor ?? '?'}# (${t(post.at)})`, ...(prev.reason ? [prev.reason] : [])].join('; ');
+    note(prev, [{ code: 'superseded-by-change', target: rec.target, floor: post.floor, at: post.at }, ...(prev.details ?? [])]);
     rec.status = 'counted';
-    rec.reason = content.editNote;
+    note(rec, content.editNote ? [content.editNote] : []);
     s.current = rec;
     s.changes++;
     out.push(rec);
@@ -216,14 +224,23 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
   return out;
 }
 
+/** The precision that made a deadline test uncertain (null when it was certain). */
+function uncertainty(ok: Certainty, span: TimeSpan): TimePrecision {
+  return ok === 'uncertain' ? precisionOf(span) : null;
+}
+
+function precisionOf(span: TimeSpan): TimePrecision {
+  return span.precision === 'second' ? null : span.precision;
+}
+
 /** Why the voter may not vote at `at` (or has no vote at `countAt`); empty when they may. */
-function voterProblems(game: Game, voter: string, at: number, countAt: number, t: (ms: number) => string): string[] {
+function voterProblems(game: Game, voter: string, at: number, countAt: number): BallotReason[] {
   const out = exitTime(game, voter);
-  if (out !== null && out <= at) return [`${voter} was out of the game (since ${t(out)}) and may not vote`];
-  if (out !== null && out < countAt) return [`${voter} left the game at ${t(out)}, before closing: a player out of the game has no vote`];
+  if (out !== null && out <= at) return [{ code: 'voter-out', voter, since: out, beforeClose: false }];
+  if (out !== null && out < countAt) return [{ code: 'voter-out', voter, since: out, beforeClose: true }];
   const idiot = game.events.find((e) => e.player === voter && e.idiot !== undefined)?.idiot;
-  if (idiot !== undefined && isIdiot(game, voter, at)) return [`${voter} used 装傻 (${t(idiot)}) and may not vote (m107 白痴 装傻)`];
-  if (idiot !== undefined && idiot < countAt) return [`${voter} used 装傻 at ${t(idiot)}, before closing, and may not vote`];
+  if (idiot !== undefined && isIdiot(game, voter, at)) return [{ code: 'voter-idiot', voter, since: idiot, beforeClose: false }];
+  if (idiot !== undefined && idiot < countAt) return [{ code: 'voter-idiot', voter, since: idiot, beforeClose: true }];
   return [];
 }
 
@@ -234,69 +251,65 @@ function targetProblem(
   at: number,
   countAt: number,
   usedRules: ReadonlyMap<number, number> | undefined,
-  t: (ms: number) => string,
-): string | null {
+): BallotReason | null {
   if (target.kind === 'rule') {
     const used = usedRules?.get(target.rule);
-    return used !== undefined ? `${ruleName(target.rule)} was chosen on day ${used}: each rule is used once (无回之城 上午流程4: 以下六个规则各只能使用一次)` : null;
+    return used !== undefined ? { code: 'rule-used', rule: ruleName(target.rule), day: used } : null;
   }
   if (target.kind !== 'player') return null;
   const name = target.name;
   const out = exitTime(game, name);
-  if (out !== null && out <= at) return `invalid target: ${name} is out of the game (since ${t(out)}) (062 l.254 投票对象有误的票无效)`;
-  if (out !== null && out < countAt) return `invalid target: ${name} left the game at ${t(out)}, before closing`;
+  if (out !== null && out <= at) return { code: 'target-out', target: name, since: out, beforeClose: false };
+  if (out !== null && out < countAt) return { code: 'target-out', target: name, since: out, beforeClose: true };
   const idiot = game.events.find((e) => e.player === name && e.idiot !== undefined)?.idiot;
-  if (idiot !== undefined && idiot < countAt) return `invalid target: ${name} used 装傻 (${t(idiot)}) and may not be voted`;
+  if (idiot !== undefined && idiot < countAt) return { code: 'target-idiot', target: name, since: idiot };
   return null;
 }
 
 /** The text that counts for a post, and what the store says about its versions (spec §3, edits). */
-function contentOf(post: SlicePost, ctx: BallotContext, zone: string): Content {
-  const flags: string[] = [];
+function contentOf(post: SlicePost, ctx: BallotContext): Content {
+  const flags: BallotFlag[] = [];
   const versions = post.versions?.length ? post.versions.map((v) => v.post) : [post];
   const readable = versions.filter((v) => !v.deleted && v.locked === null);
   const current = versions[versions.length - 1];
-  if (post.missing) flags.push('no longer on the forum (deleted or hidden since the store saw it): read from the stored copy');
+  if (post.missing) flags.push({ code: 'post-missing' });
   if (readable.length === 0) {
     return {
       text: '', quotes: [], replyTo: null, edit: null, editNote: null, flags,
-      unreadable: `the post's body is hidden (${current.locked ?? 'deleted'}) and the store never saw its text`,
+      unreadable: { code: 'unreadable', hidden: current.locked ?? 'deleted' },
     };
   }
   const earliest = readable[0];
   const latest = readable[readable.length - 1];
-  if (latest !== current) flags.push(`the current version is hidden (${current.locked ?? 'deleted'}): read from the last stored text`);
-  const editAt = latest.edited?.at ? forumTime(Date.parse(latest.edited.at), zone) : null;
+  if (latest !== current) flags.push({ code: 'current-version-hidden', hidden: current.locked ?? 'deleted' });
+  const parsedAt = latest.edited?.at ? Date.parse(latest.edited.at) : NaN;
+  const editAt = Number.isFinite(parsedAt) ? parsedAt : null;
   if (earliest !== latest) {
     const a = readBallot(earliest.text, ctx);
     const b = readBallot(latest.text, ctx);
     const sig = (r: BallotReading) => (r.ok ? `${r.head}:${targetLabel(r.target)}` : `x:${r.problem}:${r.written ?? ''}`);
     if (sig(a) !== sig(b)) {
-      const show = (r: BallotReading) => (r.ok ? targetLabel(r.target) : r.written ?? '(no ballot)');
+      const show = (r: BallotReading) => (r.ok ? targetLabel(r.target) : r.written);
       return {
         text: earliest.text, quotes: earliest.quotes, replyTo: earliest.replyTo, flags,
         edit: { before: earliest.text, after: latest.text, at: latest.edited?.at ?? null },
-        editNote: `edited${editAt ? ` at ${editAt}` : ''} from ${show(a)} to ${show(b)}: an edit is not a change (m107 l.206 修改错别字不算做改票), the first version counts`,
+        editNote: { code: 'edited-earlier-version-counts', at: editAt, from: show(a), to: show(b) },
         unreadable: null,
       };
     }
     return {
       text: latest.text, quotes: latest.quotes, replyTo: latest.replyTo, flags,
       edit: { before: earliest.text, after: latest.text, at: latest.edited?.at ?? null },
-      editNote: `edited${editAt ? ` at ${editAt}` : ''} without changing the ballot`,
+      editNote: { code: 'edited-same-ballot', at: editAt },
       unreadable: null,
     };
   }
-  let editNote: string | null = null;
+  let editNote: BallotReason | null = null;
   if (latest.edited && readBallot(latest.text, ctx).head !== null) {
-    editNote = `edited${editAt ? ` at ${editAt}` : ''} and the store holds no earlier version: counted as shown — director to check the edit`;
-    flags.push(editNote);
+    editNote = { code: 'edited-no-earlier-version', at: editAt };
+    flags.push({ code: 'edited-no-earlier-version', at: editAt });
   }
   return { text: latest.text, quotes: latest.quotes, replyTo: latest.replyTo, edit: null, editNote, flags, unreadable: null };
-}
-
-function ordinal(n: number): string {
-  return n === 2 ? 'second' : n === 3 ? 'third' : `${n}th`;
 }
 
 export type { TimeSpan };

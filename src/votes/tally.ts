@@ -13,7 +13,7 @@ import { accelerationFor } from './acceleration.js';
 import { ABSTAIN, ruleName, type BallotContext } from './ballot.js';
 import { applyWeights, decide, totalsOf } from './count.js';
 import { selectBallots } from './select.js';
-import { forumTime } from './time.js';
+import { noteText, outcomeText, sheriffSourceText, type SheriffSource } from './reasons.js';
 import type { AccelerationResult, TallyKind, TallyResult, VoterSummary } from './types.js';
 
 /** Where the tally gets a thread's posts from: a function of the thread id. */
@@ -62,7 +62,7 @@ export function tallyDay(game: Game, posts: PostsOf, day: number, opts: TallyOpt
   const d = findDay(game, day);
   const rules = game.rules;
   const countAt = Math.min(opts.at ?? d.closes, d.closes);
-  const t = (ms: number) => forumTime(ms, game.timezone);
+  const zone = game.timezone;
 
   let kind: TallyKind;
   let tid: number;
@@ -72,7 +72,7 @@ export function tallyDay(game: Game, posts: PostsOf, day: number, opts: TallyOpt
     kind = 'rule';
     tid = d.rules.tid;
   } else if (!rules.publicVote) {
-    return noneResult(game, d, countAt, `the ${rules.name} ruleset has no public vote thread: votes are sent to the director privately (120b l.322 没有类似狼人游戏的公开投票环节…所有投票均为QQ私聊导演投票)`);
+    return noneResult(game, d, countAt);
   } else {
     if (!d.vote) throw new UserError(`day ${day} has no vote thread (vote: TID) in the game file ${game.file}`);
     kind = day === 1 && rules.day1Election ? 'election' : 'elimination';
@@ -81,7 +81,7 @@ export function tallyDay(game: Game, posts: PostsOf, day: number, opts: TallyOpt
 
   const notes: string[] = [];
   const { sheriff, source: sheriffSource } = kind === 'election'
-    ? { sheriff: null, source: 'none yet: day 1 elects the sheriff' }
+    ? { sheriff: null, source: sheriffSourceText({ code: 'election-day' }, zone) }
     : sheriffFor(game, posts, d, countAt);
 
   const acceleration = accelerationOf(game, d, posts, countAt, notes);
@@ -94,7 +94,7 @@ export function tallyDay(game: Game, posts: PostsOf, day: number, opts: TallyOpt
       const chosen = tallyDay(game, posts, e.day, { rules: true }).result.name;
       const m = chosen ? /^规则(\d+)$/.exec(chosen) : null;
       if (m) usedRules.set(Number(m[1]), e.day);
-      else notes.push(`day ${e.day}'s duel-rule vote chose no rule: nothing is excluded for it`);
+      else notes.push(noteText({ code: 'no-rule-chosen', day: e.day }, zone));
     }
   }
   const context: BallotContext = kind === 'rule'
@@ -107,9 +107,9 @@ export function tallyDay(game: Game, posts: PostsOf, day: number, opts: TallyOpt
   const totals = totalsOf(ballots, order);
   const result = decide({
     kind, preset: game.preset, totals, ballots, sheriff, sheriffWeight: rules.sheriffWeight,
-    eliminationTie: rules.eliminationTie, time: t,
+    eliminationTie: rules.eliminationTie, zone,
   });
-  if (countAt < d.closes) notes.push(`running count as of ${t(countAt)}; the day closes at ${t(d.closes)}`);
+  if (countAt < d.closes) notes.push(noteText({ code: 'running', at: countAt, closes: d.closes }, zone));
 
   const players: VoterSummary[] = game.players.map((p) => {
     const mine = ballots.filter((b) => b.voter === p);
@@ -140,45 +140,48 @@ export function tallyDay(game: Game, posts: PostsOf, day: number, opts: TallyOpt
  * weight: the successor (殉职/后继有人) is the director's to name in the game file.
  */
 export function sheriffFor(game: Game, posts: PostsOf, d: GameDay, countAt: number = d.closes): { sheriff: string | null; source: string } {
+  const say = (s: SheriffSource) => sheriffSourceText(s, game.timezone);
   let name: string | null = null;
   let source: string;
   const named = [...game.days].filter((e) => e.day <= d.day && e.sheriff).sort((a, b) => b.day - a.day)[0];
-  const t = (ms: number) => forumTime(ms, game.timezone);
   if (named?.sheriff) {
     name = named.sheriff;
-    source = `named in the game file for day ${named.day}`;
+    source = say({ code: 'named', day: named.day });
   } else if (d.day === 1) {
-    return { sheriff: null, source: 'none yet: the day-1 election has not closed' };
+    return { sheriff: null, source: say({ code: 'election-open' }) };
   } else {
     const d1 = game.days.find((e) => e.day === 1);
-    if (!game.rules.day1Election || !game.rules.publicVote) return { sheriff: null, source: `the ${game.rules.name} ruleset elects no sheriff` };
-    if (!d1?.vote) return { sheriff: null, source: 'no day-1 vote thread in the game file: name the sheriff (days[].sheriff)' };
+    if (!game.rules.day1Election || !game.rules.publicVote) return { sheriff: null, source: say({ code: 'no-sheriff-ruleset', ruleset: game.rules.name }) };
+    if (!d1?.vote) return { sheriff: null, source: say({ code: 'no-day1-thread' }) };
     const r = tallyDay(game, posts, 1);
-    if (!r.result.name) return { sheriff: null, source: `the day-1 election elected nobody (${r.result.rule})` };
+    if (!r.result.name) return { sheriff: null, source: say({ code: 'elected-nobody', rule: r.result.rule }) };
     name = r.result.name;
-    source = `elected on day 1 (${r.result.rule})`;
+    source = say({ code: 'elected', rule: r.result.rule });
   }
   const out = exitTime(game, name);
   if (out !== null && out < countAt) {
-    return { sheriff: null, source: `the sheriff ${name} (${source}) left the game at ${t(out)}: name the successor in the game file (days[].sheriff)` };
+    return { sheriff: null, source: say({ code: 'sheriff-out', name, source, at: out }) };
   }
   return { sheriff: name, source };
 }
 
 function accelerationOf(game: Game, d: GameDay, posts: PostsOf, countAt: number, notes: string[]): AccelerationResult | null {
   if (!game.process) {
-    if (game.rules.acceleration.enabled && d.accelerated === undefined) notes.push('no process thread (process: TID) in the game file: acceleration not checked');
+    if (game.rules.acceleration.enabled && d.accelerated === undefined) notes.push(noteText({ code: 'no-process-thread' }, game.timezone));
     return null;
   }
   if (!game.rules.acceleration.enabled && d.accelerated === undefined) return null;
   return accelerationFor(game, d, posts(game.process.tid), countAt);
 }
 
-function noneResult(game: Game, d: GameDay, countAt: number, reason: string): TallyResult {
+/** A ruleset without a public vote (120b l.322): no count, and why. */
+function noneResult(game: Game, d: GameDay, countAt: number): TallyResult {
+  const detail = { code: 'no-public-vote', ruleset: game.rules.name, cite: '120b l.322 没有类似狼人游戏的公开投票环节…所有投票均为QQ私聊导演投票' } as const;
+  const reason = outcomeText(detail, game.timezone);
   return {
     day: d.day, kind: 'none', reason, tid: null, closes: d.closes, countedAt: countAt, running: countAt < d.closes,
-    timezone: game.timezone, sheriff: null, sheriffSource: 'no sheriff', sheriffWeight: game.rules.sheriffWeight,
-    accelerated: false, acceleration: null, totals: [], abstentions: [], result: { name: null, tie: [], rule: reason },
+    timezone: game.timezone, sheriff: null, sheriffSource: sheriffSourceText({ code: 'none' }, game.timezone), sheriffWeight: game.rules.sheriffWeight,
+    accelerated: false, acceleration: null, totals: [], abstentions: [], result: { name: null, tie: [], rule: reason, detail },
     ballots: [], players: [], notes: [],
   };
 }

@@ -39,13 +39,6 @@ export function atOrBefore(span: TimeSpan, deadline: number): Certainty {
   return 'uncertain';
 }
 
-/** Why a deadline test was not certain, in the report's words. */
-export function precisionNote(span: TimeSpan): string {
-  return span.precision === 'minute'
-    ? 'the forum shows this post\'s time in minutes only, and that minute reaches the deadline'
-    : 'the forum shows only a relative time for this post ("N 小时前"), which straddles the deadline — director to check';
-}
-
 /** "11-22 20:15" (":ss" added when not zero) in the forum's zone. */
 export function forumTime(ms: number, zone: string): string {
   const dt = DateTime.fromMillis(ms, { zone });
@@ -55,9 +48,4 @@ export function forumTime(ms: number, zone: string): string {
 /** ISO 8601 with the forum's offset ("2026-11-22T13:00:00+08:00"). */
 export function forumIso(ms: number, zone: string): string {
   return DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }) ?? new Date(ms).toISOString();
-}
-
-/** Minutes as "60 minutes" / "3 hours". */
-export function minutesText(m: number): string {
-  return m % 60 === 0 && m >= 60 ? `${m / 60} hour${m === 60 ? '' : 's'}` : `${m} minutes`;
 }

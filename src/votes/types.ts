@@ -2,6 +2,7 @@
  * The values the vote tally passes between its steps (read → select → count) and hands to the
  * renderers. Plain data: a TallyResult is everything a terminal, BBCode or JSON view draws.
  */
+import type { AccelerationIgnore, BallotReason, BallotReasonCode, OutcomeDetail } from './reasons.js';
 
 /** What a ballot names: a player, an abstention (弃权), or (wuhui's morning vote) a duel rule. */
 export type Target =
@@ -36,7 +37,9 @@ export interface BallotFailure {
   head: BallotHead | null;
   /** X as written, when there was one. */
   written: string | null;
-  /** Human-readable reason, in the report's words. */
+  /** Why, as a value (its `code` is stable). */
+  detail: BallotReason;
+  /** The same in the report's words (Chinese: reasons.ts). */
   reason: string;
   /** The nearest real name (or rule) to what was written: a hint, never counted. */
   hint: string | null;
@@ -66,8 +69,13 @@ export interface BallotRecord {
   /** Weight in the totals (0 for rejected, superseded and abstentions). */
   weight: number;
   status: BallotStatus;
-  /** Why it was rejected or superseded, or a note for the director on a counted one; null otherwise. */
+  /** Why it was rejected or superseded, or a note for the director on a counted one, in Chinese; null otherwise. */
   reason: string | null;
+  /**
+   * The same as values, in order (the first is the main one): `reason` is their wording. Always set by
+   * the tally; optional only so hand-built records stay valid.
+   */
+  details?: BallotReason[];
   pid: number;
   floor: number | null;
   /** Post time, epoch ms (the earliest the page allows). */
@@ -78,7 +86,7 @@ export interface BallotRecord {
   proxyBy: string | null;
   /** Set when the store holds versions with different content (rules-spec §3, edits). */
   edit: BallotEdit | null;
-  /** Points the director must check (edited without an earlier version, deleted since, uncertain time...). */
+  /** Points the director must check (edited without an earlier version, deleted since...), in Chinese. */
   flags: string[];
   /** The counted ballot's target as a value (null when rejected or unreadable). */
   parsed: Target | null;
@@ -109,21 +117,23 @@ export interface TallyOutcome {
   name: string | null;
   /** Candidates tied on the top total (empty when there is a single top). */
   tie: string[];
-  /** The rule that decided, in words, citing the rule post. */
+  /** The rule that decided, in words (Chinese), citing the rule post. */
   rule: string;
+  /** The same as a value (its `code` is stable). Always set by the tally; optional for hand-built values. */
+  detail?: OutcomeDetail;
 }
 
 /** Acceleration (rules-spec §5) as the process thread shows it. */
 export interface AccelerationResult {
   accelerated: boolean;
-  /** Why: "6 of 11 alive players asked (more than half needed)". */
+  /** Why, in Chinese: "11-22 21:00 前，11 名存活玩家中 6 人申请加速（须过半：6 人）：已加速". */
   explanation: string;
   /** The director's declaration in the game file overrides the count. */
   declared: boolean | null;
   requests: Array<{ player: string; pid: number; floor: number | null; at: number; url: string }>;
   delays: Array<{ player: string; pid: number; floor: number | null; at: number; url: string }>;
   /** Posts that did not count, with why (out, director, after the cut-off, withdrawn...). */
-  ignored: Array<{ author: string; pid: number; floor: number | null; at: number; reason: string }>;
+  ignored: Array<{ author: string; pid: number; floor: number | null; at: number; reason: string; code: AccelerationIgnore['code'] }>;
   alive: number;
   /** Requests needed to accelerate. */
   needed: number;
@@ -134,7 +144,7 @@ export interface AccelerationResult {
 export interface TallyResult {
   day: number;
   kind: TallyKind;
-  /** For kind 'none': why there is no count. */
+  /** For kind 'none': why there is no count (Chinese). */
   reason: string | null;
   /** The thread counted. */
   tid: number | null;
@@ -145,7 +155,7 @@ export interface TallyResult {
   running: boolean;
   timezone: string;
   sheriff: string | null;
-  /** How the sheriff was known ("named in the game file", "elected on day 1"), or why there is none. */
+  /** How the sheriff was known (游戏文件指定, 第 1 日竞选当选…), or why there is none, in Chinese. */
   sheriffSource: string;
   sheriffWeight: number;
   accelerated: boolean;
@@ -157,6 +167,11 @@ export interface TallyResult {
   ballots: BallotRecord[];
   /** One line per player of the game, in elevator order. */
   players: VoterSummary[];
-  /** Things the director must check that are not tied to one ballot. */
+  /** Things the director must check that are not tied to one ballot (Chinese). */
   notes: string[];
+}
+
+/** The code of a ballot's main reason (its first), or null when it has none. */
+export function reasonCode(b: Pick<BallotRecord, 'details'>): BallotReasonCode | null {
+  return b.details?.[0]?.code ?? null;
 }

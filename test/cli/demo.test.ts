@@ -1,29 +1,104 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { runDemo } from '../../src/cli/commands/demo.js';
+import { Command } from 'commander';
+import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_DEMO_OUT, DEMO_CRAWL_DELAY_MS, register, runDemo } from '../../src/cli/commands/demo.js';
 import { loadGame } from '../../src/game/game-file.js';
+import { readLedger } from '../../src/cards/ledger.js';
 
+const ROOT = path.resolve(import.meta.dirname, '../..');
 const TMP = path.resolve(import.meta.dirname, '../.tmp');
 const hasChromium = fs.existsSync(process.env.BANSHA_CHROMIUM ?? '/usr/bin/chromium');
 
+/** Every file under `dir` with its modification time. */
+function tree(dir: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) {
+      const p = path.join(e.parentPath, e.name);
+      out.set(p, fs.statSync(p).mtimeMs);
+    }
+  }
+  return out;
+}
+
 describe('bansha demo', () => {
-  it.skipIf(!hasChromium)('public: logs in through the replay server in Chromium, crawls, tallies, writes the floor and the HTML reports', async () => {
+  it.skipIf(!hasChromium)('public: logs in in Chromium, crawls, tallies, reports with a ledger in the output dir, writes the floor and the HTML reports — quickly, touching nothing else', async () => {
     const out = path.join(TMP, 'demo-public');
+    const fixturesBefore = tree(path.join(ROOT, 'fixtures'));
     const r = await runDemo({ preset: 'public', out });
     expect(r.login).toBe('browser');
+    expect(r.elapsedMs).toBeLessThan(20_000);
     const game = loadGame(r.gameFile);
     expect(game.forum).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    for (const d of game.days) {
-      expect(fs.readFileSync(path.join(out, `report-day${d.day}.html`), 'utf8')).toContain('<svg');
-      expect(fs.readFileSync(path.join(out, `tally-day${d.day}.txt`), 'utf8')).toContain(`Day ${d.day}`);
+    expect(r.forum).toBe(game.forum);
+
+    // Everything it wrote is in the output directory; the fixtures are untouched.
+    for (const f of r.files) {
+      expect(fs.existsSync(f.path), f.path).toBe(true);
+      expect(path.dirname(f.path)).toBe(out);
     }
+    expect(tree(path.join(ROOT, 'fixtures'))).toEqual(fixturesBefore);
+
+    const text = r.summary.join('\n');
+    expect(text).toContain(`${DEMO_CRAWL_DELAY_MS} ms between requests`);
+    expect(text).toMatch(/crawl: \d+ threads, \d+ pages, \d+ requests, all complete/);
+    for (const d of r.days) {
+      const day = game.days.find((x) => x.day === d.day)!;
+      const html = fs.readFileSync(path.join(out, `report-day${d.day}.html`), 'utf8');
+      expect(html).toContain('<svg');
+      expect(html).toContain('<table class="activity">');
+      expect((html.match(/<tr class="warn">/g) ?? []).length).toBe(new Set(d.report.flags.filter((f) => ['few-posts', 'low-streak', 'no-ballot'].includes(f.kind)).map((f) => f.player)).size);
+      expect(fs.readFileSync(path.join(out, `tally-day${d.day}.txt`), 'utf8')).toContain(`Day ${d.day}`);
+      expect(fs.readFileSync(path.join(out, `report-day${d.day}.txt`), 'utf8')).toContain(`Day ${d.day} report`);
+      // the report's acceleration is the tally's
+      expect(d.report.accelerated).toBe(d.tally!.accelerated);
+      expect(d.report.opens).toBe(day.opens);
+      // lurkers named in the summary are the report's few-posts flags
+      const few = d.report.flags.filter((f) => f.kind === 'few-posts').map((f) => f.player);
+      expect(few.length).toBeGreaterThan(0);
+      expect(text).toContain(`day ${d.day}: lurkers — under ${game.rules.lurking.minPostsPerDay} posts: ${few.join('、')}`);
+    }
+    // The proposed cards went into the ledger beside the demo's game file, with ids shown in the reports.
+    expect(r.ledgerPath).toBe(path.join(out, 'game.cards.json'));
+    const ledger = readLedger(game, r.ledgerPath);
+    expect(ledger.cards.length).toBe(r.days.reduce((n, d) => n + d.report.cards.length, 0));
+    expect(r.days.every((d) => d.report.cards.every((c) => c.id !== null))).toBe(true);
+
     // the floor links to the replay server's only-author views
     expect(fs.readFileSync(path.join(out, 'elevator-day2.txt'), 'utf8')).toContain(`${game.forum}forum.php?mod=viewthread&tid=4&page=1&authorid=`);
-    // the day-2 result matches the game file's vote-out
+    // day 1 elects the sheriff; the day-2 result matches the game file's vote-out
+    expect(text).toContain(`day 1: sheriff ${r.days[1].tally!.sheriff}`);
     const votedOut = game.events.find((e) => e.how === 'vote')!.player;
-    expect(r.summary.join('\n')).toContain(`day 2: out ${votedOut}`);
-    for (const f of r.files) expect(fs.existsSync(f.path), f.path).toBe(true);
+    expect(text).toContain(`day 2: out ${votedOut}`);
+  });
+
+  it('a second run into the same directory starts afresh (no stale store, session or ledger)', async () => {
+    const out = path.join(TMP, 'demo-public-twice');
+    const first = await runDemo({ preset: 'public', out, browser: false });
+    const second = await runDemo({ preset: 'public', out, browser: false });
+    expect(second.login).toBe('http');
+    const game = loadGame(second.gameFile);
+    expect(readLedger(game, second.ledgerPath).cards.map((c) => c.id)).toEqual(readLedger(game, first.ledgerPath).cards.map((c) => c.id));
+    expect(second.summary.find((s) => s.startsWith('crawl:'))).toBe(first.summary.find((s) => s.startsWith('crawl:')));
+  });
+
+  it('the command prints the summary and where it wrote; the default output dir is git-ignored', async () => {
+    const out = path.join(TMP, 'demo-cli');
+    const program = new Command().exitOverride();
+    register(program);
+    let stdout = '';
+    vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
+    try {
+      await program.parseAsync(['node', 'bansha', 'demo', '--no-browser', '--out', out]);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(stdout).toContain(`written to ${out}:`);
+    expect(stdout).toContain(path.join(out, 'report-day2.html'));
+    expect(stdout).toContain('day 2: out 月饼');
+    expect(stdout).toMatch(/done in \d+\.\d s/);
+    expect(fs.readFileSync(path.join(ROOT, '.gitignore'), 'utf8').split('\n')).toContain(`${DEFAULT_DEMO_OUT}/`);
   });
 
   it.each(['wuhui', '120b'] as const)('%s: runs end to end over plain HTTP', async (preset) => {
@@ -39,7 +114,8 @@ describe('bansha demo', () => {
     } else {
       expect(text).toContain('day 1: no public vote');
       expect(text).toContain('仲裁者 range from 雷电: 雷电、马里奥');
-      expect(fs.readFileSync(path.join(out, 'report-day1.html'), 'utf8')).toContain('filler');
+      expect(fs.readFileSync(path.join(out, 'report-day1.html'), 'utf8')).toContain('水帖');
     }
+    for (const d of r.days) expect(fs.existsSync(path.join(out, `report-day${d.day}.html`))).toBe(true);
   });
 });

@@ -247,6 +247,8 @@ describe('fault matrix', () => {
     const guest = r.srv.requests.findIndex((q) => !q.authenticated);
     expect(r.srv.requests.length - guest).toBeLessThanOrEqual(2);
     expect(completeness(r.store, tid).complete).toBe(true);
+    // Everything recorded before the stop was written before the error was thrown.
+    expect(JSON.parse(fs.readFileSync(r.store.path, 'utf8'))).toEqual(JSON.parse(JSON.stringify(r.store.data)));
   });
 
   test('a thread deleted between crawls is marked deleted; its posts stay', async () => {
@@ -303,6 +305,64 @@ describe('fault matrix', () => {
       expect(r.store.data.threads).toEqual({});
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('store writes during a crawl', () => {
+  /** The rig's store with its writes counted, failing from the `failFrom`-th write on. */
+  const counted = (store: Store, failFrom = Infinity): Store & { writes: number } => {
+    const c = {
+      writes: 0, path: store.path, recoveredFromBackup: store.recoveredFromBackup, close: () => store.close(),
+      get data() {
+        return store.data;
+      },
+      write: () => (++c.writes >= failFrom ? Promise.reject(new Error('disk full')) : store.write()),
+    };
+    return c;
+  };
+
+  test('the store is written in batches, not after every page, and holds everything when the crawl returns', async () => {
+    const r = await rig();
+    const store = counted(r.store);
+    const tids = [T.d1talk, T.d1vote, T.d2vote, T.process];
+    const res = await crawlThreads(store, r.srv.url, tids, { ...fast, session: r.srv.sessionState(), concurrency: 2 });
+    const fetched = res.threads.reduce((s, t) => s + t.fetchedPages.length, 0);
+    expect(fetched).toBe(tids.reduce((s, t) => s + r.srv.pageCounts[t], 0));
+    // at most one write per thread end (and the crawl's end), whatever the page count
+    expect(store.writes).toBeGreaterThanOrEqual(1);
+    expect(store.writes).toBeLessThanOrEqual(tids.length + 1);
+    expect(store.writes).toBeLessThan(fetched);
+    expect(JSON.parse(fs.readFileSync(r.store.path, 'utf8'))).toEqual(JSON.parse(JSON.stringify(r.store.data)));
+  });
+
+  test('pages recorded but never written (the writer died) are fetched by the next crawl as never fetched', async () => {
+    const r = await rig();
+    const tid = T.d1talk;
+    const n = r.srv.pageCounts[tid];
+    const store = counted(r.store, 2); // the first write lands, every later one fails
+    const err = await crawlThreads(store, r.srv.url, [tid], { ...fast, session: r.srv.sessionState(), concurrency: 1, writeIntervalMs: 0 }).catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err.message).toBe('disk full');
+    await r.store.close();
+    // What reached the disk is one consistent snapshot: some pages, every post they list, not all pages.
+    const disk = JSON.parse(fs.readFileSync(r.store.path, 'utf8'));
+    const have = Object.keys(disk.threads[String(tid)].pages).map(Number);
+    expect(have).toContain(1);
+    expect(have.length).toBeLessThan(n);
+    for (const p of have) for (const pid of disk.threads[String(tid)].pages[String(p)].pids) expect(disk.posts[String(pid)]).toBeDefined();
+
+    const again = await openStore(r.store.path);
+    try {
+      const mark = r.srv.requests.length;
+      const res = await crawlThreads(again, r.srv.url, [tid], { ...fast, session: r.srv.sessionState() });
+      const missing = allPages(n).filter((p) => !have.includes(p));
+      const last = disk.threads[String(tid)].pageCount;
+      expect(r.paths(mark).sort()).toEqual([...new Set([last, ...missing])].map((p) => pageUrl(tid, p)).sort());
+      expect(res.threads[0].completeness.complete).toBe(true);
+      expect(storedPids(again, tid)).toEqual(expectedPids(tid));
+    } finally {
+      await again.close();
     }
   });
 });

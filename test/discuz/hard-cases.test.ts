@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ParseError, parsePage } from '../../src/discuz/index.js';
+import { compileSelectorSet, ParseError, parsePage } from '../../src/discuz/index.js';
+import { packagePath } from '../../src/paths.js';
 import type { Page, Post } from '../../src/discuz/types.js';
 import { captureTime, DISCUZ, entry, expectedText, fetched, ids, scenario, scenarioById, site, threadPosts } from './fixtures.js';
 
@@ -204,6 +205,28 @@ describe('GBK decoding and jammer', () => {
     for (const [key, p] of Object.entries(gbk.posts).filter(([, x]) => x.tid === 14)) {
       const got = page.posts.find((x) => x.pid === p.pid)!;
       expect(got.text).toBe(expectedText(sc.get(key)!.body).replace(/\n+/g, '\n'));
+    }
+  });
+  test('hidden jammer spans are stripped whether written display:none, display: none or in capitals', () => {
+    const latin = raw('public-gbk', 'viewthread-t14-p1.html').toString('latin1');
+    const hidden = latin.split('<span style="display:none">').length - 1;
+    expect(hidden).toBeGreaterThan(0);
+    const want = load('public-gbk', 'viewthread-t14-p1.html').posts.map((p) => p.text);
+    for (const style of ['display: none', 'DISPLAY:NONE', 'Display: None;']) {
+      const edited = Buffer.from(latin.replaceAll('<span style="display:none">', `<span style="${style}">`), 'latin1');
+      expect(load('public-gbk', 'viewthread-t14-p1.html', edited).posts.map((p) => p.text)).toEqual(want);
+    }
+  });
+});
+
+describe('selector files', () => {
+  test('a selector css-select cannot read fails at load time, naming the file', () => {
+    const data = JSON.parse(readFileSync(packagePath('selectors', 'discuz-x3-desktop.json'), 'utf8'));
+    expect(() => compileSelectorSet(data, 'ok.json')).not.toThrow();
+    for (const edit of [(d: typeof data) => (d.post.author = 'a[href*=uid'), (d: typeof data) => (d.kinds.login = 'form[name=login')]) {
+      const bad = structuredClone(data);
+      edit(bad);
+      expect(() => compileSelectorSet(bad, 'bad.json')).toThrow(/bad selector file bad\.json/);
     }
   });
 });

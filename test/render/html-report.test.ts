@@ -3,6 +3,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { renderHtmlReport, reportCsp, type HtmlReportInput } from '../../src/render/html-report.js';
+import { htmlDayInput } from '../../src/render/html-day.js';
+import { FLAG_NAME } from '../../src/render/report-common.js';
+import { closingDay, storedPostLinks } from '../../src/cli/commands/report.js';
+import { publicGame, publicStore } from '../activity/captured.js';
 import { voteTimeline } from '../../src/render/vote-timeline.js';
 import type { BallotRecord, TallyResult } from '../../src/votes/types.js';
 
@@ -70,6 +74,54 @@ describe('voteTimeline', () => {
   });
 });
 
+/** Day 2 of the public captured game, assembled once (tally + day report) as `bansha report --html` does. */
+function publicDay2() {
+  const game = publicGame();
+  const store = publicStore();
+  const day = closingDay(game, store, 2, { ledgerFile: null });
+  return { game, store, day, input: htmlDayInput(day.report, day.tally, { title: 'M901 饺子馆', now: closes, postUrl: storedPostLinks(game, store) }) };
+}
+
+describe('htmlDayInput: the HTML report draws the day report and the tally, nothing recomputed', () => {
+  const { game, store, day, input } = publicDay2();
+  const { report, tally } = day;
+
+  it('passes the tally through and takes the day\'s window from the report', () => {
+    expect(input.tally).toBe(tally);
+    expect(input).toMatchObject({ day: 2, opens: report.opens, closes: report.closes, timezone: report.timezone, notes: report.notes });
+    expect(tally!.accelerated).toBe(report.accelerated);
+  });
+
+  it('shows the report\'s activity table, marking exactly the players the report flagged as lurkers', () => {
+    const col = report.table.days.indexOf(2);
+    expect(input.activity!.rows.map((r) => r.player)).toEqual(report.table.rows.map((r) => r.player));
+    for (const row of input.activity!.rows) {
+      const a = report.activity.find((x) => x.player === row.player)!;
+      expect(row.cells[col], row.player).toBe(a.exempt ? '—' : a.posts);
+      expect(row.cells.at(-1), row.player).toBe(a.exempt ? '出局' : a.voted ? '✓' : '✗');
+      const flagged = report.flags.some((f) => f.player === row.player && ['few-posts', 'low-streak', 'no-ballot'].includes(f.kind));
+      expect(Boolean(row.warn), row.player).toBe(flagged);
+    }
+    expect(input.activity!.rows.some((r) => r.warn)).toBe(true); // the scenario has day-2 lurkers
+  });
+
+  it('lists every flag and every proposed card, evidence linked to the stored post', () => {
+    expect(input.flags.map((f) => [f.player, f.kind, f.url])).toEqual(report.flags.map((f) => [f.player, FLAG_NAME[f.kind], f.url]));
+    expect(input.cards!.map((c) => c.player)).toEqual(report.cards.map((c) => c.player));
+    for (const c of input.cards!) {
+      for (const e of c.evidence) {
+        const pid = Number(e.label.replace('pid ', ''));
+        expect(e.url).toBe(`${game.forum}forum.php?mod=redirect&goto=findpost&ptid=${store.posts[String(pid)].tid}&pid=${pid}`);
+      }
+    }
+  });
+
+  it('refuses a tally of another day', () => {
+    const day1 = closingDay(game, store, 1, { ledgerFile: null });
+    expect(() => htmlDayInput(report, day1.tally)).toThrow(/day 1/);
+  });
+});
+
 describe('renderHtmlReport', () => {
   it('escapes every piece of player text and loads nothing', () => {
     const html = renderHtmlReport(input());
@@ -134,6 +186,28 @@ describe('renderHtmlReport', () => {
       const shot = path.join(TMP, 'report-day2.png');
       await page.screenshot({ path: shot, fullPage: true });
       expect(fs.statSync(shot).size).toBeGreaterThan(10_000);
+      await page.close();
+    });
+
+    it('renders a real day (the public game\'s day 2): every tally ballot, activity row, flag and card', async () => {
+      const { day, input: real } = publicDay2();
+      fs.mkdirSync(TMP, { recursive: true });
+      const file = path.join(TMP, 'public-day2.html');
+      fs.writeFileSync(file, renderHtmlReport(real));
+      const page = await browser.newPage({ viewport: { width: 1040, height: 900 } });
+      const problems: string[] = [];
+      page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text()); });
+      await page.goto(`file://${file}`);
+      expect(problems).toEqual([]);
+      expect(await page.locator('p.outcome').textContent()).toContain(day.tally!.result.name!);
+      expect(await page.locator('table.ballots tbody tr').count()).toBe(day.tally!.ballots.length);
+      expect(await page.locator('table.ballots tbody tr.rejected').count()).toBe(day.tally!.ballots.filter((b) => b.status === 'rejected').length);
+      expect(await page.locator('svg.timeline path.series').count()).toBeGreaterThan(0);
+      expect(await page.locator('table.activity tbody tr').count()).toBe(day.report.table.rows.length);
+      expect(await page.locator('table.activity tbody tr.warn').count()).toBe(real.activity!.rows.filter((r) => r.warn).length);
+      expect(await page.locator('table.flags tbody tr').count()).toBe(day.report.flags.length);
+      expect(await page.locator('table.cards tbody tr').count()).toBe(day.report.cards.length);
+      await page.screenshot({ path: path.join(TMP, 'public-day2.png'), fullPage: true });
       await page.close();
     });
   });

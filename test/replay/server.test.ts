@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startReplayServer, type ReplayServer, type ReplayOptions } from '../../src/replay/server.js';
+import { startReplayServer, synthPageSource, type ReplayServer, type ReplayOptions } from '../../src/replay/server.js';
+import { synthGame } from '../../src/bench/synth-game.js';
 import { parsePage } from '../../src/discuz/parse-page.js';
 import { FIXTURES, ids } from '../store/fixture-pages.js';
 
@@ -118,5 +119,29 @@ describe('replay server', () => {
     const r = await get(s, `forum.php?mod=viewthread&tid=${tid}&page=1`);
     const raw = fs.readFileSync(path.join(FIXTURES, 'public', `viewthread-t${tid}-p1.html`), 'utf8');
     expect(Buffer.from(r.bytes).toString('utf8')).toBe(raw.split(ids.base).join(s.url));
+  });
+
+  test('serves pages built on the fly (a synthetic game) after a fixed latency, past the end as the last page', async () => {
+    const game = synthGame({ posts: 300 });
+    const threads = game.threads.map((t) => ({ ...t, posts: [...t.posts] }));
+    const s = await start({ pages: synthPageSource(() => threads), latencyMs: 30 });
+    const gbk = threads.find((t) => t.family === 'gbk')!;
+    const count = Math.ceil(gbk.posts.length / 20);
+    const t0 = performance.now();
+    const r = await get(s, `forum.php?mod=viewthread&tid=${gbk.tid}&page=${count + 3}`);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(29);
+    expect(r.res.headers.get('content-type')).toMatch(/gbk/i);
+    const page = kindOf(s, 'x', r);
+    expect(page).toMatchObject({ kind: 'thread', tid: gbk.tid, page: count, pageCount: count });
+    // links point at this server; the rewrite URL serves the same bytes
+    expect(Buffer.from(r.bytes).toString('latin1')).toContain(`<base href="${s.url}"`);
+    const w = await get(s, `thread-${gbk.tid}-${count}-1.html`);
+    expect(Buffer.from(w.bytes).equals(Buffer.from(r.bytes))).toBe(true);
+    // posts added later show up; guests are still refused; unknown tids fall through to not-found
+    gbk.posts.push(...Array.from({ length: 20 }, (_, i) => ({ ...gbk.posts[1], pid: 900_000 + i, quote: undefined })));
+    const grown = await get(s, `forum.php?mod=viewthread&tid=${gbk.tid}&page=${count + 1}`);
+    expect(kindOf(s, 'x', grown)).toMatchObject({ page: count + 1, pageCount: count + 1 });
+    expect(kindOf(s, 'x', await get(s, `forum.php?mod=viewthread&tid=${gbk.tid}&page=1`, '')).kind).toBe('no-permission');
+    expect(kindOf(s, 'x', await get(s, 'forum.php?mod=viewthread&tid=424242&page=1')).kind).toBe('not-found');
   });
 });

@@ -20,7 +20,8 @@ describe('m107: more than half of the alive players, until closing', () => {
     const r = accelerationFor(game, day2, process_);
     expect(r).toMatchObject({ accelerated: false, alive: 11, needed: 6 });
     expect(r.requests).toHaveLength(5);
-    expect(r.ignored).toEqual([expect.objectContaining({ author: '馒头', reason: expect.stringContaining('out of the game') })]);
+    expect(r.ignored).toEqual([expect.objectContaining({ author: '馒头', code: 'out', reason: '馒头 已出局（11-22 10:00 起）' })]);
+    expect(r.explanation).toBe('11-22 21:00 前，11 名存活玩家中 5 人申请加速（须过半：6 人）：未加速');
   });
   test('one more alive asker accelerates the day, and every change is void', () => {
     const posts = [...process_, more('豆浆', '2026-11-22 16:30:00')];
@@ -29,7 +30,7 @@ describe('m107: more than half of the alive players, until closing', () => {
     const r = tallyDay(game, store, 2);
     expect(r.accelerated).toBe(true);
     const change = r.ballots.find((b) => b.pid === ids.posts['d2vote-jiaozi-2'].pid)!;
-    expect(change.reason).toContain('accelerated');
+    expect(change.details?.map((d) => d.code)).toEqual(['accelerated-change-void']);
     expect(r.ballots.find((b) => b.pid === ids.posts['d2vote-jiaozi'].pid)!.status).toBe('counted');
   });
   test('the same player asking twice counts once; a request at or after closing does not count', () => {
@@ -41,7 +42,7 @@ describe('m107: more than half of the alive players, until closing', () => {
     const withdrawn = [...process_, more('豆浆', '2026-11-22 16:30:00'), more('汤圆', '2026-11-22 17:00:00', '取消申请加速', 9301)];
     const r = accelerationFor(game, day2, withdrawn);
     expect(r.accelerated).toBe(false);
-    expect(r.ignored.some((i) => i.author === '汤圆' && i.reason.includes('withdrew'))).toBe(true);
+    expect(r.ignored.some((i) => i.author === '汤圆' && i.code === 'withdrew')).toBe(true);
   });
 });
 
@@ -55,13 +56,13 @@ describe('062: at least half, until 3 hours before closing; a delay cancels it',
   test('a request after the cut-off (closing − 3 h) does not count', () => {
     const r = accelerationFor(g062, d, [...process_, more('豆浆', '2026-11-22 18:00:00')]);
     expect(r.accelerated).toBe(false);
-    expect(r.ignored.some((i) => i.author === '豆浆' && i.reason.includes('cut-off'))).toBe(true);
+    expect(r.ignored.some((i) => i.author === '豆浆' && i.code === 'after-cutoff')).toBe(true);
   });
   test('申请延时 by at least half cancels acceleration (062 l.248)', () => {
     const delays = ['烧卖', '豆浆', '花卷', '粽子', '月饼', '麻花'].map((p, i) => more(p, '2026-11-22 17:00:00', '申请延时', 9400 + i));
     const r = accelerationFor(g062, d, [...process_, more('豆浆', '2026-11-22 17:10:00', '申请加速', 9399), ...delays]);
     expect(r.accelerated).toBe(false);
-    expect(r.explanation).toContain('cancels');
+    expect(r.explanation).toContain('但 6 人申请延时，加速取消（062 l.248');
   });
 });
 

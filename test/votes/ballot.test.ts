@@ -39,7 +39,10 @@ describe('real ballots', () => {
     expect(readBallot(post.text, ctx)).toMatchObject({ ok: true, head: 'change', target: { kind: 'player', name: '月饼' } });
   });
   test('prose without heads is not a ballot', () => {
-    expect(readBallot(text(d1, ids, 'd1vote-5'), ctx)).toMatchObject({ ok: false, problem: 'no-ballot', reason: expect.stringContaining('not a ballot') });
+    expect(readBallot(text(d1, ids, 'd1vote-5'), ctx)).toMatchObject({
+      ok: false, problem: 'no-ballot', detail: { code: 'malformed-no-heads' },
+      reason: '不是规定格式的投票：没有“投票对象”或“改票对象”（格式：投票对象：名字 / 投票理由：理由）',
+    });
   });
 });
 
@@ -54,22 +57,26 @@ describe('variants of a real ballot', () => {
     expect(v(base.replace('包子', `包子${p}`))).toMatchObject({ ok: true, written: '包子', target: { name: '包子' } });
   });
   test('missing or empty reason: malformed', () => {
-    expect(v('投票对象：包子')).toMatchObject({ ok: false, problem: 'malformed', reason: expect.stringContaining('no 投票理由') });
-    expect(v('投票对象：包子\n投票理由：')).toMatchObject({ ok: false, problem: 'malformed', reason: expect.stringContaining('empty 投票理由') });
-    expect(v('投票对象：包子\n投票理由：。。。')).toMatchObject({ ok: false, problem: 'malformed' });
+    expect(v('投票对象：包子')).toMatchObject({ ok: false, problem: 'malformed', detail: { code: 'malformed-no-reason', head: 'vote' } });
+    expect(v('投票对象：包子\n投票理由：')).toMatchObject({ ok: false, problem: 'malformed', detail: { code: 'empty-reason', head: 'vote' } });
+    expect(v('投票对象：包子\n投票理由：。。。')).toMatchObject({ ok: false, problem: 'malformed', detail: { code: 'empty-reason' } });
+    expect(v('改票对象：包子\n改票理由：')).toMatchObject({ reason: '格式错误：“改票理由”为空（m107 l.205 明确说明…投票理由）' });
   });
   test('mixed heads, two targets, empty X, no colon: malformed', () => {
-    expect(v('投票对象：包子\n改票理由：好')).toMatchObject({ ok: false, problem: 'malformed', reason: expect.stringContaining('mixed') });
-    expect(v('投票对象：包子\n投票对象：饺子\n投票理由：好')).toMatchObject({ ok: false, problem: 'malformed' });
-    expect(v('投票对象：\n投票理由：好')).toMatchObject({ ok: false, problem: 'malformed', reason: expect.stringContaining('empty 投票对象') });
-    expect(v('投票对象 包子\n投票理由 好')).toMatchObject({ ok: false, problem: 'malformed', reason: expect.stringContaining('no colon') });
+    expect(v('投票对象：包子\n改票理由：好')).toMatchObject({ ok: false, problem: 'malformed', detail: { code: 'malformed-mixed-heads', head: 'vote', other: 'change' } });
+    expect(v('投票对象：包子\n投票对象：饺子\n投票理由：好')).toMatchObject({ ok: false, problem: 'malformed', detail: { code: 'malformed-two-targets', count: 2 } });
+    expect(v('投票对象：\n投票理由：好')).toMatchObject({ ok: false, problem: 'malformed', detail: { code: 'empty-target' } });
+    expect(v('投票对象 包子\n投票理由 好')).toMatchObject({ ok: false, problem: 'malformed', detail: { code: 'malformed-no-colon' } });
+    expect(v('投票理由：好')).toMatchObject({ ok: false, detail: { code: 'malformed-no-target' } });
   });
   test('an unknown name is rejected with the nearest real name as a hint', () => {
-    expect(v(base.replace('包子', '包了'))).toMatchObject({ ok: false, problem: 'unknown-target', hint: '包子' });
+    expect(v(base.replace('包子', '包了'))).toMatchObject({
+      ok: false, problem: 'unknown-target', hint: '包子', detail: { code: 'unknown-target', written: '包了', hint: '包子' }, reason: '投票对象有误：包了（是否为 包子？）',
+    });
     expect(v(base.replace('包子', '我投包子吧'))).toMatchObject({ ok: false, problem: 'unknown-target', hint: '包子' });
   });
   test('a target naming two players is ambiguous', () => {
-    expect(v(base.replace('包子', '包子或饺子'))).toMatchObject({ ok: false, problem: 'ambiguous-target' });
+    expect(v(base.replace('包子', '包子或饺子'))).toMatchObject({ ok: false, problem: 'ambiguous-target', detail: { code: 'ambiguous-target', names: expect.arrayContaining(['包子', '饺子']) } });
   });
   test('Latin names: case and width folded; @mention prefix dropped', () => {
     const latin: BallotContext = { kind: 'players', players: [...players, 'Alice_01'] };
@@ -82,8 +89,8 @@ describe('variants of a real ballot', () => {
     for (const w of ['对战规则3', '规则3', '3号规则', '规则三', '规则 ３']) {
       expect(readBallot(base.replace('包子', w), rules)).toMatchObject({ ok: true, target: { kind: 'rule', rule: 3 } });
     }
-    expect(readBallot(base.replace('包子', '规则7'), rules)).toMatchObject({ ok: false, problem: 'unknown-target' });
-    expect(readBallot(base.replace('包子', '包子'), rules)).toMatchObject({ ok: false, problem: 'unknown-target' });
+    expect(readBallot(base.replace('包子', '规则7'), rules)).toMatchObject({ ok: false, problem: 'unknown-target', detail: { code: 'rule-out-of-range', rule: 7, ruleCount: 6 } });
+    expect(readBallot(base.replace('包子', '包子'), rules)).toMatchObject({ ok: false, problem: 'unknown-target', detail: { code: 'not-a-rule' } });
   });
 });
 
@@ -93,8 +100,8 @@ describe('director proxy posts (代投)', () => {
     expect(readProxy('饺子 代投 投票对象：包子 投票理由：委托', players, ['代投'])).toEqual({ ok: true, player: '饺子' });
   });
   test('no player or two players on the line: rejected; no marker: not a proxy post', () => {
-    expect(readProxy('代投\n投票对象：包子\n投票理由：委托', players, ['代投'])).toMatchObject({ ok: false });
-    expect(readProxy('代投：饺子、花卷', players, ['代投'])).toMatchObject({ ok: false });
+    expect(readProxy('代投\n投票对象：包子\n投票理由：委托', players, ['代投'])).toMatchObject({ ok: false, detail: { code: 'proxy-no-player' } });
+    expect(readProxy('代投：饺子、花卷', players, ['代投'])).toMatchObject({ ok: false, detail: { code: 'proxy-many-players', names: ['饺子', '花卷'] } });
     expect(readProxy('提醒：距离关门还有一小时', players, ['代投'])).toBeNull();
   });
 });

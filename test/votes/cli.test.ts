@@ -49,7 +49,7 @@ describe('bansha tally', () => {
   test('120b: says there is no public vote thread (exit 0, no store needed)', async () => {
     const g = path.join(dir, 'g120b.yaml');
     fs.writeFileSync(g, fs.readFileSync(gameFile, 'utf8').replace('ruleset: m107', 'ruleset: 120b').concat('store: nowhere.json\n'));
-    expect(JSON.parse(await run('--game', g, '--day', '1', '--json'))).toEqual({ day: 1, kind: 'none', reason: expect.stringContaining('no public vote thread') });
+    expect(JSON.parse(await run('--game', g, '--day', '1', '--json'))).toEqual({ day: 1, kind: 'none', reason: expect.stringContaining('没有公开投票帖'), code: 'no-public-vote' });
     expect(fs.existsSync(path.join(dir, 'nowhere.json'))).toBe(false);
   });
   test('an incomplete store is refused with exit code 3 unless --allow-incomplete', async () => {

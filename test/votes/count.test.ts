@@ -35,14 +35,14 @@ describe('weights', () => {
     const g = publicGameWith((y) => y.replace('vote: 5, opens', 'vote: 5, sheriff: 花卷, opens'));
     const r = tallyDay(g, publicPostsWith('d2vote', d2), 2);
     expect(r.sheriff).toBe('花卷');
-    expect(r.sheriffSource).toContain('named in the game file');
+    expect(r.sheriffSource).toBe('游戏文件指定（第 2 日）');
     expect(r.ballots.find((b) => b.voter === '花卷' && b.status === 'counted')!.weight).toBe(1.5);
   });
   test('a sheriff out of the game has no weight: the director names the successor', () => {
     const g = publicGameWith((y) => y.replace('events:\n', 'events:\n  - {player: 包子, out: "2026-11-22 10:00", how: night}\n'));
     const r = tallyDay(g, publicPostsWith('d2vote', d2), 2);
     expect(r.sheriff).toBeNull();
-    expect(r.sheriffSource).toContain('name the successor');
+    expect(r.sheriffSource).toMatch(/^警长 包子（第 1 日竞选当选（.*）已于 11-22 10:00 出局：请在游戏文件中指定继任警长/);
   });
 });
 
@@ -57,12 +57,14 @@ describe('day-1 election: first to reach the top, replayed with changes at their
     const r = withChange('2026-11-21 13:30:00');
     expect(r.result.tie.sort()).toEqual(['包子', '花卷'].sort());
     expect(r.result.name).toBe('花卷');
-    expect(r.result.rule).toContain('花卷 reached 4 first (11-21 13:00');
+    expect(r.result.detail).toMatchObject({ code: 'tie-first-reach', name: '花卷', votes: 4, at: at('2026-11-21 13:00:00').at });
+    expect(r.result.rule).toBe(`包子、花卷 平票 4 票，花卷 最先达到 4 票（11-21 13:00，${r.ballots.find((b) => b.at === at('2026-11-21 13:00:00').at)!.floor}#），当选警长（m107 l.118 竞岗：最先获得投票数最多的角色当选警长）`);
   });
   test('change before it (12:30): 包子 is first', () => {
     const r = withChange('2026-11-21 12:30:00');
     expect(r.result.name).toBe('包子');
-    expect(r.result.rule).toContain('包子 reached 4 first (11-21 12:30');
+    expect(r.result.detail).toMatchObject({ code: 'tie-first-reach', name: '包子', at: at('2026-11-21 12:30:00').at, floor: 20 });
+    expect(r.result.rule).toContain('包子 最先达到 4 票（11-21 12:30，20#）');
   });
 });
 
@@ -78,7 +80,8 @@ describe('elimination ties', () => {
   test('m107: a tie means nobody is out', () => {
     const r = tallyDay(publicGame(), publicPostsWith('d2vote', tie('弃权')), 2);
     expect(r.result).toMatchObject({ name: null, tie: expect.arrayContaining(['月饼', '花卷']) });
-    expect(r.result.rule).toContain('平票则无人出局');
+    expect(r.result.detail).toMatchObject({ code: 'tie-nobody-out' });
+    expect(r.result.rule).toMatch(/^(月饼、花卷|花卷、月饼) 平票 5 票，无人出局（m107 l\.44 平票则无人出局）$/);
   });
   const wuhui = publicGameWith((y) => y.replace('ruleset: m107', 'ruleset: wuhui'));
   test('wuhui: the tied candidate the sheriff voted for is out', () => {
@@ -88,11 +91,13 @@ describe('elimination ties', () => {
     const r = tallyDay(wuhui, publicPostsWith('d2vote', tied), 2);
     expect(r.result.tie.sort()).toEqual(['月饼', '花卷'].sort());
     expect(r.result.name).toBe('花卷');
-    expect(r.result.rule).toContain('the sheriff 包子 voted for 花卷');
+    expect(r.result.detail).toMatchObject({ code: 'tie-sheriff-choice', sheriff: '包子', name: '花卷' });
+    expect(r.result.rule).toContain('警长 包子 投给 花卷，花卷 出局');
   });
   test('wuhui: the sheriff voted for none of the tied — nobody is out', () => {
     const r = tallyDay(wuhui, publicPostsWith('d2vote', tie('弃权')), 2);
     expect(r.result).toMatchObject({ name: null });
+    expect(r.result.detail).toMatchObject({ code: 'tie-sheriff-none', sheriff: '包子' });
     expect(r.result.rule).toContain('警长未投票则无人出局');
   });
 });
@@ -131,7 +136,8 @@ events:
     const r = tallyDay(g, postsFromList([...d1, ...d2, ...day1Rules, ...day2Rules]), 2, { rules: true });
     const baozi = r.ballots.find((b) => b.voter === '包子')!;
     expect(baozi).toMatchObject({ status: 'rejected' });
-    expect(baozi.reason).toContain('规则1 was chosen on day 1');
+    expect(baozi.details).toEqual([{ code: 'rule-used', rule: '规则1', day: 1 }]);
+    expect(baozi.reason).toContain('规则1 已在第 1 日选出');
     expect(r.result.name).toBe('规则2');
   });
   test('a tie goes to the sheriff\'s choice, else to the rule that reached the top first', () => {
@@ -145,7 +151,8 @@ events:
     const bySheriff = tally((v) => (v === '包子' ? '规则4' : others.indexOf(v) < 5 ? '规则2' : others.indexOf(v) < 9 ? '规则4' : '弃权'));
     expect(bySheriff.sheriff).toBe('包子');
     expect(bySheriff.result).toMatchObject({ name: '规则4', tie: expect.arrayContaining(['规则2', '规则4']) });
-    expect(bySheriff.result.rule).toContain('the sheriff 包子 voted for 规则4');
+    expect(bySheriff.result.detail).toMatchObject({ code: 'tie-sheriff-choice', name: '规则4' });
+    expect(bySheriff.result.rule).toContain('警长 包子 投给 规则4，规则4 为今日对战规则');
     // Alternating 5:5 and the sheriff abstains: the rule whose 5th ballot came first wins.
     const alt = (v: string) => (v === '包子' ? '弃权' : others.indexOf(v) % 2 === 0 ? '规则2' : '规则4');
     const fifth = (rule: string) => votePosts.filter((p) => p.author !== '包子' && alt(p.author) === rule)[4].at;
@@ -153,7 +160,8 @@ events:
     const byReach = tally(alt);
     expect(byReach.result.tie).toHaveLength(2);
     expect(byReach.result.name).toBe(first);
-    expect(byReach.result.rule).toContain('voted for none of them');
-    expect(byReach.result.rule).toContain(`${first} reached 5 first`);
+    expect(byReach.result.detail).toMatchObject({ code: 'tie-first-reach', name: first, sheriffPassed: { sheriff: '包子' } });
+    expect(byReach.result.rule).toContain('警长 包子 未投其中任何一项');
+    expect(byReach.result.rule).toContain(`${first} 最先达到 5 票`);
   });
 });

@@ -71,7 +71,7 @@ describe('public game, day 1 (sheriff election, thread 3)', () => {
     const first = [...tied].sort((a, b) => reachAt(a) - reachAt(b))[0];
     expect(r.result.name).toBe(first);
     expect(r.result.tie.sort()).toEqual(tied.sort());
-    expect(r.result.rule).toContain('reached');
+    expect(r.result.detail).toMatchObject({ code: 'tie-first-reach', name: first });
     expect(r.result.rule).toContain('最先获得投票数最多');
     // …and it is the sheriff the day-2 thread announces (警长：包子).
     expect(thread('d2talk').body).toContain(`警长：${first}`);
@@ -81,12 +81,14 @@ describe('public game, day 1 (sheriff election, thread 3)', () => {
     const rejected = r.ballots.filter((b) => b.status === 'rejected');
     const byFloor = (id: string) => r.ballots.find((b) => b.pid === ids.posts[id].pid)!;
     expect(rejected.map((b) => b.pid).sort()).toEqual(['d1vote-5', 'd1vote-13', 'd1vote-14'].map((id) => ids.posts[id].pid).sort());
-    expect(byFloor('d1vote-14').reason).toMatch(/^late: posted 11-21 21:10, closing was 11-21 21:00/); // 月饼
-    expect(byFloor('d1vote-5').reason).toContain('not a ballot'); // 油条's 我投花卷
+    const codes = (id: string) => (byFloor(id).details ?? []).map((d) => d.code);
+    expect(codes('d1vote-14')).toEqual(['late']); // 月饼
+    expect(byFloor('d1vote-14').reason).toBe('迟到：21:10 发帖，关门时间 21:00');
+    expect(codes('d1vote-5')).toEqual(['malformed-no-heads']); // 油条's 我投花卷
     expect(byFloor('d1vote-12').status).toBe('counted'); // …corrected by a new post: not a change
     expect(byFloor('d1vote-12').reason).toBeNull();
-    expect(byFloor('d1vote-13').reason).toContain('too close to closing'); // 豆浆 at 20:15
-    expect(byFloor('d1vote-13').reason).toContain('by 11-21 20:00');
+    expect(codes('d1vote-13')).toEqual(['change-too-late']); // 豆浆 at 20:15
+    expect(byFloor('d1vote-13').reason).toContain('须在 20:00 前改票');
     expect(byFloor('d1vote-doujiang').status).toBe('counted');
   });
 
@@ -120,7 +122,7 @@ describe('public game, day 2 (elimination, thread 5)', () => {
   test('the sheriff comes from the day-1 election and weighs 1.5', () => {
     const d1 = tallyDay(game, posts, 1);
     expect(r.sheriff).toBe(d1.result.name);
-    expect(r.sheriffSource).toContain('elected on day 1');
+    expect(r.sheriffSource).toContain('第 1 日竞选当选');
     expect(r.ballots.find((b) => b.voter === r.sheriff && b.status === 'counted')!.weight).toBe(1.5);
   });
 
@@ -136,17 +138,20 @@ describe('public game, day 2 (elimination, thread 5)', () => {
   test('each rejected or superseded ballot has its reason', () => {
     const b = (id: string) => r.ballots.find((x) => x.pid === ids.posts[id].pid)!;
     expect(b('d2vote-jiaozi')).toMatchObject({ status: 'superseded', weight: 0 });
-    expect(b('d2vote-jiaozi').reason).toContain(`changed to 月饼 at ${ids.posts['d2vote-jiaozi-2'].floor}#`);
+    expect(b('d2vote-jiaozi').details).toEqual([{ code: 'superseded-by-change', target: '月饼', floor: ids.posts['d2vote-jiaozi-2'].floor, at: b('d2vote-jiaozi-2').at }]);
+    expect(b('d2vote-jiaozi').reason).toBe(`已改票为 月饼（${ids.posts['d2vote-jiaozi-2'].floor}#，11-22 17:00）`);
     expect(b('d2vote-jiaozi-2')).toMatchObject({ status: 'counted', target: '月饼' });
-    expect(b('d2vote-14').reason).toContain('second change'); // 饺子 again
-    expect(b('d2vote-13').reason).toContain('does not quote'); // 春卷's 回复: no trace in X3.5
-    expect(b('d2vote-13').reason).toContain('leaves no trace');
-    expect(b('d2vote-13').reason).toContain(`${ids.posts['d2vote-chunjuan'].floor}#`);
+    const codes = (id: string) => (b(id).details ?? []).map((d) => d.code);
+    expect(codes('d2vote-14')[0]).toBe('second-change'); // 饺子 again
+    expect(codes('d2vote-13')).toEqual(['change-not-quoting-vote']); // 春卷's 回复: no trace in X3.5
+    expect(b('d2vote-13').reason).toContain(`改票未引用原投票帖 ${ids.posts['d2vote-chunjuan'].floor}#`);
+    expect(b('d2vote-13').reason).toContain('不在帖子里留痕迹');
     expect(b('d2vote-chunjuan').status).toBe('counted');
-    expect(b('d2vote-15').reason).toContain('馒头 was out of the game'); // voting while out
+    expect(codes('d2vote-15')).toEqual(['voter-out']); // voting while out
     // 豆浆 edited a typo: the store never saw the first version, so it counts as shown and is flagged.
     expect(b('d2vote-7')).toMatchObject({ status: 'counted', target: '花卷' });
-    expect(b('d2vote-7').flags.join()).toContain('no earlier version');
+    expect(codes('d2vote-7')).toEqual(['edited-no-earlier-version']);
+    expect(b('d2vote-7').flags.join()).toContain('存档中没有更早的版本');
     expect(b('d2vote-9')).toMatchObject({ status: 'counted', target: '月饼' }); // one line, half-width colons
     expect(r.ballots.filter((x) => x.status === 'rejected')).toHaveLength(3);
   });

@@ -16,8 +16,9 @@ const posts = postsFromStore(captureStore('public'));
 test('120b: no public vote thread — kind none with the reason', () => {
   const g = publicGameWith((y) => y.replace('ruleset: m107', 'ruleset: 120b'));
   const r = tallyDay(g, () => [], 1);
-  expect(tallyJson(r)).toEqual({ day: 1, kind: 'none', reason: expect.stringContaining('no public vote thread') });
+  expect(tallyJson(r)).toEqual({ day: 1, kind: 'none', reason: expect.stringContaining('没有公开投票帖'), code: 'no-public-vote' });
   expect(renderTallyTerminal(r)).toContain('no public vote');
+  expect(renderTallyBBCode(r)).toContain('[b]第1日[/b]：120b 规则没有公开投票帖，投票均私聊导演（120b l.322');
 });
 
 test('--at: the count as it stood at a moment (before 饺子\'s change, after the first ballots)', () => {
@@ -25,7 +26,7 @@ test('--at: the count as it stood at a moment (before 饺子\'s change, after th
   expect(r.running).toBe(true);
   expect(r.ballots.every((b) => b.at <= at('2026-11-22 16:30:00').at)).toBe(true);
   expect(r.ballots.find((b) => b.pid === ids.posts['d2vote-jiaozi'].pid)!.status).toBe('counted');
-  expect(r.notes.join()).toContain('running count');
+  expect(r.notes).toContain('实时统计：截至 11-22 16:30，本日关门时间 11-22 21:00');
   // Everyone in the game (馒头 is out) who had posted in the thread by then has a counted ballot.
   const by = new Set(Object.values(ids.posts).filter((p) => p.threadKey === 'd2vote' && p.dateline * 1000 <= at('2026-11-22 16:30:00').at && game.players.includes(p.author) && p.author !== '馒头').map((p) => p.author));
   expect(r.players.filter((p) => p.counted).map((p) => p.player).sort()).toEqual([...by].sort());
@@ -36,8 +37,13 @@ describe('JSON', () => {
     const j = tallyJson(tallyDay(game, posts, 2));
     expect(Object.keys(j)).toEqual(['day', 'kind', 'sheriff', 'accelerated', 'totals', 'result', 'ballots']);
     expect(Object.keys(j.totals![0])).toEqual(['name', 'votes']);
-    expect(Object.keys(j.result!)).toEqual(['name', 'tie', 'rule']);
-    expect(Object.keys(j.ballots![0])).toEqual(['voter', 'target', 'weight', 'status', 'reason', 'pid', 'floor', 'at']);
+    expect(Object.keys(j.result!)).toEqual(['name', 'tie', 'rule', 'code']);
+    expect(Object.keys(j.ballots![0])).toEqual(['voter', 'target', 'weight', 'status', 'reason', 'code', 'codes', 'pid', 'floor', 'at']);
+    expect(j.result).toEqual({ name: '月饼', tie: [], rule: '月饼 得票最多（7.5 票），出局', code: 'most-votes' });
+    const change = j.ballots!.find((b) => b.pid === ids.posts['d2vote-14'].pid)!;
+    expect(change).toMatchObject({ status: 'rejected', code: 'second-change', codes: ['second-change', 'change-quotes-other-post'] });
+    expect(change.reason).toMatch(/^第 2 次改票：只允许改票 1 次（m107 l\.205；062 l\.253 改票只允许进行一次）；改票引用\/回复的是/);
+    expect(j.ballots!.find((b) => b.pid === ids.posts['d2vote-2'].pid)).toMatchObject({ code: null, codes: [], reason: null });
     expect(j.ballots!.find((b) => b.pid === ids.posts['d2vote-2'].pid)!.at).toBe('2026-11-22T11:30:00+08:00');
     expect(JSON.parse(renderTallyJson(tallyDay(game, posts, 1))).kind).toBe('election');
   });
@@ -48,8 +54,14 @@ describe('BBCode', () => {
     const out = renderTallyBBCode(tallyDay(game, posts, 1));
     expect(out).toContain(`[url=${game.forum}forum.php?mod=redirect&goto=findpost&ptid=3&pid=${ids.posts['d1vote-1'].pid}]2#[/url]`);
     expect(out).toContain('[b]无效票[/b]');
-    expect(out).toMatch(/月饼 \[url=[^\]]+\]15#\[\/url\].*late/);
+    expect(out).toMatch(/月饼 \[url=[^\]]+\]15#\[\/url\] 11-21 21:10 → 包子：迟到：21:10 发帖，关门时间 21:00\n/);
+    expect(out).toContain('油条 ');
+    expect(out).toMatch(/油条 \[url=[^\]]+\]6#\[\/url\] 11-20 16:00：不是规定格式的投票：没有“投票对象”或“改票对象”/);
+    expect(out).toMatch(/豆浆 \[url=[^\]]+\]14#\[\/url\] 11-21 20:15 → 饺子：改票距关门不足 1 小时：20:15 发帖，须在 20:00 前改票/);
     expect(out).toContain('包子 当选警长');
+    expect(out).toContain('\n包子、花卷 平票 4 票，包子 最先达到 4 票（11-21 12:00，11#），当选警长（m107 l.118 竞岗：最先获得投票数最多的角色当选警长）\n');
+    // The announcement a director pastes into a Chinese thread carries no English sentence.
+    expect(out.replace(/\[url=[^\]]+\]/g, '')).not.toMatch(/[A-Za-z]{3,} [a-z]{2,}/);
     expect(out).toMatch(/\[b\]未投票\[\/b\]：月饼/);
   });
   test('player text cannot open a tag', () => {
@@ -65,9 +77,11 @@ describe('BBCode', () => {
 test('terminal: totals, the result and why, every player with floor, time, link and reasons', () => {
   const out = renderTallyTerminal(tallyDay(game, posts, 2));
   expect(out).toContain('Result: 月饼');
-  expect(out).toContain('why: most votes (7.5)');
+  expect(out).toContain('why: 月饼 得票最多（7.5 票），出局');
   expect(out).toContain(`${ids.posts['d2vote-13'].floor}# 11-22 18:00`);
-  expect(out).toContain('leaves no trace');
+  expect(out).toContain('改票未引用原投票帖 6#（m107 l.205 改票时必须引用原投票帖；062 l.261 改票需回复原投票楼层）');
+  expect(out).toContain('Sheriff: 包子 — 第 1 日竞选当选（包子、花卷 平票 4 票');
+  expect(out).toContain('Acceleration: 11-22 21:00 前，11 名存活玩家中 5 人申请加速（须过半：6 人）：未加速');
   expect(out).toMatch(/馒头 \(out\)/);
   expect(out).toContain('findpost');
 });

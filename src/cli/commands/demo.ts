@@ -3,18 +3,20 @@
  * with no network. It serves the game's pages from a local replay of the forum (the captured public game,
  * or the wuhui / 120b demo sites rendered from the same captured markup), writes a game file pointing at
  * that server, logs in through its login form (in Chromium when /usr/bin/chromium exists, else a plain
- * HTTP form post), crawls, tallies every day, resolves the auction (wuhui), builds the elevator floor and
- * the HTML report of each day, then prints a short summary and the paths of everything it wrote.
+ * HTTP form post), crawls (with a small delay between requests: the server is local), then for every
+ * day tallies, resolves the auction (wuhui), builds the day report (lurkers, flags, proposed cards into a
+ * ledger in the output directory), the elevator floor and the HTML report, and prints a short summary and
+ * the paths of everything it wrote. Everything goes into the output directory (default ./bansha-demo/,
+ * git-ignored in this repository); nothing else is written.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import pc from 'picocolors';
+import { ledgerPath } from '../../cards/ledger.js';
 import { crawlGame } from '../../crawl/crawler.js';
 import { chromiumPath, login } from '../../crawl/login.js';
-import { saveSession, type StorageState } from '../../crawl/session.js';
-import { USER_AGENT } from '../../crawl/http.js';
+import { formLogin } from '../../demo/form-login.js';
 import { startReplayServer } from '../../replay/server.js';
 import { loadGame } from '../../game/game-file.js';
 import type { Game } from '../../game/types.js';
@@ -22,14 +24,17 @@ import { openStore } from '../../store/index.js';
 import { threadPosts } from '../../store/slice.js';
 import type { StoreData } from '../../store/types.js';
 import { postsFromStore, tallyDay } from '../../votes/tally.js';
+import type { TallyResult } from '../../votes/types.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
-import { renderHtmlReport } from '../../render/html-report.js';
-import { htmlDayInput } from '../../render/html-day.js';
+import { renderDayReportTerminal } from '../../render/report-terminal.js';
+import { COLOR_NAME, FLAG_NAME } from '../../render/report-common.js';
 import { renderAuctionText } from '../../render/auction-text.js';
+import type { DayReport } from '../../report/day-report.js';
 import { resolveAuction, voteOutShare } from '../../auction/index.js';
 import { arbiterRange, duelPairs, elevatorFloor, elevatorRing } from '../../elevator/index.js';
 import { packagePath } from '../../paths.js';
 import { UserError } from '../errors.js';
+import { closingDay, dayHtml, recordProposals, storedPostLinks } from './report.js';
 
 /** The bundled demo games: the game file and the replayable site it is played on. */
 export const DEMO_GAMES = {
@@ -42,9 +47,15 @@ export type DemoName = keyof typeof DEMO_GAMES;
 /** The demo director's account on the replay server (the captured site's director). */
 const DEMO_USER = { username: '导演A', password: 'lab123456' };
 
+/** The crawl's minimum time between two requests to the local replay server (a real forum gets 1000 ms). */
+export const DEMO_CRAWL_DELAY_MS = 20;
+
+/** Where the demo writes by default: ./bansha-demo/ under the current directory (git-ignored here). */
+export const DEFAULT_DEMO_OUT = 'bansha-demo';
+
 export interface DemoOptions {
   preset?: DemoName;
-  /** Output directory (created); default a fresh temporary directory. */
+  /** Output directory (created); default ./bansha-demo (DEFAULT_DEMO_OUT) under the current directory. */
   out?: string;
   /** Use the browser login when Chromium is there (default true). */
   browser?: boolean;
@@ -52,24 +63,41 @@ export interface DemoOptions {
   log?: (line: string) => void;
 }
 
+/** What the demo found on one day (for the summary and for tests). */
+export interface DemoDay {
+  day: number;
+  tally: TallyResult | null;
+  report: DayReport;
+}
+
 export interface DemoResult {
   out: string;
   gameFile: string;
   storePath: string;
+  ledgerPath: string;
   login: 'browser' | 'http';
+  /** The forum URL the replay server listened at (closed by now). */
+  forum: string;
+  days: DemoDay[];
   /** Every file written, by what it is. */
   files: Array<{ what: string; path: string }>;
   /** One line per result worth printing. */
   summary: string[];
+  /** Wall time of the whole run, ms. */
+  elapsedMs: number;
 }
+
+/** Files a previous demo run left in the output directory that must not leak into this one. */
+const STALE = ['game.store.json', 'game.store.json.bak', 'game.session.json', 'game.cards.json'];
 
 /** Runs the demo end to end; the server is closed before it returns. */
 export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
+  const started = Date.now();
   const preset = opts.preset ?? 'public';
   const demo = DEMO_GAMES[preset];
   if (!demo) throw new UserError(`unknown demo "${preset}" (choose ${Object.keys(DEMO_GAMES).join(', ')})`);
   const log = opts.log ?? (() => undefined);
-  const out = path.resolve(opts.out ?? fs.mkdtempSync(path.join(os.tmpdir(), `bansha-demo-${preset}-`)));
+  const out = path.resolve(opts.out ?? DEFAULT_DEMO_OUT);
   fs.mkdirSync(out, { recursive: true });
   const files: DemoResult['files'] = [];
   const summary: string[] = [];
@@ -79,49 +107,59 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
     files.push({ what, path: p });
   };
 
-  const server = await startReplayServer({ root: demo.site });
+  const server = await startReplayServer({ root: demo.site, users: { [DEMO_USER.username]: DEMO_USER.password } });
   try {
     log(`replay server for the ${preset} demo at ${server.url}`);
     const gameFile = path.join(out, 'game.yaml');
     const template = fs.readFileSync(demo.game, 'utf8');
     if (!/^forum: .*$/m.test(template)) throw new Error(`${demo.game} has no forum: line`);
+    for (const stale of STALE) fs.rmSync(path.join(out, stale), { force: true });
     fs.writeFileSync(gameFile, template.replace(/^forum: .*$/m, `forum: ${server.url}`));
     files.push({ what: 'game file', path: gameFile });
-    for (const stale of ['game.store.json', 'game.store.json.bak', 'game.session.json']) fs.rmSync(path.join(out, stale), { force: true });
     const game = loadGame(gameFile);
 
     const how = await demoLogin(game, opts.browser !== false, log);
-    log(`logged in (${how})`);
-    const crawl = await crawlGame(game, { delayMs: 20, concurrency: 4, progress: false });
+    summary.push(`login: ${DEMO_USER.username} through the forum's login form (${how === 'browser' ? 'Chromium' : 'plain HTTP form post'})`);
+    const crawl = await crawlGame(game, { delayMs: DEMO_CRAWL_DELAY_MS, concurrency: 4, progress: false, log });
     files.push({ what: 'evidence store', path: crawl.storePath });
     if (crawl.incomplete) throw new UserError('the demo crawl could not fetch every page', 5);
-    summary.push(`crawled ${crawl.threads.length} threads, ${crawl.requests} requests`);
+    const pages = crawl.threads.reduce((n, t) => n + t.fetchedPages.length, 0);
+    summary.push(
+      `crawl: ${crawl.threads.length} threads, ${pages} pages, ${crawl.requests} requests, all complete ` +
+        `(${DEMO_CRAWL_DELAY_MS} ms between requests: the server is local; a real forum gets the polite default of 1 s)`,
+    );
 
     const store = await openStore(game.storePath, { lock: false });
+    let days: DemoDay[];
     try {
-      runJob(store.data, game, preset, write, summary);
+      days = runJob(store.data, game, preset, write, summary);
     } finally {
       await store.close();
     }
-    return { out, gameFile, storePath: game.storePath, login: how, files, summary };
+    const ledger = ledgerPath(game.file);
+    if (fs.existsSync(ledger)) files.push({ what: 'card ledger', path: ledger });
+    return { out, gameFile, storePath: game.storePath, ledgerPath: ledger, login: how, forum: server.url, days, files, summary, elapsedMs: Date.now() - started };
   } finally {
     await server.close();
   }
 }
 
-/** The closing-time job on the crawled store: tallies, auction, elevator, HTML reports. */
-function runJob(store: StoreData, game: Game, preset: DemoName, write: (what: string, name: string, text: string) => void, summary: string[]): void {
+/** The closing-time job on the crawled store, day by day: tallies, auction, reports, elevator, HTML. */
+function runJob(store: StoreData, game: Game, preset: DemoName, write: (what: string, name: string, text: string) => void, summary: string[]): DemoDay[] {
   const posts = postsFromStore(store);
+  const links = storedPostLinks(game, store);
+  const ledgerFile = ledgerPath(game.file);
+  const days: DemoDay[] = [];
   for (const d of game.days) {
-    const tally = tallyDay(game, posts, d.day);
-    write(`day ${d.day} tally`, `tally-day${d.day}.txt`, renderTallyTerminal(tally));
-    summary.push(
-      tally.kind === 'none'
-        ? `day ${d.day}: no public vote (${game.rules.name})`
-        : `day ${d.day}: ${tally.kind === 'election' ? 'sheriff' : 'out'} ${tally.result.name ?? 'nobody'}` +
-            `${tally.result.tie.length ? ` (tie ${tally.result.tie.join('/')}: ${tally.result.rule})` : ''} — ` +
-            tally.totals.filter((t) => t.votes > 0).map((t) => `${t.name} ${t.votes}`).join(', '),
-    );
+    // One assembly of the day: its tally and its report (acceleration from that tally).
+    const closing = closingDay(game, store, d.day, { ledgerFile });
+    recordProposals(game, closing.report, ledgerFile);
+    const { tally, report } = closing;
+    days.push({ day: d.day, tally, report });
+    if (tally) {
+      write(`day ${d.day} tally`, `tally-day${d.day}.txt`, renderTallyTerminal(tally));
+      summary.push(tallyLine(tally, game));
+    }
     if (d.rules) {
       const rules = tallyDay(game, posts, d.day, { rules: true });
       write(`day ${d.day} duel-rule tally`, `rules-day${d.day}.txt`, renderTallyTerminal(rules));
@@ -132,8 +170,15 @@ function runJob(store: StoreData, game: Game, preset: DemoName, write: (what: st
       write(`day ${d.day} auction`, `auction-day${d.day}.txt`, renderAuctionText(auction, voteOutShare(game, d)));
       summary.push(`day ${d.day}: auction ${auction.items.map((i) => `${i.item}号 ${i.winner ? `${i.winner} ${i.price}G` : '—'}`).join(', ')}`);
     }
-    if (d.discussion) write(`day ${d.day} elevator floor`, `elevator-day${d.day}.txt`, elevatorFloor(store, game, d.day).bbcode);
-    write(`day ${d.day} HTML report`, `report-day${d.day}.html`, renderHtmlReport(htmlDayInput(store, game, d.day, { tally })));
+    write(`day ${d.day} report`, `report-day${d.day}.txt`, renderDayReportTerminal(report));
+    summary.push(...reportLines(report, game));
+    if (d.discussion) {
+      const floor = elevatorFloor(store, game, d.day);
+      write(`day ${d.day} elevator floor`, `elevator-day${d.day}.txt`, floor.bbcode);
+      const marked = floor.entries.filter((e) => e.out).map((e) => e.player);
+      summary.push(`day ${d.day}: elevator floor, ${floor.entries.filter((e) => e.url).length} author-only links${marked.length ? ` (${marked.join('、')} marked out)` : ''}`);
+    }
+    write(`day ${d.day} HTML report`, `report-day${d.day}.html`, dayHtml(game, closing, links));
   }
   if (preset === 'wuhui') {
     const pairs = duelPairs(game, 1);
@@ -146,6 +191,38 @@ function runJob(store: StoreData, game: Game, preset: DemoName, write: (what: st
     const range = arbiterRange(game, last, from);
     summary.push(`day ${last}: 仲裁者 range from ${from}: ${range.join('、')}`);
   }
+  return days;
+}
+
+/** "day 2: out 月饼 — 月饼 7.5, 花卷 4; sheriff 包子 (×1.5); not accelerated (5 of 11 asked, 6 needed)". */
+function tallyLine(t: TallyResult, game: Game): string {
+  if (t.kind === 'none') return `day ${t.day}: no public vote (${game.rules.name})`;
+  const what = t.kind === 'election' ? 'sheriff' : t.kind === 'rule' ? 'rule' : 'out';
+  const totals = t.totals.filter((l) => l.votes > 0).map((l) => `${l.name} ${l.votes}`).join(', ');
+  const bits = [`day ${t.day}: ${what} ${t.result.name ?? 'nobody'} — ${totals || 'no votes'}`];
+  if (t.result.tie.length) bits.push(`tie ${t.result.tie.join('/')}: ${t.result.rule}`);
+  if (t.sheriff) bits.push(`sheriff ${t.sheriff} (×${t.sheriffWeight})`);
+  const a = t.acceleration;
+  if (a) bits.push(`${t.accelerated ? 'accelerated' : 'not accelerated'} (${a.requests.length} of ${a.alive} asked, ${a.needed} needed)`);
+  const rejected = t.ballots.filter((b) => b.status === 'rejected').length;
+  if (rejected) bits.push(`${rejected} ballot${rejected > 1 ? 's' : ''} rejected`);
+  return bits.join('; ');
+}
+
+/** The report of a day in two or three lines: lurkers, flags by kind, cards proposed. */
+function reportLines(r: DayReport, game: Game): string[] {
+  const few = r.flags.filter((f) => f.kind === 'few-posts').map((f) => f.player);
+  const noBallot = r.flags.filter((f) => f.kind === 'no-ballot').map((f) => f.player);
+  const kinds = new Map<string, number>();
+  for (const f of r.flags) if (f.kind !== 'few-posts' && f.kind !== 'no-ballot') kinds.set(FLAG_NAME[f.kind], (kinds.get(FLAG_NAME[f.kind]) ?? 0) + 1);
+  const colours = new Map<string, number>();
+  for (const c of r.cards) colours.set(COLOR_NAME[c.color], (colours.get(COLOR_NAME[c.color]) ?? 0) + 1);
+  const lines = [
+    `day ${r.day}: lurkers — ${game.rules.lurking.enabled ? `under ${game.rules.lurking.minPostsPerDay} posts: ${few.join('、') || 'none'}; ` : ''}` +
+      `no ballot: ${noBallot.join('、') || 'none'}${r.waived ? ' (accelerated: waived)' : ''}`,
+    `day ${r.day}: flags — ${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}; cards proposed: ${r.cards.length}${colours.size ? ` (${[...colours].map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`,
+  ];
+  return lines;
 }
 
 /** Logs in through the replay server's form: in Chromium when available, else a plain HTTP form post. */
@@ -154,23 +231,7 @@ async function demoLogin(game: Game, useBrowser: boolean, log: (l: string) => vo
     await login({ forum: game.forum, sessionPath: game.sessionPath, browserPath: game.browser, ...DEMO_USER, headless: true, log });
     return 'browser';
   }
-  const url = new URL('member.php?mod=logging&action=login&loginsubmit=yes', game.forum);
-  const res = await fetch(url, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': USER_AGENT },
-    body: new URLSearchParams({ ...DEMO_USER, loginfield: 'username', questionid: '0', answer: '' }).toString(),
-  });
-  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]).filter((c) => c.includes('='));
-  if (res.status !== 302 || cookies.length === 0) throw new UserError(`the demo login was refused (HTTP ${res.status})`, 4);
-  const state: StorageState = {
-    cookies: cookies.map((c) => {
-      const i = c.indexOf('=');
-      return { name: c.slice(0, i), value: c.slice(i + 1), domain: url.hostname, path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Lax' as const };
-    }),
-    origins: [],
-  };
-  await saveSession(game.sessionPath, state);
+  await formLogin(game.forum, game.sessionPath, DEMO_USER);
   return 'http';
 }
 
@@ -179,14 +240,21 @@ export function register(program: Command): void {
     .command('demo')
     .description('run the whole closing-time job on a bundled game served locally (no network): crawl, tally, report, elevator, HTML')
     .option('--preset <name>', `which bundled game: ${Object.keys(DEMO_GAMES).join(', ')}`, 'public')
-    .option('--out <dir>', 'where to write the results (default: a new temporary directory)')
+    .option('--out <dir>', `where to write the results (default: ./${DEFAULT_DEMO_OUT})`)
     .option('--no-browser', 'log in with a plain HTTP form post even when Chromium is there')
     .action(async (o: { preset: string; out?: string; browser: boolean }) => {
       if (!(o.preset in DEMO_GAMES)) throw new UserError(`unknown --preset "${o.preset}" (choose ${Object.keys(DEMO_GAMES).join(', ')})`);
+      const c = pc.createColors(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
       const verbose = process.stderr.isTTY;
       const r = await runDemo({ preset: o.preset as DemoName, out: o.out, browser: o.browser, log: verbose ? (l) => process.stderr.write(pc.dim(`${l}\n`)) : undefined });
-      const lines = [pc.bold(`bansha demo (${o.preset}) — logged in via ${r.login}`), ...r.summary.map((s) => `  ${s}`), '', pc.bold('written:')];
+      const lines = [
+        c.bold(`bansha demo (${o.preset}) — the closing-time job on a bundled game, served by a local replay of its forum (no network)`),
+        ...r.summary.map((s) => `  ${s}`),
+        '',
+        c.bold(`written to ${r.out}:`),
+      ];
       for (const f of r.files) lines.push(`  ${f.what.padEnd(24)} ${f.path}`);
+      lines.push('', `done in ${(r.elapsedMs / 1000).toFixed(1)} s. Open the HTML reports in a browser; the store stays, so e.g. \`bansha report --game ${r.gameFile} --day 2\` works offline.`);
       process.stdout.write(`${lines.join('\n')}\n`);
     });
 }

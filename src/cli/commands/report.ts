@@ -4,8 +4,13 @@
  * evidence, and the cards the tool proposes. Proposals go into the card ledger beside the game file
  * (`<game>.cards.json`) so `bansha cards confirm|dismiss ID` can decide them (--no-ledger: leave it
  * alone). `--markdown`, `--bbcode` (the public notice: confirmed cards only) and `--json` (the scripted
- * interface). Refuses (exit 3) when the day's threads are incompletely crawled, unless
- * --allow-incomplete. A director's extra word lists: `words/<category>.txt` beside the game file.
+ * interface); `--html [--out PATH]` writes the day's self-contained HTML report (tally, vote timeline,
+ * activity, flags, cards) and prints its path. Refuses (exit 3) when a thread the report or the day's
+ * tally reads is incompletely crawled, unless --allow-incomplete. A director's extra word lists:
+ * `words/<category>.txt` beside the game file.
+ *
+ * The day is assembled once: the tally (src/votes/tally.ts) and the day report
+ * (src/report/day-report.ts), whose acceleration comes from that tally; every view renders those two.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,7 +20,9 @@ import { readLedger, ledgerPath, mergeProposals, writeLedger } from '../../cards
 import type { CardProposal } from '../../cards/types.js';
 import { loadGame } from '../../game/game-file.js';
 import { findDay } from '../../game/roster.js';
-import type { Game } from '../../game/types.js';
+import type { Game, GameDay } from '../../game/types.js';
+import { htmlDayInput, reportTitle } from '../../render/html-day.js';
+import { renderHtmlReport } from '../../render/html-report.js';
 import { renderDayReportBBCode } from '../../render/report-bbcode.js';
 import { renderDayReportJson } from '../../render/report-json.js';
 import { renderDayReportMarkdown } from '../../render/report-markdown.js';
@@ -26,6 +33,8 @@ import { postUrl, threadPosts, type SlicePost } from '../../store/slice.js';
 import type { StoreData } from '../../store/types.js';
 import { loadWordLists } from '../../violations/word-lists.js';
 import { accelerationFor } from '../../votes/acceleration.js';
+import { postsFromStore, tallyDay, threadsForTally, type PostsOf } from '../../votes/tally.js';
+import type { TallyResult } from '../../votes/types.js';
 import { UserError } from '../errors.js';
 
 interface ReportCliOptions {
@@ -34,6 +43,8 @@ interface ReportCliOptions {
   json?: boolean;
   bbcode?: boolean;
   markdown?: boolean;
+  html?: boolean;
+  out?: string;
   store?: string;
   allowIncomplete?: boolean;
   ledger: boolean;
@@ -45,29 +56,93 @@ function dayNumber(v: string): number {
   return n;
 }
 
-/** Whether each day up to `day` was accelerated: the game file's declaration, else the process thread. */
-export function acceleratedDays(game: Game, store: StoreData, day: number): Record<number, boolean> {
-  const out: Record<number, boolean> = {};
-  const process = game.process && store.threads[String(game.process.tid)] ? threadPosts(store, game.process.tid) : null;
-  for (const d of game.days) {
-    if (d.day > day) continue;
-    if (d.accelerated !== undefined) out[d.day] = d.accelerated;
-    else out[d.day] = process ? accelerationFor(game, d, process).accelerated : false;
-  }
-  return out;
+/** One day at closing time, assembled once: its tally (null when the day has no vote thread) and its report. */
+export interface ClosingDay {
+  tally: TallyResult | null;
+  report: DayReport;
 }
 
-/** The report of day `day` from a store (what the command prints), plus the proposals it makes. */
-export function reportFromStore(game: Game, store: StoreData, day: number, ledgerFile: string): DayReport {
+/**
+ * Whether day `d` was accelerated, as the tally decides it: the day's tally's own `accelerated` when one
+ * is given (src/votes/tally.ts, from accelerationFor over the process thread, the game file's
+ * declaration overriding); otherwise — earlier days, and rulesets without a public vote, whose tally
+ * carries no acceleration — the same accelerationFor call the tally makes (as of the cut-off), or the
+ * game file's declaration when there is no process thread to count.
+ */
+export function acceleratedOn(game: Game, d: GameDay, posts: PostsOf, tally?: TallyResult | null): boolean {
+  if (tally && tally.day === d.day && tally.kind !== 'none' && !tally.running) return tally.accelerated;
+  if (game.process && (game.rules.acceleration.enabled || d.accelerated !== undefined)) {
+    return accelerationFor(game, d, posts(game.process.tid)).accelerated;
+  }
+  return d.accelerated ?? false;
+}
+
+/** Day `day`'s count at closing, when the day has one to make (a public-vote ruleset needs the day's vote thread). */
+export function tallyForReport(game: Game, posts: PostsOf, day: number): TallyResult | null {
+  const d = findDay(game, day);
+  if (game.rules.publicVote && !d.vote) return null;
+  return tallyDay(game, posts, day);
+}
+
+/** The threads the report of `day` reads: the day's threads, its tally's threads and the process thread. */
+export function threadsForReport(game: Game, day: number): number[] {
+  const d = findDay(game, day);
+  const tids = new Set(dayTids(d));
+  if (game.process && d.accelerated === undefined) tids.add(game.process.tid);
+  if (game.rules.publicVote && d.vote) for (const t of threadsForTally(game, day)) tids.add(t);
+  return [...tids];
+}
+
+/** Day `day` from a store: the tally and the report (acceleration from that tally; the ledger read, not written). */
+export function closingDay(game: Game, store: StoreData, day: number, opts: { ledgerFile?: string | null } = {}): ClosingDay {
   const posts = new Map<number, SlicePost[]>();
   for (const tid of gameTids(game)) if (store.threads[String(tid)]) posts.set(tid, threadPosts(store, tid));
+  const postsOf: PostsOf = (tid) => posts.get(tid) ?? [];
+  const tally = tallyForReport(game, postsOf, day);
+  const accelerated: Record<number, boolean> = {};
+  for (const d of game.days) if (d.day <= day) accelerated[d.day] = acceleratedOn(game, d, postsOf, d.day === day ? tally : null);
   const extra = path.join(path.dirname(path.resolve(game.file)), 'words');
   const lists = loadWordLists(game.rules.bannedCategories, fs.existsSync(extra) ? [extra] : []);
-  return buildDayReport(game, posts, day, {
-    accelerated: acceleratedDays(game, store, day),
+  const ledgerFile = opts.ledgerFile === undefined ? ledgerPath(game.file) : opts.ledgerFile;
+  const report = buildDayReport(game, posts, day, {
+    accelerated,
     lists,
-    ledger: readLedger(game, ledgerFile),
+    ledger: ledgerFile ? readLedger(game, ledgerFile) : null,
   });
+  return { tally, report };
+}
+
+/** Records the report's new proposals in the ledger file and gives each card its ledger id. */
+export function recordProposals(game: Game, report: DayReport, ledgerFile: string, now = new Date()): void {
+  const proposals: CardProposal[] = report.cards
+    .filter((c) => c.status === 'proposed')
+    .map((c) => ({ day: report.day, player: c.player, color: c.color, kind: c.kind, reason: c.reason, evidence: c.evidence, ...(c.category ? { category: c.category } : {}) }));
+  const { ledger, entries } = mergeProposals(readLedger(game, ledgerFile), proposals, now);
+  if (proposals.length) writeLedger(ledger, ledgerFile);
+  for (const card of report.cards) {
+    const e = entries.find((x) => x.player === card.player && x.kind === card.kind && (x.category ?? '') === (card.category ?? ''));
+    if (e) card.id = e.id;
+  }
+}
+
+/** Links to the stored posts by pid (the forum's find-post URL). */
+export function storedPostLinks(game: Game, store: StoreData): (pid: number) => string | null {
+  const tids = new Map<number, number>();
+  for (const p of Object.values(store.posts)) tids.set(p.pid, p.tid);
+  return (pid) => {
+    const tid = tids.get(pid);
+    return tid === undefined ? null : postUrl(game.forum, tid, pid);
+  };
+}
+
+/** The self-contained HTML report of the day as text. */
+export function dayHtml(game: Game, day: ClosingDay, links: (pid: number) => string | null, now = Date.now()): string {
+  return renderHtmlReport(htmlDayInput(day.report, day.tally, { title: reportTitle(game), now, postUrl: links }));
+}
+
+/** Where `--html` writes by default: beside the game file, `<game>-day<N>.html`. */
+export function defaultHtmlPath(game: Game, day: number): string {
+  return path.join(path.dirname(path.resolve(game.file)), `${reportTitle(game)}-day${day}.html`);
 }
 
 export function register(program: Command): void {
@@ -79,48 +154,48 @@ export function register(program: Command): void {
     .option('--json', 'print JSON: {day, activity, flags, cards}')
     .option('--bbcode', 'print the public notice (Discuz BBCode): counts, confirmed cards, standings')
     .option('--markdown', 'print Markdown')
+    .option('--html', 'write the self-contained HTML report (tally, vote chart, activity, flags, cards) and print its path')
+    .option('--out <path>', 'with --html: the file to write (default: <game>-day<N>.html beside the game file)')
     .option('--store <path>', 'the store file (default: beside the game file)')
     .option('--allow-incomplete', 'report even when a thread\'s crawl has gaps')
     .option('--no-ledger', 'do not record the proposals in the card ledger')
     .action(async (o: ReportCliOptions) => {
-      if ([o.json, o.bbcode, o.markdown].filter(Boolean).length > 1) throw new UserError('choose one of --json, --bbcode and --markdown');
+      if ([o.json, o.bbcode, o.markdown, o.html].filter(Boolean).length > 1) throw new UserError('choose one of --json, --bbcode, --markdown and --html');
+      if (o.out !== undefined && !o.html) throw new UserError('--out goes with --html');
       const game = loadGame(o.game, { store: o.store });
-      const d = findDay(game, o.day);
+      findDay(game, o.day);
       const store = await openStore(game.storePath, { lock: false, forum: game.forum });
-      let report: DayReport;
       const file = ledgerPath(game.file);
+      let day: ClosingDay;
+      let links: (pid: number) => string | null;
       try {
-        const needed = [...dayTids(d), ...(game.process && d.accelerated === undefined ? [game.process.tid] : [])];
+        const needed = threadsForReport(game, o.day);
         const missing = needed.filter((tid) => !store.data.threads[String(tid)]);
         if (missing.length && !o.allowIncomplete) {
           throw new UserError(`thread${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not in the store ${game.storePath} yet: run \`bansha crawl --game ${game.file}\``, 3);
         }
         assertComplete(store.data, needed.filter((tid) => store.data.threads[String(tid)]), { allowIncomplete: o.allowIncomplete });
-        report = reportFromStore(game, store.data, o.day, file);
+        day = closingDay(game, store.data, o.day, { ledgerFile: file });
+        links = storedPostLinks(game, store.data);
       } finally {
         await store.close();
       }
-      if (o.ledger) {
-        const proposals: CardProposal[] = report.cards
-          .filter((c) => c.status === 'proposed')
-          .map((c) => ({ day: o.day, player: c.player, color: c.color, kind: c.kind, reason: c.reason, evidence: c.evidence, ...(c.category ? { category: c.category } : {}) }));
-        const { ledger, entries } = mergeProposals(readLedger(game, file), proposals, new Date());
-        if (proposals.length) writeLedger(ledger, file);
-        for (const card of report.cards) {
-          const e = entries.find((x) => x.player === card.player && x.kind === card.kind && (x.category ?? '') === (card.category ?? ''));
-          if (e) card.id = e.id;
-        }
+      const report = day.report;
+      if (o.ledger) recordProposals(game, report, file);
+      if (o.html) {
+        const out = path.resolve(o.out ?? defaultHtmlPath(game, o.day));
+        fs.mkdirSync(path.dirname(out), { recursive: true });
+        fs.writeFileSync(out, dayHtml(game, day, links));
+        process.stdout.write(`${out}\n`);
+        return;
       }
-      const out = o.json
+      const text = o.json
         ? renderDayReportJson(report)
         : o.bbcode
-          ? renderDayReportBBCode(report, (pid) => {
-              const f = report.flags.find((x) => x.pid === pid);
-              return f?.tid ? postUrl(game.forum, f.tid, pid) : null;
-            })
+          ? renderDayReportBBCode(report, links)
           : o.markdown
             ? renderDayReportMarkdown(report)
             : renderDayReportTerminal(report, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
-      process.stdout.write(out);
+      process.stdout.write(text);
     });
 }

@@ -1,0 +1,383 @@
+/**
+ * Why the tally decided what it did, as structured values with a stable machine-readable `code`
+ * (what scripts and tests match on), and their Chinese wording (what a director pastes into the forum
+ * thread and reads in the terminal). This module is the one place the tally's words live: ballot.ts,
+ * select.ts, count.ts, tally.ts and acceleration.ts build values; the functions here say them. Every
+ * rule a reason rests on is cited (the rule post's line, as rules-spec.md gives it).
+ *
+ * Times are epoch ms and are shown in the forum's zone: a time on the same forum-local day as the
+ * deadline it is compared with is shown as 21:10, otherwise as 11-21 21:10.
+ */
+import { DateTime } from 'luxon';
+import type { BallotHead, TallyKind } from './types.js';
+
+/** Set when a deadline test was decided by how precisely the forum shows the post's time. */
+export type TimePrecision = 'minute' | 'relative' | null;
+
+/** Why one ballot post did not count, or a note on one that did (rules-spec §1–§3). */
+export type BallotReason =
+  // The format (rules-spec §2; ballot.ts).
+  | { code: 'malformed-no-heads' }
+  | { code: 'malformed-no-colon'; found: string }
+  | { code: 'malformed-no-target'; head: BallotHead }
+  | { code: 'malformed-two-targets'; head: BallotHead; count: number }
+  | { code: 'malformed-no-reason'; head: BallotHead }
+  | { code: 'malformed-two-reasons'; head: BallotHead; count: number }
+  | { code: 'malformed-mixed-heads'; head: BallotHead; other: BallotHead }
+  | { code: 'empty-target'; head: BallotHead }
+  | { code: 'empty-reason'; head: BallotHead }
+  | { code: 'unknown-target'; written: string; hint: string | null }
+  | { code: 'ambiguous-target'; written: string; names: string[] }
+  | { code: 'rule-out-of-range'; written: string; rule: number; ruleCount: number }
+  | { code: 'not-a-rule'; written: string; hint: string | null }
+  | { code: 'unreadable'; hidden: string }
+  | { code: 'proxy-no-player'; line: string }
+  | { code: 'proxy-many-players'; names: string[] }
+  // Who and when (§1, §3; select.ts).
+  | { code: 'not-a-player'; author: string }
+  | { code: 'before-open'; at: number; opens: number }
+  | { code: 'late'; at: number; closes: number; precision: TimePrecision }
+  | { code: 'voter-out'; voter: string; since: number; beforeClose: boolean }
+  | { code: 'voter-idiot'; voter: string; since: number; beforeClose: boolean }
+  | { code: 'proxy-too-late'; at: number; by: number; closes: number; minutes: number; precision: TimePrecision }
+  // The target (§2, §3).
+  | { code: 'target-out'; target: string; since: number; beforeClose: boolean }
+  | { code: 'target-idiot'; target: string; since: number }
+  | { code: 'rule-used'; rule: string; day: number }
+  // Changes (§3).
+  | { code: 'change-without-vote'; voter: string }
+  | { code: 'change-wrong-heads'; voter: string; voteFloor: number | null }
+  | { code: 'accelerated-change-void' }
+  | { code: 'changes-not-allowed' }
+  | { code: 'second-change'; nth: number; allowed: number }
+  | { code: 'change-too-late'; at: number; by: number; closes: number; minutes: number; proxy: boolean; precision: TimePrecision }
+  | { code: 'change-quotes-other-post'; voter: string; voteFloor: number | null; quoted: string[] }
+  | { code: 'change-not-quoting-vote'; voter: string; voteFloor: number | null }
+  | { code: 'superseded-by-change'; target: string | null; floor: number | null; at: number }
+  // Edits (§3: an edit is not a change).
+  | { code: 'edited-earlier-version-counts'; at: number | null; from: string | null; to: string | null }
+  | { code: 'edited-same-ballot'; at: number | null }
+  | { code: 'edited-no-earlier-version'; at: number | null };
+
+/** Every ballot reason code. */
+export type BallotReasonCode = BallotReason['code'];
+
+/** Points the director must check on one post (BallotRecord.flags), as values. */
+export type BallotFlag =
+  | { code: 'post-missing' }
+  | { code: 'current-version-hidden'; hidden: string }
+  | { code: 'edited-no-earlier-version'; at: number | null };
+
+/** How the count's result was decided (rules-spec §4; count.ts). */
+export type OutcomeDetail =
+  | { code: 'no-votes' }
+  | { code: 'most-votes'; kind: TallyKind; name: string; votes: number }
+  | {
+      code: 'tie-first-reach';
+      kind: TallyKind;
+      tied: string[];
+      votes: number;
+      name: string;
+      at: number;
+      floor: number | null;
+      /** Reached at the same second as another: floor order decided. */
+      sameSecond: boolean;
+      cite: string;
+      /** wuhui's rule vote: the sheriff (or none yet) did not pick one of the tied. */
+      sheriffPassed?: { sheriff: string | null };
+    }
+  | { code: 'tie-unresolved'; tied: string[]; votes: number; sheriffPassed?: { sheriff: string | null } }
+  | { code: 'tie-nobody-out'; tied: string[]; votes: number; cite: string }
+  | { code: 'tie-sheriff-choice'; kind: TallyKind; tied: string[]; votes: number; sheriff: string; name: string; cite: string }
+  | { code: 'tie-sheriff-none'; tied: string[]; votes: number; sheriff: string; cite: string }
+  | { code: 'tie-no-sheriff'; tied: string[]; votes: number }
+  | { code: 'no-public-vote'; ruleset: string; cite: string };
+
+export type OutcomeCode = OutcomeDetail['code'];
+
+/** Where the day's sheriff comes from (rules-spec §4; tally.ts sheriffFor). */
+export type SheriffSource =
+  | { code: 'election-day' }
+  | { code: 'election-open' }
+  | { code: 'named'; day: number }
+  | { code: 'elected'; rule: string }
+  | { code: 'elected-nobody'; rule: string }
+  | { code: 'no-sheriff-ruleset'; ruleset: string }
+  | { code: 'no-day1-thread' }
+  | { code: 'sheriff-out'; name: string; source: string; at: number }
+  | { code: 'none' };
+
+/** Notes for the director that are not tied to one ballot (TallyResult.notes). */
+export type TallyNote =
+  | { code: 'running'; at: number; closes: number }
+  | { code: 'no-rule-chosen'; day: number }
+  | { code: 'no-process-thread' };
+
+/** Why a process-thread post did not count toward acceleration (rules-spec §5). */
+export type AccelerationIgnore =
+  | { code: 'after-cutoff'; at: number; cutoff: number; atMoment: boolean }
+  | { code: 'director' }
+  | { code: 'not-a-player'; author: string }
+  | { code: 'out'; author: string; since: number }
+  | { code: 'left-before-cutoff'; author: string; since: number }
+  | { code: 'withdrew' };
+
+/** The acceleration count in words (AccelerationResult.explanation). */
+export interface AccelerationSummary {
+  asked: number;
+  alive: number;
+  needed: number;
+  cutoff: number;
+  threshold: 'more-than-half' | 'at-least-half';
+  /** 'declared' (the game file), 'disabled', 'cancelled' (a delay met the threshold), 'counted'. */
+  how: 'declared' | 'disabled' | 'cancelled' | 'counted';
+  accelerated: boolean;
+  delays: number;
+}
+
+// ——— wording ———
+
+/** 1.5 → "1.5", 4 → "4". */
+export function fmt(n: number): string {
+  return Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100);
+}
+
+/** "11-22 20:15" (":ss" added when not zero) in the forum's zone. */
+export function fullTime(ms: number, zone: string): string {
+  const dt = DateTime.fromMillis(ms, { zone });
+  return dt.toFormat(dt.second ? 'MM-dd HH:mm:ss' : 'MM-dd HH:mm');
+}
+
+/** `ms` as "21:10" when on the same forum-local day as `ref`, else "11-21 21:10". */
+export function timeNear(ms: number, ref: number, zone: string): string {
+  const dt = DateTime.fromMillis(ms, { zone });
+  if (!dt.hasSame(DateTime.fromMillis(ref, { zone }), 'day')) return fullTime(ms, zone);
+  return dt.toFormat(dt.second ? 'HH:mm:ss' : 'HH:mm');
+}
+
+/** 60 → "1 小时", 90 → "90 分钟". */
+export function minutesText(m: number): string {
+  return m % 60 === 0 && m >= 60 ? `${m / 60} 小时` : `${m} 分钟`;
+}
+
+/** Why a deadline test was not certain. */
+export function precisionText(p: Exclude<TimePrecision, null>): string {
+  return p === 'minute'
+    ? '论坛只显示到分钟，而这一分钟已到截止时间'
+    : '论坛只显示相对时间（“N 小时前”），跨越了截止时间——请导演核对';
+}
+
+const headWord = (h: BallotHead) => (h === 'vote' ? '投票' : '改票');
+const floorText = (f: number | null) => `${f ?? '?'}#`;
+const hiddenText = (h: string) => (h === 'deleted' ? '已删除' : h);
+const precise = (p: TimePrecision) => (p ? `（${precisionText(p)}）` : '');
+const list = (names: readonly string[]) => names.join('、');
+const FORMAT = '格式：投票对象：名字 / 投票理由：理由';
+const QUOTE_CITE = 'm107 l.205 改票时必须引用原投票帖；062 l.261 改票需回复原投票楼层';
+
+/** One ballot reason in Chinese. */
+export function ballotReasonText(r: BallotReason, zone: string): string {
+  const t = (ms: number) => fullTime(ms, zone);
+  switch (r.code) {
+    case 'malformed-no-heads':
+      return `不是规定格式的投票：没有“投票对象”或“改票对象”（${FORMAT}）`;
+    case 'malformed-no-colon':
+      return `格式错误：“${r.found}”后缺少冒号（${FORMAT}）`;
+    case 'malformed-no-target':
+      return `格式错误：缺少“${headWord(r.head)}对象”`;
+    case 'malformed-two-targets':
+      return `格式错误：一帖中有 ${r.count} 个“${headWord(r.head)}对象”，一帖只能投一票`;
+    case 'malformed-no-reason':
+      return `格式错误：缺少“${headWord(r.head)}理由”（m107 l.205 明确说明投票对象和投票理由）`;
+    case 'malformed-two-reasons':
+      return `格式错误：一帖中有 ${r.count} 个“${headWord(r.head)}理由”`;
+    case 'malformed-mixed-heads':
+      return `格式错误：“${headWord(r.head)}对象”配了“${headWord(r.other)}理由”`;
+    case 'empty-target':
+      return `格式错误：“${headWord(r.head)}对象”为空`;
+    case 'empty-reason':
+      return `格式错误：“${headWord(r.head)}理由”为空（m107 l.205 明确说明…投票理由）`;
+    case 'unknown-target':
+      return `投票对象有误：${r.written}${r.hint ? `（是否为 ${r.hint}？）` : '（不是本局玩家）'}`;
+    case 'ambiguous-target':
+      return `投票对象有误：“${r.written}”同时指向 ${r.names.length} 名玩家（${list(r.names)}）`;
+    case 'rule-out-of-range':
+      return `投票对象有误：${r.written}——没有对战规则${r.rule}（规则为 1–${r.ruleCount}）`;
+    case 'not-a-rule':
+      return `投票对象有误：“${r.written}”不是对战规则（请写 规则N、对战规则N 或 N号规则）${r.hint ? `（是否为 ${r.hint}？）` : ''}`;
+    case 'unreadable':
+      return `帖子内容不可见（${hiddenText(r.hidden)}），存档中也没有其文字`;
+    case 'proxy-no-player':
+      return `代投帖的代投行没有写明为哪位玩家代投（“${r.line}”）`;
+    case 'proxy-many-players':
+      return `代投帖的代投行写了 ${r.names.length} 名玩家（${list(r.names)}），无法确定为谁代投`;
+    case 'not-a-player':
+      return `${r.author} 不是本局玩家`;
+    case 'before-open':
+      return `${timeNear(r.at, r.opens, zone)} 发帖，早于本日投票开始（${t(r.opens)}）`;
+    case 'late':
+      return `迟到：${timeNear(r.at, r.closes, zone)} 发帖，关门时间 ${timeNear(r.closes, r.at, zone)}${precise(r.precision)}`;
+    case 'voter-out':
+      return r.beforeClose
+        ? `${r.voter} 于 ${t(r.since)} 出局（关门前），出局玩家没有投票权`
+        : `${r.voter} 已出局（${t(r.since)} 起），不能投票`;
+    case 'voter-idiot':
+      return r.beforeClose
+        ? `${r.voter} 于 ${t(r.since)} 翻牌装傻（关门前），不能投票（m107 白痴 装傻）`
+        : `${r.voter} 已翻牌装傻（${t(r.since)}），不能投票（m107 白痴 装傻）`;
+    case 'proxy-too-late':
+      return `代投过晚：${timeNear(r.at, r.closes, zone)} 发帖，代投须在关门前至少 ${minutesText(r.minutes)}（${timeNear(r.by, r.at, zone)} 前）${precise(r.precision)}`;
+    case 'target-out':
+      return r.beforeClose
+        ? `投票对象有误：${r.target} 于 ${t(r.since)} 出局（关门前）（062 l.254 投票对象有误的票无效）`
+        : `投票对象有误：${r.target} 已出局（${t(r.since)} 起）（062 l.254 投票对象有误的票无效）`;
+    case 'target-idiot':
+      return `投票对象有误：${r.target} 已翻牌装傻（${t(r.since)}），不能被投票`;
+    case 'rule-used':
+      return `${r.rule} 已在第 ${r.day} 日选出，每条规则只能使用一次（无回之城 上午流程4 以下六个规则各只能使用一次）`;
+    case 'change-without-vote':
+      return `用了改票格式，但 ${r.voter} 此前没有有效投票：首次投票（或更正）须以 投票对象/投票理由 重新发帖（062 l.254 无效票须通过重新发帖来更正）——导演可酌情认可`;
+    case 'change-wrong-heads':
+      return `${r.voter} 已在 ${floorText(r.voteFloor)} 投票，改票须使用 改票对象/改票理由 格式`;
+    case 'accelerated-change-void':
+      return '进程已加速，所有改票作废（m107 l.202 进程加速后不允许改票，所有改票作废；062 l.247）';
+    case 'changes-not-allowed':
+      return '本局规则不允许改票';
+    case 'second-change':
+      return `第 ${r.nth} 次改票：只允许改票 ${r.allowed} 次（m107 l.205；062 l.253 改票只允许进行一次）`;
+    case 'change-too-late':
+      return `${r.proxy ? '代投改票' : '改票'}距关门不足 ${minutesText(r.minutes)}：${timeNear(r.at, r.closes, zone)} 发帖，须在 ${timeNear(r.by, r.at, zone)} 前改票（m107 l.205 白天结束前一个小时不得改票；062 l.253）${precise(r.precision)}`;
+    case 'change-quotes-other-post':
+      return `改票引用/回复的是 ${list(r.quoted)}，不是 ${r.voter} 的原投票帖 ${floorText(r.voteFloor)}（${QUOTE_CITE}）`;
+    case 'change-not-quoting-vote':
+      return `改票未引用原投票帖 ${floorText(r.voteFloor)}（${QUOTE_CITE}）。Discuz X3.5 的“回复”不在帖子里留痕迹，工具看不到：若确是回复 ${floorText(r.voteFloor)}，导演可认可`;
+    case 'superseded-by-change':
+      return `已改票为 ${r.target ?? '?'}（${floorText(r.floor)}，${t(r.at)}）`;
+    case 'edited-earlier-version-counts':
+      return `${r.at !== null ? `${t(r.at)} ` : ''}编辑，由 ${r.from ?? '（无投票）'} 改为 ${r.to ?? '（无投票）'}：编辑不算改票（m107 l.206 修改错别字不算做改票），以原版本为准`;
+    case 'edited-same-ballot':
+      return `${r.at !== null ? `${t(r.at)} ` : ''}编辑过，投票内容未变`;
+    case 'edited-no-earlier-version':
+      return `${r.at !== null ? `${t(r.at)} ` : ''}编辑过，存档中没有更早的版本：按当前内容计票——请导演核对编辑内容`;
+  }
+}
+
+/** Several reasons as one sentence (null when there are none). */
+export function ballotReasonsText(rs: readonly BallotReason[], zone: string): string | null {
+  return rs.length ? rs.map((r) => ballotReasonText(r, zone)).join('；') : null;
+}
+
+/** A point for the director on one post, in Chinese. */
+export function flagText(f: BallotFlag, zone: string): string {
+  switch (f.code) {
+    case 'post-missing':
+      return '帖子已不在论坛上（之后被删除或隐藏）：按存档内容读取';
+    case 'current-version-hidden':
+      return `当前版本不可见（${hiddenText(f.hidden)}）：按最后存档的文字读取`;
+    case 'edited-no-earlier-version':
+      return ballotReasonText(f, zone);
+  }
+}
+
+/** What the winner of a count becomes. */
+function becomes(kind: TallyKind): string {
+  return kind === 'election' ? '当选警长' : kind === 'rule' ? '为今日对战规则' : '出局';
+}
+
+/** The result and the rule that decided it, in Chinese. */
+export function outcomeText(o: OutcomeDetail, zone: string): string {
+  const tie = (tied: readonly string[], votes: number) => `${list(tied)} 平票 ${fmt(votes)} 票`;
+  const passed = (p?: { sheriff: string | null }) =>
+    p ? (p.sheriff === null ? '，尚无警长' : `，警长 ${p.sheriff} 未投其中任何一项`) : '';
+  switch (o.code) {
+    case 'no-votes':
+      return '无人获得有效票';
+    case 'most-votes':
+      return `${o.name} 得票最多（${fmt(o.votes)} 票），${becomes(o.kind)}`;
+    case 'tie-first-reach':
+      return `${tie(o.tied, o.votes)}${passed(o.sheriffPassed)}，${o.name} 最先达到 ${fmt(o.votes)} 票（${fullTime(o.at, zone)}，${floorText(o.floor)}）` +
+        `${o.sameSecond ? '，与另一候选同一秒达到，按楼层先后' : ''}，${becomes(o.kind)}（${o.cite}）`;
+    case 'tie-unresolved':
+      return `${tie(o.tied, o.votes)}${passed(o.sheriffPassed)}，回放无法确定谁最先达到——请导演决定`;
+    case 'tie-nobody-out':
+      return `${tie(o.tied, o.votes)}，无人出局（${o.cite}）`;
+    case 'tie-sheriff-choice':
+      return `${tie(o.tied, o.votes)}，警长 ${o.sheriff} 投给 ${o.name}，${o.name} ${becomes(o.kind)}（${o.cite}）`;
+    case 'tie-sheriff-none':
+      return `${tie(o.tied, o.votes)}，警长 ${o.sheriff} 未投其中任何一人，无人出局（${o.cite}）`;
+    case 'tie-no-sheriff':
+      return `${tie(o.tied, o.votes)}，没有已知的警长来决定，按无人出局处理——请导演核对（无回之城 l.32）`;
+    case 'no-public-vote':
+      return `${o.ruleset} 规则没有公开投票帖，投票均私聊导演（${o.cite}）`;
+  }
+}
+
+/** Where the sheriff comes from, in Chinese. */
+export function sheriffSourceText(s: SheriffSource, zone: string): string {
+  switch (s.code) {
+    case 'election-day':
+      return '暂无：第 1 日竞选警长';
+    case 'election-open':
+      return '暂无：第 1 日警长竞选尚未结束';
+    case 'named':
+      return `游戏文件指定（第 ${s.day} 日）`;
+    case 'elected':
+      return `第 1 日竞选当选（${s.rule}）`;
+    case 'elected-nobody':
+      return `第 1 日竞选无人当选（${s.rule}）`;
+    case 'no-sheriff-ruleset':
+      return `${s.ruleset} 规则不设警长`;
+    case 'no-day1-thread':
+      return '游戏文件中没有第 1 日投票帖：请指定警长（days[].sheriff）';
+    case 'sheriff-out':
+      return `警长 ${s.name}（${s.source}）已于 ${fullTime(s.at, zone)} 出局：请在游戏文件中指定继任警长（days[].sheriff）`;
+    case 'none':
+      return '无警长';
+  }
+}
+
+/** A note for the director, in Chinese. */
+export function noteText(n: TallyNote, zone: string): string {
+  switch (n.code) {
+    case 'running':
+      return `实时统计：截至 ${fullTime(n.at, zone)}，本日关门时间 ${fullTime(n.closes, zone)}`;
+    case 'no-rule-chosen':
+      return `第 ${n.day} 日对战规则投票未选出规则：不因它排除任何规则`;
+    case 'no-process-thread':
+      return '游戏文件中没有进程帖（process: TID）：未检查进程加速';
+  }
+}
+
+/** Why a process-thread post did not count toward acceleration, in Chinese. */
+export function accelerationIgnoreText(i: AccelerationIgnore, zone: string): string {
+  switch (i.code) {
+    case 'after-cutoff':
+      return `${fullTime(i.at, zone)} 发帖，不早于截止时间 ${fullTime(i.cutoff, zone)}${i.atMoment ? '（或 --at 时刻）' : ''}`;
+    case 'director':
+      return '导演的帖子';
+    case 'not-a-player':
+      return `${i.author} 不是本局玩家`;
+    case 'out':
+      return `${i.author} 已出局（${fullTime(i.since, zone)} 起）`;
+    case 'left-before-cutoff':
+      return `${i.author} 于 ${fullTime(i.since, zone)} 出局（截止前）`;
+    case 'withdrew':
+      return '已撤回加速申请';
+  }
+}
+
+/** The acceleration count and what it decided, in Chinese. */
+export function accelerationText(a: AccelerationSummary, zone: string): string {
+  const rule = a.threshold === 'more-than-half' ? '须过半' : '须达半数';
+  const count = `${fullTime(a.cutoff, zone)} 前，${a.alive} 名存活玩家中 ${a.asked} 人申请加速（${rule}：${a.needed} 人）`;
+  switch (a.how) {
+    case 'declared':
+      return `游戏文件声明本日${a.accelerated ? '已' : '未'}加速（统计：${count}）`;
+    case 'disabled':
+      return '本规则没有进程加速';
+    case 'cancelled':
+      return `${count}；但 ${a.delays} 人申请延时，加速取消（062 l.248 延迟成功时，不再视为“执行加速”）`;
+    case 'counted':
+      return `${count}：${a.accelerated ? '已加速' : '未加速'}`;
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Test helper: run `bansha …` in-process through the real command definitions (src/cli/commands), with
+ * stdout, stderr and console captured, environment variables set for the call, and the exit code the
+ * real CLI would give (src/cli/errors.ts reportError).
+ */
+import { Command } from 'commander';
+import { vi } from 'vitest';
+import { commands } from '../../src/cli/commands/index.js';
+import { reportError } from '../../src/cli/errors.js';
+
+/** What one command printed (stdout and stderr, in order) and its exit code. */
+export interface CliRun {
+  out: string;
+  stdout: string;
+  code: number;
+}
+
+export async function bansha(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  let out = '';
+  let stdout = '';
+  const saved: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(env)) {
+    saved[k] = process.env[k];
+    process.env[k] = v;
+  }
+  const text = (s: string | Uint8Array) => (typeof s === 'string' ? s : Buffer.from(s).toString('utf8'));
+  const err = (s: string | Uint8Array) => ((out += text(s)), true);
+  const std = (s: string | Uint8Array) => ((out += text(s)), (stdout += text(s)), true);
+  vi.spyOn(process.stdout, 'write').mockImplementation(std as typeof process.stdout.write);
+  vi.spyOn(process.stderr, 'write').mockImplementation(err as typeof process.stderr.write);
+  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void std(`${a.join(' ')}\n`));
+  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err(`${a.join(' ')}\n`));
+  let code = 0;
+  try {
+    const program = new Command().exitOverride().configureOutput({ writeOut: std, writeErr: err });
+    for (const register of commands) register(program);
+    program.commands.forEach((c) => c.exitOverride());
+    await program.parseAsync(['node', 'bansha', ...args]);
+  } catch (e) {
+    code = (e as { code?: string }).code?.startsWith('commander.') ? 2 : reportError(e);
+  } finally {
+    vi.restoreAllMocks();
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+  return { out, stdout, code };
+}
