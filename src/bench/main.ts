@@ -10,12 +10,13 @@
  *  - peak memory and store bytes per 1k posts at 10k, 25k and 50k posts (one child process).
  * With --json the last stdout line is one JSON object (names kept stable for scripts).
  */
-import { spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { runParseBench } from './parse-bench.js';
-import { runPipeline, type PipelineResult } from './pipeline.js';
-import { synthGame, gamePage } from './synth-game.js';
+import { gameBatch, runPipeline, type PipelineResult } from './pipeline.js';
+import type { FromPipelineChild, ToPipelineChild } from './pipeline-child.js';
+import { synthGame, gamePage, type SynthGame } from './synth-game.js';
 import { runBrowserScrape, type BrowserScrapeResult } from './browser-scrape.js';
 import { runCrawlBench, type CrawlBenchResult } from './crawl-bench.js';
 import { parsePage } from '../discuz/parse-page.js';
@@ -31,6 +32,8 @@ export interface BenchOptions {
   browserPages: number;
   latencyMs: number;
   crawlPages: number;
+  /** Measure the htmlparser2 floor on every n-th batch of 50 pages (1: every page). */
+  baselineEvery: number;
   /** Run the pipeline in this process instead of a child (tests; peak memory then includes the caller). */
   inProcess?: boolean;
   /** Concurrencies of the crawl figure; default 1, 2, 4. */
@@ -48,15 +51,21 @@ export interface BenchReport {
   parseBench: { ratio: number; postsPerSecond: number; baselinePostsPerSecond: number; bytes: number } | null;
   stagesMs: PipelineResult['stages'];
   pipelineMs: number;
+  /** The htmlparser2 floor over all pages (measured on `baselineSample`, scaled by bytes). */
   baselineMs: number;
+  baselineSample: PipelineResult['baselineSample'];
   browserVsPipeline: number | null;
   browserVsParse: number | null;
   browser: (BrowserScrapeResult & { banshaPipelineMsPerPage: number; banshaParseMsPerPage: number }) | null;
-  crawl: Array<{ concurrency: number; requests: number; pages: number; wallMs: number; minimumMs: number; wallVsMinimum: number }>;
+  crawl: CrawlBenchResult['crawl'];
   crawlLatencyMs: number | null;
   recrawlRequests: number | null;
   recrawl: CrawlBenchResult['recrawl'] | null;
   peakMemoryMB: number;
+  /** Peak RSS so far at the end of each pipeline stage, MB. */
+  peakMemoryAfterMB: PipelineResult['peakMemoryAfterMB'];
+  /** Heap in use with the whole store in memory, after a full GC, MB. */
+  storeHeapMB: number | null;
   storeBytesPer1kPosts: number;
   growth: Array<{ posts: number; storeBytes: number; storeBytesPer1kPosts: number; peakMemoryMB: number }>;
   totalBenchMs: number;
@@ -64,7 +73,7 @@ export interface BenchReport {
 
 /** Parse argv (after `--`). */
 export function parseArgs(argv: string[]): BenchOptions {
-  const o: BenchOptions = { posts: 50_000, json: false, browser: true, crawl: true, parseBench: true, browserPages: 40, latencyMs: 20, crawlPages: 120 };
+  const o: BenchOptions = { posts: 50_000, json: false, browser: true, crawl: true, parseBench: true, browserPages: 40, latencyMs: 20, crawlPages: 120, baselineEvery: 4 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = (): number => {
@@ -80,27 +89,36 @@ export function parseArgs(argv: string[]): BenchOptions {
     else if (a === '--browser-pages') o.browserPages = Math.round(num());
     else if (a === '--latency') o.latencyMs = num();
     else if (a === '--crawl-pages') o.crawlPages = Math.round(num());
-    else throw new Error(`unknown option ${a} (--json --posts N --no-browser --no-crawl --no-parse-bench --browser-pages N --latency MS --crawl-pages N)`);
+    else if (a === '--baseline-every') o.baselineEvery = Math.round(num());
+    else throw new Error(`unknown option ${a} (--json --posts N --no-browser --no-crawl --no-parse-bench --browser-pages N --latency MS --crawl-pages N --baseline-every N)`);
   }
   return o;
 }
 
-/** Run the pipeline in a child process (its peak memory is the pipeline's own). */
-function pipelineInChild(posts: number, checkpoints: number[]): Promise<PipelineResult> {
-  const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pipeline-child.js');
+/**
+ * Run the pipeline in a child process (its peak memory is the pipeline's own): this process builds the
+ * game's pages, a batch whenever the child asks, and hands them over (src/bench/pipeline-child.ts).
+ */
+function pipelineInChild(game: SynthGame, checkpoints: number[], baselineEvery: number, batchPages = 50): Promise<PipelineResult> {
+  const file = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pipeline-child.js');
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--expose-gc', child, String(posts), ...checkpoints.map(String)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    p.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-    p.on('error', reject);
-    p.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`pipeline child exited with ${code}`));
-      try {
-        resolve(JSON.parse(out.trim().split('\n').pop()!) as PipelineResult);
-      } catch (e) {
-        reject(e as Error);
-      }
+    const child = fork(file, [], { execArgv: ['--expose-gc'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let next = 0;
+    let result: PipelineResult | null = null;
+    const send = (m: ToPipelineChild): void => void child.send(m);
+    child.on('message', (m: FromPipelineChild) => {
+      if (m.type === 'next') {
+        if (next >= game.pages.length) send({ type: 'end' });
+        else {
+          send({ type: 'batch', pages: gameBatch(game, next, batchPages) });
+          next += batchPages;
+        }
+      } else if (m.type === 'result') result = m.result;
+      else reject(new Error(`pipeline child failed: ${m.message}`));
     });
+    child.on('error', reject);
+    child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`pipeline child exited with ${code}`))));
+    send({ type: 'start', gameYaml: game.gameYaml, posts: game.posts, pages: game.pages.length, checkpoints, baselineEvery });
   });
 }
 
@@ -110,10 +128,11 @@ const log = (s: string): void => void process.stderr.write(s + '\n');
 export async function runBench(o: BenchOptions): Promise<BenchReport> {
   const t0 = performance.now();
   const checkpoints = [10_000, 25_000, 50_000].map((n) => Math.round((n * o.posts) / 50_000));
-  log(`bench: pipeline over ${o.posts} posts (child process)…`);
+  const game = synthGame({ posts: o.posts });
+  log(`bench: pipeline over ${o.posts} posts (child process; htmlparser2 floor on every ${o.baselineEvery === 1 ? '' : `${o.baselineEvery}th `}batch of pages)…`);
   const pipe = o.inProcess
-    ? await runPipeline(synthGame({ posts: o.posts }), { checkpoints })
-    : await pipelineInChild(o.posts, checkpoints);
+    ? await runPipeline(game, { checkpoints, baselineEvery: o.baselineEvery })
+    : await pipelineInChild(game, checkpoints, o.baselineEvery);
   if (pipe.parsedPosts !== pipe.posts || pipe.storedPosts !== pipe.posts) {
     throw new Error(`bench: the pipeline read ${pipe.parsedPosts} and stored ${pipe.storedPosts} of ${pipe.posts} posts`);
   }
@@ -125,7 +144,6 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
     parseBench = { ratio: r.ratio, postsPerSecond: r.postsPerSecond, baselinePostsPerSecond: r.baselinePostsPerSecond, bytes: r.bytes };
   }
 
-  const game = synthGame({ posts: o.posts });
   let browser: BenchReport['browser'] = null;
   if (o.browser) {
     log(`bench: Playwright DOM scrape of ${o.browserPages} pages in Chromium…`);
@@ -163,6 +181,7 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
     stagesMs: pipe.stages,
     pipelineMs: pipe.pipelineMs,
     baselineMs: pipe.baselineMs,
+    baselineSample: pipe.baselineSample,
     browserVsPipeline: browser ? browser.msPerPage / browser.banshaPipelineMsPerPage : null,
     browserVsParse: browser ? browser.msPerPage / browser.banshaParseMsPerPage : null,
     browser,
@@ -171,6 +190,8 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
     recrawlRequests: crawl?.recrawl.requests ?? null,
     recrawl: crawl?.recrawl ?? null,
     peakMemoryMB: pipe.peakMemoryMB,
+    peakMemoryAfterMB: pipe.peakMemoryAfterMB,
+    storeHeapMB: pipe.storeHeapMB,
     storeBytesPer1kPosts: last ? last.storeBytesPer1kPosts : (pipe.storeBytes / pipe.posts) * 1000,
     growth: pipe.checkpoints,
     totalBenchMs: performance.now() - t0,
@@ -190,15 +211,21 @@ export function renderTable(r: BenchReport): string {
     rows.push(['  vs bansha parse only', `${f1(r.browserVsParse, 1)}×`, '']);
   }
   for (const c of r.crawl) {
-    rows.push([`crawl, concurrency ${c.concurrency} (${c.pages} pages, ${r.crawlLatencyMs} ms latency)`, `${c.requests} requests, ${f1(c.wallVsMinimum)}× minimum`, 'requests = pages']);
+    rows.push([
+      `crawl, concurrency ${c.concurrency} (${c.pages} pages, ${r.crawlLatencyMs} ms latency)`,
+      `${c.requests} requests, ${f1(c.wallVsMinimum)}× minimum (${f1(c.wallVsBound)}× max(minimum, parse ${Math.round(c.parseMs)} ms); ${c.storeWrites} writes)`,
+      'requests = pages',
+    ]);
   }
   if (r.recrawl) rows.push([`recrawl after ${r.recrawl.newPosts} new posts`, `${r.recrawl.requests} requests`, `${r.recrawl.expected} (new pages + last page per thread)`]);
   rows.push(['peak memory (RSS)', `${f1(r.peakMemoryMB, 0)} MB at ${r.posts} posts`, '≤ 300 MB']);
+  rows.push(['  peak after parse / persist / tally / report', `${Object.values(r.peakMemoryAfterMB).map((v) => f1(v, 0)).join(' / ')} MB; store heap ${f1(r.storeHeapMB, 0)} MB`, '']);
   for (const g of r.growth) rows.push([`store at ${g.posts} posts`, `${f1(g.storeBytesPer1kPosts / 1024, 1)} KiB per 1k posts, peak ${f1(g.peakMemoryMB, 0)} MB`, 'linear']);
   const w0 = Math.max(...rows.map((x) => x[0].length));
   const w1 = Math.max(...rows.map((x) => x[1].length));
   const head = `bansha bench — ${r.posts} posts, ${r.pages} pages, ${f1(r.bytes / 1048576, 1)} MiB of HTML; stages (ms): ` +
-    Object.entries(r.stagesMs).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ') + `; htmlparser2 ${Math.round(r.baselineMs)}`;
+    Object.entries(r.stagesMs).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ') + `; htmlparser2 ${Math.round(r.baselineMs)}` +
+    ` (measured on ${r.baselineSample.pages} of ${r.pages} pages, scaled by bytes)`;
   return [head, ...rows.map(([a, b, c]) => `${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`), `(bench took ${f1(r.totalBenchMs / 1000, 0)} s)`].join('\n');
 }
 

@@ -3,8 +3,11 @@
  * decode + parse (parsePage) → store (applyPage into the evidence store, one atomic write at the end)
  * → tally (tallyDay for every day) → report (each day's HTML report with the tally and the activity
  * table). Beside it, in the same run and on the same bytes, the floor: decoding plus a bare
- * htmlparser2 parseDocument of each page. Pages are built batch by batch from the real markup, so the
- * HTML of a 50,000-post game never sits in memory at once; building them is not timed.
+ * htmlparser2 parseDocument of each page — of every `baselineEvery`-th batch of pages (a fixed
+ * sample, both sides on the same pages in alternating order), scaled to all pages by bytes; the
+ * parser alone is compared with it on the sampled pages only. Pages arrive batch by batch (built from
+ * the real markup here, or by the parent process: src/bench/pipeline-child.ts), so the HTML of a
+ * 50,000-post game never sits in memory at once; building them is not timed.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,11 +47,13 @@ export interface PipelineResult {
   storedPosts: number;
   stages: StageTimes;
   pipelineMs: number;
-  /** decode + htmlparser2 parseDocument of the same bytes. */
+  /** decode + htmlparser2 parseDocument of all the bytes (measured on the sample, scaled by bytes). */
   baselineMs: number;
+  /** The sample the floor was measured on: pages, bytes, the floor's time and bansha's parse time on it. */
+  baselineSample: { pages: number; bytes: number; baselineMs: number; parseMs: number; every: number };
   /** pipelineMs / baselineMs. */
   pipelineVsHtmlparser2: number;
-  /** (parse stage) / baselineMs: the parser alone against the floor. */
+  /** Parse time / floor time on the sampled pages: the parser alone against the floor. */
   parseVsHtmlparser2: number;
   /** Size of the store file written at the end. */
   storeBytes: number;
@@ -91,25 +96,61 @@ function baselineParse(bytes: Uint8Array, contentType: string): number {
 const now = (): number => performance.now();
 
 /** The Game of a synthetic game (its store file under `dir`). */
-export function gameOf(game: SynthGame, dir: string): Game {
+export function gameOf(game: { gameYaml: string }, dir: string): Game {
   return parseGame(game.gameYaml, path.join(dir, 'bench-game.yaml'), { store: path.join(dir, 'bench.store.json') });
 }
 
-/** Run the whole pipeline over the game's pages; `batchPages` pages are built, then timed, at a time. */
-export async function runPipeline(
-  game: SynthGame,
-  opts: { batchPages?: number; dir?: string; keepDir?: boolean; checkpoints?: number[] } = {},
-): Promise<PipelineResult> {
+/** The game as the pipeline needs it: its game file, its size and its pages in batches. */
+export interface PipelineInput {
+  gameYaml: string;
+  posts: number;
+  pages: number;
+  /** The pages as a crawler fetched them, a batch at a time. */
+  batches: Iterable<FetchedPage[]> | AsyncIterable<FetchedPage[]>;
+}
+
+/** When the bench pretends the pages were fetched. */
+export const FETCHED_AT = new Date(Date.parse('2026-12-20T00:00:00Z'));
+
+/** Build one batch of the game's pages (pages `from` to `from + n - 1` in crawl order). */
+export function gameBatch(game: SynthGame, from: number, n: number): FetchedPage[] {
+  return game.pages.slice(from, from + n).map((ref) => {
+    const p = gamePage(ref);
+    return { bytes: p.bytes, url: p.url, fetchedAt: FETCHED_AT, status: 200, contentType: p.contentType };
+  });
+}
+
+/** The game's pages built here, `batchPages` at a time. */
+export function* gameBatches(game: SynthGame, batchPages = 50): Generator<FetchedPage[]> {
+  for (let i = 0; i < game.pages.length; i += batchPages) yield gameBatch(game, i, batchPages);
+}
+
+/** Options of a pipeline run. */
+export interface PipelineOptions {
+  /** Pages per batch when the pages are built here. Default 50. */
+  batchPages?: number;
+  dir?: string;
+  keepDir?: boolean;
+  /** Post counts at which to record store size and peak memory. */
+  checkpoints?: number[];
+  /** Measure the htmlparser2 floor on every n-th batch (1: all). Default 1. */
+  baselineEvery?: number;
+}
+
+/** Run the whole pipeline over the game's pages (built here from a SynthGame, or handed over in batches). */
+export async function runPipeline(source: SynthGame | PipelineInput, opts: PipelineOptions = {}): Promise<PipelineResult> {
+  const input: PipelineInput = 'threads' in source
+    ? { gameYaml: source.gameYaml, posts: source.posts, pages: source.pages.length, batches: gameBatches(source, opts.batchPages ?? 50) }
+    : source;
   const dir = opts.dir ?? mkdtempSync(path.join(tmpdir(), 'bansha-bench-'));
-  const g = gameOf(game, dir);
+  const g = gameOf(input, dir);
   const store = await openStore(g.storePath, { forum: g.forum });
   const stages: StageTimes = { parse: 0, store: 0, persist: 0, tally: 0, report: 0 };
-  let baselineMs = 0;
+  const every = Math.max(1, Math.round(opts.baselineEvery ?? 1));
+  const sample = { pages: 0, bytes: 0, baselineMs: 0, parseMs: 0, every };
   let bytes = 0;
   let parsedPosts = 0;
   let sink = 0;
-  const batch = opts.batchPages ?? 50;
-  const fetchedAt = new Date(Date.parse('2026-12-20T00:00:00Z'));
   const pending = [...(opts.checkpoints ?? [])].sort((a, b) => a - b);
   const checkpoints: Checkpoint[] = [];
   const checkpoint = async (): Promise<void> => {
@@ -120,18 +161,17 @@ export async function runPipeline(
     checkpoints.push({ posts, storeBytes: size, storeBytesPer1kPosts: (size / posts) * 1000, peakMemoryMB: peakRssMB() });
   };
   try {
-    for (let i = 0; i < game.pages.length; i += batch) {
-      const pages: FetchedPage[] = game.pages.slice(i, i + batch).map((ref) => {
-        const p = gamePage(ref);
-        return { bytes: p.bytes, url: p.url, fetchedAt, status: 200, contentType: p.contentType };
-      });
-      // alternate the order of the two sides per batch so neither always runs on a warmer heap
-      const sides = (i / batch) % 2 === 0 ? ['base', 'bansha'] : ['bansha', 'base'];
+    let b = 0;
+    for await (const pages of input.batches) {
+      const sampled = b % every === 0;
+      // alternate the order of the two sides per sampled batch so neither always runs on a warmer heap
+      const sides = !sampled ? ['bansha'] : (b / every) % 2 === 0 ? ['base', 'bansha'] : ['bansha', 'base'];
+      b++;
       for (const side of sides) {
         if (side === 'base') {
           const t0 = now();
           for (const p of pages) sink += baselineParse(p.bytes, p.contentType!);
-          baselineMs += now() - t0;
+          sample.baselineMs += now() - t0;
         } else {
           for (const p of pages) {
             bytes += p.bytes.length;
@@ -142,11 +182,16 @@ export async function runPipeline(
             const t2 = now();
             stages.parse += t1 - t0;
             stages.store += t2 - t1;
+            if (sampled) {
+              sample.parseMs += t1 - t0;
+              sample.bytes += p.bytes.length;
+              sample.pages++;
+            }
             parsedPosts += parsed.posts.length;
           }
         }
       }
-      while (pending.length && parsedPosts >= pending[0] && pending[0] < game.posts) {
+      while (pending.length && parsedPosts >= pending[0] && pending[0] < input.posts) {
         pending.shift();
         await checkpoint();
       }
@@ -178,18 +223,20 @@ export async function runPipeline(
     const storedPosts = Object.keys(store.data.posts).length;
     if (pending.length) checkpoints.push({ posts: storedPosts, storeBytes, storeBytesPer1kPosts: (storeBytes / storedPosts) * 1000, peakMemoryMB: peakRssMB() });
     const pipelineMs = stages.parse + stages.store + stages.persist + stages.tally + stages.report;
+    const baselineMs = sample.baselineMs * (bytes / sample.bytes);
     void sink;
     return {
-      posts: game.posts,
-      pages: game.pages.length,
+      posts: input.posts,
+      pages: input.pages,
       bytes,
       parsedPosts,
       storedPosts,
       stages,
       pipelineMs,
       baselineMs,
+      baselineSample: sample,
       pipelineVsHtmlparser2: pipelineMs / baselineMs,
-      parseVsHtmlparser2: stages.parse / baselineMs,
+      parseVsHtmlparser2: sample.parseMs / sample.baselineMs,
       storeBytes,
       days: g.days.length,
       reportBytes,

@@ -11,14 +11,20 @@
  */
 import type { Post } from './types.js';
 
+/** String.prototype.isWellFormed (ES2024, in Node 20's V8; not yet in the TypeScript lib this project targets). */
+const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
 /**
- * A copy of `s` that does not reference the string it was cut from. Prepending one character makes a
- * cons string; `slice(1)` flattens it into a fresh sequential string (copying the characters) and
- * returns a view of that copy only — one memcpy, ~4× cheaper than a Buffer round trip. Not
- * `s + ''` or `String(s)`: those return `s` itself.
+ * A copy of `s` that owns its characters and references no other string. Strings under 13 characters
+ * are never sliced or cons strings in V8 (always copied), so they are returned as they are. Longer
+ * ones go through UTF-8 and back, which yields a fresh sequential string (one-byte when it can be);
+ * a string with a lone surrogate (which UTF-8 cannot carry) is copied by prepending a character and
+ * slicing it off instead: that flattens into a fresh string and returns a view of the copy only.
+ * Not `s + ''` or `String(s)`: those return `s` itself.
  */
 export function flatString(s: string): string {
-  return s.length === 0 ? s : (' ' + s).slice(1);
+  if (s.length < 13) return s;
+  return isWellFormed(s) ? Buffer.from(s, 'utf8').toString('utf8') : (' ' + s).slice(1);
 }
 
 const flatOrNull = (s: string | null): string | null => (s === null ? null : flatString(s));

@@ -1,15 +1,17 @@
 /**
- * Player names inside Discuz! BBCode. A forum name may contain "[" or "]" (even "[url]" or "[/url]"):
- * pasted raw into `[url=…]name[/url]` it would open or close a tag and break the floor. Discuz has no
- * escape for BBCode brackets (html off: "&#91;" shows literally), so each bracket gets an invisible
- * U+200B ZERO WIDTH SPACE on its inner side: "[" + ZWSP can never start a tag and ZWSP + "]" can never end
- * one, while the name still looks the same in the rendered post.
+ * Player names inside Discuz! BBCode. A forum name may contain "[" or "]" (even "[url]" or "[/url]"),
+ * "@" or "{:1_1:}": pasted raw into `[url=…]name[/url]` it would open or close a tag, post a mention or
+ * a smiley, and break the floor. The escaping is the one every BBCode renderer uses
+ * (src/render/safe-text.ts escapeBBCode): an invisible U+200B ZERO WIDTH SPACE defuses each hazard —
+ * here on both sides of the brackets ("[" + ZWSP can never start a tag and ZWSP + "]" can never end one),
+ * while the name still looks the same in the rendered post.
  */
+import { escapeBBCode, ZWSP } from '../render/safe-text.js';
 
-/** The character that defuses a bracket: invisible, never stripped by Discuz. */
-export const BRACKET_GUARD = '\u200B';
+/** The character that defuses a bracket (and a mention, smiley or auto-link): invisible, never stripped by Discuz. */
+export const BRACKET_GUARD = ZWSP;
 
-/** A name made safe to stand inside any BBCode tag: no bracket of it can open or close a tag. */
+/** A name made safe to stand inside any BBCode tag: no bracket of it can open or close a tag, on one line. */
 export function neutraliseBBCode(text: string): string {
-  return text.replace(/\[/g, `[${BRACKET_GUARD}`).replace(/\]/g, `${BRACKET_GUARD}]`).replace(/[\r\n]+/g, ' ');
+  return escapeBBCode(text, { guardClosingBrackets: true });
 }

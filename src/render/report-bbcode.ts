@@ -2,13 +2,13 @@
  * The public notice (`bansha report --bbcode`), Discuz BBCode to paste into the thread: the day's post
  * counts, the cards the director has confirmed for the day with links to the evidence floors, and
  * every player's standing (upgrades applied; a red card reads 罚下). Proposals not yet confirmed are
- * never published. Player text goes through escapeBBCode (zero-width space after "[" and "@").
+ * never published. Player text goes through escapeBBCode (safe-text.ts).
  */
 import { standingText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
 import { COLOR_NAME } from './report-common.js';
-import { escapeBBCode } from './tally-bbcode.js';
+import { escapeBBCode } from './safe-text.js';
 
 /** The notice, BBCode text ending in a newline. */
 export function renderDayReportBBCode(r: DayReport, postUrl: (pid: number) => string | null = () => null): string {

@@ -1,6 +1,6 @@
 /**
  * Words the day-report renderers share: card colours, flag kinds, statuses (Chinese, as the
- * director writes notices) and terminal-safe text.
+ * director writes notices). terminalSafe is re-exported from safe-text.ts, where it lives.
  */
 import type { CardColor, CardStatus } from '../cards/types.js';
 import type { FlagKind } from '../violations/flag.js';
@@ -22,8 +22,5 @@ export const FLAG_NAME: Record<FlagKind, string> = {
   'late-post': '关门后发帖',
 };
 
-/** Player text made safe for a terminal: control characters and escape sequences removed. */
-export function terminalSafe(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '');
-}
+/** Re-exported for the callers that import it from here: the one definition is in safe-text.ts. */
+export { terminalSafe } from './safe-text.js';

@@ -2,16 +2,18 @@
  * The day report as Markdown (for a director's notes or an issue tracker): tables for activity,
  * flags and cards with links to the posts. Player text is escaped so it can never become markup:
  * Markdown punctuation gets a backslash, "<" and "&" become entities, line breaks and "|" cannot break a
- * table row.
+ * table row — and, since the Markdown is printed to the director's terminal, escape sequences, control
+ * and bidi characters are removed first (terminalSafe, safe-text.ts).
  */
 import { standingText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
 import { COLOR_NAME, FLAG_NAME, STATUS_NAME } from './report-common.js';
+import { terminalSafe } from './safe-text.js';
 
-/** Text that renders as itself in Markdown, also inside a table cell. */
+/** Text that renders as itself in Markdown, also inside a table cell, with nothing a terminal acts on. */
 export function escapeMarkdown(s: string): string {
-  return s
+  return terminalSafe(s)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

@@ -7,7 +7,8 @@ import pc from 'picocolors';
 import { standingText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
-import { COLOR_NAME, FLAG_NAME, STATUS_NAME, terminalSafe } from './report-common.js';
+import { COLOR_NAME, FLAG_NAME, STATUS_NAME } from './report-common.js';
+import { terminalSafe } from './safe-text.js';
 
 export interface ReportTerminalOptions {
   color?: boolean;

@@ -4,21 +4,16 @@
  * invalid ballots with their reasons, and who cast nothing — all in Chinese (the reasons and the rule
  * are worded by src/votes/reasons.ts, the headings here).
  *
- * Player-written text (names, targets as written, reasons) is escaped so it can never open a tag:
- * Discuz has no escape syntax, so a zero-width space (U+200B) goes after every "[" (a tag can no longer
- * match, the text looks the same) and after "@" (no mention notification is sent) — and "{:" smiley
- * codes are broken the same way.
+ * Player-written text (names, targets as written, reasons) goes through escapeBBCode (safe-text.ts):
+ * it can never open a tag, mention, smiley or auto-link, and carries no control character.
  */
 import { fmt } from '../votes/count.js';
 import { forumTime } from '../votes/time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
+import { escapeBBCode, revealBidi } from './safe-text.js';
 
-const ZWSP = '\u200b';
-
-/** Text that cannot open a BBCode tag, a smiley or an @mention when posted on Discuz. */
-export function escapeBBCode(s: string): string {
-  return s.replace(/\[/g, `[${ZWSP}`).replace(/@/g, `@${ZWSP}`).replace(/\{:/g, `{${ZWSP}:`);
-}
+/** Re-exported for the callers that import it from here: the one definition is in safe-text.ts. */
+export { escapeBBCode } from './safe-text.js';
 
 /** A link to a floor: [url=findpost]N#[/url]. */
 function floorLink(b: Pick<BallotRecord, 'url' | 'floor' | 'pid'>): string {
@@ -30,7 +25,7 @@ const KIND_TITLE = { election: '警长竞选', elimination: '放逐投票', rule
 
 /** The announcement, BBCode text ending in a newline. */
 export function renderTallyBBCode(t: TallyResult): string {
-  const e = escapeBBCode;
+  const e = (s: string) => escapeBBCode(s);
   const time = (ms: number) => forumTime(ms, t.timezone);
   if (t.kind === 'none') return `[b]第${t.day}日[/b]：${e(t.reason ?? '')}\n`;
   const out: string[] = [];
@@ -67,7 +62,7 @@ export function renderTallyBBCode(t: TallyResult): string {
   if (rejected.length) {
     out.push('', '[b]无效票[/b]');
     for (const b of rejected) {
-      out.push(`${e(b.voter)} ${floorLink(b)} ${time(b.at)}${b.target ? ` → ${e(b.target)}` : ''}：${e(b.reason ?? '')}`);
+      out.push(`${e(b.voter)} ${floorLink(b)} ${time(b.at)}${b.target ? ` → ${e(revealBidi(b.target))}` : ''}：${e(b.reason ?? '')}`);
     }
   }
   const none = t.players.filter((p) => p.state === 'none').map((p) => p.player);

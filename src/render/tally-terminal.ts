@@ -2,11 +2,16 @@
  * The tally for the terminal: totals, the result and why (with the tie rule), then every player — the
  * counted ballot (floor, time, link) and each rejected or superseded attempt with its reason — and the
  * players who cast nothing. Colour only when asked (the CLI passes it for a TTY).
+ *
+ * Every piece of text that comes from players or the forum (names, targets as written, reasons, edits,
+ * notes quoting them) goes through terminalSafe (safe-text.ts): no escape sequence, control or bidi
+ * character reaches the terminal. A target rejected for its bidi characters shows them as ⟨U+202E⟩ tags.
  */
 import pc from 'picocolors';
 import { fmt } from '../votes/count.js';
 import { forumTime } from '../votes/time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
+import { revealBidi, terminalSafe as s } from './safe-text.js';
 
 export interface TerminalOptions {
   color?: boolean;
@@ -18,31 +23,31 @@ const KIND = { election: 'sheriff election', elimination: 'elimination vote', ru
 export function renderTallyTerminal(t: TallyResult, opts: TerminalOptions = {}): string {
   const c = pc.createColors(opts.color ?? false);
   const time = (ms: number) => forumTime(ms, t.timezone);
-  if (t.kind === 'none') return `Day ${t.day}: no public vote to count — ${t.reason}\n`;
+  if (t.kind === 'none') return `Day ${t.day}: no public vote to count — ${s(t.reason ?? '')}\n`;
   const out: string[] = [];
   out.push(c.bold(`Day ${t.day} — ${KIND[t.kind]} (thread ${t.tid}), ${t.running ? `running count as of ${time(t.countedAt)} (closes ${time(t.closes)})` : `closed ${time(t.closes)}`} [${t.timezone}]`));
-  out.push(`Sheriff: ${t.sheriff ? `${t.sheriff} — ${t.sheriffSource}; weight ${fmt(t.sheriffWeight)}` : t.sheriffSource}`);
-  if (t.acceleration) out.push(`Acceleration: ${t.acceleration.explanation}`);
+  out.push(`Sheriff: ${t.sheriff ? `${s(t.sheriff)} — ${s(t.sheriffSource)}; weight ${fmt(t.sheriffWeight)}` : s(t.sheriffSource)}`);
+  if (t.acceleration) out.push(`Acceleration: ${s(t.acceleration.explanation)}`);
   else if (t.accelerated) out.push('Acceleration: declared in the game file');
 
   out.push('', c.bold('Totals'));
-  const width = Math.max(4, ...t.totals.map((l) => l.name.length * 2));
-  for (const l of t.totals) out.push(`  ${pad(l.name, width)}  ${fmt(l.votes).padStart(4)}   ${l.voters.join(', ')}`);
-  if (t.abstentions.length) out.push(`  ${pad('弃权', width)}     -   ${t.abstentions.join(', ')}`);
+  const width = Math.max(4, ...t.totals.map((l) => s(l.name).length * 2));
+  for (const l of t.totals) out.push(`  ${pad(s(l.name), width)}  ${fmt(l.votes).padStart(4)}   ${l.voters.map(s).join(', ')}`);
+  if (t.abstentions.length) out.push(`  ${pad('弃权', width)}     -   ${t.abstentions.map(s).join(', ')}`);
   if (!t.totals.length && !t.abstentions.length) out.push('  (no valid ballots)');
 
-  const name = t.result.name ?? (t.kind === 'elimination' ? 'nobody is out' : 'no result');
-  out.push('', `${c.bold('Result:')} ${c.bold(name)}${t.result.tie.length ? ` (tie: ${t.result.tie.join(', ')})` : ''}`, `  why: ${t.result.rule}`);
+  const name = t.result.name !== null ? s(t.result.name) : t.kind === 'elimination' ? 'nobody is out' : 'no result';
+  out.push('', `${c.bold('Result:')} ${c.bold(name)}${t.result.tie.length ? ` (tie: ${t.result.tie.map(s).join(', ')})` : ''}`, `  why: ${s(t.result.rule)}`);
 
   out.push('', c.bold('Players'));
   for (const p of t.players) {
     const tag = p.state === 'out' ? c.dim(' (out)') : p.state === 'idiot' ? c.dim(' (装傻: may not vote)') : '';
-    if (p.counted) out.push(`  ${c.green('✓')} ${p.player}${tag} → ${p.counted.target}${weightNote(p.counted)}  ${line(p.counted, time)}${p.counted.reason ? c.yellow(`  ! ${p.counted.reason}`) : ''}`);
-    else out.push(`  ${c.red('·')} ${p.player}${tag}: ${p.state === 'out' ? 'no vote (out of the game)' : p.state === 'idiot' ? 'no vote' : p.others.length ? 'no valid ballot' : 'cast nothing'}`);
+    if (p.counted) out.push(`  ${c.green('✓')} ${s(p.player)}${tag} → ${s(p.counted.target ?? '')}${weightNote(p.counted)}  ${line(p.counted, time)}${p.counted.reason ? c.yellow(`  ! ${s(p.counted.reason)}`) : ''}`);
+    else out.push(`  ${c.red('·')} ${s(p.player)}${tag}: ${p.state === 'out' ? 'no vote (out of the game)' : p.state === 'idiot' ? 'no vote' : p.others.length ? 'no valid ballot' : 'cast nothing'}`);
     for (const b of p.others) {
       const mark = b.status === 'superseded' ? c.dim('↺') : c.red('✗');
-      out.push(`      ${mark} ${b.status}: ${b.target ?? '(none read)'}  ${line(b, time)}`);
-      if (b.reason) out.push(`        ${b.status === 'rejected' ? c.red(b.reason) : c.dim(b.reason)}`);
+      out.push(`      ${mark} ${b.status}: ${b.target !== null ? s(revealBidi(b.target)) : '(none read)'}  ${line(b, time)}`);
+      if (b.reason) out.push(`        ${b.status === 'rejected' ? c.red(s(b.reason)) : c.dim(s(b.reason))}`);
       if (b.edit) out.push(c.dim(`        edit: «${oneLine(b.edit.before)}» → «${oneLine(b.edit.after)}»`));
     }
     if (p.counted?.edit) out.push(c.dim(`        edit: «${oneLine(p.counted.edit.before)}» → «${oneLine(p.counted.edit.after)}»`));
@@ -50,31 +55,32 @@ export function renderTallyTerminal(t: TallyResult, opts: TerminalOptions = {}):
   const strays = t.ballots.filter((b) => !t.players.some((p) => p.player === b.voter));
   if (strays.length) {
     out.push('', c.bold('Not players'));
-    for (const b of strays) out.push(`  ${c.red('✗')} ${b.voter}: ${line(b, time)}  ${b.reason ?? ''}`);
+    for (const b of strays) out.push(`  ${c.red('✗')} ${s(b.voter)}: ${line(b, time)}  ${s(b.reason ?? '')}`);
   }
   const flagged = t.ballots.filter((b) => b.flags.length);
   if (t.notes.length || flagged.length) {
     out.push('', c.bold('For the director'));
-    for (const n of t.notes) out.push(`  - ${n}`);
-    for (const b of flagged) for (const f of b.flags) out.push(`  - ${b.voter} ${b.floor ?? '?'}#: ${f}`);
+    for (const n of t.notes) out.push(`  - ${s(n)}`);
+    for (const b of flagged) for (const f of b.flags) out.push(`  - ${s(b.voter)} ${b.floor ?? '?'}#: ${s(f)}`);
   }
   return `${out.join('\n')}\n`;
 }
 
 function line(b: BallotRecord, time: (ms: number) => string): string {
-  return `${b.floor ?? '?'}# ${time(b.at)}${b.proxyBy ? ` (代投 by ${b.proxyBy})` : ''}  ${b.url}`;
+  return `${b.floor ?? '?'}# ${time(b.at)}${b.proxyBy ? ` (代投 by ${s(b.proxyBy)})` : ''}  ${s(b.url)}`;
 }
 
 function weightNote(b: BallotRecord): string {
   return b.weight !== 1 && b.target !== '弃权' ? ` (×${fmt(b.weight)})` : '';
 }
 
-function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' / ');
+/** Player text on one line, terminal-safe. */
+function oneLine(text: string): string {
+  return s(text).replace(/\s*\n\s*/g, ' / ');
 }
 
 /** Pads by display width (CJK characters count 2). */
-function pad(s: string, width: number): string {
-  const w = [...s].reduce((n, ch) => n + (/[\u1100-\uffff]/.test(ch) ? 2 : 1), 0);
-  return s + ' '.repeat(Math.max(0, width - w));
+function pad(text: string, width: number): string {
+  const w = [...text].reduce((n, ch) => n + (/[\u1100-\uffff]/.test(ch) ? 2 : 1), 0);
+  return text + ' '.repeat(Math.max(0, width - w));
 }

@@ -23,13 +23,39 @@ export function postUrl(forum: string, tid: number, pid: number): string {
   return `${forum}forum.php?mod=redirect&goto=findpost&ptid=${tid}&pid=${pid}`;
 }
 
+/**
+ * The analyses' view of a stored post: its current version plus pid, tid, time, link and history.
+ * Built as one object literal listing every Post field (in Post's order), not `{...current, ...}`:
+ * V8 stores a spread-then-extended object in ~1.2 KB, the literal in ~0.4 KB, and a tally plus a
+ * report slice every post of a game (50,000 at once in the bench).
+ */
 export function toSlicePost(forum: string, stored: StoredPost): SlicePost {
-  const current = stored.versions[stored.versions.length - 1].post;
+  const c = stored.versions[stored.versions.length - 1].post;
   return {
-    ...current,
     pid: stored.pid,
     tid: stored.tid,
-    at: Date.parse(current.postedAt),
+    floor: c.floor,
+    floorLabel: c.floorLabel,
+    author: c.author,
+    authorId: c.authorId,
+    postedAt: c.postedAt,
+    timePrecision: c.timePrecision,
+    timeSource: c.timeSource,
+    text: c.text,
+    quotes: c.quotes,
+    replyTo: c.replyTo,
+    edited: c.edited,
+    colors: c.colors,
+    sizes: c.sizes,
+    links: c.links,
+    images: c.images,
+    attachments: c.attachments,
+    signature: c.signature,
+    avatar: c.avatar,
+    deleted: c.deleted,
+    locked: c.locked,
+    ...(c.timeEarliest !== undefined ? { timeEarliest: c.timeEarliest } : {}),
+    at: Date.parse(c.postedAt),
     url: postUrl(forum, stored.tid, stored.pid),
     versions: stored.versions,
     missing: stored.missingSince !== null,

@@ -167,7 +167,9 @@ export class AtomicJsonFile implements Adapter<StoreData> {
     // 1. The new content, durable, under a temp name.
     const h = await fsp.open(tmp, 'w');
     try {
-      for (const chunk of chunks) await h.write(chunk, 0, chunk.length);
+      for (const chunk of chunks) {
+        for (let at = 0; at < chunk.length; ) at += (await h.write(chunk, at, chunk.length - at)).bytesWritten;
+      }
       await h.sync();
     } finally {
       await h.close();

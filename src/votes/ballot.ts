@@ -9,8 +9,16 @@
  * part of X, and a missing or empty reason makes the ballot malformed (m107 l.205: 明确说明投票对象和
  * 投票理由). X is a player's name after normalisation, or 弃权 (m107 l.205, 062 l.256), or — wuhui's
  * duel-rule vote — a rule: 对战规则3, 规则3 and 3号规则 all mean 规则3.
+ *
+ * What the forum shows is what counts: zero-width characters are invisible and dropped, but a bidi
+ * embedding, override or isolate (U+202A–202E, U+2066–2069) reorders what is displayed ("\u202e狸阿" is
+ * shown as 阿狸), so a target carrying one — or standing on a line that carries one before it — is
+ * rejected (target-bidi-control), unless it is exactly a player's name with the same characters. Bidi
+ * controls after X, with nothing of X behind them, change nothing shown and are dropped like trailing
+ * punctuation. A leading "@" (a mention) is ignored on both sides: "@饺子" names 饺子, and a player whose
+ * forum name starts with "@" is named by it.
  */
-import { foldWidth, normalizeName } from '../text/normalize.js';
+import { bidiControlsIn, foldWidth, hasBidiControl, normalizeName } from '../text/normalize.js';
 import { nearestName } from '../text/nearest.js';
 import { ballotReasonText, type BallotReason } from './reasons.js';
 import type { BallotFailure, BallotHead, BallotReading, Target } from './types.js';
@@ -31,8 +39,10 @@ export const ABSTAIN = '弃权';
 /** A head is 投票/改票 + 对象/理由 followed by a colon (any width: NFKC folds ：to :). */
 const HEAD = /(投票|改票)\s*(对象|理由)\s*:/g;
 const HEAD_NO_COLON = /(投票|改票)\s*(对象|理由)/;
-/** Trailing punctuation after X that is not part of X (rules-spec §2), after NFKC. */
-const TRAILING = /[\s。｡,，.!！、;；]+$/u;
+/** Trailing punctuation after X that is not part of X (rules-spec §2), after NFKC; bidi controls there change nothing shown. */
+const TRAILING = /[\s。｡,，.!！、;；\u202A-\u202E\u2066-\u2069]+$/u;
+/** Bidi controls, removed from the reason (data, never matched). */
+const BIDI = /[\u202A-\u202E\u2066-\u2069]/g;
 /** A reason that is only punctuation or space says nothing. */
 const EMPTY_REASON = /^[\s\p{P}\p{S}]*$/u;
 
@@ -45,7 +55,8 @@ interface HeadHit {
 
 /** Reads one post's own text as a ballot. */
 export function readBallot(text: string, ctx: BallotContext): BallotReading {
-  const folded = foldWidth(text);
+  // Bidi controls are kept (they change what the forum shows): a head they split is no head.
+  const folded = foldWidth(text, { keepBidi: true });
   const hits: HeadHit[] = [];
   for (const m of folded.matchAll(HEAD)) {
     hits.push({
@@ -75,9 +86,17 @@ export function readBallot(text: string, ctx: BallotContext): BallotReading {
     return fail('malformed', head, written || null, { code: 'malformed-mixed-heads', head, other: reasons[0].h.head });
   }
   if (!written) return fail('malformed', head, null, { code: 'empty-target', head });
-  const reason = value(reasons[0].i).trim();
+  const reason = value(reasons[0].i).replace(BIDI, '').trim();
   if (EMPTY_REASON.test(reason)) return fail('malformed', head, written, { code: 'empty-reason', head });
 
+  // A bidi control earlier on X's line reorders X as shown (an isolate closed before the head is
+  // just as suspicious: rejected too, for the director to judge).
+  const lineStart = folded.lastIndexOf('\n', targets[0].h.start) + 1;
+  const before = folded.slice(lineStart, targets[0].h.start);
+  if (hasBidiControl(before)) {
+    const detail: BallotReason = { code: 'target-bidi-control', written, controls: codePoints(bidiControlsIn(before)), where: 'line' };
+    return { ...miss('unknown-target', detail, null), head, written };
+  }
   const target = matchTarget(written, ctx);
   if ('problem' in target) return { ...target, head, written };
   return { ok: true, head, written, target, reason };
@@ -95,13 +114,28 @@ export function ruleName(n: number): string {
 
 type TargetMiss = Omit<BallotFailure, 'head' | 'written'>;
 
-/** Matches X against the candidates: exact after normalisation, else unknown/ambiguous with a hint. */
+/**
+ * Matches X against the candidates: exact after normalisation (a leading "@" ignored on both sides,
+ * bidi controls compared as written), else unknown/ambiguous with a hint. X carrying a bidi control
+ * that is not exactly a player's name is rejected (target-bidi-control): the forum shows it reordered.
+ */
 export function matchTarget(written: string, ctx: BallotContext): Target | TargetMiss {
-  const x = normalizeName(written).replace(/^@+/, '');
+  const shown = (s: string) => normalizeName(s, { keepBidi: true });
+  const unmentioned = (s: string) => shown(s).replace(/^@+/, '');
+  const w = shown(written);
+  if (hasBidiControl(w)) {
+    const same = ctx.kind === 'players' ? ctx.players.filter((p) => shown(p) === w) : [];
+    if (same.length === 1) return { kind: 'player', name: same[0] };
+    return miss('unknown-target', { code: 'target-bidi-control', written, controls: codePoints(bidiControlsIn(w)), where: 'target' }, null);
+  }
+  const x = w.replace(/^@+/, '');
   if (x === ABSTAIN) return { kind: 'abstain' };
   if (ctx.kind === 'rules') return matchRule(x, written, ctx.ruleCount ?? 6);
 
-  const exact = ctx.players.filter((p) => normalizeName(p) === x);
+  // The name as written (with its "@") first, so "@饺子" and a player called "@饺子" still meet exactly.
+  const literal = ctx.players.filter((p) => shown(p) === w);
+  if (literal.length === 1) return { kind: 'player', name: literal[0] };
+  const exact = literal.length > 1 ? literal : ctx.players.filter((p) => unmentioned(p) === x);
   if (exact.length === 1) return { kind: 'player', name: exact[0] };
   if (exact.length > 1) return miss('ambiguous-target', { code: 'ambiguous-target', written, names: exact }, null);
   const named = namesIn(x, ctx.players);
@@ -170,4 +204,9 @@ function fail(problem: BallotFailure['problem'], head: BallotHead | null, writte
 
 function miss(problem: BallotFailure['problem'], detail: BallotReason, hint: string | null): TargetMiss {
   return { ok: false, problem, detail, reason: ballotReasonText(detail, NO_ZONE), hint };
+}
+
+/** Characters as "U+202E" labels, each once, in order. */
+function codePoints(chars: readonly string[]): string[] {
+  return [...new Set(chars.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`))];
 }

@@ -27,6 +27,8 @@ export type BallotReason =
   | { code: 'empty-target'; head: BallotHead }
   | { code: 'empty-reason'; head: BallotHead }
   | { code: 'unknown-target'; written: string; hint: string | null }
+  /** X (or its line before X) carries a bidi embedding/override/isolate: the forum shows it reordered. */
+  | { code: 'target-bidi-control'; written: string; controls: string[]; where: 'target' | 'line' }
   | { code: 'ambiguous-target'; written: string; names: string[] }
   | { code: 'rule-out-of-range'; written: string; rule: number; ruleCount: number }
   | { code: 'not-a-rule'; written: string; hint: string | null }
@@ -199,6 +201,10 @@ export function ballotReasonText(r: BallotReason, zone: string): string {
       return `格式错误：“${headWord(r.head)}理由”为空（m107 l.205 明确说明…投票理由）`;
     case 'unknown-target':
       return `投票对象有误：${r.written}${r.hint ? `（是否为 ${r.hint}？）` : '（不是本局玩家）'}`;
+    case 'target-bidi-control':
+      return r.where === 'target'
+        ? `投票对象含有改变文字方向的不可见字符（${r.controls.join('、')}），论坛显示的与所写的不同，无法确定所投之人`
+        : `投票对象所在行含有改变文字方向的不可见字符（${r.controls.join('、')}），论坛显示的与所写的不同，无法确定所投之人`;
     case 'ambiguous-target':
       return `投票对象有误：“${r.written}”同时指向 ${r.names.length} 名玩家（${list(r.names)}）`;
     case 'rule-out-of-range':

@@ -22,6 +22,8 @@ describe('flat strings', () => {
     const cut = page.slice(50_010, page.length - 2);
     expect(flatString(cut)).toBe(cut);
     expect(flatString('')).toBe('');
+    const lone = 'x'.repeat(20) + '\uD800' + '汉字'.repeat(10); // not UTF-8-encodable: still copied exactly
+    expect(flatString(lone.slice(3))).toBe(lone.slice(3));
     const file = path.join(DISCUZ, 'public', 'viewthread-t2-p1.html');
     const parsed = parsePage({ bytes: fs.readFileSync(file), url: 'http://127.0.0.1:8081/forum.php?mod=viewthread&tid=2&page=1', fetchedAt: new Date() });
     expect(parsed.posts.length).toBeGreaterThan(0);

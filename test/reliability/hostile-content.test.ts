@@ -18,7 +18,8 @@
  *   target and the real name is given only as a hint for the director; two players whose names are
  *   look-alikes of each other each get exactly the ballots written with their own letters.
  *
- * Bugs found in other helpers' renderers are pinned as `test.fails` (KNOWN BUG) and reported.
+ * Bugs this review found (terminal/BBCode escaping, "@" names, bidi overrides in a target) were pinned
+ * as `test.fails` and are fixed: they are plain tests now and guard against regressions.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -145,19 +146,41 @@ describe('ballots cannot be forged', () => {
     expect(tally.ballots.find((b) => b.pid === 3002)?.status).toBe('rejected');
   });
 
-  // KNOWN BUG (reported; owner: src/votes/ballot.ts matchTarget): a leading "@" is stripped from what was
-  // written (so "@饺子" works) but not from the players' names, so a player whose forum name starts with
-  // "@" can never be voted for.
-  test.fails('KNOWN BUG: a player named "@全体成员" cannot be voted for', () => {
+  // Was a bug (src/votes/ballot.ts matchTarget): a leading "@" was stripped from what was written (so
+  // "@饺子" works) but not from the players' names, so a player whose name starts with "@" could not be voted.
+  test('a player named "@全体成员" can be voted for', () => {
     const r = readBallot(`投票对象：${N.at}\n投票理由：x`, { kind: 'players', players: PLAYERS });
     expect(r.ok && r.target).toEqual({ kind: 'player', name: N.at });
   });
 
-  // KNOWN BUG (reported; owner: ballot reader src/votes/ballot.ts + src/text/normalize.ts): bidi overrides
-  // are silently dropped, so "\u202e狸阿" — which the forum DISPLAYS as 阿狸 — counts for 狸阿.
-  test.fails('KNOWN BUG: a right-to-left override makes the forum show one name while another is counted', () => {
+  // Was a bug (src/votes/ballot.ts + src/text/normalize.ts): bidi overrides were silently dropped, so
+  // "\u202e狸阿" — which the forum DISPLAYS as 阿狸 — counted for 狸阿. Now rejected (target-bidi-control).
+  test('a right-to-left override cannot make the forum show one name while another is counted', () => {
     const r = readBallot('投票对象：\u202e狸阿\n投票理由：看上去是阿狸', { kind: 'players', players: ['阿狸', '狸阿'] });
     expect(r.ok).toBe(false);
+  });
+
+  test('bidi controls: rejected with their own reason, unless exactly a player\'s name; harmless trailing ones dropped', () => {
+    const ctx = { kind: 'players', players: ['阿狸', '狸阿', N.rlo] } as const;
+    const r = readBallot('投票对象：\u202e狸阿\n投票理由：看上去是阿狸', ctx);
+    expect(!r.ok && r.detail.code).toBe('target-bidi-control');
+    expect(!r.ok && r.problem).toBe('unknown-target');
+    expect(!r.ok && r.reason).toContain('改变文字方向');
+    expect(!r.ok && r.reason).toContain('U+202E');
+    // the whole line reversed by an override before the head
+    const line = readBallot('\u202e投票对象：阿狸\n投票理由：x', ctx);
+    expect(!line.ok && line.detail.code).toBe('target-bidi-control');
+    // a head split by an override is no head (the forum shows it scrambled)
+    expect(readBallot('投\u202e票对象：阿狸\n投票理由：x', ctx).ok).toBe(false);
+    // exactly a player's name, override included: that player
+    expect(readBallot(`投票对象：${N.rlo}\n投票理由：x`, ctx)).toMatchObject({ ok: true, target: { kind: 'player', name: N.rlo } });
+    // the same letters without the override are not that name (the forum shows them differently)
+    expect(readBallot('投票对象：nevil\n投票理由：x', ctx).ok).toBe(false);
+    // an override after the name, with nothing of the name behind it, changes nothing shown
+    expect(readBallot('投票对象：阿狸\u202e\n投票理由：x', ctx)).toMatchObject({ ok: true, target: { kind: 'player', name: '阿狸' } });
+    // "@" is ignored on both sides
+    expect(readBallot('投票对象：@阿狸\n投票理由：x', ctx)).toMatchObject({ ok: true, target: { kind: 'player', name: '阿狸' } });
+    expect(readBallot('投票对象：全体成员\n投票理由：x', { kind: 'players', players: [N.at, N.plain] })).toMatchObject({ ok: true, target: { kind: 'player', name: N.at } });
   });
 });
 
@@ -255,7 +278,7 @@ describe('terminal output: no raw escape or control character', () => {
     expect(renderTallyJson(tally)).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/); // \n: the JSON's own line breaks
     expect(renderTallyJson(tally)).toContain('\\u001b'); // the ESC is there, escaped
   });
-  // tally's terminal view leaks control characters: pinned in test/reliability/terminal-cli.test.ts
+  // tally's terminal view (and the other CLI views): test/reliability/terminal-cli.test.ts
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -318,19 +341,17 @@ describe('BBCode: player text cannot open, close or add a tag', () => {
     expect(lines).toEqual(PLAYERS);
   });
 
-  // KNOWN BUG (reported; owner: src/elevator/bbcode.ts neutraliseBBCode): the elevator guards [ and ] but
-  // not "@" or "{:" as tally --bbcode does, so a name "@全体成员" posts as an @mention (Discuz turns valid
-  // mentions into a link and notifies the user) and "{:1_1:}" as a smiley image instead of the name.
-  test.fails('KNOWN BUG: the elevator floor leaves @mentions and {: smiley codes live', () => {
+  // Was a bug (src/elevator/bbcode.ts neutraliseBBCode): the elevator guarded [ and ] but not "@" or "{:",
+  // so "@全体成员" posted as an @mention and "{:1_1:}" as a smiley. It now uses the shared escapeBBCode.
+  test('the elevator floor leaves no @mention or {: smiley code live', () => {
     const bb = elevatorFloor(world.store, world.game, 1).bbcode;
     expect(bb).not.toMatch(/@(?!\u200b)/);
     expect(bb).not.toContain('{:');
   });
 
-  // KNOWN BUG (reported; owners: src/render/tally-bbcode.ts escapeBBCode, src/render/report-bbcode.ts):
-  // Discuz's parseurl() turns bare URLs into links when the director posts (unless 禁用 URL 识别 is
-  // ticked), so a target written as "http://evil.example/phish" becomes a live link in the announcement.
-  test.fails('KNOWN BUG: a bare URL written by a player becomes a link when the announcement is posted', () => {
+  // Was a bug (escapeBBCode): Discuz's parseurl() turns bare URLs into links when the director posts
+  // (unless 禁用 URL 识别 is ticked), so a target written as "http://evil.example/phish" became a live link.
+  test('a bare URL written by a player does not become a link when the announcement is posted', () => {
     const w = buildWorld({ players: [N.plain, N.plain2], threads: { [TID.d1vote]: [{ pid: 4001, author: N.plain, at: at(0), body: '投票对象：http://evil.example/phish\n投票理由：www.evil.example' }] } });
     const t = tallyDay(w.game, postsFromStore(w.store), 1);
     expect(t.ballots.map((b) => b.target)).toEqual(['http://evil.example/phish']); // it is in the output…

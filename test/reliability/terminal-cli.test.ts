@@ -4,8 +4,8 @@
  * backspace, bell and a bidi override — written to disk and every command that prints player text run
  * through the real CLI (the director runs these in a terminal, including the --bbcode views they copy).
  *
- * Commands that pass are plain tests; the ones that leak are pinned as KNOWN BUG (`test.fails`) and
- * reported with the renderer that leaks, so the suite turns red the day they are fixed.
+ * FIXED lists the commands that leaked when this review ran (pinned then as KNOWN BUG) with the place
+ * the fix went: each is a plain test now, like the ones that were always clean.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -59,11 +59,11 @@ const JSON_VIEWS: Array<[string, string[]]> = [
   ['tally --json', ['tally', '--day', '1', '--json']],
   ['parse --json', ['parse', '--json']],
 ];
-const LEAKING: Array<[string, string[], string]> = [
-  ['tally (terminal)', ['tally', '--day', '1'], 'src/render/tally-terminal.ts: no terminalSafe() on targets, reasons, edits, names'],
-  ['tally --bbcode', ['tally', '--day', '1', '--bbcode'], 'src/render/tally-bbcode.ts: escapeBBCode() keeps control characters'],
-  ['report --markdown', ['report', '--day', '1', '--markdown', '--no-ledger'], 'src/render/report-markdown.ts: flag details/snippets unfiltered'],
-  ['parse (table)', ['parse'], 'src/cli/commands/parse.ts pageTable(): post text printed raw'],
+const FIXED: Array<[string, string[], string]> = [
+  ['tally (terminal)', ['tally', '--day', '1'], 'src/render/tally-terminal.ts: terminalSafe() on targets, reasons, edits, names'],
+  ['tally --bbcode', ['tally', '--day', '1', '--bbcode'], 'src/render/safe-text.ts escapeBBCode(): control characters removed'],
+  ['report --markdown', ['report', '--day', '1', '--markdown', '--no-ledger'], 'src/render/report-markdown.ts: escapeMarkdown() is terminal-safe'],
+  ['parse (table)', ['parse'], 'src/cli/commands/parse.ts pageTable(): post text through terminalSafe()'],
 ];
 
 function argv(args: string[]): string[] {
@@ -85,8 +85,10 @@ describe('no raw control character reaches stdout', () => {
     expect(out).toContain('\\u001b'); // the escape sequence is there, inert
   });
 
-  // KNOWN BUGS (reported): these print player text without stripping control characters.
-  test.fails.each(LEAKING)('KNOWN BUG: %s (%s)', async (_name, args) => {
-    expect(await stdoutOf(argv(args))).not.toMatch(UNSAFE);
+  // Were KNOWN BUGS (they printed player text without stripping control characters): fixed.
+  test.each(FIXED)('%s (fixed in %s)', async (_name, args) => {
+    const out = await stdoutOf(argv(args));
+    expect(out.length).toBeGreaterThan(0);
+    expect(out).not.toMatch(UNSAFE);
   });
 });

@@ -121,3 +121,21 @@ describe('store file', () => {
     }
   });
 });
+
+describe('store JSON', () => {
+  test('is compact and byte for byte JSON.stringify of the data, whatever the chunking', async () => {
+    const { storeJsonChunks } = await import('../../src/store/store-file.js');
+    const file = tmp();
+    const { store } = await seeded(file);
+    // enough posts to span several 1 Mi-character pieces, with non-ASCII text and a skipped undefined member
+    const base = Object.values(store.data.posts)[0];
+    for (let i = 0; i < 3000; i++) store.data.posts[String(10_000 + i)] = { ...structuredClone(base), pid: 10_000 + i };
+    (store.data.users as Record<string, number | undefined>)['无名'] = undefined;
+    const chunks = storeJsonChunks(store.data);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(Buffer.concat(chunks).equals(Buffer.from(JSON.stringify(store.data), 'utf8'))).toBe(true);
+    await store.write();
+    expect(fs.readFileSync(file, 'utf8')).toBe(JSON.stringify(store.data));
+    await store.close();
+  });
+});

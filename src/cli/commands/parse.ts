@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { parsePage } from '../../discuz/parse-page.js';
 import type { FetchedPage, Page } from '../../discuz/types.js';
+import { terminalSafe } from '../../render/safe-text.js';
 import { UserError } from '../errors.js';
 
 /** A browser User-Agent: Discuz drops the floor block for robot-looking agents (discuz-notes.md). */
@@ -119,17 +120,22 @@ function pad(s: string, n: number): string {
   return c + ' '.repeat(Math.max(0, n - width(c)));
 }
 
-/** The readable table for one page. */
+/**
+ * The readable table for one page, printed to a terminal: everything read from the page (title,
+ * messages, authors, post text) goes through terminalSafe, so no escape sequence, control or bidi
+ * character a poster wrote reaches the terminal (the JSON view keeps the text as data).
+ */
 export function pageTable(p: Page, source: string): string {
   const i = p.page;
+  const s = terminalSafe;
   const lines: string[] = [];
   const pages = i.page !== null ? ` page ${i.page}/${i.pageCount}` : '';
-  lines.push(`${source}`);
+  lines.push(s(source));
   lines.push(
-    `  ${i.kind}${i.template === 'mobile' ? ' (mobile)' : ''}  tid ${i.tid ?? '-'}${pages}  ${i.title ?? ''}${i.authorFilter !== null ? `  only uid ${i.authorFilter}` : ''}  ${p.posts.length} post(s)  [${i.charset}]`,
+    `  ${i.kind}${i.template === 'mobile' ? ' (mobile)' : ''}  tid ${i.tid ?? '-'}${pages}  ${s(i.title ?? '')}${i.authorFilter !== null ? `  only uid ${i.authorFilter}` : ''}  ${p.posts.length} post(s)  [${i.charset}]`,
   );
-  if (i.message) lines.push(`  ${i.message}`);
-  for (const w of i.warnings ?? []) lines.push(`  warning: ${w}`);
+  if (i.message) lines.push(`  ${s(i.message)}`);
+  for (const w of i.warnings ?? []) lines.push(`  warning: ${s(w)}`);
   if (p.posts.length) {
     lines.push(`  ${pad('floor', 6)} ${pad('pid', 7)} ${pad('author', 16)} ${pad('posted', 26)} ${pad('flags', 8)} text`);
     for (const x of p.posts) {
@@ -141,9 +147,9 @@ export function pageTable(p: Page, source: string): string {
         (x.sizes.length ? 'S' : '') +
         (x.deleted ? 'D' : x.locked ? 'L' : '') +
         (x.timeSource === 'relative' ? '~' : '');
-      const who = x.authorId !== null ? `${x.author}(${x.authorId})` : x.author;
+      const who = s(x.authorId !== null ? `${x.author}(${x.authorId})` : x.author);
       lines.push(
-        `  ${pad(x.floorLabel ?? '-', 6)} ${pad(String(x.pid ?? '-'), 7)} ${pad(who, 16)} ${pad(x.postedAt, 26)} ${pad(flags, 8)} ${cut(x.text.replace(/\n/g, ' ⏎ '), 60)}`,
+        `  ${pad(s(x.floorLabel ?? '-'), 6)} ${pad(String(x.pid ?? '-'), 7)} ${pad(who, 16)} ${pad(s(x.postedAt), 26)} ${pad(flags, 8)} ${cut(s(x.text).replace(/\n/g, ' ⏎ '), 60)}`,
       );
     }
     lines.push('  flags: Q quotes, R reply-to, E edited, C colour, S size, D deleted, L locked, ~ relative time');
