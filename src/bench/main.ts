@@ -3,9 +3,11 @@
  * on a synthetic long game built from the real captured Discuz markup (20 players, 10 days, 50,000
  * posts by default, UTF-8 and GBK pages), every figure a ratio measured in the same run:
  *  - the offline pipeline (decode + parse + store + tally + report) against a bare htmlparser2 parse of
- *    the same bytes, and the parser alone against it (also over the fixture pages, issue 2);
+ *    the same bytes (the floor measured on every `--baseline-every`-th batch of pages and scaled by
+ *    bytes, so the default run stays near a minute), and the parser alone against it on those pages
+ *    (also over the fixture pages, issue 2);
  *  - a Playwright DOM scrape in real Chromium of a sample of the same pages against bansha, per page;
- *  - crawling a subset from a local server with a fixed latency at concurrency 1, 2, 4 against the
+ *  - crawling a subset from the replay server with a fixed latency at concurrency 1, 2, 4 against the
  *    latency-bound minimum, and the closing-time recrawl's request count;
  *  - peak memory and store bytes per 1k posts at 10k, 25k and 50k posts (one child process).
  * With --json the last stdout line is one JSON object (names kept stable for scripts).
@@ -166,7 +168,7 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
 
   let crawl: CrawlBenchResult | null = null;
   if (o.crawl) {
-    log(`bench: crawl from a local server, ${o.latencyMs} ms per request…`);
+    log(`bench: crawl from the replay server (pages built on the fly), ${o.latencyMs} ms per request…`);
     crawl = await runCrawlBench(game, { latencyMs: o.latencyMs, maxPages: o.crawlPages, concurrencies: o.concurrencies });
   }
 
