@@ -202,13 +202,31 @@ function readAttachments(found: Element[], base: string | null): Attachment[] {
   return out;
 }
 
+/**
+ * Cross-check a post block's ids: every element found for the post (already at hand from the post's
+ * one walk) whose id matches `pattern` must carry exactly `pid` (group 1). A byte changed inside
+ * div#post_101 would otherwise renumber the post; a disagreement is a ParseError naming the post.
+ */
+function checkPidIds(pattern: RegExp, pid: number, container: Element, els: (Element | null)[], url: string): void {
+  const want = String(pid);
+  for (const el of els) {
+    const id = el?.attribs.id;
+    if (id === undefined) continue;
+    const m = pattern.exec(id);
+    if (m && m[1] !== want) {
+      const shown = (e: Element) => `${e.name}#${JSON.stringify(e.attribs.id ?? '').slice(1, -1)}`; // ids may hold control characters
+      throw new ParseError(`post ${pid}: the post block's ids disagree (${shown(container)} holds ${shown(el!)}): the page is damaged`, url);
+    }
+  }
+}
+
 function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
   const { fetched, zone, base, doc } = ctx;
   const url = fetched.url;
   if (!sel.post.item) throw new ParseError(`selector file ${sel.source} has no post.item selector`, url);
   // One walk of the document for every page-level selector and the post containers.
-  const pageScan = scan(doc, [sel.page.title, sel.page.pager, sel.page.footer, sel.page.footerTime], sel.post.item);
-  const [titleEl, pagerEl, footerEl, footerTimeEl] = pageScan.first;
+  const pageScan = scan(doc, [sel.page.title, sel.page.pager, sel.page.footer, sel.page.footerTime, sel.page.replies], sel.post.item);
+  const [titleEl, pagerEl, footerEl, footerTimeEl, repliesEl] = pageScan.first;
   if (sel.page.footer && !footerEl) {
     throw new ParseError('thread page has no footer: the page is truncated', url);
   }
@@ -219,6 +237,8 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
   ctx.info.page = page;
   ctx.info.pageCount = pageCount;
   readFooterTime(ctx, sel, footerTimeEl);
+  ctx.info.replies = repliesEl ? matchNum(sel.repliesPattern, collapse(textOf(repliesEl))) : null;
+  ctx.info.comments = false;
   const af = matchNum(sel.authorFilterPattern, ctx.text) ?? matchNum(/[?&]authorid=(\d+)/, reportUrl(ctx.text));
   ctx.info.authorFilter = af;
   ctx.info.kind = af !== null ? 'author-only' : 'thread';
@@ -234,11 +254,14 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
     const P = sel.post;
     const postScan = scan(
       item,
-      [P.floor, P.author, P.guestAuthor, P.time, P.message, P.locked, P.signature, P.avatar],
+      [P.floor, P.author, P.guestAuthor, P.time, P.message, P.locked, P.signature, P.avatar, P.pidCarrier, P.comments],
       P.attachments,
       P.message,
     );
-    const [floorEl, authorEl, guestEl, timeEl, msgEl, lockedEl, signEl, avatarEl] = postScan.first;
+    const [floorEl, authorEl, guestEl, timeEl, msgEl, lockedEl, signEl, avatarEl, carrierEl, commentsEl] = postScan.first;
+    // The block's other ids must name the same post: a damaged container id must not rename it.
+    if (P.pidId) checkPidIds(P.pidId, pid, item, [carrierEl, floorEl, timeEl, msgEl, commentsEl], url);
+    if (commentsEl && commentsEl.children.some(isTag)) ctx.info.comments = true;
     const floorLabel = floorEl ? collapse(textOf(floorEl)) : null;
     if (floorLabel && sel.copyFloorPattern.test(floorLabel)) {
       copies++;
@@ -430,6 +453,8 @@ export function parsePage(fetched: FetchedPage, opts: ParseOptions = {}): Page {
     message: null,
     warnings: [],
     renderedAt: null,
+    replies: null,
+    comments: false,
   };
   const status = fetched.status;
   let empty = true;

@@ -29,10 +29,21 @@ const selectorSetSchema = z.object({
     footer: z.string(),
     footerTime: z.string(),
     footerTimePattern: z.string(),
+    /** The element whose text shows the thread's reply count (page 1 only in the default templates). */
+    replies: z.string().default(''),
+    /** Pattern on that element's collapsed text; group 1 is the count. */
+    repliesPattern: z.string().default(''),
   }),
   post: z.object({
     item: z.string(),
     itemIdPattern: z.string(),
+    /** An element of the post block (besides the container) whose id carries the pid (table#pidN). */
+    pidCarrier: z.string().default(''),
+    /**
+     * Ids carrying the pid: on the carrier and on the floor, time, message and comment elements, an id
+     * matching this pattern must have exactly the pid as group 1, else the page is refused.
+     */
+    pidIdPattern: z.string().default(''),
     floor: z.string(),
     author: z.string(),
     guestAuthor: z.string(),
@@ -43,6 +54,8 @@ const selectorSetSchema = z.object({
     signature: z.string(),
     avatar: z.string(),
     attachments: z.string(),
+    /** The post's 点评 (comment) block: any element inside it means the post shows comments. */
+    comments: z.string().default(''),
   }),
   message: z.object({
     strip: z.string(),
@@ -82,13 +95,17 @@ const selectorSetSchema = z.object({
 /** A selector set as written in selectors/*.json. */
 export type SelectorSetData = z.infer<typeof selectorSetSchema>;
 
+/** Keys of `post` that are patterns, not selectors. */
+type PostPatternKey = 'itemIdPattern' | 'pidIdPattern';
+const POST_PATTERN_KEYS = new Set<string>(['itemIdPattern', 'pidIdPattern']);
+
 /** A selector set with its selectors compiled to css-select predicates (what parsePage takes). */
 export interface SelectorSet {
   data: SelectorSetData;
   template: Template;
   /** Where it was loaded from (for error messages). */
   source: string;
-  post: Record<keyof SelectorSetData['post'], Matcher | null> & { itemId: RegExp };
+  post: Record<Exclude<keyof SelectorSetData['post'], PostPatternKey>, Matcher | null> & { itemId: RegExp; pidId: RegExp | null };
   message: {
     strip: Matcher;
     quote: Matcher;
@@ -106,10 +123,20 @@ export interface SelectorSet {
   tidPatterns: RegExp[];
   authorFilterPattern: RegExp | null;
   footerTimePattern: RegExp | null;
+  /** The reply count's pattern (null: the set does not read the count). */
+  repliesPattern: RegExp | null;
   pagerTotalPattern: RegExp;
   /** Compiled page-level selectors used on the hot path. */
   detect: Matcher;
-  page: { title: Matcher; pager: Matcher; pagerCurrent: Matcher; pagerTotal: Matcher; footer: Matcher | null; footerTime: Matcher | null };
+  page: {
+    title: Matcher;
+    pager: Matcher;
+    pagerCurrent: Matcher;
+    pagerTotal: Matcher;
+    footer: Matcher | null;
+    footerTime: Matcher | null;
+    replies: Matcher | null;
+  };
 }
 
 function maybe(sel: string): Matcher | null {
@@ -127,11 +154,11 @@ export function compileSelectorSet(raw: unknown, source = '<inline>'): SelectorS
   try {
     const post = {} as SelectorSet['post'];
     for (const [k, v] of Object.entries(d.post)) {
-      if (k === 'itemIdPattern') continue;
+      if (POST_PATTERN_KEYS.has(k)) continue;
       (post as unknown as Record<string, Matcher | null>)[k] = maybe(v);
     }
-    (post as unknown as Record<string, unknown>).itemIdPattern = null;
     post.itemId = re(d.post.itemIdPattern);
+    post.pidId = d.post.pidIdPattern ? re(d.post.pidIdPattern) : null;
     const m = d.message;
     for (const k of [d.kinds.message, d.kinds.noPermissionMarker, d.kinds.login, d.kinds.printable, d.printable.separator, d.printable.end]) {
       if (k.trim()) compile(k);
@@ -158,6 +185,7 @@ export function compileSelectorSet(raw: unknown, source = '<inline>'): SelectorS
       tidPatterns: d.page.tidPatterns.map(re),
       authorFilterPattern: d.page.authorFilterPattern ? re(d.page.authorFilterPattern) : null,
       footerTimePattern: d.page.footerTimePattern ? re(d.page.footerTimePattern) : null,
+      repliesPattern: d.page.repliesPattern ? re(d.page.repliesPattern) : null,
       pagerTotalPattern: re(d.page.pagerTotalPattern),
       detect: compile(d.detect),
       page: {
@@ -167,6 +195,7 @@ export function compileSelectorSet(raw: unknown, source = '<inline>'): SelectorS
         pagerTotal: compile(d.page.pagerTotal),
         footer: maybe(d.page.footer),
         footerTime: maybe(d.page.footerTime),
+        replies: maybe(d.page.replies),
       },
     };
   } catch (e) {

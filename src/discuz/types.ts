@@ -112,6 +112,15 @@ export interface PageInfo {
   warnings?: string[];
   /** The render time from the desktop footer ("GMT+8, 2026-11-30 16:02"), ISO with offset, when shown. */
   renderedAt?: string | null;
+  /**
+   * The thread's reply count as the page shows it: desktop "查看: N | 回复: M" in the thread header,
+   * touch "全部回复M" — both on page 1 only (later pages show 楼主 instead); null when the page does
+   * not show it. Discuz prints allreplies = replies + 点评 comments, so it equals floors − 1 only on a
+   * thread without 点评 (see `comments`).
+   */
+  replies?: number | null;
+  /** Some post on this page shows 点评 comments (which Discuz adds into the shown reply count). */
+  comments?: boolean;
 }
 
 export interface Page {

@@ -7,6 +7,13 @@
  * Besides the captured pages it can serve thread pages built on the fly (`pages`, e.g. a synthetic game
  * of any size from src/replay/synth.ts through `synthPageSource`) and answer every request after a
  * fixed latency (`latencyMs`). Used by the tests, by `bansha demo` and by the benchmark.
+ *
+ * Posting (for `--post`, src/publish): the fast reply form's endpoint (forum.php?mod=post&action=reply,
+ * session + formhash required) appends the post to the thread's served last page, rendered by the
+ * synthetic builder (synth.ts) so it parses like a real one; the edit page (forum.php?mod=post&action=edit,
+ * markup after Discuz X3.5's template/default/forum/post.htm + post_editor_body.htm) and its submit
+ * replace that pid's message wherever it is served, with Discuz's 本帖最后由 … 编辑 marker. Every accepted
+ * message is recorded in `posted`.
  */
 import http from 'node:http';
 import fs from 'node:fs';
@@ -15,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import iconv from 'iconv-lite';
 import { packagePath } from '../paths.js';
-import { buildThreadPage, familyBase, familyPpp, pageCountOf, type SynthThread } from './synth.js';
+import { buildThreadPage, familyBase, familyPpp, pageCountOf, renderMessage, renderThreadPageHtml, type SynthFamily, type SynthPost, type SynthThread } from './synth.js';
 
 /** One fault mode. */
 export type Fault =
@@ -100,12 +107,38 @@ export interface ReplayServer {
   swapPage(tid: number, page: number, body: string | Uint8Array | ((html: string) => string)): void;
   /** Thread `tid` answers not-found from now on. */
   deleteThread(tid: number): void;
-  /** A Playwright storage state holding a fresh valid session (for tests that skip the browser). */
-  sessionState(): { cookies: Array<{ name: string; value: string; domain: string; path: string; expires: number; httpOnly: boolean; secure: boolean; sameSite: 'Lax' }>; origins: [] };
+  /** A Playwright storage state holding a fresh valid session of `user` (default: the first account), for tests that skip the browser. */
+  sessionState(user?: string): { cookies: Array<{ name: string; value: string; domain: string; path: string; expires: number; httpOnly: boolean; secure: boolean; sameSite: 'Lax' }>; origins: [] };
   /** Every request, in order. */
   requests: ReplayRequest[];
   /** The highest page number captured for each thread. */
   pageCounts: Record<number, number>;
+  /** Every message the reply and edit endpoints accepted, in order. */
+  posted: PostedMessage[];
+}
+
+/** One message a form of the replay server accepted. */
+export interface PostedMessage {
+  kind: 'reply' | 'edit';
+  tid: number;
+  pid: number;
+  /** The account that posted it, and its uid (from the fixture's ids.json; 0 when unknown). */
+  user: string;
+  uid: number;
+  /** The message field as submitted (decoded from the page's charset). */
+  message: string;
+  /** Epoch ms. */
+  at: number;
+}
+
+/** A reply appended to a thread by the replay server. */
+interface AddedPost {
+  pid: number;
+  tid: number;
+  user: string;
+  uid: number;
+  at: number;
+  body: string;
 }
 
 interface ManifestEntry {
@@ -241,7 +274,9 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
   };
   const users = opts.users ?? { 导演A: 'lab123456' };
   const requireLogin = opts.requireLogin ?? true;
-  const sessions = new Set<string>();
+  const sessions = new Map<string, string>(); // token → account name
+  const uidByName: Record<string, number> = readIdsUsers(root);
+  const firstUser = Object.keys(users)[0] ?? '导演A';
   const swapped = new Map<string, Buffer>();
   const deleted = new Set<number>();
   let rules: ActiveRule[] = [];
@@ -251,11 +286,15 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
   const authCookie = `${site.cookiePrefix}auth`;
   const lastRequestCookie = `${site.cookiePrefix}lastrequest`;
 
-  const newSession = (): string => {
+  const newSession = (user: string = firstUser): string => {
     const token = randomBytes(18).toString('base64url');
-    sessions.add(token);
+    sessions.set(token, user);
     return token;
   };
+  const posted: PostedMessage[] = [];
+  const added = new Map<number, AddedPost[]>(); // tid → replies appended, in order
+  const edits = new Map<number, { body: string; by: string; at: number }>(); // pid → current message
+  let nextPid = 1_000_001; // above any captured or synthetic pid
 
   const matching = (reqPath: string): ActiveRule[] =>
     rules.filter((r) => {
@@ -272,11 +311,20 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
   }
 
   /** What a request resolves to, before faults. */
-  function route(req: http.IncomingMessage, body: string, authed: boolean): { status: number; headers: Record<string, string | string[]>; body: Buffer; tid?: number; page?: number; onTheFly?: boolean } {
+  function route(req: http.IncomingMessage, raw: Buffer, authed: boolean, user: string | null): { status: number; headers: Record<string, string | string[]>; body: Buffer; tid?: number; page?: number; onTheFly?: boolean } {
     const url = new URL(req.url ?? '/', 'http://x/');
     const q = url.searchParams;
     const html = (res: Resource, status = res.status) => ({ status, headers: { 'Content-Type': res.contentType }, body: site.read(res) });
     const textPage = (status: number, text: string) => ({ status, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: Buffer.from(text) });
+    const body = raw.toString('utf8');
+
+    // Posting: the fast reply form, the edit page and its submit.
+    if (url.pathname === '/forum.php' && q.get('mod') === 'post') {
+      const action = q.get('action');
+      if (action === 'reply' && req.method === 'POST') return postReply(q, raw, authed ? user : null);
+      if (action === 'edit' && req.method === 'POST') return postEdit(q, raw, authed ? user : null);
+      if (action === 'edit') return editPage(q, authed ? user : null);
+    }
 
     // Login form and submit.
     if (url.pathname === '/member.php' && q.get('mod') === 'logging' && q.get('action') === 'login') {
@@ -287,7 +335,7 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
         const name = form.get('username') ?? '';
         const ok = Object.prototype.hasOwnProperty.call(users, name) && users[name] === (form.get('password') ?? '');
         if (!ok) return html(login);
-        const token = newSession();
+        const token = newSession(name);
         return {
           status: 302,
           headers: {
@@ -320,7 +368,8 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
       const built = deleted.has(tid) ? null : opts.pages?.(tid, page, selfUrl) ?? null;
       if (built) {
         const body = swapped.get(`${tid}:${built.page}`) ?? Buffer.from(built.bytes.buffer, built.bytes.byteOffset, built.bytes.length);
-        return { status: 200, headers: { 'Content-Type': built.contentType }, body, tid, page: built.page, onTheFly: true };
+        const out = withPublished(tid, built.page, body, built.contentType);
+        return { status: 200, headers: { 'Content-Type': built.contentType }, body: out, tid, page: built.page, onTheFly: true };
       }
       const count = site.pageCounts[tid];
       if (!count || deleted.has(tid)) {
@@ -330,7 +379,7 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
       const served = Math.min(page, count); // past the end: the last page, like Discuz
       const swap = swapped.get(`${tid}:${served}`);
       const res = site.viewthread.get(`${tid}:${served}`)!;
-      return { status: 200, headers: { 'Content-Type': res.contentType }, body: swap ?? site.read(res), tid, page: served };
+      return { status: 200, headers: { 'Content-Type': res.contentType }, body: withPublished(tid, served, swap ?? site.read(res), res.contentType), tid, page: served };
     }
 
     // Other captured URLs (author-only views, printable, board listing, mobile API, findpost).
@@ -351,6 +400,198 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
     return textPage(404, 'not captured');
   }
 
+  // ——— Posting: the fast reply endpoint, the edit page and its submit (for src/publish) ———
+
+  type Answer = { status: number; headers: Record<string, string | string[]>; body: Buffer };
+
+  /** Thread `tid` page `page` as served before any posting change (swaps included), or null. */
+  function rawThreadPage(tid: number, page: number): { bytes: Buffer; contentType: string; page: number; last: number } | null {
+    if (deleted.has(tid)) return null;
+    const built = opts.pages?.(tid, page, selfUrl) ?? null;
+    if (built) {
+      const last = opts.pages?.(tid, Number.MAX_SAFE_INTEGER, selfUrl)?.page ?? built.page;
+      const bytes = swapped.get(`${tid}:${built.page}`) ?? Buffer.from(built.bytes.buffer, built.bytes.byteOffset, built.bytes.length);
+      return { bytes, contentType: built.contentType, page: built.page, last };
+    }
+    const count = site.pageCounts[tid];
+    if (!count) return null;
+    const served = Math.min(Math.max(1, page), count);
+    const res = site.viewthread.get(`${tid}:${served}`)!;
+    return { bytes: swapped.get(`${tid}:${served}`) ?? site.read(res), contentType: res.contentType, page: served, last: count };
+  }
+
+  const familyOf = (contentType: string): SynthFamily => (charsetOf(contentType).startsWith('gb') ? 'gbk' : 'utf8');
+
+  /** The message HTML of a post as Discuz renders it after an edit (with its 本帖最后由 marker). */
+  function renderedMessage(family: SynthFamily, tid: number, post: SynthPost): string {
+    return renderMessage(post, { family, tid, base: selfUrl });
+  }
+
+  /** One appended reply's post block (div#post_PID … up to the next block), cut from a synthetic page. */
+  function addedBlock(family: SynthFamily, a: AddedPost, floor: number, opUid: number | undefined): string {
+    const e = edits.get(a.pid);
+    const post: SynthPost = { pid: a.pid, author: a.user, uid: a.uid, at: a.at, body: e?.body ?? a.body, ...(e ? { edited: { by: e.by, at: e.at } } : {}) };
+    const filler = Array.from({ length: floor - 1 }, (_, i): SynthPost => ({ pid: i + 1, author: '-', uid: i === 0 ? (opUid ?? 0) : 0, at: a.at, body: '-' }));
+    const html = renderThreadPageHtml({ family, tid: a.tid, title: '-', ppp: 1, posts: [...filler, post], base: selfUrl }, floor);
+    const start = html.indexOf(`<div id="post_${a.pid}" >`);
+    const end = html.indexOf('<div id="postlistreply"', start);
+    const block = html.slice(start, end);
+    const captured = familyBase(family);
+    return captured === selfUrl ? block : block.split(captured).join(selfUrl);
+  }
+
+  /** The uid of the author of post block `pid` in `html`, or null when the block is not there. */
+  function blockAuthor(html: string, pid: number): { uid: number; name: string } | null {
+    const start = html.indexOf(`<div id="post_${pid}" `);
+    if (start < 0) return null;
+    const m = /<div class="authi"><a href="(?:home\.php\?mod=space&amp;uid=|space-uid-)(\d+)(?:\.html)?" target="_blank" class="xw1">([^<]+)<\/a>/.exec(html.slice(start, start + 20_000));
+    return m ? { uid: Number(m[1]), name: m[2] } : null;
+  }
+
+  /** Replace the content of td.t_f#postmessage_PID (Discuz closes it with </td></tr></table>). */
+  function replaceMessage(html: string, pid: number, inner: string): string {
+    const open = `id="postmessage_${pid}">`;
+    const at = html.indexOf(open);
+    if (at < 0) return html;
+    const from = at + open.length;
+    let end = html.indexOf('</td></tr></table>', from);
+    if (end < 0) end = html.indexOf('</td>', from);
+    return html.slice(0, from) + '\n' + inner + html.slice(end);
+  }
+
+  /** A served thread page with the accepted replies (on its last page) and edits applied. */
+  function withPublished(tid: number, page: number, bytes: Buffer, contentType: string): Buffer {
+    const adds = added.get(tid) ?? [];
+    if (adds.length === 0 && edits.size === 0) return bytes;
+    const charset = charsetOf(contentType);
+    const family = familyOf(contentType);
+    let html: string | null = null;
+    const text = (): string => (html ??= decodeCharset(bytes, charset));
+    for (const [pid, e] of edits) {
+      if (adds.some((a) => a.pid === pid) || bytes.indexOf(`id="postmessage_${pid}"`) < 0) continue;
+      const author = blockAuthor(text(), pid);
+      html = replaceMessage(text(), pid, renderedMessage(family, tid, { pid, author: author?.name ?? e.by, uid: author?.uid ?? 0, at: e.at, body: e.body, edited: { by: e.by, at: e.at } }));
+    }
+    if (adds.length > 0 && page === (rawThreadPage(tid, Number.MAX_SAFE_INTEGER)?.last ?? page)) {
+      const opUid = (() => {
+        const first = rawThreadPage(tid, 1);
+        if (!first) return undefined;
+        const h = decodeCharset(first.bytes, charsetOf(first.contentType));
+        const pid = /<div id="post_(\d+)" /.exec(h)?.[1];
+        return pid ? blockAuthor(h, Number(pid))?.uid : undefined;
+      })();
+      for (const a of adds) {
+        const h = text();
+        const at = h.indexOf('<div id="postlistreply"');
+        if (at < 0) break;
+        // the floor after the last one on the page (Discuz numbers replies in order)
+        const floors = [...h.slice(0, at).matchAll(/id="postnum\d+"[^>]*>\s*(?:<em>(\d+)<\/em>|(楼主|沙发|板凳|地板))/g)];
+        const lastFloor = floors.length ? Number(floors[floors.length - 1][1] ?? { 楼主: 1, 沙发: 2, 板凳: 3, 地板: 4 }[floors[floors.length - 1][2] as '楼主']) : (page - 1) * familyPpp(family);
+        html = h.slice(0, at) + addedBlock(family, a, lastFloor + 1, opUid) + h.slice(at);
+      }
+    }
+    return html === null ? bytes : encodeCharset(html, charset);
+  }
+
+  /** Discuz's showmessage(): the captured message page with `text`, or the ajax XML when the form asked for it. */
+  function showMessage(q: URLSearchParams, text: string, ok: { redirect: string; handle: string; values: Record<string, string> } | null): Answer {
+    if (q.has('inajax')) {
+      const handle = q.get('handlekey') ?? 'fastpost';
+      const call = ok
+        ? `if(typeof succeedhandle_${handle}=='function') {succeedhandle_${handle}('${ok.redirect}', '${text}', ${JSON.stringify(ok.values).replace(/"/g, "'")});}`
+        : `if(typeof errorhandle_${handle}=='function') {errorhandle_${handle}('${text}', {});}`;
+      const xml = `<?xml version="1.0" encoding="${site.charset}"?><root><![CDATA[${text}<script type="text/javascript" reload="1">${call}</script>]]></root>`;
+      return { status: 200, headers: { 'Content-Type': `text/xml; charset=${site.charset}` }, body: encodeLike(xml) };
+    }
+    if (ok) return { status: 302, headers: { Location: ok.redirect }, body: Buffer.alloc(0) };
+    const nf = site.named.get('notfound');
+    const page = nf ? decodeLike(site.read(nf)).replace(/(<div id="messagetext" class="alert_error">\s*<p>)[^<]*(<\/p>)/, `$1${escapeHtmlText(text)}$2`) : `<div id="messagetext" class="alert_error"><p>${escapeHtmlText(text)}</p></div>`;
+    return { status: 200, headers: { 'Content-Type': `text/html; charset=${site.charset}` }, body: encodeLike(page) };
+  }
+
+  /** The formhash the thread's pages carry for a logged-in user (what Discuz checks a submit against). */
+  function formhashOf(tid: number): string | null {
+    const p = rawThreadPage(tid, 1);
+    if (!p) return null;
+    return /name="formhash" value="([0-9a-f]+)"/.exec(p.bytes.toString('latin1'))?.[1] ?? null;
+  }
+
+  const uidOf = (user: string): number => uidByName[user] ?? 0;
+
+  /** POST forum.php?mod=post&action=reply&fid=F&tid=T&…&replysubmit=yes (the fast reply form). */
+  function postReply(q: URLSearchParams, raw: Buffer, user: string | null): Answer {
+    const tid = Number(q.get('tid'));
+    if (!user) return showMessage(q, '抱歉，您尚未登录，无法进行此操作', null);
+    const page = rawThreadPage(tid, 1);
+    if (!page) return showMessage(q, '抱歉，指定的主题不存在或已被删除或正在被审核', null);
+    const form = parseForm(raw, charsetOf(page.contentType));
+    if (!form.get('formhash') || form.get('formhash') !== formhashOf(tid)) return showMessage(q, '您的请求来路不正确或表单验证串不符，无法提交', null);
+    const message = (form.get('message') ?? '').replace(/\r\n?/g, '\n').trim();
+    if (!message) return showMessage(q, '抱歉，您尚未输入标题或内容', null);
+    const a: AddedPost = { pid: nextPid++, tid, user, uid: uidOf(user), at: Date.now(), body: message };
+    added.set(tid, [...(added.get(tid) ?? []), a]);
+    posted.push({ kind: 'reply', tid, pid: a.pid, user, uid: a.uid, message, at: a.at });
+    const last = rawThreadPage(tid, Number.MAX_SAFE_INTEGER)?.last ?? 1;
+    const fid = q.get('fid') ?? '';
+    return showMessage(q, '非常感谢，回复发布成功，现在将转入主题页，请稍候……', {
+      redirect: `forum.php?mod=viewthread&tid=${tid}&pid=${a.pid}&page=${last}&extra=#pid${a.pid}`,
+      handle: q.get('handlekey') ?? 'fastpost',
+      values: { fid, tid: String(tid), pid: String(a.pid), from: '', sechash: '' },
+    });
+  }
+
+  /** Where post `pid` of thread `tid` is served: its page, author and current message as BBCode-ish text. */
+  function findPost(tid: number, pid: number): { page: number; author: { uid: number; name: string }; message: string; contentType: string } | null {
+    const a = (added.get(tid) ?? []).find((x) => x.pid === pid);
+    const last = rawThreadPage(tid, Number.MAX_SAFE_INTEGER);
+    if (!last) return null;
+    if (a) return { page: last.last, author: { uid: a.uid, name: a.user }, message: edits.get(pid)?.body ?? a.body, contentType: last.contentType };
+    for (let p = 1; p <= last.last; p++) {
+      const served = rawThreadPage(tid, p)!;
+      if (served.bytes.indexOf(`<div id="post_${pid}" `) < 0) continue;
+      const html = decodeCharset(served.bytes, charsetOf(served.contentType));
+      const author = blockAuthor(html, pid);
+      if (!author) return null;
+      const m = new RegExp(`id="postmessage_${pid}">\\r?\\n?([\\s\\S]*?)</td>`).exec(html);
+      return { page: p, author, message: edits.get(pid)?.body ?? htmlToText(m?.[1] ?? ''), contentType: served.contentType };
+    }
+    return null;
+  }
+
+  /** GET forum.php?mod=post&action=edit&fid=F&tid=T&pid=P: the edit form of Discuz X3.5's post.htm. */
+  function editPage(q: URLSearchParams, user: string | null): Answer {
+    const tid = Number(q.get('tid'));
+    const pid = Number(q.get('pid'));
+    if (!user) return showMessage(q, '抱歉，您尚未登录，无法进行此操作', null);
+    const found = findPost(tid, pid);
+    if (!found) return showMessage(q, '抱歉，指定的主题不存在或已被删除或正在被审核', null);
+    if (found.author.uid !== uidOf(user)) return showMessage(q, '抱歉，您没有权限编辑或删除这个帖子', null);
+    const fid = q.get('fid') ?? '';
+    const html = editFormHtml({
+      charset: site.charset, cookiepre: site.cookiePrefix, uid: uidOf(user), user, base: selfUrl, formhash: formhashOf(tid) ?? '',
+      fid, tid, pid, page: q.get('page') ?? String(found.page), message: found.message, posttime: Math.floor(Date.now() / 1000),
+    });
+    return { status: 200, headers: { 'Content-Type': `text/html; charset=${site.charset}` }, body: encodeLike(html) };
+  }
+
+  /** POST forum.php?mod=post&action=edit&extra=&editsubmit=yes: replace the message of `pid`. */
+  function postEdit(q: URLSearchParams, raw: Buffer, user: string | null): Answer {
+    const form = parseForm(raw, site.charset);
+    const tid = Number(form.get('tid') ?? q.get('tid'));
+    const pid = Number(form.get('pid') ?? q.get('pid'));
+    if (!user) return showMessage(q, '抱歉，您尚未登录，无法进行此操作', null);
+    const found = findPost(tid, pid);
+    if (!found) return showMessage(q, '抱歉，指定的主题不存在或已被删除或正在被审核', null);
+    if (!form.get('formhash') || form.get('formhash') !== formhashOf(tid)) return showMessage(q, '您的请求来路不正确或表单验证串不符，无法提交', null);
+    if (found.author.uid !== uidOf(user)) return showMessage(q, '抱歉，您没有权限编辑或删除这个帖子', null);
+    const message = (form.get('message') ?? '').replace(/\r\n?/g, '\n').trim();
+    if (!message) return showMessage(q, '抱歉，您尚未输入标题或内容', null);
+    const at = Date.now();
+    edits.set(pid, { body: message, by: user, at });
+    posted.push({ kind: 'edit', tid, pid, user, uid: uidOf(user), message, at });
+    return { status: 302, headers: { Location: `forum.php?mod=viewthread&tid=${tid}&page=${form.get('page') || found.page}&extra=#pid${pid}` }, body: Buffer.alloc(0) };
+  }
+
   let selfUrl = '';
   /** Absolute links of the capture point at this server instead (as the real forum's would at its address). */
   const localise = (buf: Buffer): Buffer => {
@@ -363,11 +604,11 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      void handle(req, res, Buffer.concat(chunks).toString('utf8')).catch(() => res.destroy());
+      void handle(req, res, Buffer.concat(chunks)).catch(() => res.destroy());
     });
   });
 
-  async function handle(req: http.IncomingMessage, res: http.ServerResponse, body: string): Promise<void> {
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer): Promise<void> {
     const arrived = performance.now();
     const reqPath = req.url ?? '/';
     const cookies = parseCookies(req.headers.cookie);
@@ -441,7 +682,7 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
       }
     }
 
-    const out = route(req, body, authed);
+    const out = route(req, body, authed, authed ? sessions.get(cookies[authCookie] ?? '') ?? null : null);
     if (!out.onTheFly) out.body = localise(out.body); // pages built on the fly already link here
     const fixed = (opts.latencyMs ?? 0) - (performance.now() - arrived);
     if (fixed > 0) await new Promise((r) => setTimeout(r, fixed));
@@ -488,6 +729,7 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
     url: selfUrl,
     cookiePrefix: site.cookiePrefix,
     requests,
+    posted,
     pageCounts: { ...site.pageCounts },
     close: () =>
       new Promise<void>((resolve) => {
@@ -512,8 +754,8 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
     deleteThread: (tid) => {
       deleted.add(tid);
     },
-    sessionState: () => ({
-      cookies: [{ name: authCookie, value: newSession(), domain: host, path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Lax' as const }],
+    sessionState: (user?: string) => ({
+      cookies: [{ name: authCookie, value: newSession(user), domain: host, path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Lax' as const }],
       origins: [] as [],
     }),
   };
@@ -544,4 +786,158 @@ export function synthPageSource(threads: () => readonly SynthThread[]): (tid: nu
     cache.set(key, { posts: thread.posts.length, forum, page: out });
     return out;
   };
+}
+
+// ——— Helpers of the posting endpoints ———
+
+/** name → uid of the fixture's accounts (ids.json `users`), {} when the fixture has none. */
+function readIdsUsers(root: string): Record<string, number> {
+  const f = path.join(root, 'ids.json');
+  if (!fs.existsSync(f)) return {};
+  const users = (JSON.parse(fs.readFileSync(f, 'utf8')) as { users?: Record<string, number> }).users;
+  return users ?? {};
+}
+
+function decodeCharset(buf: Buffer, charset: string): string {
+  return charset.startsWith('gb') ? iconv.decode(buf, 'gbk') : buf.toString('utf8');
+}
+
+/** Text to bytes in a page's charset; in GBK a character it cannot hold becomes a numeric reference, as Discuz stores it. */
+function encodeCharset(text: string, charset: string): Buffer {
+  if (!charset.startsWith('gb')) return Buffer.from(text, 'utf8');
+  const safe = text.replace(/[^\x00-\x7f]/gu, (ch) => (iconv.decode(iconv.encode(ch, 'gbk'), 'gbk') === ch ? ch : `&#${ch.codePointAt(0)};`));
+  return iconv.encode(safe, 'gbk');
+}
+
+/**
+ * An application/x-www-form-urlencoded body in the page's charset (a browser encodes a form in the
+ * charset of the page that holds it; characters the charset lacks arrive as &#N; references).
+ */
+function parseForm(raw: Buffer, charset: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of raw.toString('latin1').split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const dec = (s: string): string => {
+      const bytes = Buffer.from(s.replace(/\+/g, ' ').replace(/%([0-9a-f]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1');
+      const text = decodeCharset(bytes, charset);
+      return charset.startsWith('gb') ? text.replace(/&#(\d+);/g, (_m, n: string) => String.fromCodePoint(Number(n))) : text;
+    };
+    out.set(dec(eq < 0 ? part : part.slice(0, eq)), eq < 0 ? '' : dec(part.slice(eq + 1)));
+  }
+  return out;
+}
+
+function escapeHtmlText(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** A rendered message back to plain text (lines kept): what the edit box shows for a captured post. */
+function htmlToText(html: string): string {
+  return html
+    .replace(/<i class="pstatus">[\s\S]*?<\/i>(?:<br \/>)?\s*/g, '')
+    .replace(/<br\s*\/?>\r?\n?/gi, '\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#(\d+);/g, (_m, n: string) => String.fromCodePoint(Number(n))).replace(/&amp;/g, '&')
+    .trim();
+}
+
+/**
+ * The edit page of a reply, after Discuz X3.5's template/default/forum/post.htm with its subtemplates
+ * post_editor_extra.htm, post_editor_body.htm and post_editor_attribute.htm (the public Discuz X3.5
+ * source): form#postform posting to forum.php?mod=post&action=edit&extra=&editsubmit=yes with
+ * onsubmit="return validate(this)", the hidden formhash / posttime / delattachop / wysiwyg (#e_mode) /
+ * fid / tid / pid / page inputs, the subject input, the editor box div#e_body (display:none until
+ * editor.js starts it) around textarea#e_textarea name="message", the parseurloff / smileyoff /
+ * bbcodeoff options and button#postsubmit name="editsubmit". The scripts it names (forum_post.js,
+ * editor.js) are not served here, so the form submits as plain HTML, which is what validate() ends
+ * with too (postsubmit → theform.submit()).
+ */
+function editFormHtml(o: {
+  charset: string; cookiepre: string; uid: number; user: string; base: string; formhash: string;
+  fid: string; tid: number; pid: number; page: string; message: string; posttime: number;
+}): string {
+  const e = escapeHtmlText;
+  return `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">
+<html xmlns="http://www.w3.org/1999/xhtml">
+<head>
+<meta http-equiv="Content-Type" content="text/html; charset=${o.charset}" />
+<title>编辑帖子 -  Discuz! Board</title>
+<base href="${o.base}" /><script type="text/javascript">var STYLEID = '1', STATICURL = 'static/', IMGDIR = 'static/image/common', VERHASH = 'l53', charset = '${o.charset}', discuz_uid = '${o.uid}', cookiepre = '${o.cookiepre}', cookiedomain = '', cookiepath = '/', showusercard = '1', attackevasive = '0', disallowfloat = 'newthread', creditnotice = '', defaultstyle = '', SITEURL = '${o.base}', JSPATH = 'data/cache/', CSSPATH = 'data/cache/style_', DYNAMICURL = '';</script>
+<script src="data/cache/common.js?l53" type="text/javascript"></script>
+</head>
+<body id="nv_forum" class="pg_post">
+<div id="hd"><strong class="vwmy"><a href="home.php?mod=space&amp;uid=${o.uid}" target="_blank" title="访问我的空间">${e(o.user)}</a></strong></div>
+<div id="wp" class="wp">
+<script type="text/javascript">
+var allowpostattach = parseInt('1');
+var pid = parseInt('${o.pid}');
+var tid = parseInt('${o.tid}');
+var postminchars = parseInt('1');
+var postmaxchars = parseInt('10000');
+var disablepostctrl = parseInt('0');
+var seccodecheck = parseInt('0');
+var secqaacheck = parseInt('0');
+var special = parseInt('0');
+var isfirstpost = 0;
+var fid = ${Number(o.fid) || 0};
+var postaction = 'edit';
+</script>
+<script type="text/javascript" src="data/cache/forum_post.js?l53"></script>
+<div id="pt" class="bm cl"><div class="z"><a href="./" class="nvhm" title="首页">Discuz! Board</a> <em>&rsaquo;</em><a href="forum.php?mod=redirect&goto=findpost&ptid=${o.tid}&pid=${o.pid}">RE</a> <em>&rsaquo;</em> 编辑帖子</div></div>
+<form method="post" autocomplete="off" id="postform"
+action="forum.php?mod=post&action=edit&extra=&editsubmit=yes" 
+onsubmit="return validate(this)">
+<div id="ct" class="ct2_a ct2_a_r wp cl">
+<input type="hidden" name="formhash" id="formhash" value="${e(o.formhash)}" />
+<input type="hidden" name="posttime" id="posttime" value="${o.posttime}" />
+<input type="hidden" name="delattachop" id="delattachop" value="0" />
+<input type="hidden" name="wysiwyg" id="e_mode" value="0" />
+<input type="hidden" name="fid" id="fid" value="${e(o.fid)}" />
+<input type="hidden" name="tid" value="${o.tid}" />
+<input type="hidden" name="pid" value="${o.pid}" />
+<input type="hidden" name="page" value="${e(o.page)}" />
+<div class="bm bw0 cl" id="editorbox">
+<div id="postbox">
+<div class="pbt cl">
+<div class="z">
+<span><input type="text" name="subject" id="subject" class="px" value="" onkeyup="dstrLenCalc(this, 'checklen', 80);" style="width: 25em" tabindex="1" /></span>
+<span id="subjectchk">还可输入 <strong id="checklen">80</strong> 个字符</span>
+</div>
+</div>
+<div id="e_body_loading"><div class="loadicon vm"></div> 编辑器加载中...</div>
+<div class="edt" id="e_body" style="display: none">
+<div id="e_controls" class="bar">
+<div class="y"><div class="z"><label id="e_switcher" class="bar_swch ptn"><input id="e_switchercheck" type="checkbox" class="pc" name="checkbox" value="0" checked="checked" onclick="switchEditor(this.checked?0:1)" />代码</label></div></div>
+</div>
+<div class="area">
+<textarea name="message" id="e_textarea" class="pt" rows="15" tabindex="2">${e(o.message)}</textarea>
+</div>
+</div>
+<div id="post_extra" class="ptm cl">
+<div id="post_extra_c" class="um_cb">
+<div id="extra_additional_c" class="exfm cl">
+<label for="parseurloff"><input type="checkbox" name="parseurloff" id="parseurloff" class="pc" value="1" />禁用链接识别</label>
+<label for="smileyoff"><input type="checkbox" name="smileyoff" id="smileyoff" class="pc" value="1" />禁用表情</label>
+<label for="bbcodeoff"><input type="checkbox" name="bbcodeoff" id="bbcodeoff" class="pc" value="1" />禁用编辑器代码</label>
+<label for="usesig"><input type="checkbox" name="usesig" id="usesig" class="pc" value="1" checked="checked" />使用个人签名</label>
+</div>
+</div>
+</div>
+<div class="mtm mbm pnpost">
+<a href="home.php?mod=spacecp&ac=credit&op=rule&fid=${e(o.fid)}" class="y" target="_blank">本版积分规则</a>
+<button type="submit" id="postsubmit" class="pn pnc" value="true" name="editsubmit">
+<span>保存</span>
+</button>
+</div>
+</div>
+</div>
+</div>
+</form>
+<iframe name="ajaxpostframe" id="ajaxpostframe" style="display: none;"></iframe>
+</div>
+</body>
+</html>
+`;
 }

@@ -1,11 +1,29 @@
 /**
  * Is a thread fully in the store? Pages 1..N fetched (N from the last pager seen) and floors 1..K all
- * seen (K the highest floor stored). Counting commands refuse to work from an incomplete thread unless
- * told --allow-incomplete, so a missed page can never become a quietly wrong count.
+ * seen, K the highest floor stored or, when the thread's reply count M is known, at least M + 1 — the
+ * floors alone cannot show a lost last post, since a page without it is exactly what Discuz serves
+ * after a deletion. Counting commands refuse to work from an incomplete thread unless told
+ * --allow-incomplete, so a missed page or post can never become a quietly wrong count.
  */
 import { UserError } from '../cli/errors.js';
 import type { Store } from './store-file.js';
-import type { Completeness, StoreData } from './types.js';
+import type { Completeness, StoreData, StoredThread } from './types.js';
+
+/**
+ * The reply count the thread's floors must reach (M: floors 1..M+1), or null to rely on the floors
+ * alone. Discuz shows allreplies = replies + 点评 comments (forum_viewthread.php, viewthread.htm), so
+ * the count is used only while no stored page of the thread shows a 点评; it is only ever a floor to
+ * reach, never a ceiling, because floors legitimately run past it (a moderator sees posts awaiting
+ * moderation, and a post added after page 1 was fetched). Floors recounted after a deletion come
+ * down with the count (Discuz recounts replies on deletion); floors kept by position leave a gap,
+ * which the floor check already reports.
+ */
+function tailCount(thread: StoredThread): number | null {
+  const replies = thread.replies;
+  if (typeof replies !== 'number' || !Number.isInteger(replies) || replies < 0) return null;
+  for (const rec of Object.values(thread.pages)) if (rec.comments) return null;
+  return replies;
+}
 
 function dataOf(store: Store | StoreData): StoreData {
   return 'data' in store && 'write' in store ? store.data : (store as StoreData);
@@ -21,7 +39,7 @@ export function completeness(store: Store | StoreData, tid: number): Completenes
   const data = dataOf(store);
   const thread = data.threads[String(tid)];
   if (!thread) {
-    return { tid, pagesFetched: 0, pageCount: 0, missingPages: [1], maxFloor: 0, missingFloors: [], complete: false };
+    return { tid, pagesFetched: 0, pageCount: 0, missingPages: [1], maxFloor: 0, missingFloors: [], replies: null, complete: false };
   }
   const missingPages: number[] = [];
   let pagesFetched = 0;
@@ -36,8 +54,10 @@ export function completeness(store: Store | StoreData, tid: number): Completenes
     if (floor !== null && floor > 0) floors.add(floor);
   }
   const maxFloor = floors.size ? Math.max(...floors) : 0;
+  const replies = tailCount(thread);
+  const lastFloor = replies === null ? maxFloor : Math.max(maxFloor, replies + 1);
   const missingFloors: number[] = [];
-  for (let f = 1; f <= maxFloor; f++) if (!floors.has(f)) missingFloors.push(f);
+  for (let f = 1; f <= lastFloor; f++) if (!floors.has(f)) missingFloors.push(f);
   return {
     tid,
     pagesFetched,
@@ -45,6 +65,7 @@ export function completeness(store: Store | StoreData, tid: number): Completenes
     missingPages,
     maxFloor,
     missingFloors,
+    replies,
     complete: thread.pageCount > 0 && missingPages.length === 0 && missingFloors.length === 0 && maxFloor > 0,
   };
 }
@@ -68,7 +89,11 @@ export function describeGaps(c: Completeness): string {
   if (c.pageCount === 0) return `thread ${c.tid}: never fetched`;
   const bits: string[] = [];
   if (c.missingPages.length) bits.push(`pages ${formatRanges(c.missingPages)} of ${c.pageCount} not fetched`);
-  if (c.missingFloors.length) bits.push(`floors ${formatRanges(c.missingFloors)} never seen`);
+  if (c.missingFloors.length) {
+    const r = c.replies;
+    const tail = r !== null && c.missingFloors.some((f) => f > c.maxFloor);
+    bits.push(`floors ${formatRanges(c.missingFloors)} never seen${tail ? ` (page 1 shows ${r} replies, so floors run to ${r + 1})` : ''}`);
+  }
   if (!bits.length) bits.push('no posts stored');
   return `thread ${c.tid}: ${bits.join('; ')}`;
 }

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { FetchedPage, Page, Post } from '../discuz/types.js';
 import { flatString } from '../discuz/flat-string.js';
+import { UserError } from '../cli/errors.js';
 import type { Store } from './store-file.js';
 import type { FetchedPageRecord, StoreData, StoredPost, StoredThread } from './types.js';
 
@@ -86,6 +87,8 @@ function upsertPost(data: StoreData, tid: number, post: Post & { pid: number }, 
     out.newPosts.push(post.pid);
     return;
   }
+  // applyPage checks every post before writing; this guards any other caller.
+  if (stored.tid !== tid) throw new UserError(`post ${post.pid} is stored in thread ${stored.tid}, not ${tid}: refusing to add a version to it`, 3);
   if (stored.missingSince !== null) {
     stored.missingSince = null;
     out.returned.push(post.pid);
@@ -147,12 +150,28 @@ export function applyPage(data: StoreData, fetched: FetchedPage, parsed: Page): 
 
   const pageNo = parsed.page.page ?? 1;
   const posts = uniquePosts(parsed.posts);
+  // A pid is one post of one thread: a page claiming a stored post of another thread is damaged
+  // (or misread) and must not add a version to it. Checked before anything is written.
+  for (const post of posts) {
+    const stored = data.posts[String(post.pid)];
+    if (stored && stored.tid !== tid) {
+      throw new UserError(
+        `refusing ${fetched.url}: it shows post ${post.pid} as part of thread ${tid}, but the store holds post ${post.pid} in thread ${stored.tid}; nothing from this page was stored (a damaged page: refetch it; or a moderator moved the post between threads)`,
+        3,
+      );
+    }
+  }
   const thread: StoredThread = data.threads[key] ?? {
     tid, title: '', pageCount: 0, pages: {}, lastCrawl: null, deletedSince: null,
   };
   data.threads[key] = thread;
   if (parsed.page.title) thread.title = flatString(parsed.page.title); // not a view into the page text
   thread.pageCount = Math.max(parsed.page.pageCount ?? 1, pageNo);
+  const replies = parsed.page.replies;
+  if (typeof replies === 'number' && (!thread.repliesSeenAt || at >= thread.repliesSeenAt)) {
+    thread.replies = replies;
+    thread.repliesSeenAt = at;
+  }
   thread.deletedSince = null;
   thread.lastCrawl = at;
 
@@ -164,6 +183,7 @@ export function applyPage(data: StoreData, fetched: FetchedPage, parsed: Page): 
     bodyHash: bodyHash(fetched.bytes),
     pids: posts.map((p) => p.pid as number),
   };
+  if (parsed.page.comments) record.comments = true;
   thread.pages[String(pageNo)] = record;
 
   for (const post of posts) {

@@ -29,6 +29,8 @@ export interface FetchedPageRecord {
   /** sha256 of the body bytes, to skip re-parsing an unchanged page. */
   bodyHash: string;
   pids: number[];
+  /** Some post on this page showed 点评 comments (Discuz counts them into the shown reply count). */
+  comments?: boolean;
 }
 
 export interface StoredThread {
@@ -36,6 +38,14 @@ export interface StoredThread {
   title: string;
   /** Page count from the last fetched page's pager. */
   pageCount: number;
+  /**
+   * The reply count the thread showed ("回复: M", page 1 only), from the most recently fetched page
+   * that showed it; null or absent when never seen (stores written before it was read, or a theme
+   * that hides it). Completeness requires floors up to M + 1 when no stored page shows 点评.
+   */
+  replies?: number | null;
+  /** When the page that showed `replies` was fetched (ISO). */
+  repliesSeenAt?: string | null;
   pages: Record<string, FetchedPageRecord>;
   lastCrawl: string | null;
   /** Set when the thread came back as not-found after having been seen. */
@@ -60,5 +70,10 @@ export interface Completeness {
   /** Highest floor seen and the floors in 1..maxFloor never seen. */
   maxFloor: number;
   missingFloors: number[];
+  /**
+   * The reply count the completeness check held the thread to (floors 1..replies+1 required), or null
+   * when it is unknown or unusable (a stored page shows 点评, which Discuz adds into the count).
+   */
+  replies: number | null;
   complete: boolean;
 }

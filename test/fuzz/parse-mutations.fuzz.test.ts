@@ -20,19 +20,19 @@
  *    Checking "fewer posts ⇒ ParseError" instead would be too strong (a post deleted on the forum really
  *    is gone from the page) and checking only the post count would be too weak (it says nothing about
  *    whether anything downstream notices).
- *    One loss is undetectable today and is exempt (pinned as a KNOWN GAP below): posts missing from the
- *    END of the thread's LAST page. A page without its last post is byte-for-byte what Discuz serves after
- *    a moderator deletes that post, so neither the parser nor the floors can tell; only the thread's
- *    reply count (回复: N, shown on page 1, not read by the parser today) could. The exemption is narrow:
- *    the lost (or unnumbered) posts must all sit above every floor still stored for the thread, on its
- *    last page.
+ *    No loss is exempt, not even posts missing from the END of the thread's LAST page — a page without
+ *    its last post is byte-for-byte what Discuz serves after a moderator deletes that post, so the floors
+ *    cannot tell; the thread's reply count (回复: N, shown on page 1) does: completeness requires floors
+ *    up to N + 1.
  *
  * I3 (nothing invented) Outside byte swaps, every post the mutated page yields is a post of the real
  *    page, with its real floor or no floor at all (null: the floor link lost its id) — never another
  *    number. A post whose floor became unknown leaves a gap in the floors, so the thread must then read
- *    as incomplete (checked with I2's store). (A swapped byte can land inside a digit — a pid, a floor, a
- *    time — and a single page carries no checksum, so a byte swap is only held to I1 and I2, where a post
- *    kept under a corrupted pid counts as kept: KNOWN GAP 2 below pins that case.)
+ *    as incomplete (checked with I2's store). A swapped byte can land inside a digit — a floor, a time —
+ *    and a single page carries no checksum for those, so under byte swaps only the pids are held to I3:
+ *    a post block carries its pid in several ids (div#post_N, table#pidN, a#postnumN, em#authorpostonN,
+ *    td#postmessage_N), which the parser cross-checks, so a damaged id is a ParseError, never a post
+ *    under another pid.
  *
  * Also mutated: the captured refusal pages (login, not-found, guest-denied, anti-CC, antitheft, System
  * Error) — they must never yield a single post, so a damaged error page can never feed the store — and
@@ -163,21 +163,17 @@ function parseOutcome(fetched: FetchedPage): Outcome {
 }
 
 /** I2: a store of the thread's other pages plus the mutated one keeps every real post or is incomplete. */
-function silentLoss(real: RealPage, fetched: FetchedPage, page: Page, swapped = false): string | null {
+function silentLoss(real: RealPage, fetched: FetchedPage, page: Page): string | null {
   if (page.page.kind !== 'thread') return null; // applyPage refuses every other kind: nothing is stored
   const data = storeWithout(real);
   applyPage(data, fetched, page);
   // Real posts the store no longer has, and real posts stored without their floor: both are gaps.
-  const realPids = new Set(real.parsed.posts.map((p) => p.pid));
-  // A byte swap inside a pid renames the post (KNOWN GAP 2 below): the post is kept, under a wrong pid.
-  const renamed = (p: Page['posts'][number]) => swapped && page.posts.some((q) => !realPids.has(q.pid) && q.floor === p.floor && q.author === p.author);
-  const lost = real.parsed.posts.filter((p) => !data.posts[String(p.pid)] && !renamed(p));
+  const lost = real.parsed.posts.filter((p) => !data.posts[String(p.pid)]);
   const unnumbered = real.parsed.posts.filter((p) => p.floor !== null && data.posts[String(p.pid)] && page.posts.some((q) => q.pid === p.pid && q.floor === null));
   if (lost.length === 0 && unnumbered.length === 0) return null;
   const c = completeness(data, real.tid);
   if (!c.complete) return null;
   const gone = [...lost, ...unnumbered];
-  if (isTailOfThread(real, gone.map((p) => p.floor ?? 0), c.maxFloor)) return null; // KNOWN GAP (see I2)
   return `posts ${gone.map((p) => `${p.pid} (floor ${p.floor})`).join(', ')} lost or unnumbered and the thread still reads as complete`;
 }
 
@@ -193,10 +189,11 @@ function storeWithout(real: RealPage): StoreData {
   return JSON.parse(json) as StoreData;
 }
 
-/** Lost floors all above every stored floor, on the thread's last page: a deleted-tail look-alike. */
-function isTailOfThread(real: RealPage, lostFloors: number[], maxStoredFloor: number): boolean {
-  const lastPage = Math.max(...byThread.get(`${real.dir}:${real.tid}`)!.map((p) => p.parsed.page.page ?? 1));
-  return real.parsed.page.page === lastPage && lostFloors.every((f) => f > maxStoredFloor);
+/** I3 under byte swaps: every post is a post of the real page (its pid is one the real page has). */
+function renamed(real: RealPage, page: Page): string | null {
+  const pids = new Set(real.parsed.posts.map((p) => p.pid));
+  for (const p of page.posts) if (!pids.has(p.pid)) return `post ${p.pid} is not on the real page`;
+  return null;
 }
 
 /** I3: posts are posts of the real page, with their real floors. */
@@ -214,10 +211,12 @@ function check(real: RealPage, muts: Mutation[]): void {
   const fetched = { ...real.fetched, bytes };
   const out = parseOutcome(fetched);
   if ('refused' in out) return;
-  const loss = silentLoss(real, fetched, out.page, muts.some((m) => m.kind === 'swap-bytes'));
+  const loss = silentLoss(real, fetched, out.page);
   expect(loss, `${real.dir}/${real.file} ${JSON.stringify(muts)}`).toBeNull();
   if (!muts.some((m) => m.kind === 'swap-bytes')) {
     expect(invented(real, out.page), `${real.dir}/${real.file} ${JSON.stringify(muts)}`).toBeNull();
+  } else {
+    expect(renamed(real, out.page), `${real.dir}/${real.file} ${JSON.stringify(muts)}`).toBeNull();
   }
 }
 
@@ -266,7 +265,7 @@ describe('mutated real pages through parsePage', () => {
     );
   });
 
-  test('every post block of every page removed in turn: each loss is detected (exhaustive, tail of the last page excepted)', () => {
+  test('every post block of every page removed in turn: each loss is detected (exhaustive, the tail of the last page included)', () => {
     const undetected: string[] = [];
     for (const real of PAGES) {
       for (let k = 0; k < real.parsed.posts.length; k++) {
@@ -281,32 +280,32 @@ describe('mutated real pages through parsePage', () => {
     expect(undetected).toEqual([]);
   });
 
-  // KNOWN GAP (reported to the lead; owners: parser src/discuz + completeness src/store): the last post
-  // of a thread's last page can vanish without the store noticing. Page 1 shows the thread's reply
-  // count (td.pls "回复: N"); reading it into PageInfo and requiring maxFloor >= N + 1 in completeness()
-  // would close the gap. This test turns red when that lands: make it a plain test then.
-  test.fails('KNOWN GAP: the last post of the last page removed is not detected', () => {
+  // Was KNOWN GAP 1: the last post of a thread's last page vanished without the store noticing. Page 1
+  // shows the thread's reply count (td.pls "回复: N"), read into PageInfo.replies and stored per thread;
+  // completeness() requires floors up to N + 1.
+  test('the last post of the last page removed is detected (refused or incomplete)', () => {
     const undetected: string[] = [];
     for (const pages of byThread.values()) {
       const last = pages.reduce((a, b) => ((a.parsed.page.page ?? 1) >= (b.parsed.page.page ?? 1) ? a : b));
       const data = emptyStore(new URL(last.fetched.url).origin + '/');
       for (const other of pages) if (other !== last) applyPage(data, other.fetched, other.parsed);
       const fetched = { ...last.fetched, bytes: mutate(last.fetched.bytes, { kind: 'remove-post-block', k: last.parsed.posts.length - 1 }) };
-      applyPage(data, fetched, parsePage(fetched));
+      const out = parseOutcome(fetched);
+      if ('refused' in out) continue; // a thread page left without any post: a ParseError, nothing stored
+      applyPage(data, fetched, out.page);
       if (completeness(data, last.tid).complete) undetected.push(`${last.dir}/${last.file}`);
     }
     expect(undetected).toEqual([]);
   });
 
-  // KNOWN GAP 2 (reported; owners: parser src/discuz/parse-page.ts, store src/store/record.ts): one byte
-  // swapped into a post's id (div#post_101 → "post_1\r1") renames the post: the parser reads pid 1 from
-  // the damaged id without cross-checking the block's other ids (table#pid101, td#postmessage_101), and
-  // applyPage would then add a version to whatever stored post has that pid — even in another thread
-  // (upsertPost never compares the stored tid). Expected: a ParseError, or the post under its real pid.
-  test.fails('KNOWN GAP: a byte swap inside a post id yields a post under a wrong pid', () => {
+  // Was KNOWN GAP 2: one byte swapped into a post's id (div#post_101 → div#post_1) renamed the post. The
+  // parser now cross-checks the block's other ids (table#pid101, a#postnum101, em#authorposton101,
+  // td#postmessage_101), and applyPage refuses a pid stored in another thread (test/store/record.test.ts).
+  test('a byte swap inside a post id yields a ParseError naming the post, never a post under a wrong pid', () => {
     const real = PAGES.find((p) => p.file === 'viewthread-t4-p2.html')!;
     const fetched = { ...real.fetched, bytes: mutate(real.fetched.bytes, { kind: 'swap-bytes', i: 1334524382, j: 1854994271 }) };
     const out = parseOutcome(fetched);
     if ('page' in out) expect(invented(real, out.page)).toBeNull();
+    expect('refused' in out && out.refused.message).toMatch(/post 1\b.*div#post_1 holds table#pid101/);
   });
 });

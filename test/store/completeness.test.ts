@@ -1,10 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import { applyPage } from '../../src/store/record.js';
 import { emptyStore } from '../../src/store/store-file.js';
-import { assertComplete, completeness, formatRanges } from '../../src/store/completeness.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { assertComplete, completeness, describeGaps, formatRanges } from '../../src/store/completeness.js';
+import { parsePage } from '../../src/discuz/parse-page.js';
 import { UserError } from '../../src/cli/errors.js';
 import { removePost } from '../../src/replay/page-edits.js';
-import { capture, capturedPages, idsPosts, ids, pageHtml } from './fixture-pages.js';
+import { capture, capturedPages, fetchedPage, FIXTURES, idsPosts, ids, pageHtml, PUBLIC } from './fixture-pages.js';
+
+const GBK = path.join(FIXTURES, 'public-gbk');
 
 const tid = ids.threads.d1talk.tid;
 const pages = capturedPages(tid);
@@ -23,7 +28,60 @@ function storeWith(pagesToRecord: number[], edit?: (page: number, html: string) 
 describe('completeness', () => {
   test('all pages fetched: pages N/N, floors 1..K with no gaps', () => {
     const c = completeness(storeWith(Array.from({ length: pages }, (_, i) => i + 1)), tid);
-    expect(c).toEqual({ tid, pagesFetched: pages, pageCount: pages, missingPages: [], maxFloor: lastFloor, missingFloors: [], complete: true });
+    expect(c).toEqual({ tid, pagesFetched: pages, pageCount: pages, missingPages: [], maxFloor: lastFloor, missingFloors: [], replies: expected.length - 1, complete: true });
+  });
+
+  test('every captured thread (UTF-8 and GBK) reads complete, held to its page-1 reply count', () => {
+    for (const [dir, pageFile] of [[PUBLIC, (t: number, p: number) => `viewthread-t${t}-p${p}.html`], [GBK, (t: number, p: number) => `thread-${t}-${p}-1.html`]] as const) {
+      const dirIds = JSON.parse(fs.readFileSync(path.join(dir, 'ids.json'), 'utf8')) as typeof ids;
+      for (const th of Object.values(dirIds.threads)) {
+        const data = emptyStore(dirIds.base);
+        for (let p = 1; fs.existsSync(path.join(dir, pageFile(th.tid, p))); p++) {
+          const fetched = { ...fetchedPage(th.tid, p, { file: path.relative(PUBLIC, path.join(dir, pageFile(th.tid, p))) }), contentType: undefined };
+          applyPage(data, fetched, parsePage(fetched));
+        }
+        const posts = Object.values(dirIds.posts).filter((p) => p.tid === th.tid).length;
+        expect(completeness(data, th.tid), `${dir} t${th.tid}`).toMatchObject({ complete: true, replies: posts - 1, maxFloor: posts, missingFloors: [] });
+      }
+    }
+  });
+
+  test('the last post of the last page gone (as after a deletion): the tail floor is missing, and said why', () => {
+    const last = expected[expected.length - 1];
+    const data = storeWith(Array.from({ length: pages }, (_, i) => i + 1), (p, html) => (p === pages ? removePost(html, last.pid) : html));
+    const c = completeness(data, tid);
+    expect(c).toMatchObject({ missingPages: [], maxFloor: lastFloor - 1, missingFloors: [lastFloor], replies: lastFloor - 1, complete: false });
+    expect(describeGaps(c)).toBe(`thread ${tid}: floors ${lastFloor} never seen (page 1 shows ${lastFloor - 1} replies, so floors run to ${lastFloor})`);
+  });
+
+  test('the count comes from the most recently fetched page 1; unknown (older store, theme without it) keeps the floors rule', () => {
+    const all = Array.from({ length: pages }, (_, i) => i + 1);
+    const data = storeWith(all);
+    // page 1 fetched again later, showing two more replies: floors up to the new count are required
+    const grown = pageHtml(tid, 1).replace(`回复:</span> <span class="xi1">${lastFloor - 1}<`, `回复:</span> <span class="xi1">${lastFloor + 1}<`);
+    expect(grown).not.toBe(pageHtml(tid, 1));
+    const later = capture(tid, 1, { html: grown, at: new Date('2026-11-24T00:00:00Z') });
+    applyPage(data, later.fetched, later.parsed);
+    expect(completeness(data, tid)).toMatchObject({ replies: lastFloor + 1, missingFloors: [lastFloor + 1, lastFloor + 2], complete: false });
+    // an older fetch of page 1 recorded afterwards does not take the count back
+    const older = capture(tid, 1, { at: new Date('2026-11-22T00:00:00Z') });
+    applyPage(data, older.fetched, older.parsed);
+    expect(completeness(data, tid).replies).toBe(lastFloor + 1);
+    // a store written before the count was read: floors alone, as before
+    delete data.threads[String(tid)].replies;
+    expect(completeness(data, tid)).toMatchObject({ replies: null, missingFloors: [], complete: true });
+  });
+
+  test('a stored page showing 点评: the count (replies + 点评) is not used, the floors rule stays', () => {
+    const last = expected[expected.length - 1];
+    const cm = expected[3];
+    const data = storeWith(Array.from({ length: pages }, (_, i) => i + 1), (p, html) => {
+      let out = p === pages ? removePost(html, last.pid) : html;
+      out = out.replace(`<div id="comment_${cm.pid}" class="cm">`, `<div id="comment_${cm.pid}" class="cm"><h3 class="psth xs1">点评</h3><div class="pstl xs1 cl"><div class="psti">好</div></div>`);
+      return out;
+    });
+    expect(Object.values(data.threads[String(tid)].pages).filter((r) => r.comments)).toHaveLength(1);
+    expect(completeness(data, tid)).toMatchObject({ replies: null, maxFloor: lastFloor - 1, missingFloors: [], complete: true });
   });
 
   test('a page never fetched is listed, with the floors it held', () => {

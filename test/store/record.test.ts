@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { applyPage, postHash } from '../../src/store/record.js';
 import { emptyStore } from '../../src/store/store-file.js';
+import { UserError } from '../../src/cli/errors.js';
 import { editPostText, removePost, duplicatePost } from '../../src/replay/page-edits.js';
 import { capture, capturedPages, idsPosts, ids, pageHtml } from './fixture-pages.js';
 
@@ -151,4 +152,35 @@ test('a refetch that shows a post\'s time less precisely (relative) keeps the pr
   expect(kept).toHaveLength(1);
   expect(kept[0].post).toMatchObject({ postedAt: precise.postedAt, timeSource: precise.timeSource, floor: 77 });
   expect(kept[0].post.timeEarliest).toBeUndefined();
+});
+
+describe('a pid belongs to one thread', () => {
+  test('a page showing a stored post of another thread is refused (exit 3) and nothing is written', () => {
+    const d2talk = ids.threads.d2talk.tid;
+    const data = recordThread(recordThread(), d2talk);
+    const before = JSON.stringify(data);
+    // d1talk page 2, with one of its real posts carrying the pid of a d2talk post (what a damaged id
+    // that slipped past the parser, or a moderator's move between threads, would hand the store)
+    const { fetched, parsed } = capture(d1talk, 2, { at: at('2026-11-25T00:00:00Z') });
+    const foreign = idsPosts(d2talk)[5].pid;
+    const victim = parsed.posts[4];
+    parsed.posts[4] = { ...victim, pid: foreign, text: `${victim.text} (changed)` };
+    let err: unknown;
+    try {
+      applyPage(data, fetched, parsed);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as UserError).exitCode).toBe(3);
+    expect((err as Error).message).toContain(`post ${foreign} as part of thread ${d1talk}, but the store holds post ${foreign} in thread ${d2talk}`);
+    expect(JSON.stringify(data)).toBe(before);
+    expect(data.posts[String(foreign)].versions).toHaveLength(1);
+  });
+
+  test('the same page with its real pids is recorded as usual', () => {
+    const data = recordThread(recordThread(), ids.threads.d2talk.tid);
+    const { fetched, parsed } = capture(d1talk, 2, { at: at('2026-11-25T00:00:00Z') });
+    expect(applyPage(data, fetched, parsed)).toMatchObject({ newPosts: [], changedPosts: [] });
+  });
 });

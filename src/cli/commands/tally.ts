@@ -4,7 +4,8 @@
  * `--bbcode` prints the announcement to paste, `--json` the scripted interface, `--at TIME` the count
  * as it stood at a moment, `--rules` wuhui's morning duel-rule vote. Refuses (exit 3) when a thread it
  * reads is incompletely crawled, unless --allow-incomplete. A 120b game has no public vote: it says so
- * and exits 0.
+ * and exits 0. `--post` publishes the announcement as a reply in the day's vote thread through the
+ * logged-in browser (src/publish): a dry run unless --yes.
  */
 import type { Command } from 'commander';
 import { DateTime } from 'luxon';
@@ -17,6 +18,7 @@ import { renderTallyTerminal } from '../../render/tally-terminal.js';
 import { assertComplete, openStore } from '../../store/index.js';
 import { postsFromStore, tallyDay, threadsForTally } from '../../votes/tally.js';
 import { UserError } from '../errors.js';
+import { replyPlan, runPost } from '../../publish/index.js';
 
 interface TallyCliOptions {
   game: string;
@@ -27,6 +29,8 @@ interface TallyCliOptions {
   at?: string;
   store?: string;
   allowIncomplete?: boolean;
+  post?: boolean;
+  yes?: boolean;
 }
 
 function dayNumber(v: string): number {
@@ -59,8 +63,12 @@ export function register(program: Command): void {
     .option('--at <time>', 'count as it stood at this moment ("2026-11-22 18:00", forum time)')
     .option('--store <path>', 'the store file (default: beside the game file)')
     .option('--allow-incomplete', 'count even when a thread\'s crawl has gaps')
+    .option('--post', 'publish the announcement (the --bbcode text) as a reply in the day\'s vote thread; a dry run unless --yes')
+    .option('--yes', 'with --post: really post (else only show what would be posted)')
     .action(async (o: TallyCliOptions) => {
       if (o.json && o.bbcode) throw new UserError('choose one of --json and --bbcode');
+      if (o.yes && !o.post) throw new UserError('--yes goes with --post');
+      if (o.post && o.at !== undefined) throw new UserError('--post publishes the count at closing: not with --at');
       const game = loadGame(o.game, { store: o.store });
       findDay(game, o.day);
       const at = o.at !== undefined ? parseAtOption(o.at, game) : undefined;
@@ -68,6 +76,7 @@ export function register(program: Command): void {
       const render = (r: ReturnType<typeof tallyDay>) =>
         o.json ? renderTallyJson(r) : o.bbcode ? renderTallyBBCode(r) : renderTallyTerminal(r, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
 
+      if (!game.rules.publicVote && !o.rules && o.post) throw new UserError(`the ${game.rules.name} ruleset has no public vote: there is no tally announcement to post`);
       if (!game.rules.publicVote && !o.rules) {
         // 120b: nothing to read; say so (exit 0).
         write(render(tallyDay(game, () => [], o.day, { at })));
@@ -81,7 +90,16 @@ export function register(program: Command): void {
           throw new UserError(`thread${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not in the store ${game.storePath} yet: run \`bansha crawl --game ${game.file}\``, 3);
         }
         assertComplete(store.data, tids.filter((tid) => store.data.threads[String(tid)]), { allowIncomplete: o.allowIncomplete });
-        write(render(tallyDay(game, postsFromStore(store.data), o.day, { at, rules: o.rules })));
+        const result = tallyDay(game, postsFromStore(store.data), o.day, { at, rules: o.rules });
+        if (o.post) {
+          const day = findDay(game, o.day);
+          const tid = o.rules ? day.rules?.tid : day.vote?.tid;
+          if (tid === undefined) throw new UserError(`day ${o.day} has no ${o.rules ? 'rules vote' : 'vote'} thread in ${game.file} to post in`);
+          const plan = replyPlan(store.data, game.forum, tid, renderTallyBBCode(result), `the day ${o.day} ${o.rules ? 'duel-rule vote count' : 'tally announcement'}`);
+          write((await runPost(plan, game, { yes: o.yes, json: o.json, log: (l) => process.stderr.write(`${l}\n`) })).text);
+          return;
+        }
+        write(render(result));
       } finally {
         await store.close();
       }

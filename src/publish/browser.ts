@@ -1,0 +1,232 @@
+/**
+ * Publishing a plan (plan.ts) through the logged-in browser session: real Chromium driven by
+ * playwright-core with the saved Playwright storage state (`bansha login`), launched as the login
+ * does (src/crawl/login.ts CHROMIUM_ARGS, chromiumPath). A reply fills the fast reply form under the
+ * thread and submits it; an edit opens floor 2's edit page, puts the editor in BBCode mode, replaces the
+ * message and saves. Either way the result is checked by reading the thread back with the real parser:
+ * a post by the logged-in uid whose text and links are the message's. The browser talks to the forum's
+ * host only (everything else is aborted and listed). No cookie value is ever printed.
+ */
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page as PwPage } from 'playwright-core';
+import { UserError } from '../cli/errors.js';
+import { HostScope, USER_AGENT } from '../crawl/http.js';
+import { CHROMIUM_ARGS, chromiumPath, redact } from '../crawl/login.js';
+import { readSession } from '../crawl/session.js';
+import { parsePage } from '../discuz/index.js';
+import type { Page, Post } from '../discuz/types.js';
+import { postUrl } from '../store/slice.js';
+import { editRefusal, threadUrl, type Poster, type PublishPlan } from './plan.js';
+import { editPath, publishSelectors, type PublishSelectors } from './selectors.js';
+
+/** How to reach the forum as the director. */
+export interface PublishOptions {
+  /** The saved login session (Playwright storage state, owner-only). */
+  sessionPath: string;
+  /** For the hints in messages. */
+  gameFile?: string;
+  /** Chromium executable: this, else BANSHA_CHROMIUM, else /usr/bin/chromium. */
+  browserPath?: string;
+  /** Per-step timeout, ms (default 30 s). */
+  timeoutMs?: number;
+  /** Progress notes (never secrets). */
+  log?: (line: string) => void;
+}
+
+/** What was posted, and where it now is. */
+export interface PublishResult {
+  kind: PublishPlan['kind'];
+  tid: number;
+  pid: number;
+  /** A link to the post (Discuz's findpost redirect). */
+  url: string;
+  poster: Poster;
+  /** Every URL the browser asked for, and the off-host ones among them that were aborted unsent. */
+  requested: string[];
+  blocked: string[];
+}
+
+/** Text for comparing a message with the parsed post: no BBCode tags, no whitespace or zero-width characters. */
+export function comparableText(s: string): string {
+  return s
+    .replace(/\[\/?[a-z]+(?:=[^\]\n]*)?\]/gi, '')
+    .normalize('NFKC')
+    .replace(/[\s\u200b-\u200d\u2060\ufeff]+/g, '');
+}
+
+/** The [url=…] targets of a message, in order. */
+export function messageLinks(message: string): string[] {
+  return [...message.matchAll(/\[url=([^\]\s]+)\]/gi)].map((m) => m[1]);
+}
+
+/** True when `post` carries `message`: same text once BBCode and spacing are set aside, every link present. */
+export function postCarries(post: Post, message: string): boolean {
+  if (comparableText(post.text) !== comparableText(message)) return false;
+  return messageLinks(message).every((l) => post.links.includes(l));
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Publish `plan` in Chromium and check it landed. Throws a UserError (4 login, 5 forum/network, 2 refused edit). */
+export async function publish(plan: PublishPlan, opts: PublishOptions): Promise<PublishResult> {
+  const log = opts.log ?? (() => undefined);
+  const sel = publishSelectors();
+  const timeout = opts.timeoutMs ?? 30_000;
+  const state = await readSession(opts.sessionPath, opts.gameFile); // refuses a session others can read
+  const secrets = state.cookies.map((c) => c.value);
+  const exe = chromiumPath(opts.browserPath);
+  const scope = new HostScope(plan.forum);
+  const requested: string[] = [];
+  const blocked: string[] = [];
+  let browser: Browser | null = null;
+  try {
+    try {
+      browser = await chromium.launch({ executablePath: exe, headless: true, args: CHROMIUM_ARGS });
+    } catch (err) {
+      throw new UserError(
+        `cannot start Chromium at ${exe} (${redact((err as Error).message.split('\n')[0], secrets)}); ` +
+          'install it (apt-get install chromium) or set `browser:` in the game file or BANSHA_CHROMIUM',
+        2,
+      );
+    }
+    const context = await browser.newContext({
+      userAgent: USER_AGENT,
+      locale: 'zh-CN',
+      storageState: state as BrowserContextOptions['storageState'],
+    });
+    context.setDefaultTimeout(timeout);
+    // The browser talks only to the forum: anything off-host (analytics, ads, CDNs) is aborted unsent.
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      requested.push(url);
+      if (scope.allows(url)) return route.continue();
+      blocked.push(url);
+      return route.abort('blockedbyclient');
+    });
+    const page = await context.newPage();
+    log(`opening ${threadUrl(plan.forum, plan.tid)}`);
+    await page.goto(threadUrl(plan.forum, plan.tid), { waitUntil: 'domcontentloaded' });
+    const html = await page.content();
+    const uid = Number(new RegExp(sel.page.uidPattern).exec(html)?.[1] ?? 0);
+    if (!uid) {
+      throw new UserError(`the forum treats the saved session as a guest (logged out or expired): log in again: bansha login --game ${opts.gameFile ?? '<game.yaml>'}`, 4);
+    }
+    const name = (await page.locator(sel.page.userName).first().textContent({ timeout: 2000 }).catch(() => null))?.trim() || null;
+    const poster: Poster = { uid, name };
+    log(`logged in as ${name ?? '?'} (uid ${uid})`);
+
+    const pid = plan.kind === 'reply' ? await reply(context, page, plan, poster, sel, log) : await edit(context, page, plan, poster, sel, html, log);
+    return { kind: plan.kind, tid: plan.tid, pid, url: postUrl(plan.forum, plan.tid, pid), poster, requested, blocked };
+  } catch (err) {
+    if (err instanceof UserError) throw new UserError(redact(err.message, secrets), err.exitCode);
+    throw new UserError(`posting failed: ${redact(String((err as Error).message ?? err).split('\n')[0], secrets)}`, 5);
+  } finally {
+    await browser?.close().catch(() => undefined);
+  }
+}
+
+/** A thread page fetched with the browser's cookies and read by the real parser. */
+async function readThreadPage(context: BrowserContext, forum: string, tid: number, page: number): Promise<Page> {
+  const url = threadUrl(forum, tid, page);
+  const res = await context.request.get(url, { headers: { 'User-Agent': USER_AGENT } });
+  const bytes = new Uint8Array(await res.body());
+  const parsed = parsePage({ bytes, url, fetchedAt: new Date(), status: res.status(), contentType: res.headers()['content-type'] });
+  if (parsed.page.kind !== 'thread') {
+    throw new UserError(`reading thread ${tid} page ${page} back: the forum answered a ${parsed.page.kind} page${parsed.page.message ? ` (${parsed.page.message})` : ''}`, 5);
+  }
+  return parsed;
+}
+
+/** The forum's own words when it refused a submit (ajax errorhandle, or a showmessage page), else null. */
+async function refusalOf(body: string, sel: PublishSelectors, page: PwPage): Promise<string | null> {
+  const ajax = new RegExp(sel.errorPattern).exec(body)?.[1];
+  if (ajax) return ajax;
+  const shown = await page.locator(`${sel.page.message}.alert_error`).first().textContent({ timeout: 1000 }).catch(() => null);
+  return shown ? shown.replace(/\s+/g, ' ').replace(/\[ 点击这里返回上一页 \]/, '').trim() : null;
+}
+
+/** Submit the form with `submit` and wait for the POST matching `pattern`; throws with the forum's reason when refused. */
+async function submitAndWait(page: PwPage, submit: string, pattern: string, sel: PublishSelectors): Promise<void> {
+  const re = new RegExp(pattern);
+  const response = page.waitForResponse((r) => r.request().method() === 'POST' && re.test(r.url()));
+  await page.locator(submit).first().click();
+  const res = await response;
+  const body = await res.text().catch(() => '');
+  await page.waitForLoadState('domcontentloaded').catch(() => undefined);
+  if (res.status() >= 400) throw new UserError(`the forum answered HTTP ${res.status()} to the post`, 5);
+  const refused = await refusalOf(body, sel, page);
+  if (refused) throw new UserError(`the forum refused the post: ${refused}`, 5);
+}
+
+async function reply(context: BrowserContext, page: PwPage, plan: PublishPlan, poster: Poster, sel: PublishSelectors, log: (l: string) => void): Promise<number> {
+  const form = page.locator(sel.reply.form);
+  if ((await form.count()) === 0) {
+    const why = await page.locator(sel.page.message).first().textContent({ timeout: 1000 }).catch(() => null);
+    throw new UserError(`thread ${plan.tid} has no reply form for this account${why ? ` (${why.replace(/\s+/g, ' ').trim()})` : ' (closed, or no permission to reply)'}`, 5);
+  }
+  // Which posts were there before: the new one is by this uid and not among them.
+  const first = await readThreadPage(context, plan.forum, plan.tid, 1);
+  const lastBefore = first.page.pageCount ?? 1;
+  const before = new Set((lastBefore === 1 ? first : await readThreadPage(context, plan.forum, plan.tid, lastBefore)).posts.map((p) => p.pid));
+  await form.locator(sel.reply.textarea).first().fill(plan.message);
+  log(`replying to thread ${plan.tid}`);
+  await submitAndWait(page, `${sel.reply.form} ${sel.reply.submit}`, sel.reply.requestPattern, sel);
+
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const p1 = await readThreadPage(context, plan.forum, plan.tid, 1);
+    const last = p1.page.pageCount ?? 1;
+    for (const n of new Set([last, lastBefore])) {
+      const got = n === 1 ? p1 : await readThreadPage(context, plan.forum, plan.tid, n);
+      const mine = got.posts.find((p) => p.pid !== null && !before.has(p.pid) && p.authorId === poster.uid && postCarries(p, plan.message));
+      if (mine) return mine.pid!;
+    }
+    await sleep(500 * (attempt + 1));
+  }
+  throw new UserError(`the reply was submitted but no post by uid ${poster.uid} with this message appeared on the last page of thread ${plan.tid}: check the thread (${threadUrl(plan.forum, plan.tid)})`, 5);
+}
+
+async function edit(context: BrowserContext, page: PwPage, plan: PublishPlan, poster: Poster, sel: PublishSelectors, threadHtml: string, log: (l: string) => void): Promise<number> {
+  const target = plan.target!;
+  const refusal = editRefusal(plan, poster);
+  if (refusal) throw new UserError(refusal, 2);
+  const fid = sel.page.fidPatterns.map((p) => new RegExp(p).exec(threadHtml)?.[1]).find((v) => v !== undefined);
+  if (!fid) throw new UserError(`cannot find the board id (fid) of thread ${plan.tid} on its page; post a reply instead (--post reply)`, 5);
+  const url = new URL(editPath(sel, { fid: Number(fid), tid: plan.tid, pid: target.pid, page: 1 }), plan.forum).toString();
+  log(`opening the edit page of floor 2 (pid ${target.pid})`);
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  if ((await page.locator(sel.edit.form).count()) === 0) {
+    const why = await page.locator(sel.page.message).first().textContent({ timeout: 1000 }).catch(() => null);
+    throw new UserError(`the forum did not open the edit page of pid ${target.pid}${why ? `: ${why.replace(/\s+/g, ' ').replace(/\[ 点击这里返回上一页 \]/, '').trim()}` : ''} (only the post's author or a moderator can edit it)`, 5);
+  }
+  // BBCode mode: Discuz's validate() takes the WYSIWYG iframe's HTML instead of the textarea while
+  // wysiwyg is on, so switch it off (switchEditor(0) where editor.js runs) before setting the text.
+  await page.evaluate(
+    ({ textarea, modeInput, message }) => {
+      const w = window as unknown as { wysiwyg?: number; switchEditor?: (m: number) => void };
+      if (w.wysiwyg && typeof w.switchEditor === 'function') {
+        try {
+          w.switchEditor(0);
+        } catch {
+          /* keep going: set the mode by hand below */
+        }
+      }
+      if (w.wysiwyg) w.wysiwyg = 0;
+      const mode = document.querySelector<HTMLInputElement>(modeInput);
+      if (mode) mode.value = '0';
+      const ta = document.querySelector<HTMLTextAreaElement>(textarea);
+      if (!ta) throw new Error('the edit page has no message box');
+      ta.value = message;
+      ta.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    { textarea: `${sel.edit.form} ${sel.edit.textarea}`, modeInput: `${sel.edit.form} ${sel.edit.modeInput}`, message: plan.message },
+  );
+  log(`saving floor 2 of thread ${plan.tid}`);
+  await submitAndWait(page, `${sel.edit.form} ${sel.edit.submit}`, sel.edit.requestPattern, sel);
+
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const p1 = await readThreadPage(context, plan.forum, plan.tid, 1);
+    const post = p1.posts.find((p) => p.pid === target.pid);
+    if (post && post.authorId === poster.uid && postCarries(post, plan.message)) return target.pid;
+    await sleep(500 * (attempt + 1));
+  }
+  throw new UserError(`floor 2 (pid ${target.pid}) was submitted but does not show the new message: check ${postUrl(plan.forum, plan.tid, target.pid)}`, 5);
+}

@@ -1,0 +1,137 @@
+/**
+ * What `--post` would publish, where, and as whom — everything decided before a browser starts, so the
+ * dry run (the default) shows exactly the message and the target and posts nothing. A plan is a reply
+ * to a thread, or the replacement of floor 2 of a thread (the elevator floor, rules-spec §9), whose
+ * pid and author come from the store.
+ */
+import { UserError } from '../cli/errors.js';
+import { HostScope, httpGet } from '../crawl/http.js';
+import { CookieJar, readSession } from '../crawl/session.js';
+import { decodeBody } from '../discuz/index.js';
+import { threadPosts } from '../store/slice.js';
+import type { StoreData } from '../store/types.js';
+import { publishSelectors } from './selectors.js';
+
+/** A reply to thread `tid`, or an edit of its floor 2. */
+export type PublishKind = 'reply' | 'edit';
+
+/** Everything needed to post, fixed before anything is posted. */
+export interface PublishPlan {
+  kind: PublishKind;
+  /** Forum root, ending in "/". */
+  forum: string;
+  tid: number;
+  /** The thread's title as stored (for the dry run), when known. */
+  title: string | null;
+  /** What is published, for people: "the day 2 elevator floor (电梯楼)". */
+  what: string;
+  /** The message exactly as it is typed into the forum's editor (BBCode, "\n" line breaks). */
+  message: string;
+  /** edit: the post replaced (floor 2) and its author as the store has it. */
+  target: { pid: number; floor: number; author: string; authorId: number | null } | null;
+}
+
+/** Who the login session is on the forum. */
+export interface Poster {
+  uid: number;
+  name: string | null;
+}
+
+/** The message as posted: the BBCode without its trailing line break(s) (Discuz trims a message). */
+export function messageOf(bbcode: string): string {
+  return bbcode.replace(/\s+$/u, '');
+}
+
+/** The thread page URL (query form, page 1). */
+export function threadUrl(forum: string, tid: number, page = 1): string {
+  return `${forum}forum.php?mod=viewthread&tid=${tid}${page > 1 ? `&page=${page}` : ''}`;
+}
+
+/** A plan to reply to thread `tid` with `bbcode`. */
+export function replyPlan(store: StoreData, forum: string, tid: number, bbcode: string, what: string): PublishPlan {
+  return { kind: 'reply', forum, tid, title: store.threads[String(tid)]?.title ?? null, what, message: messageOf(bbcode), target: null };
+}
+
+/**
+ * A plan to replace floor 2 of thread `tid` with `bbcode`. Floor 2 (its pid and author) comes from the
+ * store; throws a UserError (exit 3) when the crawl has not seen it.
+ */
+export function editFloor2Plan(store: StoreData, forum: string, tid: number, bbcode: string, what: string, gameFile: string): PublishPlan {
+  const floor2 = threadPosts(store, tid).find((p) => p.floor === 2 && !p.missing);
+  if (!floor2) {
+    throw new UserError(
+      `floor 2 of thread ${tid} is not in the store: run \`bansha crawl --game ${gameFile}\` (or post a reply instead: --post reply)`,
+      3,
+    );
+  }
+  return {
+    kind: 'edit',
+    forum,
+    tid,
+    title: store.threads[String(tid)]?.title ?? null,
+    what,
+    message: messageOf(bbcode),
+    target: { pid: floor2.pid, floor: 2, author: floor2.author, authorId: floor2.authorId },
+  };
+}
+
+/** Why posting as `poster` cannot edit the plan's target, or null when it can (it is the author). */
+export function editRefusal(plan: PublishPlan, poster: Poster): string | null {
+  if (plan.kind !== 'edit' || !plan.target) return null;
+  if (plan.target.authorId !== null && plan.target.authorId === poster.uid) return null;
+  return (
+    `floor 2 of thread ${plan.tid} (pid ${plan.target.pid}) is by ${plan.target.author}` +
+    `${plan.target.authorId !== null ? ` (uid ${plan.target.authorId})` : ''}, but the login session is ` +
+    `${poster.name ?? '?'} (uid ${poster.uid}): only its author (or a moderator) can edit it — log in as ` +
+    `${plan.target.author}, or post a reply instead (--post reply)`
+  );
+}
+
+/**
+ * Who the saved login session is, read from the thread page with a plain GET (nothing is posted):
+ * `discuz_uid` and the name in the header. `problem` says why not when it cannot tell (no session,
+ * a session others can read, logged out, forum unreachable). Never prints a cookie.
+ */
+export async function sessionIdentity(
+  forum: string,
+  tid: number,
+  sessionPath: string,
+  gameFile?: string,
+): Promise<{ poster: Poster | null; problem: string | null }> {
+  try {
+    const state = await readSession(sessionPath, gameFile);
+    const jar = new CookieJar(state.cookies);
+    const res = await httpGet(threadUrl(forum, tid), { jar, scope: new HostScope(forum), timeoutMs: 15_000 });
+    const html = decodeBody(res.bytes, res.contentType).text;
+    const sel = publishSelectors();
+    const uid = Number(new RegExp(sel.page.uidPattern).exec(html)?.[1] ?? 0);
+    if (!uid) return { poster: null, problem: `the forum treats the session in ${sessionPath} as a guest: log in again (bansha login --game ${gameFile ?? '<game.yaml>'})` };
+    const name = /<strong class="vwmy[^"]*"><a [^>]*>([^<]+)<\/a>/.exec(html)?.[1] ?? null;
+    return { poster: { uid, name }, problem: null };
+  } catch (err) {
+    return { poster: null, problem: (err as Error).message };
+  }
+}
+
+/** The dry run: what would be posted (exactly), where, and as whom; says that nothing was posted. */
+export function renderDryRun(plan: PublishPlan, who: { poster: Poster | null; problem: string | null }, sessionPath: string): string {
+  const title = plan.title ? ` 「${plan.title}」` : '';
+  const where =
+    plan.kind === 'reply'
+      ? `a reply to thread ${plan.tid}${title} ${threadUrl(plan.forum, plan.tid)}`
+      : `an edit of floor 2 (pid ${plan.target!.pid}, by ${plan.target!.author}) of thread ${plan.tid}${title} — its whole message replaced ${threadUrl(plan.forum, plan.tid)}`;
+  const as = who.poster
+    ? `${who.poster.name ?? '(name not shown)'} (uid ${who.poster.uid}), the login session in ${sessionPath}`
+    : `unknown — ${who.problem ?? 'no session'}`;
+  const lines = [
+    'dry run: nothing was posted; add --yes to post it.',
+    `what:  ${plan.what}`,
+    `where: ${where}`,
+    `as:    ${as}`,
+  ];
+  const refusal = who.poster ? editRefusal(plan, who.poster) : null;
+  if (refusal) lines.push(`note:  --yes would refuse: ${refusal}`);
+  const n = plan.message.split('\n').length;
+  lines.push(`----- BBCode (${n} line${n === 1 ? '' : 's'}) -----`, plan.message, '----- end of BBCode -----');
+  return lines.join('\n') + '\n';
+}

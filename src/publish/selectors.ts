@@ -1,0 +1,55 @@
+/**
+ * The posting forms of a Discuz template family as data (selectors/discuz-x3-publish.json): the fast
+ * reply form under a thread, the edit page, where the logged-in uid and the board id are written, and
+ * how the forum reports a refused post. Loaded once, validated with zod, so a director can adapt
+ * `--post` to a forum's theme by editing the file.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { packagePath } from '../paths.js';
+
+const publishSelectorsSchema = z.object({
+  name: z.string(),
+  notes: z.string().optional(),
+  page: z.object({
+    uidPattern: z.string(),
+    userName: z.string(),
+    fidPatterns: z.array(z.string()).min(1),
+    message: z.string(),
+  }),
+  reply: z.object({ form: z.string(), textarea: z.string(), submit: z.string(), requestPattern: z.string() }),
+  edit: z.object({
+    url: z.string(),
+    form: z.string(),
+    textarea: z.string(),
+    modeInput: z.string(),
+    submit: z.string(),
+    requestPattern: z.string(),
+  }),
+  errorPattern: z.string(),
+});
+
+/** The posting selectors, as in the file. */
+export type PublishSelectors = z.infer<typeof publishSelectorsSchema>;
+
+/** The bundled posting selector file. */
+export const PUBLISH_SELECTOR_FILE = 'discuz-x3-publish.json';
+
+let loaded: PublishSelectors | null = null;
+
+/** The bundled posting selectors (loaded and validated once; every pattern compiled to fail early). */
+export function publishSelectors(): PublishSelectors {
+  if (loaded) return loaded;
+  const file = packagePath('selectors', PUBLISH_SELECTOR_FILE);
+  const parsed = publishSelectorsSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  if (!parsed.success) throw new Error(`bad selector file ${file}: ${parsed.error.message}`);
+  const s = parsed.data;
+  for (const p of [s.page.uidPattern, ...s.page.fidPatterns, s.reply.requestPattern, s.edit.requestPattern, s.errorPattern]) new RegExp(p);
+  loaded = s;
+  return s;
+}
+
+/** The edit page URL (relative to the forum root) for one post. */
+export function editPath(s: PublishSelectors, ids: { fid: number; tid: number; pid: number; page: number }): string {
+  return s.edit.url.replace(/\{(fid|tid|pid|page)\}/g, (_m, k: keyof typeof ids) => String(ids[k]));
+}
