@@ -4,28 +4,14 @@
  * evidence pid, so three red-font posts on one day are one proposal, not three blue cards. Pure.
  */
 import type { Game } from '../game/types.js';
-import type { Flag } from '../violations/flag.js';
+import { FLAG_KIND_NAMES, type Flag, type FlagKind } from '../violations/flag.js';
 import { proposedColor } from './severity.js';
 import type { CardProposal, Ledger } from './types.js';
 
-const KIND_NAMES: Record<Flag['kind'], string> = {
-  'few-posts': '潜水（发言不足）',
-  'low-streak': '潜水（连续多日发言不足）',
-  'no-ballot': '潜水（未投票）',
-  'red-font': '红色字体',
-  'enlarged-font': '放大字体',
-  'banned-wording': '违禁言论',
-  'zombie-post': '诈尸',
-  'pasted-evidence': '贴证',
-  'avatar-changed': '更换头像',
-  'signature-changed': '更换签名档',
-  filler: '无谓的水帖',
-  'late-post': '关门后发帖',
-};
-
-/** A short name for a flag kind (with the wording category). */
-export function kindName(kind: Flag['kind'], category?: string): string {
-  return kind === 'banned-wording' && category ? `${KIND_NAMES[kind]}：${category}` : KIND_NAMES[kind];
+/** A short name for a flag kind in a card's reason (with the wording category). */
+function kindName(kind: FlagKind, category?: string): string {
+  const name = FLAG_KIND_NAMES[kind].offence;
+  return kind === 'banned-wording' && category ? `${name}：${category}` : name;
 }
 
 /** The card proposals of a day's flags, given what the ledger already holds (for repeat offences). */

@@ -1,14 +1,19 @@
 /**
  * The demo games for the two presets whose days work differently (issue 9): 无回之城 (wuhui: duel-rule
  * vote, auction, sheriff tie-break) and 120B (no public vote, 仲裁者, filler posts). Their threads are
- * pages rendered from the REAL captured markup of fixtures/discuz/public by src/replay/synth.ts, written
- * as a replayable site (manifest.json + pages + the captured login/not-found pages) under
+ * pages rendered from the REAL captured markup of fixtures/discuz/public by src/replay/synth.ts, and so is
+ * the board listing (forumdisplay) that lists them — the replay server answers forum.php with it, which is
+ * what a browser login checks. They are written as a replayable site (manifest.json + pages + the captured
+ * login/not-found pages and the guest's board-denied page) under
  * fixtures/discuz/demo-<name>/, which `bansha demo --preset <name>` serves. Writing the same game again
  * gives the same bytes (test/cli/demo-games.test.ts checks the committed files against this code).
+ * After changing this file or src/replay/synth.ts, regenerate both sites with
+ * `npx tsc -p . && node dist/demo/synth-games.js`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildThreadPages, type SynthPost, type SynthThread } from '../replay/synth.js';
+import { fileURLToPath } from 'node:url';
+import { buildBoardPage, buildThreadPages, type SynthPost, type SynthThread } from '../replay/synth.js';
 import { packagePath } from '../paths.js';
 
 /** A demo game: its threads and the accounts that post in them. */
@@ -180,7 +185,10 @@ export function demoSiteDir(name: DemoSite['name']): string {
   return packagePath('fixtures', 'discuz', `demo-${name}`);
 }
 
-/** The files of a demo site: rendered thread pages, manifest.json, ids.json, site.json and the captured login/not-found pages. */
+/**
+ * The files of a demo site: rendered thread pages and board listing (forumdisplay-fF.html), manifest.json,
+ * ids.json, site.json, and the captured login, not-found and guest board-denied pages.
+ */
 export function demoSiteFiles(site: DemoSite): Map<string, Uint8Array | string> {
   const files = new Map<string, Uint8Array | string>();
   const publicDir = packagePath('fixtures', 'discuz', 'public');
@@ -193,7 +201,13 @@ export function demoSiteFiles(site: DemoSite): Map<string, Uint8Array | string> 
       manifest.push({ file, url: page.path, status: 200, content_type: page.contentType, charset: 'utf-8', thread: t.title, page: page.page, notes: 'synthesised from the captured markup (src/demo/synth-games.ts)' });
     }
   }
-  for (const name of ['login.html', 'notfound.html']) {
+  // The board listing of the demo's threads, at the captured board's URL (the replay server also answers
+  // forum.php with it); guests get the captured board's login-required page, as on the public site.
+  const board = buildBoardPage({ family: 'utf8', threads: site.threads });
+  const boardFile = `forumdisplay-f${board.fid}.html`;
+  files.set(boardFile, board.bytes);
+  manifest.push({ file: boardFile, url: board.path, status: 200, content_type: board.contentType, charset: 'utf-8', thread: null, page: null, notes: 'board listing, synthesised from the captured markup (src/demo/synth-games.ts)' });
+  for (const name of ['login.html', 'notfound.html', `guest-forumdisplay-f${board.fid}.html`]) {
     files.set(name, new Uint8Array(fs.readFileSync(path.join(publicDir, name))));
     manifest.push({ ...publicManifest.find((e) => e.file === name)!, notes: 'copied from fixtures/discuz/public' });
   }
@@ -217,3 +231,8 @@ export function writeDemoSite(site: DemoSite, dir = demoSiteDir(site.name)): str
 
 /** The demo sites by preset name. */
 export const demoSites = { wuhui: wuhuiSite, '120b': site120b } as const;
+
+// Run as a script (`node dist/demo/synth-games.js`): rewrite every demo site's committed files.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  for (const make of Object.values(demoSites)) console.log(`wrote ${writeDemoSite(make())}`);
+}

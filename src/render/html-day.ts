@@ -8,10 +8,10 @@
 import path from 'node:path';
 import type { Game } from '../game/types.js';
 import type { DayReport } from '../report/day-report.js';
-import type { Flag } from '../violations/flag.js';
 import type { TallyResult } from '../votes/types.js';
 import type { HtmlActivityTable, HtmlCard, HtmlFlag, HtmlReportInput } from './html-report.js';
-import { COLOR_NAME, FLAG_NAME, STATUS_NAME } from './report-common.js';
+import { COLOR_NAME, STATUS_NAME } from './report-common.js';
+import { FLAG_KIND_NAMES, type Flag } from '../violations/flag.js';
 
 /** The flag kinds that make a player's activity row stand out (rules-spec §6, the lurker rules). */
 const LURKING: ReadonlySet<Flag['kind']> = new Set(['few-posts', 'low-streak', 'no-ballot']);
@@ -44,7 +44,7 @@ export function htmlActivity(report: DayReport): HtmlActivityTable {
 
 /** A flag as the HTML report lists it: its kind in the director's words, the rule and the player's words. */
 export function htmlFlag(f: Flag): HtmlFlag {
-  return { player: f.player, kind: FLAG_NAME[f.kind], detail: f.snippet ? `${f.detail} — “${f.snippet}”` : f.detail, at: f.at, url: f.url };
+  return { player: f.player, kind: FLAG_KIND_NAMES[f.kind].short, detail: f.snippet ? `${f.detail} — “${f.snippet}”` : f.detail, at: f.at, url: f.url };
 }
 
 export interface HtmlDayOptions {

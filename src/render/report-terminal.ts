@@ -7,7 +7,8 @@ import pc from 'picocolors';
 import { standingText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
-import { COLOR_NAME, FLAG_NAME, STATUS_NAME } from './report-common.js';
+import { COLOR_NAME, STATUS_NAME } from './report-common.js';
+import { FLAG_KIND_NAMES } from '../violations/flag.js';
 import { terminalSafe } from './safe-text.js';
 
 export interface ReportTerminalOptions {
@@ -46,7 +47,7 @@ export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOption
   if (!r.flags.length) out.push('  (none)');
   for (const f of r.flags) {
     const where = f.pid !== null ? `${f.floor !== null ? `${f.floor}#` : `pid ${f.pid}`} ${f.at !== null ? t(f.at) : ''}` : '';
-    out.push(`  ${c.bold(FLAG_NAME[f.kind])}  ${terminalSafe(f.player)}  ${where}`.trimEnd());
+    out.push(`  ${c.bold(FLAG_KIND_NAMES[f.kind].short)}  ${terminalSafe(f.player)}  ${where}`.trimEnd());
     out.push(`      ${terminalSafe(f.detail)}`);
     if (f.snippet) out.push(`      「${terminalSafe(f.snippet)}」`);
     if (f.url) out.push(c.dim(`      ${f.url}`));

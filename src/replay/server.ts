@@ -472,6 +472,13 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
       const author = blockAuthor(text(), pid);
       html = replaceMessage(text(), pid, renderedMessage(family, tid, { pid, author: author?.name ?? e.by, uid: author?.uid ?? 0, at: e.at, body: e.body, edited: { by: e.by, at: e.at } }));
     }
+    if (adds.length > 0 && page === 1) {
+      // page 1's header counts go up with each reply (Discuz adds to replies; the redirect to the thread is a view)
+      const bump = (_m: string, pre: string, n: string): string => pre + String(Number(n) + adds.length);
+      html = text()
+        .replace(/(查看:<\/span> <span class="xi1">)(\d+)/, bump)
+        .replace(/(回复:<\/span> <span class="xi1">)(\d+)/, bump);
+    }
     if (adds.length > 0 && page === (rawThreadPage(tid, Number.MAX_SAFE_INTEGER)?.last ?? page)) {
       const opUid = (() => {
         const first = rawThreadPage(tid, 1);

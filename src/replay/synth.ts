@@ -44,6 +44,11 @@ export interface SynthThread {
   posts: SynthPost[];
   /** Forum root URL ending in "/"; the family's captured base_url when omitted. */
   base?: string;
+  /**
+   * The 查看 (views) count page 1's header shows; the reply count (posts − 1) when omitted, as on the
+   * captured pages. Never shown below the reply count (every reply is a view).
+   */
+  views?: number;
   /** Quotable posts from elsewhere (other threads), looked up when `quote` is not in `posts`. */
   quotable?: ReadonlyMap<number, SynthPost & { tid: number }>;
 }
@@ -66,17 +71,21 @@ interface FamilySource {
   dir: string;
   /** The skeleton + first-post page (page 1 of a multi-page thread). */
   file: string;
+  /** A later page of a captured thread: its header cell holds "楼主: NAME" instead of the counts. */
+  laterFile: string;
   /** pid/uid of the opening post and of a reply by someone else (no quote, one line) on that page. */
   firstPid: number;
   replyPid: number;
   charset: 'utf-8' | 'gbk';
   rewrite: boolean;
   jammer: boolean;
+  /** The captured board listing (forumdisplay) whose thread rows the board builder copies, if the family has one. */
+  boardFile?: string;
 }
 
 const SOURCES: Record<SynthFamily, FamilySource> = {
-  utf8: { dir: 'public', file: 'viewthread-t4-p1.html', firstPid: 84, replyPid: 0, charset: 'utf-8', rewrite: false, jammer: false },
-  gbk: { dir: 'public-gbk', file: 'thread-13-1-1.html', firstPid: 409, replyPid: 411, charset: 'gbk', rewrite: true, jammer: true },
+  utf8: { dir: 'public', file: 'viewthread-t4-p1.html', laterFile: 'viewthread-t2-p2.html', firstPid: 84, replyPid: 0, charset: 'utf-8', rewrite: false, jammer: false, boardFile: 'forumdisplay-f3.html' },
+  gbk: { dir: 'public-gbk', file: 'thread-13-1-1.html', laterFile: 'thread-13-2-1.html', firstPid: 409, replyPid: 411, charset: 'gbk', rewrite: true, jammer: true },
 };
 
 const FORUM_OFFSET_MS = 8 * 3600_000;
@@ -87,9 +96,13 @@ const FORUM_OFFSET_MS = 8 * 3600_000;
 type Part = string | { hole: Hole };
 type Hole =
   | 'TID' | 'TITLE' | 'PAGE' | 'PAGER' | 'DESCRIPTION' | 'PID' | 'UID' | 'AUTHOR' | 'FLOOR' | 'POSTNUM_HREF'
-  | 'TIME' | 'MESSAGE' | 'AUTHICON' | 'PGBTN' | 'PIDLIST' | 'REPORTURL' | 'KEYSCROLL';
+  | 'TIME' | 'MESSAGE' | 'AUTHICON' | 'PGBTN' | 'PIDLIST' | 'REPORTURL' | 'KEYSCROLL'
+  | 'THREADHEAD' | 'VIEWS' | 'REPLIES'
+  | 'ROWS' | 'THREADS' | 'TODAY' | 'DATE' | 'TPS' | 'LASTPOSTER' | 'LASTPOSTER_URL' | 'LASTPOST';
 const HOLES = new Set<string>(['TID', 'TITLE', 'PAGE', 'PAGER', 'DESCRIPTION', 'PID', 'UID', 'AUTHOR', 'FLOOR',
-  'POSTNUM_HREF', 'TIME', 'MESSAGE', 'AUTHICON', 'PGBTN', 'PIDLIST', 'REPORTURL', 'KEYSCROLL']);
+  'POSTNUM_HREF', 'TIME', 'MESSAGE', 'AUTHICON', 'PGBTN', 'PIDLIST', 'REPORTURL', 'KEYSCROLL',
+  'THREADHEAD', 'VIEWS', 'REPLIES',
+  'ROWS', 'THREADS', 'TODAY', 'DATE', 'TPS', 'LASTPOSTER', 'LASTPOSTER_URL', 'LASTPOST']);
 const MARK = '\u0000';
 
 /** A template string with holes marked MARK+NAME+MARK, split into parts once. */
@@ -132,6 +145,13 @@ interface Template {
   firstPost: Part[];
   reply: Part[];
   tail: Part[];
+  /**
+   * The left header cell above the posts (td.pls of #postlist's first table), which differs by page as in
+   * Discuz's viewthread.htm: page 1 shows "查看: VIEWS | 回复: REPLIES", later pages the thread author
+   * ("楼主: AUTHOR" with a small avatar, UID).
+   */
+  firstHeader: Part[];
+  laterHeader: Part[];
   /** The 楼主 marker Discuz shows on the thread author's replies, and the ordinary online icon. */
   opIcon: string;
   plainIcon: string;
@@ -196,6 +216,33 @@ function templateBlock(block: string, pid: number, page: number): Part[] {
   return compile(b);
 }
 
+/** The div in #postlist's first td.pls: the counts on page 1, "楼主: NAME" (div#tath) on later pages. */
+const HEADER_RE = /<div (?:class="hm ptn"|id="tath" class="cl")>[\s\S]*?<\/div>/;
+
+/** Page 1's header cell of a captured page, with the view and reply counts as VIEWS and REPLIES holes. */
+function templateFirstHeader(head: string, file: string): { at: number; text: string; parts: Part[] } {
+  const m = HEADER_RE.exec(head);
+  if (!m || !m[0].startsWith('<div class="hm ptn">')) throw new Error(`synth: ${file} lacks page 1's 查看/回复 header`);
+  const t = m[0]
+    .replace(/(查看:<\/span> <span class="xi1">)\d+/, `$1${hole('VIEWS')}`)
+    .replace(/(回复:<\/span> <span class="xi1">)\d+/, `$1${hole('REPLIES')}`);
+  if (!t.includes(hole('VIEWS')) || !t.includes(hole('REPLIES'))) throw new Error(`synth: ${file}'s header has no 查看/回复 counts`);
+  return { at: m.index, text: m[0], parts: compile(t) };
+}
+
+/** A later page's header cell ("楼主: NAME" with the thread author's avatar), with UID and AUTHOR holes. */
+function templateLaterHeader(html: string, file: string): Part[] {
+  const m = HEADER_RE.exec(html);
+  const who = m && /楼主: <a href="(?:home\.php\?mod=space&amp;uid=|space-uid-)(\d+)(?:\.html)?" title="([^"]*)">([^<]*)<\/a>/.exec(m[0]);
+  if (!m || !who || !m[0].startsWith('<div id="tath"')) throw new Error(`synth: ${file} lacks a later page's 楼主 header`);
+  const [, uid, , name] = who;
+  const t = m[0]
+    .split(`title="${name}"`).join(`title="${hole('AUTHOR')}"`)
+    .split(`>${name}</a>`).join(`>${hole('AUTHOR')}</a>`)
+    .replace(new RegExp(`(uid=|uid-)${uid}(?!\\d)`, 'g'), `$1${hole('UID')}`);
+  return compile(t);
+}
+
 /** The pager div Discuz's multi() prints, cut out of head/tail so it can be rebuilt per page. */
 const PAGER_RE = /<div class="pg">[\s\S]*?(?:<\/label>|<\/a>)<\/div>/g;
 
@@ -235,7 +282,11 @@ function loadTemplate(family: SynthFamily): Template {
   const plainIconM = /<img class="authicn vm" id="authicon\d+"[^>]*\/>\r?\n/.exec(html);
   if (!opIconM || !plainIconM) throw new Error('synth: template lacks the author icons');
 
-  const head = html.slice(0, first.start);
+  let head = html.slice(0, first.start);
+  const firstHeader = templateFirstHeader(head, src.file);
+  head = head.slice(0, firstHeader.at) + hole('THREADHEAD') + head.slice(firstHeader.at + firstHeader.text.length);
+  const laterRaw = readFileSync(`${dir}/${src.laterFile}`);
+  const laterHeader = templateLaterHeader(src.charset === 'utf-8' ? laterRaw.toString('utf8') : iconv.decode(laterRaw, 'gbk'), src.laterFile);
   const lastBlockEnd = html.indexOf('<div id="postlistreply"');
   const tail = html.slice(lastBlockEnd);
   const page = 1;
@@ -266,6 +317,8 @@ function loadTemplate(family: SynthFamily): Template {
     firstPost: templateBlock(firstBlock, src.firstPid, page),
     reply: templateBlock(replyBlock, replyPid, page),
     tail: templ(tail),
+    firstHeader: firstHeader.parts,
+    laterHeader,
     opIcon: opIconM[0].replace(/authicon\d+/, `authicon${hole('PID')}`),
     plainIcon: plainIconM[0].replace(/authicon\d+/, `authicon${hole('PID')}`),
   };
@@ -498,8 +551,14 @@ export function renderThreadPageHtml(thread: SynthThread, page: number): string 
     PGBTN: nextHref ? `<div class="pgbtn"><a href="${nextHref}" hidefocus="true" class="bm_h">下一页 &raquo;</a></div>` : '',
     PIDLIST: thread.posts.slice((page - 1) * ppp, page * ppp).map((p) => p.pid).join(','),
   };
+  const opener = thread.posts[0];
+  const replies = Math.max(0, thread.posts.length - 1);
+  // Discuz's viewthread.htm: the counts on page 1, the thread author on every later page
+  const threadHead = page === 1
+    ? fill(t.firstHeader, { VIEWS: String(Math.max(replies, thread.views ?? replies)), REPLIES: String(replies) })
+    : fill(t.laterHeader, { UID: String(opener?.uid ?? 0), AUTHOR: escapeHtml(opener?.author ?? '') });
   const firstBody = thread.posts[0] ? quoteExcerpt(thread.posts[0].body).replace(/\s+/g, ' ') : '';
-  let html = fill(t.head, { ...common, DESCRIPTION: escapeHtml(`${firstBody} ${thread.title} ,Discuz! Board`), PID: String(thread.posts[0]?.pid ?? 0) });
+  let html = fill(t.head, { ...common, DESCRIPTION: escapeHtml(`${firstBody} ${thread.title} ,Discuz! Board`), PID: String(thread.posts[0]?.pid ?? 0), THREADHEAD: threadHead });
   const startIdx = (page - 1) * ppp;
   const end = Math.min(thread.posts.length, startIdx + ppp);
   for (let i = startIdx; i < end; i++) {
@@ -555,4 +614,187 @@ export function buildThreadPages(thread: SynthThread): SynthPage[] {
   const out: SynthPage[] = [];
   for (let p = 1; p <= pages; p++) out.push(buildThreadPage(thread, p));
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Board listing (forum.php?mod=forumdisplay&fid=F)
+
+/** A board listing to render: the threads it lists (any order; Discuz lists them by last post, newest first). */
+export interface SynthBoard {
+  family: SynthFamily;
+  threads: SynthThread[];
+  /** The 今日 (posts today) count in the board header; 0 when omitted (a finished game's board). */
+  todayPosts?: number;
+}
+
+/** A rendered board listing, as a server would serve it. */
+export interface SynthBoardPage {
+  /** The captured board's fid (the listing keeps the captured board: its name, fid and forms). */
+  fid: number;
+  /** Request path relative to the forum root ("forum.php?mod=forumdisplay&fid=3"). */
+  path: string;
+  url: string;
+  bytes: Uint8Array;
+  contentType: string;
+}
+
+interface BoardTemplate {
+  fid: number;
+  base: string;
+  ppp: number;
+  head: Part[];
+  row: Part[];
+  /** One link of span.tps, the page links Discuz prints after a multi-page thread's title. */
+  pageLink: Part[];
+  /** The line ending after span.tps in the captured row (the capture mixes CRLF and LF). */
+  tpsEol: string;
+  tail: Part[];
+}
+
+const boardTemplates = new Map<SynthFamily, BoardTemplate>();
+
+/** A replacement that must hit: the board template is useless if the captured markup is not what we expect. */
+function mustReplace(s: string, re: RegExp, to: string, what: string): string {
+  const out = s.replace(re, to);
+  if (out === s) throw new Error(`synth: board template lacks ${what}`);
+  return out;
+}
+
+/**
+ * The family's captured board listing cut into head, one thread row and tail. The row is a real
+ * tbody#normalthread_TID of a multi-page thread (so it carries span.tps) without the per-viewer "New"
+ * link or a stamp image; its values become holes.
+ */
+function loadBoardTemplate(family: SynthFamily): BoardTemplate {
+  const cached = boardTemplates.get(family);
+  if (cached) return cached;
+  const src = SOURCES[family];
+  if (!src.boardFile) throw new Error(`synth: no captured board listing for the ${family} family`);
+  const dir = packagePath('fixtures', 'discuz', src.dir);
+  const site = JSON.parse(readFileSync(`${dir}/site.json`, 'utf8')) as { base_url: string; ppp: number };
+  const raw = readFileSync(`${dir}/${src.boardFile}`);
+  const html = src.charset === 'utf-8' ? raw.toString('utf8') : iconv.decode(raw, 'gbk');
+  const fid = Number(/<table summary="forum_(\d+)"[^>]*id="threadlisttableid">/.exec(html)?.[1]);
+  if (!fid) throw new Error(`synth: ${src.boardFile} has no thread list table`);
+
+  const rows = [...html.matchAll(/<tbody id="normalthread_(\d+)">[\s\S]*?<\/tbody>\r?\n/g)];
+  if (rows.length === 0) throw new Error(`synth: ${src.boardFile} lists no threads`);
+  const start = rows[0].index;
+  const last = rows[rows.length - 1];
+  const end = last.index + last[0].length;
+  const pick = rows.find((r) => r[0].includes('<span class="tps">') && !r[0].includes('class="xi1">New</a>') && !r[0].includes('static/image/stamp/'));
+  if (!pick) throw new Error(`synth: ${src.boardFile} has no plain multi-page thread row to copy`);
+  const tid = pick[1];
+  let row = pick[0];
+
+  // span.tps: cut out whole (with its line break); keep one of its links as the page-link template
+  const tps = /<span class="tps">&nbsp;\.\.\.([\s\S]*?)<\/span>\r?\n/.exec(row)!;
+  const link = /<a href="[^"]*?page=2" onclick="atarget\(this\)">2<\/a>/.exec(tps[1]);
+  if (!link) throw new Error(`synth: ${src.boardFile}'s page links lack page 2`);
+  const pageLink = compile(
+    mustReplace(link[0], new RegExp(`(tid=|thread-)${tid}(?!\\d)`), `$1${hole('TID')}`, 'a tid in the page link')
+      .replace(/page=2"/, `page=${hole('PAGE')}"`).replace(/>2<\/a>/, `>${hole('PAGE')}</a>`),
+  );
+  row = row.replace(tps[0], hole('TPS'));
+  // the thread author, the post date, the counts and the last post
+  row = mustReplace(
+    row,
+    /(<td class="by">\r?\n<cite>\r?\n<a href="(?:home\.php\?mod=space&amp;uid=|space-uid-))\d+((?:\.html)?" c="1">)[^<]*(<\/a><\/cite>\r?\n<em><span>)[^<]*(<\/span><\/em>)/,
+    `$1${hole('UID')}$2${hole('AUTHOR')}$3${hole('DATE')}$4`,
+    'the thread author cell',
+  );
+  row = mustReplace(row, /(class="xi2">)\d+(<\/a><em>)\d+(<\/em>)/, `$1${hole('REPLIES')}$2${hole('VIEWS')}$3`, 'the reply/view counts');
+  row = mustReplace(
+    row,
+    /(<cite><a href="(?:home\.php\?mod=space&username=|space-username-))[^"]*?((?:\.html)?" c="1">)[^<]*(<\/a><\/cite>\r?\n<em><a href="[^"]*#lastpost">)[^<]*(<\/a><\/em>)/,
+    `$1${hole('LASTPOSTER_URL')}$2${hole('LASTPOSTER')}$3${hole('LASTPOST')}$4`,
+    'the last post cell',
+  );
+  row = mustReplace(row, /(class="s xst">)[^<]*(<\/a>)/, `$1${hole('TITLE')}$2`, 'the title link');
+  row = mustReplace(
+    row,
+    new RegExp(`(tid=|thread-|normalthread_|content_|CONTENT_TID=')${tid}(?!\\d)`, 'g'),
+    `$1${hole('TID')}`,
+    'the tid',
+  );
+
+  let head = html.slice(0, start);
+  head = mustReplace(head, /(主题: <strong class="xi1">)\d+/, `$1${hole('THREADS')}`, 'the 主题 count');
+  head = mustReplace(head, /(今日: <strong class="xi1">)\d+/, `$1${hole('TODAY')}`, 'the 今日 count');
+  const t: BoardTemplate = {
+    fid,
+    base: site.base_url,
+    ppp: site.ppp,
+    head: compile(head),
+    row: compile(row),
+    pageLink,
+    tpsEol: tps[0].endsWith('\r\n') ? '\r\n' : '\n',
+    tail: compile(html.slice(end)),
+  };
+  boardTemplates.set(family, t);
+  return t;
+}
+
+/** PHP's rawurlencode (Discuz's link to a user by name): encodeURIComponent plus !*'(). */
+function rawUrlEncode(s: string): string {
+  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** The board listing's request path (the captured board's fid, query form: forum.php?mod=forumdisplay&fid=F). */
+export function boardPagePath(family: SynthFamily): string {
+  return `forum.php?mod=forumdisplay&fid=${loadBoardTemplate(family).fid}`;
+}
+
+/** Discuz lists at most this many threads on a board page (topicperpage's default); there is no captured pager to copy. */
+export const BOARD_THREADS_PER_PAGE = 20;
+
+/**
+ * The board listing's HTML: the captured page with one copied thread row per thread, ordered as
+ * Discuz's forumdisplay orders them (last post, newest first; tid, newest first, on a tie). Each row
+ * holds the title, the author with the opening post's date, replies (posts − 1) and views, the last
+ * poster with the last post's time, and span.tps page links (pages 2–6, then "..N") for threads longer
+ * than one page, as forum_forumdisplay.php prints them.
+ */
+export function renderBoardPageHtml(board: SynthBoard): string {
+  const t = loadBoardTemplate(board.family);
+  if (board.threads.length > BOARD_THREADS_PER_PAGE) {
+    throw new RangeError(`synth: a board page lists at most ${BOARD_THREADS_PER_PAGE} threads, not ${board.threads.length}`);
+  }
+  const lastAt = (th: SynthThread): number => forumTimeMs(th.posts[th.posts.length - 1]?.at ?? 0);
+  const ordered = [...board.threads].sort((a, b) => lastAt(b) - lastAt(a) || b.tid - a.tid);
+  let rows = '';
+  for (const th of ordered) {
+    const op = th.posts[0];
+    const last = th.posts[th.posts.length - 1];
+    if (!op || !last) throw new Error(`synth: thread ${th.tid} has no posts to list`);
+    const replies = th.posts.length - 1;
+    const pages = pageCountOf(th.posts.length, th.ppp ?? t.ppp);
+    let links = '';
+    for (let i = 2; i <= 6 && i <= pages; i++) links += fill(t.pageLink, { TID: String(th.tid), PAGE: String(i) });
+    if (pages > 6) links += `..${fill(t.pageLink, { TID: String(th.tid), PAGE: String(pages) })}`;
+    rows += fill(t.row, {
+      TID: String(th.tid),
+      TITLE: escapeHtml(th.title),
+      TPS: pages > 1 ? `<span class="tps">&nbsp;...${links}</span>${t.tpsEol}` : '',
+      UID: String(op.uid),
+      AUTHOR: escapeHtml(op.author),
+      DATE: formatForumTime(forumTimeMs(op.at), false).split(' ')[0],
+      REPLIES: String(replies),
+      VIEWS: String(Math.max(replies, th.views ?? replies)),
+      LASTPOSTER_URL: rawUrlEncode(last.author),
+      LASTPOSTER: escapeHtml(last.author),
+      LASTPOST: formatForumTime(forumTimeMs(last.at), false),
+    });
+  }
+  return fill(t.head, { THREADS: String(board.threads.length), TODAY: String(board.todayPosts ?? 0) }) + rows + fill(t.tail, {});
+}
+
+/** The board listing page, encoded in the family's charset. */
+export function buildBoardPage(board: SynthBoard): SynthBoardPage {
+  const t = loadBoardTemplate(board.family);
+  const html = renderBoardPageHtml(board);
+  const bytes = SOURCES[board.family].charset === 'utf-8' ? Buffer.from(html, 'utf8') : iconv.encode(html, 'gbk');
+  const path = boardPagePath(board.family);
+  const base = board.threads[0]?.base ?? t.base;
+  return { fid: t.fid, path, url: base + path, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), contentType: familyContentType(board.family) };
 }

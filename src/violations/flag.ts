@@ -19,6 +19,26 @@ export type FlagKind =
   | 'filler' // 120b 无谓的水帖
   | 'late-post'; // not a violation: a post after closing, shown because it was not counted
 
+/**
+ * Each flag kind's Chinese names, the one table of them: `short` heads a flag in the day report (terminal,
+ * Markdown, HTML, the demo's summary); `offence` names it in a proposed card's reason (src/cards/propose.ts),
+ * where the three 潜水 kinds say which offence they are.
+ */
+export const FLAG_KIND_NAMES: Record<FlagKind, { short: string; offence: string }> = {
+  'few-posts': { short: '发言不足', offence: '潜水（发言不足）' },
+  'low-streak': { short: '连续发言不足', offence: '潜水（连续多日发言不足）' },
+  'no-ballot': { short: '未投票', offence: '潜水（未投票）' },
+  'red-font': { short: '红色字体', offence: '红色字体' },
+  'enlarged-font': { short: '放大字体', offence: '放大字体' },
+  'banned-wording': { short: '违禁言论', offence: '违禁言论' },
+  'zombie-post': { short: '诈尸', offence: '诈尸' },
+  'pasted-evidence': { short: '贴证', offence: '贴证' },
+  'avatar-changed': { short: '更换头像', offence: '更换头像' },
+  'signature-changed': { short: '更换签名档', offence: '更换签名档' },
+  filler: { short: '水帖', offence: '无谓的水帖' },
+  'late-post': { short: '关门后发帖', offence: '关门后发帖' },
+};
+
 export interface Flag {
   kind: FlagKind;
   player: string;

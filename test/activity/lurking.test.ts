@@ -9,7 +9,8 @@ import { describe, expect, test } from 'vitest';
 import { parseGame } from '../../src/game/game-file.js';
 import { isOut } from '../../src/game/roster.js';
 import { buildDayReport } from '../../src/report/day-report.js';
-import { FIXTURES, postsByThread, publicIds, publicStore } from './captured.js';
+import { FIXTURES } from '../helpers/captured.js';
+import { postsByThread, publicIds, publicStore } from './captured.js';
 
 const ids = publicIds();
 const d3 = Object.values(ids.posts).filter((p) => p.tid === 7);

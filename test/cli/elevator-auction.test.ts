@@ -8,7 +8,7 @@ import { demoSiteDir } from '../../src/demo/synth-games.js';
 import { parsePage } from '../../src/discuz/index.js';
 import { applyPage, emptyStore } from '../../src/store/index.js';
 import { loadGame } from '../../src/game/game-file.js';
-import { FIXTURES } from '../auction/synth-store.js';
+import { FIXTURES } from '../helpers/captured.js';
 
 const TMP = path.resolve(import.meta.dirname, '../.tmp/cli');
 

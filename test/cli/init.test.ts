@@ -7,7 +7,7 @@ import { saveSession } from '../../src/crawl/session.js';
 import { classifyTitle, gamesOnBoard, parseBoardListing } from '../../src/init/board.js';
 import { decodeBody } from '../../src/discuz/index.js';
 import { loadGame, parseGame } from '../../src/game/game-file.js';
-import { FIXTURES } from '../auction/synth-store.js';
+import { FIXTURES } from '../helpers/captured.js';
 
 const TMP = path.resolve(import.meta.dirname, '../.tmp/init');
 const idsOf = (dir: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, 'discuz', dir, 'ids.json'), 'utf8')) as { threads: Record<string, { tid: number; title: string }> };

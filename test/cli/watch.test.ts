@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReplayServer, type ReplayServer } from '../../src/replay/index.js';
 import { runWatch, type WatchClock } from '../../src/cli/commands/watch.js';
 import { loadGame } from '../../src/game/game-file.js';
-import { FIXTURES } from '../auction/synth-store.js';
+import { FIXTURES } from '../helpers/captured.js';
 
 const TMP = path.resolve(import.meta.dirname, '../.tmp/watch');
 

@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import { describe, expect, test, vi } from 'vitest';
 import { register, fetchedFromFile } from '../../src/cli/commands/parse.js';
 import { runParseBench } from '../../src/bench/parse-bench.js';
-import { DISCUZ, ids } from './fixtures.js';
+import { DISCUZ, ids } from '../helpers/captured.js';
 
 async function run(args: string[]): Promise<string> {
   const program = new Command().exitOverride();

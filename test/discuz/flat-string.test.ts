@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { parsePage } from '../../src/discuz/parse-page.js';
 import { detachPost, flatString } from '../../src/discuz/flat-string.js';
 import type { Post } from '../../src/discuz/types.js';
-import { DISCUZ } from './fixtures.js';
+import { DISCUZ } from '../helpers/captured.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;

@@ -10,7 +10,8 @@ import { describe, expect, test } from 'vitest';
 import { compileSelectorSet, ParseError, parsePage } from '../../src/discuz/index.js';
 import { packagePath } from '../../src/paths.js';
 import type { Page, Post } from '../../src/discuz/types.js';
-import { captureTime, DISCUZ, entry, expectedText, fetched, ids, scenario, scenarioById, site, threadPosts } from './fixtures.js';
+import { DISCUZ, entry, fetched, ids, idsThreadPosts, scenario, site } from '../helpers/captured.js';
+import { captureTime, expectedText, scenarioById } from './fixtures.js';
 
 const PUB_AT = captureTime('public', 'viewthread-t7-p1.html');
 const GBK_AT = captureTime('public-gbk', 'viewthread-t13-p1.html');
@@ -25,7 +26,7 @@ function postOf(dir: 'public' | 'public-gbk', pid: number): Post {
   const i = dir === 'public' ? pub : gbk;
   const p = Object.values(i.posts).find((x) => x.pid === pid)!;
   const ppp = site(dir).ppp;
-  const idx = threadPosts(i, p.tid).findIndex((x) => x.pid === pid);
+  const idx = idsThreadPosts(i, p.tid).findIndex((x) => x.pid === pid);
   const file = `viewthread-t${p.tid}-p${Math.floor(idx / ppp) + 1}.html`;
   const post = load(dir, file).posts.find((x) => x.pid === pid);
   if (!post) throw new Error(`pid ${pid} not on ${file}`);
@@ -234,7 +235,7 @@ describe('selector files', () => {
 describe('hand-made from real markup', () => {
   const t2 = () => raw('public', 'viewthread-t2-p1.html').toString('utf8');
   test('a blocked author: 作者被禁止或删除 内容自动屏蔽 replaces the message block', () => {
-    const pid = threadPosts(pub, 2)[5].pid;
+    const pid = idsThreadPosts(pub, 2)[5].pid;
     const html = t2();
     // viewthread_node.htm renders <div class="locked">{lang message_banned}</div> instead of div.t_fsz.
     const start = html.indexOf('<div class="t_fsz">', html.indexOf(`id="post_${pid}"`));
@@ -250,14 +251,14 @@ describe('hand-made from real markup', () => {
   });
   test('hot-reply (推荐) copies on page 1 do not duplicate pids', () => {
     const html = t2();
-    const pid = threadPosts(pub, 2)[4].pid;
+    const pid = idsThreadPosts(pub, 2)[4].pid;
     const s = html.indexOf(`<div id="post_${pid}"`);
     const e = html.slice(s + 10).search(/<div id="post_\d+"/) + s + 10;
     const copy = html.slice(s, e).replace(/(id="postnum\d+"[^>]*>)[\s\S]*?<\/a>/, '$1推荐</a>');
     const first = html.search(/<div id="post_\d+"/);
     const edited = html.slice(0, first) + copy + html.slice(first);
     const page = load('public', 'viewthread-t2-p1.html', Buffer.from(edited));
-    expect(page.posts.map((p) => p.pid)).toEqual(threadPosts(pub, 2).slice(0, 10).map((p) => p.pid));
+    expect(page.posts.map((p) => p.pid)).toEqual(idsThreadPosts(pub, 2).slice(0, 10).map((p) => p.pid));
   });
   test('a GBK page whose header and meta both say UTF-8 decodes as GB18030 with a warning', () => {
     const bytes = Buffer.from(raw('public-gbk', 'viewthread-t14-p1.html').toString('latin1').replace('charset=gbk', 'charset=utf-8'), 'latin1');

@@ -5,20 +5,8 @@
 import { describe, expect, test } from 'vitest';
 import { parsePage } from '../../src/discuz/index.js';
 import type { Page } from '../../src/discuz/types.js';
-import {
-  captureTime,
-  expectedText,
-  fetched,
-  ids,
-  manifest,
-  scenario,
-  scenarioById,
-  site,
-  squash,
-  threadPosts,
-  type IdsPost,
-  type ManifestEntry,
-} from './fixtures.js';
+import { fetched, ids, idsThreadPosts, manifest, scenario, site, type IdsPost, type ManifestEntry } from '../helpers/captured.js';
+import { captureTime, expectedText, scenarioById, squash } from './fixtures.js';
 
 const DIRS = [
   { dir: 'public', scenario: 'public' as const, desktop: 'viewthread-t7-p1.html' },
@@ -86,7 +74,7 @@ for (const { dir, scenario: scName, desktop } of DIRS) {
         return;
       }
       const thread = id.threads[e.thread!];
-      const all = threadPosts(id, thread.tid);
+      const all = idsThreadPosts(id, thread.tid);
       expect(page.page.tid).toBe(thread.tid);
       expect(page.page.title).toBe(thread.title);
       const mobile = e.url.includes('mobile=2');
@@ -146,7 +134,7 @@ describe('fixtures/discuz/public-defense', () => {
       expect(page.posts).toHaveLength(0);
       expect(page.page.message).toBeTruthy();
     } else {
-      const want = threadPosts(ids('public'), 2).slice(0, 10);
+      const want = idsThreadPosts(ids('public'), 2).slice(0, 10);
       expect(page.posts.map((p) => p.pid)).toEqual(want.map((p) => p.pid));
     }
   });

@@ -10,7 +10,7 @@ import iconv from 'iconv-lite';
 import { describe, expect, test } from 'vitest';
 import { ParseError, parsePage } from '../../src/discuz/index.js';
 import type { FetchedPage } from '../../src/discuz/types.js';
-import { DISCUZ, ids, manifest } from './fixtures.js';
+import { DISCUZ, ids, manifest } from '../helpers/captured.js';
 
 function fetched(dir: string, file: string, bytes?: Uint8Array): FetchedPage {
   const e = manifest(dir).find((m) => m.file === file)!;

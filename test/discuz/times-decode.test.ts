@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { decodeBody, ParseError, parseRelative } from '../../src/discuz/index.js';
-import { DISCUZ } from './fixtures.js';
+import { DISCUZ } from '../helpers/captured.js';
 
 describe('parseRelative', () => {
   // 2026-11-30 16:02:10 in Shanghai.

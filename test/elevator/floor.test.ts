@@ -6,12 +6,11 @@ import { loadGame, parseGame } from '../../src/game/game-file.js';
 import { elevatorFloor, forumLinkStyle, neutraliseBBCode, BRACKET_GUARD } from '../../src/elevator/index.js';
 import { UserError } from '../../src/cli/errors.js';
 import { isOut } from '../../src/game/roster.js';
-import { FIXTURES, storeFromFixture, storeFromSynth } from '../auction/synth-store.js';
+import { storeFromSynth } from '../auction/synth-store.js';
+import { FIXTURES, ids as readIds, manifest, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
 
-const publicDir = path.join(FIXTURES, 'discuz', 'public');
-const ids = JSON.parse(fs.readFileSync(path.join(publicDir, 'ids.json'), 'utf8')) as { base: string; users: Record<string, number> };
-const viewthreadFiles = fs.readdirSync(publicDir).filter((f) => /^viewthread-t\d+-p\d+\.html$/.test(f));
-const store = storeFromFixture('public', viewthreadFiles);
+const ids = readIds('public');
+const store = storeFromFixture('public', threadPageFiles('public'));
 const game = loadGame(path.join(FIXTURES, 'games', 'public.yaml'));
 
 /** A Discuz-like reading of the floor: every [url=…]…[/url] and [s]…[/s] as discuzcode would pair them. */
@@ -48,8 +47,7 @@ describe('elevatorFloor on the captured public game', () => {
 
   it('the links open the real only-author pages of the captured forum', () => {
     // The capture holds a few only-author pages; their URLs are exactly what the floor links to.
-    const manifest = JSON.parse(fs.readFileSync(path.join(publicDir, 'manifest.json'), 'utf8')) as Array<{ url: string }>;
-    const captured = new Set(manifest.map((m) => ids.base + m.url));
+    const captured = new Set(manifest('public').map((m) => ids.base + m.url));
     const floor = elevatorFloor(store, game, 2);
     const hits = floor.entries.filter((e) => e.url && captured.has(e.url));
     expect(hits.length).toBeGreaterThan(0);

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { loadGame } from '../../src/game/game-file.js';
 import { alivePlayers } from '../../src/game/roster.js';
 import { arbiterRange, duelPairs, elevatorRing, neighbourPairs, ringSpan } from '../../src/elevator/index.js';
-import { FIXTURES } from '../auction/synth-store.js';
+import { FIXTURES } from '../helpers/captured.js';
 
 const game = loadGame(path.join(FIXTURES, 'games', 'public.yaml'));
 

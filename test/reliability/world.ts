@@ -11,12 +11,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parsePage } from '../../src/discuz/index.js';
 import { parseGame } from '../../src/game/game-file.js';
 import type { Game } from '../../src/game/types.js';
 import { familyBase, familyContentType, renderThreadPageHtml, threadPagePath, type SynthPost, type SynthThread } from '../../src/replay/synth.js';
-import { applyPage, emptyStore } from '../../src/store/index.js';
+import { emptyStore } from '../../src/store/index.js';
 import type { StoreData } from '../../src/store/types.js';
+import { recordFetched } from '../helpers/captured.js';
 
 export const FORUM = familyBase('utf8');
 export const DIRECTOR = '导演A';
@@ -86,14 +86,13 @@ export function buildWorld(spec: WorldSpec, file = path.join(os.tmpdir(), 'bansh
     for (let page = 1; page <= pages; page++) {
       let html = renderThreadPageHtml(thread, page);
       if (spec.html) html = spec.html(tid, page, html);
-      const fetched = {
+      recordFetched(store, {
         bytes: new Uint8Array(Buffer.from(html, 'utf8')),
         url: FORUM + threadPagePath('utf8', tid, page),
         fetchedAt: new Date('2026-11-23T00:00:00Z'),
         status: 200,
         contentType: familyContentType('utf8'),
-      };
-      applyPage(store, fetched, parsePage(fetched));
+      });
     }
   }
   return { game, store, yaml, uids };

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { renderHtmlReport, reportCsp, type HtmlReportInput } from '../../src/render/html-report.js';
 import { htmlDayInput } from '../../src/render/html-day.js';
-import { FLAG_NAME } from '../../src/render/report-common.js';
+import { FLAG_KIND_NAMES } from '../../src/violations/flag.js';
 import { closingDay, storedPostLinks } from '../../src/cli/commands/report.js';
 import { publicGame, publicStore } from '../activity/captured.js';
 import { voteTimeline } from '../../src/render/vote-timeline.js';
@@ -106,7 +106,7 @@ describe('htmlDayInput: the HTML report draws the day report and the tally, noth
   });
 
   it('lists every flag and every proposed card, evidence linked to the stored post', () => {
-    expect(input.flags.map((f) => [f.player, f.kind, f.url])).toEqual(report.flags.map((f) => [f.player, FLAG_NAME[f.kind], f.url]));
+    expect(input.flags.map((f) => [f.player, f.kind, f.url])).toEqual(report.flags.map((f) => [f.player, FLAG_KIND_NAMES[f.kind].short, f.url]));
     expect(input.cards!.map((c) => c.player)).toEqual(report.cards.map((c) => c.player));
     for (const c of input.cards!) {
       for (const e of c.evidence) {

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { startReplayServer, synthPageSource, type ReplayServer, type ReplayOptions } from '../../src/replay/server.js';
 import { synthGame } from '../../src/bench/synth-game.js';
 import { parsePage } from '../../src/discuz/parse-page.js';
-import { FIXTURES, ids } from '../store/fixture-pages.js';
+import { DISCUZ } from '../helpers/captured.js';
+import { ids } from '../store/fixture-pages.js';
 
 const servers: ReplayServer[] = [];
 afterEach(async () => {
@@ -46,7 +47,7 @@ describe('replay server', () => {
   });
 
   test('the GBK capture is served with its charset, in both URL forms', async () => {
-    const s = await start({ root: path.join(FIXTURES, 'public-gbk') });
+    const s = await start({ root: path.join(DISCUZ, 'public-gbk') });
     const q = await get(s, 'forum.php?mod=viewthread&tid=13&page=1');
     expect(q.res.headers.get('content-type')).toMatch(/gbk/i);
     const w = await get(s, 'thread-13-1-1.html');
@@ -117,7 +118,7 @@ describe('replay server', () => {
     const s = await start();
     const tid = ids.threads.process.tid;
     const r = await get(s, `forum.php?mod=viewthread&tid=${tid}&page=1`);
-    const raw = fs.readFileSync(path.join(FIXTURES, 'public', `viewthread-t${tid}-p1.html`), 'utf8');
+    const raw = fs.readFileSync(path.join(DISCUZ, 'public', `viewthread-t${tid}-p1.html`), 'utf8');
     expect(Buffer.from(r.bytes).toString('utf8')).toBe(raw.split(ids.base).join(s.url));
   });
 

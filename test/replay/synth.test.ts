@@ -11,11 +11,13 @@ import iconv from 'iconv-lite';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import {
+  buildBoardPage,
   buildThreadPage,
   buildThreadPages,
   floorLabel,
   formatForumTime,
   forumTimeMs,
+  renderBoardPageHtml,
   renderPager,
   type SynthFamily,
   type SynthPost,
@@ -166,6 +168,51 @@ describe('synthetic Discuz pages', () => {
     });
   }
 
+  /** The header cell above the posts (#postlist's first td.pls), its 查看 count blanked (ours is plausible, not the capture's). */
+  function headerCell(bytes: Uint8Array, charset: string): string {
+    const html = charset === 'utf-8' ? Buffer.from(bytes).toString('utf8') : iconv.decode(Buffer.from(bytes), 'gbk');
+    const $ = cheerio.load(html);
+    const td = $('#postlist > table').first().find('td.pls').first();
+    expect(td.length).toBe(1);
+    return td.html()!.replace(/(查看:<\/span> <span class="xi1">)\d+/, '$1N');
+  }
+
+  for (const { family, dir, scenario, charset } of FAMILIES) {
+    it(`${family}: the header shows the real 查看/回复 counts on page 1 and "楼主: NAME" on later pages, as captured (${dir})`, () => {
+      const threads = siteThreads(dir, scenario);
+      const pages = capturedThreadPages(dir);
+      expect(pages.some((e) => e.page === 1) && pages.some((e) => e.page! > 1)).toBe(true);
+      for (const entry of pages) {
+        const thread = threads.get(entry.thread!)!;
+        const real = headerCell(readFileSync(fx('discuz', dir, entry.file)), charset);
+        const built = buildThreadPage(thread, entry.page!);
+        const synth = headerCell(built.bytes, charset);
+        expect(synth, entry.file).toBe(real);
+        if (entry.page === 1) {
+          expect(synth, entry.file).toContain(`回复:</span> <span class="xi1">${thread.posts.length - 1}</span>`);
+          const html = charset === 'utf-8' ? Buffer.from(built.bytes).toString('utf8') : iconv.decode(Buffer.from(built.bytes), 'gbk');
+          const views = Number(/查看:<\/span> <span class="xi1">(\d+)/.exec(html)![1]);
+          expect(views).toBeGreaterThanOrEqual(thread.posts.length - 1);
+        } else {
+          expect(synth, entry.file).toContain(`楼主: `);
+          expect(synth, entry.file).not.toContain('回复:');
+        }
+      }
+      // a thread's views never show below its replies, and later pages name the opener whoever it is
+      const t = [...threads.values()].sort((a, b) => b.posts.length - a.posts.length)[0];
+      const small = buildThreadPage({ ...t, views: 0 }, 1);
+      const smallHtml = charset === 'utf-8' ? Buffer.from(small.bytes).toString('utf8') : iconv.decode(Buffer.from(small.bytes), 'gbk');
+      expect(/查看:<\/span> <span class="xi1">(\d+)<\/span><span class="pipe">\|<\/span><span class="xg1">回复:<\/span> <span class="xi1">(\d+)</.exec(smallHtml)!.slice(1).map(Number))
+        .toEqual([t.posts.length - 1, t.posts.length - 1]);
+      const renamed = { ...t, posts: [{ ...t.posts[0], author: '新楼主<&>', uid: 777 }, ...t.posts.slice(1)] };
+      const later = headerCell(buildThreadPage(renamed, 2).bytes, charset);
+      expect(later).toContain('楼主: ');
+      expect(later).toContain('新楼主&lt;&amp;&gt;</a>');
+      expect(later).toMatch(/uid[=-]777\b/);
+      expect(later).not.toMatch(new RegExp(`uid[=-]${t.posts[0].uid}\\b`));
+    });
+  }
+
   it('uses the captured URL schemes and page counts', () => {
     const gbk = siteThreads('public-gbk', 'public-gbk.yaml').get('d1talk')!;
     const pages = buildThreadPages(gbk);
@@ -225,6 +272,10 @@ describe('synthetic Discuz pages', () => {
         const built = parsePage({ bytes: synth.bytes, url: ids.base + entry.url, fetchedAt, contentType: synth.contentType });
         expect(built.page.kind, `${family} ${entry.file}`).toBe(real.page.kind);
         expect([built.page.title, built.page.page, built.page.pageCount]).toEqual([real.page.title, real.page.page, real.page.pageCount]);
+        // the reply count: page 1's header only (later pages show the thread author there)
+        expect((built.page as { replies?: number | null }).replies, `${family} ${entry.file}`).toBe((real.page as { replies?: number | null }).replies);
+        if (entry.page === 1) expect((real.page as { replies?: number | null }).replies).toBe(thread.posts.length - 1);
+        else expect((real.page as { replies?: number | null }).replies).toBeNull();
         // times: the gbk captures show relative times whose title carries seconds; ours are absolute
         const aligned = alignRelative(
           built.posts.map(keep) as Array<ReturnType<typeof keep> & { pid: number | null }>,
@@ -240,5 +291,62 @@ describe('synthetic Discuz pages', () => {
 
   it('lists every captured fixture directory it relies on', () => {
     for (const { dir } of FAMILIES) expect(readdirSync(fx('discuz', dir))).toContain('ids.json');
+  });
+});
+
+describe('synthetic board listing', () => {
+  const capturedHtml = readFileSync(fx('discuz', 'public', 'forumdisplay-f3.html'), 'utf8');
+  const rowOf = (html: string, tid: number): string => new RegExp(`<tbody id="normalthread_${tid}">[\\s\\S]*?</tbody>\\r?\\n`).exec(html)?.[0] ?? '';
+  /** Every captured row's values, read off the real page, as a thread with that many posts. */
+  const captured = (() => {
+    const $ = cheerio.load(capturedHtml);
+    return $('tbody[id^="normalthread_"]').toArray().map((el) => {
+      const row = $(el);
+      const tid = Number(row.attr('id')!.split('_')[1]);
+      const [by, last] = [row.find('td.by').first(), row.find('td.by').last()];
+      const when = (em: ReturnType<typeof $>) => em.find('span[title]').attr('title') ?? em.text().trim();
+      const author = by.find('cite a').text().trim();
+      const uid = Number(/uid=(\d+)/.exec(by.find('cite a').attr('href')!)![1]);
+      const replies = Number(row.find('td.num a').text());
+      const lastPoster = last.find('cite a').text().trim();
+      const lastAt = when(last.find('em'));
+      const posts: SynthPost[] = [{ pid: tid * 1000, author, uid, at: `${when(by.find('em'))} 00:00`, body: 'x' }];
+      for (let i = 1; i <= replies; i++) posts.push({ pid: tid * 1000 + i, author: lastPoster, uid: 99, at: lastAt, body: 'x' });
+      if (replies === 0) expect(lastPoster).toBe(author); // the opening post is the last post
+      else posts[posts.length - 1].at = lastAt;
+      const thread: SynthThread = { family: 'utf8', tid, title: row.find('a.s.xst').text(), views: Number(row.find('td.num em').text()), posts };
+      return { tid, thread, raw: rowOf(capturedHtml, tid), plain: !/class="xi1">New<\/a>|static\/image\/stamp\//.test(rowOf(capturedHtml, tid)) };
+    });
+  })();
+
+  it('re-renders every captured plain thread row byte for byte from its values, in the captured order', () => {
+    const html = renderBoardPageHtml({ family: 'utf8', threads: [...captured.map((c) => c.thread)].reverse(), todayPosts: 173 });
+    const plain = captured.filter((c) => c.plain);
+    expect(plain.length).toBeGreaterThanOrEqual(3);
+    expect(plain.some((c) => c.raw.includes('..<a'))).toBe(true); // a thread past 6 pages: "2 … 6 ..N"
+    for (const c of plain) expect(rowOf(html, c.tid), `thread ${c.tid}`).toBe(c.raw);
+    // Discuz's order (last post, newest first) and the head with the board's counts
+    expect([...html.matchAll(/<tbody id="normalthread_(\d+)">/g)].map((m) => Number(m[1]))).toEqual(captured.map((c) => c.tid));
+    const outside = (h: string) => h.replace(/<tbody id="normalthread_\d+">[\s\S]*?<\/tbody>\r?\n/g, '');
+    expect(outside(html)).toBe(outside(capturedHtml));
+  });
+
+  it('lists any threads, page links only for multi-page ones, and refuses more than one page of threads', () => {
+    const post = (pid: number, at: string): SynthPost => ({ pid, author: '甲<乙>', uid: 5, at, body: 'x' });
+    const long: SynthThread = { family: 'utf8', tid: 90, title: 'A & B', posts: Array.from({ length: 25 }, (_, i) => post(900 + i, '2027-1-2 10:00')) };
+    const short: SynthThread = { family: 'utf8', tid: 91, title: 'C', posts: [post(950, '2027-1-3 09:00')] };
+    const page = buildBoardPage({ family: 'utf8', threads: [long, short] });
+    expect(page.path).toBe('forum.php?mod=forumdisplay&fid=3');
+    const html = Buffer.from(page.bytes).toString('utf8');
+    const $ = cheerio.load(html);
+    expect($('tbody[id^="normalthread_"]').toArray().map((e) => $(e).attr('id'))).toEqual(['normalthread_91', 'normalthread_90']);
+    expect($('#normalthread_90 a.s.xst').text()).toBe('A & B');
+    expect($('#normalthread_90 span.tps a').toArray().map((a) => $(a).text())).toEqual(['2', '3']);
+    expect($('#normalthread_91 span.tps').length).toBe(0);
+    expect($('#normalthread_90 td.num').text()).toBe('2424');
+    expect($('#normalthread_90 td.by').last().find('cite a').attr('href')).toBe('home.php?mod=space&username=%E7%94%B2%3C%E4%B9%99%3E');
+    expect(html).toContain('主题: <strong class="xi1">2</strong>');
+    const many = Array.from({ length: 21 }, (_, i) => ({ ...short, tid: 100 + i }));
+    expect(() => renderBoardPageHtml({ family: 'utf8', threads: many })).toThrow(RangeError);
   });
 });

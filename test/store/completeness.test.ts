@@ -7,9 +7,10 @@ import { assertComplete, completeness, describeGaps, formatRanges } from '../../
 import { parsePage } from '../../src/discuz/parse-page.js';
 import { UserError } from '../../src/cli/errors.js';
 import { removePost } from '../../src/replay/page-edits.js';
-import { capture, capturedPages, fetchedPage, FIXTURES, idsPosts, ids, pageHtml, PUBLIC } from './fixture-pages.js';
+import { DISCUZ } from '../helpers/captured.js';
+import { capture, capturedPages, fetchedPage, idsPosts, ids, pageHtml, PUBLIC } from './fixture-pages.js';
 
-const GBK = path.join(FIXTURES, 'public-gbk');
+const GBK = path.join(DISCUZ, 'public-gbk');
 
 const tid = ids.threads.d1talk.tid;
 const pages = capturedPages(tid);

@@ -1,23 +1,22 @@
-/** Real captured pages as the crawler would hand them over: FetchedPage + parsed Page, and ids.json. */
+/**
+ * Real captured pages of the public capture as the crawler would hand them over — FetchedPage + parsed
+ * Page — by thread and page number, optionally with their HTML edited, and its ids.json.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { parsePage } from '../../src/discuz/parse-page.js';
 import type { FetchedPage, Page } from '../../src/discuz/types.js';
+import { DISCUZ, ids as readIds, idsThreadPosts } from '../helpers/captured.js';
 
-export const FIXTURES = path.resolve(__dirname, '../../fixtures/discuz');
-export const PUBLIC = path.join(FIXTURES, 'public');
+/** fixtures/discuz/public: the capture these helpers read. */
+export const PUBLIC = path.join(DISCUZ, 'public');
 
-export interface Ids {
-  base: string;
-  users: Record<string, number>;
-  threads: Record<string, { tid: number; title: string; first_pid: number }>;
-  posts: Record<string, { tid: number; pid: number; floor: number; author: string; authorid: number }>;
-}
-export const ids: Ids = JSON.parse(fs.readFileSync(path.join(PUBLIC, 'ids.json'), 'utf8'));
+/** The public capture's ids.json. */
+export const ids = readIds('public');
 
 /** Posts of a thread from ids.json, by floor. */
 export function idsPosts(tid: number) {
-  return Object.values(ids.posts).filter((p) => p.tid === tid).sort((a, b) => a.floor - b.floor);
+  return idsThreadPosts(ids, tid);
 }
 
 /** Captured page count of a thread (from the files present). */

@@ -5,19 +5,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { parsePage } from '../../src/discuz/index.js';
 import { parseGame } from '../../src/game/game-file.js';
 import { buildDayReport } from '../../src/report/day-report.js';
-import { applyPage, emptyStore } from '../../src/store/index.js';
+import { emptyStore } from '../../src/store/index.js';
 import { threadPosts } from '../../src/store/slice.js';
-import { FIXTURES } from '../activity/captured.js';
+import { FIXTURES, ids as readIds, recordFetched, storeFromFixture } from '../helpers/captured.js';
 import { publicGame } from '../activity/captured.js';
 
 function record(data: ReturnType<typeof emptyStore>, dir: string, file: string, url: string, fetchedAt: Date, edit?: (html: string) => string) {
   let html = fs.readFileSync(path.join(FIXTURES, 'discuz', dir, file), 'latin1');
   if (edit) html = edit(html);
-  const fetched = { bytes: new Uint8Array(Buffer.from(html, 'latin1')), url, fetchedAt, status: 200, contentType: dir === 'public' ? 'text/html; charset=utf-8' : 'text/html; charset=gbk' };
-  applyPage(data, fetched, parsePage(fetched));
+  recordFetched(data, { bytes: new Uint8Array(Buffer.from(html, 'latin1')), url, fetchedAt, status: 200, contentType: dir === 'public' ? 'text/html; charset=utf-8' : 'text/html; charset=gbk' });
 }
 
 describe('avatar and signature changed during the game (real markup, a later fetch)', () => {
@@ -49,10 +47,7 @@ describe('avatar and signature changed during the game (real markup, a later fet
 });
 
 describe('the GBK capture (jammer, rewrite URLs): fonts and counts through the same code', () => {
-  const ids = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'discuz', 'public-gbk', 'ids.json'), 'utf8')) as {
-    base: string;
-    posts: Record<string, { tid: number; pid: number; author: string; dateline: number }>;
-  };
+  const ids = readIds('public-gbk');
   const game = parseGame(
     `forum: ${ids.base}
 ruleset: m107
@@ -63,12 +58,7 @@ days:
 `,
     'gbk.yaml',
   );
-  const data = emptyStore(ids.base);
-  for (const [file, url] of [
-    ['thread-13-1-1.html', 'thread-13-1-1.html'],
-    ['thread-13-2-1.html', 'thread-13-2-1.html'],
-    ['thread-14-1-1.html', 'thread-14-1-1.html'],
-  ]) record(data, 'public-gbk', file, ids.base + url, new Date('2026-11-26T00:00:00Z'));
+  const data = storeFromFixture('public-gbk', ['thread-13-1-1.html', 'thread-13-2-1.html', 'thread-14-1-1.html'], new Date('2026-11-26T00:00:00Z'));
   const report = buildDayReport(game, new Map([[13, threadPosts(data, 13)], [14, threadPosts(data, 14)]]), 1, { accelerated: false });
 
   test('counts per player agree with ids.json', () => {

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { register } from '../../src/cli/commands/tally.js';
-import { captureStore, FIXTURES } from './fixtures.js';
+import { FIXTURES } from '../helpers/captured.js';
+import { captureStore } from './fixtures.js';
 
 let dir: string;
 let gameFile: string;

@@ -5,64 +5,25 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parse } from 'yaml';
-import { parsePage } from '../../src/discuz/parse-page.js';
 import { parseGame } from '../../src/game/game-file.js';
 import type { Game } from '../../src/game/types.js';
-import { emptyStore } from '../../src/store/store-file.js';
-import { applyPage } from '../../src/store/record.js';
 import { threadPosts, type SlicePost } from '../../src/store/slice.js';
 import type { StoreData } from '../../src/store/types.js';
+import {
+  FIXTURES,
+  ids as readIds,
+  scenario as readScenario,
+  storeFromFixture,
+  threadPageFiles,
+  type Capture,
+  type IdsPost,
+  type ScenarioPost,
+} from '../helpers/captured.js';
 
-export const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures');
+/** The capture's ids.json and its scenario, under the names the tally tests use (their locals are `ids`). */
+export { readIds, readScenario };
 
-interface ManifestEntry {
-  file: string;
-  url: string;
-  thread: string;
-  page: number;
-}
-
-export interface IdsPost {
-  tid: number;
-  pid: number;
-  floor: number;
-  author: string;
-  dateline: number;
-  threadKey: string;
-}
-
-export interface Ids {
-  base: string;
-  users: Record<string, number>;
-  threads: Record<string, { tid: number; title: string }>;
-  posts: Record<string, IdsPost>;
-}
-
-export interface ScenarioPost {
-  id: string;
-  author: string;
-  at: string;
-  body: string;
-  quote?: string;
-  reply?: string;
-  edit?: { at: string; body: string };
-}
-
-export interface Scenario {
-  users: Array<{ name: string; role: string }>;
-  threads: Array<{ key: string; title: string; author: string; at: string; body: string; posts: ScenarioPost[] }>;
-}
-
-export function readIds(capture: 'public' | 'public-gbk'): Ids {
-  return JSON.parse(fs.readFileSync(path.join(FIXTURES, 'discuz', capture, 'ids.json'), 'utf8')) as Ids;
-}
-
-export function readScenario(capture: 'public' | 'public-gbk'): Scenario {
-  return parse(fs.readFileSync(path.join(FIXTURES, 'scenarios', `${capture}.yaml`), 'utf8')) as Scenario;
-}
-
-const FETCHED_AT: Record<string, Date> = {
+const FETCHED_AT: Record<Capture, Date> = {
   public: new Date('2026-11-30T08:02:00Z'),
   'public-gbk': new Date('2026-11-30T08:07:00Z'),
 };
@@ -73,29 +34,21 @@ const storeCache = new Map<string, StoreData>();
  * A store holding the capture's desktop thread pages (query-form URLs), parsed and recorded exactly as
  * a crawl would record them.
  */
-export function captureStore(capture: 'public' | 'public-gbk'): StoreData {
+export function captureStore(capture: Capture): StoreData {
   return structuredClone(sharedStore(capture));
 }
 
 /** The same store, shared (read-only use). */
-function sharedStore(capture: 'public' | 'public-gbk'): StoreData {
+function sharedStore(capture: Capture): StoreData {
   const cached = storeCache.get(capture);
   if (cached) return cached;
-  const dir = path.join(FIXTURES, 'discuz', capture);
-  const ids = readIds(capture);
-  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as ManifestEntry[];
-  const store = emptyStore(ids.base);
-  for (const e of manifest) {
-    if (!e.file.startsWith('viewthread-t')) continue;
-    const fetched = { bytes: fs.readFileSync(path.join(dir, e.file)), url: ids.base + e.url, fetchedAt: FETCHED_AT[capture], status: 200 };
-    applyPage(store, fetched, parsePage(fetched));
-  }
+  const store = storeFromFixture(capture, threadPageFiles(capture), FETCHED_AT[capture]);
   storeCache.set(capture, store);
   return store;
 }
 
 /** The parsed posts of one thread of a capture, by the scenario's thread key. */
-export function capturePosts(capture: 'public' | 'public-gbk', threadKey: string): SlicePost[] {
+export function capturePosts(capture: Capture, threadKey: string): SlicePost[] {
   const ids = readIds(capture);
   return threadPosts(sharedStore(capture), ids.threads[threadKey].tid);
 }
@@ -130,7 +83,7 @@ export function gameFrom(yaml: string): Game {
 }
 
 /** The scenario post with this id, and its pid/floor from ids.json. */
-export function scenarioPost(capture: 'public' | 'public-gbk', id: string): ScenarioPost & IdsPost {
+export function scenarioPost(capture: Capture, id: string): ScenarioPost & IdsPost {
   const sc = readScenario(capture);
   const ids = readIds(capture);
   for (const t of sc.threads) {
@@ -167,7 +120,7 @@ export function publicGameWith(edit: (yaml: string) => string): Game {
 }
 
 /** The real posts of a capture thread with some replaced, dropped or added (by pid). */
-export function editedThread(capture: 'public' | 'public-gbk', threadKey: string, edit: (posts: SlicePost[]) => SlicePost[]): SlicePost[] {
+export function editedThread(capture: Capture, threadKey: string, edit: (posts: SlicePost[]) => SlicePost[]): SlicePost[] {
   return edit(capturePosts(capture, threadKey));
 }
 

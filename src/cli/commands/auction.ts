@@ -4,19 +4,11 @@
  * Refuses (exit 3) when the auction thread's crawl is incomplete, unless --allow-incomplete.
  */
 import type { Command } from 'commander';
-import { loadGame } from '../../game/game-file.js';
-import { findDay } from '../../game/roster.js';
-import { assertComplete, openStore } from '../../store/index.js';
 import { threadPosts } from '../../store/slice.js';
 import { resolveAuction, voteOutShare } from '../../auction/index.js';
 import { renderAuctionText } from '../../render/auction-text.js';
 import { UserError } from '../errors.js';
-
-function dayNumber(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`--day must be a whole number ≥ 1 (got "${v}")`);
-  return n;
-}
+import { dayNumber, loadGameDay, withCountingStore } from '../options.js';
 
 export function register(program: Command): void {
   program
@@ -28,31 +20,19 @@ export function register(program: Command): void {
     .option('--allow-incomplete', 'resolve even when the thread\'s crawl has gaps')
     .option('--json', 'print JSON')
     .action(async (o: { game: string; day: number; store?: string; allowIncomplete?: boolean; json?: boolean }) => {
-      const game = loadGame(o.game, { store: o.store });
-      let day;
-      try {
-        day = findDay(game, o.day);
-      } catch (e) {
-        throw new UserError((e as Error).message);
-      }
+      const { game, day } = loadGameDay(o);
       if (!game.rules.wuhui) throw new UserError(`the ${game.rules.name} ruleset has no auction (only wuhui has 拍卖贴)`);
-      if (!day.auction) throw new UserError(`day ${o.day} has no auction thread in ${game.file}: add "auction: TID" to the day`);
-      const store = await openStore(game.storePath, { lock: false, forum: game.forum });
-      try {
-        if (!store.data.threads[String(day.auction.tid)]) {
-          throw new UserError(`the auction thread ${day.auction.tid} is not in the store yet: run \`bansha crawl --game ${game.file} --day ${o.day}\``, 3);
-        }
-        assertComplete(store.data, [day.auction.tid], { allowIncomplete: o.allowIncomplete });
-        const result = resolveAuction(threadPosts(store.data, day.auction.tid), game, o.day);
-        const share = voteOutShare(game, day);
-        if (o.json) {
-          const { day: d, items, pledges, ignored, diamondValue, tid } = result;
-          process.stdout.write(`${JSON.stringify({ day: d, tid, diamondValue, items, pledges, ignored, voteOutShare: share }, null, 2)}\n`);
-        } else {
-          process.stdout.write(renderAuctionText(result, share));
-        }
-      } finally {
-        await store.close();
+      const auction = day.auction;
+      if (!auction) throw new UserError(`day ${o.day} has no auction thread in ${game.file}: add "auction: TID" to the day`);
+      const notStored = () => new UserError(`the auction thread ${auction.tid} is not in the store yet: run \`bansha crawl --game ${game.file} --day ${o.day}\``, 3);
+      const result = await withCountingStore(game, { tids: [auction.tid], allowIncomplete: o.allowIncomplete, notStored }, (store) =>
+        resolveAuction(threadPosts(store, auction.tid), game, o.day));
+      const share = voteOutShare(game, day);
+      if (o.json) {
+        const { day: d, items, pledges, ignored, diamondValue, tid } = result;
+        process.stdout.write(`${JSON.stringify({ day: d, tid, diamondValue, items, pledges, ignored, voteOutShare: share }, null, 2)}\n`);
+      } else {
+        process.stdout.write(renderAuctionText(result, share));
       }
     });
 }

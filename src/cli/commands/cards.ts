@@ -9,7 +9,9 @@ import pc from 'picocolors';
 import { decide, ledgerPath, readLedger, writeLedger } from '../../cards/ledger.js';
 import { standings, standingText } from '../../cards/standing.js';
 import { loadGame } from '../../game/game-file.js';
-import { COLOR_NAME, STATUS_NAME, terminalSafe } from '../../render/report-common.js';
+import { COLOR_NAME, STATUS_NAME } from '../../render/report-common.js';
+import { terminalSafe } from '../../render/safe-text.js';
+import { stdoutColor } from '../options.js';
 
 interface CardsCliOptions {
   game: string;
@@ -32,7 +34,7 @@ export function register(program: Command): void {
         process.stdout.write(`${JSON.stringify({ cards: ledger.cards, standings: stand }, null, 2)}\n`);
         return;
       }
-      const c = pc.createColors(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
+      const c = pc.createColors(stdoutColor());
       const out: string[] = [c.bold(`Cards of ${game.file} (${ledgerPath(game.file)})`)];
       if (!ledger.cards.length) out.push('  (none yet: bansha report --game … --day N proposes them)');
       for (const k of ledger.cards) {

@@ -9,14 +9,7 @@ import { UserError } from '../errors.js';
 import { loadGame } from '../../game/game-file.js';
 import { crawlGame, type CrawlResult } from '../../crawl/crawler.js';
 import { describeGaps } from '../../store/completeness.js';
-
-function positiveInt(name: string, min = 1) {
-  return (v: string): number => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min) throw new UserError(`--${name} must be a whole number ≥ ${min} (got "${v}")`, 2);
-    return n;
-  };
-}
+import { dayNumber, wholeNumber } from '../options.js';
 
 /** The per-thread summary lines printed after a crawl. */
 export function summaryLines(result: CrawlResult): string[] {
@@ -40,13 +33,13 @@ export function register(program: Command): void {
     .command('crawl')
     .description('fetch the game\'s threads into the evidence store (incremental; --full refetches every page)')
     .requiredOption('--game <file>', 'the game file (YAML)')
-    .option('--day <n>', 'only this day\'s threads (plus the process thread)', positiveInt('day'))
+    .option('--day <n>', 'only this day\'s threads (plus the process thread)', dayNumber)
     .option('--full', 'refetch every page, to catch edits on old pages')
     .option('--store <path>', 'the store file (default: beside the game file)')
-    .option('--concurrency <n>', 'requests at a time (default 2)', positiveInt('concurrency'))
-    .option('--delay-ms <n>', 'minimum ms between requests (default 1000)', positiveInt('delay-ms', 0))
-    .option('--timeout-ms <n>', 'timeout per request in ms (default 30000)', positiveInt('timeout-ms'))
-    .option('--retries <n>', 'retries per page (default 4)', positiveInt('retries', 0))
+    .option('--concurrency <n>', 'requests at a time (default 2)', wholeNumber('concurrency'))
+    .option('--delay-ms <n>', 'minimum ms between requests (default 1000)', wholeNumber('delay-ms', 0))
+    .option('--timeout-ms <n>', 'timeout per request in ms (default 30000)', wholeNumber('timeout-ms'))
+    .option('--retries <n>', 'retries per page (default 4)', wholeNumber('retries', 0))
     .option('--no-progress', 'no progress bar')
     .option('--verbose', 'note every retry on stderr')
     .action(async (o: { game: string; day?: number; full?: boolean; store?: string; concurrency?: number; delayMs?: number; timeoutMs?: number; retries?: number; progress: boolean; verbose?: boolean }) => {

@@ -20,20 +20,21 @@ import { formLogin } from '../../demo/form-login.js';
 import { startReplayServer } from '../../replay/server.js';
 import { loadGame } from '../../game/game-file.js';
 import type { Game } from '../../game/types.js';
-import { openStore } from '../../store/index.js';
 import { threadPosts } from '../../store/slice.js';
 import type { StoreData } from '../../store/types.js';
 import { postsFromStore, tallyDay } from '../../votes/tally.js';
 import type { TallyResult } from '../../votes/types.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
 import { renderDayReportTerminal } from '../../render/report-terminal.js';
-import { COLOR_NAME, FLAG_NAME } from '../../render/report-common.js';
+import { COLOR_NAME } from '../../render/report-common.js';
+import { FLAG_KIND_NAMES } from '../../violations/flag.js';
 import { renderAuctionText } from '../../render/auction-text.js';
 import type { DayReport } from '../../report/day-report.js';
 import { resolveAuction, voteOutShare } from '../../auction/index.js';
 import { arbiterRange, duelPairs, elevatorFloor, elevatorRing } from '../../elevator/index.js';
 import { packagePath } from '../../paths.js';
 import { UserError } from '../errors.js';
+import { stdoutColor, withStore } from '../options.js';
 import { closingDay, dayHtml, recordProposals, storedPostLinks } from './report.js';
 
 /** The bundled demo games: the game file and the replayable site it is played on. */
@@ -129,13 +130,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
         `(${DEMO_CRAWL_DELAY_MS} ms between requests: the server is local; a real forum gets the polite default of 1 s)`,
     );
 
-    const store = await openStore(game.storePath, { lock: false });
-    let days: DemoDay[];
-    try {
-      days = runJob(store.data, game, preset, write, summary);
-    } finally {
-      await store.close();
-    }
+    const days = await withStore(game, (store) => runJob(store, game, preset, write, summary));
     const ledger = ledgerPath(game.file);
     if (fs.existsSync(ledger)) files.push({ what: 'card ledger', path: ledger });
     return { out, gameFile, storePath: game.storePath, ledgerPath: ledger, login: how, forum: server.url, days, files, summary, elapsedMs: Date.now() - started };
@@ -214,7 +209,11 @@ function reportLines(r: DayReport, game: Game): string[] {
   const few = r.flags.filter((f) => f.kind === 'few-posts').map((f) => f.player);
   const noBallot = r.flags.filter((f) => f.kind === 'no-ballot').map((f) => f.player);
   const kinds = new Map<string, number>();
-  for (const f of r.flags) if (f.kind !== 'few-posts' && f.kind !== 'no-ballot') kinds.set(FLAG_NAME[f.kind], (kinds.get(FLAG_NAME[f.kind]) ?? 0) + 1);
+  for (const f of r.flags) {
+    if (f.kind === 'few-posts' || f.kind === 'no-ballot') continue;
+    const name = FLAG_KIND_NAMES[f.kind].short;
+    kinds.set(name, (kinds.get(name) ?? 0) + 1);
+  }
   const colours = new Map<string, number>();
   for (const c of r.cards) colours.set(COLOR_NAME[c.color], (colours.get(COLOR_NAME[c.color]) ?? 0) + 1);
   const lines = [
@@ -244,7 +243,7 @@ export function register(program: Command): void {
     .option('--no-browser', 'log in with a plain HTTP form post even when Chromium is there')
     .action(async (o: { preset: string; out?: string; browser: boolean }) => {
       if (!(o.preset in DEMO_GAMES)) throw new UserError(`unknown --preset "${o.preset}" (choose ${Object.keys(DEMO_GAMES).join(', ')})`);
-      const c = pc.createColors(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
+      const c = pc.createColors(stdoutColor());
       const verbose = process.stderr.isTTY;
       const r = await runDemo({ preset: o.preset as DemoName, out: o.out, browser: o.browser, log: verbose ? (l) => process.stderr.write(pc.dim(`${l}\n`)) : undefined });
       const lines = [

@@ -6,16 +6,10 @@
  */
 import type { Command } from 'commander';
 import { loadGame } from '../../game/game-file.js';
-import { openStore } from '../../store/index.js';
 import { arbiterRange, duelPairs, elevatorFloor } from '../../elevator/index.js';
 import { UserError } from '../errors.js';
+import { dayNumber, withStore } from '../options.js';
 import { editFloor2Plan, replyPlan, runPost } from '../../publish/index.js';
-
-function dayNumber(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`--day must be a whole number ≥ 1 (got "${v}")`);
-  return n;
-}
 
 export function register(program: Command): void {
   program
@@ -46,18 +40,15 @@ export function register(program: Command): void {
         process.stdout.write(o.json ? `${JSON.stringify({ day: o.day, from: range[0], range }, null, 2)}\n` : `仲裁范围 (${range.length}人): ${range.join('、')}\n`);
         return;
       }
-      const store = await openStore(game.storePath, { lock: false, forum: game.forum });
-      try {
-        const floor = elevatorFloor(store.data, game, o.day);
+      await withStore(game, async (store) => {
+        const floor = elevatorFloor(store, game, o.day);
         if (post !== null) {
           const what = `the day ${o.day} elevator floor (电梯楼)`;
-          const plan = post === 'edit' ? editFloor2Plan(store.data, game.forum, floor.tid, floor.bbcode, what, game.file) : replyPlan(store.data, game.forum, floor.tid, floor.bbcode, what);
+          const plan = post === 'edit' ? editFloor2Plan(store, game.forum, floor.tid, floor.bbcode, what, game.file) : replyPlan(store, game.forum, floor.tid, floor.bbcode, what);
           process.stdout.write((await runPost(plan, game, { yes: o.yes, json: o.json, log: (l) => process.stderr.write(`${l}\n`) })).text);
           return;
         }
         process.stdout.write(o.json ? `${JSON.stringify(floor, null, 2)}\n` : floor.bbcode);
-      } finally {
-        await store.close();
-      }
+      });
     });
 }

@@ -18,7 +18,6 @@ import type { Command } from 'commander';
 import { dayTids, gameTids } from '../../activity/threads.js';
 import { readLedger, ledgerPath, mergeProposals, writeLedger } from '../../cards/ledger.js';
 import type { CardProposal } from '../../cards/types.js';
-import { loadGame } from '../../game/game-file.js';
 import { findDay } from '../../game/roster.js';
 import type { Game, GameDay } from '../../game/types.js';
 import { htmlDayInput, reportTitle } from '../../render/html-day.js';
@@ -28,7 +27,6 @@ import { renderDayReportJson } from '../../render/report-json.js';
 import { renderDayReportMarkdown } from '../../render/report-markdown.js';
 import { renderDayReportTerminal } from '../../render/report-terminal.js';
 import { buildDayReport, type DayReport } from '../../report/day-report.js';
-import { assertComplete, openStore } from '../../store/index.js';
 import { postUrl, threadPosts, type SlicePost } from '../../store/slice.js';
 import type { StoreData } from '../../store/types.js';
 import { loadWordLists } from '../../violations/word-lists.js';
@@ -36,6 +34,7 @@ import { accelerationFor } from '../../votes/acceleration.js';
 import { postsFromStore, tallyDay, threadsForTally, type PostsOf } from '../../votes/tally.js';
 import type { TallyResult } from '../../votes/types.js';
 import { UserError } from '../errors.js';
+import { dayNumber, loadGameDay, stdoutColor, withCountingStore } from '../options.js';
 
 interface ReportCliOptions {
   game: string;
@@ -48,12 +47,6 @@ interface ReportCliOptions {
   store?: string;
   allowIncomplete?: boolean;
   ledger: boolean;
-}
-
-function dayNumber(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`--day must be a whole number ≥ 1 (got "${v}")`);
-  return n;
 }
 
 /** One day at closing time, assembled once: its tally (null when the day has no vote thread) and its report. */
@@ -162,24 +155,12 @@ export function register(program: Command): void {
     .action(async (o: ReportCliOptions) => {
       if ([o.json, o.bbcode, o.markdown, o.html].filter(Boolean).length > 1) throw new UserError('choose one of --json, --bbcode, --markdown and --html');
       if (o.out !== undefined && !o.html) throw new UserError('--out goes with --html');
-      const game = loadGame(o.game, { store: o.store });
-      findDay(game, o.day);
-      const store = await openStore(game.storePath, { lock: false, forum: game.forum });
+      const { game } = loadGameDay(o);
       const file = ledgerPath(game.file);
-      let day: ClosingDay;
-      let links: (pid: number) => string | null;
-      try {
-        const needed = threadsForReport(game, o.day);
-        const missing = needed.filter((tid) => !store.data.threads[String(tid)]);
-        if (missing.length && !o.allowIncomplete) {
-          throw new UserError(`thread${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not in the store ${game.storePath} yet: run \`bansha crawl --game ${game.file}\``, 3);
-        }
-        assertComplete(store.data, needed.filter((tid) => store.data.threads[String(tid)]), { allowIncomplete: o.allowIncomplete });
-        day = closingDay(game, store.data, o.day, { ledgerFile: file });
-        links = storedPostLinks(game, store.data);
-      } finally {
-        await store.close();
-      }
+      const { day, links } = await withCountingStore(game, { tids: threadsForReport(game, o.day), allowIncomplete: o.allowIncomplete }, (store) => ({
+        day: closingDay(game, store, o.day, { ledgerFile: file }),
+        links: storedPostLinks(game, store),
+      }));
       const report = day.report;
       if (o.ledger) recordProposals(game, report, file);
       if (o.html) {
@@ -195,7 +176,7 @@ export function register(program: Command): void {
           ? renderDayReportBBCode(report, links)
           : o.markdown
             ? renderDayReportMarkdown(report)
-            : renderDayReportTerminal(report, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
+            : renderDayReportTerminal(report, { color: stdoutColor() });
       process.stdout.write(text);
     });
 }

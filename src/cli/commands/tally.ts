@@ -9,15 +9,13 @@
  */
 import type { Command } from 'commander';
 import { DateTime } from 'luxon';
-import { loadGame } from '../../game/game-file.js';
-import { findDay } from '../../game/roster.js';
 import type { Game } from '../../game/types.js';
 import { renderTallyBBCode } from '../../render/tally-bbcode.js';
 import { renderTallyJson } from '../../render/tally-json.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
-import { assertComplete, openStore } from '../../store/index.js';
 import { postsFromStore, tallyDay, threadsForTally } from '../../votes/tally.js';
 import { UserError } from '../errors.js';
+import { dayNumber, loadGameDay, stdoutColor, withCountingStore } from '../options.js';
 import { replyPlan, runPost } from '../../publish/index.js';
 
 interface TallyCliOptions {
@@ -31,12 +29,6 @@ interface TallyCliOptions {
   allowIncomplete?: boolean;
   post?: boolean;
   yes?: boolean;
-}
-
-function dayNumber(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`--day must be a whole number ≥ 1 (got "${v}")`);
-  return n;
 }
 
 /** `--at`: forum-local "2026-11-22 18:00[:ss]" in the game's zone, or ISO 8601 with an offset. */
@@ -69,12 +61,11 @@ export function register(program: Command): void {
       if (o.json && o.bbcode) throw new UserError('choose one of --json and --bbcode');
       if (o.yes && !o.post) throw new UserError('--yes goes with --post');
       if (o.post && o.at !== undefined) throw new UserError('--post publishes the count at closing: not with --at');
-      const game = loadGame(o.game, { store: o.store });
-      findDay(game, o.day);
+      const { game, day } = loadGameDay(o);
       const at = o.at !== undefined ? parseAtOption(o.at, game) : undefined;
       const write = (s: string) => process.stdout.write(s);
       const render = (r: ReturnType<typeof tallyDay>) =>
-        o.json ? renderTallyJson(r) : o.bbcode ? renderTallyBBCode(r) : renderTallyTerminal(r, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
+        o.json ? renderTallyJson(r) : o.bbcode ? renderTallyBBCode(r) : renderTallyTerminal(r, { color: stdoutColor() });
 
       if (!game.rules.publicVote && !o.rules && o.post) throw new UserError(`the ${game.rules.name} ruleset has no public vote: there is no tally announcement to post`);
       if (!game.rules.publicVote && !o.rules) {
@@ -83,25 +74,16 @@ export function register(program: Command): void {
         return;
       }
       const tids = threadsForTally(game, o.day, { rules: o.rules });
-      const store = await openStore(game.storePath, { lock: false, forum: game.forum });
-      try {
-        const missing = tids.filter((tid) => !store.data.threads[String(tid)]);
-        if (missing.length && !o.allowIncomplete) {
-          throw new UserError(`thread${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not in the store ${game.storePath} yet: run \`bansha crawl --game ${game.file}\``, 3);
-        }
-        assertComplete(store.data, tids.filter((tid) => store.data.threads[String(tid)]), { allowIncomplete: o.allowIncomplete });
-        const result = tallyDay(game, postsFromStore(store.data), o.day, { at, rules: o.rules });
+      await withCountingStore(game, { tids, allowIncomplete: o.allowIncomplete }, async (store) => {
+        const result = tallyDay(game, postsFromStore(store), o.day, { at, rules: o.rules });
         if (o.post) {
-          const day = findDay(game, o.day);
           const tid = o.rules ? day.rules?.tid : day.vote?.tid;
           if (tid === undefined) throw new UserError(`day ${o.day} has no ${o.rules ? 'rules vote' : 'vote'} thread in ${game.file} to post in`);
-          const plan = replyPlan(store.data, game.forum, tid, renderTallyBBCode(result), `the day ${o.day} ${o.rules ? 'duel-rule vote count' : 'tally announcement'}`);
+          const plan = replyPlan(store, game.forum, tid, renderTallyBBCode(result), `the day ${o.day} ${o.rules ? 'duel-rule vote count' : 'tally announcement'}`);
           write((await runPost(plan, game, { yes: o.yes, json: o.json, log: (l) => process.stderr.write(`${l}\n`) })).text);
           return;
         }
         write(render(result));
-      } finally {
-        await store.close();
-      }
+      });
     });
 }

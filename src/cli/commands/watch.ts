@@ -10,12 +10,12 @@ import { crawlGame, type CrawlOptions } from '../../crawl/crawler.js';
 import { loadGame } from '../../game/game-file.js';
 import { findDay } from '../../game/roster.js';
 import type { Game } from '../../game/types.js';
-import { openStore } from '../../store/index.js';
 import { postsFromStore, tallyDay } from '../../votes/tally.js';
 import type { TallyResult } from '../../votes/types.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
 import { forumTime } from '../../votes/time.js';
 import { UserError } from '../errors.js';
+import { dayNumber, stdoutColor, withStore } from '../options.js';
 
 /** Time as the watch sees it. */
 export interface WatchClock {
@@ -53,24 +53,13 @@ export function watchFrame(t: TallyResult, color = false): string {
 /** Runs the watch until closing; returns the final tally. */
 export async function runWatch(o: WatchOptions): Promise<TallyResult> {
   const clock = o.clock ?? systemClock;
-  const day = (() => {
-    try {
-      return findDay(o.game, o.day);
-    } catch (e) {
-      throw new UserError((e as Error).message);
-    }
-  })();
+  const day = findDay(o.game, o.day);
   const interval = o.intervalMs ?? 60_000;
   const start = day.closes - (o.windowMs ?? 3_600_000);
   const draw = o.draw ?? ((frame: string) => process.stdout.write(`${process.stdout.isTTY ? '\x1b[2J\x1b[H' : '\n'}${frame}`));
   const count = async (at: number) => {
     await crawlGame(o.game, { progress: false, ...o.crawl, day: o.day });
-    const store = await openStore(o.game.storePath, { lock: false });
-    try {
-      return tallyDay(o.game, postsFromStore(store.data), o.day, { at });
-    } finally {
-      await store.close();
-    }
+    return withStore(o.game, (store) => tallyDay(o.game, postsFromStore(store), o.day, { at }));
   };
   if (clock.now() >= day.closes) {
     const final = await count(day.closes);
@@ -96,11 +85,7 @@ export function register(program: Command): void {
     .command('watch')
     .description('the last hour before closing: recrawl every interval, redraw the running count and who has not voted; then the final count')
     .requiredOption('--game <file>', 'the game file (YAML)')
-    .requiredOption('--day <n>', 'the game day', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw new UserError(`--day must be a whole number ≥ 1 (got "${v}")`);
-      return n;
-    })
+    .requiredOption('--day <n>', 'the game day', dayNumber)
     .option('--interval <seconds>', 'seconds between recrawls', (v) => {
       const n = Number(v);
       if (!Number.isFinite(n) || n < 5) throw new UserError(`--interval must be at least 5 seconds (got "${v}")`);
@@ -110,6 +95,6 @@ export function register(program: Command): void {
     .option('--store <path>', 'the store file (default: beside the game file)')
     .action(async (o: { game: string; day: number; interval: number; now?: boolean; store?: string }) => {
       const game = loadGame(o.game, { store: o.store });
-      await runWatch({ game, day: o.day, intervalMs: o.interval * 1000, now: o.now, color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
+      await runWatch({ game, day: o.day, intervalMs: o.interval * 1000, now: o.now, color: stdoutColor() });
     });
 }

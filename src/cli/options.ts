@@ -1,0 +1,80 @@
+/**
+ * What the commands share: the parsers of their numeric options, whether stdout gets colour, the
+ * game file with the day asked for, and the game's evidence store opened read-only — for a counting
+ * command (tally, report, auction), only once every thread the count reads is stored and completely
+ * crawled, unless --allow-incomplete.
+ */
+import { loadGame } from '../game/game-file.js';
+import { findDay } from '../game/roster.js';
+import type { Game, GameDay } from '../game/types.js';
+import { assertComplete, openStore } from '../store/index.js';
+import type { StoreData } from '../store/types.js';
+import { UserError } from './errors.js';
+
+/** A Commander parser for `--<name> <n>`: a whole number ≥ `min`, else a UserError (exit 2). */
+export function wholeNumber(name: string, min = 1): (v: string) => number {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new UserError(`--${name} must be a whole number ≥ ${min} (got "${v}")`, 2);
+    return n;
+  };
+}
+
+/** The Commander parser for `--day <n>`: the game day, a whole number ≥ 1. */
+export const dayNumber = wholeNumber('day');
+
+/** Whether output to stdout is coloured: on a terminal, unless NO_COLOR is set. */
+export function stdoutColor(): boolean {
+  return Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+}
+
+/** The game file `o.game` (its store at `o.store` when given) and its day `o.day` (a UserError when the file has no such day). */
+export function loadGameDay(o: { game: string; store?: string; day: number }): { game: Game; day: GameDay } {
+  const game = loadGame(o.game, { store: o.store });
+  return { game, day: findDay(game, o.day) };
+}
+
+/** Opens the game's store read-only (no lock: a crawl may be writing), hands its data to `use`, and closes it. */
+export async function withStore<T>(game: Game, use: (store: StoreData) => T | Promise<T>): Promise<T> {
+  const store = await openStore(game.storePath, { lock: false, forum: game.forum });
+  try {
+    return await use(store.data);
+  } finally {
+    await store.close();
+  }
+}
+
+/** What a counting command reads and how strict it is about it. */
+export interface CountingStoreOptions {
+  /** The threads the count reads. */
+  tids: number[];
+  /** --allow-incomplete: count even when a thread's crawl has gaps (or it is not stored at all). */
+  allowIncomplete?: boolean;
+  /**
+   * The refusal when some of `tids` are not in the store, or undefined to go on without them. Default:
+   * "thread(s) … not in the store … yet: run `bansha crawl`" (exit 3), unless --allow-incomplete.
+   */
+  notStored?: (missing: number[]) => UserError | undefined;
+}
+
+/**
+ * The game's store, read-only, for a counting command: refuses (exit 3) when a thread of `opts.tids`
+ * is not stored (see `notStored`) or, unless --allow-incomplete, is incompletely crawled; then hands
+ * the store's data to `use` and closes the store.
+ */
+export async function withCountingStore<T>(game: Game, opts: CountingStoreOptions, use: (store: StoreData) => T | Promise<T>): Promise<T> {
+  return withStore(game, (store) => {
+    const stored = opts.tids.filter((tid) => store.threads[String(tid)]);
+    const missing = opts.tids.filter((tid) => !store.threads[String(tid)]);
+    if (missing.length) {
+      const refusal = opts.notStored
+        ? opts.notStored(missing)
+        : opts.allowIncomplete
+          ? undefined
+          : new UserError(`thread${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not in the store ${game.storePath} yet: run \`bansha crawl --game ${game.file}\``, 3);
+      if (refusal) throw refusal;
+    }
+    assertComplete(store, stored, { allowIncomplete: opts.allowIncomplete });
+    return use(store);
+  });
+}
