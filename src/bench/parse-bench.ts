@@ -117,13 +117,3 @@ export async function runParseBench(opts: ParseBenchOptions = {}): Promise<Parse
     pages: run.length,
   };
 }
-
-/** One printable line for `npm run bench`. */
-export function formatParseBench(r: ParseBenchResult): string {
-  return (
-    `parse: ${(r.bytes / 1048576).toFixed(1)} MB, ${r.pages} pages, ${r.posts} posts per round\n` +
-    `  bansha decode+parse: ${Math.round(r.postsPerSecond).toLocaleString('en')} posts/s\n` +
-    `  htmlparser2 baseline: ${Math.round(r.baselinePostsPerSecond).toLocaleString('en')} posts/s\n` +
-    `  ratio ${r.ratio.toFixed(2)}x (aim <= 1.5x)`
-  );
-}

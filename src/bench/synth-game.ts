@@ -225,27 +225,3 @@ export function synthGame(opts: SynthGameOptions): SynthGame {
 export function gamePage(ref: { thread: SynthGameThread; page: number }): SynthPage {
   return buildThreadPage(ref.thread, ref.page);
 }
-
-/** Add `n` new posts at the end of the game's busiest threads (a closing-time burst), in place. */
-export function addClosingPosts(game: SynthGame, n: number, seed = 7): Set<number> {
-  const rand = rng(seed);
-  const last = game.threads.filter((t) => t.day === Math.max(...game.threads.map((x) => x.day ?? 0)));
-  const touched = new Set<number>();
-  let pid = Math.max(...game.threads.flatMap((t) => t.posts.map((p) => p.pid))) + 1;
-  const lines = discussionLines();
-  for (let i = 0; i < n; i++) {
-    const thread = last[i % last.length];
-    const prev = thread.posts[thread.posts.length - 1];
-    const author = game.players[Math.floor(rand() * game.players.length)];
-    const at = forumTimeMs(prev.at) + 1000;
-    thread.posts.push({ pid: pid++, author, uid: 100 + game.players.indexOf(author), at, body: lines[Math.floor(rand() * lines.length)] });
-    touched.add(thread.tid);
-  }
-  game.pages = [];
-  for (const thread of game.threads) {
-    const k = pageCountOf(thread.posts.length, thread.ppp ?? familyPpp(thread.family));
-    for (let p = 1; p <= k; p++) game.pages.push({ thread, page: p });
-  }
-  game.posts += n;
-  return touched;
-}

@@ -8,22 +8,17 @@
 import { selectAll, selectOne } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
 import { innerText } from 'domutils';
-import type { Attachment, EditMarker, FontUse } from './types.js';
+import type { Post } from './types.js';
 import { textWithout } from './select.js';
 import type { SelectorSet } from './selectors.js';
 import { absoluteIso } from './times.js';
 
-/** What a message yields. */
-export interface MessageParts {
-  text: string;
-  quotes: number[];
-  replyTo: number | null;
-  edited: EditMarker | null;
-  colors: FontUse[];
-  sizes: FontUse[];
-  links: string[];
-  images: string[];
-  attachments: Attachment[];
+/** What a message yields: the Post fields read from the message body. */
+export type MessageParts = Pick<Post, 'text' | 'quotes' | 'replyTo' | 'edited' | 'colors' | 'sizes' | 'links' | 'images' | 'attachments'>;
+
+/** The parts of a post without a message element: no text, nothing quoted, found or linked. */
+export function emptyMessageParts(): MessageParts {
+  return { text: '', quotes: [], replyTo: null, edited: null, colors: [], sizes: [], links: [], images: [], attachments: [] };
 }
 
 const BLOCK = new Set([
@@ -72,17 +67,7 @@ function absolutize(href: string, base: string | null): string {
  */
 export function readMessage(root: Element, sel: SelectorSet, zone: string, base: string | null): MessageParts {
   const ms = sel.message;
-  const parts: MessageParts = {
-    text: '',
-    quotes: [],
-    replyTo: null,
-    edited: null,
-    colors: [],
-    sizes: [],
-    links: [],
-    images: [],
-    attachments: [],
-  };
+  const parts = emptyMessageParts();
   let out = '';
   const newline = () => {
     if (out.length && out[out.length - 1] !== '\n') out += '\n';

@@ -18,7 +18,7 @@ import { decodeBody } from './decode.js';
 import { ParseError } from './errors.js';
 import { detachPost } from './flat-string.js';
 import { compileSelector, scan, textWithout } from './select.js';
-import { readMessage, tidyText } from './message.js';
+import { emptyMessageParts, readMessage, tidyText } from './message.js';
 import { bundledSelectorSets, type SelectorSet } from './selectors.js';
 import { DEFAULT_FORUM_ZONE, resolvePostTime, wallIso } from './times.js';
 import type { Attachment, FetchedPage, Page, PageInfo, PageKind, Post, Template } from './types.js';
@@ -283,7 +283,7 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
     const locked = lockedEl ? collapse(textOf(lockedEl)) : null;
     const msg = msgEl
       ? readMessage(msgEl, sel, zone, base)
-      : { text: '', quotes: [], replyTo: null, edited: null, colors: [], sizes: [], links: [], images: [], attachments: [] };
+      : emptyMessageParts();
     const post: Post = {
       pid,
       tid,
@@ -294,14 +294,7 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
       postedAt: time.iso,
       timePrecision: time.precision,
       timeSource: time.source,
-      text: msg.text,
-      quotes: msg.quotes,
-      replyTo: msg.replyTo,
-      edited: msg.edited,
-      colors: msg.colors,
-      sizes: msg.sizes,
-      links: msg.links,
-      images: msg.images,
+      ...msg,
       attachments: [...msg.attachments, ...readAttachments(postScan.all, base)],
       signature: signEl ? tidyText(textOf(signEl)) || null : null,
       avatar: avatarEl?.attribs.src ?? null,
@@ -408,15 +401,7 @@ function parsePrintable(ctx: Ctx, sel: SelectorSet): Post[] {
       postedAt: time.iso,
       timePrecision: time.precision,
       timeSource: time.source,
-      text: msg.text,
-      quotes: msg.quotes,
-      replyTo: msg.replyTo,
-      edited: msg.edited,
-      colors: msg.colors,
-      sizes: msg.sizes,
-      links: msg.links,
-      images: msg.images,
-      attachments: msg.attachments,
+      ...msg,
       signature: null,
       avatar: null,
       deleted: false,

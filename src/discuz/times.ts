@@ -61,18 +61,6 @@ export function wallIso(zone: string, y: number, mo: number, d: number, h: numbe
   return dt.isValid ? iso(dt) : null;
 }
 
-/** Parse an absolute Discuz time in the given zone; null when the text holds none. */
-export function parseAbsolute(text: string, zone: string): { dt: DateTime; precision: 'minute' | 'second' } | null {
-  const m = ABS.exec(text);
-  if (!m) return null;
-  const dt = DateTime.fromObject(
-    { year: +m[1], month: +m[2], day: +m[3], hour: +m[4], minute: +m[5], second: m[6] ? +m[6] : 0 },
-    { zone },
-  );
-  if (!dt.isValid) return null;
-  return { dt, precision: m[6] ? 'second' : 'minute' };
-}
-
 /** ISO string for an absolute Discuz time ("2026-11-22 20:30") in the zone, or null. */
 export function absoluteIso(text: string, zone: string): string | null {
   return absoluteFast(text, zone)?.iso ?? null;

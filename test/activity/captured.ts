@@ -1,14 +1,11 @@
 /**
  * Test helper for the report tests: the public captured game (fixtures/discuz/public) recorded into a
- * store by the real parser and store code, its game file, and the facts ids.json and the scenario
- * give, so expectations are derived rather than copied.
+ * store by the real parser and store code, and the facts ids.json and the scenario give, so
+ * expectations are derived rather than copied (its game file: publicGame in test/helpers/captured.ts).
  */
-import path from 'node:path';
-import { loadGame } from '../../src/game/game-file.js';
-import type { Game } from '../../src/game/types.js';
 import { threadPosts, type SlicePost } from '../../src/store/slice.js';
 import type { StoreData } from '../../src/store/types.js';
-import { FIXTURES, ids, scenario, storeFromFixture, threadPageFiles, type Ids, type ScenarioPost } from '../helpers/captured.js';
+import { ids, scenario, storeFromFixture, threadPageFiles, type Ids, type ScenarioPost } from '../helpers/captured.js';
 
 /** fixtures/discuz/public/ids.json */
 export function publicIds(): Ids {
@@ -25,11 +22,6 @@ export function pidOf(id: string): number {
   const p = publicIds().posts[id];
   if (!p) throw new Error(`${id} not in ids.json`);
   return p.pid;
-}
-
-/** The public game file (fixtures/games/public.yaml). */
-export function publicGame(): Game {
-  return loadGame(path.join(FIXTURES, 'games', 'public.yaml'));
 }
 
 let cached: StoreData | null = null;

@@ -8,7 +8,8 @@ import { isOut } from '../../src/game/roster.js';
 import { buildDayReport } from '../../src/report/day-report.js';
 import { accelerationFor } from '../../src/votes/acceleration.js';
 import { threadPosts } from '../../src/store/slice.js';
-import { pidOf, postsByThread, publicGame, publicIds, publicScenario, publicStore } from './captured.js';
+import { publicGame } from '../helpers/captured.js';
+import { pidOf, postsByThread, publicIds, publicScenario, publicStore } from './captured.js';
 
 const game = publicGame();
 const store = publicStore();

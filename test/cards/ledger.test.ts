@@ -17,8 +17,8 @@ import { renderDayReportBBCode } from '../../src/render/report-bbcode.js';
 import { dayReportJson } from '../../src/render/report-json.js';
 import { renderDayReportMarkdown } from '../../src/render/report-markdown.js';
 import { renderDayReportTerminal } from '../../src/render/report-terminal.js';
-import { FIXTURES } from '../helpers/captured.js';
-import { pidOf, postsByThread, publicGame, publicStore } from '../activity/captured.js';
+import { FIXTURES, publicGame } from '../helpers/captured.js';
+import { pidOf, postsByThread, publicStore } from '../activity/captured.js';
 
 const game = publicGame();
 const posts = postsByThread(publicStore(), [2, 3, 4, 5, 6, 7]);

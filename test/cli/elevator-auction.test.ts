@@ -5,23 +5,16 @@ import { Command } from 'commander';
 import { register as registerElevator } from '../../src/cli/commands/elevator.js';
 import { register as registerAuction } from '../../src/cli/commands/auction.js';
 import { demoSiteDir } from '../../src/demo/synth-games.js';
-import { parsePage } from '../../src/discuz/index.js';
-import { applyPage, emptyStore } from '../../src/store/index.js';
 import { loadGame } from '../../src/game/game-file.js';
-import { FIXTURES } from '../helpers/captured.js';
+import { FIXTURES, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
 
 const TMP = path.resolve(import.meta.dirname, '../.tmp/cli');
 
 /** A game file + store for a demo site, as after `bansha crawl`. */
 function crawled(name: 'wuhui' | '120b'): string {
   fs.mkdirSync(TMP, { recursive: true });
-  const dir = demoSiteDir(name);
-  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Array<{ file: string; url: string; content_type: string }>;
-  const data = emptyStore('http://127.0.0.1:8081/');
-  for (const m of manifest.filter((e) => e.file.startsWith('viewthread-'))) {
-    const fetched = { bytes: new Uint8Array(fs.readFileSync(path.join(dir, m.file))), url: data.forum + m.url, fetchedAt: new Date('2027-01-01T00:00:00Z'), status: 200, contentType: m.content_type };
-    applyPage(data, fetched, parsePage(fetched));
-  }
+  const site = path.basename(demoSiteDir(name));
+  const data = storeFromFixture(site, threadPageFiles(site), new Date('2027-01-01T00:00:00Z'));
   const file = path.join(TMP, `${name}.yaml`);
   fs.copyFileSync(path.join(FIXTURES, 'games', `${name}.yaml`), file);
   fs.writeFileSync(path.join(TMP, `${name}.store.json`), JSON.stringify(data));

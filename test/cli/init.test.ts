@@ -4,13 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReplayServer, type ReplayServer } from '../../src/replay/index.js';
 import { runInit } from '../../src/cli/commands/init.js';
 import { saveSession } from '../../src/crawl/session.js';
-import { classifyTitle, gamesOnBoard, parseBoardListing } from '../../src/init/board.js';
+import { classifyTitle, parseBoardListing } from '../../src/init/board.js';
 import { decodeBody } from '../../src/discuz/index.js';
 import { loadGame, parseGame } from '../../src/game/game-file.js';
-import { FIXTURES } from '../helpers/captured.js';
+import { FIXTURES, ids as idsOf } from '../helpers/captured.js';
 
 const TMP = path.resolve(import.meta.dirname, '../.tmp/init');
-const idsOf = (dir: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, 'discuz', dir, 'ids.json'), 'utf8')) as { threads: Record<string, { tid: number; title: string }> };
 
 describe('board listing', () => {
   it.each([['public', 'forumdisplay-f3.html'], ['public-gbk', 'forum-6-1.html']])('%s %s: every captured thread with its title', (dir, file) => {

@@ -13,9 +13,10 @@ import { readSession } from '../../src/crawl/session.js';
 import { openStore } from '../../src/store/store-file.js';
 import { startReplayServer, type ReplayServer } from '../../src/replay/server.js';
 import { editPostText } from '../../src/replay/page-edits.js';
+import { ids as readIds } from '../helpers/captured.js';
 
 const chromium = process.env.BANSHA_CHROMIUM ?? '/usr/bin/chromium';
-const ids = JSON.parse(fs.readFileSync(path.join(__dirname, '../../fixtures/discuz/public/ids.json'), 'utf8'));
+const ids = readIds('public');
 const users = { 导演A: 'lab123456' };
 
 describe.skipIf(!fs.existsSync(chromium))('login and crawl in real Chromium', () => {
@@ -51,7 +52,7 @@ describe.skipIf(!fs.existsSync(chromium))('login and crawl in real Chromium', ()
     for (const c of session.cookies) expect(logs.join('\n')).not.toContain(c.value);
     expect(logs.join('\n')).not.toContain(users['导演A']);
 
-    const tid = ids.threads.d1talk.tid as number;
+    const tid = ids.threads.d1talk.tid;
     const pages = srv.pageCounts[tid];
     const store = await openStore(path.join(dir, 'game.store.json'));
     try {

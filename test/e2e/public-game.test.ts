@@ -13,12 +13,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Command } from 'commander';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { closingDay, type ClosingDay } from '../../src/cli/commands/report.js';
-import { commands } from '../../src/cli/commands/index.js';
-import { reportError } from '../../src/cli/errors.js';
 import { crawlGame } from '../../src/crawl/crawler.js';
 import { formLogin } from '../../src/demo/form-login.js';
 import { loadGame } from '../../src/game/game-file.js';
@@ -27,21 +24,15 @@ import { startReplayServer, type ReplayServer } from '../../src/replay/server.js
 import { openStore } from '../../src/store/index.js';
 import type { StoreData } from '../../src/store/types.js';
 import { reasonCode, type TallyResult } from '../../src/votes/types.js';
+import { FIXTURES, ids as readIds, scenario as readScenario } from '../helpers/captured.js';
+import { bansha } from '../helpers/cli.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures');
 const DIRECTOR = { username: '导演A', password: 'lab123456' };
 
 // ——— the inputs: scenario, ids.json, the game file's text ———
 
-interface ScenarioPost { id: string; author: string; at: string; body: string; quote?: string; reply?: string }
-const scenario = parse(fs.readFileSync(path.join(FIXTURES, 'scenarios', 'public.yaml'), 'utf8')) as {
-  users: Array<{ name: string; role: string }>;
-  threads: Array<{ key: string; body: string; posts: ScenarioPost[] }>;
-};
-const ids = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'discuz', 'public', 'ids.json'), 'utf8')) as {
-  threads: Record<string, { tid: number }>;
-  posts: Record<string, { tid: number; pid: number; floor: number; author: string; dateline: number }>;
-};
+const scenario = readScenario('public');
+const ids = readIds('public');
 const GAME_TEXT = fs.readFileSync(path.join(FIXTURES, 'games', 'public.yaml'), 'utf8');
 const posts = (key: string) => scenario.threads.find((t) => t.key === key)!.posts;
 const players = scenario.users.filter((u) => u.role === 'player').map((u) => u.name);
@@ -179,26 +170,6 @@ function writeGame(folder: string, forum: string): string {
   if (!/^forum: .*$/m.test(GAME_TEXT)) throw new Error('fixtures/games/public.yaml has no forum: line');
   fs.writeFileSync(file, GAME_TEXT.replace(/^forum: .*$/m, `forum: ${forum}`));
   return file;
-}
-
-/** Runs `bansha ARGS…` in-process as src/cli/main.ts does: stdout, stderr, exit code. */
-async function bansha(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const program = new Command().exitOverride();
-  for (const register of commands) register(program);
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
-  let code = 0;
-  try {
-    await program.parseAsync(['node', 'bansha', ...args]);
-  } catch (e) {
-    code = reportError(e);
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-  return { code, stdout, stderr };
 }
 
 beforeAll(async () => {
@@ -345,13 +316,13 @@ describe.each([1, 2])('day %i report', (day) => {
 
   test('`bansha report --html` writes the day\'s file and prints its path; --json agrees with the report', async () => {
     const file = path.join(dir, 'html', `day${day}.html`);
-    const html = await bansha('report', '--game', game.file, '--day', String(day), '--html', '--out', file, '--no-ledger');
+    const html = await bansha(['report', '--game', game.file, '--day', String(day), '--html', '--out', file, '--no-ledger']);
     expect(html).toMatchObject({ code: 0, stdout: `${file}\n` });
     const text = fs.readFileSync(file, 'utf8');
     expect(text).toContain('<svg');
     expect(text).toContain(`${days[day].tally!.kind === 'election' ? '当选警长' : '出局'}：${days[day].tally!.result.name}`);
     expect(text.match(/<tr[^>]*>/g)!.length).toBeGreaterThan(days[day].tally!.ballots.length + players.length);
-    const json = JSON.parse((await bansha('report', '--game', game.file, '--day', String(day), '--json', '--no-ledger')).stdout);
+    const json = JSON.parse((await bansha(['report', '--game', game.file, '--day', String(day), '--json', '--no-ledger'])).stdout);
     expect(json.activity.map((a: { player: string; posts: number }) => [a.player, a.posts])).toEqual(players.map((p) => [p, expectedPosts(p)]));
   });
 });
@@ -373,7 +344,7 @@ describe('an incomplete crawl', () => {
   }, 60_000);
 
   test.each(['tally', 'report'])('`bansha %s` refuses with exit code 3, naming the missing page', async (cmd) => {
-    const r = await bansha(cmd, '--game', gameFile, '--day', '2', '--json');
+    const r = await bansha([cmd, '--game', gameFile, '--day', '2', '--json']);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`thread ${FAILED.tid}: pages ${FAILED.page} of ${FAILED.page} not fetched`);
@@ -381,13 +352,13 @@ describe('an incomplete crawl', () => {
   });
 
   test('--allow-incomplete overrides: the count and the report come from what was fetched', async () => {
-    const t = await bansha('tally', '--game', gameFile, '--day', '2', '--json', '--allow-incomplete');
+    const t = await bansha(['tally', '--game', gameFile, '--day', '2', '--json', '--allow-incomplete']);
     expect(t.code).toBe(0);
     const missing = new Set(Object.values(ids.posts).filter((p) => p.tid === FAILED.tid && p.floor > 10).map((p) => p.pid));
     const ballots = (JSON.parse(t.stdout) as { ballots: Array<{ pid: number }> }).ballots;
     expect(ballots.length).toBeGreaterThan(0);
     expect(ballots.some((b) => missing.has(b.pid))).toBe(false);
-    const r = await bansha('report', '--game', gameFile, '--day', '2', '--json', '--allow-incomplete', '--no-ledger');
+    const r = await bansha(['report', '--game', gameFile, '--day', '2', '--json', '--allow-incomplete', '--no-ledger']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).day).toBe(2);
   });

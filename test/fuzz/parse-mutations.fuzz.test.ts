@@ -46,8 +46,7 @@ import { ParseError, parsePage } from '../../src/discuz/index.js';
 import type { FetchedPage, Page } from '../../src/discuz/types.js';
 import { applyPage, completeness, emptyStore } from '../../src/store/index.js';
 import type { StoreData } from '../../src/store/types.js';
-
-const DISCUZ = path.resolve(import.meta.dirname, '../../fixtures/discuz');
+import { DISCUZ, fetched as fixturePage, ids, manifest } from '../helpers/captured.js';
 
 interface RealPage {
   dir: string;
@@ -58,19 +57,12 @@ interface RealPage {
 }
 
 function loadPages(dir: string, pattern: RegExp): RealPage[] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(DISCUZ, dir, 'manifest.json'), 'utf8')) as Array<{ file: string; url: string; status: number; content_type?: string }>;
-  const ids = path.join(DISCUZ, dir, 'ids.json');
-  const base = fs.existsSync(ids) ? (JSON.parse(fs.readFileSync(ids, 'utf8')) as { base: string }).base : 'http://127.0.0.1:8081/';
-  return manifest
+  // public-defense has no ids.json: its refusal pages resolve against the public capture's base.
+  const base = fs.existsSync(path.join(DISCUZ, dir, 'ids.json')) ? ids(dir).base : 'http://127.0.0.1:8081/';
+  return manifest(dir)
     .filter((e) => pattern.test(e.file))
     .map((e) => {
-      const fetched: FetchedPage = {
-        bytes: new Uint8Array(fs.readFileSync(path.join(DISCUZ, dir, e.file))),
-        url: new URL(e.url, base).href,
-        fetchedAt: new Date('2026-11-30T08:00:00Z'),
-        status: e.status,
-        contentType: e.content_type,
-      };
+      const fetched = fixturePage(dir, e, new Date('2026-11-30T08:00:00Z'), undefined, base);
       const parsed = parsePage(fetched);
       return { dir, file: e.file, fetched, parsed, tid: parsed.page.tid ?? -1 };
     });

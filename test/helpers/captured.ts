@@ -2,12 +2,15 @@
  * The captured Discuz fixtures as the tests read them: the fixture folders, each capture's
  * manifest.json / ids.json / site.json and the scenario it was played from, a captured page as the
  * crawler would hand it over (FetchedPage), and captured pages parsed by the real parser and recorded
- * by the real store code (parsePage → applyPage), exactly as a crawl records them.
+ * by the real store code (parsePage → applyPage), exactly as a crawl records them; and the public
+ * capture's game file.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { parsePage } from '../../src/discuz/parse-page.js';
+import { loadGame } from '../../src/game/game-file.js';
+import type { Game } from '../../src/game/types.js';
 import type { FetchedPage } from '../../src/discuz/types.js';
 import { applyPage } from '../../src/store/record.js';
 import { emptyStore } from '../../src/store/store-file.js';
@@ -73,7 +76,7 @@ export interface Scenario {
 }
 
 /** A JSON file, parsed. */
-export function json<T>(...p: string[]): T {
+function json<T>(...p: string[]): T {
   return JSON.parse(fs.readFileSync(path.join(...p), 'utf8')) as T;
 }
 /** The manifest.json of fixtures/discuz/<dir>. */
@@ -101,10 +104,10 @@ export function entry(dir: string, file: string): ManifestEntry {
   return e;
 }
 
-/** A fixture page as the crawler would hand it over (URL absolute against the site base). */
+/** A fixture page as the crawler would hand it over: plain bytes (a copy: safe to mutate), the URL absolute against the site base. */
 export function fetched(dir: string, e: ManifestEntry, fetchedAt: Date, bytes?: Uint8Array, base?: string): FetchedPage {
   return {
-    bytes: bytes ?? fs.readFileSync(path.join(DISCUZ, dir, e.file)),
+    bytes: bytes ?? new Uint8Array(fs.readFileSync(path.join(DISCUZ, dir, e.file))),
     url: new URL(e.url, base ?? ids(dir).base).href,
     fetchedAt,
     status: e.status,
@@ -133,4 +136,9 @@ export function storeFromFixture(dir: string, files: string[], fetchedAt = new D
 /** The saved desktop thread pages (viewthread-t<tid>-p<page>.html) of a capture, in manifest order. */
 export function threadPageFiles(dir: string): string[] {
   return manifest(dir).map((e) => e.file).filter((f) => /^viewthread-t\d+-p\d+\.html$/.test(f));
+}
+
+/** The game file of the public capture (fixtures/games/public.yaml). */
+export function publicGame(): Game {
+  return loadGame(path.join(FIXTURES, 'games', 'public.yaml'));
 }

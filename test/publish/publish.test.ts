@@ -7,10 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { commands } from '../../src/cli/commands/index.js';
-import { reportError } from '../../src/cli/errors.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { crawlGame } from '../../src/crawl/crawler.js';
 import { formLogin } from '../../src/demo/form-login.js';
 import { parsePage } from '../../src/discuz/index.js';
@@ -24,15 +21,12 @@ import { startReplayServer, type ReplayServer } from '../../src/replay/server.js
 import { openStore } from '../../src/store/index.js';
 import type { StoreData } from '../../src/store/types.js';
 import { postsFromStore, tallyDay } from '../../src/votes/tally.js';
+import { FIXTURES, ids as readIds } from '../helpers/captured.js';
+import { bansha } from '../helpers/cli.js';
 
 const chromium = process.env.BANSHA_CHROMIUM ?? '/usr/bin/chromium';
-const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures');
 const DIRECTOR = { username: '导演A', password: 'lab123456' };
-const ids = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'discuz', 'public', 'ids.json'), 'utf8')) as {
-  users: Record<string, number>;
-  threads: Record<string, { tid: number }>;
-  posts: Record<string, { tid: number; pid: number; floor: number; author: string }>;
-};
+const ids = readIds('public');
 const GAME_TEXT = fs.readFileSync(path.join(FIXTURES, 'games', 'public.yaml'), 'utf8');
 const DAY = 2;
 const TALK = ids.threads.d2talk.tid;
@@ -43,25 +37,6 @@ let server: ReplayServer;
 let dir: string;
 let game: Game;
 let store: StoreData;
-
-async function bansha(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const program = new Command().exitOverride();
-  for (const register of commands) register(program);
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
-  let code = 0;
-  try {
-    await program.parseAsync(['node', 'bansha', ...args]);
-  } catch (e) {
-    code = reportError(e);
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-  return { code, stdout, stderr };
-}
 
 /** The BBCode block of a dry run, exactly as printed. */
 function dryRunMessage(stdout: string): string {
@@ -117,13 +92,13 @@ describe.skipIf(!fs.existsSync(chromium))('--post in real Chromium', () => {
   test('dry run: prints exactly the BBCode, where and as whom, and posts nothing', async () => {
     const floor = elevatorFloor(store, game, DAY);
     const mark = server.requests.length;
-    const r = await bansha('elevator', '--game', game.file, '--day', String(DAY), '--post');
+    const r = await bansha(['elevator', '--game', game.file, '--day', String(DAY), '--post']);
     expect(r.code).toBe(0);
     expect(dryRunMessage(r.stdout)).toBe(messageOf(floor.bbcode));
     expect(r.stdout).toContain(`a reply to thread ${TALK}`);
     expect(r.stdout).toContain(`as:    导演A (uid ${ids.users['导演A']})`);
     expect(r.stdout).toMatch(/nothing was posted/);
-    const e = await bansha('elevator', '--game', game.file, '--day', String(DAY), '--post', 'edit');
+    const e = await bansha(['elevator', '--game', game.file, '--day', String(DAY), '--post', 'edit']);
     expect(e.code).toBe(0);
     expect(dryRunMessage(e.stdout)).toBe(messageOf(floor.bbcode));
     expect(e.stdout).toContain(`edit of floor 2 (pid ${floor2(TALK).pid}`);
@@ -134,7 +109,7 @@ describe.skipIf(!fs.existsSync(chromium))('--post in real Chromium', () => {
 
   test('elevator --post reply --yes: the reply lands on the last page and parses back with the elevator links', async () => {
     const floor = elevatorFloor(store, game, DAY);
-    const r = await bansha('elevator', '--game', game.file, '--day', String(DAY), '--post', 'reply', '--yes');
+    const r = await bansha(['elevator', '--game', game.file, '--day', String(DAY), '--post', 'reply', '--yes']);
     expect(r.stderr.replace(/^(opening|logged in|replying).*\n/gm, '')).toBe('');
     expect(r.code).toBe(0);
     expect(server.posted).toHaveLength(1);
@@ -155,7 +130,7 @@ describe.skipIf(!fs.existsSync(chromium))('--post in real Chromium', () => {
     const floor = elevatorFloor(store, game, DAY);
     const target = floor2(TALK);
     expect(target.author).toBe('导演A');
-    const r = await bansha('elevator', '--game', game.file, '--day', String(DAY), '--post', 'edit', '--yes');
+    const r = await bansha(['elevator', '--game', game.file, '--day', String(DAY), '--post', 'edit', '--yes']);
     expect(r.code, r.stderr).toBe(0);
     const sent = server.posted.at(-1)!;
     expect(sent).toMatchObject({ kind: 'edit', tid: TALK, pid: target.pid, message: messageOf(floor.bbcode) });
@@ -170,12 +145,12 @@ describe.skipIf(!fs.existsSync(chromium))('--post in real Chromium', () => {
 
   test('tally --post: the dry run shows the announcement; --yes replies in the vote thread', async () => {
     const announcement = messageOf(renderTallyBBCode(tallyDay(game, postsFromStore(store), DAY)));
-    const dry = await bansha('tally', '--game', game.file, '--day', String(DAY), '--post');
+    const dry = await bansha(['tally', '--game', game.file, '--day', String(DAY), '--post']);
     expect(dry.code).toBe(0);
     expect(dryRunMessage(dry.stdout)).toBe(announcement);
     expect(dry.stdout).toContain(`a reply to thread ${VOTE}`);
     const before = server.posted.length;
-    const r = await bansha('tally', '--game', game.file, '--day', String(DAY), '--post', '--yes');
+    const r = await bansha(['tally', '--game', game.file, '--day', String(DAY), '--post', '--yes']);
     expect(r.code, r.stderr).toBe(0);
     expect(server.posted.slice(before)).toEqual([expect.objectContaining({ kind: 'reply', tid: VOTE, message: announcement })]);
     expectNoSecrets(dry.stdout, r.stdout, r.stderr);
@@ -190,7 +165,7 @@ describe.skipIf(!fs.existsSync(chromium))('--post in real Chromium', () => {
     fs.writeFileSync(path.join(folder, 'public.store.json'), JSON.stringify(data));
     const evilGame = loadGame(file);
     const floor = elevatorFloor(data, evilGame, DAY);
-    const r = await bansha('elevator', '--game', file, '--day', String(DAY), '--post', '--yes');
+    const r = await bansha(['elevator', '--game', file, '--day', String(DAY), '--post', '--yes']);
     expect(r.code, r.stderr).toBe(0);
     const sent = server.posted.at(-1)!;
     expect(sent.message).toBe(messageOf(floor.bbcode));
@@ -226,14 +201,14 @@ describe.skipIf(!fs.existsSync(chromium))('--post in real Chromium', () => {
     expect(String(err.message)).toContain(`by ${other.author}`);
     expect(String(err.message)).toMatch(/only its author \(or a moderator\) can edit it/);
     expect(server.posted.length).toBe(before);
-    const dry = await bansha('elevator', '--game', game.file, '--day', '1', '--post', 'edit');
+    const dry = await bansha(['elevator', '--game', game.file, '--day', '1', '--post', 'edit']);
     expect(dry.code).toBe(0);
   });
 
   test('--yes refuses a session file other users can read, and prints no cookie', async () => {
     fs.chmodSync(game.sessionPath, 0o644);
     try {
-      const r = await bansha('elevator', '--game', game.file, '--day', String(DAY), '--post', '--yes');
+      const r = await bansha(['elevator', '--game', game.file, '--day', String(DAY), '--post', '--yes']);
       expect(r.code).toBe(4);
       expect(r.stderr).toMatch(/other users can access it/);
       expectNoSecrets(r.stdout, r.stderr);

@@ -16,9 +16,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { saveSession, type StorageState } from '../../src/crawl/session.js';
 import { startReplayServer, type ReplayServer } from '../../src/replay/server.js';
-import { bansha } from './cli.js';
+import { FIXTURES } from '../helpers/captured.js';
+import { bansha } from '../helpers/cli.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures');
 const PASSWORD = 'PW-s3cret-Canary-8841';
 const CANARY = 'CANARY-cookie-value-5d1e9b7a';
 const chromiumExe = process.env.BANSHA_CHROMIUM ?? '/usr/bin/chromium';

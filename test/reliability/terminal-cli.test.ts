@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { renderThreadPageHtml } from '../../src/replay/synth.js';
-import { bansha } from './cli.js';
+import { bansha } from '../helpers/cli.js';
 import { buildWorld, FORUM, TID, writeWorld, type WorldPost } from './world.js';
 
 /** C0 controls except \n, DEL, C1 controls, bidi overrides/embeddings/isolates. */

@@ -6,7 +6,8 @@ import { renderHtmlReport, reportCsp, type HtmlReportInput } from '../../src/ren
 import { htmlDayInput } from '../../src/render/html-day.js';
 import { FLAG_KIND_NAMES } from '../../src/violations/flag.js';
 import { closingDay, storedPostLinks } from '../../src/cli/commands/report.js';
-import { publicGame, publicStore } from '../activity/captured.js';
+import { publicGame } from '../helpers/captured.js';
+import { publicStore } from '../activity/captured.js';
 import { voteTimeline } from '../../src/render/vote-timeline.js';
 import type { BallotRecord, TallyResult } from '../../src/votes/types.js';
 

@@ -9,8 +9,7 @@ import { parseGame } from '../../src/game/game-file.js';
 import { buildDayReport } from '../../src/report/day-report.js';
 import { emptyStore } from '../../src/store/index.js';
 import { threadPosts } from '../../src/store/slice.js';
-import { FIXTURES, ids as readIds, recordFetched, storeFromFixture } from '../helpers/captured.js';
-import { publicGame } from '../activity/captured.js';
+import { FIXTURES, ids as readIds, recordFetched, storeFromFixture, publicGame } from '../helpers/captured.js';
 
 function record(data: ReturnType<typeof emptyStore>, dir: string, file: string, url: string, fetchedAt: Date, edit?: (html: string) => string) {
   let html = fs.readFileSync(path.join(FIXTURES, 'discuz', dir, file), 'latin1');

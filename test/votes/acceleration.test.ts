@@ -6,7 +6,8 @@ import { describe, expect, test } from 'vitest';
 import { accelerationFor, requestKind } from '../../src/votes/acceleration.js';
 import { findDay } from '../../src/game/roster.js';
 import { tallyDay } from '../../src/votes/tally.js';
-import { at, capturePosts, publicGame, publicGameWith, publicPostsWith, readIds, variant } from './fixtures.js';
+import { publicGame } from '../helpers/captured.js';
+import { at, capturePosts, publicGameWith, publicPostsWith, readIds, variant } from './fixtures.js';
 
 const ids = readIds('public');
 const process_ = capturePosts('public', 'process');

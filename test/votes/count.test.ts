@@ -6,14 +6,14 @@
 import { describe, expect, test } from 'vitest';
 import type { SlicePost } from '../../src/store/slice.js';
 import { postsFromList, tallyDay } from '../../src/votes/tally.js';
-import { at, capturePosts, gameFrom, publicGame, publicGameWith, publicPostsWith, readIds, variant } from './fixtures.js';
+import { publicGame } from '../helpers/captured.js';
+import { at, capturePosts, gameFrom, publicGameWith, publicPostsWith, readIds, variant } from './fixtures.js';
 
 const ids = readIds('public');
 const d1 = capturePosts('public', 'd1vote');
 const d2 = capturePosts('public', 'd2vote');
 const pidOf = (id: string) => ids.posts[id].pid;
 const p1 = (id: string) => d1.find((p) => p.pid === pidOf(id))!;
-const p2 = (id: string) => d2.find((p) => p.pid === pidOf(id))!;
 const NEW = 9100;
 
 describe('weights', () => {

@@ -16,8 +16,6 @@ import {
   storeFromFixture,
   threadPageFiles,
   type Capture,
-  type IdsPost,
-  type ScenarioPost,
 } from '../helpers/captured.js';
 
 /** The capture's ids.json and its scenario, under the names the tally tests use (their locals are `ids`). */
@@ -53,12 +51,6 @@ export function capturePosts(capture: Capture, threadKey: string): SlicePost[] {
   return threadPosts(sharedStore(capture), ids.threads[threadKey].tid);
 }
 
-/** The public captured game (fixtures/games/public.yaml). */
-export function publicGame(): Game {
-  const file = path.join(FIXTURES, 'games', 'public.yaml');
-  return parseGame(fs.readFileSync(file, 'utf8'), file);
-}
-
 /** A game file for the GBK capture, built from its scenario's users and threads (preset m107). */
 export function gbkGame(extra = ''): Game {
   const sc = readScenario('public-gbk');
@@ -80,17 +72,6 @@ export function gbkGame(extra = ''): Game {
 /** A game built from YAML text (for rule variants: another preset, events, a named sheriff...). */
 export function gameFrom(yaml: string): Game {
   return parseGame(yaml, 'test-game.yaml');
-}
-
-/** The scenario post with this id, and its pid/floor from ids.json. */
-export function scenarioPost(capture: Capture, id: string): ScenarioPost & IdsPost {
-  const sc = readScenario(capture);
-  const ids = readIds(capture);
-  for (const t of sc.threads) {
-    const p = t.posts.find((x) => x.id === id);
-    if (p) return { ...p, ...ids.posts[id] };
-  }
-  throw new Error(`no scenario post ${id}`);
 }
 
 /** A copy of a real parsed post with some fields changed (a variant the captures do not hold). */
@@ -117,11 +98,6 @@ function stripSlice(p: SlicePost) {
 export function publicGameWith(edit: (yaml: string) => string): Game {
   const file = path.join(FIXTURES, 'games', 'public.yaml');
   return parseGame(edit(fs.readFileSync(file, 'utf8')), file);
-}
-
-/** The real posts of a capture thread with some replaced, dropped or added (by pid). */
-export function editedThread(capture: Capture, threadKey: string, edit: (posts: SlicePost[]) => SlicePost[]): SlicePost[] {
-  return edit(capturePosts(capture, threadKey));
 }
 
 /** A PostsOf for the public capture with one thread's posts replaced. */

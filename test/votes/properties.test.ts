@@ -8,7 +8,8 @@ import { describe, expect, test } from 'vitest';
 import type { SlicePost } from '../../src/store/slice.js';
 import { tallyDay } from '../../src/votes/tally.js';
 import type { TallyResult } from '../../src/votes/types.js';
-import { capturePosts, publicGame, publicPostsWith, readIds, variant } from './fixtures.js';
+import { publicGame } from '../helpers/captured.js';
+import { capturePosts, publicPostsWith, readIds, variant } from './fixtures.js';
 
 const ids = readIds('public');
 const game = publicGame();

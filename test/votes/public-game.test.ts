@@ -6,7 +6,8 @@
 import { describe, expect, test } from 'vitest';
 import { postsFromStore, tallyDay } from '../../src/votes/tally.js';
 import type { ScenarioPost } from '../helpers/captured.js';
-import { captureStore, publicGame, readIds, readScenario } from './fixtures.js';
+import { publicGame } from '../helpers/captured.js';
+import { captureStore, readIds, readScenario } from './fixtures.js';
 
 const scenario = readScenario('public');
 const ids = readIds('public');

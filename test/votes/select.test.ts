@@ -5,7 +5,8 @@
 import { describe, expect, test } from 'vitest';
 import { tallyDay } from '../../src/votes/tally.js';
 import type { SlicePost } from '../../src/store/slice.js';
-import { at, capturePosts, publicGame, publicGameWith, publicPostsWith, readIds, variant, gbkGame, captureStore } from './fixtures.js';
+import { publicGame } from '../helpers/captured.js';
+import { at, capturePosts, publicGameWith, publicPostsWith, readIds, variant, gbkGame, captureStore } from './fixtures.js';
 import { postsFromStore } from '../../src/votes/tally.js';
 
 const ids = readIds('public');

@@ -7,7 +7,8 @@ import { renderTallyBBCode, escapeBBCode } from '../../src/render/tally-bbcode.j
 import { renderTallyJson, tallyJson } from '../../src/render/tally-json.js';
 import { renderTallyTerminal } from '../../src/render/tally-terminal.js';
 import { postsFromStore, tallyDay } from '../../src/votes/tally.js';
-import { at, captureStore, capturePosts, publicGame, publicGameWith, publicPostsWith, readIds, variant } from './fixtures.js';
+import { publicGame } from '../helpers/captured.js';
+import { at, captureStore, capturePosts, publicGameWith, publicPostsWith, readIds, variant } from './fixtures.js';
 
 const ids = readIds('public');
 const game = publicGame();

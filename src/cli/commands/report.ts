@@ -31,7 +31,7 @@ import { postUrl, threadPosts, type SlicePost } from '../../store/slice.js';
 import type { StoreData } from '../../store/types.js';
 import { loadWordLists } from '../../violations/word-lists.js';
 import { accelerationFor } from '../../votes/acceleration.js';
-import { postsFromStore, tallyDay, threadsForTally, type PostsOf } from '../../votes/tally.js';
+import { tallyDay, threadsForTally, type PostsOf } from '../../votes/tally.js';
 import type { TallyResult } from '../../votes/types.js';
 import { UserError } from '../errors.js';
 import { dayNumber, loadGameDay, stdoutColor, withCountingStore } from '../options.js';

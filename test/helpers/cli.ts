@@ -8,23 +8,26 @@ import { vi } from 'vitest';
 import { commands } from '../../src/cli/commands/index.js';
 import { reportError } from '../../src/cli/errors.js';
 
-/** What one command printed (stdout and stderr, in order) and its exit code. */
+/** What one command printed (stdout and stderr, in order), each stream alone, and its exit code. */
 export interface CliRun {
   out: string;
   stdout: string;
+  stderr: string;
   code: number;
 }
 
+/** Runs `bansha ARGS…` with `env` set for the call; never throws: a failure is its exit code and message. */
 export async function bansha(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   let out = '';
   let stdout = '';
+  let stderr = '';
   const saved: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(env)) {
     saved[k] = process.env[k];
     process.env[k] = v;
   }
   const text = (s: string | Uint8Array) => (typeof s === 'string' ? s : Buffer.from(s).toString('utf8'));
-  const err = (s: string | Uint8Array) => ((out += text(s)), true);
+  const err = (s: string | Uint8Array) => ((out += text(s)), (stderr += text(s)), true);
   const std = (s: string | Uint8Array) => ((out += text(s)), (stdout += text(s)), true);
   vi.spyOn(process.stdout, 'write').mockImplementation(std as typeof process.stdout.write);
   vi.spyOn(process.stderr, 'write').mockImplementation(err as typeof process.stderr.write);
@@ -45,5 +48,5 @@ export async function bansha(args: string[], env: Record<string, string> = {}): 
       else process.env[k] = v;
     }
   }
-  return { out, stdout, code };
+  return { out, stdout, stderr, code };
 }
