@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { packagePath } from '../paths.js';
-import { buildThreadPage, familyPpp, forumTimeMs, pageCountOf, type SynthFamily, type SynthPage, type SynthPost, type SynthThread } from '../replay/synth.js';
+import { buildThreadPage, familyPpp, forumTimeMs, pageCountOf, rng, type SynthFamily, type SynthPage, type SynthPost, type SynthThread } from '../replay/synth.js';
 
 /** How big a game to make. */
 export interface SynthGameOptions {
@@ -52,18 +52,6 @@ const DIRECTOR = '导演B';
 const DIRECTOR_UID = 2;
 const FIRST_DAY = '2026-12-01';
 const HOUR = 3600_000;
-
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let linePool: string[] | null = null;
 

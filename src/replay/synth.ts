@@ -133,10 +133,6 @@ function fill(parts: Part[], values: Partial<Record<Hole, string>>): string {
 
 const hole = (name: Hole): string => MARK + name + MARK;
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 interface Template {
   src: FamilySource;
   base: string;
@@ -353,8 +349,8 @@ function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** A small deterministic PRNG (mulberry32) so jammer filler is the same on every run. */
-function rng(seed: number): () => number {
+/** A small deterministic PRNG (mulberry32): jammer filler and synthetic games are the same on every run. */
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
