@@ -100,6 +100,9 @@ function hasNonAscii(bytes: Uint8Array): boolean {
   return false;
 }
 
+/** The charsets Discuz editions serve (canonical names). */
+const DISCUZ_CHARSETS = new Set(['utf-8', 'gb18030', 'big5']);
+
 const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]/;
 const REPLACEMENT = /\ufffd/g;
 
@@ -133,12 +136,20 @@ export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string
     warnings.push(`Content-Type says ${fromHeader} but <meta> says ${fromMeta}`);
   }
   const declared = fromHeader ?? fromMeta;
+  // Discuz editions serve UTF-8, GBK or BIG5 only. A single-byte declaration (ISO-8859-1, windows-1252…)
+  // can never be proved wrong by invalid sequences, so it is not trusted: fall back to the other
+  // declaration, else detect from the bytes.
+  let effective = declared;
+  if (declared && !DISCUZ_CHARSETS.has(declared)) {
+    effective = fromMeta && DISCUZ_CHARSETS.has(fromMeta) ? fromMeta : null;
+    warnings.push(`declared ${declared}, which no Discuz edition serves; ${effective ? `used the <meta> declaration ${effective}` : 'detecting the charset from the bytes'}`);
+  }
 
   if (!hasNonAscii(bytes)) {
     // Pure ASCII reads the same in every charset Discuz serves.
-    return { text: utf8Lenient.decode(bytes), charset: declared ?? 'utf-8', declared, warnings };
+    return { text: utf8Lenient.decode(bytes), charset: effective ?? 'utf-8', declared, warnings };
   }
-  if (declared === 'utf-8') {
+  if (effective === 'utf-8') {
     const asUtf8 = tryUtf8(bytes);
     if (asUtf8 !== null) return { text: asUtf8, charset: 'utf-8', declared, warnings };
     // Declared UTF-8 but not UTF-8: a GBK page with a wrong declaration?
@@ -157,7 +168,7 @@ export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string
     throw new ParseError('page declares UTF-8 but its bytes are neither valid UTF-8 nor GBK/GB18030', url);
   }
 
-  if (declared === null) {
+  if (effective === null) {
     const asUtf8 = tryUtf8(bytes);
     if (asUtf8 !== null) {
       warnings.push('no charset declared; the bytes are valid UTF-8, decoded as UTF-8');
@@ -175,17 +186,17 @@ export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string
   // multi-byte GBK runs essentially never form valid UTF-8 sequences.
   const asUtf8 = isUtf8(bytes) ? utf8Lenient.decode(bytes) : null;
   if (asUtf8 !== null && CJK.test(asUtf8)) {
-    warnings.push(`declared ${declared} but the bytes are valid UTF-8 with CJK text; decoded as UTF-8`);
+    warnings.push(`declared ${effective} but the bytes are valid UTF-8 with CJK text; decoded as UTF-8`);
     return { text: asUtf8, charset: 'utf-8', declared, warnings };
   }
-  const text = iconvDecode(bytes, declared);
+  const text = iconvDecode(bytes, effective);
   const bad = countReplacements(text);
   if (bad > 0) {
     // A handful of bad sequences can be a user's broken paste; many means the wrong charset.
     if (bad > 8 && bad * 200 > text.length) {
-      throw new ParseError(`page declares ${declared} but ${bad} byte sequences are invalid in it`, url);
+      throw new ParseError(`page declares ${effective} but ${bad} byte sequences are invalid in it`, url);
     }
-    warnings.push(`${bad} invalid ${declared} byte sequence(s) replaced with U+FFFD`);
+    warnings.push(`${bad} invalid ${effective} byte sequence(s) replaced with U+FFFD`);
   }
-  return { text, charset: declared, declared, warnings };
+  return { text, charset: effective, declared, warnings };
 }

@@ -43,7 +43,10 @@ export type Fault =
   /** Every session stops working after this many authenticated requests (counted from now). */
   | { kind: 'session-expiry'; afterRequests: number }
   /** Redirect (302) to this location. */
-  | { kind: 'redirect'; location: string };
+  | { kind: 'redirect'; location: string }
+  /** A wrong or missing charset: this Content-Type header (e.g. "text/html" or "text/html; charset=utf-8" on a
+   *  GBK page), and with `stripMeta` the page's own <meta charset> declaration removed too. */
+  | { kind: 'charset'; contentType: string; stripMeta?: boolean };
 
 /** A fault, where it applies (substring of path+query, or a RegExp) and how many times (default: always). */
 export interface FaultRule {
@@ -694,6 +697,13 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
     const fixed = (opts.latencyMs ?? 0) - (performance.now() - arrived);
     if (fixed > 0) await new Promise((r) => setTimeout(r, fixed));
     const headers = { ...out.headers } as Record<string, string | string[]>;
+    const charset = use('charset');
+    if (charset && charset.fault.kind === 'charset' && isThread) {
+      charset.used++;
+      headers['Content-Type'] = charset.fault.contentType;
+      // The meta tag is ASCII in every charset Discuz serves, so it can be cut from the bytes directly.
+      if (charset.fault.stripMeta) out.body = Buffer.from(out.body.toString('latin1').replace(/<meta[^>]*charset=[^>]*>/gi, ''), 'latin1');
+    }
     const truncate = use('truncate');
     const drip = use('drip');
     if (truncate && truncate.fault.kind === 'truncate' && out.body.length > 0) {

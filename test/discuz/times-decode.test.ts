@@ -45,6 +45,16 @@ describe('decodeBody', () => {
     expect(d.charset).toBe('gb18030');
     expect(d.warnings.join()).toMatch(/Content-Type says utf-8 but <meta> says gb18030/);
   });
+  test('a single-byte declaration (ISO-8859-1) is not trusted: the bytes decide, with a warning', () => {
+    const bytes = Buffer.from(gbkPage.toString('latin1').replace(/<meta charset="gbk" \/>/, ''), 'latin1');
+    const d = decodeBody(bytes, 'text/html; charset=iso-8859-1');
+    expect(d.charset).toBe('gb18030');
+    expect(d.declared).toBe('iso-8859-1');
+    expect(d.warnings.join()).toMatch(/no Discuz edition serves/);
+    expect(d.text).toContain('第一日投票帖');
+    // With the page's own meta still there, that declaration is used.
+    expect(decodeBody(gbkPage, 'text/html; charset=windows-1252').charset).toBe('gb18030');
+  });
   test('undecodable bytes throw a ParseError', () => {
     const junk = new Uint8Array(4000).map((_, i) => (i % 3 === 0 ? 0xff : 0x80 + (i % 7)));
     expect(() => decodeBody(junk, 'text/html; charset=utf-8')).toThrow(ParseError);
