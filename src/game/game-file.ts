@@ -10,12 +10,11 @@ import { LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { UserError } from '../cli/errors.js';
 import { loadRuleset } from './ruleset.js';
+import { FORUM_TIME, parseForumTime } from './forum-time.js';
 import type { Game, GameDay, GameEvent, PresetName, ThreadRef } from './types.js';
 import { nearestName } from '../text/nearest.js';
 
-const timeString = z
-  .string()
-  .regex(/^\d{4}-\d{1,2}-\d{1,2}[ T]\d{1,2}:\d{2}(:\d{2})?$/, 'a forum-local time like "2026-11-22 21:00"');
+const timeString = z.string().regex(FORUM_TIME, 'a forum-local time like "2026-11-22 21:00"');
 const threadRef = z.union([z.number().int().positive(), z.string().min(1)]);
 
 const gameFileSchema = z
@@ -102,9 +101,9 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
   if (!DateTime.now().setZone(raw.timezone).isValid) throw new UserError(`${at(['timezone'])}: timezone: unknown zone "${raw.timezone}"`);
 
   const time = (s: string, p: Array<string | number>): number => {
-    const dt = DateTime.fromFormat(s.replace('T', ' '), s.length > 16 ? 'yyyy-M-d H:mm:ss' : 'yyyy-M-d H:mm', { zone: raw.timezone });
-    if (!dt.isValid) throw new UserError(`${at(p)}: ${fieldName(p)}: "${s}" is not a valid time`);
-    return dt.toMillis();
+    const ms = parseForumTime(s, raw.timezone);
+    if (ms === null) throw new UserError(`${at(p)}: ${fieldName(p)}: "${s}" is not a valid time`);
+    return ms;
   };
   const ref = (v: number | string, p: Array<string | number>): ThreadRef => threadRefOf(v, forum, `${at(p)}: ${fieldName(p)}`);
 

@@ -19,6 +19,11 @@ describe('the public game file', () => {
     expect(new Date(findDay(game, 2).closes).toISOString()).toBe('2026-11-22T13:00:00.000Z');
     expect(process.env.TZ).toBe('America/Los_Angeles');
   });
+  test('times need no zero padding, seconds are optional, and T works as the separator', () => {
+    const g = load((s) => s.replace('opens: "2026-11-22 10:00"', 'opens: "2026-11-22 9:05:07"').replace('closes: "2026-11-22 21:00"', 'closes: "2026-11-22T21:00"'));
+    expect(new Date(findDay(g, 2).opens).toISOString()).toBe('2026-11-22T01:05:07.000Z');
+    expect(new Date(findDay(g, 2).closes).toISOString()).toBe('2026-11-22T13:00:00.000Z');
+  });
   test('roster: 馒头 out from the night, 月饼 at the day-2 closing', () => {
     expect(isOut(game, '馒头', findDay(game, 2).opens)).toBe(true);
     expect(alivePlayers(game, findDay(game, 2).closes - 1)).toHaveLength(11);

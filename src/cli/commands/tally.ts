@@ -9,6 +9,7 @@
  */
 import type { Command } from 'commander';
 import { DateTime } from 'luxon';
+import { parseForumTime } from '../../game/forum-time.js';
 import type { Game } from '../../game/types.js';
 import { renderTallyBBCode } from '../../render/tally-bbcode.js';
 import { renderTallyJson } from '../../render/tally-json.js';
@@ -33,14 +34,13 @@ interface TallyCliOptions {
 
 /** `--at`: forum-local "2026-11-22 18:00[:ss]" in the game's zone, or ISO 8601 with an offset. */
 export function parseAtOption(s: string, game: Game): number {
-  const local = /^\d{4}-\d{1,2}-\d{1,2}[ T]\d{1,2}:\d{2}(:\d{2})?$/.test(s.trim());
-  const dt = local
-    ? DateTime.fromFormat(s.trim().replace('T', ' '), s.trim().length > 16 ? 'yyyy-M-d H:mm:ss' : 'yyyy-M-d H:mm', { zone: game.timezone })
-    : DateTime.fromISO(s.trim(), { setZone: true });
-  if (!dt.isValid || (!local && !/(Z|[+-]\d{2}:?\d{2})$/.test(s.trim()))) {
+  const local = parseForumTime(s, game.timezone);
+  if (local !== null) return local;
+  const iso = DateTime.fromISO(s.trim(), { setZone: true });
+  if (!iso.isValid || !/(Z|[+-]\d{2}:?\d{2})$/.test(s.trim())) {
     throw new UserError(`--at "${s}": give a forum-local time like "2026-11-22 18:00" (${game.timezone}) or ISO 8601 with an offset`);
   }
-  return dt.toMillis();
+  return iso.toMillis();
 }
 
 export function register(program: Command): void {
