@@ -9,6 +9,7 @@ import { isDirector, isOut } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { foldWidth } from '../text/normalize.js';
 import { readProxy } from '../votes/ballot.js';
+import { atOrBefore, strictlyBefore, timeSpan } from '../votes/time.js';
 import type { SlicePost } from '../store/slice.js';
 
 const HEAD = /(投票|改票)对象/;
@@ -19,15 +20,17 @@ export function looksLikeBallot(text: string): boolean {
 }
 
 /** Players with a ballot-looking post in the vote thread strictly before closing (a post made after the
- * player's exit is 诈尸, not a ballot). */
+ * player's exit is 诈尸, not a ballot). Deadlines are read as the tally reads them (src/votes/time.ts): a
+ * time that only straddles one, at minute or relative precision, does not meet it. */
 export function playersWithBallot(game: Game, day: GameDay, votePosts: readonly SlicePost[]): Set<string> {
   const out = new Set<string>();
   const proxyDeadline = day.closes - game.rules.proxyVoteMinutesBeforeClose * 60_000;
   for (const p of votePosts) {
-    if (p.at >= day.closes || !looksLikeBallot(p.text)) continue;
+    const span = timeSpan(p);
+    if (strictlyBefore(span, day.closes) !== 'yes' || !looksLikeBallot(p.text)) continue;
     if (isDirector(game, p.author)) {
       const proxy = readProxy(p.text, game.players, game.rules.proxyMarkers);
-      if (proxy?.ok && p.at < proxyDeadline) out.add(proxy.player);
+      if (proxy?.ok && atOrBefore(span, proxyDeadline) === 'yes') out.add(proxy.player);
       continue;
     }
     if (game.players.includes(p.author) && !isOut(game, p.author, p.at)) out.add(p.author);

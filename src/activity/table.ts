@@ -3,7 +3,7 @@
  * overview the director scans for quiet players (like the tallies of mafiascum's modtools).
  */
 import type { Game } from '../game/types.js';
-import { countDayPosts } from './count.js';
+import { countDayPosts, type DayPosts } from './count.js';
 import type { PostsByThread } from './threads.js';
 
 export interface ActivityTable {
@@ -21,7 +21,11 @@ export interface ActivityTable {
 /** Counts every day of the game (days up to `through`, default all). */
 export function activityTable(game: Game, posts: PostsByThread, through?: number): ActivityTable {
   const days = game.days.filter((d) => through === undefined || d.day <= through);
-  const perDay = days.map((d) => countDayPosts(game, d, posts));
+  return activityTableOf(game, days.map((d) => countDayPosts(game, d, posts)));
+}
+
+/** The table of days already counted (countDayPosts), in the order given. */
+export function activityTableOf(game: Game, perDay: readonly DayPosts[]): ActivityTable {
   const unstored = perDay.filter((p) => p.missing.length > 0 || p.tids.length === 0).map((p) => p.day);
   const rows = game.players.map((player) => {
     const counts = perDay.map((p) => {
@@ -30,5 +34,5 @@ export function activityTable(game: Game, posts: PostsByThread, through?: number
     });
     return { player, counts, total: counts.reduce<number>((s, c) => s + (c ?? 0), 0) };
   });
-  return { days: days.map((d) => d.day), rows, unstored };
+  return { days: perDay.map((p) => p.day), rows, unstored };
 }

@@ -9,4 +9,22 @@ export {
   type AuctionIgnored,
   type BidStatus,
 } from './resolve.js';
+export {
+  AUCTION_CITE,
+  unreadableText,
+  postProblemText,
+  bidReasonText,
+  ignoreReasonText,
+  bidNoteText,
+  tieText,
+  type AuctionReason,
+  type AuctionReasonCode,
+  type BidNote,
+  type BidNoteCode,
+  type BidProblem,
+  type BidReason,
+  type IgnoreReason,
+  type PostProblem,
+  type UnreadableReason,
+} from './reasons.js';
 export { voteOutShare, type VoteOutShare } from './vote-out-share.js';

@@ -16,6 +16,8 @@
  * count ("抵押钻石"), and any other leftover that mentions 出价/叫价/抵押/物品 or an item number.
  */
 
+import { unreadableText, type UnreadableReason } from './reasons.js';
+
 /** A bid as written: item number and price in G. */
 export interface ReadBid {
   item: number;
@@ -33,7 +35,15 @@ export interface ReadPledge {
 /** A part of the post that looks like a bid or pledge but could not be read. */
 export interface Unreadable {
   text: string;
+  /** Stable machine-readable code (reasons.ts UnreadableReason). */
+  code: UnreadableReason['code'];
+  /** Why, in Chinese (reasons.ts). */
   reason: string;
+  detail: UnreadableReason;
+}
+
+function unreadable(text: string, detail: UnreadableReason): Unreadable {
+  return { text, code: detail.code, reason: unreadableText(detail), detail };
 }
 
 export interface ReadAuctionPost {
@@ -92,7 +102,7 @@ export function readAuctionPost(text: string): ReadAuctionPost {
   rest = rest.replace(PLEDGE, (m, a: string | undefined, b: string | undefined) => {
     const diamonds = Number(a ?? b);
     if (diamonds > 0) out.pledges.push({ diamonds, text: m.trim() });
-    else out.unreadable.push({ text: m.trim(), reason: 'a pledge of 0 diamonds' });
+    else out.unreadable.push(unreadable(m.trim(), { code: 'pledge-zero' }));
     return ' \u0000 ';
   });
 
@@ -100,9 +110,9 @@ export function readAuctionPost(text: string): ReadAuctionPost {
     const item = Number(itemA ?? itemB);
     const bidText = m.trim();
     if (price.includes('.')) {
-      out.unreadable.push({ text: bidText, reason: 'G are whole numbers: a fractional price cannot be read' });
+      out.unreadable.push(unreadable(bidText, { code: 'fractional-price', price }));
     } else if (!unit && !colon1 && !colon2 && !verb) {
-      out.unreadable.push({ text: bidText, reason: `no "G" after the price ${price}: write it as "${item}号物品 出价${price}G"` });
+      out.unreadable.push(unreadable(bidText, { code: 'price-without-g', item, price }));
     } else {
       out.bids.push({ item, price: Number(price), text: bidText });
     }
@@ -113,16 +123,16 @@ export function readAuctionPost(text: string): ReadAuctionPost {
   for (const piece of rest.split(/[\n\u0000]/)) {
     const p = piece.replace(/^[\s,，;；、。.!！]+|[\s,，;；、。.!！]+$/g, '');
     if (!p || !LEFTOVER_HINT.test(p)) continue;
-    out.unreadable.push({ text: p, reason: leftoverReason(p) });
+    out.unreadable.push(unreadable(p, leftoverReason(p)));
   }
   return out;
 }
 
-function leftoverReason(p: string): string {
-  if (/抵押/.test(p)) return 'a pledge without a number of diamonds (write 抵押1颗钻石)';
+function leftoverReason(p: string): UnreadableReason {
+  if (/抵押/.test(p)) return { code: 'pledge-without-count' };
   const item = /(\d+)\s*号|物品\s*(\d+)/.exec(p);
   const price = /\d+\s*G/i.test(p);
-  if (item && !price) return `item ${item[1] ?? item[2]} without a price in G`;
-  if (!item && price) return 'a price without an item number (write 3号物品 出价15G)';
-  return 'not in a readable bid form (write 3号物品 出价15G, one item per bid)';
+  if (item && !price) return { code: 'item-without-price', item: Number(item[1] ?? item[2]) };
+  if (!item && price) return { code: 'price-without-item' };
+  return { code: 'not-a-bid-form' };
 }

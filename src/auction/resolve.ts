@@ -16,10 +16,22 @@
  * An edited post is read as first seen (rules-spec §3: editing is not a change) and the edit is noted.
  */
 import { UserError } from '../cli/errors.js';
-import { findDay, isDirector, isOut } from '../game/roster.js';
+import { exitTime, findDay, isDirector, isOut } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import type { SlicePost } from '../store/slice.js';
 import { readAuctionPost, type ReadAuctionPost } from './read-bids.js';
+import { strictlyBefore, timeSpan } from '../votes/time.js';
+import {
+  bidNoteText,
+  bidReasonText,
+  ignoreReasonText,
+  type AuctionReasonCode,
+  type BidNote,
+  type BidNoteCode,
+  type BidReason,
+  type IgnoreReason,
+  type PostProblem,
+} from './reasons.js';
 
 export type BidStatus = 'winning' | 'outbid' | 'rejected';
 
@@ -28,7 +40,9 @@ export interface AuctionBid {
   bidder: string;
   price: number;
   status: BidStatus;
-  /** Why a rejected bid does not count; null for a valid bid. */
+  /** Why a rejected bid does not count, as a stable code (reasons.ts); null for a valid bid. */
+  code: AuctionReasonCode | null;
+  /** The same in Chinese, as a director would write it in the thread; null for a valid bid. */
   reason: string | null;
   pid: number;
   /** Posted at (ISO 8601 with the forum's offset, as the page showed it). */
@@ -36,8 +50,10 @@ export interface AuctionBid {
   /** The bid as written. */
   text: string;
   url: string;
-  /** A remark that does not change the status (e.g. the post was edited after bidding). */
+  /** A remark that does not change the status (e.g. the post was edited after bidding), in Chinese. */
   note?: string;
+  /** The remark's stable code (reasons.ts), set with `note`. */
+  noteCode?: BidNoteCode;
 }
 
 export interface AuctionItemResult {
@@ -67,6 +83,9 @@ export interface AuctionIgnored {
   pid: number;
   at: string;
   text: string;
+  /** Why, as a stable code (reasons.ts). */
+  code: AuctionReasonCode;
+  /** Why, in Chinese. */
   reason: string;
   url: string;
 }
@@ -86,7 +105,7 @@ export interface AuctionResult {
 export function resolveAuction(posts: readonly SlicePost[], game: Game, day: number): AuctionResult {
   const rules = game.rules.wuhui;
   if (!rules) throw new UserError(`the ${game.rules.name} ruleset has no auction (only wuhui has 拍卖贴)`);
-  const gameDay = dayOf(game, day);
+  const gameDay = findDay(game, day);
   if (!gameDay.auction) throw new UserError(`day ${day} has no auction thread in ${game.file}: add "auction: TID" to the day`);
   const diamondValue = rules.diamondValues[day - 1] ?? null;
 
@@ -97,19 +116,21 @@ export function resolveAuction(posts: readonly SlicePost[], game: Game, day: num
   const ignored: AuctionIgnored[] = [];
   const calls = new Map<string, number>();
   const pledged = new Map<string, number>();
+  const zone = game.timezone;
 
   for (const post of [...posts].sort((a, b) => a.pid - b.pid)) {
     if (isDirector(game, post.author)) continue;
     const { read, note } = readAsFirstSeen(post);
     const where = { pid: post.pid, at: post.postedAt, url: post.url };
-    const ignore = (text: string, reason: string) => ignored.push({ author: post.author, ...where, text, reason });
-    for (const u of read.unreadable) ignore(u.text, u.reason);
+    const ignore = (text: string, why: IgnoreReason) =>
+      ignored.push({ author: post.author, pid: where.pid, at: where.at, text, code: why.code, reason: ignoreReasonText(why, zone), url: where.url });
+    for (const u of read.unreadable) ignore(u.text, u.detail);
     if (read.bids.length === 0 && read.pledges.length === 0) continue;
 
     const postProblem = whyPostDoesNotCount(post, game, gameDay);
     for (const p of read.pledges) {
-      if (postProblem) ignore(p.text, `pledge ${postProblem}`);
-      else if (diamondValue === null) ignore(p.text, `the rule post sets no diamond value for day ${day}`);
+      if (postProblem) ignore(p.text, { code: 'pledge-not-counted', why: postProblem });
+      else if (diamondValue === null) ignore(p.text, { code: 'no-diamond-value', day });
       else {
         pledges.push({ player: post.author, diamonds: p.diamonds, value: p.diamonds * diamondValue, ...where });
         pledged.set(post.author, (pledged.get(post.author) ?? 0) + p.diamonds * diamondValue);
@@ -119,26 +140,35 @@ export function resolveAuction(posts: readonly SlicePost[], game: Game, day: num
       const item = byItem.get(b.item);
       if (!item) {
         const known = rules.auctionItems.find((it) => it.item === b.item);
-        ignore(b.text, known ? `item ${b.item} (${known.name}) is sold only on days 1–${known.lastDay}` : `there is no item ${b.item} (items: ${onSale.map((i) => i.item).join(', ')})`);
+        ignore(
+          b.text,
+          known
+            ? { code: 'item-not-today', item: b.item, name: known.name, lastDay: known.lastDay }
+            : { code: 'no-such-item', item: b.item, items: onSale.map((i) => i.item) },
+        );
         continue;
       }
-      const bid: AuctionBid = { bidder: post.author, price: b.price, status: 'outbid', reason: null, ...where, text: b.text };
-      if (note) bid.note = note;
-      if (postProblem) {
-        bid.reason = postProblem;
-      } else {
+      const bid: AuctionBid = { bidder: post.author, price: b.price, status: 'outbid', code: null, reason: null, ...where, text: b.text };
+      if (note) {
+        bid.note = bidNoteText(note);
+        bid.noteCode = note.code;
+      }
+      let why: BidReason | null = postProblem;
+      if (!why) {
         const key = `${post.author}\u0000${b.item}`;
         const n = (calls.get(key) ?? 0) + 1;
         calls.set(key, n);
         const held = game.holdings?.[post.author];
-        if (n > rules.maxBidsPerItem) bid.reason = `call ${n} on item ${b.item}: at most ${rules.maxBidsPerItem} per player per item`;
-        else if (b.price < item.base) bid.reason = `below the base price ${item.base}G`;
-        else if (held !== undefined && b.price > held + (pledged.get(post.author) ?? 0)) {
-          const extra = pledged.get(post.author) ?? 0;
-          bid.reason = `above what ${post.author} holds: ${held}G${extra ? ` + ${extra}G pledged` : ''}`;
-        }
+        const extra = pledged.get(post.author) ?? 0;
+        if (n > rules.maxBidsPerItem) why = { code: 'too-many-calls', item: b.item, nth: n, allowed: rules.maxBidsPerItem };
+        else if (b.price < item.base) why = { code: 'below-base', item: b.item, base: item.base };
+        else if (held !== undefined && b.price > held + extra) why = { code: 'above-holdings', player: post.author, held, pledged: extra };
       }
-      if (bid.reason) bid.status = 'rejected';
+      if (why) {
+        bid.status = 'rejected';
+        bid.code = why.code;
+        bid.reason = bidReasonText(why, zone);
+      }
       item.bids.push(bid);
     }
   }
@@ -156,37 +186,33 @@ export function resolveAuction(posts: readonly SlicePost[], game: Game, day: num
 }
 
 /** Null when the post may carry bids; else why it may not. */
-function whyPostDoesNotCount(post: SlicePost, game: Game, day: GameDay): string | null {
-  if (!game.players.includes(post.author)) return `by ${post.author}, who is not a player of this game`;
-  if (isOut(game, post.author, post.at)) return `by ${post.author}, who is out of the game`;
-  if (post.at < day.opens) return 'posted before the day opened';
-  if (post.at >= day.closes) {
+function whyPostDoesNotCount(post: SlicePost, game: Game, day: GameDay): PostProblem | null {
+  if (!game.players.includes(post.author)) return { code: 'not-a-player', author: post.author };
+  if (isOut(game, post.author, post.at)) return { code: 'bidder-out', player: post.author, since: exitTime(game, post.author) };
+  if (post.at < day.opens) return { code: 'before-open', at: post.at, opens: day.opens };
+  // Read as the tally reads its deadlines (src/votes/time.ts): a time that only straddles closing is late.
+  const onTime = strictlyBefore(timeSpan(post), day.closes);
+  const when = { at: post.at, closes: day.closes };
+  if (onTime === 'uncertain') return { code: 'late-uncertain', ...when };
+  if (onTime === 'no') {
     return post.timePrecision === 'minute' && post.at === day.closes - (day.closes % 60_000)
-      ? 'posted in the closing minute (the forum shows minutes only): late'
-      : 'posted after bidding closed';
+      ? { code: 'late-closing-minute', ...when }
+      : { code: 'late', ...when };
   }
   return null;
 }
 
 /** The post's bids as first seen; a later edit that changed them is noted, never counted. */
-function readAsFirstSeen(post: SlicePost): { read: ReadAuctionPost; note: string | null } {
+function readAsFirstSeen(post: SlicePost): { read: ReadAuctionPost; note: BidNote | null } {
   const first = post.versions.length > 0 ? post.versions[0].post : post;
   const read = readAuctionPost(first.text);
   if (post.versions.length > 1) {
     const now = readAuctionPost(post.text);
     if (JSON.stringify(now.bids) !== JSON.stringify(read.bids) || JSON.stringify(now.pledges) !== JSON.stringify(read.pledges)) {
-      return { read, note: `edited${post.edited ? ` at ${post.edited.at}` : ''}: the bids as first posted count (now: ${now.bids.map((b) => b.text).join('; ') || 'none'})` };
+      return { read, note: { code: 'edited-first-counts', at: post.edited?.at ?? null, now: now.bids.map((b) => b.text) } };
     }
   } else if (post.edited) {
-    return { read, note: `edited at ${post.edited.at} and no earlier version was seen: check the bid` };
+    return { read, note: { code: 'edited-no-earlier-version', at: post.edited.at } };
   }
   return { read, note: null };
-}
-
-function dayOf(game: Game, day: number): GameDay {
-  try {
-    return findDay(game, day);
-  } catch (err) {
-    throw new UserError((err as Error).message);
-  }
 }

@@ -54,8 +54,16 @@ export function writeLedger(ledger: Ledger, file: string): void {
   }
 }
 
-function keyOf(c: Pick<CardProposal, 'day' | 'player' | 'kind' | 'category'>): string {
-  return `${c.day}|${c.player}|${c.kind}|${c.category ?? ''}`;
+type Offence = Pick<CardProposal, 'player' | 'kind' | 'category'>;
+
+/** One offence: the same player, flag kind and wording category (on any day). */
+export function sameOffence(a: Offence, b: Offence): boolean {
+  return a.player === b.player && a.kind === b.kind && (a.category ?? '') === (b.category ?? '');
+}
+
+/** The ledger's card for a proposal: the same offence on the same day (one card per day and offence). */
+export function cardFor<C extends CardProposal>(cards: readonly C[], p: Offence & Pick<CardProposal, 'day'>): C | undefined {
+  return cards.find((c) => c.day === p.day && sameOffence(c, p));
 }
 
 /**
@@ -68,7 +76,7 @@ export function mergeProposals(ledger: Ledger, proposals: readonly CardProposal[
   let next = cards.reduce((m, c) => Math.max(m, Number(c.id.replace(/^C/, '')) || 0), 0) + 1;
   const entries: LedgerCard[] = [];
   for (const p of proposals) {
-    const existing = cards.find((c) => keyOf(c) === keyOf(p));
+    const existing = cardFor(cards, p);
     if (existing) {
       if (existing.status === 'proposed') Object.assign(existing, { color: p.color, reason: p.reason, evidence: p.evidence });
       entries.push(existing);

@@ -5,6 +5,7 @@
  */
 import type { Game } from '../game/types.js';
 import { FLAG_KIND_NAMES, type Flag, type FlagKind } from '../violations/flag.js';
+import { sameOffence } from './ledger.js';
 import { proposedColor } from './severity.js';
 import type { CardProposal, Ledger } from './types.js';
 
@@ -24,9 +25,7 @@ export function proposeCards(game: Game, day: number, flags: readonly Flag[], le
   const out: CardProposal[] = [];
   for (const group of groups.values()) {
     const f = group[0];
-    const repeat = (ledger?.cards ?? []).some(
-      (c) => c.status === 'confirmed' && c.player === f.player && c.kind === f.kind && (c.category ?? '') === (f.category ?? '') && c.day < day,
-    );
+    const repeat = (ledger?.cards ?? []).some((c) => c.status === 'confirmed' && c.day < day && sameOffence(c, f));
     const color = proposedColor(f, game.rules, repeat);
     if (!color) continue;
     const evidence = [...new Set(group.flatMap((g) => (g.pid !== null ? [g.pid] : g.related ?? [])))].sort((a, b) => a - b);

@@ -35,6 +35,11 @@ export function standings(game: Game, ledger: Ledger, throughDay?: number): Stan
   });
 }
 
+/** True when the player has been given any confirmed card (the standings a notice lists). */
+export function hasCards(s: Standing): boolean {
+  return s.given.blue + s.given.yellow + s.given.red > 0;
+}
+
 /** How a standing reads: "蓝 1 · 黄 2", "红牌（罚下）". */
 export function standingText(s: Standing): string {
   if (s.sentOff) return `红牌 ${s.red}（罚下）`;

@@ -55,6 +55,22 @@ export function chromiumPath(explicit?: string): string {
   return explicit ?? process.env.BANSHA_CHROMIUM ?? '/usr/bin/chromium';
 }
 
+/**
+ * Launch the system Chromium at `exe` with CHROMIUM_ARGS; a browser that will not start is a UserError
+ * (exit 2) saying how to point bansha at one, with `secrets` redacted from the browser's message.
+ */
+export async function launchChromium(exe: string, headless: boolean, secrets: Array<string | undefined>): Promise<Browser> {
+  try {
+    return await chromium.launch({ executablePath: exe, headless, args: CHROMIUM_ARGS });
+  } catch (err) {
+    throw new UserError(
+      `cannot start Chromium at ${exe} (${redact((err as Error).message.split('\n')[0], secrets)}); ` +
+        'install it (apt-get install chromium) or set `browser:` in the game file or BANSHA_CHROMIUM',
+      2,
+    );
+  }
+}
+
 /** `text` with every secret replaced by ***: for anything derived from a browser error. */
 export function redact(text: string, secrets: Array<string | undefined>): string {
   let out = text;
@@ -81,15 +97,7 @@ export async function login(opts: LoginOptions): Promise<LoginResult> {
 
   let browser: Browser | null = null;
   try {
-    try {
-      browser = await chromium.launch({ executablePath: exe, headless, args: CHROMIUM_ARGS });
-    } catch (err) {
-      throw new UserError(
-        `cannot start Chromium at ${exe} (${redact((err as Error).message.split('\n')[0], secrets)}); ` +
-          'install it (apt-get install chromium) or set `browser:` in the game file or BANSHA_CHROMIUM',
-        2,
-      );
-    }
+    browser = await launchChromium(exe, headless, secrets);
     const context = await browser.newContext({ userAgent: USER_AGENT, locale: 'zh-CN' });
     // Even the browser talks only to the forum: anything off-host (analytics, ads, CDNs) is not loaded.
     const scope = new HostScope(opts.forum);

@@ -55,14 +55,12 @@ export async function readSession(file: string, gameFile?: string): Promise<Stor
     throw new UserError(`no login session at ${file}; ${loginHint(gameFile)}`, 4);
   }
   assertOwnerOnly(file, st.mode);
-  let parsed: unknown;
+  let s: Partial<StorageState> | null = null;
   try {
-    parsed = JSON.parse(await fsp.readFile(file, 'utf8'));
+    s = JSON.parse(await fsp.readFile(file, 'utf8')) as Partial<StorageState> | null;
   } catch {
-    // Never echo the content: it is a credential.
-    throw new UserError(`the login session ${file} is not a valid session file; ${loginHint(gameFile)}`, 4);
+    // Unreadable or not JSON: refused below. Never echo the content: it is a credential.
   }
-  const s = parsed as Partial<StorageState>;
   if (!s || !Array.isArray(s.cookies)) {
     throw new UserError(`the login session ${file} is not a valid session file; ${loginHint(gameFile)}`, 4);
   }

@@ -115,6 +115,12 @@ function iconvDecode(bytes: Uint8Array, charset: string): string {
   return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), charset);
 }
 
+/** The bytes as GB18030 when they decode with no invalid sequence and hold CJK text (a GBK page), else null. */
+function cleanGbk(bytes: Uint8Array): string | null {
+  const gb = iconvDecode(bytes, 'gb18030');
+  return countReplacements(gb) === 0 && CJK.test(gb) ? gb : null;
+}
+
 /**
  * Decode a page body. `contentType` is the HTTP header when known. Throws ParseError when the bytes
  * fit neither the declaration nor any charset Discuz serves (UTF-8, GB18030/GBK).
@@ -160,8 +166,8 @@ export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string
         return { text: t, charset: fromMeta, declared, warnings };
       }
     }
-    const gb = iconvDecode(bytes, 'gb18030');
-    if (countReplacements(gb) === 0 && CJK.test(gb)) {
+    const gb = cleanGbk(bytes);
+    if (gb !== null) {
       warnings.push('declared utf-8 but the bytes are not valid UTF-8; they decode cleanly as GB18030 (GBK), used that');
       return { text: gb, charset: 'gb18030', declared, warnings };
     }
@@ -174,8 +180,8 @@ export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string
       warnings.push('no charset declared; the bytes are valid UTF-8, decoded as UTF-8');
       return { text: asUtf8, charset: 'utf-8', declared, warnings };
     }
-    const gb = iconvDecode(bytes, 'gb18030');
-    if (countReplacements(gb) === 0 && CJK.test(gb)) {
+    const gb = cleanGbk(bytes);
+    if (gb !== null) {
       warnings.push('no charset declared; the bytes are not UTF-8 but decode cleanly as GB18030 (GBK), used that');
       return { text: gb, charset: 'gb18030', declared, warnings };
     }

@@ -120,8 +120,6 @@ interface Ctx {
   fetched: FetchedPage;
   text: string;
   doc: Document;
-  /** cheerio over the same DOM, created on first use (the thread hot path does not need it). */
-  $: () => $T;
   zone: string;
   base: string | null;
   info: PageInfo;
@@ -281,9 +279,7 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
     if (!time) throw new ParseError(`post ${pid}: unreadable post time "${timeText}"`, url);
     if (!msgEl && !lockedEl) throw new ParseError(`post ${pid} has neither a message nor a locked notice`, url);
     const locked = lockedEl ? collapse(textOf(lockedEl)) : null;
-    const msg = msgEl
-      ? readMessage(msgEl, sel, zone, base)
-      : emptyMessageParts();
+    const msg = msgEl ? readMessage(msgEl, sel, zone, base) : emptyMessageParts();
     const post: Post = {
       pid,
       tid,
@@ -467,9 +463,10 @@ export function parsePage(fetched: FetchedPage, opts: ParseOptions = {}): Page {
   info.warnings!.push(...decoded.warnings);
   const text = decoded.text;
   const doc = parseDocument(text);
+  // cheerio over the same DOM, created on first use: the thread hot path never needs it.
   let cached: $T | null = null;
   const $ = (): $T => (cached ??= cheerio.load(doc));
-  const ctx: Ctx = { fetched, text, doc, $, zone, base, info };
+  const ctx: Ctx = { fetched, text, doc, zone, base, info };
   const k = sets[0].data.kinds;
   const titleEl = selectOne(TITLE, doc);
   const title = titleEl ? collapse(textOf(titleEl)) : '';

@@ -41,7 +41,7 @@ export interface ElevatorFloor {
  * (exit 3) when a listed player's uid is not in the store yet: the uids come from crawled posts.
  */
 export function elevatorFloor(store: StoreData, game: Game, day: number): ElevatorFloor {
-  const gameDay = findDayOrThrow(game, day);
+  const gameDay = findDay(game, day);
   if (!gameDay.discussion) throw new UserError(`day ${day} has no discussion thread in ${game.file}: add "discussion: TID" to the day`);
   const tid = gameDay.discussion.tid;
   const mode = game.rules.elevator.outPlayers;
@@ -79,12 +79,4 @@ export function renderElevatorBBCode(day: number, entries: readonly ElevatorEntr
     lines.push(e.url === null ? `${e.seat}. [s]${name}[/s] (出局)` : `${e.seat}. [url=${e.url}]${name}[/url]`);
   }
   return lines.join('\n') + '\n';
-}
-
-function findDayOrThrow(game: Game, day: number) {
-  try {
-    return findDay(game, day);
-  } catch (err) {
-    throw new UserError((err as Error).message);
-  }
 }

@@ -26,7 +26,7 @@ export function ringSpan(ring: readonly string[], start: number, count: number):
 
 /** The players alive when day `day` opens, in elevator order: the ring the rules walk. */
 export function elevatorRing(game: Game, day: number): string[] {
-  return alivePlayers(game, dayOf(game, day).opens);
+  return alivePlayers(game, findDay(game, day).opens);
 }
 
 /** wuhui day-1 duel pairs: elevator neighbours among the players alive when the day opens. */
@@ -54,12 +54,4 @@ export function arbiterRange(game: Game, day: number, from: string): string[] {
     throw new UserError(`"${from}" is not a living player on day ${day}${hint ? ` (did you mean ${hint}?)` : ''}`);
   }
   return ringSpan(ring, start, Math.ceil(ring.length / divisor));
-}
-
-function dayOf(game: Game, day: number) {
-  try {
-    return findDay(game, day);
-  } catch (err) {
-    throw new UserError((err as Error).message);
-  }
 }

@@ -107,7 +107,6 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
   };
   const ref = (v: number | string, p: Array<string | number>): ThreadRef => threadRefOf(v, forum, `${at(p)}: ${fieldName(p)}`);
 
-  const known = new Set([...raw.players, ...raw.directors]);
   const checkPlayer = (name: string, p: Array<string | number>) => {
     if (!raw.players.includes(name)) {
       const hint = nearestName(name, raw.players);
@@ -116,7 +115,6 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
   };
   const dupes = raw.players.filter((p, i) => raw.players.indexOf(p) !== i);
   if (dupes.length) throw new UserError(`${at(['players'])}: players: listed twice: ${dupes.join(', ')}`);
-  void known;
 
   const days: GameDay[] = raw.days.map((d, i) => {
     const day: GameDay = {

@@ -20,6 +20,11 @@ export function isOut(game: Game, player: string, at: number): boolean {
   return out !== null && out <= at;
 }
 
+/** When the player used 装傻 (m107 white idiot: the game file's first `idiot:` event for them), or null. */
+export function idiotTime(game: Game, player: string): number | null {
+  return game.events.find((e) => e.player === player && e.idiot !== undefined)?.idiot ?? null;
+}
+
 /** m107 装傻: from that time on the player may neither vote nor be voted. */
 export function isIdiot(game: Game, player: string, at: number): boolean {
   return game.events.some((e) => e.player === player && e.idiot !== undefined && e.idiot <= at);
@@ -28,11 +33,6 @@ export function isIdiot(game: Game, player: string, at: number): boolean {
 /** Players still in the game at `at`, in elevator order. */
 export function alivePlayers(game: Game, at: number): string[] {
   return game.players.filter((p) => !isOut(game, p, at));
-}
-
-/** Players in the game when the day opened (those out before it are exempt from its duties). */
-export function aliveAtOpening(game: Game, day: GameDay): string[] {
-  return alivePlayers(game, day.opens);
 }
 
 export function isDirector(game: Game, name: string): boolean {

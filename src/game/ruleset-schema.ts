@@ -1,6 +1,6 @@
 /**
  * The ruleset: every *(setting)* of ../shared/docs/rules-spec.md as a typed, validated field.
- * Presets are data (src/game/presets/<name>.json, each value cited to its rule post); a game file's
+ * Presets are data (src/game/presets/<name>.yaml, each value cited to its rule post); a game file's
  * `rules:` block overrides any field, and the merged result is checked against this schema, so a
  * typo in an override is an error, not a silently ignored key.
  */

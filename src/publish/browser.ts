@@ -1,22 +1,22 @@
 /**
  * Publishing a plan (plan.ts) through the logged-in browser session: real Chromium driven by
  * playwright-core with the saved Playwright storage state (`bansha login`), launched as the login
- * does (src/crawl/login.ts CHROMIUM_ARGS, chromiumPath). A reply fills the fast reply form under the
+ * does (src/crawl/login.ts launchChromium, chromiumPath). A reply fills the fast reply form under the
  * thread and submits it; an edit opens floor 2's edit page, puts the editor in BBCode mode, replaces the
  * message and saves. Either way the result is checked by reading the thread back with the real parser:
  * a post by the logged-in uid whose text and links are the message's. The browser talks to the forum's
  * host only (everything else is aborted and listed). No cookie value is ever printed.
  */
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page as PwPage } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page as PwPage } from 'playwright-core';
 import { UserError } from '../cli/errors.js';
 import { HostScope, USER_AGENT } from '../crawl/http.js';
-import { CHROMIUM_ARGS, chromiumPath, redact } from '../crawl/login.js';
-import { readSession } from '../crawl/session.js';
+import { chromiumPath, launchChromium, redact } from '../crawl/login.js';
+import { loginHint, readSession } from '../crawl/session.js';
 import { parsePage } from '../discuz/index.js';
 import type { Page, Post } from '../discuz/types.js';
 import { postUrl } from '../store/slice.js';
 import { editRefusal, threadUrl, type Poster, type PublishPlan } from './plan.js';
-import { editPath, publishSelectors, type PublishSelectors } from './selectors.js';
+import { editPath, pageUid, publishSelectors, type PublishSelectors } from './selectors.js';
 
 /** How to reach the forum as the director. */
 export interface PublishOptions {
@@ -79,15 +79,7 @@ export async function publish(plan: PublishPlan, opts: PublishOptions): Promise<
   const blocked: string[] = [];
   let browser: Browser | null = null;
   try {
-    try {
-      browser = await chromium.launch({ executablePath: exe, headless: true, args: CHROMIUM_ARGS });
-    } catch (err) {
-      throw new UserError(
-        `cannot start Chromium at ${exe} (${redact((err as Error).message.split('\n')[0], secrets)}); ` +
-          'install it (apt-get install chromium) or set `browser:` in the game file or BANSHA_CHROMIUM',
-        2,
-      );
-    }
+    browser = await launchChromium(exe, true, secrets);
     const context = await browser.newContext({
       userAgent: USER_AGENT,
       locale: 'zh-CN',
@@ -106,9 +98,9 @@ export async function publish(plan: PublishPlan, opts: PublishOptions): Promise<
     log(`opening ${threadUrl(plan.forum, plan.tid)}`);
     await page.goto(threadUrl(plan.forum, plan.tid), { waitUntil: 'domcontentloaded' });
     const html = await page.content();
-    const uid = Number(new RegExp(sel.page.uidPattern).exec(html)?.[1] ?? 0);
+    const uid = pageUid(sel, html);
     if (!uid) {
-      throw new UserError(`the forum treats the saved session as a guest (logged out or expired): log in again: bansha login --game ${opts.gameFile ?? '<game.yaml>'}`, 4);
+      throw new UserError(`the forum treats the saved session as a guest (logged out or expired): ${loginHint(opts.gameFile)}`, 4);
     }
     const name = (await page.locator(sel.page.userName).first().textContent({ timeout: 2000 }).catch(() => null))?.trim() || null;
     const poster: Poster = { uid, name };
@@ -136,12 +128,17 @@ async function readThreadPage(context: BrowserContext, forum: string, tid: numbe
   return parsed;
 }
 
+/** The text of the forum's showmessage box matching `selector`, on one line without its "back" link; null when none shows. */
+async function shownMessage(page: PwPage, selector: string): Promise<string | null> {
+  const shown = await page.locator(selector).first().textContent({ timeout: 1000 }).catch(() => null);
+  return shown ? shown.replace(/\s+/g, ' ').replace(/\[ 点击这里返回上一页 \]/, '').trim() : null;
+}
+
 /** The forum's own words when it refused a submit (ajax errorhandle, or a showmessage page), else null. */
 async function refusalOf(body: string, sel: PublishSelectors, page: PwPage): Promise<string | null> {
   const ajax = new RegExp(sel.errorPattern).exec(body)?.[1];
   if (ajax) return ajax;
-  const shown = await page.locator(`${sel.page.message}.alert_error`).first().textContent({ timeout: 1000 }).catch(() => null);
-  return shown ? shown.replace(/\s+/g, ' ').replace(/\[ 点击这里返回上一页 \]/, '').trim() : null;
+  return shownMessage(page, `${sel.page.message}.alert_error`);
 }
 
 /** Submit the form with `submit` and wait for the POST matching `pattern`; throws with the forum's reason when refused. */
@@ -194,8 +191,8 @@ async function edit(context: BrowserContext, page: PwPage, plan: PublishPlan, po
   log(`opening the edit page of floor 2 (pid ${target.pid})`);
   await page.goto(url, { waitUntil: 'domcontentloaded' });
   if ((await page.locator(sel.edit.form).count()) === 0) {
-    const why = await page.locator(sel.page.message).first().textContent({ timeout: 1000 }).catch(() => null);
-    throw new UserError(`the forum did not open the edit page of pid ${target.pid}${why ? `: ${why.replace(/\s+/g, ' ').replace(/\[ 点击这里返回上一页 \]/, '').trim()}` : ''} (only the post's author or a moderator can edit it)`, 5);
+    const why = await shownMessage(page, sel.page.message);
+    throw new UserError(`the forum did not open the edit page of pid ${target.pid}${why !== null ? `: ${why}` : ''} (only the post's author or a moderator can edit it)`, 5);
   }
   // BBCode mode: Discuz's validate() takes the WYSIWYG iframe's HTML instead of the textarea while
   // wysiwyg is on, so switch it off (switchEditor(0) where editor.js runs) before setting the text.

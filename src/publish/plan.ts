@@ -10,7 +10,7 @@ import { CookieJar, readSession } from '../crawl/session.js';
 import { decodeBody } from '../discuz/index.js';
 import { threadPosts } from '../store/slice.js';
 import type { StoreData } from '../store/types.js';
-import { publishSelectors } from './selectors.js';
+import { pageUid, publishSelectors } from './selectors.js';
 
 /** A reply to thread `tid`, or an edit of its floor 2. */
 export type PublishKind = 'reply' | 'edit';
@@ -103,8 +103,7 @@ export async function sessionIdentity(
     const jar = new CookieJar(state.cookies);
     const res = await httpGet(threadUrl(forum, tid), { jar, scope: new HostScope(forum), timeoutMs: 15_000 });
     const html = decodeBody(res.bytes, res.contentType).text;
-    const sel = publishSelectors();
-    const uid = Number(new RegExp(sel.page.uidPattern).exec(html)?.[1] ?? 0);
+    const uid = pageUid(publishSelectors(), html);
     if (!uid) return { poster: null, problem: `the forum treats the session in ${sessionPath} as a guest: log in again (bansha login --game ${gameFile ?? '<game.yaml>'})` };
     const name = /<strong class="vwmy[^"]*"><a [^>]*>([^<]+)<\/a>/.exec(html)?.[1] ?? null;
     return { poster: { uid, name }, problem: null };

@@ -49,6 +49,11 @@ export function publishSelectors(): PublishSelectors {
   return s;
 }
 
+/** The logged-in uid a forum page names (`discuz_uid`), 0 for a guest or when the page does not say. */
+export function pageUid(s: PublishSelectors, html: string): number {
+  return Number(new RegExp(s.page.uidPattern).exec(html)?.[1] ?? 0);
+}
+
 /** The edit page URL (relative to the forum root) for one post. */
 export function editPath(s: PublishSelectors, ids: { fid: number; tid: number; pid: number; page: number }): string {
   return s.edit.url.replace(/\{(fid|tid|pid|page)\}/g, (_m, k: keyof typeof ids) => String(ids[k]));

@@ -11,10 +11,7 @@ import type { DayReport } from '../report/day-report.js';
 import type { TallyResult } from '../votes/types.js';
 import type { HtmlActivityTable, HtmlCard, HtmlFlag, HtmlReportInput } from './html-report.js';
 import { COLOR_NAME, STATUS_NAME } from './report-common.js';
-import { FLAG_KIND_NAMES, type Flag } from '../violations/flag.js';
-
-/** The flag kinds that make a player's activity row stand out (rules-spec §6, the lurker rules). */
-const LURKING: ReadonlySet<Flag['kind']> = new Set(['few-posts', 'low-streak', 'no-ballot']);
+import { FLAG_KIND_NAMES, LURKING_KINDS, type Flag } from '../violations/flag.js';
 
 /** The report's heading for a game: its file name without .yaml ("public", "m901"). */
 export function reportTitle(game: Pick<Game, 'file'>): string {
@@ -36,7 +33,7 @@ export function htmlActivity(report: DayReport): HtmlActivityTable {
       return {
         player: row.player,
         cells: [...row.counts.map((n) => n ?? '—'), row.total, ...(hasVote ? [voted] : [])],
-        warn: report.flags.some((f) => f.player === row.player && LURKING.has(f.kind)),
+        warn: report.flags.some((f) => f.player === row.player && LURKING_KINDS.has(f.kind)),
       };
     }),
   };

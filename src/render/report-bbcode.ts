@@ -4,11 +4,11 @@
  * every player's standing (upgrades applied; a red card reads 罚下). Proposals not yet confirmed are
  * never published. Player text goes through escapeBBCode (safe-text.ts).
  */
-import { standingText } from '../cards/standing.js';
+import { hasCards, standingText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
 import { COLOR_NAME } from './report-common.js';
-import { escapeBBCode } from './safe-text.js';
+import { bbLink, escapeBBCode } from './safe-text.js';
 
 /** The notice, BBCode text ending in a newline. */
 export function renderDayReportBBCode(r: DayReport, postUrl: (pid: number) => string | null = () => null): string {
@@ -26,12 +26,12 @@ export function renderDayReportBBCode(r: DayReport, postUrl: (pid: number) => st
     const ev = c.evidence
       .map((pid) => {
         const url = postUrl(pid);
-        return url ? `[url=${url.replace(/\]/g, '%5D')}]pid ${pid}[/url]` : `pid ${pid}`;
+        return url ? bbLink(url, `pid ${pid}`) : `pid ${pid}`;
       })
       .join(' ');
     out.push(`${escapeBBCode(c.player)}：${COLOR_NAME[c.color]} — ${escapeBBCode(c.reason)}${ev ? `（${ev}）` : ''}`);
   }
-  const carded = r.standings.filter((s) => s.given.blue + s.given.yellow + s.given.red > 0);
+  const carded = r.standings.filter(hasCards);
   if (carded.length) {
     out.push('', '[b]累计[/b]');
     for (const s of carded) out.push(`${escapeBBCode(s.player)}：${s.sentOff ? '[b]红牌 — 罚下[/b]' : standingText(s)}${s.upgrades.length ? `（${s.upgrades.join('；')}）` : ''}`);

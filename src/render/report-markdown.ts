@@ -5,7 +5,7 @@
  * table row — and, since the Markdown is printed to the director's terminal, escape sequences, control
  * and bidi characters are removed first (terminalSafe, safe-text.ts).
  */
-import { standingText } from '../cards/standing.js';
+import { hasCards, standingText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
 import { COLOR_NAME, STATUS_NAME } from './report-common.js';
@@ -59,7 +59,7 @@ export function renderDayReportMarkdown(r: DayReport): string {
       out.push(`| ${c.id ?? ''} | ${escapeMarkdown(c.player)} | ${COLOR_NAME[c.color]} | ${STATUS_NAME[c.status]} | ${escapeMarkdown(c.reason)} | ${c.evidence.map((p) => `pid ${p}`).join(', ')} |`);
     }
   }
-  const carded = r.standings.filter((s) => s.given.blue + s.given.yellow + s.given.red > 0);
+  const carded = r.standings.filter(hasCards);
   if (carded.length) {
     out.push('', '## 累计', '');
     for (const s of carded) out.push(`- ${escapeMarkdown(s.player)}：${standingText(s)}${s.upgrades.length ? `（${s.upgrades.join('；')}）` : ''}`);

@@ -4,11 +4,11 @@
  * ids (what `bansha cards confirm ID` takes) and the standings. Colour only when asked.
  */
 import pc from 'picocolors';
-import { standingText } from '../cards/standing.js';
+import { hasCards, standingText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
 import { COLOR_NAME, STATUS_NAME } from './report-common.js';
-import { FLAG_KIND_NAMES } from '../violations/flag.js';
+import { FLAG_KIND_NAMES, LURKING_KINDS } from '../violations/flag.js';
 import { terminalSafe } from './safe-text.js';
 
 export interface ReportTerminalOptions {
@@ -40,7 +40,7 @@ export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOption
     const cells = row.counts.map((n) => (n === null ? '—' : String(n)).padStart(5)).join('');
     const voted = today.exempt ? '' : today.voted === null ? 'n/a' : today.voted ? 'yes' : c.red('no');
     const line = `  ${pad(terminalSafe(row.player), nameW)}${cells}  ${String(row.total).padStart(5)}  ${voted}`;
-    out.push(r.flags.some((f) => f.player === row.player && (f.kind === 'few-posts' || f.kind === 'low-streak' || f.kind === 'no-ballot')) ? c.yellow(line) : line);
+    out.push(r.flags.some((f) => f.player === row.player && LURKING_KINDS.has(f.kind)) ? c.yellow(line) : line);
   }
 
   out.push('', c.bold(`Flags (${r.flags.length}) — proposals for the director, never automatic`));
@@ -61,7 +61,7 @@ export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOption
   }
   if (r.cards.some((x) => x.id)) out.push(c.dim('  confirm or dismiss: bansha cards confirm|dismiss ID --game …'));
 
-  const carded = r.standings.filter((s) => s.given.blue + s.given.yellow + s.given.red > 0);
+  const carded = r.standings.filter(hasCards);
   if (carded.length) {
     out.push('', c.bold('Standings (confirmed cards, upgrades applied)'));
     for (const s of carded) out.push(`  ${pad(terminalSafe(s.player), nameW)}${s.sentOff ? c.red(standingText(s)) : standingText(s)}${s.upgrades.length ? c.dim(`  (${s.upgrades.join('；')})`) : ''}`);

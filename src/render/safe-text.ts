@@ -74,3 +74,8 @@ export function escapeBBCode(s: string, opts: BBCodeEscapeOptions = {}): string 
   if (opts.guardClosingBrackets) out = out.replace(/\]/g, `${ZWSP}]`);
   return out;
 }
+
+/** A BBCode link: [url=URL]label[/url], with any "]" in the URL percent-encoded so it cannot end the tag. */
+export function bbLink(url: string, label: string): string {
+  return `[url=${url.replace(/\]/g, '%5D')}]${label}[/url]`;
+}

@@ -10,7 +10,7 @@
 import { fmt } from '../votes/count.js';
 import { forumTime } from '../votes/time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
-import { escapeBBCode, revealBidi } from './safe-text.js';
+import { bbLink, escapeBBCode, revealBidi } from './safe-text.js';
 
 /** Re-exported for the callers that import it from here: the one definition is in safe-text.ts. */
 export { escapeBBCode } from './safe-text.js';
@@ -18,7 +18,7 @@ export { escapeBBCode } from './safe-text.js';
 /** A link to a floor: [url=findpost]N#[/url]. */
 function floorLink(b: Pick<BallotRecord, 'url' | 'floor' | 'pid'>): string {
   const label = b.floor !== null ? `${b.floor}#` : `pid ${b.pid}`;
-  return `[url=${b.url.replace(/\]/g, '%5D')}]${label}[/url]`;
+  return bbLink(b.url, label);
 }
 
 const KIND_TITLE = { election: '警长竞选', elimination: '放逐投票', rule: '对战规则投票', none: '投票' } as const;

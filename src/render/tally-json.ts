@@ -9,7 +9,7 @@
  */
 import { forumIso } from '../votes/time.js';
 import type { BallotReasonCode, OutcomeCode } from '../votes/reasons.js';
-import type { TallyResult } from '../votes/types.js';
+import { reasonCode, type TallyResult } from '../votes/types.js';
 
 export interface TallyJson {
   day: number;
@@ -50,7 +50,7 @@ export function tallyJson(t: TallyResult): TallyJson {
       weight: b.weight,
       status: b.status,
       reason: b.reason,
-      code: b.details?.[0]?.code ?? null,
+      code: reasonCode(b),
       codes: (b.details ?? []).map((d) => d.code),
       pid: b.pid,
       floor: b.floor,

@@ -4,6 +4,7 @@
  * are the vote that was later changed (status 'superseded') and the one that counts ('counted'), in
  * time order; each moves the voter's weight from the previous target to the new one. Pure.
  */
+import { ABSTAIN } from '../votes/ballot.js';
 import type { TallyResult } from '../votes/types.js';
 
 /** One moment a ballot moved votes. */
@@ -27,8 +28,6 @@ export interface VoteTimeline {
   /** totals[i][c]: candidate c's total right after events[i]. */
   totals: Array<Record<string, number>>;
 }
-
-const ABSTAIN = '弃权';
 
 /** The timeline of a tally (only 'election', 'elimination' and 'rule' tallies have one). */
 export function voteTimeline(tally: TallyResult): VoteTimeline {

@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import iconv from 'iconv-lite';
 import { packagePath } from '../paths.js';
-import { buildThreadPage, familyBase, familyPpp, pageCountOf, renderMessage, renderThreadPageHtml, type SynthFamily, type SynthPost, type SynthThread } from './synth.js';
+import { AUTHOR_LINK, buildThreadPage, escapeHtml, familyBase, familyPpp, pageCountOf, renderMessage, renderThreadPageHtml, type SynthFamily, type SynthPost, type SynthThread } from './synth.js';
 
 /** One fault mode. */
 export type Fault =
@@ -248,6 +248,11 @@ function replaceBytes(buf: Buffer, from: string, to: string): Buffer {
   return Buffer.concat(parts);
 }
 
+/** `buf` with absolute links to the forum root `from` pointing at `to` instead, JSON-escaped ones ("http:\/\/…") too. */
+function rebase(buf: Buffer, from: string, to: string): Buffer {
+  return replaceBytes(replaceBytes(buf, from, to), from.replace(/\//g, '\\/'), to.replace(/\//g, '\\/'));
+}
+
 function parseCookies(header: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of (header ?? '').split(';')) {
@@ -310,7 +315,7 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
     return site.charset.startsWith('gb') ? iconv.encode(text, 'gbk') : Buffer.from(text, 'utf8');
   }
   function decodeLike(buf: Buffer): string {
-    return site.charset.startsWith('gb') ? iconv.decode(buf, 'gbk') : buf.toString('utf8');
+    return decodeCharset(buf, site.charset);
   }
 
   /** What a request resolves to, before faults. */
@@ -447,7 +452,7 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
   function blockAuthor(html: string, pid: number): { uid: number; name: string } | null {
     const start = html.indexOf(`<div id="post_${pid}" `);
     if (start < 0) return null;
-    const m = /<div class="authi"><a href="(?:home\.php\?mod=space&amp;uid=|space-uid-)(\d+)(?:\.html)?" target="_blank" class="xw1">([^<]+)<\/a>/.exec(html.slice(start, start + 20_000));
+    const m = AUTHOR_LINK.exec(html.slice(start, start + 20_000));
     return m ? { uid: Number(m[1]), name: m[2] } : null;
   }
 
@@ -515,7 +520,7 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
     }
     if (ok) return { status: 302, headers: { Location: ok.redirect }, body: Buffer.alloc(0) };
     const nf = site.named.get('notfound');
-    const page = nf ? decodeLike(site.read(nf)).replace(/(<div id="messagetext" class="alert_error">\s*<p>)[^<]*(<\/p>)/, `$1${escapeHtmlText(text)}$2`) : `<div id="messagetext" class="alert_error"><p>${escapeHtmlText(text)}</p></div>`;
+    const page = nf ? decodeLike(site.read(nf)).replace(/(<div id="messagetext" class="alert_error">\s*<p>)[^<]*(<\/p>)/, `$1${escapeHtml(text)}$2`) : `<div id="messagetext" class="alert_error"><p>${escapeHtml(text)}</p></div>`;
     return { status: 200, headers: { 'Content-Type': `text/html; charset=${site.charset}` }, body: encodeLike(page) };
   }
 
@@ -607,7 +612,7 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
   const localise = (buf: Buffer): Buffer => {
     const base = site.capturedBase;
     if (!base || !selfUrl || buf.length === 0) return buf;
-    return replaceBytes(replaceBytes(buf, base, selfUrl), base.replace(/\//g, '\\/'), selfUrl.replace(/\//g, '\\/'));
+    return rebase(buf, base, selfUrl);
   };
 
   const server = http.createServer((req, res) => {
@@ -637,10 +642,7 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
     }
     requests.push({ method: req.method ?? 'GET', path: reqPath, host: req.headers.host ?? '', authenticated: authed, userAgent: req.headers['user-agent'] ?? '' });
 
-    const use = (kind: Fault['kind']): ActiveRule | undefined => {
-      const r = active.find((a) => a.fault.kind === kind);
-      return r;
-    };
+    const use = (kind: Fault['kind']): ActiveRule | undefined => active.find((a) => a.fault.kind === kind);
     const latency = use('latency');
     if (latency && latency.fault.kind === 'latency') {
       latency.used++;
@@ -798,7 +800,7 @@ export function synthPageSource(threads: () => readonly SynthThread[]): (tid: nu
     // the skeleton copied from the capture still names the captured site: point it here, as localise does
     const captured = familyBase(thread.family);
     const raw = Buffer.from(built.bytes.buffer, built.bytes.byteOffset, built.bytes.length);
-    const bytes = captured === forum ? raw : replaceBytes(replaceBytes(raw, captured, forum), captured.replace(/\//g, '\\/'), forum.replace(/\//g, '\\/'));
+    const bytes = captured === forum ? raw : rebase(raw, captured, forum);
     const out: ServedPage = { bytes, contentType: built.contentType, page: served };
     cache.set(key, { posts: thread.posts.length, forum, page: out });
     return out;
@@ -845,10 +847,6 @@ function parseForm(raw: Buffer, charset: string): Map<string, string> {
   return out;
 }
 
-function escapeHtmlText(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
 /** A rendered message back to plain text (lines kept): what the edit box shows for a captured post. */
 function htmlToText(html: string): string {
   return html
@@ -875,7 +873,7 @@ function editFormHtml(o: {
   charset: string; cookiepre: string; uid: number; user: string; base: string; formhash: string;
   fid: string; tid: number; pid: number; page: string; message: string; posttime: number;
 }): string {
-  const e = escapeHtmlText;
+  const e = escapeHtml;
   return `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">
 <html xmlns="http://www.w3.org/1999/xhtml">
 <head>

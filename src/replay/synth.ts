@@ -90,6 +90,24 @@ const SOURCES: Record<SynthFamily, FamilySource> = {
 
 const FORUM_OFFSET_MS = 8 * 3600_000;
 
+/** A family's fixture directory, its site.json, and one of its captured files decoded from the family's charset. */
+function familyDir(src: FamilySource): string {
+  return packagePath('fixtures', 'discuz', src.dir);
+}
+function readSite(src: FamilySource): { base_url: string; ppp: number } {
+  return JSON.parse(readFileSync(`${familyDir(src)}/site.json`, 'utf8')) as { base_url: string; ppp: number };
+}
+function readFamilyHtml(src: FamilySource, file: string): string {
+  const raw = readFileSync(`${familyDir(src)}/${file}`);
+  return src.charset === 'utf-8' ? raw.toString('utf8') : iconv.decode(raw, 'gbk');
+}
+
+/** HTML in a family's charset, as the bytes a server sends. */
+function encodeFamily(family: SynthFamily, html: string): Uint8Array {
+  const bytes = SOURCES[family].charset === 'utf-8' ? Buffer.from(html, 'utf8') : iconv.encode(html, 'gbk');
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Templates: a real page cut into constant parts and named holes.
 
@@ -167,9 +185,12 @@ function cutBlock(html: string, pid: number): { start: number; end: number } {
   return { start, end: Math.min(...candidates) };
 }
 
+/** The author link of a desktop post block (div.authi): group 1 the uid, group 2 the name. */
+export const AUTHOR_LINK = /<div class="authi"><a href="(?:home\.php\?mod=space&amp;uid=|space-uid-)(\d+)(?:\.html)?" target="_blank" class="xw1">([^<]+)<\/a>/;
+
 /** Values of a post block in the captured page, read with the same regexes the block is templated by. */
 function blockFacts(block: string, pid: number): { uid: number; author: string; tid: number } {
-  const m = /<div class="authi"><a href="(?:home\.php\?mod=space&amp;uid=|space-uid-)(\d+)(?:\.html)?" target="_blank" class="xw1">([^<]+)<\/a>/.exec(block);
+  const m = AUTHOR_LINK.exec(block);
   const t = /ptid=(\d+)|tid=(\d+)/.exec(block);
   if (!m || !t) throw new Error(`synth: cannot read author/tid of template post ${pid}`);
   return { uid: Number(m[1]), author: m[2], tid: Number(t[1] ?? t[2]) };
@@ -246,10 +267,8 @@ function loadTemplate(family: SynthFamily): Template {
   const cached = templates.get(family);
   if (cached) return cached;
   const src = SOURCES[family];
-  const dir = packagePath('fixtures', 'discuz', src.dir);
-  const site = JSON.parse(readFileSync(`${dir}/site.json`, 'utf8')) as { base_url: string; ppp: number };
-  const raw = readFileSync(`${dir}/${src.file}`);
-  const html = src.charset === 'utf-8' ? raw.toString('utf8') : iconv.decode(raw, 'gbk');
+  const site = readSite(src);
+  const html = readFamilyHtml(src, src.file);
 
   const first = cutBlock(html, src.firstPid);
   const firstBlock = html.slice(first.start, first.end);
@@ -281,8 +300,7 @@ function loadTemplate(family: SynthFamily): Template {
   let head = html.slice(0, first.start);
   const firstHeader = templateFirstHeader(head, src.file);
   head = head.slice(0, firstHeader.at) + hole('THREADHEAD') + head.slice(firstHeader.at + firstHeader.text.length);
-  const laterRaw = readFileSync(`${dir}/${src.laterFile}`);
-  const laterHeader = templateLaterHeader(src.charset === 'utf-8' ? laterRaw.toString('utf8') : iconv.decode(laterRaw, 'gbk'), src.laterFile);
+  const laterHeader = templateLaterHeader(readFamilyHtml(src, src.laterFile), src.laterFile);
   const lastBlockEnd = html.indexOf('<div id="postlistreply"');
   const tail = html.slice(lastBlockEnd);
   const page = 1;
@@ -345,7 +363,8 @@ export function formatForumTime(ms: number, seconds = true): string {
 // ---------------------------------------------------------------------------------------------------
 // Message rendering (discuzcode subset)
 
-function escapeHtml(s: string): string {
+/** Text for HTML content and attribute values: & < > " escaped. */
+export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
@@ -589,7 +608,6 @@ export function renderThreadPageHtml(thread: SynthThread, page: number): string 
 export function buildThreadPage(thread: SynthThread, page: number): SynthPage {
   const t = loadTemplate(thread.family);
   const html = renderThreadPageHtml(thread, page);
-  const bytes = t.src.charset === 'utf-8' ? Buffer.from(html, 'utf8') : iconv.encode(html, 'gbk');
   const path = threadPagePath(thread.family, thread.tid, page);
   const ppp = thread.ppp ?? t.ppp;
   return {
@@ -598,7 +616,7 @@ export function buildThreadPage(thread: SynthThread, page: number): SynthPage {
     pageCount: pageCountOf(thread.posts.length, ppp),
     path,
     url: (thread.base ?? t.base) + path,
-    bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
+    bytes: encodeFamily(thread.family, html),
     contentType: familyContentType(thread.family),
   };
 }
@@ -666,10 +684,8 @@ function loadBoardTemplate(family: SynthFamily): BoardTemplate {
   if (cached) return cached;
   const src = SOURCES[family];
   if (!src.boardFile) throw new Error(`synth: no captured board listing for the ${family} family`);
-  const dir = packagePath('fixtures', 'discuz', src.dir);
-  const site = JSON.parse(readFileSync(`${dir}/site.json`, 'utf8')) as { base_url: string; ppp: number };
-  const raw = readFileSync(`${dir}/${src.boardFile}`);
-  const html = src.charset === 'utf-8' ? raw.toString('utf8') : iconv.decode(raw, 'gbk');
+  const site = readSite(src);
+  const html = readFamilyHtml(src, src.boardFile);
   const fid = Number(/<table summary="forum_(\d+)"[^>]*id="threadlisttableid">/.exec(html)?.[1]);
   if (!fid) throw new Error(`synth: ${src.boardFile} has no thread list table`);
 
@@ -789,8 +805,7 @@ export function renderBoardPageHtml(board: SynthBoard): string {
 export function buildBoardPage(board: SynthBoard): SynthBoardPage {
   const t = loadBoardTemplate(board.family);
   const html = renderBoardPageHtml(board);
-  const bytes = SOURCES[board.family].charset === 'utf-8' ? Buffer.from(html, 'utf8') : iconv.encode(html, 'gbk');
   const path = boardPagePath(board.family);
   const base = board.threads[0]?.base ?? t.base;
-  return { fid: t.fid, path, url: base + path, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), contentType: familyContentType(board.family) };
+  return { fid: t.fid, path, url: base + path, bytes: encodeFamily(board.family, html), contentType: familyContentType(board.family) };
 }

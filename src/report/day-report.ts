@@ -9,8 +9,9 @@ import type { Game } from '../game/types.js';
 import { playersWithBallot } from '../activity/ballots.js';
 import { countDayPosts, type DayPosts } from '../activity/count.js';
 import { lurkingFlags } from '../activity/lurking.js';
-import { activityTable, type ActivityTable } from '../activity/table.js';
+import { activityTableOf, type ActivityTable } from '../activity/table.js';
 import type { PostsByThread } from '../activity/threads.js';
+import { cardFor } from '../cards/ledger.js';
 import { proposeCards } from '../cards/propose.js';
 import { standings } from '../cards/standing.js';
 import type { CardColor, CardStatus, Ledger, Standing } from '../cards/types.js';
@@ -122,7 +123,7 @@ export function buildDayReport(game: Game, posts: PostsByThread, day: number, op
 
   const ledger = opts.ledger ?? null;
   const cards: ReportCard[] = proposeCards(game, day, flags, ledger).map((p) => {
-    const known = ledger?.cards.find((c) => c.day === p.day && c.player === p.player && c.kind === p.kind && (c.category ?? '') === (p.category ?? ''));
+    const known = ledger ? cardFor(ledger.cards, p) : undefined;
     const card: ReportCard = {
       id: known?.id ?? null,
       player: p.player,
@@ -147,7 +148,7 @@ export function buildDayReport(game: Game, posts: PostsByThread, day: number, op
     activity,
     flags,
     cards,
-    table: activityTable(game, posts, day),
+    table: activityTableOf(game, [...postsByDay.values()]),
     standings: ledger ? standings(game, ledger, day) : [],
     notes,
   };

@@ -87,8 +87,6 @@ function upsertPost(data: StoreData, tid: number, post: Post & { pid: number }, 
     out.newPosts.push(post.pid);
     return;
   }
-  // applyPage checks every post before writing; this guards any other caller.
-  if (stored.tid !== tid) throw new UserError(`post ${post.pid} is stored in thread ${stored.tid}, not ${tid}: refusing to add a version to it`, 3);
   if (stored.missingSince !== null) {
     stored.missingSince = null;
     out.returned.push(post.pid);
@@ -115,11 +113,22 @@ function learnUser(data: StoreData, post: Post): void {
   if (post.authorId !== null && post.authorId > 0 && !ANONYMOUS.has(post.author)) data.users[post.author] = post.authorId;
 }
 
-/** pids listed on any current page record of the thread. */
-function pidsOnPages(thread: StoredThread): Set<number> {
-  const s = new Set<number>();
-  for (const rec of Object.values(thread.pages)) for (const pid of rec.pids) s.add(pid);
-  return s;
+/**
+ * Mark as missing (at `at`) those of `pids` that are on no current page record of the thread and not
+ * already marked: never dropped. Returns the pids newly marked.
+ */
+function markMissing(data: StoreData, thread: StoredThread, pids: number[], at: string): number[] {
+  const everywhere = new Set<number>();
+  for (const rec of Object.values(thread.pages)) for (const pid of rec.pids) everywhere.add(pid);
+  const marked: number[] = [];
+  for (const pid of pids) {
+    const stored = data.posts[String(pid)];
+    if (!everywhere.has(pid) && stored && stored.missingSince === null) {
+      stored.missingSince = at;
+      marked.push(pid);
+    }
+  }
+  return marked;
 }
 
 /**
@@ -191,17 +200,8 @@ export function applyPage(data: StoreData, fetched: FetchedPage, parsed: Page): 
     learnUser(data, post);
   }
 
-  // Posts that were on this page and are now on no page of the thread: mark them, never drop them.
-  if (previous) {
-    const everywhere = pidsOnPages(thread);
-    for (const pid of previous.pids) {
-      const stored = data.posts[String(pid)];
-      if (!everywhere.has(pid) && stored && stored.missingSince === null) {
-        stored.missingSince = at;
-        out.nowMissing.push(pid);
-      }
-    }
-  }
+  // Posts that were on this page and are now on no page of the thread.
+  if (previous) out.nowMissing = markMissing(data, thread, previous.pids, at);
   return out;
 }
 
@@ -216,16 +216,7 @@ export function trimPages(data: StoreData, tid: number, at: Date): number[] {
   if (stale.length === 0) return [];
   const stalePids = stale.flatMap((p) => thread.pages[p].pids);
   for (const p of stale) delete thread.pages[p];
-  const everywhere = pidsOnPages(thread);
-  const marked: number[] = [];
-  for (const pid of stalePids) {
-    const stored = data.posts[String(pid)];
-    if (!everywhere.has(pid) && stored && stored.missingSince === null) {
-      stored.missingSince = at.toISOString();
-      marked.push(pid);
-    }
-  }
-  return marked;
+  return markMissing(data, thread, stalePids, at.toISOString());
 }
 
 /**

@@ -62,7 +62,7 @@ export function toSlicePost(forum: string, stored: StoredPost): SlicePost {
   };
 }
 
-/** All stored posts of a thread in thread order (floor, then pid: pids only grow). */
+/** All stored posts of a thread in thread order: by pid, which only grows (floors can be recounted). */
 export function threadPosts(store: StoreData, tid: number): SlicePost[] {
   const out: SlicePost[] = [];
   for (const stored of Object.values(store.posts)) {

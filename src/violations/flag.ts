@@ -39,6 +39,9 @@ export const FLAG_KIND_NAMES: Record<FlagKind, { short: string; offence: string 
   'late-post': { short: '关门后发帖', offence: '关门后发帖' },
 };
 
+/** The flag kinds of the lurker rules (rules-spec §6): a report marks the player's activity row for them. */
+export const LURKING_KINDS: ReadonlySet<FlagKind> = new Set<FlagKind>(['few-posts', 'low-streak', 'no-ballot']);
+
 export interface Flag {
   kind: FlagKind;
   player: string;

@@ -30,9 +30,9 @@ export interface ViolationScanInput {
 
 /** The posts a day's flags are about: its own threads (any time) and the process thread in its span. */
 export function postsOfDay(game: Game, day: GameDay, posts: PostsByThread): SlicePost[] {
-  const out: SlicePost[] = [];
-  for (const tid of dayTids(day)) out.push(...(posts.get(tid) ?? []));
-  if (game.process && !dayTids(day).includes(game.process.tid)) {
+  const tids = dayTids(day);
+  const out: SlicePost[] = tids.flatMap((tid) => posts.get(tid) ?? []);
+  if (game.process && !tids.includes(game.process.tid)) {
     const end = dayEnd(game, day);
     out.push(...(posts.get(game.process.tid) ?? []).filter((p) => p.at >= day.opens && p.at < end));
   }

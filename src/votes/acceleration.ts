@@ -11,7 +11,7 @@
  * before the request word withdraws that player's request; quoted text is never read (the parser drops it).
  */
 import type { Game, GameDay } from '../game/types.js';
-import { alivePlayers, exitTime } from '../game/roster.js';
+import { alivePlayers, exitTime, isDirector } from '../game/roster.js';
 import type { SlicePost } from '../store/slice.js';
 import { foldWidth } from '../text/normalize.js';
 import { accelerationIgnoreText, accelerationText, type AccelerationIgnore } from './reasons.js';
@@ -46,7 +46,7 @@ export function accelerationFor(game: Game, day: GameDay, processPosts: readonly
       if (strictlyBefore(span, day.closes) === 'yes') ignore({ code: 'after-cutoff', at: p.at, cutoff, atMoment: at !== undefined && at < cutoff });
       continue;
     }
-    if (game.directors.includes(p.author)) {
+    if (isDirector(game, p.author)) {
       ignore({ code: 'director' });
       continue;
     }

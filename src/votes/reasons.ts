@@ -9,6 +9,7 @@
  * deadline it is compared with is shown as 21:10, otherwise as 11-21 21:10.
  */
 import { DateTime } from 'luxon';
+import { forumTime } from './time.js';
 import type { BallotHead, TallyKind } from './types.js';
 
 /** Set when a deadline test was decided by how precisely the forum shows the post's time. */
@@ -144,16 +145,10 @@ export function fmt(n: number): string {
   return Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100);
 }
 
-/** "11-22 20:15" (":ss" added when not zero) in the forum's zone. */
-export function fullTime(ms: number, zone: string): string {
-  const dt = DateTime.fromMillis(ms, { zone });
-  return dt.toFormat(dt.second ? 'MM-dd HH:mm:ss' : 'MM-dd HH:mm');
-}
-
 /** `ms` as "21:10" when on the same forum-local day as `ref`, else "11-21 21:10". */
 export function timeNear(ms: number, ref: number, zone: string): string {
   const dt = DateTime.fromMillis(ms, { zone });
-  if (!dt.hasSame(DateTime.fromMillis(ref, { zone }), 'day')) return fullTime(ms, zone);
+  if (!dt.hasSame(DateTime.fromMillis(ref, { zone }), 'day')) return forumTime(ms, zone);
   return dt.toFormat(dt.second ? 'HH:mm:ss' : 'HH:mm');
 }
 
@@ -179,7 +174,7 @@ const QUOTE_CITE = 'm107 l.205 改票时必须引用原投票帖；062 l.261 改
 
 /** One ballot reason in Chinese. */
 export function ballotReasonText(r: BallotReason, zone: string): string {
-  const t = (ms: number) => fullTime(ms, zone);
+  const t = (ms: number) => forumTime(ms, zone);
   switch (r.code) {
     case 'malformed-no-heads':
       return `不是规定格式的投票：没有“投票对象”或“改票对象”（${FORMAT}）`;
@@ -301,7 +296,7 @@ export function outcomeText(o: OutcomeDetail, zone: string): string {
     case 'most-votes':
       return `${o.name} 得票最多（${fmt(o.votes)} 票），${becomes(o.kind)}`;
     case 'tie-first-reach':
-      return `${tie(o.tied, o.votes)}${passed(o.sheriffPassed)}，${o.name} 最先达到 ${fmt(o.votes)} 票（${fullTime(o.at, zone)}，${floorText(o.floor)}）` +
+      return `${tie(o.tied, o.votes)}${passed(o.sheriffPassed)}，${o.name} 最先达到 ${fmt(o.votes)} 票（${forumTime(o.at, zone)}，${floorText(o.floor)}）` +
         `${o.sameSecond ? '，与另一候选同一秒达到，按楼层先后' : ''}，${becomes(o.kind)}（${o.cite}）`;
     case 'tie-unresolved':
       return `${tie(o.tied, o.votes)}${passed(o.sheriffPassed)}，回放无法确定谁最先达到——请导演决定`;
@@ -336,7 +331,7 @@ export function sheriffSourceText(s: SheriffSource, zone: string): string {
     case 'no-day1-thread':
       return '游戏文件中没有第 1 日投票帖：请指定警长（days[].sheriff）';
     case 'sheriff-out':
-      return `警长 ${s.name}（${s.source}）已于 ${fullTime(s.at, zone)} 出局：请在游戏文件中指定继任警长（days[].sheriff）`;
+      return `警长 ${s.name}（${s.source}）已于 ${forumTime(s.at, zone)} 出局：请在游戏文件中指定继任警长（days[].sheriff）`;
     case 'none':
       return '无警长';
   }
@@ -346,7 +341,7 @@ export function sheriffSourceText(s: SheriffSource, zone: string): string {
 export function noteText(n: TallyNote, zone: string): string {
   switch (n.code) {
     case 'running':
-      return `实时统计：截至 ${fullTime(n.at, zone)}，本日关门时间 ${fullTime(n.closes, zone)}`;
+      return `实时统计：截至 ${forumTime(n.at, zone)}，本日关门时间 ${forumTime(n.closes, zone)}`;
     case 'no-rule-chosen':
       return `第 ${n.day} 日对战规则投票未选出规则：不因它排除任何规则`;
     case 'no-process-thread':
@@ -358,15 +353,15 @@ export function noteText(n: TallyNote, zone: string): string {
 export function accelerationIgnoreText(i: AccelerationIgnore, zone: string): string {
   switch (i.code) {
     case 'after-cutoff':
-      return `${fullTime(i.at, zone)} 发帖，不早于截止时间 ${fullTime(i.cutoff, zone)}${i.atMoment ? '（或 --at 时刻）' : ''}`;
+      return `${forumTime(i.at, zone)} 发帖，不早于截止时间 ${forumTime(i.cutoff, zone)}${i.atMoment ? '（或 --at 时刻）' : ''}`;
     case 'director':
       return '导演的帖子';
     case 'not-a-player':
       return `${i.author} 不是本局玩家`;
     case 'out':
-      return `${i.author} 已出局（${fullTime(i.since, zone)} 起）`;
+      return `${i.author} 已出局（${forumTime(i.since, zone)} 起）`;
     case 'left-before-cutoff':
-      return `${i.author} 于 ${fullTime(i.since, zone)} 出局（截止前）`;
+      return `${i.author} 于 ${forumTime(i.since, zone)} 出局（截止前）`;
     case 'withdrew':
       return '已撤回加速申请';
   }
@@ -375,7 +370,7 @@ export function accelerationIgnoreText(i: AccelerationIgnore, zone: string): str
 /** The acceleration count and what it decided, in Chinese. */
 export function accelerationText(a: AccelerationSummary, zone: string): string {
   const rule = a.threshold === 'more-than-half' ? '须过半' : '须达半数';
-  const count = `${fullTime(a.cutoff, zone)} 前，${a.alive} 名存活玩家中 ${a.asked} 人申请加速（${rule}：${a.needed} 人）`;
+  const count = `${forumTime(a.cutoff, zone)} 前，${a.alive} 名存活玩家中 ${a.asked} 人申请加速（${rule}：${a.needed} 人）`;
   switch (a.how) {
     case 'declared':
       return `游戏文件声明本日${a.accelerated ? '已' : '未'}加速（统计：${count}）`;

@@ -26,7 +26,7 @@
  * - Proxy (代投) posts follow the same change rules; their time limits are the proxy settings.
  */
 import type { Game, GameDay } from '../game/types.js';
-import { exitTime, isIdiot } from '../game/roster.js';
+import { exitTime, idiotTime, isDirector, isIdiot } from '../game/roster.js';
 import type { SlicePost } from '../store/slice.js';
 import { readBallot, readProxy, ruleName, targetLabel, type BallotContext } from './ballot.js';
 import { ballotReasonsText, flagText, type BallotFlag, type BallotReason, type TimePrecision } from './reasons.js';
@@ -90,7 +90,7 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
   for (const post of posts) {
     const content = contentOf(post, context);
     const span = timeSpan(post);
-    const isDirector = game.directors.includes(post.author);
+    const byDirector = isDirector(game, post.author);
     let voter = post.author;
     let proxyBy: string | null = null;
     const base = (): BallotRecord => ({
@@ -107,7 +107,7 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
       out.push(rec);
     };
 
-    if (isDirector) {
+    if (byDirector) {
       // Directors' posts never count as a player's (spec §1) — except a 代投 naming the player (§2).
       const proxy = readProxy(content.text, game.players, rules.proxyMarkers);
       if (proxy === null) continue;
@@ -121,7 +121,7 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
     const reading: BallotReading = content.unreadable
       ? { ok: false, problem: 'malformed', head: null, written: null, detail: content.unreadable, reason: say([content.unreadable]) ?? '', hint: null }
       : readBallot(content.text, context);
-    if (!isDirector && !game.players.includes(post.author)) {
+    if (!byDirector && !game.players.includes(post.author)) {
       if (!reading.ok && reading.problem === 'no-ballot') continue;
       reject({ ...base(), head: reading.head, target: reading.written }, { code: 'not-a-player', author: post.author });
       continue;
@@ -238,9 +238,9 @@ function voterProblems(game: Game, voter: string, at: number, countAt: number): 
   const out = exitTime(game, voter);
   if (out !== null && out <= at) return [{ code: 'voter-out', voter, since: out, beforeClose: false }];
   if (out !== null && out < countAt) return [{ code: 'voter-out', voter, since: out, beforeClose: true }];
-  const idiot = game.events.find((e) => e.player === voter && e.idiot !== undefined)?.idiot;
-  if (idiot !== undefined && isIdiot(game, voter, at)) return [{ code: 'voter-idiot', voter, since: idiot, beforeClose: false }];
-  if (idiot !== undefined && idiot < countAt) return [{ code: 'voter-idiot', voter, since: idiot, beforeClose: true }];
+  const idiot = idiotTime(game, voter);
+  if (idiot !== null && isIdiot(game, voter, at)) return [{ code: 'voter-idiot', voter, since: idiot, beforeClose: false }];
+  if (idiot !== null && idiot < countAt) return [{ code: 'voter-idiot', voter, since: idiot, beforeClose: true }];
   return [];
 }
 
@@ -261,8 +261,8 @@ function targetProblem(
   const out = exitTime(game, name);
   if (out !== null && out <= at) return { code: 'target-out', target: name, since: out, beforeClose: false };
   if (out !== null && out < countAt) return { code: 'target-out', target: name, since: out, beforeClose: true };
-  const idiot = game.events.find((e) => e.player === name && e.idiot !== undefined)?.idiot;
-  if (idiot !== undefined && idiot < countAt) return { code: 'target-idiot', target: name, since: idiot };
+  const idiot = idiotTime(game, name);
+  if (idiot !== null && idiot < countAt) return { code: 'target-idiot', target: name, since: idiot };
   return null;
 }
 

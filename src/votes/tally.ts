@@ -5,7 +5,7 @@
  * the posts, so tests feed posts directly and the CLI feeds them from the store (`postsFromStore`).
  */
 import { UserError } from '../cli/errors.js';
-import { exitTime, findDay } from '../game/roster.js';
+import { exitTime, findDay, idiotTime } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { threadPosts, type SlicePost } from '../store/slice.js';
 import type { StoreData } from '../store/types.js';
@@ -115,10 +115,10 @@ export function tallyDay(game: Game, posts: PostsOf, day: number, opts: TallyOpt
     const mine = ballots.filter((b) => b.voter === p);
     const counted = mine.find((b) => b.status === 'counted') ?? null;
     const out = exitTime(game, p);
-    const idiot = game.events.find((e) => e.player === p && e.idiot !== undefined)?.idiot;
+    const idiot = idiotTime(game, p);
     const state: VoterSummary['state'] = out !== null && out < countAt
       ? 'out'
-      : idiot !== undefined && idiot < countAt
+      : idiot !== null && idiot < countAt
         ? 'idiot'
         : counted
           ? counted.target === ABSTAIN ? 'abstained' : 'voted'

@@ -36,20 +36,22 @@ describe('readAuctionPost: what players naturally write', () => {
   });
 
   it('rejects what it cannot read with a reason, never guessing', () => {
-    const cases: Array<[string, RegExp]> = [
-      ['3号物品好贵', /item 3 without a price/],
-      ['出价15G', /without an item/],
-      ['3号 15', /no "G"/],
-      ['3号 15.5G', /whole numbers/],
-      ['抵押钻石', /pledge without a number/],
-      ['出价15G 3号物品', /./],
+    const cases: Array<[string, string, RegExp]> = [
+      ['3号物品好贵', 'item-without-price', /^读不出价格：3号物品 没有写 G 数$/],
+      ['出价15G', 'price-without-item', /没有写物品编号/],
+      ['3号 15', 'price-without-g', /15 后面没有写 G（请写“3号物品 出价15G”）/],
+      ['3号 15.5G', 'fractional-price', /15\.5G 不是整数/],
+      ['抵押钻石', 'pledge-without-count', /没有写钻石颗数/],
+      ['出价15G 3号物品', '', /./],
     ];
-    for (const [text, reason] of cases) {
+    for (const [text, code, reason] of cases) {
       const r = readAuctionPost(text);
       expect(r.bids, text).toEqual([]);
       expect(r.unreadable.length, text).toBeGreaterThan(0);
+      if (code) expect(r.unreadable.map((u) => u.code), text).toContain(code);
       expect(r.unreadable.map((u) => u.reason).join(' | '), text).toMatch(reason);
     }
+    expect(readAuctionPost('抵押0颗钻石').unreadable.map((u) => [u.code, u.reason])).toEqual([['pledge-zero', '抵押 0 颗钻石：不计']]);
   });
 
   it('leaves chatter alone', () => {

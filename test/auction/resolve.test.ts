@@ -54,7 +54,8 @@ describe('resolveAuction on pages built from the real captured markup', () => {
     expect(r.items.map((i) => [i.item, i.base])).toEqual(game.rules.wuhui!.auctionItems.map((i) => [i.item, i.base]));
     const r4 = resolveAuction(threadPosts(store, 62), game, 4);
     expect(r4.items.map((i) => i.item)).toEqual([1, 2, 3, 4, 5]);
-    expect(r4.ignored.map((x) => x.reason)).toEqual([expect.stringMatching(/item 6 .*only on days 1–3/)]);
+    expect(r4.ignored.map((x) => x.code)).toEqual(['item-not-today']);
+    expect(r4.ignored.map((x) => x.reason)).toEqual([expect.stringMatching(/^6号物品（.+）只在第 1–3 日拍卖$/)]);
     expect(r4.items[0].winner).toBe('甲');
   });
 
@@ -66,7 +67,9 @@ describe('resolveAuction on pages built from the real captured markup', () => {
       ['丙', 25, 'winning'],
       ['丙', 30, 'rejected'],
     ]);
-    expect(item(3).bids[4].reason).toMatch(/call 3 .*at most 2/);
+    expect(item(3).bids[4].code).toBe('too-many-calls');
+    expect(item(3).bids[4].reason).toBe('同一物品第 3 次叫价：每人每件物品最多叫价 2 次（无回之城 拍卖：每个物品只能叫价2次）');
+    expect(item(3).bids.slice(0, 4).map((b) => [b.code, b.reason])).toEqual(Array(4).fill([null, null]));
     expect([item(3).winner, item(3).price]).toEqual(['丙', 25]);
   });
 
@@ -78,18 +81,19 @@ describe('resolveAuction on pages built from the real captured markup', () => {
   });
 
   it('rejects below base, above holdings (pledges add G), late, non-players and players who are out', () => {
-    expect(item(1).bids.map((b) => [b.bidder, b.status, b.reason])).toEqual([
-      ['丁', 'rejected', 'below the base price 3G'],
-      ['辛', 'rejected', expect.stringMatching(/out of the game/)],
-      ['己', 'winning', null],
+    expect(item(1).bids.map((b) => [b.bidder, b.status, b.code, b.reason])).toEqual([
+      ['丁', 'rejected', 'below-base', '低于底价 3G'],
+      ['辛', 'rejected', 'bidder-out', '辛 已出局（11-20 09:00 起）'],
+      ['己', 'winning', null, null],
     ]);
     expect(statuses(5)).toEqual([['戊', 16, 'rejected'], ['戊', 16, 'winning']]);
-    expect(item(5).bids[0].reason).toMatch(/above what 戊 holds: 10G/);
-    expect(item(6).bids.map((b) => [b.bidder, b.status, b.reason])).toEqual([
-      ['己', 'rejected', 'posted after bidding closed'],
-      ['己', 'winning', null],
+    expect(item(5).bids[0].code).toBe('above-holdings');
+    expect(item(5).bids[0].reason).toBe('出价高于 戊 持有的 G（10G）（无回之城 拍卖：所用的G不能超过你现在持有的G）');
+    expect(item(6).bids.map((b) => [b.bidder, b.status, b.code, b.reason])).toEqual([
+      ['己', 'rejected', 'late', '拍卖已截止（21:00）后发帖（21:00:30 发帖）'],
+      ['己', 'winning', null, null],
     ]);
-    expect(item(2).bids.map((b) => [b.bidder, b.status])).toEqual([['观众乙', 'rejected']]);
+    expect(item(2).bids.map((b) => [b.bidder, b.status, b.code, b.reason])).toEqual([['观众乙', 'rejected', 'not-a-player', '观众乙 不是本局玩家']]);
     expect([item(2).winner, item(2).price, item(4).winner, item(4).price]).toEqual([null, null, null, null]);
   });
 
@@ -98,9 +102,9 @@ describe('resolveAuction on pages built from the real captured markup', () => {
   });
 
   it('reports what it could not use, with the post', () => {
-    const ig = r.ignored.map((x) => [x.author, x.reason]);
-    expect(ig).toContainEqual(['甲', expect.stringMatching(/no item 7/)]);
-    expect(ig).toContainEqual(['甲', expect.stringMatching(/item 3 without a price/)]);
+    const ig = r.ignored.map((x) => [x.author, x.code, x.reason]);
+    expect(ig).toContainEqual(['甲', 'no-such-item', '没有 7号物品（今日拍卖物品：1、2、3、4、5、6）']);
+    expect(ig).toContainEqual(['甲', 'item-without-price', '读不出价格：3号物品 没有写 G 数']);
     for (const x of r.ignored) expect(x.url).toContain(`pid=${x.pid}`);
   });
 
@@ -123,7 +127,9 @@ describe('resolveAuction on pages built from the real captured markup', () => {
     storeFromSynth(forum, [{ family: 'gbk', tid: 60, title: 't', posts: [posts[0], edited, posts[2]] }], new Date('2027-01-02T00:00:00Z'), data);
     const it3 = resolveAuction(threadPosts(data, 60), game, 1).items.find((i) => i.item === 3)!;
     expect(it3.bids[0].price).toBe(15);
-    expect(it3.bids[0].note).toMatch(/edited.*first posted.*50G/);
+    expect(it3.bids[0].noteCode).toBe('edited-first-counts');
+    expect(it3.bids[0].note).toMatch(/编辑过：编辑不算改价，以最初发帖的出价为准（现在的内容：3号物品 出价50G）/);
+    expect(it3.bids[0].code).toBeNull();
   });
 });
 

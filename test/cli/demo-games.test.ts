@@ -115,6 +115,8 @@ describe('demo sites', () => {
     expect(a1.items.find((i) => i.item === 3)!.winner).toBe('阿狸');
     expect(a1.items.find((i) => i.item === 6)!.winner).toBe('饿虎'); // 10G + a 35G pledge covers 40G
     expect(a1.items.find((i) => i.item === 4)!.bids.map((b) => b.status)).toEqual(['winning', 'rejected']); // 金蝉 at 21:00 is late
+    expect(a1.items.find((i) => i.item === 4)!.bids.map((b) => [b.code, b.reason])).toEqual([[null, null], ['late', '拍卖已截止（21:00）后发帖（21:00 发帖）']]);
+    expect(a1.items.find((i) => i.item === 6)!.bids.every((b) => b.code === null)).toBe(true);
 
     expect(duelPairs(game, 1)).toHaveLength(game.players.length / 2);
     expect(elevatorFloor(data, game, 2).entries).toHaveLength(game.players.length);

@@ -67,12 +67,19 @@ describe('bansha elevator / auction (interfaces others script against)', () => {
     for (const it of json.items) {
       expect(Object.keys(it)).toEqual(expect.arrayContaining(['item', 'base', 'winner', 'price', 'bids']));
       for (const b of it.bids) {
-        expect(Object.keys(b)).toEqual(expect.arrayContaining(['bidder', 'price', 'status', 'reason', 'pid', 'at']));
+        expect(Object.keys(b)).toEqual(expect.arrayContaining(['bidder', 'price', 'status', 'code', 'reason', 'pid', 'at']));
         expect(['winning', 'outbid', 'rejected']).toContain(b.status);
+        // a rejected bid says why as a stable code and in Chinese; a valid one has neither
+        if (b.status === 'rejected') {
+          expect(b.code).toMatch(/^[a-z]+(-[a-z0-9]+)*$/);
+          expect(b.reason).toMatch(/[\u4e00-\u9fff]/);
+        } else expect([b.code, b.reason]).toEqual([null, null]);
       }
       if (!it.bids.some((b: { status: string }) => b.status === 'winning')) expect([it.winner, it.price]).toEqual([null, null]);
     }
     expect(json.pledges).toEqual([expect.objectContaining({ player: '饿虎', diamonds: 1, value: 35 })]);
+    expect(json.items.find((i: { item: number }) => i.item === 4).bids.map((b: { code: string | null }) => b.code)).toEqual([null, 'late']);
+    for (const x of json.ignored) expect(Object.keys(x)).toEqual(expect.arrayContaining(['author', 'pid', 'code', 'reason']));
   });
 
   it('auction on a 120b game says there is no auction (exit 2)', async () => {

@@ -4,6 +4,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { tallyDay } from '../../src/votes/tally.js';
+import { playersWithBallot } from '../../src/activity/ballots.js';
+import { findDay } from '../../src/game/roster.js';
 import type { SlicePost } from '../../src/store/slice.js';
 import { publicGame } from '../helpers/captured.js';
 import { at, capturePosts, publicGameWith, publicPostsWith, readIds, variant, gbkGame, captureStore } from './fixtures.js';
@@ -179,6 +181,10 @@ describe('director proxy posts (代投)', () => {
     const p = proxy('2026-11-22 20:30:00', '代投：麻花\n投票对象：月饼\n投票理由：麻花委托', {});
     const r = day2([...without('d2vote-11'), p]);
     expect(ballot(r, NEW)).toMatchObject({ voter: '麻花', proxyBy: '导演A', status: 'counted', target: '月饼' });
+    // The report's "posted a ballot" reads the same deadline the same way.
+    expect(playersWithBallot(game, findDay(game, 2), [...without('d2vote-11'), p]).has('麻花')).toBe(true);
+    const late = proxy('2026-11-22 20:30:01', '代投：麻花\n投票对象：月饼\n投票理由：麻花委托');
+    expect(playersWithBallot(game, findDay(game, 2), [...without('d2vote-11'), late]).has('麻花')).toBe(false);
   });
   test('a proxy ballot within the last 30 minutes is void', () => {
     const p = proxy('2026-11-22 20:31:00', '代投：麻花\n投票对象：月饼\n投票理由：麻花委托');

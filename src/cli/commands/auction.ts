@@ -1,6 +1,6 @@
 /**
  * `bansha auction --game G --day N`: the wuhui auction thread (拍卖贴) resolved — per item the winner
- * and every bid with its status and reason, pledges, what could not be read, and the vote-out's G split.
+ * and every bid with its status, code and Chinese reason (src/auction/reasons.ts), pledges, what could not be read, and the vote-out's G split.
  * Refuses (exit 3) when the auction thread's crawl is incomplete, unless --allow-incomplete.
  */
 import type { Command } from 'commander';

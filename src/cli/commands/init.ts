@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { DateTime } from 'luxon';
-import { decodeBody, parsePage } from '../../discuz/index.js';
+import { decodeBody, parsePage, type Page } from '../../discuz/index.js';
 import { CookieJar, readSession, type StoredCookie } from '../../crawl/session.js';
 import { HostScope, httpGet } from '../../crawl/http.js';
 import { login } from '../../crawl/login.js';
@@ -88,12 +88,17 @@ export async function runInit(o: InitOptions): Promise<{ file: string; game: Boa
   const directors: string[] = [];
   const opens = new Map<number, string>();
   const zone = o.timezone ?? 'Asia/Shanghai';
-  const readThread = async (tid: number) => {
+  // Page 1 of each thread, fetched once: day 1's discussion thread is read for its opening time and its posters.
+  const firstPages = new Map<number, Page>();
+  const readThread = async (tid: number): Promise<Page> => {
+    const known = firstPages.get(tid);
+    if (known) return known;
     const first = parsePage(await get(threadPageUrl(forum, tid, 1)));
     if (first.page.kind !== 'thread') {
       const login = first.page.kind === 'login' || first.page.kind === 'no-permission';
       throw new UserError(`thread ${tid} answered a ${first.page.kind} page${first.page.message ? `: ${first.page.message}` : ''}`, login ? 4 : 3);
     }
+    firstPages.set(tid, first);
     return first;
   };
   for (const [n, day] of game.days) {
