@@ -5,7 +5,8 @@
  * if cached), then one evaluate() walks the post blocks with querySelectorAll and pulls out what bansha
  * extracts: pid, floor, author, uid, time, own text without jammer or quotes, quoted pids, fonts.
  */
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumPath, launchChromium } from '../crawl/login.js';
 import type { SynthPage } from '../replay/synth.js';
 
 /** What the browser side measured. */
@@ -17,11 +18,6 @@ export interface BrowserScrapeResult {
   /** Navigation + DOM scrape, per page. */
   msPerPage: number;
 }
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run',
-];
 
 /** The userscript's extraction, run inside the page. */
 function scrapeInPage(): Array<Record<string, unknown>> {
@@ -66,7 +62,7 @@ export async function runBrowserScrape(pages: SynthPage[], opts: { executablePat
   const t0 = performance.now();
   let browser: Browser | null = null;
   try {
-    browser = await chromium.launch({ executablePath: opts.executablePath ?? process.env.BANSHA_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium(chromiumPath(opts.executablePath), true, []);
     const context = await browser.newContext({ javaScriptEnabled: true });
     const page = await context.newPage();
     let current: SynthPage | null = null;
