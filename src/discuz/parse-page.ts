@@ -2,14 +2,13 @@
  * One fetched Discuz! page (bytes + URL + fetch time) → a typed Page: its kind decided from the page's
  * own markers (discuz-notes.md "Charset, errors, login", "Anti-scraping", "Other views"), thread id,
  * title, pager, and every post with pid, floor, author, uid, time, own text and the rest.
- * What parses what: htmlparser2 builds the DOM once. Thread pages (the hot path of a long game) are
+ * What parses what: parse5 builds the browser's (HTML5) tree once as domhandler nodes (tree.ts). Thread pages (the hot path of a long game) are
  * read with css-select predicates compiled once from selectors/*.json (selectors.ts): one walk for
  * the page-level selectors and post containers, then one walk per post (select.ts `scan`) and one
  * per message (message.ts). cheerio wraps that same DOM (cheerio.load(doc), no reparse) only on
  * pages that are not threads — error, message, login and printable-detection queries.
  */
 import * as cheerio from 'cheerio';
-import { parseDocument } from 'htmlparser2';
 import { selectAll, selectOne } from 'css-select';
 import { isTag, type AnyNode, type Document, type Element } from 'domhandler';
 import { innerText as textOf, textContent } from 'domutils';
@@ -19,6 +18,7 @@ import { ParseError } from './errors.js';
 import { detachPost } from './flat-string.js';
 import { compileSelector, scan, textWithout } from './select.js';
 import { emptyMessageParts, readMessage, tidyText } from './message.js';
+import { buildTree } from './tree.js';
 import { bundledSelectorSets, type SelectorSet } from './selectors.js';
 import { DEFAULT_FORUM_ZONE, resolvePostTime, wallIso } from './times.js';
 import type { Attachment, FetchedPage, Page, PageInfo, PageKind, Post, Template } from './types.js';
@@ -462,7 +462,7 @@ export function parsePage(fetched: FetchedPage, opts: ParseOptions = {}): Page {
   info.charset = decoded.charset;
   info.warnings!.push(...decoded.warnings);
   const text = decoded.text;
-  const doc = parseDocument(text);
+  const doc = buildTree(text);
   // cheerio over the same DOM, created on first use: the thread hot path never needs it.
   let cached: $T | null = null;
   const $ = (): $T => (cached ??= cheerio.load(doc));
