@@ -4,6 +4,9 @@
  * removed (line breaks kept as \n), plus the quoted/replied pids, the edit marker, the font colours
  * and sizes exactly as written with the text they apply to, links, images and attachments.
  * The message.* selectors are css-select predicates (selectors.ts), tested node by node in this walk.
+ * Only the author's words: guest chrome (登录/注册后可看大图), a code block's 复制代码 button, ruby
+ * readings (<rt>/<rp>; the base text stays) are in message.strip; the line Discuz appends to a group
+ * thread's post (来自群组: …) is message.trailerPattern, dropped when it is the message's last line.
  */
 import { selectAll, selectOne } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
@@ -73,8 +76,14 @@ export function readMessage(root: Element, sel: SelectorSet, zone: string, base:
     if (out.length && out[out.length - 1] !== '\n') out += '\n';
   };
 
+  // Where a trailer line (来自群组: …) began: its text and links are dropped if nothing follows it.
+  let trailer: { at: number; links: number } | null = null;
   const walk = (n: AnyNode): void => {
     if (n.type === 'text') {
+      if (ms.trailer && n.parent === root && ms.trailer.test(n.data.trim())) {
+        newline();
+        trailer = { at: out.length, links: parts.links.length };
+      }
       out += n.data.replace(/[ \t\r\n\f]+/g, ' ');
       return;
     }
@@ -147,6 +156,11 @@ export function readMessage(root: Element, sel: SelectorSet, zone: string, base:
   };
 
   for (const c of root.children) walk(c);
+  const t = trailer as { at: number; links: number } | null;
+  if (t && !out.slice(t.at).trim().includes('\n')) {
+    out = out.slice(0, t.at);
+    parts.links.length = t.links;
+  }
   parts.text = tidyText(out);
   return parts;
 }

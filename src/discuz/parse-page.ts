@@ -95,10 +95,37 @@ function isBareScriptRedirect(doc: Document): boolean {
   return !otherContent && scripts > 0 && navigates;
 }
 
-/** Is the end of the document present? A cut body never carries </html>. */
-function hasDocumentEnd(text: string): boolean {
-  const tail = text.slice(-4096).toLowerCase();
-  return tail.includes('</html>');
+/** Where the last </html> ends, or -1: a cut body never carries it. */
+function documentEnd(text: string): number {
+  const re = /<\/html\s*>/gi;
+  re.lastIndex = Math.max(0, text.length - 4096);
+  let end = -1;
+  for (let m = re.exec(text); m; m = re.exec(text)) end = m.index + m[0].length;
+  if (end < 0) for (const m of text.matchAll(/<\/html\s*>/gi)) end = m.index + m[0].length; // something long after it
+  return end;
+}
+
+/**
+ * What follows </html> that a reader would see: text or markup other than scripts, styles and
+ * comments (which some hosts append). A second page pasted after the first is not one page.
+ */
+function visibleAfterEnd(text: string, end: number): string {
+  return text
+    .slice(end)
+    .replace(/<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>|<!--[\s\S]*?-->/gi, '')
+    .trim();
+}
+
+/** A Discuz mobile-API response (api/mobile/index.php …): JSON with Version and Variables. */
+function isMobileApiJson(text: string): boolean {
+  const head = text.trimStart();
+  if (!head.startsWith('{')) return false;
+  try {
+    const v = JSON.parse(head) as Record<string, unknown> | null;
+    return v !== null && typeof v === 'object' && 'Variables' in v;
+  } catch {
+    return false;
+  }
 }
 
 const offsetMemo = new Map<string, number | null>();
@@ -223,14 +250,16 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
   const url = fetched.url;
   if (!sel.post.item) throw new ParseError(`selector file ${sel.source} has no post.item selector`, url);
   // One walk of the document for every page-level selector and the post containers.
-  const pageScan = scan(doc, [sel.page.title, sel.page.pager, sel.page.footer, sel.page.footerTime, sel.page.replies], sel.post.item);
-  const [titleEl, pagerEl, footerEl, footerTimeEl, repliesEl] = pageScan.first;
+  const pageScan = scan(doc, [sel.page.title, sel.page.pager, sel.page.footer, sel.page.footerTime, sel.page.replies, sel.page.orderAscLink], sel.post.item);
+  const [titleEl, pagerEl, footerEl, footerTimeEl, repliesEl, orderAscEl] = pageScan.first;
+  let orderAsc = orderAscEl !== null;
+  // Discuz always renders the footer: without it the render stopped early, or the selectors do not fit.
   if (sel.page.footer && !footerEl) {
-    throw new ParseError('thread page has no footer: the page is truncated', url);
+    throw new ParseError(`帖子页没有页脚：页面在页脚之前就结束了（truncated），或选择器文件 ${sel.source} 的 page.footer 与这个论坛的模板不符`, url);
   }
   const tid = tidFromText(sel, ctx.text) ?? (queryParam(url, 'tid') ? +queryParam(url, 'tid')! : rewriteTid(url));
   ctx.info.tid = tid;
-  ctx.info.title = titleEl ? collapse(textOf(titleEl)) : null;
+  ctx.info.title = titleEl ? collapse(sel.page.titleIgnore ? textWithout(titleEl, sel.page.titleIgnore) : textOf(titleEl)) || null : null;
   const { page, pageCount } = readPager(ctx, sel, pagerEl);
   ctx.info.page = page;
   ctx.info.pageCount = pageCount;
@@ -243,6 +272,7 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
 
   const posts: Post[] = [];
   const seen = new Set<number>();
+  const copyPids = new Set<number>();
   let copies = 0;
   const items = pageScan.all;
   for (const item of items) {
@@ -252,34 +282,35 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
     const P = sel.post;
     const postScan = scan(
       item,
-      [P.floor, P.author, P.guestAuthor, P.time, P.message, P.locked, P.signature, P.avatar, P.pidCarrier, P.comments],
+      [P.floor, P.author, P.guestAuthor, P.time, P.message, P.locked, P.signature, P.avatar, P.pidCarrier, P.comments, orderAsc ? null : sel.page.orderAscLink],
       P.attachments,
       P.message,
     );
-    const [floorEl, authorEl, guestEl, timeEl, msgEl, lockedEl, signEl, avatarEl, carrierEl, commentsEl] = postScan.first;
+    const [floorEl, authorEl, guestEl, timeEl, msgEl, lockedEl, signEl, avatarEl, carrierEl, commentsEl, orderAscEl] = postScan.first;
+    orderAsc ||= orderAscEl !== null; // the desktop template puts 正序浏览 in the first post's header
     // The block's other ids must name the same post: a damaged container id must not rename it.
     if (P.pidId) checkPidIds(P.pidId, pid, item, [carrierEl, floorEl, timeEl, msgEl, commentsEl], url);
-    if (commentsEl && commentsEl.children.some(isTag)) ctx.info.comments = true;
+    if (commentsEl && (P.commentsMark ? selectOne(P.commentsMark, commentsEl) !== null : commentsEl.children.some(isTag))) ctx.info.comments = true;
     const floorLabel = floorEl ? collapse(textOf(floorEl)) : null;
     if (floorLabel && sel.copyFloorPattern.test(floorLabel)) {
       copies++;
+      copyPids.add(pid);
       continue; // hot-reply (推荐) or stuck (来自 N#) copy: the original is on its own page
     }
     if (seen.has(pid)) continue;
     seen.add(pid);
-    let floor: number | null = null;
-    if (floorLabel) {
-      floor = sel.data.floorNames[floorLabel] ?? matchNum(sel.floorPattern, floorLabel);
-    }
+    const floor = labelFloor(sel, floorLabel);
     const { author, authorId } = authorOf(authorEl, guestEl);
-    if (!timeEl) throw new ParseError(`post ${pid} has no time element (template changed or page truncated)`, url);
+    if (!timeEl) throw new ParseError(`post ${pid} has no time element: the template changed (selector post.time in ${sel.source})`, url);
     const titled = selectOne(TITLE_ATTR, timeEl);
     const timeText = collapse(sel.post.timeIgnore ? textWithout(timeEl, sel.post.timeIgnore) : textOf(timeEl));
     const time = resolvePostTime(titled?.attribs.title ?? null, timeText, fetched.fetchedAt, zone);
     if (!time) throw new ParseError(`post ${pid}: unreadable post time "${timeText}"`, url);
     if (!msgEl && !lockedEl) throw new ParseError(`post ${pid} has neither a message nor a locked notice`, url);
     const locked = lockedEl ? collapse(textOf(lockedEl)) : null;
-    const msg = msgEl ? readMessage(msgEl, sel, zone, base) : emptyMessageParts();
+    // A hidden body (作者被禁止或删除, 该帖被管理员或版主屏蔽) has no words to read, even where a moderator's view still shows them.
+    const deleted = locked !== null && sel.deletedPattern.test(locked);
+    const msg = msgEl && !deleted ? readMessage(msgEl, sel, zone, base) : emptyMessageParts();
     const post: Post = {
       pid,
       tid,
@@ -294,16 +325,87 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
       attachments: [...msg.attachments, ...readAttachments(postScan.all, base)],
       signature: signEl ? tidyText(textOf(signEl)) || null : null,
       avatar: avatarEl?.attribs.src ?? null,
-      deleted: locked !== null && sel.deletedPattern.test(locked),
+      deleted,
       locked,
     };
     if (time.earliest) post.timeEarliest = time.earliest;
     posts.push(detachPost(post)); // flat copies: no string may keep the page alive (flat-string.ts)
   }
   if (!posts.length && !copies) {
-    throw new ParseError('thread page without any post: truncated page or a template the selectors do not fit', url);
+    throw new ParseError(`thread page without any post: the selectors of ${sel.source} do not fit this template`, url);
   }
-  return posts;
+  checkCensus(ctx, sel, seen, copyPids);
+  return orderFloors(ctx, sel, posts, orderAsc);
+}
+
+/**
+ * The census (issue #12): every pid the raw page gives a post id must have been read as a post
+ * (or a hot-reply copy). A post the tree lost — markup that closed the post list early, a template
+ * the selectors half fit — refuses the page naming the pids, never a shorter list.
+ */
+function checkCensus(ctx: Ctx, sel: SelectorSet, parsed: Set<number>, copies: Set<number>): void {
+  const missing = new Set<number>();
+  for (const m of ctx.text.matchAll(sel.post.census)) {
+    const pid = +m[1];
+    if (!parsed.has(pid) && !copies.has(pid)) missing.add(pid);
+  }
+  if (missing.size) {
+    const list = [...missing].sort((a, b) => a - b);
+    throw new ParseError(
+      `页面字节里有 ${list.length} 个帖子没有读出来（pid ${list.join(', ')}）：页面的 HTML 结构与选择器文件 ${sel.source} 不符，或页面已损坏；不会只保存其余的帖子`,
+      ctx.fetched.url,
+    );
+  }
+}
+
+/** The label's floor number: 楼主/沙发/… by name, else "N#"; null when it shows none. */
+function labelFloor(sel: SelectorSet, label: string | null): number | null {
+  if (!label) return null;
+  return sel.data.floorNames[label] ?? matchNum(sel.floorPattern, label);
+}
+
+/**
+ * Floors in chronological order. A thread shown newest-first (倒序, ordertype=1; the page then links
+ * 正序浏览) lists the first post, then the replies newest first, and Discuz's forum_viewthread.php
+ * numbers them one low (the first post 0, shown "#"; each reply position − 1) unless the thread saves
+ * positions (then the labels are right and the first post is 楼主). Page 1 shows which: the first
+ * post's label. Renumbered from it, checked to run strictly down with the pids, and returned oldest
+ * first; anything else (a later reversed page, a label that is not a number) refuses the page: a
+ * wrong floor must never be stored. A page without the link whose labels or pids say "reversed"
+ * refuses too.
+ */
+function orderFloors(ctx: Ctx, sel: SelectorSet, posts: Post[], ascLink: boolean): Post[] {
+  const url = ctx.fetched.url;
+  const zero = (p: Post) => p.floorLabel !== null && sel.zeroFloorPattern.test(p.floorLabel);
+  const replies = ctx.info.page === 1 ? posts.slice(1) : posts;
+  const pidsDown = replies.length >= 3 && replies.every((p, i) => i === 0 || p.pid! < replies[i - 1].pid!);
+  const refetch = '请用 ordertype=2（正序浏览）重新抓取（bansha crawl 总是这样请求）';
+  if (!ascLink) {
+    if (posts.some(zero) || pidsDown) {
+      throw new ParseError(`页面上的帖子看起来是倒序（新帖在前）排列的（楼层标签“#”或 pid 递减），但页面没有“正序浏览”链接：无法确定真实楼层。${refetch}`, url);
+    }
+    return posts;
+  }
+  ctx.info.reversed = true;
+  const first = posts[0];
+  if (ctx.info.page !== 1 || !first) {
+    throw new ParseError(`倒序浏览的第 ${ctx.info.page} 页：这一页没有主楼，无法确定 Discuz 把楼层标签少算了几层。${refetch}`, url);
+  }
+  const shift = zero(first) ? 1 : labelFloor(sel, first.floorLabel) === 1 ? 0 : null;
+  if (shift === null) throw new ParseError(`倒序浏览的页面，主楼的楼层标签是“${first.floorLabel ?? ''}”（应为“#”或“楼主”）：无法确定真实楼层。${refetch}`, url);
+  const out: Post[] = [{ ...first, floor: 1 }];
+  let prev: Post | null = null;
+  for (const p of replies) {
+    const shown = labelFloor(sel, p.floorLabel);
+    const floor = shown === null ? null : shown + shift;
+    if (floor === null || floor < 2 || (prev && (floor >= prev.floor! || p.pid! >= prev.pid!))) {
+      throw new ParseError(`倒序浏览的页面，帖子 ${p.pid} 的楼层标签“${p.floorLabel ?? ''}”与前后的帖子对不上：无法确定真实楼层。${refetch}`, url);
+    }
+    prev = { ...p, floor };
+    out.push(prev);
+  }
+  ctx.info.warnings!.push(`这是倒序浏览（新帖在前）的页面：已按正序重排，楼层按 Discuz 的倒序编号${shift ? '加 1 ' : ''}还原`);
+  return [out[0], ...out.slice(1).reverse()];
 }
 
 /** The printable view: posts are runs of body children separated by <hr>; no pid/uid/floor. */
@@ -462,6 +564,9 @@ export function parsePage(fetched: FetchedPage, opts: ParseOptions = {}): Page {
   info.charset = decoded.charset;
   info.warnings!.push(...decoded.warnings);
   const text = decoded.text;
+  if (isMobileApiJson(text)) {
+    throw new ParseError('这是 Discuz! 移动端 API 的 JSON 响应（api/mobile，Variables.postlist），不是帖子网页：bansha 读取帖子网页（forum.php?mod=viewthread），请保存或抓取网页本身', url);
+  }
   const doc = buildTree(text);
   // cheerio over the same DOM, created on first use: the thread hot path never needs it.
   let cached: $T | null = null;
@@ -488,8 +593,14 @@ export function parsePage(fetched: FetchedPage, opts: ParseOptions = {}): Page {
     const bodyText = collapse($()('body').text());
     if (bodyText.length < 2000 && k.challengeTexts.some((t) => bodyText.includes(t))) return set('challenge', bodyText.slice(0, 200));
   }
-  if (!hasDocumentEnd(text)) {
-    throw new ParseError('page ends before </html>: the body is truncated', url);
+  const end = documentEnd(text);
+  if (end < 0) throw new ParseError('page ends before </html>: the body is truncated', url);
+  const after = visibleAfterEnd(text, end);
+  if (after) {
+    throw new ParseError(
+      `页面在 </html> 之后还有 ${after.length} 个字符的其他内容（开头：“${collapse(after).slice(0, 40)}”）：这不是论坛发来的单个页面（例如另存后又粘贴了一份），请重新保存或抓取该页`,
+      url,
+    );
   }
   if (threadSet) {
     info.template = threadSet.template as Template;

@@ -20,6 +20,8 @@ const selectorSetSchema = z.object({
   detect: z.string(),
   page: z.object({
     title: z.string(),
+    /** Parts of the title element that are not the subject (the touch template's [分类] prefix). */
+    titleIgnore: z.string().default(''),
     pager: z.string(),
     pagerCurrent: z.string(),
     pagerTotal: z.string(),
@@ -33,10 +35,20 @@ const selectorSetSchema = z.object({
     replies: z.string().default(''),
     /** Pattern on that element's collapsed text; group 1 is the count. */
     repliesPattern: z.string().default(''),
+    /**
+     * The 正序浏览 link (Discuz's ordertype=2): shown only on a thread displayed newest-first
+     * (ordertype=1, 倒序), whose floor labels are then off (parse-page.ts readReversed).
+     */
+    orderAscLink: z.string().default(''),
   }),
   post: z.object({
     item: z.string(),
     itemIdPattern: z.string(),
+    /**
+     * The census: every id the page's bytes give a post (post_N, postmessage_N, pidN), group 1 the
+     * pid. A pid found here but not parsed (nor recognised as a hot-reply copy) refuses the page.
+     */
+    censusPattern: z.string(),
     /** An element of the post block (besides the container) whose id carries the pid (table#pidN). */
     pidCarrier: z.string().default(''),
     /**
@@ -56,9 +68,16 @@ const selectorSetSchema = z.object({
     attachments: z.string(),
     /** The post's 点评 (comment) block: any element inside it means the post shows comments. */
     comments: z.string().default(''),
+    /**
+     * Inside that block, what only a real 点评 list has (its 点评 header): a block that merely holds
+     * other elements (markup a missing </div> pushed into it) is not a comment.
+     */
+    commentsMark: z.string().default(''),
   }),
   message: z.object({
     strip: z.string(),
+    /** A last line Discuz appends to the message that the author did not write (来自群组: …). */
+    trailerPattern: z.string().default(''),
     quote: z.string(),
     quoteLink: z.string(),
     editMarker: z.string(),
@@ -70,6 +89,8 @@ const selectorSetSchema = z.object({
   }),
   floorNames: z.record(z.string(), z.number().int()),
   floorPattern: z.string(),
+  /** The first post's label on a newest-first page, where Discuz numbers it 0 ("#"). */
+  zeroFloorPattern: z.string().default('^0?\\s*#$'),
   copyFloorPattern: z.string(),
   deletedPattern: z.string(),
   kinds: z.object({
@@ -96,8 +117,8 @@ const selectorSetSchema = z.object({
 export type SelectorSetData = z.infer<typeof selectorSetSchema>;
 
 /** Keys of `post` that are patterns, not selectors. */
-type PostPatternKey = 'itemIdPattern' | 'pidIdPattern';
-const POST_PATTERN_KEYS = new Set<string>(['itemIdPattern', 'pidIdPattern']);
+type PostPatternKey = 'itemIdPattern' | 'pidIdPattern' | 'censusPattern';
+const POST_PATTERN_KEYS = new Set<string>(['itemIdPattern', 'pidIdPattern', 'censusPattern']);
 
 /** A selector set with its selectors compiled to css-select predicates (what parsePage takes). */
 export interface SelectorSet {
@@ -105,9 +126,10 @@ export interface SelectorSet {
   template: Template;
   /** Where it was loaded from (for error messages). */
   source: string;
-  post: Record<Exclude<keyof SelectorSetData['post'], PostPatternKey>, Matcher | null> & { itemId: RegExp; pidId: RegExp | null };
+  post: Record<Exclude<keyof SelectorSetData['post'], PostPatternKey>, Matcher | null> & { itemId: RegExp; pidId: RegExp | null; census: RegExp };
   message: {
     strip: Matcher;
+    trailer: RegExp | null;
     quote: Matcher;
     quoteLink: Matcher;
     editMarker: Matcher;
@@ -118,6 +140,7 @@ export interface SelectorSet {
     smilie: Matcher;
   };
   floorPattern: RegExp;
+  zeroFloorPattern: RegExp;
   copyFloorPattern: RegExp;
   deletedPattern: RegExp;
   tidPatterns: RegExp[];
@@ -130,6 +153,8 @@ export interface SelectorSet {
   detect: Matcher;
   page: {
     title: Matcher;
+    titleIgnore: Matcher | null;
+    orderAscLink: Matcher | null;
     pager: Matcher;
     pagerCurrent: Matcher;
     pagerTotal: Matcher;
@@ -159,6 +184,7 @@ export function compileSelectorSet(raw: unknown, source = '<inline>'): SelectorS
     }
     post.itemId = re(d.post.itemIdPattern);
     post.pidId = d.post.pidIdPattern ? re(d.post.pidIdPattern) : null;
+    post.census = new RegExp(d.post.censusPattern, 'g');
     const m = d.message;
     for (const k of [d.kinds.message, d.kinds.noPermissionMarker, d.kinds.login, d.kinds.printable, d.printable.separator, d.printable.end]) {
       if (k.trim()) compile(k);
@@ -170,6 +196,7 @@ export function compileSelectorSet(raw: unknown, source = '<inline>'): SelectorS
       post,
       message: {
         strip: compile(m.strip),
+        trailer: m.trailerPattern ? re(m.trailerPattern) : null,
         quote: compile(m.quote),
         quoteLink: compile(m.quoteLink),
         editMarker: compile(m.editMarker),
@@ -180,6 +207,7 @@ export function compileSelectorSet(raw: unknown, source = '<inline>'): SelectorS
         smilie: compile(m.smilie),
       },
       floorPattern: re(d.floorPattern),
+      zeroFloorPattern: re(d.zeroFloorPattern),
       copyFloorPattern: re(d.copyFloorPattern),
       deletedPattern: re(d.deletedPattern),
       tidPatterns: d.page.tidPatterns.map(re),
@@ -190,6 +218,8 @@ export function compileSelectorSet(raw: unknown, source = '<inline>'): SelectorS
       detect: compile(d.detect),
       page: {
         title: compile(d.page.title),
+        titleIgnore: maybe(d.page.titleIgnore),
+        orderAscLink: maybe(d.page.orderAscLink),
         pager: compile(d.page.pager),
         pagerCurrent: compile(d.page.pagerCurrent),
         pagerTotal: compile(d.page.pagerTotal),

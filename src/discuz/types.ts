@@ -121,6 +121,11 @@ export interface PageInfo {
   replies?: number | null;
   /** Some post on this page shows 点评 comments (which Discuz adds into the shown reply count). */
   comments?: boolean;
+  /**
+   * The page showed the thread newest-first (倒序, ordertype=1): its posts are returned oldest first
+   * with their true floors (the labels as printed stay in floorLabel).
+   */
+  reversed?: boolean;
 }
 
 export interface Page {
