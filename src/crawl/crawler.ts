@@ -120,9 +120,13 @@ export function gameThreads(game: Game, day?: number): number[] {
   return [...new Set(tids)];
 }
 
-/** The query-form URL of a thread page (always works, whatever the rewrite settings). */
+/**
+ * The query-form URL of a thread page (always works, whatever the rewrite settings), always in
+ * chronological order: ordertype=2 (正序) overrides a board or reader set to newest-first (ordertype=1,
+ * 倒序), whose floor labels are off by one (forum_viewthread.php; parse-page.ts orderFloors).
+ */
 export function threadPageUrl(forum: string, tid: number, page: number): string {
-  return new URL(`forum.php?mod=viewthread&tid=${tid}&page=${page}`, forum).toString();
+  return new URL(`forum.php?mod=viewthread&tid=${tid}&page=${page}&ordertype=2`, forum).toString();
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -43,7 +43,7 @@ async function rig(opts: ReplayOptions = {}): Promise<Rig> {
   return r;
 }
 
-const pageUrl = (tid: number, page: number) => `/forum.php?mod=viewthread&tid=${tid}&page=${page}`;
+const pageUrl = (tid: number, page: number) => `/forum.php?mod=viewthread&tid=${tid}&page=${page}&ordertype=2`;
 const allPages = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 const storedPids = (store: Store, tid: number) => Object.values(store.data.posts).filter((p) => p.tid === tid).map((p) => p.pid).sort((a, b) => a - b);
 const expectedPids = (tid: number) => idsPosts(tid).map((p) => p.pid).sort((a, b) => a - b);

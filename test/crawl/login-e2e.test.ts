@@ -68,7 +68,7 @@ describe.skipIf(!fs.existsSync(chromium))('login and crawl in real Chromium', ()
       const mark = srv.requests.length;
       const again = await crawlThreads(store, srv.url, [tid], { session, delayMs: 0 });
       const asked = srv.requests.slice(mark).map((r) => r.path);
-      expect(asked).toEqual([`/forum.php?mod=viewthread&tid=${tid}&page=${pages}`]);
+      expect(asked).toEqual([`/forum.php?mod=viewthread&tid=${tid}&page=${pages}&ordertype=2`]);
       expect(again.threads[0].changedPosts).toBe(1);
       const versions = store.data.posts[String(edited)].versions;
       expect(versions.length).toBe(before + 1);

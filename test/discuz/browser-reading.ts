@@ -1,0 +1,126 @@
+/**
+ * An independent reading of a Discuz thread page, for tests: the tree parse5 builds with its own
+ * default tree adapter (the HTML5 algorithm a browser runs; not the htmlparser2 adapter, css-select or
+ * selectors/*.json bansha uses) and a small DOM walk written here from the page markup. Expectations
+ * for the real-world pages come from this, never from bansha's output.
+ *
+ * What is read: the post blocks the browser places in the post list (desktop: the children of
+ * #postlist with id post_N; touch: div.plc#pidN), each one's floor label, author and uid (the first
+ * link to a user's space with a name), time (the title of the time span, else the time line's own
+ * text) and the text a reader sees as the author's: text nodes in document order, leaving out what a
+ * browser hides (inline display:none, script, style, ruby readings) and the chrome Discuz puts
+ * in the message (quotes, edit marker, attachment tips, guest thumbnails, the copy button, the
+ * group line).
+ */
+import { parse, type DefaultTreeAdapterMap } from 'parse5';
+
+type Node = DefaultTreeAdapterMap['node'];
+type Element = DefaultTreeAdapterMap['element'];
+
+export interface BrowserPost {
+  pid: number;
+  label: string | null;
+  author: string;
+  uid: number | null;
+  /** As the page writes it ("2019-4-15 13:32:28", "2025-4-30 17:11"). */
+  time: string;
+  /** The author's words with every white-space character removed (layout differs, characters do not). */
+  chars: string;
+}
+
+export interface BrowserReading {
+  posts: BrowserPost[];
+  /** Every pid that some element id (post_N / postmessage_N / pidN) names, anywhere in the tree. */
+  idPids: Set<number>;
+  /** The page links 正序浏览 (ordertype=2): it is shown newest-first. */
+  newestFirst: boolean;
+}
+
+const isEl = (n: Node): n is Element => 'tagName' in n;
+const attr = (e: Element, name: string) => e.attrs.find((a) => a.name === name)?.value ?? null;
+const classes = (e: Element) => (attr(e, 'class') ?? '').split(/\s+/);
+const kids = (n: Node): Node[] => ('childNodes' in n ? n.childNodes : []);
+
+function* walk(n: Node): Generator<Element> {
+  for (const c of kids(n)) {
+    if (isEl(c)) {
+      yield c;
+      yield* walk(c);
+    }
+  }
+}
+const find = (root: Node, pred: (e: Element) => boolean): Element | null => {
+  for (const e of walk(root)) if (pred(e)) return e;
+  return null;
+};
+const byId = (root: Node, id: string) => find(root, (e) => attr(e, 'id') === id);
+
+function text(n: Node, skip: (e: Element) => boolean = () => false): string {
+  if (n.nodeName === '#text') return (n as DefaultTreeAdapterMap['textNode']).value;
+  if (!isEl(n) && n.nodeName !== '#document') return '';
+  if (isEl(n) && skip(n)) return '';
+  return kids(n).map((c) => text(c, skip)).join('');
+}
+
+/** Not the author's words, or not shown at all. */
+function notAuthors(e: Element): boolean {
+  const style = (attr(e, 'style') ?? '').replace(/\s/g, '').toLowerCase();
+  if (style.includes('display:none')) return true;
+  if (['script', 'style', 'rt', 'rp', 'blockquote'].includes(e.tagName)) return true;
+  if ((attr(e, 'onclick') ?? '').startsWith('copycode')) return true; // 复制代码
+  const c = classes(e);
+  return ['quote', 'pstatus', 'tip', 'aimg_tip', 'attach_nopermission', 'guestviewthumb', 'locked', 'jammer', 'a_pr', 'a_pt', 'a_pb', 'mbn'].some((k) =>
+    c.includes(k),
+  );
+}
+
+function messageChars(msg: Element): string {
+  const all = text(msg, notAuthors);
+  // The group thread's line Discuz appends (来自群组: <a>group</a>) is not the author's.
+  return all.replace(/来自群组[:：][^\n]*\s*$/, '').replace(/\s+/g, '');
+}
+
+function postOf(block: Element, pid: number, touch: boolean): BrowserPost {
+  const labelEl = touch ? find(block, (e) => e.tagName === 'li' && classes(e).includes('mtit')) : byId(block, `postnum${pid}`);
+  const labelNode = labelEl && touch ? find(labelEl, (e) => e.tagName === 'span' && classes(e).includes('y')) : labelEl;
+  const label = labelNode ? text(labelNode).replace(/\s+/g, '') || null : null;
+  const who = find(block, (e) => e.tagName === 'a' && /uid[=-]\d+/.test(attr(e, 'href') ?? '') && text(e).trim() !== '');
+  const uid = who ? +/uid[=-](\d+)/.exec(attr(who, 'href')!)![1] : null;
+  let time: string;
+  if (touch) {
+    const line = find(block, (e) => e.tagName === 'li' && classes(e).includes('mtime'))!;
+    time = line.childNodes.filter((c) => c.nodeName === '#text').map((c) => text(c)).join('').trim();
+  } else {
+    const em = byId(block, `authorposton${pid}`)!;
+    const titled = find(em, (e) => attr(e, 'title') !== null);
+    time = titled ? attr(titled, 'title')! : text(em).replace(/^\s*发表于\s*/, '').trim();
+  }
+  const msg = touch ? find(block, (e) => e.tagName === 'div' && classes(e).includes('message')) : byId(block, `postmessage_${pid}`);
+  return { pid, label, author: who ? text(who).trim() : '', uid, time, chars: msg ? messageChars(msg) : '' };
+}
+
+/** Read a decoded thread page the way a browser builds it. */
+export function readLikeBrowser(html: string): BrowserReading {
+  const doc = parse(html);
+  const idPids = new Set<number>();
+  let newestFirst = false;
+  for (const e of walk(doc)) {
+    const m = /^(?:post_|postmessage_|pid)(\d+)$/.exec(attr(e, 'id') ?? '');
+    if (m) idPids.add(+m[1]);
+    if (e.tagName === 'a' && /ordertype=2/.test(attr(e, 'href') ?? '') && text(e).includes('正序')) newestFirst = true;
+  }
+  const list = byId(doc, 'postlist');
+  const posts: BrowserPost[] = [];
+  if (list) {
+    for (const c of list.childNodes) {
+      const m = isEl(c) ? /^post_(\d+)$/.exec(attr(c, 'id') ?? '') : null;
+      if (m) posts.push(postOf(c as Element, +m[1], false));
+    }
+  } else {
+    for (const e of walk(doc)) {
+      const m = e.tagName === 'div' && classes(e).includes('plc') ? /^pid(\d+)$/.exec(attr(e, 'id') ?? '') : null;
+      if (m) posts.push(postOf(e, +m[1], true));
+    }
+  }
+  return { posts, idPids, newestFirst };
+}
