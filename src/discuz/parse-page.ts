@@ -16,7 +16,7 @@ import { DateTime } from 'luxon';
 import { decodeBody } from './decode.js';
 import { ParseError } from './errors.js';
 import { detachPost } from './flat-string.js';
-import { compileSelector, scan, textWithout } from './select.js';
+import { compileSelector, scan, textWithout, type Matcher } from './select.js';
 import { emptyMessageParts, readMessage, tidyText } from './message.js';
 import { buildTree } from './tree.js';
 import { bundledSelectorSets, type SelectorSet } from './selectors.js';
@@ -227,6 +227,43 @@ function readAttachments(found: Element[], base: string | null): Attachment[] {
   return out;
 }
 
+/** Inline (phrasing) elements: the author's markup, never the block chrome Discuz puts beside a message. */
+const PHRASING = new Set([
+  'a', 'abbr', 'b', 'big', 'br', 'cite', 'code', 'del', 'em', 'font', 'i', 'img', 'ins', 'kbd', 'mark', 'q', 'ruby', 's',
+  'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'tt', 'u', 'wbr',
+]);
+
+const hasText = (n: AnyNode): boolean => (n.type === 'text' ? n.data.trim() !== '' : isTag(n) && textOf(n).trim() !== '');
+
+/**
+ * What to read as the message: the message element, or — when a stray tag in the author's HTML
+ * pushed part of it out (the browser foster-parents text before the table, opens a second cell, or
+ * continues after a closed div) — everything of the message's child of the box (the whole table)
+ * plus the box's text and inline children around it, in the order the browser shows them.
+ * `escaped` tells the caller to warn.
+ */
+function messageRoot(msgEl: Element, item: Element, box: Matcher | null): { root: Element; escaped: boolean } {
+  let at: Element | null = msgEl.parent as Element | null;
+  let holder: Element = msgEl;
+  let escaped = false;
+  while (box && at && at !== item && !box(at)) {
+    for (const c of at.children) if (c !== holder && hasText(c)) escaped = true; // a second cell, text beside the cell
+    holder = at;
+    at = at.parent as Element | null;
+  }
+  if (!box || !at || at === item) return { root: msgEl, escaped: false };
+  const kept: AnyNode[] = [];
+  for (const c of at.children) {
+    if (c === holder) kept.push(c);
+    else if (c.type === 'text' ? c.data.trim() !== '' : isTag(c) && PHRASING.has(c.name)) {
+      kept.push(c);
+      escaped = true;
+    }
+  }
+  if (!escaped) return { root: msgEl, escaped };
+  return { root: { type: 'tag', name: 'div', attribs: {}, children: kept, parent: null } as unknown as Element, escaped };
+}
+
 /**
  * Cross-check a post block's ids: every element found for the post (already at hand from the post's
  * one walk) whose id matches `pattern` must carry exactly `pid` (group 1). A byte changed inside
@@ -253,9 +290,13 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
   const pageScan = scan(doc, [sel.page.title, sel.page.pager, sel.page.footer, sel.page.footerTime, sel.page.replies, sel.page.orderAscLink], sel.post.item);
   const [titleEl, pagerEl, footerEl, footerTimeEl, repliesEl, orderAscEl] = pageScan.first;
   let orderAsc = orderAscEl !== null;
-  // Discuz always renders the footer: without it the render stopped early, or the selectors do not fit.
+  // Discuz always renders the footer. The page reached </html> (parsePage checked), so without it the
+  // render stopped early, markup left open in a post swallowed it, or the selectors do not fit.
   if (sel.page.footer && !footerEl) {
-    throw new ParseError(`帖子页没有页脚：页面在页脚之前就结束了（truncated），或选择器文件 ${sel.source} 的 page.footer 与这个论坛的模板不符`, url);
+    throw new ParseError(
+      `帖子页在帖子列表之外没有页脚：服务器的输出中途停止、帖子里未闭合的 HTML（如 <table>）把页脚吞进了帖子，或选择器文件 ${sel.source} 的 page.footer 与这个论坛的模板不符`,
+      url,
+    );
   }
   const tid = tidFromText(sel, ctx.text) ?? (queryParam(url, 'tid') ? +queryParam(url, 'tid')! : rewriteTid(url));
   ctx.info.tid = tid;
@@ -310,7 +351,12 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
     const locked = lockedEl ? collapse(textOf(lockedEl)) : null;
     // A hidden body (作者被禁止或删除, 该帖被管理员或版主屏蔽) has no words to read, even where a moderator's view still shows them.
     const deleted = locked !== null && sel.deletedPattern.test(locked);
-    const msg = msgEl && !deleted ? readMessage(msgEl, sel, zone, base) : emptyMessageParts();
+    let msg = emptyMessageParts();
+    if (msgEl && !deleted) {
+      const { root, escaped } = messageRoot(msgEl, item, P.messageBox);
+      if (escaped) ctx.info.warnings!.push(`帖子 ${pid}：作者的 HTML 有多余的结束标签，一部分正文被浏览器排到了正文元素之外；已按浏览器显示的位置一并读入，请人工核对这一楼`);
+      msg = readMessage(root, sel, zone, base);
+    }
     const post: Post = {
       pid,
       tid,

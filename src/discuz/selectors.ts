@@ -62,6 +62,12 @@ const selectorSetSchema = z.object({
     time: z.string(),
     timeIgnore: z.string(),
     message: z.string(),
+    /**
+     * The element around the message where the browser puts what a stray end tag in the author's
+     * HTML pushed out of it (</td> or </table> out of td.t_f, </div> out of the touch div.message):
+     * text and inline markup found there beside the message is read with it, in the browser's order.
+     */
+    messageBox: z.string().default(''),
     locked: z.string(),
     signature: z.string(),
     avatar: z.string(),

@@ -41,18 +41,19 @@ const attr = (e: Element, name: string) => e.attrs.find((a) => a.name === name)?
 const classes = (e: Element) => (attr(e, 'class') ?? '').split(/\s+/);
 const kids = (n: Node): Node[] => ('childNodes' in n ? n.childNodes : []);
 
-function* walk(n: Node): Generator<Element> {
-  for (const c of kids(n)) {
-    if (isEl(c)) {
-      yield c;
-      yield* walk(c);
-    }
+/** The elements under `n` in document order. */
+function walk(n: Node): Element[] {
+  const out: Element[] = [];
+  const stack = [...kids(n)].reverse();
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (!isEl(c)) continue;
+    out.push(c);
+    for (let i = c.childNodes.length - 1; i >= 0; i--) stack.push(c.childNodes[i]);
   }
+  return out;
 }
-const find = (root: Node, pred: (e: Element) => boolean): Element | null => {
-  for (const e of walk(root)) if (pred(e)) return e;
-  return null;
-};
+const find = (root: Node, pred: (e: Element) => boolean): Element | null => walk(root).find(pred) ?? null;
 const byId = (root: Node, id: string) => find(root, (e) => attr(e, 'id') === id);
 
 function text(n: Node, skip: (e: Element) => boolean = () => false): string {
@@ -74,8 +75,22 @@ function notAuthors(e: Element): boolean {
   );
 }
 
-function messageChars(msg: Element): string {
-  const all = text(msg, notAuthors);
+const INLINE = new Set(['a', 'b', 'big', 'br', 'code', 'del', 'em', 'font', 'i', 'img', 'q', 'ruby', 's', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'u']);
+
+/**
+ * The message as the browser lays it out: when a stray end tag pushed some of the author's text out
+ * of the message element, it sits beside it in the enclosing box (desktop div.t_fsz, touch
+ * div.display): text and inline elements there count, in tree order; the box's block chrome does not.
+ */
+function messageChars(msg: Element, block: Element): string {
+  let holder: Element = msg;
+  let box = msg.parentNode as Element | null;
+  while (box && box !== block && !classes(box).some((c) => c === 't_fsz' || c === 'display')) {
+    holder = box;
+    box = box.parentNode as Element | null;
+  }
+  const parts = !box || box === block ? [msg] : box.childNodes.filter((c) => c === holder || c.nodeName === '#text' || (isEl(c) && INLINE.has(c.tagName)));
+  const all = parts.map((p) => text(p, notAuthors)).join('');
   // The group thread's line Discuz appends (来自群组: <a>group</a>) is not the author's.
   return all.replace(/来自群组[:：][^\n]*\s*$/, '').replace(/\s+/g, '');
 }
@@ -96,7 +111,7 @@ function postOf(block: Element, pid: number, touch: boolean): BrowserPost {
     time = titled ? attr(titled, 'title')! : text(em).replace(/^\s*发表于\s*/, '').trim();
   }
   const msg = touch ? find(block, (e) => e.tagName === 'div' && classes(e).includes('message')) : byId(block, `postmessage_${pid}`);
-  return { pid, label, author: who ? text(who).trim() : '', uid, time, chars: msg ? messageChars(msg) : '' };
+  return { pid, label, author: who ? text(who).trim() : '', uid, time, chars: msg ? messageChars(msg, block) : '' };
 }
 
 /** Read a decoded thread page the way a browser builds it. */
