@@ -11,6 +11,11 @@
  *    nothing from that page is stored; pages stored before stay stored (a later crawl resumes).
  *  - Page 1 first (or, incrementally, the last known page), the page count from its pager, then the
  *    rest; a page past the end comes back as the last page and is not followed further.
+ *  - Every answer is checked against the request before it is stored (page-check.ts): its thread, its
+ *    page number, and a page count the thread's reply count allows (page 1 read again when a later
+ *    page claims more); a mismatch stops the crawl (exit 3) and nothing from that page is stored.
+ *  - Limits, each a refusal (exit 3) that names the option raising it: the size of one response
+ *    (http.ts), the pages of one thread, the requests of one crawl.
  *  - The store is written in the background, batched in time (src/store/write-batcher.ts: at most every
  *    `writeIntervalMs`), and always at the end of each thread and of the crawl, fatal stop included;
  *    never after every page (a whole-store write per page made crawls quadratic and serialised the
@@ -27,13 +32,16 @@ import { applyPage, trimPages, type RecordResult } from '../store/record.js';
 import { completeness } from '../store/completeness.js';
 import { WriteBatcher } from '../store/write-batcher.js';
 import type { Completeness } from '../store/types.js';
-import { HostScope, NetworkError, OutOfScopeError, USER_AGENT, httpGet, type HttpResult } from './http.js';
+import { HostScope, NetworkError, USER_AGENT, httpGet, type HttpResult } from './http.js';
+import { checkAnswer, CrawlLimitError, maxPagesFor, PageMismatchError } from './page-check.js';
 import { CookieJar, loginHint, readSession, type StorageState } from './session.js';
 
 /** How to crawl; every field has a polite default. */
 export interface CrawlOptions {
   /** Only this day's threads (plus the process thread). Default: every day. */
   day?: number;
+  /** Exactly these threads (what a count reads: `watch`). Default: by `day`. */
+  threads?: number[];
   /** Refetch every page (to catch edits on old pages). Default: incremental. */
   full?: boolean;
   /** Store file; default game.storePath. */
@@ -65,7 +73,23 @@ export interface CrawlOptions {
   log?: (line: string) => void;
   /** Least time between two background store writes during the crawl, ms (what a kill can lose). Default 1500. */
   writeIntervalMs?: number;
+  /** Largest response accepted, bytes. Default 20 MiB (http.ts DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
+  /** Most pages one thread may have. Default DEFAULT_MAX_PAGES_PER_THREAD. */
+  maxPagesPerThread?: number;
+  /** Most HTTP requests one crawl may make, retries included. Default DEFAULT_MAX_REQUESTS. */
+  maxRequests?: number;
 }
+
+/** 2,000 pages: 20,000+ posts in one thread, several times the longest game thread seen. */
+export const DEFAULT_MAX_PAGES_PER_THREAD = 2000;
+/** 20,000 requests: a whole long game (~4,000 pages) five times over, retries included; 5.5 h at the polite rate. */
+export const DEFAULT_MAX_REQUESTS = 20_000;
+/**
+ * How many pages a thread may grow by during one crawl beyond what its reply count allowed when it was
+ * read, before page 1 is read again to check: a closing-time rush adds a page or two, never five.
+ */
+const GROWTH_PAGES = 5;
 
 /** What one thread's crawl did and where it stands. */
 export interface ThreadCrawlResult {
@@ -157,6 +181,8 @@ export async function crawlThreads(
   const maxBackoffMs = opts.maxBackoffMs ?? 60_000;
   const challengeWaitMs = opts.challengeWaitMs ?? 1100;
   const delayMs = opts.delayMs ?? 1000;
+  const maxRequests = opts.maxRequests ?? DEFAULT_MAX_REQUESTS;
+  const maxPages = opts.maxPagesPerThread ?? DEFAULT_MAX_PAGES_PER_THREAD;
   const queue = new PQueue({
     concurrency: Math.max(1, opts.concurrency ?? 2),
     ...(delayMs > 0 ? { interval: delayMs, intervalCap: 1, strict: true } : {}),
@@ -188,8 +214,16 @@ export async function crawlThreads(
       try {
         const fetched = await queue.add(async () => {
           if (fatal) throw fatal;
+          if (requests >= maxRequests) {
+            throw new CrawlLimitError(
+              `stopped after ${requests} requests, the limit of one crawl (--max-requests ${maxRequests}); everything fetched is stored — ` +
+                'crawl again to resume, or raise the limit',
+            );
+          }
           requests++;
-          return httpGet(url, { jar, scope, timeoutMs: opts.timeoutMs ?? 30_000, userAgent: opts.userAgent ?? USER_AGENT, fetchImpl: opts.fetchImpl });
+          return httpGet(url, {
+            jar, scope, timeoutMs: opts.timeoutMs ?? 30_000, userAgent: opts.userAgent ?? USER_AGENT, fetchImpl: opts.fetchImpl, maxBytes: opts.maxResponseBytes,
+          });
         });
         if (fetched.status === 429) throw new TransientError('HTTP 429 (too many requests)', fetched.retryAfterMs ?? 0);
         if (fetched.status >= 500) throw new TransientError(`HTTP ${fetched.status} (server error)`, fetched.retryAfterMs ?? 0);
@@ -201,7 +235,10 @@ export async function crawlThreads(
           throw err;
         }
         const kind = parsed.page.kind;
-        if (kind === 'thread' || kind === 'not-found') return { fetched, parsed };
+        if (kind === 'thread' || kind === 'not-found') {
+          checkAnswer({ tid, page, url }, fetched.url, parsed);
+          return { fetched, parsed };
+        }
         if (kind === 'login' || kind === 'no-permission') {
           throw new LoginRequiredError(
             `the forum answered ${url} with a ${kind === 'login' ? 'login' : 'no-permission'} page` +
@@ -221,7 +258,8 @@ export async function crawlThreads(
         if (kind === 'server-error') throw new TransientError(`server error page${parsed.page.message ? ` (${parsed.page.message})` : ''}`);
         throw new TransientError(`not a thread page (${kind}${parsed.page.message ? `: ${parsed.page.message}` : ''})`);
       } catch (err) {
-        if (err instanceof LoginRequiredError || err instanceof OutOfScopeError) {
+        // Login, off-host, mismatch, limits: a refusal for the whole crawl, never retried.
+        if (err instanceof UserError) {
           fatal ??= err;
           throw err;
         }
@@ -249,6 +287,46 @@ export async function crawlThreads(
     const stored = new Set<number>();
     let pageCount = 0;
     const pending: Array<Promise<void>> = [];
+    /** The most pages the thread's reply count allows: from page 1 as read in this crawl, else as stored. */
+    let freshBound: number | null = null;
+    const storedBound = (): number | null => {
+      const replies = known?.replies;
+      const page1 = known?.pages['1'];
+      return typeof replies === 'number' && page1 ? maxPagesFor(replies, page1.pids.length) : null;
+    };
+    let page1Again: Promise<void> | null = null;
+
+    /**
+     * Refuses (before anything from the page is stored) a page count beyond the limit, or beyond what
+     * the thread's reply count allows plus a little growth — page 1 is read again first when the only
+     * reply count known is an older one.
+     */
+    async function checkPageCount(count: number, page: number): Promise<void> {
+      // Page 1 was checked against its own reply count (checkAnswer); a later page against page 1's.
+      if (page > 1) await checkAgainstReplies(count, page);
+      if (count > maxPages) {
+        throw new CrawlLimitError(
+          `thread ${tid} page ${page} claims ${count} pages, more than the limit of ${maxPages} pages a thread (--max-pages); ` +
+            'nothing from that page was stored. If the thread really is that long, raise the limit',
+        );
+      }
+    }
+
+    async function checkAgainstReplies(count: number, page: number): Promise<void> {
+      if (freshBound === null && (storedBound() ?? 0) + GROWTH_PAGES < count && !requested.has(1)) {
+        requested.add(1);
+        barAdd(1);
+        page1Again ??= visit(1);
+      }
+      if (page1Again) await page1Again;
+      const bound = freshBound ?? storedBound();
+      if (bound !== null && count > bound + GROWTH_PAGES) {
+        throw new PageMismatchError(
+          `thread ${tid} page ${page} claims ${count} pages, but page 1 shows a reply count that allows at most ${bound}` +
+            `${freshBound === null ? ' (as last stored: page 1 could not be read again)' : ''}; nothing from that page was stored`,
+        );
+      }
+    }
 
     /** Record a page in memory; the batcher persists it soon (and flush() at the latest). */
     const take = (fetched: HttpResult, parsed: Page): RecordResult => {
@@ -296,6 +374,9 @@ export async function crawlThreads(
         bar?.increment(1, { tid });
         return;
       }
+      const count = Math.max(parsed.page.pageCount ?? 1, actual);
+      if (actual === 1 && typeof parsed.page.replies === 'number') freshBound = maxPagesFor(parsed.page.replies, parsed.posts.length);
+      await checkPageCount(count, actual);
       const rec = take(fetched, parsed);
       stored.add(actual);
       result.fetchedPages.push(actual);
@@ -303,7 +384,6 @@ export async function crawlThreads(
       result.changedPosts += rec.changedPosts.length;
       result.missingPosts.push(...rec.nowMissing);
       result.missingPosts = result.missingPosts.filter((p) => !rec.returned.includes(p));
-      const count = Math.max(parsed.page.pageCount ?? 1, actual);
       if (count > pageCount) {
         const before = pageCount;
         pageCount = count;
@@ -384,7 +464,7 @@ export async function crawlThreads(
  * LoginRequiredError (exit 4) when the forum answers with a login, permission or challenge page.
  */
 export async function crawlGame(game: Game, opts: CrawlOptions = {}): Promise<CrawlResult> {
-  const tids = gameThreads(game, opts.day);
+  const tids = opts.threads ?? gameThreads(game, opts.day);
   const session = opts.session ?? (await readSession(game.sessionPath, game.file));
   const store = await openStore(opts.storePath ?? game.storePath, { forum: game.forum });
   try {
