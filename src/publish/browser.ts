@@ -15,6 +15,7 @@ import { loginHint, readSession } from '../crawl/session.js';
 import { parsePage } from '../discuz/index.js';
 import type { Page, Post } from '../discuz/types.js';
 import { postUrl } from '../store/slice.js';
+import { terminalSafe } from '../render/safe-text.js';
 import { editRefusal, threadUrl, type Poster, type PublishPlan } from './plan.js';
 import { editPath, pageUid, publishSelectors, type PublishSelectors } from './selectors.js';
 
@@ -68,7 +69,8 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Publish `plan` in Chromium and check it landed. Throws a UserError (4 login, 5 forum/network, 2 refused edit). */
 export async function publish(plan: PublishPlan, opts: PublishOptions): Promise<PublishResult> {
-  const log = opts.log ?? (() => undefined);
+  // Notes quote the forum (the account's name): through the terminal filter like everything printed.
+  const log = (line: string) => opts.log?.(terminalSafe(line));
   const sel = publishSelectors();
   const timeout = opts.timeoutMs ?? 30_000;
   const state = await readSession(opts.sessionPath, opts.gameFile); // refuses a session others can read
