@@ -313,12 +313,8 @@ export async function crawlThreads(
     }
 
     async function checkAgainstReplies(count: number, page: number): Promise<void> {
-      if (freshBound === null && (storedBound() ?? 0) + GROWTH_PAGES < count && !requested.has(1)) {
-        requested.add(1);
-        barAdd(1);
-        page1Again ??= visit(1);
-      }
-      if (page1Again) await page1Again;
+      if (freshBound === null && (storedBound() ?? 0) + GROWTH_PAGES < count && !requested.has(1)) schedule(1);
+      if (freshBound === null && page1Again) await page1Again;
       const bound = freshBound ?? storedBound();
       if (bound !== null && count > bound + GROWTH_PAGES) {
         throw new PageMismatchError(
@@ -341,9 +337,11 @@ export async function crawlThreads(
       requested.add(page);
       barAdd(1);
       // Handled at once (never an unhandled rejection); the thread's wait loop rethrows via `fatal`.
-      pending.push(visit(page).catch((err: unknown) => {
+      const visited = visit(page).catch((err: unknown) => {
         fatal ??= err as Error;
-      }));
+      });
+      if (page === 1) page1Again = visited; // a page-count check waits for it (checkAgainstReplies)
+      pending.push(visited);
     };
 
     /** Fetch one page and react: record it, learn the page count, walk back after a shift. */
