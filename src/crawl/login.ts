@@ -113,6 +113,7 @@ export async function login(opts: LoginOptions): Promise<LoginResult> {
     return { uid, sessionPath: opts.sessionPath, cookieNames: state.cookies.map((c) => c.name) };
   } catch (err) {
     if (err instanceof UserError) throw err;
+    fb?.assertOnHost(); // a browser error after a page was sent off the host: say that, not the symptom
     // Browser errors can echo typed values: redact, and keep only the first line.
     throw new UserError(`login failed: ${redact(String((err as Error).message ?? err).split('\n')[0], secrets)}`, 4);
   } finally {

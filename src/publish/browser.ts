@@ -99,6 +99,7 @@ export async function publish(plan: PublishPlan, opts: PublishOptions): Promise<
     return { kind: plan.kind, tid: plan.tid, pid, url: postUrl(plan.forum, plan.tid, pid), poster, requested: fb.requested, blocked: fb.blocked };
   } catch (err) {
     if (err instanceof UserError) throw new UserError(redact(err.message, secrets), err.exitCode);
+    fb?.assertOnHost(); // a browser error after a page was sent off the host: say that, not the symptom
     throw new UserError(`posting failed: ${redact(String((err as Error).message ?? err).split('\n')[0], secrets)}`, 5);
   } finally {
     await fb?.close();
