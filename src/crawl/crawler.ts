@@ -216,8 +216,8 @@ export async function crawlThreads(
           if (fatal) throw fatal;
           if (requests >= maxRequests) {
             throw new CrawlLimitError(
-              `stopped after ${requests} requests, the limit of one crawl (--max-requests ${maxRequests}); everything fetched is stored — ` +
-                'crawl again to resume, or raise the limit',
+              `已发出 ${requests} 个请求，达到单次抓取的上限（--max-requests ${maxRequests}），抓取停止；已抓到的内容均已存入——` +
+                '再次抓取即可继续，或调高上限',
             );
           }
           requests++;
@@ -306,8 +306,8 @@ export async function crawlThreads(
       if (page > 1) await checkAgainstReplies(count, page);
       if (count > maxPages) {
         throw new CrawlLimitError(
-          `thread ${tid} page ${page} claims ${count} pages, more than the limit of ${maxPages} pages a thread (--max-pages); ` +
-            'nothing from that page was stored. If the thread really is that long, raise the limit',
+          `主题 ${tid} 第 ${page} 页显示共 ${count} 页，超过每个主题 ${maxPages} 页的上限（--max-pages）；该页内容未存入。` +
+            '若主题确实这么长，请调高上限',
         );
       }
     }
@@ -318,8 +318,8 @@ export async function crawlThreads(
       const bound = freshBound ?? storedBound();
       if (bound !== null && count > bound + GROWTH_PAGES) {
         throw new PageMismatchError(
-          `thread ${tid} page ${page} claims ${count} pages, but page 1 shows a reply count that allows at most ${bound}` +
-            `${freshBound === null ? ' (as last stored: page 1 could not be read again)' : ''}; nothing from that page was stored`,
+          `主题 ${tid} 第 ${page} 页显示共 ${count} 页，但第 1 页的回复数最多只允许 ${bound} 页` +
+            `${freshBound === null ? '（按存档中的记录：第 1 页未能重新读取）' : ''}；该页内容未存入`,
         );
       }
     }

@@ -89,8 +89,8 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
 export class ResponseTooLargeError extends UserError {
   constructor(readonly url: string, readonly maxBytes: number) {
     super(
-      `refusing ${url}: its response is larger than ${formatMiB(maxBytes)} (no Discuz page is that big); nothing from it was stored. ` +
-        'If the forum really serves pages that large, raise the limit with --max-response-mb',
+      `拒绝 ${url}：响应超过 ${formatMiB(maxBytes)}（Discuz 页面不会这么大）；未存入任何内容。` +
+        '若论坛的页面确实这么大，请用 --max-response-mb 调高上限',
       3,
     );
     this.name = 'ResponseTooLargeError';

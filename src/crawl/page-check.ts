@@ -33,7 +33,7 @@ export interface PageRequest {
   url: string;
 }
 
-const stored = 'nothing from it was stored';
+const stored = '该页内容未存入';
 
 /**
  * The most pages a thread can have with `replies` replies when a full page holds at least
@@ -54,28 +54,27 @@ export function maxPagesFor(replies: number, postsPerPage: number): number {
  */
 export function checkAnswer(req: PageRequest, finalUrl: string, parsed: Page): void {
   const info = parsed.page;
-  const asked = `asked for thread ${req.tid} page ${req.page} (${req.url})`;
+  const asked = `请求的是主题 ${req.tid} 第 ${req.page} 页（${req.url}）`;
   const answered = info.tid ?? tidFromUrl(finalUrl);
   if (answered !== req.tid) {
-    const what = answered === null ? `a page that names no thread (${finalUrl})` : `a ${info.kind === 'not-found' ? 'not-found page' : 'page'} of thread ${answered}`;
-    throw new PageMismatchError(`${asked}, but the forum answered ${what}; ${stored}. Check the forum address in the game file, or crawl again later`);
+    const what = answered === null ? `未标明主题的页面（${finalUrl}）` : `主题 ${answered} 的${info.kind === 'not-found' ? '“主题不存在”页面' : '页面'}`;
+    throw new PageMismatchError(`${asked}，论坛返回的却是${what}；${stored}。请检查游戏文件中的论坛地址，或稍后重新抓取`);
   }
   if (info.kind !== 'thread') return;
   const other = parsed.posts.find((p) => p.tid !== null && p.tid !== req.tid);
   if (other) {
-    throw new PageMismatchError(`${asked}, but post ${other.pid ?? '?'} on the answer belongs to thread ${other.tid}; ${stored}`);
+    throw new PageMismatchError(`${asked}，但返回页面上的帖子（pid ${other.pid ?? '?'}）属于主题 ${other.tid}；${stored}`);
   }
   const actual = info.page ?? 1;
   const count = Math.max(info.pageCount ?? 1, actual);
   if (actual > req.page || (actual < req.page && actual !== count)) {
-    throw new PageMismatchError(`${asked}, but the forum answered page ${actual} of ${count}; ${stored}`);
+    throw new PageMismatchError(`${asked}，论坛返回的却是第 ${actual} 页（共 ${count} 页）；${stored}`);
   }
   if (actual === 1 && count > 1 && typeof info.replies === 'number') {
     const bound = maxPagesFor(info.replies, parsed.posts.length);
     if (count > bound) {
       throw new PageMismatchError(
-        `${asked}: its pager claims ${count} pages, but the page itself shows ${info.replies} replies at ${parsed.posts.length} posts a page, ` +
-          `so at most ${bound}; ${stored}`,
+        `${asked}：分页显示共 ${count} 页，但该页自己显示 ${info.replies} 个回复、每页 ${parsed.posts.length} 帖，最多只能有 ${bound} 页；${stored}`,
       );
     }
   }

@@ -70,7 +70,7 @@ export async function readSession(file: string, gameFile?: string): Promise<Stor
   }
   s.cookies.forEach((c, i) => {
     const bad = cookieProblem(c);
-    if (bad) throw new UserError(`the login session ${file} is damaged: cookie ${bad(i)}; ${loginHint(gameFile)}`, 4);
+    if (bad) throw new UserError(`登录会话 ${file} 已损坏：cookie ${bad(i)}；${loginHint(gameFile)}`, 4);
   });
   return { cookies: s.cookies, origins: Array.isArray(s.origins) ? s.origins : [] };
 }
@@ -85,9 +85,9 @@ const NOT_IN_NAME = /[\u0000-\u0020\u007f;=]/;
 /** What is wrong with a stored cookie (a phrase, given its index), or null. Never quotes the value. */
 function cookieProblem(c: unknown): ((i: number) => string) | null {
   const k = c as Partial<StoredCookie> | null;
-  if (!k || typeof k.name !== 'string' || typeof k.value !== 'string' || typeof k.domain !== 'string') return (i) => `#${i + 1} is not a cookie`;
-  if (!k.name || NOT_IN_NAME.test(k.name)) return (i) => `#${i + 1} has a name that cannot be sent`;
-  if (NOT_IN_HEADER.test(k.value)) return () => `${k.name} has a value with a line break or control character (it cannot be sent, and is not shown)`;
+  if (!k || typeof k.name !== 'string' || typeof k.value !== 'string' || typeof k.domain !== 'string') return (i) => `第 ${i + 1} 项不是 cookie`;
+  if (!k.name || NOT_IN_NAME.test(k.name)) return (i) => `第 ${i + 1} 项的名称无法发送`;
+  if (NOT_IN_HEADER.test(k.value)) return () => `${k.name} 的值含有换行或控制字符（无法发送，也不予显示）`;
   return null;
 }
 

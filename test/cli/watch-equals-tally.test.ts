@@ -126,7 +126,7 @@ describe('watch = tally', () => {
     server.setFault({ fault: { kind: 'status', status: 500 }, path: `tid=${D1VOTE}&page=2`, times: 3 });
     try {
       const final = await runWatch({ game, day: 2, intervalMs: 20 * 60_000, clock, crawl: fast, draw: (f) => frames.push(f) });
-      expect(frames[0]).toMatch(/^no running count at .* could not fetch thread 3 page 2/);
+      expect(frames[0]).toMatch(/^11-22 20:30 无法给出当前票数——could not fetch thread 3 page 2/);
       expect(frames.at(-1)).toContain('final count');
       expect(renderTallyJson(final)).toBe(faultFree);
     } finally {

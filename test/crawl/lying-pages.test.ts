@@ -61,9 +61,9 @@ describe('a page is checked against the request before it is stored', () => {
     r.srv.swapPage(T.d1vote, 2, pageHtml(T.d2vote, 1));
     const err = await r.crawl([T.d1vote], { concurrency: 1 }).catch((e) => e);
     expect(err).toMatchObject({ name: 'PageMismatchError', exitCode: 3 });
-    expect(err.message).toContain(`asked for thread ${T.d1vote} page 2`);
-    expect(err.message).toContain(`a page of thread ${T.d2vote}`);
-    expect(err.message).toContain('nothing from it was stored');
+    expect(err.message).toContain(`请求的是主题 ${T.d1vote} 第 2 页`);
+    expect(err.message).toContain(`论坛返回的却是主题 ${T.d2vote} 的页面`);
+    expect(err.message).toContain('该页内容未存入');
     expect(r.store.data.threads[String(T.d2vote)]).toBeUndefined();
     expect(r.store.data.threads[String(T.d1vote)]?.pages['2']).toBeUndefined();
     expectNoForeignPosts(r.store, T.d1vote, T.d2vote);
@@ -76,7 +76,7 @@ describe('a page is checked against the request before it is stored', () => {
     r.srv.setFault({ fault: { kind: 'redirect', location: `${r.srv.url}forum.php?mod=viewthread&tid=${T.d2vote}&page=1` }, path: `tid=${T.d1vote}&page=1` });
     const err = await r.crawl([T.d1vote]).catch((e) => e);
     expect(err).toMatchObject({ name: 'PageMismatchError', exitCode: 3 });
-    expect(err.message).toContain(`thread ${T.d2vote}`);
+    expect(err.message).toContain(`主题 ${T.d2vote}`);
     expect(r.store.data.threads).toEqual({});
   });
 
@@ -85,7 +85,7 @@ describe('a page is checked against the request before it is stored', () => {
     r.srv.swapPage(T.d1talk, 3, pageHtml(T.d1talk, 5));
     const err = await r.crawl([T.d1talk], { concurrency: 1 }).catch((e) => e);
     expect(err).toMatchObject({ name: 'PageMismatchError', exitCode: 3 });
-    expect(err.message).toMatch(new RegExp(`asked for thread ${T.d1talk} page 3 .*answered page 5 of 7`));
+    expect(err.message).toMatch(new RegExp(`请求的是主题 ${T.d1talk} 第 3 页.*返回的却是第 5 页（共 7 页）`));
     expect(r.store.data.threads[String(T.d1talk)].pages['3']).toBeUndefined();
   });
 
@@ -94,7 +94,7 @@ describe('a page is checked against the request before it is stored', () => {
     r.srv.swapPage(T.d1talk, 1, (html) => claimPages(html, 100_000));
     const err = await r.crawl([T.d1talk]).catch((e) => e);
     expect(err).toMatchObject({ name: 'PageMismatchError', exitCode: 3 });
-    expect(err.message).toMatch(/claims 100000 pages, but the page itself shows 66 replies at 10 posts a page, so at most 7/);
+    expect(err.message).toMatch(/分页显示共 100000 页，但该页自己显示 66 个回复、每页 10 帖，最多只能有 7 页/);
     expect(r.srv.requests).toHaveLength(1);
     expect(r.store.data.threads).toEqual({});
   });
@@ -104,7 +104,7 @@ describe('a page is checked against the request before it is stored', () => {
     r.srv.swapPage(T.d1talk, 4, (html) => claimPages(html, 100_000));
     const err = await r.crawl([T.d1talk], { concurrency: 1 }).catch((e) => e);
     expect(err).toMatchObject({ name: 'PageMismatchError', exitCode: 3 });
-    expect(err.message).toMatch(/page 4 claims 100000 pages, but page 1 shows a reply count that allows at most 7/);
+    expect(err.message).toMatch(/第 4 页显示共 100000 页，但第 1 页的回复数最多只允许 7 页；/);
     expect(r.srv.requests.length).toBeLessThanOrEqual(r.srv.pageCounts[T.d1talk]);
     expect(r.store.data.threads[String(T.d1talk)].pageCount).toBe(7);
   });
@@ -141,7 +141,7 @@ describe('limits: each breach a refusal naming the option that raises it', () =>
     const r = await rig();
     const err = await r.crawl([T.d1talk], { maxPagesPerThread: 5 }).catch((e) => e);
     expect(err).toMatchObject({ name: 'CrawlLimitError', exitCode: 3 });
-    expect(err.message).toMatch(/claims 7 pages, more than the limit of 5 pages a thread \(--max-pages\)/);
+    expect(err.message).toMatch(/显示共 7 页，超过每个主题 5 页的上限（--max-pages）/);
     expect(r.srv.requests).toHaveLength(1);
   });
 
@@ -149,7 +149,7 @@ describe('limits: each breach a refusal naming the option that raises it', () =>
     const r = await rig();
     const err = await r.crawl([T.d1talk], { maxRequests: 4, concurrency: 1 }).catch((e) => e);
     expect(err).toMatchObject({ name: 'CrawlLimitError', exitCode: 3 });
-    expect(err.message).toMatch(/stopped after 4 requests, the limit of one crawl \(--max-requests 4\)/);
+    expect(err.message).toMatch(/已发出 4 个请求，达到单次抓取的上限（--max-requests 4）/);
     expect(r.srv.requests).toHaveLength(4);
     expect(Object.keys(r.store.data.threads[String(T.d1talk)].pages)).toHaveLength(4);
     const res = await r.crawl([T.d1talk]);
@@ -162,7 +162,7 @@ describe('limits: each breach a refusal naming the option that raises it', () =>
     const err = await r.crawl([T.d1vote], { maxResponseBytes: 20_000 }).catch((e) => e);
     expect(err).toBeInstanceOf(ResponseTooLargeError);
     expect(err.exitCode).toBe(3);
-    expect(err.message).toMatch(/larger than 0\.02 MiB .*--max-response-mb/);
+    expect(err.message).toMatch(/响应超过 0\.02 MiB.*--max-response-mb/);
     expect(r.store.data.threads).toEqual({});
     expect(r.srv.requests).toHaveLength(1);
   });
