@@ -1,7 +1,10 @@
 /**
  * How failures reach the director: one clear message on stderr, and an exit code that says what
  * kind of failure it was. Error classes carry their own code; anything else is an internal error.
+ * Messages quote what the forum and players wrote (titles, page messages, names), so they pass the
+ * terminal filter (src/render/safe-text.ts) like everything else printed.
  */
+import { terminalSafe } from '../render/safe-text.js';
 
 /** A failure the director can act on (bad game file, incomplete crawl, expired login...). */
 export class UserError extends Error {
@@ -18,10 +21,10 @@ export class UserError extends Error {
 export function reportError(err: unknown): number {
   const code = err instanceof Error ? (err as Error & { exitCode?: unknown }).exitCode : undefined;
   if (err instanceof Error && typeof code === 'number') {
-    process.stderr.write(`bansha: ${err.message}\n`);
+    process.stderr.write(`bansha: ${terminalSafe(err.message)}\n`);
     return code;
   }
   const e = err instanceof Error ? err : new Error(String(err));
-  process.stderr.write(`bansha: internal error: ${e.message}\n${process.env.BANSHA_DEBUG ? (e.stack ?? '') + '\n' : ''}`);
+  process.stderr.write(terminalSafe(`bansha: internal error: ${e.message}\n${process.env.BANSHA_DEBUG ? (e.stack ?? '') + '\n' : ''}`));
   return 1;
 }

@@ -11,6 +11,11 @@
  *    nothing from that page is stored; pages stored before stay stored (a later crawl resumes).
  *  - Page 1 first (or, incrementally, the last known page), the page count from its pager, then the
  *    rest; a page past the end comes back as the last page and is not followed further.
+ *  - Every answer is checked against the request before it is stored (page-check.ts): its thread, its
+ *    page number, and a page count the thread's reply count allows (page 1 read again when a later
+ *    page claims more); a mismatch stops the crawl (exit 3) and nothing from that page is stored.
+ *  - Limits, each a refusal (exit 3) that names the option raising it: the size of one response
+ *    (http.ts), the pages of one thread, the requests of one crawl.
  *  - The store is written in the background, batched in time (src/store/write-batcher.ts: at most every
  *    `writeIntervalMs`), and always at the end of each thread and of the crawl, fatal stop included;
  *    never after every page (a whole-store write per page made crawls quadratic and serialised the
@@ -27,13 +32,16 @@ import { applyPage, trimPages, type RecordResult } from '../store/record.js';
 import { completeness } from '../store/completeness.js';
 import { WriteBatcher } from '../store/write-batcher.js';
 import type { Completeness } from '../store/types.js';
-import { HostScope, NetworkError, OutOfScopeError, USER_AGENT, httpGet, type HttpResult } from './http.js';
+import { HostScope, NetworkError, USER_AGENT, httpGet, type HttpResult } from './http.js';
+import { checkAnswer, CrawlLimitError, maxPagesFor, PageMismatchError } from './page-check.js';
 import { CookieJar, loginHint, readSession, type StorageState } from './session.js';
 
 /** How to crawl; every field has a polite default. */
 export interface CrawlOptions {
   /** Only this day's threads (plus the process thread). Default: every day. */
   day?: number;
+  /** Exactly these threads (what a count reads: `watch`). Default: by `day`. */
+  threads?: number[];
   /** Refetch every page (to catch edits on old pages). Default: incremental. */
   full?: boolean;
   /** Store file; default game.storePath. */
@@ -65,7 +73,23 @@ export interface CrawlOptions {
   log?: (line: string) => void;
   /** Least time between two background store writes during the crawl, ms (what a kill can lose). Default 1500. */
   writeIntervalMs?: number;
+  /** Largest response accepted, bytes. Default 20 MiB (http.ts DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
+  /** Most pages one thread may have. Default DEFAULT_MAX_PAGES_PER_THREAD. */
+  maxPagesPerThread?: number;
+  /** Most HTTP requests one crawl may make, retries included. Default DEFAULT_MAX_REQUESTS. */
+  maxRequests?: number;
 }
+
+/** 2,000 pages: 20,000+ posts in one thread, several times the longest game thread seen. */
+export const DEFAULT_MAX_PAGES_PER_THREAD = 2000;
+/** 20,000 requests: a whole long game (~4,000 pages) five times over, retries included; 5.5 h at the polite rate. */
+export const DEFAULT_MAX_REQUESTS = 20_000;
+/**
+ * How many pages a thread may grow by during one crawl beyond what its reply count allowed when it was
+ * read, before page 1 is read again to check: a closing-time rush adds a page or two, never five.
+ */
+const GROWTH_PAGES = 5;
 
 /** What one thread's crawl did and where it stands. */
 export interface ThreadCrawlResult {
@@ -161,6 +185,8 @@ export async function crawlThreads(
   const maxBackoffMs = opts.maxBackoffMs ?? 60_000;
   const challengeWaitMs = opts.challengeWaitMs ?? 1100;
   const delayMs = opts.delayMs ?? 1000;
+  const maxRequests = opts.maxRequests ?? DEFAULT_MAX_REQUESTS;
+  const maxPages = opts.maxPagesPerThread ?? DEFAULT_MAX_PAGES_PER_THREAD;
   const queue = new PQueue({
     concurrency: Math.max(1, opts.concurrency ?? 2),
     ...(delayMs > 0 ? { interval: delayMs, intervalCap: 1, strict: true } : {}),
@@ -192,8 +218,16 @@ export async function crawlThreads(
       try {
         const fetched = await queue.add(async () => {
           if (fatal) throw fatal;
+          if (requests >= maxRequests) {
+            throw new CrawlLimitError(
+              `已发出 ${requests} 个请求，达到单次抓取的上限（--max-requests ${maxRequests}），抓取停止；已抓到的内容均已存入——` +
+                '再次抓取即可继续，或调高上限',
+            );
+          }
           requests++;
-          return httpGet(url, { jar, scope, timeoutMs: opts.timeoutMs ?? 30_000, userAgent: opts.userAgent ?? USER_AGENT, fetchImpl: opts.fetchImpl });
+          return httpGet(url, {
+            jar, scope, timeoutMs: opts.timeoutMs ?? 30_000, userAgent: opts.userAgent ?? USER_AGENT, fetchImpl: opts.fetchImpl, maxBytes: opts.maxResponseBytes,
+          });
         });
         if (fetched.status === 429) throw new TransientError('HTTP 429 (too many requests)', fetched.retryAfterMs ?? 0);
         if (fetched.status >= 500) throw new TransientError(`HTTP ${fetched.status} (server error)`, fetched.retryAfterMs ?? 0);
@@ -205,7 +239,10 @@ export async function crawlThreads(
           throw err;
         }
         const kind = parsed.page.kind;
-        if (kind === 'thread' || kind === 'not-found') return { fetched, parsed };
+        if (kind === 'thread' || kind === 'not-found') {
+          checkAnswer({ tid, page, url }, fetched.url, parsed);
+          return { fetched, parsed };
+        }
         if (kind === 'login' || kind === 'no-permission') {
           throw new LoginRequiredError(
             `the forum answered ${url} with a ${kind === 'login' ? 'login' : 'no-permission'} page` +
@@ -225,7 +262,8 @@ export async function crawlThreads(
         if (kind === 'server-error') throw new TransientError(`server error page${parsed.page.message ? ` (${parsed.page.message})` : ''}`);
         throw new TransientError(`not a thread page (${kind}${parsed.page.message ? `: ${parsed.page.message}` : ''})`);
       } catch (err) {
-        if (err instanceof LoginRequiredError || err instanceof OutOfScopeError) {
+        // Login, off-host, mismatch, limits: a refusal for the whole crawl, never retried.
+        if (err instanceof UserError) {
           fatal ??= err;
           throw err;
         }
@@ -253,6 +291,42 @@ export async function crawlThreads(
     const stored = new Set<number>();
     let pageCount = 0;
     const pending: Array<Promise<void>> = [];
+    /** The most pages the thread's reply count allows: from page 1 as read in this crawl, else as stored. */
+    let freshBound: number | null = null;
+    const storedBound = (): number | null => {
+      const replies = known?.replies;
+      const page1 = known?.pages['1'];
+      return typeof replies === 'number' && page1 ? maxPagesFor(replies, page1.pids.length) : null;
+    };
+    let page1Again: Promise<void> | null = null;
+
+    /**
+     * Refuses (before anything from the page is stored) a page count beyond the limit, or beyond what
+     * the thread's reply count allows plus a little growth — page 1 is read again first when the only
+     * reply count known is an older one.
+     */
+    async function checkPageCount(count: number, page: number): Promise<void> {
+      // Page 1 was checked against its own reply count (checkAnswer); a later page against page 1's.
+      if (page > 1) await checkAgainstReplies(count, page);
+      if (count > maxPages) {
+        throw new CrawlLimitError(
+          `主题 ${tid} 第 ${page} 页显示共 ${count} 页，超过每个主题 ${maxPages} 页的上限（--max-pages）；该页内容未存入。` +
+            '若主题确实这么长，请调高上限',
+        );
+      }
+    }
+
+    async function checkAgainstReplies(count: number, page: number): Promise<void> {
+      if (freshBound === null && (storedBound() ?? 0) + GROWTH_PAGES < count && !requested.has(1)) schedule(1);
+      if (freshBound === null && page1Again) await page1Again;
+      const bound = freshBound ?? storedBound();
+      if (bound !== null && count > bound + GROWTH_PAGES) {
+        throw new PageMismatchError(
+          `主题 ${tid} 第 ${page} 页显示共 ${count} 页，但第 1 页的回复数最多只允许 ${bound} 页` +
+            `${freshBound === null ? '（按存档中的记录：第 1 页未能重新读取）' : ''}；该页内容未存入`,
+        );
+      }
+    }
 
     /** Record a page in memory; the batcher persists it soon (and flush() at the latest). */
     const take = (fetched: HttpResult, parsed: Page): RecordResult => {
@@ -267,9 +341,11 @@ export async function crawlThreads(
       requested.add(page);
       barAdd(1);
       // Handled at once (never an unhandled rejection); the thread's wait loop rethrows via `fatal`.
-      pending.push(visit(page).catch((err: unknown) => {
+      const visited = visit(page).catch((err: unknown) => {
         fatal ??= err as Error;
-      }));
+      });
+      if (page === 1) page1Again = visited; // a page-count check waits for it (checkAgainstReplies)
+      pending.push(visited);
     };
 
     /** Fetch one page and react: record it, learn the page count, walk back after a shift. */
@@ -300,6 +376,9 @@ export async function crawlThreads(
         bar?.increment(1, { tid });
         return;
       }
+      const count = Math.max(parsed.page.pageCount ?? 1, actual);
+      if (actual === 1 && typeof parsed.page.replies === 'number') freshBound = maxPagesFor(parsed.page.replies, parsed.posts.length);
+      await checkPageCount(count, actual);
       const rec = take(fetched, parsed);
       stored.add(actual);
       result.fetchedPages.push(actual);
@@ -307,7 +386,6 @@ export async function crawlThreads(
       result.changedPosts += rec.changedPosts.length;
       result.missingPosts.push(...rec.nowMissing);
       result.missingPosts = result.missingPosts.filter((p) => !rec.returned.includes(p));
-      const count = Math.max(parsed.page.pageCount ?? 1, actual);
       if (count > pageCount) {
         const before = pageCount;
         pageCount = count;
@@ -388,7 +466,7 @@ export async function crawlThreads(
  * LoginRequiredError (exit 4) when the forum answers with a login, permission or challenge page.
  */
 export async function crawlGame(game: Game, opts: CrawlOptions = {}): Promise<CrawlResult> {
-  const tids = gameThreads(game, opts.day);
+  const tids = opts.threads ?? gameThreads(game, opts.day);
   const session = opts.session ?? (await readSession(game.sessionPath, game.file));
   const store = await openStore(opts.storePath ?? game.storePath, { forum: game.forum });
   try {

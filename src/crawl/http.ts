@@ -1,7 +1,7 @@
 /**
  * One HTTP GET to the forum, as a browser would send it: the session's cookies, a browser-like
- * User-Agent, same-host redirects only, a timeout over the whole response (headers and body). No
- * retries here: the crawler decides what to retry.
+ * User-Agent, same-host redirects only, a timeout over the whole response (headers and body) and a cap
+ * on its size. No retries here: the crawler decides what to retry.
  */
 import type { FetchedPage } from '../discuz/types.js';
 import { UserError } from '../cli/errors.js';
@@ -78,6 +78,28 @@ export interface HttpGetOptions {
   /** Injected fetch (tests); defaults to the global fetch. */
   fetchImpl?: typeof fetch;
   maxRedirects?: number;
+  /** Largest body accepted, bytes (after decompression). Default DEFAULT_MAX_RESPONSE_BYTES. */
+  maxBytes?: number;
+}
+
+/** 20 MiB: a Discuz thread page is well under 1 MiB; a body beyond this is refused, never buffered whole. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
+
+/** A response larger than the cap: refused unread (exit 3), the cap named with the option that raises it. */
+export class ResponseTooLargeError extends UserError {
+  constructor(readonly url: string, readonly maxBytes: number) {
+    super(
+      `拒绝 ${url}：响应超过 ${formatMiB(maxBytes)}（Discuz 页面不会这么大）；未存入任何内容。` +
+        '若论坛的页面确实这么大，请用 --max-response-mb 调高上限',
+      3,
+    );
+    this.name = 'ResponseTooLargeError';
+  }
+}
+
+function formatMiB(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return `${Number.isInteger(mib) ? mib : mib.toFixed(2)} MiB`;
 }
 
 function retryAfter(h: Headers): number | null {
@@ -89,7 +111,45 @@ function retryAfter(h: Headers): number | null {
   return Number.isNaN(t) ? null : Math.max(0, t - Date.now());
 }
 
-function describe(err: unknown): string {
+/** The body of `res`, read in chunks and abandoned as soon as it passes `maxBytes` (a declared length beyond it is refused unread). */
+async function readCapped(res: Response, url: string, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new ResponseTooLargeError(url, maxBytes);
+  }
+  if (!res.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new ResponseTooLargeError(url, maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * What went wrong, in words, without the request's Cookie header: fetch's own messages can quote a
+ * header value (an invalid one, e.g. a cookie value holding a line break), and cookies are credentials.
+ */
+function describe(err: unknown, cookie: string | undefined): string {
+  const text = describeRaw(err);
+  if (!cookie) return text;
+  let out = text;
+  for (const secret of [cookie, ...cookie.split(/;\s*/).map((p) => p.slice(p.indexOf('=') + 1))]) {
+    if (secret.length >= 3) out = out.split(secret).join('***');
+  }
+  return out.split('\n')[0];
+}
+
+function describeRaw(err: unknown): string {
   const e = err as Error & { cause?: { code?: string; message?: string } };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'timed out';
   const code = e?.cause?.code;
@@ -117,10 +177,10 @@ export async function httpGet(url: string, opts: HttpGetOptions): Promise<HttpRe
     let bytes: Uint8Array;
     try {
       res = await doFetch(current, { headers, redirect: 'manual', signal });
-      bytes = new Uint8Array(await res.arrayBuffer());
+      bytes = await readCapped(res, current, opts.maxBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
     } catch (err) {
-      if (err instanceof OutOfScopeError) throw err;
-      throw new NetworkError(`${describe(err)} fetching ${current}`, current);
+      if (err instanceof OutOfScopeError || err instanceof ResponseTooLargeError) throw err;
+      throw new NetworkError(`${describe(err, cookie)} fetching ${current}`, current);
     }
     const setCookies = typeof res.headers.getSetCookie === 'function' ? res.headers.getSetCookie() : [];
     const setCookieNames = opts.jar.update(setCookies, current);

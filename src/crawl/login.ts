@@ -7,20 +7,11 @@
  * `loginsubmit` and checks the forum now says `discuz_uid = 'N'` with N ≠ 0. Neither the password nor
  * any cookie value is ever printed, not even inside an error message.
  */
-import { chromium, type Browser } from 'playwright-core';
 import { UserError } from '../cli/errors.js';
-import { HostScope, USER_AGENT } from './http.js';
+import { chromiumPath, openForumBrowser, redact, type ForumBrowser } from './forum-browser.js';
 import { saveSession, type StorageState } from './session.js';
 
-/** Chromium flags that keep the system browser quiet and container-friendly. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+export { CHROMIUM_ARGS, chromiumPath, launchChromium, redact } from './forum-browser.js';
 
 export interface LoginOptions {
   /** Forum root URL (ending in "/"). */
@@ -50,34 +41,6 @@ export interface LoginResult {
   cookieNames: string[];
 }
 
-/** The browser to drive: explicit path, else BANSHA_CHROMIUM, else /usr/bin/chromium. */
-export function chromiumPath(explicit?: string): string {
-  return explicit ?? process.env.BANSHA_CHROMIUM ?? '/usr/bin/chromium';
-}
-
-/**
- * Launch the system Chromium at `exe` with CHROMIUM_ARGS; a browser that will not start is a UserError
- * (exit 2) saying how to point bansha at one, with `secrets` redacted from the browser's message.
- */
-export async function launchChromium(exe: string, headless: boolean, secrets: Array<string | undefined>): Promise<Browser> {
-  try {
-    return await chromium.launch({ executablePath: exe, headless, args: CHROMIUM_ARGS });
-  } catch (err) {
-    throw new UserError(
-      `cannot start Chromium at ${exe} (${redact((err as Error).message.split('\n')[0], secrets)}); ` +
-        'install it (apt-get install chromium) or set `browser:` in the game file or BANSHA_CHROMIUM',
-      2,
-    );
-  }
-}
-
-/** `text` with every secret replaced by ***: for anything derived from a browser error. */
-export function redact(text: string, secrets: Array<string | undefined>): string {
-  let out = text;
-  for (const s of secrets) if (s && s.length >= 3) out = out.split(s).join('***');
-  return out;
-}
-
 const UID = /discuz_uid\s*=\s*'(\d+)'/;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -95,16 +58,14 @@ export async function login(opts: LoginOptions): Promise<LoginResult> {
   const probeUrl = new URL('forum.php', opts.forum).toString();
   const forumHost = new URL(opts.forum).host;
 
-  let browser: Browser | null = null;
+  let fb: ForumBrowser | null = null;
   try {
-    browser = await launchChromium(exe, headless, secrets);
-    const context = await browser.newContext({ userAgent: USER_AGENT, locale: 'zh-CN' });
-    // Even the browser talks only to the forum: anything off-host (analytics, ads, CDNs) is not loaded.
-    const scope = new HostScope(opts.forum);
-    await context.route('**/*', (route) => (scope.allows(route.request().url()) ? route.continue() : route.abort()));
+    fb = await openForumBrowser({ forum: opts.forum, exe, headless, secrets });
+    const { context } = fb;
     const page = await context.newPage();
     log(`opening ${loginUrl}`);
     await page.goto(loginUrl, { timeout: timeoutMs });
+    fb.assertOnHost();
     const form = page.locator('form[name="login"]').first();
     if (opts.username) await form.locator('input[name="username"]').first().fill(opts.username);
     if (opts.password) await form.locator('input[name="password"]').first().fill(opts.password);
@@ -114,24 +75,27 @@ export async function login(opts: LoginOptions): Promise<LoginResult> {
       log('log in in the browser window (captcha included); bansha waits for the forum to say you are logged in');
     }
 
-    // Poll the forum (with the context's cookies) until it names a logged-in uid.
+    // Poll the forum (with the context's cookies, through bansha's own host-checked client) until it names a logged-in uid.
     const deadline = Date.now() + timeoutMs;
     let uid = 0;
     while (Date.now() < deadline) {
       await sleep(headless ? 500 : 1000);
+      fb.assertOnHost();
       const cookies = await context.cookies(opts.forum);
       if (cookies.length === 0) continue;
       try {
-        const res = await context.request.get(probeUrl, { timeout: Math.min(15_000, timeoutMs), headers: { 'User-Agent': USER_AGENT } });
-        const m = UID.exec(await res.text());
+        const res = await fb.get(probeUrl, Math.min(15_000, timeoutMs));
+        const m = UID.exec(Buffer.from(res.bytes).toString('latin1'));
         if (m && m[1] !== '0') {
           uid = Number(m[1]);
           break;
         }
-      } catch {
+      } catch (err) {
+        if (err instanceof UserError) throw err; // off-host redirect, oversized answer: a refusal
         // The forum may be mid-redirect; try again until the deadline.
       }
     }
+    fb.assertOnHost();
     if (!uid) {
       throw new UserError(
         `login to ${forumHost} did not succeed (the forum still treats this browser as a guest): check the username and ` +
@@ -149,9 +113,10 @@ export async function login(opts: LoginOptions): Promise<LoginResult> {
     return { uid, sessionPath: opts.sessionPath, cookieNames: state.cookies.map((c) => c.name) };
   } catch (err) {
     if (err instanceof UserError) throw err;
+    fb?.assertOnHost(); // a browser error after a page was sent off the host: say that, not the symptom
     // Browser errors can echo typed values: redact, and keep only the first line.
     throw new UserError(`login failed: ${redact(String((err as Error).message ?? err).split('\n')[0], secrets)}`, 4);
   } finally {
-    await browser?.close().catch(() => undefined);
+    await fb?.close();
   }
 }

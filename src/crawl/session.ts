@@ -1,8 +1,11 @@
 /**
  * The login session: the Playwright storage state `bansha login` saves, and the cookie jar the crawler
  * builds from it for plain HTTP. The file holds live credentials (the Discuz auth cookie), so it is
- * written owner-only (0600) and refused when anyone else can read it. Cookie values never leave this
- * module except in a Cookie request header: the jar prints as names only.
+ * written owner-only (0600), by way of a temporary file inside a private (0700) folder that is removed
+ * on every exit path (errors, SIGINT/SIGTERM/SIGHUP, exit; after a SIGKILL, by the next save), and
+ * refused when anyone else can read it. Cookie values never leave this module except in a Cookie
+ * request header: the jar prints as names only, and a value that could not be sent in a header (a line
+ * break, a control character) is refused when the session is read, naming the cookie but never its value.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -48,6 +51,7 @@ export function assertOwnerOnly(file: string, mode: number): void {
 
 /** Read a saved session; refuses a missing, malformed or group/other-readable file (exit code 4). */
 export async function readSession(file: string, gameFile?: string): Promise<StorageState> {
+  await removeStaleTemps(file); // credentials a killed save left behind
   let st: fs.Stats;
   try {
     st = await fsp.stat(file);
@@ -64,25 +68,94 @@ export async function readSession(file: string, gameFile?: string): Promise<Stor
   if (!s || !Array.isArray(s.cookies)) {
     throw new UserError(`the login session ${file} is not a valid session file; ${loginHint(gameFile)}`, 4);
   }
+  s.cookies.forEach((c, i) => {
+    const bad = cookieProblem(c);
+    if (bad) throw new UserError(`登录会话 ${file} 已损坏：cookie ${bad(i)}；${loginHint(gameFile)}`, 4);
+  });
   return { cookies: s.cookies, origins: Array.isArray(s.origins) ? s.origins : [] };
 }
 
-/** Write a session owner-only (0600), atomically; the directory is created owner-only if missing. */
+/** Characters no cookie name or value may hold in a Cookie header: controls (line breaks included) and ";". */
+// eslint-disable-next-line no-control-regex
+const NOT_IN_HEADER = /[\u0000-\u001f\u007f;]/;
+/** What a cookie name may not hold besides: white space and "=". */
+// eslint-disable-next-line no-control-regex
+const NOT_IN_NAME = /[\u0000-\u0020\u007f;=]/;
+
+/** What is wrong with a stored cookie (a phrase, given its index), or null. Never quotes the value. */
+function cookieProblem(c: unknown): ((i: number) => string) | null {
+  const k = c as Partial<StoredCookie> | null;
+  if (!k || typeof k.name !== 'string' || typeof k.value !== 'string' || typeof k.domain !== 'string') return (i) => `第 ${i + 1} 项不是 cookie`;
+  if (!k.name || NOT_IN_NAME.test(k.name)) return (i) => `第 ${i + 1} 项的名称无法发送`;
+  if (NOT_IN_HEADER.test(k.value)) return () => `${k.name} 的值含有换行或控制字符（无法发送，也不予显示）`;
+  return null;
+}
+
+/** The private folders a save of `file` writes in: `.NAME.tmp-PID-XXXXXX` beside it. */
+const tempPrefix = (file: string) => `.${path.basename(file)}.tmp-`;
+
+/** Remove the temporary folders of saves of `file` whose process is gone (killed mid-save, SIGKILL included). */
+export async function removeStaleTemps(file: string): Promise<void> {
+  const dir = path.dirname(file);
+  const prefix = tempPrefix(file);
+  const names = await fsp.readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1]);
+    if (pid === process.pid || (Number.isInteger(pid) && pid > 0 && processAlive(pid))) continue;
+    await fsp.rm(path.join(dir, name), { recursive: true, force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * Write a session owner-only (0600), atomically: into a private (0700) temporary folder beside it, then
+ * renamed into place. The temporary folder is removed however the save ends — an error, a signal (the
+ * default action then proceeds unless someone else handles the signal), process.exit — and leftovers of
+ * a killed earlier save are removed first. The session's folder is created owner-only (0700) if missing.
+ */
 export async function saveSession(file: string, state: StorageState): Promise<void> {
   const dir = path.dirname(file);
   await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.tmp`);
-  await fsp.rm(tmp, { force: true });
-  const h = await fsp.open(tmp, 'wx', 0o600);
+  await removeStaleTemps(file);
+  const tmpDir = await fsp.mkdtemp(path.join(dir, `${tempPrefix(file)}${process.pid}-`)); // mode 0700
+  const cleanup = () => fs.rmSync(tmpDir, { recursive: true, force: true });
+  const onSignal = (signal: NodeJS.Signals) => {
+    cleanup();
+    release();
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal); // nobody else handles it: die as asked
+  };
+  const release = () => {
+    for (const sig of SIGNALS) process.off(sig, onSignal);
+    process.off('exit', cleanup);
+  };
+  for (const sig of SIGNALS) process.on(sig, onSignal);
+  process.on('exit', cleanup);
   try {
-    await h.writeFile(JSON.stringify(state), 'utf8');
-    await h.sync();
+    const tmp = path.join(tmpDir, 'session.json');
+    const h = await fsp.open(tmp, 'wx', 0o600);
+    try {
+      await h.writeFile(JSON.stringify(state), 'utf8');
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+    await fsp.rename(tmp, file);
+    await fsp.chmod(file, 0o600);
   } finally {
-    await h.close();
+    cleanup();
+    release();
   }
-  await fsp.chmod(tmp, 0o600);
-  await fsp.rename(tmp, file);
-  await fsp.chmod(file, 0o600);
 }
 
 function domainMatches(host: string, cookie: StoredCookie): boolean {

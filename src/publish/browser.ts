@@ -5,16 +5,17 @@
  * thread and submits it; an edit opens floor 2's edit page, puts the editor in BBCode mode, replaces the
  * message and saves. Either way the result is checked by reading the thread back with the real parser:
  * a post by the logged-in uid whose text and links are the message's. The browser talks to the forum's
- * host only (everything else is aborted and listed). No cookie value is ever printed.
+ * host only, redirect hops included (src/crawl/forum-browser.ts: everything else is refused unsent and
+ * listed; a page sent off the host stops the post, exit 5). No cookie value is ever printed.
  */
-import type { Browser, BrowserContext, BrowserContextOptions, Page as PwPage } from 'playwright-core';
+import type { BrowserContextOptions, Page as PwPage } from 'playwright-core';
 import { UserError } from '../cli/errors.js';
-import { HostScope, USER_AGENT } from '../crawl/http.js';
-import { chromiumPath, launchChromium, redact } from '../crawl/login.js';
+import { chromiumPath, openForumBrowser, redact, type ForumBrowser } from '../crawl/forum-browser.js';
 import { loginHint, readSession } from '../crawl/session.js';
 import { parsePage } from '../discuz/index.js';
 import type { Page, Post } from '../discuz/types.js';
 import { postUrl } from '../store/slice.js';
+import { terminalSafe } from '../render/safe-text.js';
 import { editRefusal, threadUrl, type Poster, type PublishPlan } from './plan.js';
 import { editPath, pageUid, publishSelectors, type PublishSelectors } from './selectors.js';
 
@@ -40,7 +41,7 @@ export interface PublishResult {
   /** A link to the post (Discuz's findpost redirect). */
   url: string;
   poster: Poster;
-  /** Every URL the browser asked for, and the off-host ones among them that were aborted unsent. */
+  /** Every URL the browser asked for, and the off-host ones (redirect hops included) refused unsent. */
   requested: string[];
   blocked: string[];
 }
@@ -68,35 +69,22 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Publish `plan` in Chromium and check it landed. Throws a UserError (4 login, 5 forum/network, 2 refused edit). */
 export async function publish(plan: PublishPlan, opts: PublishOptions): Promise<PublishResult> {
-  const log = opts.log ?? (() => undefined);
+  // Notes quote the forum (the account's name): through the terminal filter like everything printed.
+  const log = (line: string) => opts.log?.(terminalSafe(line));
   const sel = publishSelectors();
   const timeout = opts.timeoutMs ?? 30_000;
   const state = await readSession(opts.sessionPath, opts.gameFile); // refuses a session others can read
   const secrets = state.cookies.map((c) => c.value);
   const exe = chromiumPath(opts.browserPath);
-  const scope = new HostScope(plan.forum);
-  const requested: string[] = [];
-  const blocked: string[] = [];
-  let browser: Browser | null = null;
+  let fb: ForumBrowser | null = null;
   try {
-    browser = await launchChromium(exe, true, secrets);
-    const context = await browser.newContext({
-      userAgent: USER_AGENT,
-      locale: 'zh-CN',
-      storageState: state as BrowserContextOptions['storageState'],
-    });
+    fb = await openForumBrowser({ forum: plan.forum, exe, headless: true, secrets, storageState: state as BrowserContextOptions['storageState'] });
+    const { context } = fb;
     context.setDefaultTimeout(timeout);
-    // The browser talks only to the forum: anything off-host (analytics, ads, CDNs) is aborted unsent.
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      requested.push(url);
-      if (scope.allows(url)) return route.continue();
-      blocked.push(url);
-      return route.abort('blockedbyclient');
-    });
     const page = await context.newPage();
     log(`opening ${threadUrl(plan.forum, plan.tid)}`);
     await page.goto(threadUrl(plan.forum, plan.tid), { waitUntil: 'domcontentloaded' });
+    fb.assertOnHost();
     const html = await page.content();
     const uid = pageUid(sel, html);
     if (!uid) {
@@ -106,22 +94,21 @@ export async function publish(plan: PublishPlan, opts: PublishOptions): Promise<
     const poster: Poster = { uid, name };
     log(`logged in as ${name ?? '?'} (uid ${uid})`);
 
-    const pid = plan.kind === 'reply' ? await reply(context, page, plan, poster, sel, log) : await edit(context, page, plan, poster, sel, html, log);
-    return { kind: plan.kind, tid: plan.tid, pid, url: postUrl(plan.forum, plan.tid, pid), poster, requested, blocked };
+    const pid = plan.kind === 'reply' ? await reply(fb, page, plan, poster, sel, log) : await edit(fb, page, plan, poster, sel, html, log);
+    fb.assertOnHost();
+    return { kind: plan.kind, tid: plan.tid, pid, url: postUrl(plan.forum, plan.tid, pid), poster, requested: fb.requested, blocked: fb.blocked };
   } catch (err) {
     if (err instanceof UserError) throw new UserError(redact(err.message, secrets), err.exitCode);
+    fb?.assertOnHost(); // a browser error after a page was sent off the host: say that, not the symptom
     throw new UserError(`posting failed: ${redact(String((err as Error).message ?? err).split('\n')[0], secrets)}`, 5);
   } finally {
-    await browser?.close().catch(() => undefined);
+    await fb?.close();
   }
 }
 
-/** A thread page fetched with the browser's cookies and read by the real parser. */
-async function readThreadPage(context: BrowserContext, forum: string, tid: number, page: number): Promise<Page> {
-  const url = threadUrl(forum, tid, page);
-  const res = await context.request.get(url, { headers: { 'User-Agent': USER_AGENT } });
-  const bytes = new Uint8Array(await res.body());
-  const parsed = parsePage({ bytes, url, fetchedAt: new Date(), status: res.status(), contentType: res.headers()['content-type'] });
+/** A thread page fetched with the browser's cookies (bansha's host-checked client) and read by the real parser. */
+async function readThreadPage(fb: ForumBrowser, forum: string, tid: number, page: number): Promise<Page> {
+  const parsed = parsePage(await fb.get(threadUrl(forum, tid, page)));
   if (parsed.page.kind !== 'thread') {
     throw new UserError(`reading thread ${tid} page ${page} back: the forum answered a ${parsed.page.kind} page${parsed.page.message ? ` (${parsed.page.message})` : ''}`, 5);
   }
@@ -142,37 +129,38 @@ async function refusalOf(body: string, sel: PublishSelectors, page: PwPage): Pro
 }
 
 /** Submit the form with `submit` and wait for the POST matching `pattern`; throws with the forum's reason when refused. */
-async function submitAndWait(page: PwPage, submit: string, pattern: string, sel: PublishSelectors): Promise<void> {
+async function submitAndWait(fb: ForumBrowser, page: PwPage, submit: string, pattern: string, sel: PublishSelectors): Promise<void> {
   const re = new RegExp(pattern);
   const response = page.waitForResponse((r) => r.request().method() === 'POST' && re.test(r.url()));
   await page.locator(submit).first().click();
   const res = await response;
   const body = await res.text().catch(() => '');
   await page.waitForLoadState('domcontentloaded').catch(() => undefined);
+  fb.assertOnHost();
   if (res.status() >= 400) throw new UserError(`the forum answered HTTP ${res.status()} to the post`, 5);
   const refused = await refusalOf(body, sel, page);
   if (refused) throw new UserError(`the forum refused the post: ${refused}`, 5);
 }
 
-async function reply(context: BrowserContext, page: PwPage, plan: PublishPlan, poster: Poster, sel: PublishSelectors, log: (l: string) => void): Promise<number> {
+async function reply(fb: ForumBrowser, page: PwPage, plan: PublishPlan, poster: Poster, sel: PublishSelectors, log: (l: string) => void): Promise<number> {
   const form = page.locator(sel.reply.form);
   if ((await form.count()) === 0) {
     const why = await page.locator(sel.page.message).first().textContent({ timeout: 1000 }).catch(() => null);
     throw new UserError(`thread ${plan.tid} has no reply form for this account${why ? ` (${why.replace(/\s+/g, ' ').trim()})` : ' (closed, or no permission to reply)'}`, 5);
   }
   // Which posts were there before: the new one is by this uid and not among them.
-  const first = await readThreadPage(context, plan.forum, plan.tid, 1);
+  const first = await readThreadPage(fb, plan.forum, plan.tid, 1);
   const lastBefore = first.page.pageCount ?? 1;
-  const before = new Set((lastBefore === 1 ? first : await readThreadPage(context, plan.forum, plan.tid, lastBefore)).posts.map((p) => p.pid));
+  const before = new Set((lastBefore === 1 ? first : await readThreadPage(fb, plan.forum, plan.tid, lastBefore)).posts.map((p) => p.pid));
   await form.locator(sel.reply.textarea).first().fill(plan.message);
   log(`replying to thread ${plan.tid}`);
-  await submitAndWait(page, `${sel.reply.form} ${sel.reply.submit}`, sel.reply.requestPattern, sel);
+  await submitAndWait(fb, page, `${sel.reply.form} ${sel.reply.submit}`, sel.reply.requestPattern, sel);
 
   for (let attempt = 0; attempt < 4; attempt++) {
-    const p1 = await readThreadPage(context, plan.forum, plan.tid, 1);
+    const p1 = await readThreadPage(fb, plan.forum, plan.tid, 1);
     const last = p1.page.pageCount ?? 1;
     for (const n of new Set([last, lastBefore])) {
-      const got = n === 1 ? p1 : await readThreadPage(context, plan.forum, plan.tid, n);
+      const got = n === 1 ? p1 : await readThreadPage(fb, plan.forum, plan.tid, n);
       const mine = got.posts.find((p) => p.pid !== null && !before.has(p.pid) && p.authorId === poster.uid && postCarries(p, plan.message));
       if (mine) return mine.pid!;
     }
@@ -181,7 +169,7 @@ async function reply(context: BrowserContext, page: PwPage, plan: PublishPlan, p
   throw new UserError(`the reply was submitted but no post by uid ${poster.uid} with this message appeared on the last page of thread ${plan.tid}: check the thread (${threadUrl(plan.forum, plan.tid)})`, 5);
 }
 
-async function edit(context: BrowserContext, page: PwPage, plan: PublishPlan, poster: Poster, sel: PublishSelectors, threadHtml: string, log: (l: string) => void): Promise<number> {
+async function edit(fb: ForumBrowser, page: PwPage, plan: PublishPlan, poster: Poster, sel: PublishSelectors, threadHtml: string, log: (l: string) => void): Promise<number> {
   const target = plan.target!;
   const refusal = editRefusal(plan, poster);
   if (refusal) throw new UserError(refusal, 2);
@@ -190,6 +178,7 @@ async function edit(context: BrowserContext, page: PwPage, plan: PublishPlan, po
   const url = new URL(editPath(sel, { fid: Number(fid), tid: plan.tid, pid: target.pid, page: 1 }), plan.forum).toString();
   log(`opening the edit page of floor 2 (pid ${target.pid})`);
   await page.goto(url, { waitUntil: 'domcontentloaded' });
+  fb.assertOnHost();
   if ((await page.locator(sel.edit.form).count()) === 0) {
     const why = await shownMessage(page, sel.page.message);
     throw new UserError(`the forum did not open the edit page of pid ${target.pid}${why !== null ? `: ${why}` : ''} (only the post's author or a moderator can edit it)`, 5);
@@ -217,10 +206,10 @@ async function edit(context: BrowserContext, page: PwPage, plan: PublishPlan, po
     { textarea: `${sel.edit.form} ${sel.edit.textarea}`, modeInput: `${sel.edit.form} ${sel.edit.modeInput}`, message: plan.message },
   );
   log(`saving floor 2 of thread ${plan.tid}`);
-  await submitAndWait(page, `${sel.edit.form} ${sel.edit.submit}`, sel.edit.requestPattern, sel);
+  await submitAndWait(fb, page, `${sel.edit.form} ${sel.edit.submit}`, sel.edit.requestPattern, sel);
 
   for (let attempt = 0; attempt < 4; attempt++) {
-    const p1 = await readThreadPage(context, plan.forum, plan.tid, 1);
+    const p1 = await readThreadPage(fb, plan.forum, plan.tid, 1);
     const post = p1.posts.find((p) => p.pid === target.pid);
     if (post && post.authorId === poster.uid && postCarries(post, plan.message)) return target.pid;
     await sleep(500 * (attempt + 1));

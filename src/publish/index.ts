@@ -4,6 +4,7 @@
  * posted, where, and as whom; nothing is posted); `--yes` posts, checks it landed and prints the link.
  */
 import type { Game } from '../game/types.js';
+import { terminalSafe } from '../render/safe-text.js';
 import { publish, type PublishResult } from './browser.js';
 import { renderDryRun, sessionIdentity, type PublishPlan } from './plan.js';
 
@@ -34,6 +35,6 @@ export async function runPost(plan: PublishPlan, game: Game, opts: { yes?: boole
   const how = plan.kind === 'reply' ? `replied to thread ${plan.tid}` : `edited floor 2 (pid ${result.pid}) of thread ${plan.tid}`;
   const text = opts.json
     ? `${JSON.stringify({ dryRun: false, kind: plan.kind, tid: plan.tid, pid: result.pid, url: result.url, as: result.poster }, null, 2)}\n`
-    : `posted: ${how} as ${result.poster.name ?? '?'} (uid ${result.poster.uid})\n${result.url}\n`;
+    : terminalSafe(`posted: ${how} as ${result.poster.name ?? '?'} (uid ${result.poster.uid})\n${result.url}\n`);
   return { dryRun: false, plan, result, text };
 }

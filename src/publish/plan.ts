@@ -11,6 +11,7 @@ import { decodeBody } from '../discuz/index.js';
 import { threadPosts } from '../store/slice.js';
 import type { StoreData } from '../store/types.js';
 import { pageUid, publishSelectors } from './selectors.js';
+import { stripControls, terminalSafe } from '../render/safe-text.js';
 
 /** A reply to thread `tid`, or an edit of its floor 2. */
 export type PublishKind = 'reply' | 'edit';
@@ -131,6 +132,8 @@ export function renderDryRun(plan: PublishPlan, who: { poster: Poster | null; pr
   const refusal = who.poster ? editRefusal(plan, who.poster) : null;
   if (refusal) lines.push(`note:  --yes would refuse: ${refusal}`);
   const n = plan.message.split('\n').length;
-  lines.push(`----- BBCode (${n} line${n === 1 ? '' : 's'}) -----`, plan.message, '----- end of BBCode -----');
-  return lines.join('\n') + '\n';
+  lines.push(`----- BBCode (${n} line${n === 1 ? '' : 's'}) -----`);
+  // Titles, names and the forum's words through the terminal filter; the message only loses what
+  // escapeBBCode already removed (controls), so it stays exactly what --yes would post.
+  return `${terminalSafe(lines.join('\n'))}\n${stripControls(plan.message)}\n----- end of BBCode -----\n`;
 }

@@ -75,6 +75,7 @@ describe('no cookie, password or session content in any output', () => {
       expect((await run(['elevator', '--game', game, '--day', day, '--json'])).code).toBe(0);
     }
     await run(['cards', 'list', '--game', game]);
+    expect((await run(['watch', '--game', game, '--day', '2', '--delay-ms', '0'])).code).toBe(0);
     // the outputs are real (so the checks below are not vacuous)
     expect(printed.map((p) => p.out).join('\n')).toContain('[url=');
     expect(fs.readFileSync(path.join(dir, 'report-day2.html'), 'utf8')).toContain('<svg');

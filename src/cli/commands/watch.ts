@@ -1,8 +1,12 @@
 /**
  * `bansha watch --game G --day N [--interval 60]`: the last hour before closing (关门). Every interval it
- * recrawls the day's threads incrementally and redraws the running count and who has not voted yet; at
- * closing it crawls once more and prints the final count. The clock, the sleep and the crawl are
- * injectable so the loop is tested with a fake clock and a short interval.
+ * recrawls, incrementally, exactly the threads `tally` reads (the vote thread, the process thread, and
+ * every earlier day the count depends on, e.g. day 1's sheriff election) and redraws the running count
+ * and who has not voted yet; at closing it crawls once more and prints the final count — the count
+ * `bansha crawl` then `bansha tally` give, refused the same way (exit 5 for a page that could not be
+ * fetched, 3 for an incomplete thread unless --allow-incomplete, 4 for a login needed). A running
+ * round that is refused shows the refusal and tries again next interval (a login needed stops the
+ * watch). The clock, the sleep and the crawl are injectable so the loop is tested with a fake clock.
  */
 import type { Command } from 'commander';
 import pc from 'picocolors';
@@ -10,12 +14,14 @@ import { crawlGame, type CrawlOptions } from '../../crawl/crawler.js';
 import { loadGame } from '../../game/game-file.js';
 import { findDay } from '../../game/roster.js';
 import type { Game } from '../../game/types.js';
-import { postsFromStore, tallyDay } from '../../votes/tally.js';
+import { postsFromStore, tallyDay, threadsForTally } from '../../votes/tally.js';
 import type { TallyResult } from '../../votes/types.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
+import { terminalSafe } from '../../render/safe-text.js';
 import { forumTime } from '../../votes/time.js';
 import { UserError } from '../errors.js';
-import { dayNumber, stdoutColor, withStore } from '../options.js';
+import { dayNumber, stdoutColor, withCountingStore } from '../options.js';
+import { assertFetched, crawlFlagOptions, crawlFlags, type CrawlFlags } from './crawl.js';
 
 /** Time as the watch sees it. */
 export interface WatchClock {
@@ -37,6 +43,8 @@ export interface WatchOptions {
   clock?: WatchClock;
   /** Options passed to each crawl (tests: fetch, delays). */
   crawl?: CrawlOptions;
+  /** Count even when a thread's crawl has gaps, as `tally --allow-incomplete`. */
+  allowIncomplete?: boolean;
   /** One frame of output (default: stdout, the screen cleared first on a terminal). */
   draw?: (frame: string, final: boolean) => void;
   color?: boolean;
@@ -50,6 +58,23 @@ export function watchFrame(t: TallyResult, color = false): string {
   return `${head}\n${renderTallyTerminal(t, { color })}${t.kind === 'none' ? '' : `not voted yet (${missing.length}): ${missing.join(', ') || '—'}\n`}`;
 }
 
+/** A running round that was refused: what was refused, and when the next try is. */
+export function refusedFrame(err: UserError, at: number, timezone: string): string {
+  return `${forumTime(at, timezone)} 无法给出当前票数——${terminalSafe(err.message)}\n（下一轮再试）\n`;
+}
+
+/**
+ * Day `day`'s count at `at`, exactly as `bansha crawl` then `bansha tally` make it: the threads the
+ * tally reads are crawled (incrementally), every page of them must have been fetched, and the store
+ * must hold them completely (unless allowIncomplete) — else the same refusal.
+ */
+export async function countAsTally(game: Game, day: number, at: number, opts: { crawl?: CrawlOptions; allowIncomplete?: boolean } = {}): Promise<TallyResult> {
+  if (!game.rules.publicVote) return tallyDay(game, () => [], day, { at }); // 120b: nothing to read, as tally
+  const tids = threadsForTally(game, day);
+  assertFetched(await crawlGame(game, { progress: false, ...opts.crawl, threads: tids }));
+  return withCountingStore(game, { tids, allowIncomplete: opts.allowIncomplete }, (store) => tallyDay(game, postsFromStore(store), day, { at }));
+}
+
 /** Runs the watch until closing; returns the final tally. */
 export async function runWatch(o: WatchOptions): Promise<TallyResult> {
   const clock = o.clock ?? systemClock;
@@ -57,10 +82,7 @@ export async function runWatch(o: WatchOptions): Promise<TallyResult> {
   const interval = o.intervalMs ?? 60_000;
   const start = day.closes - (o.windowMs ?? 3_600_000);
   const draw = o.draw ?? ((frame: string) => process.stdout.write(`${process.stdout.isTTY ? '\x1b[2J\x1b[H' : '\n'}${frame}`));
-  const count = async (at: number) => {
-    await crawlGame(o.game, { progress: false, ...o.crawl, day: o.day });
-    return withStore(o.game, (store) => tallyDay(o.game, postsFromStore(store), o.day, { at }));
-  };
+  const count = (at: number) => countAsTally(o.game, o.day, at, { crawl: o.crawl, allowIncomplete: o.allowIncomplete });
   if (clock.now() >= day.closes) {
     const final = await count(day.closes);
     draw(watchFrame(final, o.color), true);
@@ -72,7 +94,13 @@ export async function runWatch(o: WatchOptions): Promise<TallyResult> {
   }
   while (clock.now() < day.closes) {
     const now = clock.now();
-    draw(watchFrame(await count(now), o.color), false);
+    try {
+      draw(watchFrame(await count(now), o.color), false);
+    } catch (err) {
+      // Missing pages (5) or an incomplete store (3) may be gone next round; anything else ends the watch.
+      if (!(err instanceof UserError) || (err.exitCode !== 3 && err.exitCode !== 5)) throw err;
+      draw(refusedFrame(err, now, o.game.timezone), false);
+    }
     await clock.sleep(Math.max(0, Math.min(interval, day.closes - clock.now())));
   }
   const final = await count(day.closes);
@@ -81,7 +109,7 @@ export async function runWatch(o: WatchOptions): Promise<TallyResult> {
 }
 
 export function register(program: Command): void {
-  program
+  const command = program
     .command('watch')
     .description('the last hour before closing: recrawl every interval, redraw the running count and who has not voted; then the final count')
     .requiredOption('--game <file>', 'the game file (YAML)')
@@ -93,8 +121,10 @@ export function register(program: Command): void {
     }, 60)
     .option('--now', 'start at once instead of an hour before closing')
     .option('--store <path>', 'the store file (default: beside the game file)')
-    .action(async (o: { game: string; day: number; interval: number; now?: boolean; store?: string }) => {
+    .option('--allow-incomplete', 'count even when a thread\'s crawl has gaps (as tally)');
+  crawlFlagOptions(command)
+    .action(async (o: CrawlFlags & { game: string; day: number; interval: number; now?: boolean; store?: string; allowIncomplete?: boolean }) => {
       const game = loadGame(o.game, { store: o.store });
-      await runWatch({ game, day: o.day, intervalMs: o.interval * 1000, now: o.now, color: stdoutColor() });
+      await runWatch({ game, day: o.day, intervalMs: o.interval * 1000, now: o.now, color: stdoutColor(), crawl: crawlFlags(o), allowIncomplete: o.allowIncomplete });
     });
 }
