@@ -313,7 +313,10 @@ describe('store writes during a crawl', () => {
   /** The rig's store with its writes counted, failing from the `failFrom`-th write on. */
   const counted = (store: Store, failFrom = Infinity): Store & { writes: number } => {
     const c = {
-      writes: 0, path: store.path, recoveredFromBackup: store.recoveredFromBackup, close: () => store.close(),
+      writes: 0, path: store.path, close: () => store.close(),
+      get bytesWritten() {
+        return store.bytesWritten;
+      },
       get data() {
         return store.data;
       },
