@@ -16,8 +16,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { dayTids, gameTids } from '../../activity/threads.js';
-import { readLedger, ledgerPath, mergeProposals, writeLedger } from '../../cards/ledger.js';
-import type { CardProposal } from '../../cards/types.js';
+import { readLedger, ledgerPath, mergeProposals, updateLedger } from '../../cards/ledger.js';
+import type { CardProposal, LedgerCard } from '../../cards/types.js';
 import { findDay } from '../../game/roster.js';
 import type { Game, GameDay } from '../../game/types.js';
 import { htmlDayInput, reportTitle } from '../../render/html-day.js';
@@ -122,8 +122,13 @@ export function recordProposals(game: Game, report: DayReport, ledgerFile: strin
   const proposals: CardProposal[] = report.cards
     .filter((c) => c.status === 'proposed')
     .map((c) => ({ day: report.day, player: c.player, color: c.color, kind: c.kind, reason: c.reason, evidence: c.evidence, ...(c.category ? { category: c.category } : {}) }));
-  const { ledger, entries } = mergeProposals(readLedger(game, ledgerFile), proposals, now);
-  if (proposals.length) writeLedger(ledger, ledgerFile);
+  let entries: LedgerCard[] = [];
+  updateLedger(game, ledgerFile, (before) => {
+    if (!proposals.length) return before;
+    const merged = mergeProposals(before, proposals, now);
+    entries = merged.entries;
+    return merged.ledger;
+  });
   for (const card of report.cards) {
     const e = entries.find((x) => x.player === card.player && x.kind === card.kind && (x.category ?? '') === (card.category ?? ''));
     if (e) card.id = e.id;
