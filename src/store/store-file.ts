@@ -343,6 +343,9 @@ export async function openStore(storePath: string, opts: OpenStoreOptions = {}):
       if (f.kind !== 'v2') throw new Error(`migration of ${file} did not leave an index`);
     }
     if (f.kind === 'v1') return legacyReader(file, f.data, opts.threads);
+    if (f.kind === 'absent' && (await storedTids(file)).length) {
+      throw damagedError(file, `missing beside the thread logs in ${threadsDir(file)}`, 'the logs hold every post; recovery rebuilds the index from them', file);
+    }
 
     const data = emptyStore(f.kind === 'v2' ? f.index.forum : '');
     if (f.kind === 'v2') data.users = f.index.users;
@@ -426,12 +429,14 @@ function writerStore(file: string, data: StoreData, prints: Map<number, ThreadPr
     const index: IndexV2 = { version: 2, forum: data.forum, users: data.users };
     const text = JSON.stringify(index);
     if (text !== indexText && (jobs.length || indexText || Object.keys(data.users).length)) {
-      indexText = text;
       const bytes = Buffer.from(text);
-      // After the logs: an index names no thread, so a crash in between loses nothing.
-      jobs.push(async () => {
+      const job = async () => {
         written += await writeFileAtomic(file, [bytes]);
-      });
+      };
+      // A new store's index first (logs without an index read as damage); later, after the logs.
+      if (indexText) jobs.push(job);
+      else jobs.unshift(job);
+      indexText = text;
     }
     return jobs;
   };
