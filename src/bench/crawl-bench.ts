@@ -55,7 +55,10 @@ export interface CrawlBenchResult {
 /** The store with its writes counted. */
 function countingWrites(store: Store): Store & { writes: number } {
   const c = {
-    writes: 0, path: store.path, recoveredFromBackup: store.recoveredFromBackup, close: () => store.close(),
+    writes: 0, path: store.path, close: () => store.close(),
+      get bytesWritten() {
+        return store.bytesWritten;
+      },
     get data() {
       return store.data;
     },

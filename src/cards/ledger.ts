@@ -1,11 +1,14 @@
 /**
  * The card ledger file `<game>.cards.json` beside the game file: read, merged with a report's
  * proposals, decided by the director, written atomically (temp file, fsync, rename). The merge and the
- * decisions are pure functions of the ledger; only readLedger/writeLedger touch the disk.
+ * decisions are pure functions of the ledger; only readLedger/writeLedger/updateLedger touch the disk.
+ * A change (read, decide, write) runs under the ledger's lock (`<ledger>.lock`, src/store/lock.ts), so
+ * two commands deciding at once cannot lose each other's decision; the file is owner-only.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../cli/errors.js';
+import { takeFileLock } from '../store/lock.js';
 import type { Game } from '../game/types.js';
 import type { CardProposal, CardStatus, Ledger, LedgerCard } from './types.js';
 
@@ -37,20 +40,41 @@ export function readLedger(game: Pick<Game, 'file'>, file = ledgerPath(game.file
 /** Writes the ledger atomically: a crash leaves the old file or the new one, never half of one. */
 export function writeLedger(ledger: Ledger, file: string): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(tmp, 'w');
   try {
-    fs.writeSync(fd, `${JSON.stringify(ledger, null, 2)}\n`);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
+    const fd = fs.openSync(tmp, 'w', 0o600);
+    try {
+      fs.writeSync(fd, `${JSON.stringify(ledger, null, 2)}\n`);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
   }
-  fs.renameSync(tmp, file);
   try {
     const dfd = fs.openSync(path.dirname(file), 'r');
     fs.fsyncSync(dfd);
     fs.closeSync(dfd);
   } catch {
     // directories cannot be fsynced everywhere; the rename is still atomic
+  }
+}
+
+/**
+ * Read the ledger, change it and write it back under the ledger's lock (nothing is written when
+ * `change` returns the ledger it was given). Returns the ledger as written.
+ */
+export function updateLedger(game: Pick<Game, 'file'>, file: string, change: (ledger: Ledger) => Ledger): Ledger {
+  const release = takeFileLock(`${file}.lock`, `the card ledger ${file}`);
+  try {
+    const before = readLedger(game, file);
+    const after = change(before);
+    if (after !== before) writeLedger(after, file);
+    return after;
+  } finally {
+    release();
   }
 }
 

@@ -34,9 +34,12 @@ export function loadGameDay(o: { game: string; store?: string; day: number }): {
   return { game, day: findDay(game, o.day) };
 }
 
-/** Opens the game's store read-only (no lock: a crawl may be writing), hands its data to `use`, and closes it. */
-export async function withStore<T>(game: Game, use: (store: StoreData) => T | Promise<T>): Promise<T> {
-  const store = await openStore(game.storePath, { lock: false, forum: game.forum });
+/**
+ * Opens the game's store read-only (no lock: a crawl may be writing) — only the threads `tids` when
+ * given, so a command parses what it reads and nothing else — hands its data to `use`, and closes it.
+ */
+export async function withStore<T>(game: Game, use: (store: StoreData) => T | Promise<T>, tids?: readonly number[]): Promise<T> {
+  const store = await openStore(game.storePath, { lock: false, forum: game.forum, threads: tids });
   try {
     return await use(store.data);
   } finally {
@@ -48,6 +51,8 @@ export async function withStore<T>(game: Game, use: (store: StoreData) => T | Pr
 export interface CountingStoreOptions {
   /** The threads the count reads. */
   tids: number[];
+  /** The threads to open (default `tids`): a superset, for a command that also reads threads it does not count. */
+  load?: readonly number[];
   /** --allow-incomplete: count even when a thread's crawl has gaps (or it is not stored at all). */
   allowIncomplete?: boolean;
   /**
@@ -76,5 +81,5 @@ export async function withCountingStore<T>(game: Game, opts: CountingStoreOption
     }
     assertComplete(store, stored, { allowIncomplete: opts.allowIncomplete });
     return use(store);
-  });
+  }, opts.load ? [...new Set([...opts.tids, ...opts.load])] : opts.tids);
 }

@@ -468,9 +468,8 @@ export async function crawlThreads(
 export async function crawlGame(game: Game, opts: CrawlOptions = {}): Promise<CrawlResult> {
   const tids = opts.threads ?? gameThreads(game, opts.day);
   const session = opts.session ?? (await readSession(game.sessionPath, game.file));
-  const store = await openStore(opts.storePath ?? game.storePath, { forum: game.forum });
+  const store = await openStore(opts.storePath ?? game.storePath, { forum: game.forum, threads: tids });
   try {
-    if (store.recoveredFromBackup) opts.log?.(`the store ${store.path} was unreadable; continuing from its backup`);
     return await crawlThreads(store, game.forum, tids, { ...opts, session, gameFile: game.file });
   } finally {
     await store.close();

@@ -1,33 +1,50 @@
 /**
- * The evidence store on disk: one lowdb JSON file per game, written so that a crash can never lose
- * what was already stored.
+ * The evidence store on disk, readable in part: a command reads the threads it counts and nothing
+ * else, and a write costs what changed.
  *
- * lowdb's own JSONFile adapter writes through steno, which writes a temp file and renames it over the
- * target (atomic on POSIX) but never fsyncs. This adapter keeps that shape and adds what evidence needs:
- *  - the temp file is fsynced before the rename, and the directory after it (a power cut cannot leave
- *    a renamed-but-empty file);
- *  - before each write the previous good file is kept as `<store>.bak` (a hard link, so no copy);
- *  - reading falls back to the backup when the main file is missing or unreadable;
- *  - a lock file stops two bansha processes from writing the same store at once.
- * A process killed at any moment therefore leaves either the old or the new store readable.
+ * Layout (store version 2), for the store path `game.store.json`:
+ *  - `game.store.json` — the index: store version, forum root, uids learned by name (small);
+ *  - `game.store.threads/<tid>.jsonl` — one append-only log per thread (src/store/thread-log.ts);
+ *  - `game.store.json.lock` — the writer's lock (src/store/lock.ts).
+ * Files are owner-only (0600) in an owner-only folder (0700): they hold what players wrote, deleted
+ * posts included.
+ *
+ * In memory a store is the same StoreData as ever (threads, posts, users), holding the threads opened.
+ * A write compares each opened thread with what its log holds (a fingerprint per post and page record,
+ * taken when it was read or last written) and appends only the difference; an unchanged thread, and an
+ * unchanged store, write nothing.
+ *
+ * A version-1 store (the whole game in one JSON file) is read as it is by a reader, and migrated once
+ * by the first writer: every thread written to its log, then the index renamed over the old file (the
+ * old file kept as `game.store.json.v1`). A crash during migration leaves the version-1 file in place,
+ * and the next writer migrates again.
+ *
+ * A damaged file (unreadable index, a log line with a bad checksum, a version-1 file that is not JSON)
+ * is refused with exit 3 naming what is damaged and what its backup holds — never read as a smaller
+ * store. `bansha store check|recover` (src/store/check.ts) inspect and, when the director asks, recover.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Low, type Adapter } from 'lowdb';
 import { UserError } from '../cli/errors.js';
-import type { StoreData } from './types.js';
+import { takeFileLock } from './lock.js';
+import {
+  appendLine, cutTornTail, fsyncDir, fullEntry, logLine, readLog, writeFileAtomic,
+  type LogEntry, type ReadLog, type ThreadContent,
+} from './thread-log.js';
+import type { FetchedPageRecord, StoreData, StoredPost, StoredThread } from './types.js';
 
-/** An open evidence store: the data in memory and a way to persist it. */
+/** An open evidence store: the opened threads in memory and a way to persist changes. */
 export interface Store {
-  /** Absolute path of the store file. */
+  /** Absolute path of the store (index) file. */
   readonly path: string;
-  /** The store's data; mutate it, then call write(). */
+  /** The store's data (the opened threads); mutate it, then call write(). */
   readonly data: StoreData;
-  /** Persist `data` atomically (keeps the previous file as `<path>.bak`). Writes are serialised. */
+  /** Persist what changed since the last write (nothing when nothing did). Writes are serialised. */
   write(): Promise<void>;
-  /** True when the main file was unreadable and the backup was loaded instead. */
-  readonly recoveredFromBackup: boolean;
+  /** Bytes written to the store's files so far by this handle (the bench's write amplification). */
+  readonly bytesWritten: number;
   /** Release the write lock (if taken). The store must not be written afterwards. */
   close(): Promise<void>;
 }
@@ -35,8 +52,10 @@ export interface Store {
 export interface OpenStoreOptions {
   /** Forum root recorded in a new store (an existing store keeps its own). */
   forum?: string;
-  /** Take the writer lock (default true). Read-only users (tally, report) may pass false. */
+  /** Take the writer lock (default true). Read-only users (tally, report) pass false. */
   lock?: boolean;
+  /** Open only these threads (default: every stored thread). */
+  threads?: readonly number[];
 }
 
 /** A fresh, empty store. */
@@ -44,224 +63,410 @@ export function emptyStore(forum = ''): StoreData {
   return { version: 1, forum, threads: {}, posts: {}, users: {} };
 }
 
-/** The backup kept beside a store file. */
-export function backupPath(storePath: string): string {
-  return `${storePath}.bak`;
+/** The backup kept beside a file: the previous version-1 store, a thread log before compaction. */
+export function backupPath(file: string): string {
+  return `${file}.bak`;
 }
 
-function lockPath(storePath: string): string {
-  return `${storePath}.lock`;
+/** The folder of a store's thread logs. */
+export function threadsDir(storePath: string): string {
+  return `${storePath.replace(/\.json$/i, '')}.threads`;
 }
 
-/** Size of the pieces the store JSON is encoded in (characters). */
-const CHUNK_CHARS = 1 << 20;
-
-/**
- * The store as compact UTF-8 JSON, byte for byte what `JSON.stringify(data)` encodes to, in pieces of
- * about 1 MiB: the big maps (posts, threads) are serialised entry by entry and each piece is encoded
- * at once, so the whole text never exists as one string beside its encoding (at 50,000 posts that
- * string alone was ~60 MB of UTF-16 next to 37 MB of UTF-8). Synchronous: the pieces are one snapshot.
- */
-export function storeJsonChunks(data: StoreData): Buffer[] {
-  const out: Buffer[] = [];
-  let pending = '';
-  const push = (s: string): void => {
-    pending += s;
-    if (pending.length >= CHUNK_CHARS) {
-      out.push(Buffer.from(pending, 'utf8'));
-      pending = '';
-    }
-  };
-  /** `"key":` plus the value's JSON, or nothing when JSON.stringify would skip the member (undefined, function). */
-  const member = (first: boolean, key: string, value: unknown, stream: boolean): boolean => {
-    if (stream && value !== null && typeof value === 'object' && !Array.isArray(value) && typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
-      push(`${first ? '' : ','}${JSON.stringify(key)}:{`);
-      let inner = true;
-      for (const [k, v] of Object.entries(value)) if (member(inner, k, v, false)) inner = false;
-      push('}');
-      return true;
-    }
-    const json = JSON.stringify(value) as string | undefined;
-    if (json === undefined) return false;
-    push(`${first ? '' : ','}${JSON.stringify(key)}:${json}`);
-    return true;
-  };
-  push('{');
-  let first = true;
-  for (const [k, v] of Object.entries(data)) if (member(first, k, v, k === 'posts' || k === 'threads')) first = false;
-  push('}');
-  out.push(Buffer.from(pending, 'utf8'));
-  return out;
+/** The log file of thread `tid`. */
+export function threadLogPath(storePath: string, tid: number): string {
+  return path.join(threadsDir(storePath), `${tid}.jsonl`);
 }
 
-function isStoreData(v: unknown): v is StoreData {
-  if (typeof v !== 'object' || v === null) return false;
-  const o = v as Record<string, unknown>;
-  return o.version === 1 && typeof o.threads === 'object' && typeof o.posts === 'object' && typeof o.users === 'object';
+/** The version-1 file a migration keeps. */
+export function migratedV1Path(storePath: string): string {
+  return `${storePath}.v1`;
 }
 
-/** Read and validate one store file: the data, null when absent, or 'corrupt'. */
-async function readStoreFile(file: string): Promise<StoreData | null | 'corrupt'> {
+interface IndexV2 {
+  version: 2;
+  forum: string;
+  users: Record<string, number>;
+}
+
+/** What the store path holds. */
+type StoreFile =
+  | { kind: 'absent' }
+  | { kind: 'v2'; index: IndexV2; text: string }
+  | { kind: 'v1'; data: StoreData }
+  | { kind: 'damaged'; reason: string };
+
+function isStoreDataV1(v: unknown): v is StoreData {
+  const o = v as Record<string, unknown> | null;
+  return typeof o === 'object' && o !== null && o.version === 1 && typeof o.threads === 'object' && typeof o.posts === 'object' && typeof o.users === 'object';
+}
+
+function isIndexV2(v: unknown): v is IndexV2 {
+  const o = v as Record<string, unknown> | null;
+  return typeof o === 'object' && o !== null && o.version === 2 && typeof o.forum === 'string' && typeof o.users === 'object' && o.users !== null;
+}
+
+/** Read the store path: a version-2 index, a version-1 store, nothing, or damage. */
+export async function readStoreFile(file: string): Promise<StoreFile> {
   let text: string;
   try {
     text = await fsp.readFile(file, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' };
     throw e;
   }
+  let v: unknown;
   try {
-    const data: unknown = JSON.parse(text);
-    return isStoreData(data) ? data : 'corrupt';
-  } catch {
-    return 'corrupt';
-  }
-}
-
-async function fsyncDir(dir: string): Promise<void> {
-  try {
-    const h = await fsp.open(dir, 'r');
-    try {
-      await h.sync();
-    } finally {
-      await h.close();
-    }
-  } catch {
-    // Some platforms cannot fsync a directory; the rename is still atomic.
-  }
-}
-
-/** lowdb adapter: atomic, fsynced JSON writes with a backup of the previous good file. */
-export class AtomicJsonFile implements Adapter<StoreData> {
-  /** Set by read() when the main file was unreadable and the backup answered. */
-  recoveredFromBackup = false;
-  #chain: Promise<void> = Promise.resolve();
-  #seq = 0;
-
-  constructor(readonly file: string) {}
-
-  async read(): Promise<StoreData | null> {
-    const main = await readStoreFile(this.file);
-    if (main !== null && main !== 'corrupt') return main;
-    const bak = await readStoreFile(backupPath(this.file));
-    if (bak !== null && bak !== 'corrupt') {
-      this.recoveredFromBackup = true;
-      return bak;
-    }
-    if (main === 'corrupt') {
-      throw new UserError(`the store ${this.file} is unreadable and has no usable backup (${backupPath(this.file)}); move it aside and crawl again`, 3);
-    }
-    return null;
-  }
-
-  write(data: StoreData): Promise<void> {
-    const chunks = storeJsonChunks(data); // the snapshot, taken now (later changes are the next write's)
-    const next = this.#chain.then(() => this.#writeNow(chunks));
-    this.#chain = next.catch(() => undefined);
-    return next;
-  }
-
-  async #writeNow(chunks: Buffer[]): Promise<void> {
-    const dir = path.dirname(this.file);
-    const base = path.basename(this.file);
-    const tmp = path.join(dir, `.${base}.${process.pid}.${++this.#seq}.tmp`);
-    // 1. The new content, durable, under a temp name.
-    const h = await fsp.open(tmp, 'w');
-    try {
-      for (const chunk of chunks) {
-        for (let at = 0; at < chunk.length; ) at += (await h.write(chunk, at, chunk.length - at)).bytesWritten;
-      }
-      await h.sync();
-    } finally {
-      await h.close();
-    }
-    // 2. Keep the current good file as the backup (unless it is the corrupt one we could not read).
-    if (!this.recoveredFromBackup && fs.existsSync(this.file)) {
-      const bakTmp = path.join(dir, `.${base}.bak.${process.pid}.tmp`);
-      await fsp.rm(bakTmp, { force: true });
-      try {
-        await fsp.link(this.file, bakTmp);
-      } catch {
-        await fsp.copyFile(this.file, bakTmp);
-      }
-      await fsp.rename(bakTmp, backupPath(this.file));
-    }
-    // 3. Atomically replace the store.
-    await fsp.rename(tmp, this.file);
-    this.recoveredFromBackup = false;
-    await fsyncDir(dir);
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
+    v = JSON.parse(text);
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    return { kind: 'damaged', reason: `not valid JSON (${(e as Error).message})` };
   }
+  if (isIndexV2(v)) return { kind: 'v2', index: v, text };
+  if (isStoreDataV1(v)) return { kind: 'v1', data: v };
+  return { kind: 'damaged', reason: 'not a bansha store (no version 1 or 2 store in it)' };
 }
 
-/** Take the writer lock: a file holding our pid, created exclusively; a dead holder's lock is taken over. */
-async function takeLock(storePath: string): Promise<() => Promise<void>> {
-  const file = lockPath(storePath);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      await fsp.writeFile(file, String(process.pid), { flag: 'wx' });
-      let released = false;
-      return async () => {
-        if (released) return;
-        released = true;
-        await fsp.rm(file, { force: true });
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const holder = Number.parseInt(await fsp.readFile(file, 'utf8').catch(() => ''), 10);
-      if (Number.isInteger(holder) && holder > 0 && pidAlive(holder)) {
-        throw new UserError(`another bansha process (pid ${holder}) is writing ${storePath}; wait for it to finish`, 2);
+/** The refusal for a damaged store file; `detail` says what the backup holds. */
+export function damagedError(file: string, what: string, backup: string, storePath: string): UserError {
+  return new UserError(
+    `the store is damaged, so counting from it could be wrong: ${file} is ${what}; ${backup}. ` +
+      `Nothing was read from it. \`bansha store check --store ${storePath}\` shows the damage; ` +
+      `\`bansha store recover --store ${storePath}\` keeps what is readable (the damaged file is kept beside it), then crawl again`,
+    3,
+  );
+}
+
+/** What a backup file holds, in words, for a damage message. */
+export async function describeBackup(file: string): Promise<string> {
+  const bak = backupPath(file);
+  if (!fs.existsSync(bak)) return `there is no backup (${bak})`;
+  const mtime = fs.statSync(bak).mtime.toISOString();
+  if (file.endsWith('.jsonl')) {
+    const log = await readLog(bak);
+    if (!log || log.damage) return `its backup ${bak} is damaged too`;
+    return `its backup ${bak} (written ${mtime}) holds ${log.posts.length} posts and ${Object.keys(log.thread?.pages ?? {}).length} pages`;
+  }
+  const f = await readStoreFile(bak);
+  if (f.kind === 'v1') return `its backup ${bak} (written ${mtime}) holds ${Object.keys(f.data.posts).length} posts in ${Object.keys(f.data.threads).length} threads`;
+  if (f.kind === 'v2') return `its backup ${bak} (written ${mtime}) is a readable index`;
+  return `its backup ${bak} is unreadable too`;
+}
+
+/** Per-post fingerprint: the post without its current version's lastSeen, and that lastSeen. */
+interface PostPrint {
+  content: string;
+  seen: string;
+}
+
+function postPrint(sp: StoredPost): PostPrint & { bytes: number } {
+  const last = sp.versions[sp.versions.length - 1];
+  const seen = last.lastSeen;
+  last.lastSeen = '';
+  const json = JSON.stringify(sp);
+  last.lastSeen = seen;
+  return { content: createHash('sha1').update(json).digest('base64'), seen, bytes: Buffer.byteLength(json) + seen.length };
+}
+
+/** What a thread's log holds, as fingerprints: a write appends the difference from these. */
+class ThreadPrint {
+  meta = '';
+  pages = new Map<string, string>();
+  posts = new Map<number, PostPrint>();
+  /** Bytes of the log file, and of the thread written as one line (for compaction). */
+  fileBytes = 0;
+  liveBytes = 0;
+
+  /** Fingerprint `content` as written (`fileBytes`: the log's size). */
+  static of(content: ThreadContent, fileBytes: number): ThreadPrint {
+    const p = new ThreadPrint();
+    p.diff(content.thread, content.posts);
+    p.fileBytes = fileBytes;
+    return p;
+  }
+
+  /** The entry that brings the log from these fingerprints to (thread, posts); updates them. Null when nothing changed. */
+  diff(thread: StoredThread | null, posts: Iterable<StoredPost>): LogEntry | null {
+    const e: LogEntry = {};
+    let live = 0;
+    if (thread) {
+      const { pages, ...meta } = thread;
+      const metaJson = JSON.stringify(meta);
+      live += metaJson.length;
+      if (metaJson !== this.meta) {
+        e.t = meta;
+        this.meta = metaJson;
       }
-      await fsp.rm(file, { force: true }); // stale lock of a process that died
+      for (const [k, rec] of Object.entries(pages)) {
+        const json = JSON.stringify(rec);
+        live += json.length;
+        if (this.pages.get(k) !== json) {
+          (e.pg ??= {} as Record<string, FetchedPageRecord>)[k] = rec;
+          this.pages.set(k, json);
+        }
+      }
+      for (const k of [...this.pages.keys()]) {
+        if (!(k in pages)) {
+          (e.rm ??= []).push(k);
+          this.pages.delete(k);
+        }
+      }
     }
+    for (const sp of posts) {
+      const now = postPrint(sp);
+      live += now.bytes;
+      const before = this.posts.get(sp.pid);
+      if (!before || before.content !== now.content) (e.p ??= []).push(sp);
+      else if (before.seen !== now.seen) (e.s ??= []).push([sp.pid, now.seen]);
+      this.posts.set(sp.pid, { content: now.content, seen: now.seen });
+    }
+    this.liveBytes = live;
+    return e.t || e.pg || e.rm || e.p || e.s ? e : null;
   }
-  throw new UserError(`could not lock ${storePath}`, 2);
 }
 
-/** Temp files left by a writer that was killed mid-write (`.<store>.<pid>.<n>.tmp`, pid dead). */
-async function removeDeadTempFiles(file: string): Promise<void> {
-  const dir = path.dirname(file);
-  const prefix = `.${path.basename(file)}.`;
-  for (const name of await fsp.readdir(dir)) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-    const pid = Number(/\.(\d+)(?:\.\d+)?\.tmp$/.exec(name)?.[1]);
-    if (Number.isInteger(pid) && pid > 0 && !pidAlive(pid)) await fsp.rm(path.join(dir, name), { force: true });
+/** Compact a log once it is this many times the thread it holds (plus some slack for small threads). */
+const COMPACT_FACTOR = 3;
+const COMPACT_SLACK = 256 * 1024;
+
+/** Group the opened posts by thread. */
+function postsByThread(data: StoreData): Map<number, StoredPost[]> {
+  const by = new Map<number, StoredPost[]>();
+  for (const sp of Object.values(data.posts)) {
+    let list = by.get(sp.tid);
+    if (!list) by.set(sp.tid, (list = []));
+    list.push(sp);
+  }
+  return by;
+}
+
+async function mkdirPrivate(dir: string): Promise<void> {
+  await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+}
+
+/** The stored thread ids (log files present). */
+export async function storedTids(storePath: string): Promise<number[]> {
+  let names: string[];
+  try {
+    names = await fsp.readdir(threadsDir(storePath));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+  return names.map((n) => /^(\d+)\.jsonl$/.exec(n)?.[1]).filter((t): t is string => t !== undefined).map(Number).sort((a, b) => a - b);
+}
+
+/** Temp files left by a writer that was killed mid-write (`.<name>.<pid>.<n>.tmp`, pid dead). */
+async function removeDeadTempFiles(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^\..*\.(\d+)\.[0-9a-f]+\.tmp(?:\.bak)?$/.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    let alive = true;
+    try {
+      process.kill(pid, 0);
+    } catch (e) {
+      alive = (e as NodeJS.ErrnoException).code === 'EPERM';
+    }
+    if (!alive && pid !== process.pid) await fsp.rm(path.join(dir, name), { force: true });
   }
 }
 
 /**
- * Open (or create) the evidence store at `storePath`. The file is created on the first write.
- * Falls back to `<storePath>.bak` when the main file is unreadable (see `recoveredFromBackup`).
+ * Migrate a version-1 store to logs (the caller holds the lock): every thread into a fresh folder,
+ * the folder renamed into place, the old file kept as `.v1`, then the index over the old file.
+ */
+async function migrateV1(storePath: string, data: StoreData): Promise<void> {
+  const dir = threadsDir(storePath);
+  if (fs.existsSync(dir)) await fsp.rename(dir, `${dir}.old-${Date.now()}`); // a migration cut short: keep, redo
+  const fresh = `${dir}.migrating-${process.pid}`;
+  await fsp.rm(fresh, { recursive: true, force: true });
+  await mkdirPrivate(fresh);
+  const byTid = postsByThread(data);
+  const tids = new Set<number>([...Object.values(data.threads).map((t) => t.tid), ...byTid.keys()]);
+  for (const tid of tids) {
+    const content = { thread: data.threads[String(tid)] ?? null, posts: (byTid.get(tid) ?? []).sort((a, b) => a.pid - b.pid) };
+    await writeFileAtomic(path.join(fresh, `${tid}.jsonl`), [logLine(fullEntry(content))]);
+  }
+  await fsp.rename(fresh, dir);
+  await fsyncDir(path.dirname(dir));
+  await fsp.rm(migratedV1Path(storePath), { force: true });
+  await fsp.link(storePath, migratedV1Path(storePath)).catch(() => fsp.copyFile(storePath, migratedV1Path(storePath)));
+  await fsp.chmod(migratedV1Path(storePath), 0o600);
+  const index: IndexV2 = { version: 2, forum: data.forum, users: data.users };
+  await writeFileAtomic(storePath, [Buffer.from(JSON.stringify(index))]);
+}
+
+/** Read the logs of `tids` into `data`; a damaged log is refused. Returns each log as read. */
+async function loadThreads(storePath: string, data: StoreData, tids: readonly number[]): Promise<Map<number, ReadLog>> {
+  const logs = new Map<number, ReadLog>();
+  for (const tid of tids) {
+    const file = threadLogPath(storePath, tid);
+    const log = await readLog(file);
+    if (!log) continue;
+    if (log.damage) {
+      throw damagedError(file, `damaged at line ${log.damage.line} (byte ${log.damage.offset}: ${log.damage.reason}); lines 1–${log.damage.line - 1} are readable`, await describeBackup(file), storePath);
+    }
+    if (log.thread) data.threads[String(tid)] = log.thread;
+    for (const sp of log.posts) data.posts[String(sp.pid)] = sp;
+    logs.set(tid, log);
+  }
+  return logs;
+}
+
+/**
+ * Open (or create) the evidence store at `storePath`: the threads `opts.threads` (default every one).
+ * A writer (the default) takes the lock and migrates a version-1 store; a reader (`lock: false`) reads
+ * either version as it is. A damaged file is a UserError (exit 3); see the module comment.
  */
 export async function openStore(storePath: string, opts: OpenStoreOptions = {}): Promise<Store> {
   const file = path.resolve(storePath);
-  await fsp.mkdir(path.dirname(file), { recursive: true });
-  const release = opts.lock === false ? async () => undefined : await takeLock(file);
+  const writer = opts.lock !== false;
+  const dir = path.dirname(file);
+  if (writer) await fsp.mkdir(dir, { recursive: true });
+  const release = writer ? takeFileLock(`${file}.lock`, file) : () => undefined;
   try {
-    if (opts.lock !== false) await removeDeadTempFiles(file);
-    const adapter = new AtomicJsonFile(file);
-    const db = new Low<StoreData>(adapter, emptyStore(opts.forum ?? ''));
-    await db.read();
-    if (!db.data.forum && opts.forum) db.data.forum = opts.forum;
-    const recovered = adapter.recoveredFromBackup;
-    return {
-      path: file,
-      get data() {
-        return db.data;
-      },
-      write: () => db.write(),
-      recoveredFromBackup: recovered,
-      close: release,
-    };
+    if (writer) {
+      await removeDeadTempFiles(dir);
+      await removeDeadTempFiles(threadsDir(file));
+    }
+    let f = await readStoreFile(file);
+    if (f.kind === 'damaged') throw damagedError(file, f.reason, await describeBackup(file), file);
+    if (f.kind === 'v1' && writer) {
+      await migrateV1(file, f.data);
+      f = await readStoreFile(file);
+      if (f.kind !== 'v2') throw new Error(`migration of ${file} did not leave an index`);
+    }
+    if (f.kind === 'v1') return legacyReader(file, f.data, opts.threads);
+    if (f.kind === 'absent' && (await storedTids(file)).length) {
+      throw damagedError(file, `missing beside the thread logs in ${threadsDir(file)}`, 'the logs hold every post; recovery rebuilds the index from them', file);
+    }
+
+    const data = emptyStore(f.kind === 'v2' ? f.index.forum : '');
+    if (f.kind === 'v2') data.users = f.index.users;
+    if (!data.forum && opts.forum) data.forum = opts.forum;
+    const tids = opts.threads ?? (await storedTids(file));
+    const logs = await loadThreads(file, data, tids);
+    if (!writer) return reader(file, data);
+
+    await mkdirPrivate(threadsDir(file));
+    const prints = new Map<number, ThreadPrint>();
+    for (const [tid, log] of logs) {
+      await cutTornTail(threadLogPath(file, tid), log);
+      prints.set(tid, ThreadPrint.of(log, log.goodBytes));
+    }
+    return writerStore(file, data, prints, f.kind === 'v2' ? f.text : '', release);
   } catch (e) {
-    await release();
+    release();
     throw e;
   }
+}
+
+function reader(file: string, data: StoreData): Store {
+  return {
+    path: file,
+    data,
+    bytesWritten: 0,
+    write: () => Promise.reject(new Error(`the store ${file} was opened read-only`)),
+    close: async () => undefined,
+  };
+}
+
+/** A version-1 store opened by a reader: the threads asked for, from the one file. */
+function legacyReader(file: string, all: StoreData, tids: readonly number[] | undefined): Store {
+  if (!tids) return reader(file, all);
+  const want = new Set(tids);
+  const data = emptyStore(all.forum);
+  data.users = all.users;
+  for (const tid of want) if (all.threads[String(tid)]) data.threads[String(tid)] = all.threads[String(tid)];
+  for (const [k, sp] of Object.entries(all.posts)) if (want.has(sp.tid)) data.posts[k] = sp;
+  return reader(file, data);
+}
+
+function writerStore(file: string, data: StoreData, prints: Map<number, ThreadPrint>, indexText: string, release: () => void): Store {
+  let chain: Promise<void> = Promise.resolve();
+  let written = 0;
+  let broken: unknown = null;
+
+  /** The writes that bring the files to `data`, decided now (later changes are the next write's). */
+  const snapshot = (): Array<() => Promise<void>> => {
+    const jobs: Array<() => Promise<void>> = [];
+    const byTid = postsByThread(data);
+    const tids = new Set<number>([...Object.keys(data.threads).map(Number), ...byTid.keys()]);
+    for (const tid of tids) {
+      let print = prints.get(tid);
+      if (!print) {
+        // A log this handle did not open would be overwritten by a partial view of the thread.
+        if (fs.existsSync(threadLogPath(file, tid))) throw new Error(`thread ${tid} is stored but was not opened in this store handle: open it before changing it`);
+        prints.set(tid, (print = new ThreadPrint()));
+      }
+      const thread = data.threads[String(tid)] ?? null;
+      const posts = byTid.get(tid) ?? [];
+      const entry = print.diff(thread, posts);
+      if (!entry) continue;
+      const log = threadLogPath(file, tid);
+      const p = print;
+      if (p.fileBytes > COMPACT_FACTOR * p.liveBytes + COMPACT_SLACK) {
+        const whole = logLine(fullEntry({ thread, posts: [...posts].sort((a, b) => a.pid - b.pid) }));
+        jobs.push(async () => {
+          written += await writeFileAtomic(log, [whole], { backup: true });
+          p.fileBytes = whole.length;
+        });
+      } else {
+        const line = logLine(entry);
+        jobs.push(async () => {
+          await appendLine(log, line);
+          written += line.length;
+          p.fileBytes += line.length;
+        });
+      }
+    }
+    const index: IndexV2 = { version: 2, forum: data.forum, users: data.users };
+    const text = JSON.stringify(index);
+    if (text !== indexText && (jobs.length || indexText || Object.keys(data.users).length)) {
+      const bytes = Buffer.from(text);
+      const job = async () => {
+        written += await writeFileAtomic(file, [bytes]);
+      };
+      // A new store's index first (logs without an index read as damage); later, after the logs.
+      if (indexText) jobs.push(job);
+      else jobs.unshift(job);
+      indexText = text;
+    }
+    return jobs;
+  };
+
+  return {
+    path: file,
+    data,
+    get bytesWritten() {
+      return written;
+    },
+    write() {
+      if (broken) return Promise.reject(broken);
+      const jobs = snapshot();
+      if (!jobs.length) return chain;
+      const next = chain.then(async () => {
+        try {
+          if (jobs.length) await mkdirPrivate(threadsDir(file));
+          for (const job of jobs) await job();
+        } catch (e) {
+          // The fingerprints already count this write: no later write may go on from them.
+          broken = e;
+          throw e;
+        }
+      });
+      chain = next.catch(() => undefined);
+      return next;
+    },
+    async close() {
+      await chain;
+      release();
+    },
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * The evidence store's shape (one lowdb JSON file per game). Every post version ever seen is kept;
+ * The evidence store's shape in memory (on disk: src/store/store-file.ts). Every post version ever seen is kept;
  * nothing is ever dropped. Analyses read it through src/store/slice.ts, never by poking at it.
  */
 import type { Post } from '../discuz/types.js';

@@ -160,7 +160,7 @@ describe.skipIf(!fs.existsSync(chromium))('--post in real Chromium', () => {
     const evil = '饺子[/url][url=http://evil.example/]点我';
     const folder = path.join(dir, 'evil');
     const file = writeGame(folder, { 饺子: evil }, `store: ${JSON.stringify(game.storePath.replace('/game/', '/evil/'))}\nsession: ${JSON.stringify(game.sessionPath)}\n`);
-    const data: StoreData = JSON.parse(fs.readFileSync(game.storePath, 'utf8'));
+    const data: StoreData = (await openStore(game.storePath, { lock: false })).data;
     data.users[evil] = data.users['饺子'];
     fs.writeFileSync(path.join(folder, 'public.store.json'), JSON.stringify(data));
     const evilGame = loadGame(file);

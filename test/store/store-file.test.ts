@@ -3,11 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { backupPath, openStore } from '../../src/store/store-file.js';
-import { recordPage } from '../../src/store/record.js';
+import { migratedV1Path, openStore, threadLogPath, threadsDir } from '../../src/store/store-file.js';
+import { applyPage, recordPage } from '../../src/store/record.js';
+import type { StoreData } from '../../src/store/types.js';
 import { UserError } from '../../src/cli/errors.js';
 import { editPostText } from '../../src/replay/page-edits.js';
-import { capture, ids, pageHtml } from './fixture-pages.js';
+import { capture, capturedPages, ids, pageHtml } from './fixture-pages.js';
 
 const dirs: string[] = [];
 function tmp(): string {
@@ -20,6 +21,7 @@ afterEach(() => {
 });
 
 const tid = ids.threads.d1talk.tid;
+const vote = ids.threads.d1vote.tid;
 
 async function seeded(file: string) {
   const store = await openStore(file, { forum: ids.base });
@@ -31,58 +33,186 @@ async function seeded(file: string) {
   return { store, pid };
 }
 
-describe('store file', () => {
-  test('writes through a temp file and rename, keeps the previous good file as .bak, and reads back', async () => {
+/** Every page of two real threads, in memory (a version-1 store's content). */
+function twoThreads(): StoreData {
+  const data: StoreData = { version: 1, forum: ids.base, threads: {}, posts: {}, users: {} };
+  for (const t of [tid, vote]) for (let p = 1; p <= capturedPages(t); p++) {
+    const c = capture(t, p);
+    applyPage(data, c.fetched, c.parsed);
+  }
+  return data;
+}
+
+const mode = (f: string) => fs.statSync(f).mode & 0o777;
+
+describe('store files', () => {
+  test('one owner-only log per thread beside a small index; reopened, every version is there', async () => {
     const file = tmp();
     const { store, pid } = await seeded(file);
     await store.close();
-    const names = fs.readdirSync(path.dirname(file));
-    expect(names.sort()).toEqual(['game.store.json', 'game.store.json.bak']);
-    const reopened = await openStore(file);
+    expect(fs.readdirSync(path.dirname(file)).sort()).toEqual(['game.store.json', 'game.store.threads']);
+    expect(fs.readdirSync(threadsDir(file))).toEqual([`${tid}.jsonl`]);
+    expect(mode(file)).toBe(0o600);
+    expect(mode(threadsDir(file))).toBe(0o700);
+    expect(mode(threadLogPath(file, tid))).toBe(0o600);
+    const index = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(Object.keys(index).sort()).toEqual(['forum', 'users', 'version']);
+    const reopened = await openStore(file, { lock: false });
     expect(reopened.data.posts[String(pid)].versions.map((v) => v.post.text)[1]).toBe('第二版');
-    // The backup is the store as it was one write earlier.
-    const bak = JSON.parse(fs.readFileSync(backupPath(file), 'utf8'));
-    expect(bak.posts[String(pid)].versions).toHaveLength(1);
-    await reopened.close();
   });
 
-  test('a torn main file falls back to the backup', async () => {
+  test('writes cost what changed: nothing for an unchanged store or page, one line for an edit', async () => {
+    const file = tmp();
+    const { store, pid } = await seeded(file);
+    const log = threadLogPath(file, tid);
+    const size = fs.statSync(log).size;
+    await store.write();
+    expect(store.bytesWritten).toBeGreaterThan(0);
+    const before = store.bytesWritten;
+    // The same page again (same body): nothing changes, nothing is written.
+    const same = capture(tid, 1, { html: editPostText(pageHtml(tid, 1), pid, '第二版'), at: new Date('2026-11-24T00:00:00Z') });
+    await recordPage(store, same.fetched, same.parsed);
+    expect(store.bytesWritten).toBe(before);
+    expect(fs.statSync(log).size).toBe(size);
+    // One more edit: one line much smaller than the thread.
+    const c = capture(tid, 1, { html: editPostText(pageHtml(tid, 1), pid, '第三版'), at: new Date('2026-11-25T00:00:00Z') });
+    await recordPage(store, c.fetched, c.parsed);
+    expect(fs.statSync(log).size - size).toBe(store.bytesWritten - before);
+    expect(fs.statSync(log).size - size).toBeLessThan(size / 2);
+    await store.close();
+  });
+
+  test('a command opens only the threads it reads: a damaged other thread does not stop it', async () => {
+    const file = tmp();
+    const w = await openStore(file, { forum: ids.base });
+    Object.assign(w.data, twoThreads());
+    await w.write();
+    await w.close();
+    fs.appendFileSync(threadLogPath(file, vote), 'garbage line\n');
+    const part = await openStore(file, { lock: false, threads: [tid] });
+    expect(Object.keys(part.data.threads)).toEqual([String(tid)]);
+    expect(Object.values(part.data.posts).every((p) => p.tid === tid)).toBe(true);
+    await expect(openStore(file, { lock: false, threads: [vote] })).rejects.toMatchObject({ exitCode: 3 });
+  });
+
+  test('a line cut short by a crash is ignored by readers and cut off by the next writer', async () => {
+    const file = tmp();
+    const { store, pid } = await seeded(file);
+    await store.close();
+    const log = threadLogPath(file, tid);
+    const whole = fs.readFileSync(log);
+    fs.appendFileSync(log, whole.subarray(0, 200)); // an append that never finished
+    const r = await openStore(file, { lock: false });
+    expect(r.data.posts[String(pid)].versions).toHaveLength(2);
+    const w = await openStore(file);
+    expect(fs.readFileSync(log).equals(whole)).toBe(true);
+    await w.close();
+  });
+
+  test('a damaged log is refused, naming the line and what the backup holds, and nothing is changed', async () => {
     const file = tmp();
     const { store } = await seeded(file);
     await store.close();
-    const full = fs.readFileSync(file);
-    fs.writeFileSync(file, full.subarray(0, Math.floor(full.length / 2)));
-    const reopened = await openStore(file);
-    expect(reopened.recoveredFromBackup).toBe(true);
-    expect(Object.keys(reopened.data.posts).length).toBeGreaterThan(0);
-    // The next write does not overwrite the good backup with the torn file.
-    await reopened.write();
-    expect(JSON.parse(fs.readFileSync(file, 'utf8')).version).toBe(1);
-    await reopened.close();
+    const log = threadLogPath(file, tid);
+    const lines = fs.readFileSync(log, 'utf8').split('\n');
+    lines[1] = lines[1].replace('第二版', '第二坂');
+    fs.writeFileSync(log, lines.join('\n'));
+    const damaged = fs.readFileSync(log);
+    for (const lock of [false, true]) {
+      const err = await openStore(file, { lock }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UserError);
+      expect((err as UserError).exitCode).toBe(3);
+      expect((err as Error).message).toMatch(/damaged at line 2 .*checksum.*lines 1–1 are readable.*no backup.*bansha store recover/s);
+    }
+    expect(fs.readFileSync(log).equals(damaged)).toBe(true);
   });
 
-  test('an unreadable store without a usable backup is refused, not silently replaced', async () => {
+  test('a damaged version-1 store is refused (never the older backup read instead), naming what the backup holds', async () => {
     const file = tmp();
-    fs.writeFileSync(file, '{"version":1,"threads":{');
-    await expect(openStore(file)).rejects.toMatchObject({ exitCode: 3 });
-    expect(fs.readFileSync(file, 'utf8')).toBe('{"version":1,"threads":{');
+    const data = twoThreads();
+    fs.writeFileSync(`${file}.bak`, JSON.stringify(data));
+    fs.writeFileSync(file, JSON.stringify(data).slice(0, 5000));
+    const err = await openStore(file, { lock: false }).catch((e: unknown) => e);
+    expect((err as UserError).exitCode).toBe(3);
+    expect((err as Error).message).toMatch(new RegExp(`not valid JSON.*backup .*holds ${Object.keys(data.posts).length} posts in 2 threads`, 's'));
+  });
+});
+
+describe('migration from the one-file store (version 1)', () => {
+  test('a reader reads it as it is; the first writer migrates it once, keeping the old file, and the data is the same', async () => {
+    const file = tmp();
+    const data = twoThreads();
+    fs.writeFileSync(file, JSON.stringify(data), { mode: 0o644 });
+    const r = await openStore(file, { lock: false, threads: [vote] });
+    expect(Object.keys(r.data.threads)).toEqual([String(vote)]);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).version).toBe(1); // a reader changes nothing
+    const w = await openStore(file);
+    expect(w.data).toEqual(data);
+    await w.close();
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).version).toBe(2);
+    expect(mode(file)).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(migratedV1Path(file), 'utf8'))).toEqual(data);
+    expect(fs.readdirSync(threadsDir(file)).sort()).toEqual([`${tid}.jsonl`, `${vote}.jsonl`].sort());
+    const again = await openStore(file, { lock: false });
+    expect(again.data).toEqual(data);
   });
 
+  test('a migration cut short (logs written, index not yet) is redone from the version-1 file', async () => {
+    const file = tmp();
+    const data = twoThreads();
+    fs.writeFileSync(file, JSON.stringify(data));
+    fs.mkdirSync(threadsDir(file));
+    fs.writeFileSync(threadLogPath(file, tid), 'half a migration');
+    const w = await openStore(file);
+    expect(w.data).toEqual(data);
+    await w.close();
+    expect((await openStore(file, { lock: false })).data).toEqual(data);
+  });
+});
+
+describe('store lock', () => {
   test('a second writer is refused while the first holds the store; a dead holder\'s lock is taken over', async () => {
     const file = tmp();
     const first = await openStore(file);
     await expect(openStore(file)).rejects.toBeInstanceOf(UserError);
     await first.close();
-    fs.writeFileSync(`${file}.lock`, '999999999');
+    fs.writeFileSync(`${file}.lock`, JSON.stringify({ pid: 999999999, started: 0, nonce: 'x' }));
     const second = await openStore(file);
+    expect(JSON.parse(fs.readFileSync(`${file}.lock`, 'utf8')).pid).toBe(process.pid);
     await second.close();
+    expect(fs.existsSync(`${file}.lock`)).toBe(false);
   });
 
+  test('writers started at the same moment: exactly one holds the lock, over a stale lock too (20 rounds)', async () => {
+    const file = tmp();
+    const child = path.join(__dirname, 'lock-child.mjs');
+    const children = [0, 1, 2, 3].map(() => fork(child, [`${file}.lock`], { execArgv: ['--import', path.join(__dirname, 'register-ts.mjs')], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] }));
+    const next = (c: (typeof children)[number]) => new Promise<string>((resolve) => c.once('message', (m) => resolve(String(m))));
+    await Promise.all(children.map(next)); // "ready"
+    try {
+      for (let round = 0; round < 20; round++) {
+        if (round % 2) fs.writeFileSync(`${file}.lock`, JSON.stringify({ pid: 999999999, started: 0, nonce: `r${round}` }));
+        const outcomes = children.map(next);
+        const at = Date.now() + 50;
+        for (const c of children) c.send({ at });
+        const results = await Promise.all(outcomes);
+        expect(results.filter((r) => r === 'held').length, `round ${round}: ${results.join(', ')}`).toBe(1);
+        expect(results.filter((r) => r === 'refused').length).toBe(3);
+        expect(fs.existsSync(`${file}.lock`)).toBe(false);
+      }
+    } finally {
+      for (const c of children) c.kill();
+    }
+  }, 60_000);
+});
+
+describe('crash consistency', () => {
   test('a process killed in the middle of store writes leaves a readable store with every version it had', async () => {
     const file = tmp();
     const { store, pid } = await seeded(file);
     // The child writes to post "1": make sure it exists with our seeded versions as the baseline.
     store.data.posts['1'] = structuredClone(store.data.posts[String(pid)]);
+    store.data.posts['1'].pid = 1;
     await store.write();
     const baseline = structuredClone(store.data.posts);
     await store.close();
@@ -100,14 +230,13 @@ describe('store file', () => {
         child.on('message', (m: { versions: number }) => {
           confirmed = m.versions;
           // Kill a little after a confirmed write: the next write is then in flight.
-          if (m.versions - baselineVersions() >= killAfter) setTimeout(() => child.kill('SIGKILL'), Math.random() * 15);
+          if (m.versions - baseline['1'].versions.length >= killAfter) setTimeout(() => child.kill('SIGKILL'), Math.random() * 15);
         });
         child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited ${code}: ${stderr}`))));
       });
-      // (Most rounds die with a write in flight: its temp file is left behind for openStore to clear.)
       const after = await openStore(file);
       // The dead writer's temp files are cleared away; the store itself is whole.
-      expect(fs.readdirSync(path.dirname(file)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+      for (const dir of [path.dirname(file), threadsDir(file)]) expect(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
       const versions = after.data.posts['1'].versions;
       // Every version seen before is still there, in order, and every confirmed write survived.
       expect(versions.length).toBeGreaterThanOrEqual(confirmed);
@@ -116,26 +245,5 @@ describe('store file', () => {
       }
       await after.close();
     }
-    function baselineVersions() {
-      return baseline['1'].versions.length;
-    }
-  });
-});
-
-describe('store JSON', () => {
-  test('is compact and byte for byte JSON.stringify of the data, whatever the chunking', async () => {
-    const { storeJsonChunks } = await import('../../src/store/store-file.js');
-    const file = tmp();
-    const { store } = await seeded(file);
-    // enough posts to span several 1 Mi-character pieces, with non-ASCII text and a skipped undefined member
-    const base = Object.values(store.data.posts)[0];
-    for (let i = 0; i < 3000; i++) store.data.posts[String(10_000 + i)] = { ...structuredClone(base), pid: 10_000 + i };
-    (store.data.users as Record<string, number | undefined>)['无名'] = undefined;
-    const chunks = storeJsonChunks(store.data);
-    expect(chunks.length).toBeGreaterThan(1);
-    expect(Buffer.concat(chunks).equals(Buffer.from(JSON.stringify(store.data), 'utf8'))).toBe(true);
-    await store.write();
-    expect(fs.readFileSync(file, 'utf8')).toBe(JSON.stringify(store.data));
-    await store.close();
-  });
+  }, 60_000);
 });

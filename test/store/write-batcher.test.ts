@@ -29,13 +29,16 @@ function counted(store: Store, failFrom = Infinity): Store & { writes: number } 
     get data() {
       return store.data;
     },
-    recoveredFromBackup: store.recoveredFromBackup,
+    get bytesWritten() {
+      return store.bytesWritten;
+    },
     close: () => store.close(),
     write: () => (++c.writes >= failFrom ? Promise.reject(new Error('disk full')) : store.write()),
   };
   return c;
 }
-const onDisk = (store: Store) => JSON.parse(fs.readFileSync(store.path, 'utf8'));
+/** The store as a fresh reader sees it on disk. */
+const onDisk = async (store: Store) => (await openStore(store.path, { lock: false })).data;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const tid = ids.threads.d1talk.tid;
 const pages = Array.from({ length: capturedPages(tid) }, (_, i) => capture(tid, i + 1));
@@ -52,7 +55,7 @@ describe('WriteBatcher', () => {
     expect(fs.existsSync(store.path)).toBe(false);
     await batch.flush();
     expect(store.writes).toBe(1);
-    expect(onDisk(store).posts).toEqual(store.data.posts);
+    expect((await onDisk(store)).posts).toEqual(store.data.posts);
     await batch.flush(); // nothing changed since: no write
     expect(store.writes).toBe(1);
     await batch.close();
@@ -67,7 +70,7 @@ describe('WriteBatcher', () => {
     for (let i = 0; i < 50 && store.writes === 0; i++) await sleep(10);
     expect(store.writes).toBe(1);
     for (let i = 0; i < 50 && !fs.existsSync(store.path); i++) await sleep(10);
-    expect(Object.keys(onDisk(store).threads[String(tid)].pages)).toEqual(['1']);
+    expect(Object.keys((await onDisk(store)).threads[String(tid)].pages)).toEqual(['1']);
     await batch.close();
     expect(() => batch.changed()).toThrow(/closed/);
     await store.close();
@@ -82,7 +85,7 @@ describe('WriteBatcher', () => {
     }
     await batch.flush();
     expect(store.writes).toBe(2);
-    expect(Object.keys(onDisk(store).threads[String(tid)].pages).length).toBe(pages.length);
+    expect(Object.keys((await onDisk(store)).threads[String(tid)].pages).length).toBe(pages.length);
     await batch.close();
     await store.close();
   });

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { decide, ledgerPath, readLedger, writeLedger } from '../../cards/ledger.js';
+import { decide, ledgerPath, readLedger, updateLedger } from '../../cards/ledger.js';
 import { standings, standingText } from '../../cards/standing.js';
 import { loadGame } from '../../game/game-file.js';
 import { COLOR_NAME, STATUS_NAME } from '../../render/report-common.js';
@@ -54,8 +54,7 @@ export function register(program: Command): void {
       .action((id: string, o: CardsCliOptions) => {
         const game = loadGame(o.game);
         const file = ledgerPath(game.file);
-        const ledger = decide(readLedger(game, file), id, status, new Date(), o.note);
-        writeLedger(ledger, file);
+        const ledger = updateLedger(game, file, (l) => decide(l, id, status, new Date(), o.note));
         const card = ledger.cards.find((k) => k.id.toUpperCase() === id.trim().toUpperCase().replace(/^(\d)/, 'C$1'))!;
         const s = standings(game, ledger).find((x) => x.player === card.player)!;
         process.stdout.write(`${card.id} ${STATUS_NAME[status]}: ${COLOR_NAME[card.color]} ${card.player} — ${card.reason}\n${card.player} now: ${standingText(s)}${s.upgrades.length ? ` (${s.upgrades.join('；')})` : ''}\n`);

@@ -89,7 +89,7 @@ export interface DemoResult {
 }
 
 /** Files a previous demo run left in the output directory that must not leak into this one. */
-const STALE = ['game.store.json', 'game.store.json.bak', 'game.session.json', 'game.cards.json'];
+const STALE = ['game.store.json', 'game.store.json.bak', 'game.store.threads', 'game.session.json', 'game.cards.json'];
 
 /** Runs the demo end to end; the server is closed before it returns. */
 export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
@@ -114,7 +114,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
     const gameFile = path.join(out, 'game.yaml');
     const template = fs.readFileSync(demo.game, 'utf8');
     if (!/^forum: .*$/m.test(template)) throw new Error(`${demo.game} has no forum: line`);
-    for (const stale of STALE) fs.rmSync(path.join(out, stale), { force: true });
+    for (const stale of STALE) fs.rmSync(path.join(out, stale), { force: true, recursive: true });
     fs.writeFileSync(gameFile, template.replace(/^forum: .*$/m, `forum: ${server.url}`));
     files.push({ what: 'game file', path: gameFile });
     const game = loadGame(gameFile);

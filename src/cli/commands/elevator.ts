@@ -5,7 +5,9 @@
  * floor (a reply, or floor 2 replaced) through the logged-in browser (src/publish): a dry run unless --yes.
  */
 import type { Command } from 'commander';
+import { dayTids } from '../../activity/threads.js';
 import { loadGame } from '../../game/game-file.js';
+import { findDay } from '../../game/roster.js';
 import { arbiterRange, duelPairs, elevatorFloor } from '../../elevator/index.js';
 import { UserError } from '../errors.js';
 import { dayNumber, withStore } from '../options.js';
@@ -49,6 +51,6 @@ export function register(program: Command): void {
           return;
         }
         process.stdout.write(o.json ? `${JSON.stringify(floor, null, 2)}\n` : floor.bbcode);
-      });
+      }, dayTids(findDay(game, o.day)));
     });
 }

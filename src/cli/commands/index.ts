@@ -12,7 +12,8 @@ import { register as auction } from './auction.js';
 import { register as lastwords } from './lastwords.js';
 import { register as init } from './init.js';
 import { register as watch } from './watch.js';
+import { register as store } from './store.js';
 
 export const commands: Array<(program: Command) => void> = [
-  demo, init, login, crawl, watch, parse, tally, report, cards, elevator, auction, lastwords,
+  demo, init, login, crawl, watch, parse, tally, report, cards, elevator, auction, lastwords, store,
 ];

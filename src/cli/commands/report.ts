@@ -16,8 +16,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { dayTids, gameTids } from '../../activity/threads.js';
-import { readLedger, ledgerPath, mergeProposals, writeLedger } from '../../cards/ledger.js';
-import type { CardProposal } from '../../cards/types.js';
+import { readLedger, ledgerPath, mergeProposals, updateLedger } from '../../cards/ledger.js';
+import type { CardProposal, LedgerCard } from '../../cards/types.js';
 import { findDay } from '../../game/roster.js';
 import type { Game, GameDay } from '../../game/types.js';
 import { htmlDayInput, reportTitle } from '../../render/html-day.js';
@@ -86,10 +86,22 @@ export function threadsForReport(game: Game, day: number): number[] {
   return [...tids];
 }
 
+/**
+ * The threads day `day`'s report reads, counted or not: every thread of days 1..N (the activity table,
+ * lurking and the cards' standing look back) and the process thread. Later days' threads are not read.
+ */
+export function threadsThroughDay(game: Game, day: number): number[] {
+  const tids = new Set<number>();
+  for (const d of game.days) if (d.day <= day) for (const t of dayTids(d)) tids.add(t);
+  if (game.process) tids.add(game.process.tid);
+  for (const t of threadsForReport(game, day)) tids.add(t);
+  return [...tids];
+}
+
 /** Day `day` from a store: the tally and the report (acceleration from that tally; the ledger read, not written). */
 export function closingDay(game: Game, store: StoreData, day: number, opts: { ledgerFile?: string | null } = {}): ClosingDay {
   const posts = new Map<number, SlicePost[]>();
-  for (const tid of gameTids(game)) if (store.threads[String(tid)]) posts.set(tid, threadPosts(store, tid));
+  for (const tid of threadsThroughDay(game, day)) if (store.threads[String(tid)]) posts.set(tid, threadPosts(store, tid));
   const postsOf: PostsOf = (tid) => posts.get(tid) ?? [];
   const tally = tallyForReport(game, postsOf, day);
   const accelerated: Record<number, boolean> = {};
@@ -110,8 +122,13 @@ export function recordProposals(game: Game, report: DayReport, ledgerFile: strin
   const proposals: CardProposal[] = report.cards
     .filter((c) => c.status === 'proposed')
     .map((c) => ({ day: report.day, player: c.player, color: c.color, kind: c.kind, reason: c.reason, evidence: c.evidence, ...(c.category ? { category: c.category } : {}) }));
-  const { ledger, entries } = mergeProposals(readLedger(game, ledgerFile), proposals, now);
-  if (proposals.length) writeLedger(ledger, ledgerFile);
+  let entries: LedgerCard[] = [];
+  updateLedger(game, ledgerFile, (before) => {
+    if (!proposals.length) return before;
+    const merged = mergeProposals(before, proposals, now);
+    entries = merged.entries;
+    return merged.ledger;
+  });
   for (const card of report.cards) {
     const e = entries.find((x) => x.player === card.player && x.kind === card.kind && (x.category ?? '') === (card.category ?? ''));
     if (e) card.id = e.id;
@@ -157,7 +174,7 @@ export function register(program: Command): void {
       if (o.out !== undefined && !o.html) throw new UserError('--out goes with --html');
       const { game } = loadGameDay(o);
       const file = ledgerPath(game.file);
-      const { day, links } = await withCountingStore(game, { tids: threadsForReport(game, o.day), allowIncomplete: o.allowIncomplete }, (store) => ({
+      const { day, links } = await withCountingStore(game, { tids: threadsForReport(game, o.day), load: threadsThroughDay(game, o.day), allowIncomplete: o.allowIncomplete }, (store) => ({
         day: closingDay(game, store, o.day, { ledgerFile: file }),
         links: storedPostLinks(game, store),
       }));

@@ -1,0 +1,230 @@
+/**
+ * One thread of the evidence store on disk: `<tid>.jsonl`, an append-only log of what changed.
+ *
+ * Each line is one write's changes to the thread — its record (title, page count, reply count…), the
+ * page records that changed, the posts that are new or changed, and for posts only seen again the new
+ * `lastSeen` — followed by a checksum of the line. Replaying the lines in order gives the thread.
+ * So a write costs what changed, not the thread (let alone the game), and nothing already written is
+ * ever rewritten — except by compaction: once the log is several times the thread it holds, it is
+ * rewritten as one line (temp file, fsync, rename, the previous file kept as `<tid>.jsonl.bak`).
+ *
+ * Crash safety: a line is appended with one write and fsynced; a crash mid-append leaves a last line
+ * without its newline, which was never acknowledged: readers ignore it, and the next writer cuts it
+ * off. Any other unreadable line (bad checksum, bad JSON) is damage: the file is refused, never read
+ * as its readable part (src/store/check.ts says what is damaged and recovers on request).
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { FetchedPageRecord, StoredPost, StoredThread } from './types.js';
+
+/** A thread's record without its page records (those are logged one by one). */
+export type ThreadMeta = Omit<StoredThread, 'pages'>;
+
+/** One line of a thread log. */
+export interface LogEntry {
+  /** The thread's record, when it changed. */
+  t?: ThreadMeta;
+  /** Page records new or changed. */
+  pg?: Record<string, FetchedPageRecord>;
+  /** Page records dropped (the thread shrank). */
+  rm?: string[];
+  /** Posts new or changed, whole. */
+  p?: StoredPost[];
+  /** Posts seen again unchanged: [pid, lastSeen of the current version]. */
+  s?: Array<[number, string]>;
+}
+
+/** A thread as replayed from its log. */
+export interface ThreadContent {
+  thread: StoredThread | null;
+  posts: StoredPost[];
+}
+
+/** Where a log stops being readable. */
+export interface LogDamage {
+  /** 1-based line number and byte offset of the first unreadable line. */
+  line: number;
+  offset: number;
+  reason: string;
+}
+
+export interface ReadLog extends ThreadContent {
+  /** Bytes of the file, and of its complete lines. */
+  bytes: number;
+  goodBytes: number;
+  lines: number;
+  /** The last line had no newline: an append cut short by a crash (ignored). */
+  torn: boolean;
+  damage: LogDamage | null;
+}
+
+const SUM_CHARS = 16;
+
+function checksum(json: string): string {
+  return createHash('sha256').update(json).digest('hex').slice(0, SUM_CHARS);
+}
+
+/** One log line, newline included. */
+export function logLine(entry: LogEntry): Buffer {
+  const json = JSON.stringify(entry);
+  return Buffer.from(`${json} ${checksum(json)}\n`, 'utf8');
+}
+
+/** Apply one entry to a thread being replayed. */
+function applyEntry(state: { thread: StoredThread | null; posts: Map<number, StoredPost> }, e: LogEntry): void {
+  if (e.t) state.thread = { ...e.t, pages: state.thread?.pages ?? {} };
+  if (e.pg || e.rm) {
+    if (!state.thread) throw new Error('page records before the thread record');
+    for (const [k, rec] of Object.entries(e.pg ?? {})) state.thread.pages[k] = rec;
+    for (const k of e.rm ?? []) delete state.thread.pages[k];
+  }
+  for (const sp of e.p ?? []) state.posts.set(sp.pid, sp);
+  for (const [pid, seen] of e.s ?? []) {
+    const sp = state.posts.get(pid);
+    if (!sp) throw new Error(`post ${pid} seen again before it was stored`);
+    sp.versions[sp.versions.length - 1].lastSeen = seen;
+  }
+}
+
+/** Replay a log's bytes: the thread, and where (if anywhere) the log is damaged. */
+export function replayLog(buf: Buffer): ReadLog {
+  const state = { thread: null as StoredThread | null, posts: new Map<number, StoredPost>() };
+  let at = 0;
+  let line = 0;
+  let damage: LogDamage | null = null;
+  while (at < buf.length) {
+    const nl = buf.indexOf(10, at);
+    if (nl < 0) break; // torn tail
+    line++;
+    const text = buf.toString('utf8', at, nl);
+    const space = text.lastIndexOf(' ');
+    const json = space > 0 ? text.slice(0, space) : '';
+    let reason: string | null = null;
+    if (space < 0 || text.length - space - 1 !== SUM_CHARS || checksum(json) !== text.slice(space + 1)) {
+      reason = 'checksum mismatch';
+    } else {
+      try {
+        applyEntry(state, JSON.parse(json) as LogEntry);
+      } catch (e) {
+        reason = (e as Error).message;
+      }
+    }
+    if (reason !== null) {
+      damage = { line, offset: at, reason };
+      break;
+    }
+    at = nl + 1;
+  }
+  const torn = damage === null && at < buf.length;
+  return {
+    thread: state.thread,
+    posts: [...state.posts.values()],
+    bytes: buf.length,
+    goodBytes: at,
+    lines: damage ? damage.line - 1 : line,
+    torn,
+    damage,
+  };
+}
+
+/** Read a thread log; null when the file does not exist. */
+export async function readLog(file: string): Promise<ReadLog | null> {
+  try {
+    return replayLog(await fsp.readFile(file));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+/** The whole thread as one entry (a compacted log, or a migrated thread). */
+export function fullEntry(content: ThreadContent): LogEntry {
+  const e: LogEntry = {};
+  if (content.thread) {
+    const { pages, ...meta } = content.thread;
+    e.t = meta;
+    e.pg = pages;
+  }
+  if (content.posts.length) e.p = content.posts;
+  return e;
+}
+
+export async function fsyncDir(dir: string): Promise<void> {
+  try {
+    const h = await fsp.open(dir, 'r');
+    try {
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+  } catch {
+    // Some platforms cannot fsync a directory; the rename is still atomic.
+  }
+}
+
+let tmpSeq = 0;
+
+/**
+ * Replace `file` with `bytes` atomically and durably (owner-only): temp file, fsync, the current file
+ * kept as `<file>.bak` when `backup`, rename, fsync of the folder. The temp file never outlives a failure.
+ */
+export async function writeFileAtomic(file: string, bytes: Buffer[], opts: { backup?: boolean } = {}): Promise<number> {
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${++tmpSeq}.tmp`);
+  let written = 0;
+  try {
+    const h = await fsp.open(tmp, 'w', 0o600);
+    try {
+      for (const b of bytes) {
+        for (let at = 0; at < b.length; ) at += (await h.write(b, at, b.length - at)).bytesWritten;
+        written += b.length;
+      }
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+    if (opts.backup && fs.existsSync(file)) {
+      const bakTmp = `${tmp}.bak`;
+      try {
+        await fsp.link(file, bakTmp);
+      } catch {
+        await fsp.copyFile(file, bakTmp);
+      }
+      await fsp.rename(bakTmp, `${file}.bak`);
+    }
+    await fsp.rename(tmp, file);
+  } catch (e) {
+    await fsp.rm(tmp, { force: true });
+    await fsp.rm(`${tmp}.bak`, { force: true });
+    throw e;
+  }
+  await fsyncDir(dir);
+  return written;
+}
+
+/**
+ * Append one line to a log, durably. A failed append is cut back off, so a later append can never
+ * follow a half-written line (which would read as damage).
+ */
+export async function appendLine(file: string, line: Buffer): Promise<void> {
+  const created = !fs.existsSync(file);
+  const h = await fsp.open(file, 'a', 0o600);
+  const size = (await h.stat()).size;
+  try {
+    for (let at = 0; at < line.length; ) at += (await h.write(line, at, line.length - at)).bytesWritten;
+    await h.sync();
+  } catch (e) {
+    await h.truncate(size).catch(() => undefined);
+    throw e;
+  } finally {
+    await h.close();
+  }
+  if (created) await fsyncDir(path.dirname(file));
+}
+
+/** Cut a torn last line (left by a crash mid-append) off a log, so the next append starts a line. */
+export async function cutTornTail(file: string, log: ReadLog): Promise<void> {
+  if (log.torn) await fsp.truncate(file, log.goodBytes);
+}
