@@ -165,6 +165,11 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
     if (day.closes <= day.opens) throw new UserError(`${at(['days', i, 'closes'])}: days[${i}].closes: must be after opens`);
     return day;
   });
+  const seenDays = new Set<number>();
+  days.forEach((d, i) => {
+    if (seenDays.has(d.day)) throw new UserError(`${at(['days', i, 'day'])}: days[${i}].day: day ${d.day} is listed twice`);
+    seenDays.add(d.day);
+  });
   checkDays(days, at);
   checkThreads(days, raw.process === undefined ? undefined : ref(raw.process, ['process']), at);
   const gameStart = Math.min(...days.map((d) => d.opens));

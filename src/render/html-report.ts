@@ -142,6 +142,30 @@ function tallySection(input: HtmlReportInput, fmt: (t: number, f?: string) => st
   out.push('<h2>每一票</h2>', '<table class="ballots"><thead><tr><th>时间</th><th>楼层</th><th>投票者</th><th>对象</th><th>状态</th><th>说明</th></tr></thead><tbody>');
   for (const b of t.ballots) out.push(ballotRow(b, fmt));
   out.push('</tbody></table>');
+  if (t.acceleration) {
+    out.push('<h2>进程加速</h2>', `<p>${escapeHtml(t.acceleration.explanation)}</p>`);
+    if (t.acceleration.audit.length) {
+      out.push('<table class="acceleration"><thead><tr><th>时间</th><th>楼层</th><th>玩家</th><th>计入</th><th>说明</th></tr></thead><tbody>');
+      for (const r of t.acceleration.audit) {
+        const status = r.counted ? 'counted' : 'rejected';
+        out.push(
+          `<tr class="${status}"><td class="nw">${escapeHtml(fmt(r.at, 'MM-dd HH:mm:ss'))}</td><td class="nw">${link(r.url, r.floor === null ? '#' : `${r.floor}#`)}</td>` +
+            `<td class="nw">${escapeHtml(r.player)}</td><td class="nw ${status}">${r.counted ? '计入' : '不计'}</td><td>${escapeHtml(r.reason ?? '')}</td></tr>`,
+        );
+      }
+      out.push('</tbody></table>');
+    }
+  }
+  if (t.misplaced?.length) {
+    out.push('<h2>投票发错帖（不计票）</h2>', '<table class="misplaced"><thead><tr><th>时间</th><th>帖子</th><th>玩家</th><th>对象</th></tr></thead><tbody>');
+    for (const m of t.misplaced) {
+      out.push(
+        `<tr><td class="nw">${escapeHtml(fmt(m.at, 'MM-dd HH:mm:ss'))}</td><td class="nw">${link(m.url, `${m.thread === 'discussion' ? '讨论帖' : '进程帖'} ${m.floor ?? ''}#`)}</td>` +
+          `<td class="nw">${escapeHtml(m.player)}</td><td>${escapeHtml(m.target ?? '—')}</td></tr>`,
+      );
+    }
+    out.push('</tbody></table>');
+  }
   if (t.notes.length) out.push('<ul class="notes">', ...t.notes.map((n) => `<li class="note">${escapeHtml(n)}</li>`), '</ul>');
   out.push('</section>');
   return out;

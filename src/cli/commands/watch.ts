@@ -11,6 +11,7 @@ import { loadGame } from '../../game/game-file.js';
 import { findDay } from '../../game/roster.js';
 import type { Game } from '../../game/types.js';
 import { postsFromStore, tallyDay } from '../../votes/tally.js';
+import { withKnownUids } from '../../game/roster.js';
 import type { TallyResult } from '../../votes/types.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
 import { forumTime } from '../../votes/time.js';
@@ -59,7 +60,7 @@ export async function runWatch(o: WatchOptions): Promise<TallyResult> {
   const draw = o.draw ?? ((frame: string) => process.stdout.write(`${process.stdout.isTTY ? '\x1b[2J\x1b[H' : '\n'}${frame}`));
   const count = async (at: number) => {
     await crawlGame(o.game, { progress: false, ...o.crawl, day: o.day });
-    return withStore(o.game, (store) => tallyDay(o.game, postsFromStore(store), o.day, { at }));
+    return withStore(o.game, (store) => tallyDay(withKnownUids(o.game, store.users), postsFromStore(store), o.day, { at }));
   };
   if (clock.now() >= day.closes) {
     const final = await count(day.closes);
