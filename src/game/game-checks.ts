@@ -16,27 +16,26 @@ export type LineOf = (p: Array<string | number>) => string;
  * in a ballot, so they are refused, as is a name with nothing visible in it.
  */
 export class NameIndex {
-  readonly #names = new Map<string, { seat: number; written: string; where: string }>();
-  readonly #uids = new Map<number, { name: string; where: string }>();
+  // Paths, not lines: a line is looked up only for a message (the lookup walks the YAML document).
+  readonly #names = new Map<string, { seat: number; written: string; p: Array<string | number> }>();
+  readonly #uids = new Map<number, { name: string; p: Array<string | number> }>();
   constructor(private readonly at: LineOf) {}
 
   add(name: string, seat: number, p: Array<string | number>): void {
     const key = normalizeName(name);
-    const where = this.at(p);
-    if (key === '') throw new UserError(`${where}: ${fieldName(p)}: 名字「${JSON.stringify(name).slice(1, -1)}」去掉空白与不可见字符后为空`);
+    if (key === '') throw new UserError(`${this.at(p)}: ${fieldName(p)}: 名字「${visible(name)}」去掉空白与不可见字符后为空`);
     const seen = this.#names.get(key);
     if (seen) {
-      const same = seen.written === name ? '重复列出' : `与 ${seen.written} 在论坛上看起来相同（规范化后都是「${key}」）`;
-      throw new UserError(`${where}: ${fieldName(p)}: ${name} ${same}（${seen.where}）`);
+      const same = seen.written === name ? '重复列出' : `与 ${visible(seen.written)} 在论坛上看起来相同（规范化后都是「${key}」）`;
+      throw new UserError(`${this.at(p)}: ${fieldName(p)}: ${visible(name)} ${same}（${fieldName(seen.p)}，${this.at(seen.p)}）`);
     }
-    this.#names.set(key, { seat, written: name, where });
+    this.#names.set(key, { seat, written: name, p });
   }
 
   addUid(uid: number, name: string, p: Array<string | number>): void {
-    const where = this.at(p);
     const seen = this.#uids.get(uid);
-    if (seen) throw new UserError(`${where}: ${fieldName(p)}: uid ${uid} 已属于 ${seen.name}（${seen.where}）：同一账号改名请写作 aliases`);
-    this.#uids.set(uid, { name, where });
+    if (seen) throw new UserError(`${this.at(p)}: ${fieldName(p)}: uid ${uid} 已属于 ${seen.name}（${this.at(seen.p)}）：同一账号改名请写作 aliases`);
+    this.#uids.set(uid, { name, p });
   }
 
   /** The seat index a name means: exactly as written, or equal after normalisation. */
@@ -64,15 +63,14 @@ export function checkDays(days: readonly GameDay[], at: LineOf): void {
  * is both a day's vote and a discussion or the process thread. A discussion thread may run over days.
  */
 export function checkThreads(days: readonly GameDay[], process: ThreadRef | undefined, at: LineOf): void {
-  const uses = new Map<number, { role: string; day: number | null; where: string }>();
+  const uses = new Map<number, { role: string; day: number | null; p: Array<string | number> }>();
   const use = (tid: number, role: string, day: number | null, p: Array<string | number>) => {
     const seen = uses.get(tid);
-    const where = at(p);
     if (seen && !(seen.role === 'discussion' && role === 'discussion')) {
       const what = (r: string, d: number | null) => (d === null ? '进程帖 (process)' : `第${d}日的 ${r}`);
-      throw new UserError(`${where}: ${fieldName(p)}: 帖子 ${tid} 已是${what(seen.role, seen.day)}（${seen.where}），不能再作${what(role, day)}`);
+      throw new UserError(`${at(p)}: ${fieldName(p)}: 帖子 ${tid} 已是${what(seen.role, seen.day)}（${at(seen.p)}），不能再作${what(role, day)}`);
     }
-    if (!seen) uses.set(tid, { role, day, where });
+    if (!seen) uses.set(tid, { role, day, p });
   };
   if (process) use(process.tid, 'process', null, ['process']);
   days.forEach((d, i) => {
@@ -81,6 +79,11 @@ export function checkThreads(days: readonly GameDay[], process: ThreadRef | unde
     if (d.rules) use(d.rules.tid, 'rules', d.day, ['days', i, 'rules']);
     if (d.auction) use(d.auction.tid, 'auction', d.day, ['days', i, 'auction']);
   });
+}
+
+/** A name with its invisible and control characters written out (\u200b), so a message shows them. */
+function visible(name: string): string {
+  return name.replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** A path in the file as a field name: days[1].closes. */

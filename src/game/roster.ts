@@ -170,25 +170,32 @@ export function findDay(game: Game, day: number): GameDay {
 }
 
 /**
- * The game with each account's uid filled in from the forum's own record (the store's users: name →
- * uid, from crawled posts) where the game file gives none — so a renamed account (same uid, new name)
- * is still recognised. A uid another account already has is not taken twice.
+ * The game with what the forum's own record (the store's users: name → uid, from crawled posts) adds to
+ * the game file: each account's uid where the file gives none, and the other names seen with a seat's
+ * uid as its aliases — so a renamed account (same uid, new name) is still the seat, and a ballot may
+ * name it by its new name. A uid another account already has is not taken twice; a name that already
+ * means a seat is not made an alias.
  */
 export function withKnownUids(game: Game, users: Readonly<Record<string, number>>): Game {
   const taken = new Set(game.seats.flatMap((s) => s.accounts.flatMap((a) => (a.uid === undefined ? [] : [a.uid]))));
+  const withUids = game.seats.map((seat) => ({
+    ...seat,
+    accounts: seat.accounts.map((a) => {
+      const uid = users[a.name];
+      if (a.uid !== undefined || uid === undefined || taken.has(uid)) return a;
+      taken.add(uid);
+      return { ...a, uid };
+    }),
+  }));
+  const byUid = new Map<number, string[]>();
+  for (const [name, uid] of Object.entries(users)) byUid.set(uid, [...(byUid.get(uid) ?? []), name]);
+  const named = (name: string) => seatIndex(game).names.has(normalizeName(name));
   let learned = false;
-  const seats = game.seats.map((seat) => {
-    if (seat.accounts.every((a) => a.uid !== undefined || users[a.name] === undefined || taken.has(users[a.name]))) return seat;
-    return {
-      ...seat,
-      accounts: seat.accounts.map((a) => {
-        const uid = users[a.name];
-        if (a.uid !== undefined || uid === undefined || taken.has(uid)) return a;
-        taken.add(uid);
-        learned = true;
-        return { ...a, uid };
-      }),
-    };
+  const seats = withUids.map((seat, i) => {
+    const renamed = seat.accounts.flatMap((a) => (a.uid === undefined ? [] : byUid.get(a.uid) ?? [])).filter((n) => !named(n));
+    const changed = renamed.length > 0 || seat.accounts.some((a, j) => a !== game.seats[i].accounts[j]);
+    learned ||= changed;
+    return changed ? { ...seat, aliases: [...seat.aliases, ...renamed] } : game.seats[i];
   });
   return learned ? { ...game, seats } : game;
 }

@@ -67,7 +67,9 @@ table{border-collapse:collapse;width:100%;margin:8px 0}th,td{border:1px solid #d
 th{background:#f4f4f4}td.nw{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}tr.warn td{background:#fff4e5}
 .rejected{color:#a40000}.superseded{color:#777;text-decoration:line-through}.counted{color:#006400}
 .note{color:#8a5a00}.empty{color:#777;font-style:italic}svg.timeline{max-width:100%;height:auto}
-a{color:#0b5cad}footer{margin-top:32px;color:#888;font-size:12px}`;
+a{color:#0b5cad}footer{margin-top:32px;color:#888;font-size:12px}
+.scroll{overflow-x:auto}table.activity th,table.activity td{white-space:nowrap}
+table.activity td:first-child,table.activity th:first-child{position:sticky;left:0;background:#fff}`;
 
 /** The CSP of the report: nothing may load or run; only the one style block (by hash) applies. */
 export function reportCsp(style = STYLE): string {
@@ -190,12 +192,13 @@ function activitySection(a: HtmlActivityTable | null, notes: string[]): string[]
     out.push('<p class="empty">没有活跃度数据。</p>', '</section>');
     return out;
   }
-  out.push(`<table class="activity"><thead><tr><th>玩家</th>${a.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>`);
+  out.push('<p class="meta">每日发言数（计数帖内，开门至关门）</p>');
+  out.push(`<div class="scroll"><table class="activity"><thead><tr><th>玩家</th>${a.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>`);
   for (const r of a.rows) {
     const cells = r.cells.map((c) => (typeof c === 'number' ? `<td class="num">${c}</td>` : `<td>${escapeHtml(c)}</td>`)).join('');
     out.push(`<tr${r.warn ? ' class="warn"' : ''}><td>${escapeHtml(r.player)}</td>${cells}</tr>`);
   }
-  out.push('</tbody></table>', '</section>');
+  out.push('</tbody></table></div>', '</section>');
   return out;
 }
 

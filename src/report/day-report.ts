@@ -107,9 +107,10 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
 
   let ballots: ReadonlySet<string> | null = null;
   if (game.rules.publicVote && d.vote) {
+    const unread = d.votes.filter((v) => !posts.has(v.tid)).map((v) => v.tid);
     if (opts.ballots) ballots = opts.ballots;
-    else if (posts.has(d.vote.tid)) ballots = playersWithBallot(game, d, posts.get(d.vote.tid)!);
-    else notes.push(`未读到投票帖 ${d.vote.tid}：无法判断谁未投票`);
+    else if (unread.length === 0) ballots = playersWithBallot(game, d, d.votes.flatMap((v) => posts.get(v.tid)!));
+    else notes.push(`未读到投票帖 ${unread.join(', ')}：无法判断谁未投票`);
   }
   if (isAccelerated) notes.push(waived ? `第${day}日已加速：本日发言不足与未投票不判罚（§5）` : `第${day}日已加速（本规则不因加速免罚）`);
   if (!game.rules.lurking.enabled) notes.push(`${game.rules.name} 没有潜水规则：发言数仅供参考`);
