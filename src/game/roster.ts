@@ -169,6 +169,11 @@ export function findDay(game: Game, day: number): GameDay {
   return d;
 }
 
+/** The accounts (forum names) whose uid neither the game file nor `withKnownUids` knows, in seat order. */
+export function unknownUids(game: Game): string[] {
+  return game.seats.flatMap((s) => s.accounts.filter((a) => a.uid === undefined).map((a) => a.name));
+}
+
 /**
  * The game with what the forum's own record (the store's users: name → uid, from crawled posts) adds to
  * the game file: each account's uid where the file gives none, and the other names seen with a seat's

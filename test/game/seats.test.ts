@@ -11,13 +11,13 @@ import { describe, expect, test } from 'vitest';
 import { closingDay, dayHtml } from '../../src/cli/commands/report.js';
 import { elevatorFloor } from '../../src/elevator/index.js';
 import { parseForumTime } from '../../src/game/forum-time.js';
-import { seatOfPost, withKnownUids } from '../../src/game/roster.js';
+import { seatOfPost, unknownUids, withKnownUids } from '../../src/game/roster.js';
 import { renderTallyBBCode } from '../../src/render/tally-bbcode.js';
 import { tallyJson } from '../../src/render/tally-json.js';
 import { renderTallyTerminal } from '../../src/render/tally-terminal.js';
 import { postsFromStore, tallyDay } from '../../src/votes/tally.js';
 import { bansha } from '../helpers/cli.js';
-import { FORUM, PID, SEATS_YAML, seatsWorld, UID, writeSeatsWorld } from './seats-world.js';
+import { FORUM, PID, PLAYERS, SEATS_YAML, seatsWorld, UID, writeSeatsWorld } from './seats-world.js';
 
 const world = seatsWorld();
 const game = withKnownUids(world.game, world.store.users);
@@ -104,6 +104,10 @@ describe('a player with no posts does not hold up the elevator', () => {
     expect(floor.entries.filter((e) => e.url !== null)).toHaveLength(7);
     expect(floor.bbcode.trim().split('\n').at(-1)).toBe('8. 豆浆（暂无链接）');
     expect(floor.warnings).toEqual([expect.stringMatching(/^豆浆 的论坛 uid 尚不知道/)]);
+  });
+  test('the accounts whose uid is still unknown are named (what `bansha crawl` prints)', () => {
+    expect(unknownUids(withKnownUids(world.game, world.store.users))).toEqual(['豆浆']);
+    expect(unknownUids(world.game)).toEqual(['饺子', '包子', '馒头', '花卷', ...PLAYERS.slice(3)]);
   });
   test('the CLI exits 0 with the floor on stdout and the warning on stderr', async () => {
     const file = writeSeatsWorld(world, fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-seats-')));

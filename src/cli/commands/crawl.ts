@@ -9,7 +9,8 @@ import { UserError } from '../errors.js';
 import { loadGame } from '../../game/game-file.js';
 import { crawlGame, type CrawlResult } from '../../crawl/crawler.js';
 import { describeGaps } from '../../store/completeness.js';
-import { dayNumber, wholeNumber } from '../options.js';
+import { dayNumber, wholeNumber, withStore } from '../options.js';
+import { unknownUids, withKnownUids } from '../../game/roster.js';
 
 /** The per-thread summary lines printed after a crawl. */
 export function summaryLines(result: CrawlResult): string[] {
@@ -50,6 +51,9 @@ export function register(program: Command): void {
         log: o.verbose ? (l) => process.stderr.write(`${l}\n`) : undefined,
       });
       process.stdout.write(`${summaryLines(result).join('\n')}\nstore: ${result.storePath} (${result.requests} requests)\n`);
+      // Which players' uids are still unknown (the elevator has no link for them until they post).
+      const unknown = await withStore(game, (store) => unknownUids(withKnownUids(game, store.users)));
+      process.stdout.write(unknown.length ? `uid 未知（尚未在游戏帖发帖，电梯里暂无链接；可在游戏文件 players 中写上 uid）：${unknown.join('、')}\n` : `uid：${game.seats.length} 个座位的账号都已知\n`);
       if (result.incomplete) {
         const missing = result.threads.flatMap((t) => t.failures.map((f) => `thread ${t.tid} page ${f.page}`));
         throw new UserError(`could not fetch ${missing.join(', ')}; everything else is stored — run the same crawl again to resume`, 5);
