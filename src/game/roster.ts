@@ -1,7 +1,7 @@
 /**
  * Who is in the game at a given moment (rules-spec §1): players leave at their exit time; the m107
  * white idiot who used 装傻 stays but may neither vote nor be voted. And who is which seat: a seat is
- * played by one account at a time (a substitute, 替补, takes it over at its time; 062 l.266
+ * played by one account at a time (a substitute, 替补, takes it over at its time; 062 l.267
  * 替补玩家将收到该玩家的角色、身份、行动及账号、密码，代替该玩家继续游戏; 120b l.630 替补玩家…继承前任玩家
  * 受到的一切判罚), an account is known by its uid first (a renamed account keeps it) and its name
  * otherwise. The one place that answers "who is this account, which seat, alive when". Pure.

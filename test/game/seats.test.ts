@@ -82,7 +82,7 @@ describe('a renamed account (same uid, new name) is still the seat', () => {
   });
 });
 
-describe('cards follow the seat: the substitute inherits them (062 l.266; 120b l.630 继承前任玩家受到的一切判罚)', () => {
+describe('cards follow the seat: the substitute inherits them (120b l.630 继承前任玩家受到的一切判罚; 062 l.267 代替该玩家继续游戏)', () => {
   test('a card confirmed for the seat before the hand-over stands on the substitute\'s days', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-seats-'));
     const file = writeSeatsWorld(world, dir);
