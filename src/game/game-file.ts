@@ -248,7 +248,6 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
     file,
   };
   if (raw.process !== undefined) game.process = ref(raw.process, ['process']);
-
   if (raw.browser !== undefined) game.browser = raw.browser;
   if (raw.holdings !== undefined) {
     game.holdings = Object.fromEntries(Object.entries(raw.holdings).map(([name, g]) => [players[seatOf(name, ['holdings', name])], g]));
@@ -273,7 +272,6 @@ export function threadRefOf(v: number | string, forum: string, label: string): T
   if (!tid || !/^\d+$/.test(tid)) throw new UserError(`${label}: no thread id (tid) in "${v}"`);
   return { tid: Number(tid), url: url.toString() };
 }
-
 
 function where(file: string, doc: Document, lc: LineCounter, p: PropertyKey[]): string {
   // Walk up the path until a node with a source range exists (a missing field points at its parent).

@@ -38,11 +38,6 @@ function seatIndex(game: Game): SeatIndex {
   return ix;
 }
 
-/** The seat a name means — its name, an alias, or any account's name (as the forum shows it) — or null. */
-export function seatNamed(game: Game, name: string): Seat | null {
-  return seatIndex(game).names.get(normalizeName(name)) ?? null;
-}
-
 /** The seats' other names (aliases, every account's name) → the seat's name: a ballot may name a seat by any of them. */
 export function otherSeatNames(game: Game): Map<string, string> {
   const out = new Map<string, string>();
