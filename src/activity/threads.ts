@@ -12,15 +12,14 @@ export type PostsByThread = ReadonlyMap<number, readonly SlicePost[]>;
 export function countedTids(game: Game, day: GameDay): number[] {
   const tids: number[] = [];
   for (const which of game.rules.lurking.countedThreads) {
-    const ref = day[which];
-    if (ref) tids.push(ref.tid);
+    for (const ref of which === 'vote' ? day.votes : day[which] ? [day[which]] : []) tids.push(ref.tid);
   }
   return tids;
 }
 
 /** Every game thread of the day (discussion, vote, duel-rule vote, auction), without the process thread. */
 export function dayTids(day: GameDay): number[] {
-  return [day.discussion, day.vote, day.rules, day.auction].filter((r): r is NonNullable<typeof r> => !!r).map((r) => r.tid);
+  return [day.discussion, ...day.votes, day.rules, day.auction].filter((r): r is NonNullable<typeof r> => !!r).map((r) => r.tid);
 }
 
 /** Every thread of the game: each day's threads and the process thread. */

@@ -16,7 +16,7 @@
  * An edited post is read as first seen (rules-spec §3: editing is not a change) and the edit is noted.
  */
 import { UserError } from '../cli/errors.js';
-import { exitTime, findDay, isDirector, isOut } from '../game/roster.js';
+import { exitTime, findDay, isDirector, isOut, seatPosts } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import type { SlicePost } from '../store/slice.js';
 import { readAuctionPost, type ReadAuctionPost } from './read-bids.js';
@@ -102,7 +102,8 @@ export interface AuctionResult {
 }
 
 /** Resolves day `day`'s auction from the posts of its auction thread (thread order). */
-export function resolveAuction(posts: readonly SlicePost[], game: Game, day: number): AuctionResult {
+export function resolveAuction(postsAsStored: readonly SlicePost[], game: Game, day: number): AuctionResult {
+  const posts = seatPosts(game, postsAsStored).posts; // bids follow the seat (a substitute's are its seat's)
   const rules = game.rules.wuhui;
   if (!rules) throw new UserError(`the ${game.rules.name} ruleset has no auction (only wuhui has 拍卖贴)`);
   const gameDay = findDay(game, day);

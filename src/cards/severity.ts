@@ -11,7 +11,7 @@
  * - a second offence of the same kind (a confirmed card of that kind on an earlier day) → yellow;
  * - a ruleset without blue cards (120b: only 【黄牌】【红牌】, l.495–503) proposes yellow where others
  *   propose blue, and says so in the reason — the director dismisses it when a reminder is enough.
- * - late posts are not violations: no card.
+ * - late posts, posts by a replaced account and ballots in the wrong thread are not violations: no card.
  */
 import type { Ruleset } from '../game/ruleset-schema.js';
 import type { Flag, FlagKind } from '../violations/flag.js';
@@ -32,6 +32,8 @@ const BASE: Record<FlagKind, CardColor | null> = {
   'signature-changed': 'yellow',
   filler: 'blue',
   'late-post': null,
+  'replaced-account': null,
+  'misplaced-ballot': null,
 };
 
 /** The card a flag calls for before repeats and the ruleset are considered, or null for none. */

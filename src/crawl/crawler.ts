@@ -139,7 +139,7 @@ export function gameThreads(game: Game, day?: number): number[] {
     throw new UserError(`day ${day} is not in ${game.file} (days: ${game.days.map((d) => d.day).join(', ')})`, 2);
   }
   const tids: number[] = [];
-  for (const d of days) for (const ref of [d.discussion, d.vote, d.rules, d.auction]) if (ref) tids.push(ref.tid);
+  for (const d of days) for (const ref of [d.discussion, ...d.votes, d.rules, d.auction]) if (ref) tids.push(ref.tid);
   if (game.process) tids.push(game.process.tid);
   return [...new Set(tids)];
 }

@@ -2,14 +2,24 @@
  * The elevator floor (电梯楼, rules-spec §9): for day N, one link per player in the game's player
  * order to the only-this-author view of that day's discussion thread, as BBCode ready to paste into
  * floor 2. Players out when the day opens are struck through (`[s]name[/s] (出局)`) or left out, as the
- * ruleset's `elevator.outPlayers` says. A pure function of (store, game).
+ * ruleset's `elevator.outPlayers` says. A seat played by a substitute (替补) links the account playing it
+ * that day. A pure function of (store, game).
  */
 import { UserError } from '../cli/errors.js';
-import { findDay, isOut } from '../game/roster.js';
+import { accountAt, findDay, isOut, withKnownUids } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import type { StoreData } from '../store/types.js';
 import { neutraliseBBCode } from './bbcode.js';
 import { authorOnlyUrl, forumLinkStyle, type LinkStyle } from './links.js';
+
+/** One account's link on a seat's line. */
+export interface ElevatorLink {
+  /** The account's forum name. */
+  name: string;
+  uid: number | null;
+  /** The only-author link; null when the uid is not known yet. */
+  url: string | null;
+}
 
 /** One player's line on the floor. */
 export interface ElevatorEntry {
@@ -18,10 +28,15 @@ export interface ElevatorEntry {
   player: string;
   /** Out when the day opened. */
   out: boolean;
-  /** The player's forum uid (null only for an out player, whose line carries no link). */
+  /** The forum uid of the account holding the seat when the day opens (null: out, or not known yet). */
   uid: number | null;
-  /** The only-author link (null for an out player). */
+  /** Its only-author link (null for an out player, or an unknown uid). */
   url: string | null;
+  /**
+   * Every account that plays the seat during the day, in order (one, or the player and a substitute who
+   * took over mid-day: the seat's posts that day are under both). Empty for an out player.
+   */
+  accounts: ElevatorLink[];
 }
 
 /** The whole floor: its entries and the BBCode to paste. */
@@ -33,50 +48,63 @@ export interface ElevatorFloor {
   outPlayers: 'mark' | 'omit';
   /** Every listed line, in elevator order (omitted players are absent). */
   entries: ElevatorEntry[];
+  /** What the director must fix: accounts whose uid is not known yet (their line has no link). */
+  warnings: string[];
   bbcode: string;
 }
 
 /**
- * Builds day `day`'s elevator floor. Throws a UserError when the day has no discussion thread, or
- * (exit 3) when a listed player's uid is not in the store yet: the uids come from crawled posts.
+ * Builds day `day`'s elevator floor. Throws a UserError when the day has no discussion thread. An account
+ * whose uid is not known yet (from the game file or crawled posts) gets its line without a link and a
+ * warning naming it: one player who has not posted never holds up everybody else's floor.
  */
-export function elevatorFloor(store: StoreData, game: Game, day: number): ElevatorFloor {
+export function elevatorFloor(store: StoreData, gameAsFiled: Game, day: number): ElevatorFloor {
+  const game = withKnownUids(gameAsFiled, store.users);
   const gameDay = findDay(game, day);
   if (!gameDay.discussion) throw new UserError(`day ${day} has no discussion thread in ${game.file}: add "discussion: TID" to the day`);
   const tid = gameDay.discussion.tid;
   const mode = game.rules.elevator.outPlayers;
   const entries: ElevatorEntry[] = [];
   const unknown: string[] = [];
-  game.players.forEach((player, i) => {
-    const out = isOut(game, player, gameDay.opens);
+  game.seats.forEach((seat, i) => {
+    const out = isOut(game, seat.name, gameDay.opens);
     if (out && mode === 'omit') return;
     if (out) {
-      entries.push({ seat: i + 1, player, out, uid: store.users[player] ?? null, url: null });
+      entries.push({ seat: i + 1, player: seat.name, out, uid: accountAt(seat, gameDay.opens).uid ?? null, url: null, accounts: [] });
       return;
     }
-    const uid = store.users[player];
-    if (uid === undefined) {
-      unknown.push(player);
-      return;
-    }
-    entries.push({ seat: i + 1, player, out, uid, url: authorOnlyUrl(game.forum, tid, uid) });
+    const accounts: ElevatorLink[] = seat.accounts
+      .filter((a) => (a.from === null || a.from < gameDay.closes) && (a.until === null || a.until > gameDay.opens))
+      .map((a) => {
+        const uid = a.uid ?? null;
+        if (uid === null) unknown.push(a.name === seat.name ? a.name : `${a.name}（${seat.name} 的替补）`);
+        return { name: a.name, uid, url: uid === null ? null : authorOnlyUrl(game.forum, tid, uid) };
+      });
+    entries.push({ seat: i + 1, player: seat.name, out, uid: accounts[0].uid, url: accounts[0].url, accounts });
   });
-  if (unknown.length > 0) {
-    throw new UserError(
-      `no forum uid known yet for ${unknown.join(', ')}: the uids come from crawled posts — run ` +
-        `\`bansha crawl --game ${game.file}\` (a player who never posted anywhere in the game's threads has no uid to learn)`,
-      3,
-    );
-  }
-  return { day, tid, linkStyle: forumLinkStyle(store), outPlayers: mode, entries, bbcode: renderElevatorBBCode(day, entries) };
+  const warnings = unknown.length === 0 ? [] : [
+    `${unknown.join('、')} 的论坛 uid 尚不知道，电梯里没有链接（标为“暂无链接”）：在游戏文件的 players 里写上 uid，` +
+      `或等其在游戏帖里发帖后重新运行 \`bansha crawl --game ${game.file}\``,
+  ];
+  return { day, tid, linkStyle: forumLinkStyle(store), outPlayers: mode, entries, warnings, bbcode: renderElevatorBBCode(day, entries) };
 }
 
 /** The BBCode of the floor: a heading, then one line per entry. Names are neutralised (see bbcode.ts). */
 export function renderElevatorBBCode(day: number, entries: readonly ElevatorEntry[]): string {
   const lines = [`[b]第${day}日电梯[/b]`];
   for (const e of entries) {
-    const name = neutraliseBBCode(e.player);
-    lines.push(e.url === null ? `${e.seat}. [s]${name}[/s] (出局)` : `${e.seat}. [url=${e.url}]${name}[/url]`);
+    if (e.out) {
+      lines.push(`${e.seat}. [s]${neutraliseBBCode(e.player)}[/s] (出局)`);
+      continue;
+    }
+    // A substitute's line names the account as the forum shows it, and the seat it plays.
+    const link = (a: ElevatorLink) => {
+      const name = neutraliseBBCode(a.name);
+      return a.url === null ? `${name}（暂无链接）` : `[url=${a.url}]${name}[/url]`;
+    };
+    const [first, ...later] = e.accounts;
+    const seatNote = first.name === e.player ? '' : `（替补 ${neutraliseBBCode(e.player)}）`;
+    lines.push(`${e.seat}. ${link(first)}${seatNote}${later.map((a) => ` → ${link(a)}（替补）`).join('')}`);
   }
   return lines.join('\n') + '\n';
 }

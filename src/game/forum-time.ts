@@ -14,3 +14,8 @@ export function parseForumTime(s: string, zone: string): number | null {
   const dt = DateTime.fromObject({ year, month, day, hour, minute, second }, { zone });
   return dt.isValid ? dt.toMillis() : null;
 }
+
+/** A time as the game file writes it ("2026-11-22 21:00"), in `zone`: for messages about the file. */
+export function formatForumTime(ms: number, zone: string): string {
+  return DateTime.fromMillis(ms, { zone }).toFormat('yyyy-MM-dd HH:mm');
+}

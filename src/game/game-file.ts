@@ -10,12 +10,14 @@ import { LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { UserError } from '../cli/errors.js';
 import { loadRuleset } from './ruleset.js';
-import { FORUM_TIME, parseForumTime } from './forum-time.js';
-import type { Game, GameDay, GameEvent, PresetName, ThreadRef } from './types.js';
+import { FORUM_TIME, formatForumTime as fmt, parseForumTime } from './forum-time.js';
+import type { Game, GameDay, GameEvent, PresetName, Seat, ThreadRef } from './types.js';
+import { checkDays, checkThreads, fieldName, NameIndex } from './game-checks.js';
 import { nearestName } from '../text/nearest.js';
 
 const timeString = z.string().regex(FORUM_TIME, 'a forum-local time like "2026-11-22 21:00"');
 const threadRef = z.union([z.number().int().positive(), z.string().min(1)]);
+const uid = z.number().int().positive();
 
 const gameFileSchema = z
   .object({
@@ -25,7 +27,15 @@ const gameFileSchema = z
     ruleset: z.preprocess((v) => (v === 62 ? '062' : v), z.enum(['m107', '062', 'wuhui', '120b'])),
     rules: z.record(z.string(), z.unknown()).optional(),
     directors: z.array(z.string().min(1)).default([]),
-    players: z.array(z.string().min(1)).min(1),
+    // A seat: a forum name, or {name, uid, aliases} (aliases: other names ballots may use for it).
+    players: z
+      .array(
+        z.union([
+          z.string().min(1),
+          z.object({ name: z.string().min(1), uid: uid.optional(), aliases: z.array(z.string().min(1)).optional() }).strict(),
+        ]),
+      )
+      .min(1),
     process: threadRef.optional(),
     days: z
       .array(
@@ -33,7 +43,7 @@ const gameFileSchema = z
           .object({
             day: z.number().int().positive(),
             discussion: threadRef.optional(),
-            vote: threadRef.optional(),
+            vote: z.union([threadRef, z.array(threadRef).min(1)]).optional(),
             rules: threadRef.optional(),
             auction: threadRef.optional(),
             opens: timeString,
@@ -52,6 +62,10 @@ const gameFileSchema = z
             out: timeString.optional(),
             how: z.enum(['night', 'vote', 'card', 'other']).optional(),
             idiot: timeString.optional(),
+            // A substitute (替补) takes the seat over at `at`: {player, substitute: NEWNAME, uid?, at}.
+            substitute: z.string().min(1).optional(),
+            uid: uid.optional(),
+            at: timeString.optional(),
           })
           .strict(),
       )
@@ -107,29 +121,46 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
   };
   const ref = (v: number | string, p: Array<string | number>): ThreadRef => threadRefOf(v, forum, `${at(p)}: ${fieldName(p)}`);
 
-  const checkPlayer = (name: string, p: Array<string | number>) => {
-    if (!raw.players.includes(name)) {
-      const hint = nearestName(name, raw.players);
-      throw new UserError(`${at(p)}: ${fieldName(p)}: "${name}" is not one of the players${hint ? ` (did you mean ${hint}?)` : ''}`);
-    }
+  // Seats first: every name (seat, alias, substitute) is checked once against one index, so loading
+  // stays linear in players (issue 18) and a clash names both lines.
+  const names = new NameIndex(at);
+  const seats: Seat[] = raw.players.map((entry, i) => {
+    const e = typeof entry === 'string' ? { name: entry } : entry;
+    const p = typeof entry === 'string' ? ['players', i] : ['players', i, 'name'];
+    names.add(e.name, i, p);
+    const seat: Seat = { name: e.name, aliases: [], accounts: [{ name: e.name, from: null, until: null, ...(e.uid !== undefined ? { uid: e.uid } : {}) }] };
+    (e.aliases ?? []).forEach((a, j) => {
+      names.add(a, i, ['players', i, 'aliases', j]);
+      seat.aliases.push(a);
+    });
+    if (e.uid !== undefined) names.addUid(e.uid, e.name, p);
+    return seat;
+  });
+  const players = seats.map((x) => x.name);
+  /** The seat a name in the file means (any of its names), or an error with the nearest name. */
+  const seatOf = (name: string, p: Array<string | number>): number => {
+    const i = names.seatOf(name);
+    if (i !== undefined) return i;
+    const hint = nearestName(name, players);
+    throw new UserError(`${at(p)}: ${fieldName(p)}: "${name}" is not one of the players${hint ? ` (did you mean ${hint}?)` : ''}`);
   };
-  const dupes = raw.players.filter((p, i) => raw.players.indexOf(p) !== i);
-  if (dupes.length) throw new UserError(`${at(['players'])}: players: listed twice: ${dupes.join(', ')}`);
 
   const days: GameDay[] = raw.days.map((d, i) => {
     const day: GameDay = {
       day: d.day,
       opens: time(d.opens, ['days', i, 'opens']),
       closes: time(d.closes, ['days', i, 'closes']),
+      votes: [],
     };
-    for (const key of ['discussion', 'vote', 'rules', 'auction'] as const) {
+    for (const key of ['discussion', 'rules', 'auction'] as const) {
       const v = d[key];
       if (v !== undefined) day[key] = ref(v, ['days', i, key]);
     }
-    if (d.sheriff !== undefined) {
-      checkPlayer(d.sheriff, ['days', i, 'sheriff']);
-      day.sheriff = d.sheriff;
+    if (d.vote !== undefined) {
+      day.votes = Array.isArray(d.vote) ? d.vote.map((v, j) => ref(v, ['days', i, 'vote', j])) : [ref(d.vote, ['days', i, 'vote'])];
+      day.vote = day.votes[0];
     }
+    if (d.sheriff !== undefined) day.sheriff = players[seatOf(d.sheriff, ['days', i, 'sheriff'])];
     if (d.accelerated !== undefined) day.accelerated = d.accelerated;
     if (day.closes <= day.opens) throw new UserError(`${at(['days', i, 'closes'])}: days[${i}].closes: must be after opens`);
     return day;
@@ -139,18 +170,64 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
     if (seenDays.has(d.day)) throw new UserError(`${at(['days', i, 'day'])}: days[${i}].day: day ${d.day} is listed twice`);
     seenDays.add(d.day);
   });
+  checkDays(days, at);
+  checkThreads(days, raw.process === undefined ? undefined : ref(raw.process, ['process']), at);
+  const gameStart = Math.min(...days.map((d) => d.opens));
+  const gameEnd = Math.max(...days.map((d) => d.closes));
 
-  const events: GameEvent[] = raw.events.map((e, i) => {
-    checkPlayer(e.player, ['events', i, 'player']);
+  const events: GameEvent[] = [];
+  const exits = new Map<number, number>(); // seat → the event index of its exit
+  const substitutes: Array<{ seat: number; name: string; uid?: number; at: number; i: number }> = [];
+  raw.events.forEach((e, i) => {
+    const seat = seatOf(e.player, ['events', i, 'player']);
+    const player = players[seat];
+    if (e.substitute !== undefined) {
+      if (e.out !== undefined || e.idiot !== undefined || e.how !== undefined) {
+        throw new UserError(`${at(['events', i])}: events[${i}]: 替补事件只写 {player, substitute, uid, at}；出局或装傻请另写一条事件`);
+      }
+      if (e.at === undefined) throw new UserError(`${at(['events', i])}: events[${i}].at: 替补须写上场时间 at（如 "2026-11-22 12:00"）`);
+      const when = time(e.at, ['events', i, 'at']);
+      if (when <= gameStart || when >= gameEnd) {
+        throw new UserError(`${at(['events', i, 'at'])}: events[${i}].at: 替补时间 ${e.at} 不在游戏之内（${fmt(gameStart, raw.timezone)} 至 ${fmt(gameEnd, raw.timezone)}）`);
+      }
+      names.add(e.substitute, seat, ['events', i, 'substitute']);
+      if (e.uid !== undefined) names.addUid(e.uid, e.substitute, ['events', i, 'uid']);
+      substitutes.push({ seat, name: e.substitute, at: when, i, ...(e.uid !== undefined ? { uid: e.uid } : {}) });
+      return;
+    }
+    if (e.uid !== undefined || e.at !== undefined) {
+      throw new UserError(`${at(['events', i])}: events[${i}]: uid 与 at 只用于替补事件（substitute）`);
+    }
     if (e.out === undefined && e.idiot === undefined) {
       throw new UserError(`${at(['events', i])}: events[${i}]: needs "out" (exit time) or "idiot" (装傻 time)`);
     }
-    const ev: GameEvent = { player: e.player };
-    if (e.out !== undefined) ev.out = time(e.out, ['events', i, 'out']);
+    const ev: GameEvent = { player };
+    if (e.out !== undefined) {
+      const first = exits.get(seat);
+      if (first !== undefined) {
+        throw new UserError(`${at(['events', i, 'out'])}: events[${i}].out: ${player} 已在 ${at(['events', first, 'out'])}（events[${first}]）出局：一名玩家只能出局一次`);
+      }
+      exits.set(seat, i);
+      ev.out = time(e.out, ['events', i, 'out']);
+    }
     if (e.how !== undefined) ev.how = e.how;
     if (e.idiot !== undefined) ev.idiot = time(e.idiot, ['events', i, 'idiot']);
-    return ev;
+    events.push(ev);
   });
+  // Each seat's accounts in time order: a substitute holds the seat from its `at` until the next one.
+  substitutes.sort((a, b) => a.at - b.at);
+  for (const sub of substitutes) {
+    const seat = seats[sub.seat];
+    const exit = exits.get(sub.seat);
+    const out = exit === undefined ? undefined : events.find((e) => e.player === seat.name && e.out !== undefined)?.out;
+    if (out !== undefined && sub.at >= out) {
+      throw new UserError(`${at(['events', sub.i, 'at'])}: events[${sub.i}].at: ${seat.name} 已于 ${fmt(out, raw.timezone)} 出局（${at(['events', exit!, 'out'])}），出局后不能替补`);
+    }
+    const last = seat.accounts[seat.accounts.length - 1];
+    if (last.from === sub.at) throw new UserError(`${at(['events', sub.i, 'at'])}: events[${sub.i}].at: ${seat.name} 在同一时刻有两名替补（${last.name}、${sub.name}）`);
+    last.until = sub.at;
+    seat.accounts.push({ name: sub.name, from: sub.at, until: null, ...(sub.uid !== undefined ? { uid: sub.uid } : {}) });
+  }
 
   const dir = path.dirname(path.resolve(file));
   const base = path.basename(file).replace(/\.ya?ml$/i, '');
@@ -162,7 +239,8 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
     preset: raw.ruleset as PresetName,
     rules,
     directors: raw.directors,
-    players: raw.players,
+    players,
+    seats,
     days: days.sort((a, b) => a.day - b.day),
     events,
     storePath: path.resolve(opts.store ?? (raw.store ? path.resolve(dir, raw.store) : path.join(dir, `${base}.store.json`))),
@@ -172,8 +250,7 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
   if (raw.process !== undefined) game.process = ref(raw.process, ['process']);
   if (raw.browser !== undefined) game.browser = raw.browser;
   if (raw.holdings !== undefined) {
-    Object.keys(raw.holdings).forEach((name) => checkPlayer(name, ['holdings', name]));
-    game.holdings = raw.holdings;
+    game.holdings = Object.fromEntries(Object.entries(raw.holdings).map(([name, g]) => [players[seatOf(name, ['holdings', name])], g]));
   }
   return game;
 }
@@ -194,10 +271,6 @@ export function threadRefOf(v: number | string, forum: string, label: string): T
   const tid = url.searchParams.get('tid') ?? /thread-(\d+)-\d+-\d+\.html/.exec(url.pathname)?.[1];
   if (!tid || !/^\d+$/.test(tid)) throw new UserError(`${label}: no thread id (tid) in "${v}"`);
   return { tid: Number(tid), url: url.toString() };
-}
-
-function fieldName(p: PropertyKey[]): string {
-  return p.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i ? '.' : ''}${String(k)}`)).join('') || '(top level)';
 }
 
 function where(file: string, doc: Document, lc: LineCounter, p: PropertyKey[]): string {

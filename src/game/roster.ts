@@ -1,9 +1,124 @@
 /**
  * Who is in the game at a given moment (rules-spec §1): players leave at their exit time; the m107
- * white idiot who used 装傻 stays but may neither vote nor be voted. Pure functions of the game.
+ * white idiot who used 装傻 stays but may neither vote nor be voted. And who is which seat: a seat is
+ * played by one account at a time (a substitute, 替补, takes it over at its time; 062 l.267
+ * 替补玩家将收到该玩家的角色、身份、行动及账号、密码，代替该玩家继续游戏; 120b l.630 替补玩家…继承前任玩家
+ * 受到的一切判罚), an account is known by its uid first (a renamed account keeps it) and its name
+ * otherwise. The one place that answers "who is this account, which seat, alive when". Pure.
  */
 import { UserError } from '../cli/errors.js';
-import type { Game, GameDay } from './types.js';
+import type { SlicePost } from '../store/slice.js';
+import { normalizeName } from '../text/normalize.js';
+import type { Game, GameDay, Seat, SeatAccount } from './types.js';
+
+interface SeatIndex {
+  /** Every name of every seat (seat name, aliases, account names), normalised → seat. */
+  names: Map<string, Seat>;
+  /** Account names exactly as the forum writes them → the account. */
+  accounts: Map<string, { seat: Seat; account: SeatAccount }>;
+  /** Known uids → the account. */
+  uids: Map<number, { seat: Seat; account: SeatAccount }>;
+}
+const indexes = new WeakMap<readonly Seat[], SeatIndex>();
+
+function seatIndex(game: Game): SeatIndex {
+  let ix = indexes.get(game.seats);
+  if (!ix) {
+    ix = { names: new Map(), accounts: new Map(), uids: new Map() };
+    for (const seat of game.seats) {
+      for (const n of [seat.name, ...seat.aliases]) ix.names.set(normalizeName(n), seat);
+      for (const account of seat.accounts) {
+        ix.names.set(normalizeName(account.name), seat);
+        ix.accounts.set(account.name, { seat, account });
+        if (account.uid !== undefined) ix.uids.set(account.uid, { seat, account });
+      }
+    }
+    indexes.set(game.seats, ix);
+  }
+  return ix;
+}
+
+/** The seats' other names (aliases, every account's name) → the seat's name: a ballot may name a seat by any of them. */
+export function otherSeatNames(game: Game): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const s of game.seats) for (const n of [...s.aliases, ...s.accounts.map((a) => a.name)]) if (n !== s.name) out.set(n, s.name);
+  return out;
+}
+
+/** The account holding `seat` at `at` (the first account before any substitute). */
+export function accountAt(seat: Seat, at: number): SeatAccount {
+  return seat.accounts.find((a) => (a.from === null || a.from <= at) && (a.until === null || at < a.until)) ?? seat.accounts[0];
+}
+
+/** How a post's author stands to the seats at the post's time. */
+export type PostSeat =
+  | { kind: 'seat'; seat: string }
+  /** The account held the seat, but a substitute took it over before this post. */
+  | { kind: 'replaced'; seat: string; by: string; since: number }
+  | { kind: 'none' };
+
+/**
+ * The seat a post speaks for: its author's uid when a seat's account has it (a renamed account is
+ * still itself), else its author's name — unless that account's known uid is another one (someone
+ * else holds the name now). A substitute's posts before it took over speak for nobody.
+ */
+export function seatOfPost(game: Game, post: Pick<SlicePost, 'author' | 'authorId' | 'at'>): PostSeat {
+  const ix = seatIndex(game);
+  let hit = post.authorId !== null ? ix.uids.get(post.authorId) : undefined;
+  if (!hit) {
+    const named = ix.accounts.get(post.author);
+    if (named && (named.account.uid === undefined || post.authorId === null)) hit = named;
+  }
+  if (!hit) return { kind: 'none' };
+  const { seat, account } = hit;
+  if (account.from !== null && post.at < account.from) return { kind: 'none' };
+  if (account.until !== null && post.at >= account.until) return { kind: 'replaced', seat: seat.name, by: accountAt(seat, post.at).name, since: account.until };
+  return { kind: 'seat', seat: seat.name };
+}
+
+/** A post by an account a substitute had replaced: not the seat's, shown to the director. */
+export interface ReplacedPost {
+  post: SlicePost;
+  seat: string;
+  /** The account holding the seat at the post's time. */
+  by: string;
+  /** When the post's account was replaced. */
+  since: number;
+}
+
+/** A thread's posts as the seats see them: each author is its seat's name, replaced accounts' posts apart. */
+export interface SeatedPosts {
+  posts: SlicePost[];
+  replaced: ReplacedPost[];
+}
+
+const seated = new WeakMap<readonly SlicePost[], { seats: readonly Seat[]; result: SeatedPosts }>();
+
+/**
+ * A thread's posts with each author replaced by the seat it speaks for (a renamed account's or a
+ * substitute's post becomes its seat's), and the posts of replaced accounts set apart: they count for
+ * nobody (no 诈尸 either: the account is no longer in the game) and are flagged for the director. Posts
+ * by people who hold no seat (directors, spectators) keep their author. Unchanged posts are the same
+ * objects; the answer for one list is kept, and a list already seated comes back as it is.
+ */
+export function seatPosts(game: Game, posts: readonly SlicePost[]): SeatedPosts {
+  const known = seated.get(posts);
+  if (known && known.seats === game.seats) return known.result;
+  const result: SeatedPosts = { posts: [], replaced: [] };
+  const plain = game.seats.every((s) => s.accounts.length === 1 && s.accounts[0].uid === undefined);
+  for (const p of posts) {
+    if (plain) {
+      result.posts.push(p);
+      continue;
+    }
+    const s = seatOfPost(game, p);
+    if (s.kind === 'replaced') result.replaced.push({ post: p, seat: s.seat, by: s.by, since: s.since });
+    else result.posts.push(s.kind === 'seat' && s.seat !== p.author ? { ...p, author: s.seat } : p);
+  }
+  seated.set(posts, { seats: game.seats, result });
+  seated.set(result.posts, { seats: game.seats, result });
+  return result;
+}
 
 /** The exit time of a player, or null while they are in. */
 export function exitTime(game: Game, player: string): number | null {
@@ -47,4 +162,40 @@ export function findDay(game: Game, day: number): GameDay {
     throw new UserError(`day ${day} is not in the game file ${game.file} (days: ${known})`);
   }
   return d;
+}
+
+/** The accounts (forum names) whose uid neither the game file nor `withKnownUids` knows, in seat order. */
+export function unknownUids(game: Game): string[] {
+  return game.seats.flatMap((s) => s.accounts.filter((a) => a.uid === undefined).map((a) => a.name));
+}
+
+/**
+ * The game with what the forum's own record (the store's users: name → uid, from crawled posts) adds to
+ * the game file: each account's uid where the file gives none, and the other names seen with a seat's
+ * uid as its aliases — so a renamed account (same uid, new name) is still the seat, and a ballot may
+ * name it by its new name. A uid another account already has is not taken twice; a name that already
+ * means a seat is not made an alias.
+ */
+export function withKnownUids(game: Game, users: Readonly<Record<string, number>>): Game {
+  const taken = new Set(game.seats.flatMap((s) => s.accounts.flatMap((a) => (a.uid === undefined ? [] : [a.uid]))));
+  const withUids = game.seats.map((seat) => ({
+    ...seat,
+    accounts: seat.accounts.map((a) => {
+      const uid = users[a.name];
+      if (a.uid !== undefined || uid === undefined || taken.has(uid)) return a;
+      taken.add(uid);
+      return { ...a, uid };
+    }),
+  }));
+  const byUid = new Map<number, string[]>();
+  for (const [name, uid] of Object.entries(users)) byUid.set(uid, [...(byUid.get(uid) ?? []), name]);
+  const named = (name: string) => seatIndex(game).names.has(normalizeName(name));
+  let learned = false;
+  const seats = withUids.map((seat, i) => {
+    const renamed = seat.accounts.flatMap((a) => (a.uid === undefined ? [] : byUid.get(a.uid) ?? [])).filter((n) => !named(n));
+    const changed = renamed.length > 0 || seat.accounts.some((a, j) => a !== game.seats[i].accounts[j]);
+    learned ||= changed;
+    return changed ? { ...seat, aliases: [...seat.aliases, ...renamed] } : game.seats[i];
+  });
+  return learned ? { ...game, seats } : game;
 }

@@ -16,7 +16,10 @@ export interface ThreadRef {
 export interface GameDay {
   day: number;
   discussion?: ThreadRef;
+  /** The day's (first) vote thread: `votes[0]`. */
   vote?: ThreadRef;
+  /** Every vote thread of the day (`vote: [T1, T2]`), counted as one thread; empty when the day has none. */
+  votes: ThreadRef[];
   /** wuhui: the morning duel-rule vote thread (对战规则投票帖). */
   rules?: ThreadRef;
   /** wuhui: the auction thread (拍卖贴). */
@@ -44,6 +47,33 @@ export interface GameEvent {
   idiot?: number;
 }
 
+/**
+ * One forum account that played a seat, and when: the seat's first account from the start, each
+ * substitute (替补) from the moment it took over until the next one did.
+ */
+export interface SeatAccount {
+  /** The account's forum name. */
+  name: string;
+  /** Its forum uid, when the game file gives it (or the store learned it: src/game/seat-uids.ts). */
+  uid?: number;
+  /** Took the seat at (epoch ms); null for the seat's first account. */
+  from: number | null;
+  /** Replaced by the next substitute at (epoch ms); null while it holds the seat. */
+  until: number | null;
+}
+
+/**
+ * A seat (a player of the game): the analyses name it by `name`, its first account's name as listed
+ * in `players:`. Ballots, post counts, cards and the elevator follow the seat through substitutes.
+ */
+export interface Seat {
+  name: string;
+  /** Other names that mean this seat (a nickname, the new name of a renamed account). */
+  aliases: string[];
+  /** Its accounts in the order they held it (the first is `name`). */
+  accounts: SeatAccount[];
+}
+
 import type { Ruleset } from './ruleset-schema.js';
 
 export interface Game {
@@ -53,8 +83,10 @@ export interface Game {
   preset: PresetName;
   rules: Ruleset;
   directors: string[];
-  /** Forum names in elevator order. */
+  /** Seat names (each seat's first forum name) in elevator order. */
   players: string[];
+  /** The seats, in the same order as `players` (src/game/roster.ts answers who is which seat when). */
+  seats: Seat[];
   process?: ThreadRef;
   days: GameDay[];
   events: GameEvent[];

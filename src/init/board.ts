@@ -106,6 +106,8 @@ export interface GameDraft {
   directors: string[];
   /** Players in order of their first post in day 1's discussion thread. */
   players: string[];
+  /** Each player's forum uid, as their posts show it (written into the draft: the elevator needs them). */
+  uids?: Readonly<Record<string, number>>;
   /** Where the players came from. */
   playersFrom: string;
   /** Day-1 opening time guess (forum-local "YYYY-MM-DD HH:mm"), from the discussion thread's first post. */
@@ -126,7 +128,7 @@ export function renderGameDraft(d: GameDraft): string {
     `ruleset: ${d.ruleset}  # TODO: m107, 062, wuhui or 120b — the preset of this game's rule post`,
     `directors: [${d.directors.map(q).join(', ')}]  # TODO: add the second director, if any`,
     `# TODO: players ${d.playersFrom}; put them in the elevator order of the rules post`,
-    `players: [${d.players.map(q).join(', ')}]`,
+    `players: [${d.players.map((p) => (d.uids?.[p] !== undefined ? `{name: ${q(p)}, uid: ${d.uids[p]}}` : q(p))).join(', ')}]`,
   ];
   if (d.game.process) lines.push(`process: ${d.game.process.tid}  # ${d.game.process.title}`);
   lines.push('days:');

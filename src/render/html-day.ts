@@ -26,7 +26,8 @@ export function reportTitle(game: Pick<Game, 'file'>): string {
 export function htmlActivity(report: DayReport): HtmlActivityTable {
   const hasVote = report.activity.some((a) => a.voted !== null);
   return {
-    columns: [...report.table.days.map((d) => `第${d}日发言`), '合计', ...(hasVote ? [`第${report.day}日投票帖`] : [])],
+    // Short headings: a long game's ten or more day columns still fit (the table scrolls beyond that).
+    columns: [...report.table.days.map((d) => `第${d}日`), '合计', ...(hasVote ? [`第${report.day}日投票`] : [])],
     rows: report.table.rows.map((row) => {
       const today = report.activity.find((a) => a.player === row.player);
       const voted = !today || today.exempt ? '出局' : today.voted === null ? '—' : today.voted ? '✓' : '✗';

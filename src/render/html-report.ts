@@ -67,7 +67,9 @@ table{border-collapse:collapse;width:100%;margin:8px 0}th,td{border:1px solid #d
 th{background:#f4f4f4}td.nw{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}tr.warn td{background:#fff4e5}
 .rejected{color:#a40000}.superseded{color:#777;text-decoration:line-through}.counted{color:#006400}
 .note{color:#8a5a00}.empty{color:#777;font-style:italic}svg.timeline{max-width:100%;height:auto}
-a{color:#0b5cad}footer{margin-top:32px;color:#888;font-size:12px}`;
+a{color:#0b5cad}footer{margin-top:32px;color:#888;font-size:12px}
+.scroll{overflow-x:auto}table.activity th,table.activity td{white-space:nowrap}
+table.activity td:first-child,table.activity th:first-child{position:sticky;left:0;background:#fff}`;
 
 /** The CSP of the report: nothing may load or run; only the one style block (by hash) applies. */
 export function reportCsp(style = STYLE): string {
@@ -142,6 +144,30 @@ function tallySection(input: HtmlReportInput, fmt: (t: number, f?: string) => st
   out.push('<h2>每一票</h2>', '<table class="ballots"><thead><tr><th>时间</th><th>楼层</th><th>投票者</th><th>对象</th><th>状态</th><th>说明</th></tr></thead><tbody>');
   for (const b of t.ballots) out.push(ballotRow(b, fmt));
   out.push('</tbody></table>');
+  if (t.acceleration) {
+    out.push('<h2>进程加速</h2>', `<p>${escapeHtml(t.acceleration.explanation)}</p>`);
+    if (t.acceleration.audit.length) {
+      out.push('<table class="acceleration"><thead><tr><th>时间</th><th>楼层</th><th>玩家</th><th>计入</th><th>说明</th></tr></thead><tbody>');
+      for (const r of t.acceleration.audit) {
+        const status = r.counted ? 'counted' : 'rejected';
+        out.push(
+          `<tr class="${status}"><td class="nw">${escapeHtml(fmt(r.at, 'MM-dd HH:mm:ss'))}</td><td class="nw">${link(r.url, r.floor === null ? '#' : `${r.floor}#`)}</td>` +
+            `<td class="nw">${escapeHtml(r.player)}</td><td class="nw ${status}">${r.counted ? '计入' : '不计'}</td><td>${escapeHtml(r.reason ?? '')}</td></tr>`,
+        );
+      }
+      out.push('</tbody></table>');
+    }
+  }
+  if (t.misplaced?.length) {
+    out.push('<h2>投票发错帖（不计票）</h2>', '<table class="misplaced"><thead><tr><th>时间</th><th>帖子</th><th>玩家</th><th>对象</th></tr></thead><tbody>');
+    for (const m of t.misplaced) {
+      out.push(
+        `<tr><td class="nw">${escapeHtml(fmt(m.at, 'MM-dd HH:mm:ss'))}</td><td class="nw">${link(m.url, `${m.thread === 'discussion' ? '讨论帖' : '进程帖'} ${m.floor ?? ''}#`)}</td>` +
+          `<td class="nw">${escapeHtml(m.player)}</td><td>${escapeHtml(m.target ?? '—')}</td></tr>`,
+      );
+    }
+    out.push('</tbody></table>');
+  }
   if (t.notes.length) out.push('<ul class="notes">', ...t.notes.map((n) => `<li class="note">${escapeHtml(n)}</li>`), '</ul>');
   out.push('</section>');
   return out;
@@ -166,12 +192,13 @@ function activitySection(a: HtmlActivityTable | null, notes: string[]): string[]
     out.push('<p class="empty">没有活跃度数据。</p>', '</section>');
     return out;
   }
-  out.push(`<table class="activity"><thead><tr><th>玩家</th>${a.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>`);
+  out.push('<p class="meta">每日发言数（计数帖内，开门至关门）</p>');
+  out.push(`<div class="scroll"><table class="activity"><thead><tr><th>玩家</th>${a.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>`);
   for (const r of a.rows) {
     const cells = r.cells.map((c) => (typeof c === 'number' ? `<td class="num">${c}</td>` : `<td>${escapeHtml(c)}</td>`)).join('');
     out.push(`<tr${r.warn ? ' class="warn"' : ''}><td>${escapeHtml(r.player)}</td>${cells}</tr>`);
   }
-  out.push('</tbody></table>', '</section>');
+  out.push('</tbody></table></div>', '</section>');
   return out;
 }
 

@@ -15,6 +15,9 @@ export interface ReportTerminalOptions {
   color?: boolean;
 }
 
+/** The width the activity table keeps within (a classic terminal). */
+const TERMINAL_COLUMNS = 80;
+
 function width(s: string): number {
   let w = 0;
   for (const ch of s) w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(ch) ? 2 : 1;
@@ -33,15 +36,24 @@ export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOption
   for (const n of r.notes) out.push(c.yellow(`  note: ${n}`));
 
   out.push('', c.bold('Activity (posts in the counted threads; — = out before the day)'));
-  const nameW = Math.max(6, ...r.table.rows.map((x) => width(x.player))) + 2;
-  out.push(`  ${pad('player', nameW)}${r.table.days.map((d) => `D${d}`.padStart(5)).join('')}  total  voted`);
-  for (const row of r.table.rows) {
-    const today = r.activity.find((a) => a.player === row.player)!;
-    const cells = row.counts.map((n) => (n === null ? '—' : String(n)).padStart(5)).join('');
-    const voted = today.exempt ? '' : today.voted === null ? 'n/a' : today.voted ? 'yes' : c.red('no');
-    const line = `  ${pad(terminalSafe(row.player), nameW)}${cells}  ${String(row.total).padStart(5)}  ${voted}`;
-    out.push(r.flags.some((f) => f.player === row.player && LURKING_KINDS.has(f.kind)) ? c.yellow(line) : line);
-  }
+  const nameW = Math.max(6, ...r.table.rows.map((x) => width(terminalSafe(x.player)))) + 2;
+  // A long game's days wrap into blocks that fit an 80-column terminal; totals and ballots close the last.
+  const perBlock = Math.max(3, Math.floor((TERMINAL_COLUMNS - 2 - nameW - 14) / 5));
+  const blocks: number[][] = [];
+  for (let i = 0; i < r.table.days.length; i += perBlock) blocks.push(r.table.days.slice(i, i + perBlock).map((_, k) => i + k));
+  if (blocks.length === 0) blocks.push([]);
+  blocks.forEach((cols, b) => {
+    const last = b === blocks.length - 1;
+    if (b > 0) out.push('');
+    out.push(`  ${pad('player', nameW)}${cols.map((i) => `D${r.table.days[i]}`.padStart(5)).join('')}${last ? '  total  voted' : ''}`);
+    for (const row of r.table.rows) {
+      const today = r.activity.find((a) => a.player === row.player)!;
+      const cells = cols.map((i) => (row.counts[i] === null ? '—' : String(row.counts[i])).padStart(5)).join('');
+      const voted = today.exempt ? '' : today.voted === null ? 'n/a' : today.voted ? 'yes' : c.red('no');
+      const line = `  ${pad(terminalSafe(row.player), nameW)}${cells}${last ? `  ${String(row.total).padStart(5)}  ${voted}` : ''}`;
+      out.push(r.flags.some((f) => f.player === row.player && LURKING_KINDS.has(f.kind)) ? c.yellow(line) : line);
+    }
+  });
 
   out.push('', c.bold(`Flags (${r.flags.length}) — proposals for the director, never automatic`));
   if (!r.flags.length) out.push('  (none)');

@@ -31,8 +31,14 @@ export function renderTallyBBCode(t: TallyResult): string {
   const out: string[] = [];
   out.push(`[b]第${t.day}日${KIND_TITLE[t.kind]}结果[/b]（${t.running ? `截至 ${time(t.countedAt)} 的实时统计` : `关门 ${time(t.closes)}`}）`);
   if (t.sheriff) out.push(`警长：${e(t.sheriff)}（警长票计 ${fmt(t.sheriffWeight)} 票）`);
-  if (t.acceleration) out.push(`进程加速：${e(t.acceleration.explanation)}${t.accelerated ? '，改票作废' : ''}`);
-  else if (t.accelerated) out.push('进程加速：是（游戏文件声明），改票作废');
+  if (t.acceleration) {
+    out.push(`进程加速：${e(t.acceleration.explanation)}${t.accelerated ? '，改票作废' : ''}`);
+    const asked = t.acceleration.audit;
+    const counted = asked.filter((r) => r.counted).map((r) => `${e(r.player)} ${floorLink(r)} ${time(r.at)}`);
+    const not = asked.filter((r) => !r.counted).map((r) => `${e(r.player)} ${floorLink(r)}（${e(r.reason ?? '')}）`);
+    if (counted.length) out.push(`申请加速：${counted.join('、')}`);
+    if (not.length) out.push(`不计的申请：${not.join('、')}`);
+  } else if (t.accelerated) out.push('进程加速：是（游戏文件声明），改票作废');
   out.push('', '[b]票数[/b]');
   for (const l of t.totals) {
     const voters = t.ballots
@@ -64,6 +70,10 @@ export function renderTallyBBCode(t: TallyResult): string {
     for (const b of rejected) {
       out.push(`${e(b.voter)} ${floorLink(b)} ${time(b.at)}${b.target ? ` → ${e(revealBidi(b.target))}` : ''}：${e(b.reason ?? '')}`);
     }
+  }
+  if (t.misplaced?.length) {
+    out.push('', '[b]发在投票帖以外的投票（不计票）[/b]');
+    for (const m of t.misplaced) out.push(`${e(m.player)} ${floorLink(m)}（${m.thread === 'discussion' ? '讨论帖' : '进程帖'}）${m.target ? ` → ${e(revealBidi(m.target))}` : ''}`);
   }
   const none = t.players.filter((p) => p.state === 'none').map((p) => p.player);
   if (none.length) out.push('', `[b]未投票[/b]：${none.map(e).join('、')}`);

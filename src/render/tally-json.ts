@@ -1,6 +1,8 @@
 /**
  * The tally as JSON (`bansha tally --json`): an interface others script against, so the keys are
- * fixed — {day, kind, sheriff, accelerated, totals: [{name, votes}], result: {name, tie, rule, code},
+ * fixed — {day, kind, sheriff, accelerated, acceleration: {needed, alive, accelerated, asOf, requests: [{player, pid,
+ * floor, at, url, counted, reason, code}]} | null, misplaced: [{player, thread, tid, pid, floor, at, url, target}],
+ * totals: [{name, votes}], result: {name, tie, rule, code},
  * ballots: [{voter, target, weight, status, reason, code, codes, pid, floor, at}]}; a day without a
  * public vote (120b) is {day, kind: "none", reason, code}. Times are ISO 8601 with the forum's offset.
  * `reason` and `rule` are the Chinese sentences the announcement shows; `code`/`codes` are the stable
@@ -18,6 +20,17 @@ export interface TallyJson {
   code?: OutcomeCode | null;
   sheriff?: string | null;
   accelerated?: boolean;
+  /** Who asked to accelerate and whether it counted (null when the day has no acceleration count). */
+  acceleration?: {
+    needed: number;
+    alive: number;
+    accelerated: boolean;
+    /** Requests count strictly before this moment: the cut-off, or an earlier --at. */
+    asOf: string;
+    requests: Array<{ player: string; pid: number; floor: number | null; at: string; url: string; counted: boolean; reason: string | null; code: string | null }>;
+  } | null;
+  /** Players' ballots outside the vote thread: not counted. */
+  misplaced?: Array<{ player: string; thread: 'discussion' | 'process'; tid: number; pid: number; floor: number | null; at: string; url: string; target: string | null }>;
   totals?: Array<{ name: string; votes: number }>;
   result?: { name: string | null; tie: string[]; rule: string; code: OutcomeCode | null };
   ballots?: Array<{
@@ -42,6 +55,14 @@ export function tallyJson(t: TallyResult): TallyJson {
     kind: t.kind,
     sheriff: t.sheriff,
     accelerated: t.accelerated,
+    acceleration: t.acceleration && {
+      needed: t.acceleration.needed,
+      alive: t.acceleration.alive,
+      accelerated: t.acceleration.accelerated,
+      asOf: forumIso(t.acceleration.asOf, t.timezone),
+      requests: t.acceleration.audit.map((r) => ({ ...r, at: forumIso(r.at, t.timezone) })),
+    },
+    misplaced: (t.misplaced ?? []).map((m) => ({ ...m, at: forumIso(m.at, t.timezone) })),
     totals: t.totals.map((l) => ({ name: l.name, votes: l.votes })),
     result: { name: t.result.name, tie: [...t.result.tie], rule: t.result.rule, code: t.result.detail?.code ?? null },
     ballots: t.ballots.map((b) => ({

@@ -27,8 +27,14 @@ export function renderTallyTerminal(t: TallyResult, opts: TerminalOptions = {}):
   const out: string[] = [];
   out.push(c.bold(`Day ${t.day} — ${KIND[t.kind]} (thread ${t.tid}), ${t.running ? `running count as of ${time(t.countedAt)} (closes ${time(t.closes)})` : `closed ${time(t.closes)}`} [${t.timezone}]`));
   out.push(`Sheriff: ${t.sheriff ? `${s(t.sheriff)} — ${s(t.sheriffSource)}; weight ${fmt(t.sheriffWeight)}` : s(t.sheriffSource)}`);
-  if (t.acceleration) out.push(`Acceleration: ${s(t.acceleration.explanation)}`);
-  else if (t.accelerated) out.push('Acceleration: declared in the game file');
+  if (t.acceleration) {
+    out.push(`Acceleration: ${s(t.acceleration.explanation)}`);
+    // Who asked, when, where — and why a request did not count (the audit, src/votes/acceleration.ts).
+    for (const r of t.acceleration.audit) {
+      const where = `${r.floor ?? '?'}# ${time(r.at)}  ${s(r.url)}`;
+      out.push(r.counted ? `  ${c.green('✓')} ${s(r.player)}  ${where}` : `  ${c.red('✗')} ${s(r.player)}  ${where}  ${c.red(s(r.reason ?? ''))}`);
+    }
+  } else if (t.accelerated) out.push('Acceleration: declared in the game file');
 
   out.push('', c.bold('Totals'));
   const width = Math.max(4, ...t.totals.map((l) => s(l.name).length * 2));
@@ -56,6 +62,12 @@ export function renderTallyTerminal(t: TallyResult, opts: TerminalOptions = {}):
   if (strays.length) {
     out.push('', c.bold('Not players'));
     for (const b of strays) out.push(`  ${c.red('✗')} ${s(b.voter)}: ${line(b, time)}  ${s(b.reason ?? '')}`);
+  }
+  if (t.misplaced?.length) {
+    out.push('', c.bold('投票发错帖（不计票，请导演裁定）'));
+    for (const m of t.misplaced) {
+      out.push(`  ${c.yellow('?')} ${s(m.player)} → ${m.target === null ? '(none read)' : s(revealBidi(m.target))}  ${m.thread === 'discussion' ? '讨论帖' : '进程帖'} ${m.tid} ${m.floor ?? '?'}# ${time(m.at)}  ${s(m.url)}`);
+    }
   }
   const flagged = t.ballots.filter((b) => b.flags.length);
   if (t.notes.length || flagged.length) {

@@ -4,8 +4,12 @@
  * whole game's activity table. A pure function of (game, posts by thread, day, inputs the tally
  * supplies): the CLI reads the store, tests feed posts.
  */
-import { findDay, isOut } from '../game/roster.js';
-import type { Game } from '../game/types.js';
+import { findDay, isOut, otherSeatNames, seatPosts, type ReplacedPost } from '../game/roster.js';
+import type { Game, GameDay } from '../game/types.js';
+import type { SlicePost } from '../store/slice.js';
+import { misplacedBallots } from '../votes/misplaced.js';
+import { forumTime } from '../votes/time.js';
+import { dayEnd, dayTids } from '../activity/threads.js';
 import { playersWithBallot } from '../activity/ballots.js';
 import { countDayPosts, type DayPosts } from '../activity/count.js';
 import { lurkingFlags } from '../activity/lurking.js';
@@ -79,8 +83,16 @@ export interface DayReportOptions {
 }
 
 /** Builds day `day`'s report. Throws when the game has no such day. */
-export function buildDayReport(game: Game, posts: PostsByThread, day: number, opts: DayReportOptions): DayReport {
+export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: number, opts: DayReportOptions): DayReport {
   const d = findDay(game, day);
+  // Posts as the seats see them (src/game/roster.ts): counts, ballots and cards follow the seat.
+  const posts = new Map<number, readonly SlicePost[]>();
+  const replaced: ReplacedPost[] = [];
+  for (const [tid, list] of postsAsStored) {
+    const seated = seatPosts(game, list);
+    posts.set(tid, seated.posts);
+    replaced.push(...seated.replaced);
+  }
   const accelerated: Record<number, boolean> = typeof opts.accelerated === 'boolean' ? { [day]: opts.accelerated } : { ...opts.accelerated };
   const isAccelerated = accelerated[day] === true;
   const waived = isAccelerated && game.rules.acceleration.waivesLurking;
@@ -95,9 +107,10 @@ export function buildDayReport(game: Game, posts: PostsByThread, day: number, op
 
   let ballots: ReadonlySet<string> | null = null;
   if (game.rules.publicVote && d.vote) {
+    const unread = d.votes.filter((v) => !posts.has(v.tid)).map((v) => v.tid);
     if (opts.ballots) ballots = opts.ballots;
-    else if (posts.has(d.vote.tid)) ballots = playersWithBallot(game, d, posts.get(d.vote.tid)!);
-    else notes.push(`未读到投票帖 ${d.vote.tid}：无法判断谁未投票`);
+    else if (unread.length === 0) ballots = playersWithBallot(game, d, d.votes.flatMap((v) => posts.get(v.tid)!));
+    else notes.push(`未读到投票帖 ${unread.join(', ')}：无法判断谁未投票`);
   }
   if (isAccelerated) notes.push(waived ? `第${day}日已加速：本日发言不足与未投票不判罚（§5）` : `第${day}日已加速（本规则不因加速免罚）`);
   if (!game.rules.lurking.enabled) notes.push(`${game.rules.name} 没有潜水规则：发言数仅供参考`);
@@ -120,6 +133,7 @@ export function buildDayReport(game: Game, posts: PostsByThread, day: number, op
       flags.push(postFlag('late-post', p, p.text, '关门后发帖：不计入当日发言数'));
     }
   }
+  flags.push(...seatFlags(game, d, replaced, posts));
 
   const ledger = opts.ledger ?? null;
   const cards: ReportCard[] = proposeCards(game, day, flags, ledger).map((p) => {
@@ -152,4 +166,35 @@ export function buildDayReport(game: Game, posts: PostsByThread, day: number, op
     standings: ledger ? standings(game, ledger, day) : [],
     notes,
   };
+}
+
+/**
+ * Flags no card follows (src/cards/severity.ts): posts the day's business got from accounts a substitute
+ * had replaced (not the seat's, not 诈尸: the account left the game; 120b l.631 替补玩家一旦上场，前任玩家
+ * 彻底离开游戏), and players' ballots posted in the discussion or process thread (not counted).
+ */
+function seatFlags(game: Game, d: GameDay, replaced: readonly ReplacedPost[], posts: ReadonlyMap<number, readonly SlicePost[]>): Flag[] {
+  const flags: Flag[] = [];
+  const mine = new Set([...dayTids(d), ...(game.process ? [game.process.tid] : [])]);
+  const end = dayEnd(game, d);
+  for (const r of replaced) {
+    const p = r.post;
+    if (!mine.has(p.tid) || p.at < d.opens || p.at >= end) continue;
+    flags.push({
+      ...postFlag('replaced-account', p, p.text, `${p.author} 已于 ${forumTime(r.since, game.timezone)} 由替补 ${r.by} 接替（${r.seat} 的座位）：此帖不计入任何玩家，也不算诈尸，请导演查看`),
+      player: r.seat,
+    });
+  }
+  if (game.rules.publicVote) {
+    const threads = [
+      ...(d.discussion ? [{ thread: 'discussion' as const, posts: posts.get(d.discussion.tid) ?? [] }] : []),
+      ...(game.process ? [{ thread: 'process' as const, posts: posts.get(game.process.tid) ?? [] }] : []),
+    ];
+    for (const m of misplacedBallots(game, d, threads, { kind: 'players', players: game.players, otherNames: otherSeatNames(game) })) {
+      const post = threads.flatMap((t) => t.posts).find((p) => p.pid === m.pid)!;
+      const where = m.thread === 'discussion' ? '讨论帖' : '进程帖';
+      flags.push(postFlag('misplaced-ballot', post, post.text, `投票发在${where}（帖子 ${m.tid}），不在投票帖：不计票，请导演裁定${m.target ? `（写的是 ${m.target}）` : ''}`));
+    }
+  }
+  return flags;
 }

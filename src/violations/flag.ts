@@ -17,7 +17,9 @@ export type FlagKind =
   | 'avatar-changed' // §7 头像 changed during the game
   | 'signature-changed' // §7 签名档 changed during the game
   | 'filler' // 120b 无谓的水帖
-  | 'late-post'; // not a violation: a post after closing, shown because it was not counted
+  | 'late-post' // not a violation: a post after closing, shown because it was not counted
+  | 'replaced-account' // not a violation: a post by an account a substitute (替补) had replaced
+  | 'misplaced-ballot'; // not counted: a ballot posted in the discussion or process thread
 
 /**
  * Each flag kind's Chinese names, the one table of them: `short` heads a flag in the day report (terminal,
@@ -37,6 +39,8 @@ export const FLAG_KIND_NAMES: Record<FlagKind, { short: string; offence: string 
   'signature-changed': { short: '更换签名档', offence: '更换签名档' },
   filler: { short: '水帖', offence: '无谓的水帖' },
   'late-post': { short: '关门后发帖', offence: '关门后发帖' },
+  'replaced-account': { short: '被替补账号发帖', offence: '被替补账号发帖' },
+  'misplaced-ballot': { short: '投票发错帖', offence: '投票发错帖' },
 };
 
 /** The flag kinds of the lurker rules (rules-spec §6): a report marks the player's activity row for them. */

@@ -25,17 +25,20 @@ function norm(v: string | null | undefined): string | null {
 /** Every change of avatar or signature per player across the given posts (all the game's threads). */
 export function profileChanges(posts: readonly SlicePost[], players: readonly string[]): ProfileChange[] {
   const inGame = new Set(players);
+  // By account (the seat's name and the account's uid): a substitute (替补) playing the seat has its own avatar.
   const obs = new Map<string, Array<{ seenAt: number; avatar: string | null; signature: string | null; post: SlicePost }>>();
   for (const p of posts) {
     if (!inGame.has(p.author) || p.deleted) continue;
-    const list = obs.get(p.author) ?? [];
+    const account = `${p.author}\u0000${p.authorId ?? ''}`;
+    const list = obs.get(account) ?? [];
     for (const v of p.versions) {
       list.push({ seenAt: Date.parse(v.firstSeen), avatar: norm(v.post.avatar), signature: norm(v.post.signature), post: p });
     }
-    obs.set(p.author, list);
+    obs.set(account, list);
   }
   const out: ProfileChange[] = [];
-  for (const [player, list] of obs) {
+  for (const list of obs.values()) {
+    const player = list[0].post.author;
     list.sort((a, b) => a.seenAt - b.seenAt || a.post.pid - b.post.pid);
     for (const what of ['avatar', 'signature'] as const) {
       let current = list[0]?.[what] ?? null;

@@ -15,9 +15,9 @@
  * - wildcards: * × ○ □ and a lone x stand for one character (傻X).
  */
 import fs from 'node:fs';
-import * as OpenCC from 'opencc-js';
 import { pinyin } from 'pinyin-pro';
 import { packagePath } from '../paths.js';
+import { toSimplified } from '../text/simplified.js';
 
 export type TokenKind = 'han' | 'syllable' | 'letter' | 'digit' | 'wildcard';
 
@@ -45,11 +45,7 @@ const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u
 const HAN = /\p{Script=Han}/u;
 const WILDCARDS = new Set(['*', '×', '○', '□', '＊', '〇', '✕', '╳']);
 
-let toSimplified: ((s: string) => string) | null = null;
-function t2s(s: string): string {
-  const conv = (toSimplified ??= OpenCC.Converter({ from: 't', to: 'cn' }));
-  return conv(s);
-}
+const t2s = toSimplified;
 
 let lookalikes: Map<string, string> | null = null;
 /** The look-alike table (data/lookalikes.txt). */

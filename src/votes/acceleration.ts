@@ -8,15 +8,21 @@
  *
  * Decisions where the spec is silent: a request counts from a player in the game at its post time and
  * still in it at the cut-off (players voted out at closing are in); a later post with 取消/撤销/撤回/不
- * before the request word withdraws that player's request; quoted text is never read (the parser drops it).
+ * before the request word withdraws that player's request; asking again counts once (the first request
+ * stands); quoted text is never read (the parser drops it); traditional wording (申請加速) is the same
+ * request. Requests follow the seat (a substitute's request is the seat's); a replaced account's is not.
+ *
+ * Every request post of the day is in `audit` — counted, or why not — so a director can check who asked
+ * (name, time, floor, link); with `at` (tally --at), the count and the audit are as of that moment.
  */
 import type { Game, GameDay } from '../game/types.js';
-import { alivePlayers, exitTime, isDirector } from '../game/roster.js';
+import { alivePlayers, exitTime, isDirector, seatPosts } from '../game/roster.js';
 import type { SlicePost } from '../store/slice.js';
 import { foldWidth } from '../text/normalize.js';
+import { toSimplified } from '../text/simplified.js';
 import { accelerationIgnoreText, accelerationText, type AccelerationIgnore } from './reasons.js';
 import { strictlyBefore, timeSpan } from './time.js';
-import type { AccelerationResult } from './types.js';
+import type { AccelerationRequest, AccelerationResult } from './types.js';
 
 const WITHDRAW = /(取消|撤销|撤回|收回|不)\s*$/;
 
@@ -29,55 +35,75 @@ export function accelerationFor(game: Game, day: GameDay, processPosts: readonly
   const alive = alivePlayers(game, until - 1);
   const needed = acc.threshold === 'more-than-half' ? Math.floor(alive.length / 2) + 1 : Math.ceil(alive.length / 2);
   const result: AccelerationResult = {
-    accelerated: false, explanation: '', declared: day.accelerated ?? null, requests: [], delays: [], ignored: [],
-    alive: alive.length, needed, cutoff,
+    accelerated: false, explanation: '', declared: day.accelerated ?? null, requests: [], delays: [], ignored: [], audit: [],
+    alive: alive.length, needed, cutoff, asOf: until,
   };
+  const zone = game.timezone;
+  const seated = seatPosts(game, processPosts);
+  const entry = (p: SlicePost) => ({ player: p.author, pid: p.pid, floor: p.floor, at: p.at, url: p.url });
+  // Every request post of the day in the audit, in time order; `skip` gives it the reason it did not count.
+  const listed = new Map<number, AccelerationRequest>();
+  const skip = (p: SlicePost, kind: 'request' | 'delay' | 'withdraw', why: AccelerationIgnore) => {
+    const reason = accelerationIgnoreText(why, zone);
+    result.ignored.push({ author: p.author, pid: p.pid, floor: p.floor, at: p.at, reason, code: why.code });
+    if (kind === 'request') listed.set(p.pid, { ...entry(p), counted: false, reason, code: why.code });
+  };
+  const mine = (p: SlicePost) => strictlyBefore(timeSpan(p), day.opens) !== 'yes' && (at === undefined || timeSpan(p).lo <= at);
+  for (const r of seated.replaced) {
+    const kind = requestKind(r.post.text, acc.requestWords, acc.delayWords);
+    if (kind && mine(r.post) && strictlyBefore(timeSpan(r.post), day.closes) === 'yes') skip(r.post, kind, { code: 'replaced', author: r.post.author, seat: r.seat, by: r.by });
+  }
 
-  const latest = new Map<string, { kind: 'request' | 'delay' | 'withdraw'; post: SlicePost }>();
-  const sorted = [...processPosts].sort((a, b) => a.at - b.at || a.pid - b.pid);
+  // Each player's standing request: the first since their last withdrawal; asking again changes nothing.
+  const active = new Map<string, { kind: 'request' | 'delay'; post: SlicePost }>();
+  const sorted = [...seated.posts].sort((a, b) => a.at - b.at || a.pid - b.pid);
   for (const p of sorted) {
     const kind = requestKind(p.text, acc.requestWords, acc.delayWords);
-    if (!kind) continue;
-    const ignore = (why: AccelerationIgnore) =>
-      result.ignored.push({ author: p.author, pid: p.pid, floor: p.floor, at: p.at, reason: accelerationIgnoreText(why, game.timezone), code: why.code });
+    if (!kind || !mine(p)) continue; // another day's request (or, with --at, one not yet posted): not this count's business
     const span = timeSpan(p);
-    if (strictlyBefore(span, day.opens) === 'yes') continue; // another day's request: not this day's business
     if (strictlyBefore(span, until) !== 'yes') {
-      if (strictlyBefore(span, day.closes) === 'yes') ignore({ code: 'after-cutoff', at: p.at, cutoff, atMoment: at !== undefined && at < cutoff });
+      if (strictlyBefore(span, day.closes) === 'yes') skip(p, kind, { code: 'after-cutoff', at: p.at, cutoff: until, atMoment: at !== undefined && at < cutoff });
       continue;
     }
     if (isDirector(game, p.author)) {
-      ignore({ code: 'director' });
+      skip(p, kind, { code: 'director' });
       continue;
     }
     if (!game.players.includes(p.author)) {
-      ignore({ code: 'not-a-player', author: p.author });
+      skip(p, kind, { code: 'not-a-player', author: p.author });
       continue;
     }
     const out = exitTime(game, p.author);
     if (out !== null && out <= span.lo) {
-      ignore({ code: 'out', author: p.author, since: out });
+      skip(p, kind, { code: 'out', author: p.author, since: out });
       continue;
     }
     if (out !== null && out < until) {
-      ignore({ code: 'left-before-cutoff', author: p.author, since: out });
+      skip(p, kind, { code: 'left-before-cutoff', author: p.author, since: out });
       continue;
     }
-    latest.set(`${kind === 'delay' ? 'd' : 'a'}:${p.author}`, { kind, post: p });
-  }
-  const entry = (p: SlicePost) => ({ player: p.author, pid: p.pid, floor: p.floor, at: p.at, url: p.url });
-  for (const [key, v] of latest) {
-    if (v.kind === 'withdraw') {
-      if (key.startsWith('a:')) {
-        const p = v.post;
-        result.ignored.push({ author: p.author, pid: p.pid, floor: p.floor, at: p.at, reason: accelerationIgnoreText({ code: 'withdrew' }, game.timezone), code: 'withdrew' });
+    const key = `${kind === 'delay' ? 'd' : 'a'}:${p.author}`;
+    const standing = active.get(key);
+    if (kind === 'withdraw') {
+      if (standing) {
+        const reason = accelerationIgnoreText({ code: 'withdrew' }, zone);
+        result.ignored.push({ author: p.author, pid: p.pid, floor: p.floor, at: p.at, reason, code: 'withdrew' });
+        listed.set(standing.post.pid, { ...entry(standing.post), counted: false, reason, code: 'withdrew' });
+        active.delete(key);
       }
       continue;
     }
-    (v.kind === 'request' ? result.requests : result.delays).push(entry(v.post));
+    if (standing) {
+      skip(p, kind, { code: 'repeat', first: standing.post.floor, at: standing.post.at });
+      continue;
+    }
+    active.set(key, { kind, post: p });
+    if (kind === 'request') listed.set(p.pid, { ...entry(p), counted: true, reason: null, code: null });
   }
+  for (const v of active.values()) (v.kind === 'request' ? result.requests : result.delays).push(entry(v.post));
   result.requests.sort((a, b) => a.at - b.at);
   result.delays.sort((a, b) => a.at - b.at);
+  result.audit = [...listed.values()].sort((a, b) => a.at - b.at || a.pid - b.pid);
 
   const asked = result.requests.length;
   const accelMet = asked >= needed;
@@ -95,7 +121,7 @@ export function accelerationFor(game: Game, day: GameDay, processPosts: readonly
     how = 'counted';
   }
   result.explanation = accelerationText(
-    { asked, alive: alive.length, needed, cutoff, threshold: acc.threshold, how, accelerated: result.accelerated, delays: result.delays.length },
+    { asked, alive: alive.length, needed, cutoff: until, threshold: acc.threshold, how, accelerated: result.accelerated, delays: result.delays.length },
     game.timezone,
   );
   return result;
@@ -103,7 +129,8 @@ export function accelerationFor(game: Game, day: GameDay, processPosts: readonly
 
 /** Which request a process-thread post makes, if any. */
 export function requestKind(text: string, requestWords: readonly string[], delayWords: readonly string[]): 'request' | 'delay' | 'withdraw' | null {
-  const s = foldWidth(text);
+  // 申請加速 is 申请加速: traditional characters read as simplified (opencc), width folded.
+  const s = toSimplified(foldWidth(text));
   for (const w of requestWords) {
     const i = s.indexOf(w);
     if (i >= 0) return WITHDRAW.test(s.slice(0, i)) ? 'withdraw' : 'request';

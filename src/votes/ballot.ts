@@ -29,6 +29,11 @@ export interface BallotContext {
   kind: 'players' | 'rules';
   /** The game's players (every one: whether one may be voted is decided later, by time). */
   players: readonly string[];
+  /**
+   * Other names of the seats (aliases, a renamed account's new name, substitutes) → the seat's name:
+   * a ballot may name a seat by any of them (src/game/roster.ts seatNames).
+   */
+  otherNames?: ReadonlyMap<string, string>;
   /** wuhui: how many duel rules there are (对战规则1–6). */
   ruleCount?: number;
 }
@@ -133,14 +138,18 @@ export function matchTarget(written: string, ctx: BallotContext): Target | Targe
   if (ctx.kind === 'rules') return matchRule(x, written, ctx.ruleCount ?? 6);
 
   // The name as written (with its "@") first, so "@饺子" and a player called "@饺子" still meet exactly.
-  const literal = ctx.players.filter((p) => shown(p) === w);
+  const names = ctx.otherNames?.size ? [...ctx.players, ...ctx.otherNames.keys()] : ctx.players;
+  const seatOf = (n: string) => ctx.otherNames?.get(n) ?? n;
+  const one = (found: string[]): string[] => [...new Set(found.map(seatOf))];
+  const literal = one(names.filter((p) => shown(p) === w));
   if (literal.length === 1) return { kind: 'player', name: literal[0] };
-  const exact = literal.length > 1 ? literal : ctx.players.filter((p) => unmentioned(p) === x);
+  const exact = literal.length > 1 ? literal : one(names.filter((p) => unmentioned(p) === x));
   if (exact.length === 1) return { kind: 'player', name: exact[0] };
   if (exact.length > 1) return miss('ambiguous-target', { code: 'ambiguous-target', written, names: exact }, null);
-  const named = namesIn(x, ctx.players);
+  const named = one(namesIn(x, names));
   if (named.length > 1) return miss('ambiguous-target', { code: 'ambiguous-target', written, names: named }, null);
-  const hint = named[0] ?? nearestName(written, ctx.players);
+  const near = named.length ? null : nearestName(written, names);
+  const hint = named[0] ?? (near === null ? null : seatOf(near));
   return miss('unknown-target', { code: 'unknown-target', written, hint }, hint);
 }
 

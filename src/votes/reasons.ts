@@ -123,7 +123,9 @@ export type AccelerationIgnore =
   | { code: 'not-a-player'; author: string }
   | { code: 'out'; author: string; since: number }
   | { code: 'left-before-cutoff'; author: string; since: number }
-  | { code: 'withdrew' };
+  | { code: 'withdrew' }
+  | { code: 'repeat'; first: number | null; at: number }
+  | { code: 'replaced'; author: string; seat: string; by: string };
 
 /** The acceleration count in words (AccelerationResult.explanation). */
 export interface AccelerationSummary {
@@ -364,6 +366,10 @@ export function accelerationIgnoreText(i: AccelerationIgnore, zone: string): str
       return `${i.author} 于 ${forumTime(i.since, zone)} 出局（截止前）`;
     case 'withdrew':
       return '已撤回加速申请';
+    case 'repeat':
+      return `重复申请：已于 ${forumTime(i.at, zone)}${i.first === null ? '' : `（${i.first}#）`}申请过，只计一次`;
+    case 'replaced':
+      return `${i.author} 已被替补 ${i.by} 替换（${i.seat} 的座位），不再是本局玩家`;
   }
 }
 

@@ -5,13 +5,14 @@
  * the posts, so tests feed posts directly and the CLI feeds them from the store (`postsFromStore`).
  */
 import { UserError } from '../cli/errors.js';
-import { exitTime, findDay, idiotTime } from '../game/roster.js';
+import { exitTime, findDay, idiotTime, otherSeatNames, seatPosts } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { threadPosts, type SlicePost } from '../store/slice.js';
 import type { StoreData } from '../store/types.js';
 import { accelerationFor } from './acceleration.js';
 import { ABSTAIN, ruleName, type BallotContext } from './ballot.js';
 import { applyWeights, decide, totalsOf } from './count.js';
+import { misplacedBallots } from './misplaced.js';
 import { selectBallots } from './select.js';
 import { noteText, outcomeText, sheriffSourceText, type SheriffSource } from './reasons.js';
 import type { AccelerationResult, TallyKind, TallyResult, VoterSummary } from './types.js';
@@ -45,8 +46,9 @@ export interface TallyOptions {
 export function threadsForTally(game: Game, day: number, opts: TallyOptions = {}): number[] {
   const d = findDay(game, day);
   const tids = new Set<number>();
-  const thread = opts.rules ? d.rules : d.vote;
-  if (thread) tids.add(thread.tid);
+  for (const t of opts.rules ? (d.rules ? [d.rules] : []) : d.votes) tids.add(t.tid);
+  // Ballots posted in the discussion thread are reported (misplacedBallots), so it is read too.
+  if (!opts.rules && d.discussion && game.rules.publicVote) tids.add(d.discussion.tid);
   if (game.process && game.rules.acceleration.enabled && d.accelerated === undefined) tids.add(game.process.tid);
   if (opts.rules) {
     for (const e of game.days) if (e.day < day && e.rules) tids.add(e.rules.tid);
@@ -58,8 +60,10 @@ export function threadsForTally(game: Game, day: number, opts: TallyOptions = {}
 }
 
 /** Tallies day `day` of the game from the posts. Throws a UserError when the game file lacks the thread. */
-export function tallyDay(game: Game, posts: PostsOf, day: number, opts: TallyOptions = {}): TallyResult {
+export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: TallyOptions = {}): TallyResult {
   const d = findDay(game, day);
+  // Posts as the seats see them: a substitute's or renamed account's posts are its seat's (roster.ts).
+  const posts: PostsOf = (tid) => seatPosts(game, postsAsStored(tid)).posts;
   const rules = game.rules;
   const countAt = Math.min(opts.at ?? d.closes, d.closes);
   const zone = game.timezone;
@@ -99,9 +103,15 @@ export function tallyDay(game: Game, posts: PostsOf, day: number, opts: TallyOpt
   }
   const context: BallotContext = kind === 'rule'
     ? { kind: 'rules', players: game.players, ruleCount: rules.wuhui?.ruleCount ?? 6 }
-    : { kind: 'players', players: game.players };
+    : { kind: 'players', players: game.players, otherNames: otherSeatNames(game) };
 
-  const ballots = selectBallots({ game, day: d, posts: posts(tid), context, countAt, accelerated, usedRules });
+  // A day with two vote threads (vote: [T1, T2]) is counted as one thread.
+  const votePosts = kind === 'rule' ? posts(tid) : d.votes.flatMap((v) => posts(v.tid));
+  const ballots = selectBallots({ game, day: d, posts: votePosts, context, countAt, accelerated, usedRules });
+  const misplaced = kind === 'rule' ? [] : misplacedBallots(game, d, [
+    ...(d.discussion ? [{ thread: 'discussion' as const, posts: posts(d.discussion.tid) }] : []),
+    ...(game.process ? [{ thread: 'process' as const, posts: posts(game.process.tid) }] : []),
+  ].map((t) => ({ ...t, posts: t.posts.filter((p) => p.at <= countAt) })), context);
   applyWeights(ballots, sheriff, rules.sheriffWeight);
   const order = kind === 'rule' ? Array.from({ length: context.ruleCount ?? 6 }, (_, i) => ruleName(i + 1)) : game.players;
   const totals = totalsOf(ballots, order);
@@ -130,7 +140,7 @@ export function tallyDay(game: Game, posts: PostsOf, day: number, opts: TallyOpt
     day, kind, reason: null, tid, closes: d.closes, countedAt: countAt, running: countAt < d.closes,
     timezone: game.timezone, sheriff, sheriffSource, sheriffWeight: rules.sheriffWeight, accelerated, acceleration,
     totals, abstentions: ballots.filter((b) => b.status === 'counted' && b.target === ABSTAIN).map((b) => b.voter),
-    result, ballots, players, notes,
+    result, ballots, players, misplaced, notes,
   };
 }
 
@@ -182,6 +192,6 @@ function noneResult(game: Game, d: GameDay, countAt: number): TallyResult {
     day: d.day, kind: 'none', reason, tid: null, closes: d.closes, countedAt: countAt, running: countAt < d.closes,
     timezone: game.timezone, sheriff: null, sheriffSource: sheriffSourceText({ code: 'none' }, game.timezone), sheriffWeight: game.rules.sheriffWeight,
     accelerated: false, acceleration: null, totals: [], abstentions: [], result: { name: null, tie: [], rule: reason, detail },
-    ballots: [], players: [], notes: [],
+    ballots: [], players: [], misplaced: [], notes: [],
   };
 }

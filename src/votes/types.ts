@@ -2,6 +2,7 @@
  * The values the vote tally passes between its steps (read → select → count) and hands to the
  * renderers. Plain data: a TallyResult is everything a terminal, BBCode or JSON view draws.
  */
+import type { MisplacedBallot } from './misplaced.js';
 import type { AccelerationIgnore, BallotReason, BallotReasonCode, OutcomeDetail } from './reasons.js';
 
 /** What a ballot names: a player, an abstention (弃权), or (wuhui's morning vote) a duel rule. */
@@ -123,6 +124,19 @@ export interface TallyOutcome {
   detail?: OutcomeDetail;
 }
 
+/** One acceleration request post and whether it counted (the audit a director checks). */
+export interface AccelerationRequest {
+  player: string;
+  pid: number;
+  floor: number | null;
+  at: number;
+  url: string;
+  counted: boolean;
+  /** Why it did not count (late, out, not a player, asked twice, withdrawn…), in Chinese; null when counted. */
+  reason: string | null;
+  code: AccelerationIgnore['code'] | null;
+}
+
 /** Acceleration (rules-spec §5) as the process thread shows it. */
 export interface AccelerationResult {
   accelerated: boolean;
@@ -134,11 +148,15 @@ export interface AccelerationResult {
   delays: Array<{ player: string; pid: number; floor: number | null; at: number; url: string }>;
   /** Posts that did not count, with why (out, director, after the cut-off, withdrawn...). */
   ignored: Array<{ author: string; pid: number; floor: number | null; at: number; reason: string; code: AccelerationIgnore['code'] }>;
+  /** Every request post of the day (not delays), in time order, counted or with why not. */
+  audit: AccelerationRequest[];
   alive: number;
   /** Requests needed to accelerate. */
   needed: number;
   /** Requests count only strictly before this time (epoch ms). */
   cutoff: number;
+  /** The moment counted: the cut-off, or an earlier --at. */
+  asOf: number;
 }
 
 export interface TallyResult {
@@ -167,6 +185,11 @@ export interface TallyResult {
   ballots: BallotRecord[];
   /** One line per player of the game, in elevator order. */
   players: VoterSummary[];
+  /**
+   * Players' ballots posted in the discussion or process thread: not counted, listed for the director.
+   * Always set by the tally; optional only so hand-built results stay valid.
+   */
+  misplaced?: MisplacedBallot[];
   /** Things the director must check that are not tied to one ballot (Chinese). */
   notes: string[];
 }

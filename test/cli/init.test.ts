@@ -56,6 +56,9 @@ describe('bansha init against the replay server', () => {
     expect(draft.directors).toEqual(reference.directors);
     expect([...draft.players].sort()).toEqual([...reference.players].sort());
     expect(r.players).toEqual(draft.players);
+    // Every drafted player carries the uid their posts show (the elevator's links need it).
+    const users = idsOf('public').users;
+    expect(draft.seats.map((s) => s.accounts[0].uid)).toEqual(draft.players.map((p) => users[p]));
     await expect(runInit({ board: `${server.url}forum.php?mod=forumdisplay&fid=3`, out, session })).rejects.toThrow(/never overwrites/);
   });
 

@@ -62,14 +62,25 @@ describe('elevatorFloor on the captured public game', () => {
     expect(floor.entries.find((e) => e.player === '烧卖')!.seat).toBe(game.players.indexOf('烧卖') + 1);
   });
 
-  it('asks for a crawl (exit 3) when a uid is unknown', () => {
+  it('writes everybody else when a uid is unknown, marking that one and warning with its name', () => {
     const partial = { ...store, users: Object.fromEntries(Object.entries(store.users).filter(([n]) => n !== '包子')) };
-    expect(() => elevatorFloor(partial, game, 2)).toThrowError(/包子.*bansha crawl/);
-    try {
-      elevatorFloor(partial, game, 2);
-    } catch (e) {
-      expect((e as UserError).exitCode).toBe(3);
-    }
+    const floor = elevatorFloor(partial, game, 2);
+    expect(floor.warnings).toHaveLength(1);
+    expect(floor.warnings[0]).toMatch(/^包子 的论坛 uid 尚不知道.*bansha crawl/);
+    const lines = floor.bbcode.trim().split('\n');
+    expect(lines[2]).toBe('2. 包子（暂无链接）');
+    expect(floor.entries[1]).toMatchObject({ player: '包子', uid: null, url: null });
+    // Every other line is exactly as with every uid known.
+    const full = elevatorFloor(store, game, 2).bbcode.trim().split('\n');
+    expect(lines.filter((_, i) => i !== 2)).toEqual(full.filter((_, i) => i !== 2));
+  });
+
+  it('a uid from the game file needs no crawl', () => {
+    const partial = { ...store, users: Object.fromEntries(Object.entries(store.users).filter(([n]) => n !== '包子')) };
+    const withUid = parseGame(fs.readFileSync(path.join(FIXTURES, 'games', 'public.yaml'), 'utf8').replace('包子,', `{name: 包子, uid: ${ids.users['包子']}},`), path.join(FIXTURES, 'games', 'public.yaml'));
+    const floor = elevatorFloor(partial, withUid, 2);
+    expect(floor.warnings).toEqual([]);
+    expect(floor.bbcode).toBe(elevatorFloor(store, game, 2).bbcode);
   });
 
   it('fails clearly for a day that is not in the game file', () => {

@@ -13,7 +13,8 @@ import { crawlGame, DEFAULT_MAX_PAGES_PER_THREAD, DEFAULT_MAX_REQUESTS, type Cra
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../crawl/http.js';
 import { describeGaps } from '../../store/completeness.js';
 import { terminalSafe } from '../../render/safe-text.js';
-import { dayNumber, wholeNumber } from '../options.js';
+import { dayNumber, wholeNumber, withStore } from '../options.js';
+import { unknownUids, withKnownUids } from '../../game/roster.js';
 
 /** How to crawl, as flags (crawl, watch). */
 export interface CrawlFlags {
@@ -97,6 +98,9 @@ export function register(program: Command): void {
         log: o.verbose ? stderrLine : undefined,
       });
       process.stdout.write(`${summaryLines(result).join('\n')}\nstore: ${result.storePath} (${result.requests} requests)\n`);
+      // Which players' uids are still unknown (the elevator has no link for them until they post).
+      const unknown = await withStore(game, (store) => unknownUids(withKnownUids(game, store.users)));
+      process.stdout.write(unknown.length ? `uid 未知（尚未在游戏帖发帖，电梯里暂无链接；可在游戏文件 players 中写上 uid）：${unknown.join('、')}\n` : `uid：${game.seats.length} 个座位的账号都已知\n`);
       assertFetched(result);
     });
 }

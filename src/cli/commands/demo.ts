@@ -23,6 +23,7 @@ import type { Game } from '../../game/types.js';
 import { threadPosts } from '../../store/slice.js';
 import type { StoreData } from '../../store/types.js';
 import { postsFromStore, tallyDay } from '../../votes/tally.js';
+import { withKnownUids } from '../../game/roster.js';
 import type { TallyResult } from '../../votes/types.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
 import { renderDayReportTerminal } from '../../render/report-terminal.js';
@@ -156,7 +157,7 @@ function runJob(store: StoreData, game: Game, preset: DemoName, write: (what: st
       summary.push(tallyLine(tally, game));
     }
     if (d.rules) {
-      const rules = tallyDay(game, posts, d.day, { rules: true });
+      const rules = tallyDay(withKnownUids(game, store.users), posts, d.day, { rules: true });
       write(`day ${d.day} duel-rule tally`, `rules-day${d.day}.txt`, renderTallyTerminal(rules));
       summary.push(`day ${d.day}: duel rule ${rules.result.name ?? 'none'}`);
     }

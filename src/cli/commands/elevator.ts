@@ -44,6 +44,7 @@ export function register(program: Command): void {
       }
       await withStore(game, async (store) => {
         const floor = elevatorFloor(store, game, o.day);
+        for (const w of floor.warnings) process.stderr.write(`warning: ${w}\n`);
         if (post !== null) {
           const what = `the day ${o.day} elevator floor (电梯楼)`;
           const plan = post === 'edit' ? editFloor2Plan(store, game.forum, floor.tid, floor.bbcode, what, game.file) : replyPlan(store, game.forum, floor.tid, floor.bbcode, what);

@@ -85,6 +85,7 @@ export async function runInit(o: InitOptions): Promise<{ file: string; game: Boa
   // Players: the posters of day 1's discussion thread, then of its vote thread, in order of their first
   // post; the discussion thread's author directs. Every day's discussion thread gives that day's opening guess.
   const players: string[] = [];
+  const uids: Record<string, number> = {};
   const directors: string[] = [];
   const opens = new Map<number, string>();
   const zone = o.timezone ?? 'Asia/Shanghai';
@@ -113,7 +114,13 @@ export async function runInit(o: InitOptions): Promise<{ file: string; game: Boa
     if (i === 0 && first.posts[0]) directors.push(first.posts[0].author);
     const pages = [first];
     for (let p = 2; p <= (first.page.pageCount ?? 1); p++) pages.push(parsePage(await get(threadPageUrl(forum, thread.tid, p))));
-    for (const page of pages) for (const post of page.posts) if (!directors.includes(post.author) && !players.includes(post.author)) players.push(post.author);
+    for (const page of pages) {
+      for (const post of page.posts) {
+        if (directors.includes(post.author) || players.includes(post.author)) continue;
+        players.push(post.author);
+        if (post.authorId !== null && post.authorId > 0) uids[post.author] = post.authorId;
+      }
+    }
   }
   const text = renderGameDraft({
     board: board.toString(),
@@ -123,6 +130,7 @@ export async function runInit(o: InitOptions): Promise<{ file: string; game: Boa
     ruleset: o.ruleset ?? 'm107',
     directors,
     players,
+    uids,
     playersFrom: sources.length ? 'are the posters of day 1\'s discussion and vote threads, in order of their first post (a player who never posted is missing)' : 'could not be read (no day-1 discussion or vote thread): list them',
     opens,
   });

@@ -18,7 +18,7 @@ import type { Command } from 'commander';
 import { dayTids, gameTids } from '../../activity/threads.js';
 import { readLedger, ledgerPath, mergeProposals, updateLedger } from '../../cards/ledger.js';
 import type { CardProposal, LedgerCard } from '../../cards/types.js';
-import { findDay } from '../../game/roster.js';
+import { findDay, withKnownUids } from '../../game/roster.js';
 import type { Game, GameDay } from '../../game/types.js';
 import { htmlDayInput, reportTitle } from '../../render/html-day.js';
 import { renderHtmlReport } from '../../render/html-report.js';
@@ -99,7 +99,8 @@ export function threadsThroughDay(game: Game, day: number): number[] {
 }
 
 /** Day `day` from a store: the tally and the report (acceleration from that tally; the ledger read, not written). */
-export function closingDay(game: Game, store: StoreData, day: number, opts: { ledgerFile?: string | null } = {}): ClosingDay {
+export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opts: { ledgerFile?: string | null } = {}): ClosingDay {
+  const game = withKnownUids(gameAsFiled, store.users);
   const posts = new Map<number, SlicePost[]>();
   for (const tid of threadsThroughDay(game, day)) if (store.threads[String(tid)]) posts.set(tid, threadPosts(store, tid));
   const postsOf: PostsOf = (tid) => posts.get(tid) ?? [];

@@ -15,6 +15,7 @@ import { renderTallyBBCode } from '../../render/tally-bbcode.js';
 import { renderTallyJson } from '../../render/tally-json.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
 import { postsFromStore, tallyDay, threadsForTally } from '../../votes/tally.js';
+import { withKnownUids } from '../../game/roster.js';
 import { UserError } from '../errors.js';
 import { dayNumber, loadGameDay, stdoutColor, withCountingStore } from '../options.js';
 import { replyPlan, runPost } from '../../publish/index.js';
@@ -75,7 +76,7 @@ export function register(program: Command): void {
       }
       const tids = threadsForTally(game, o.day, { rules: o.rules });
       await withCountingStore(game, { tids, allowIncomplete: o.allowIncomplete }, async (store) => {
-        const result = tallyDay(game, postsFromStore(store), o.day, { at, rules: o.rules });
+        const result = tallyDay(withKnownUids(game, store.users), postsFromStore(store), o.day, { at, rules: o.rules });
         if (o.post) {
           const tid = o.rules ? day.rules?.tid : day.vote?.tid;
           if (tid === undefined) throw new UserError(`day ${o.day} has no ${o.rules ? 'rules vote' : 'vote'} thread in ${game.file} to post in`);

@@ -15,6 +15,7 @@ import { loadGame } from '../../game/game-file.js';
 import { findDay } from '../../game/roster.js';
 import type { Game } from '../../game/types.js';
 import { postsFromStore, tallyDay, threadsForTally } from '../../votes/tally.js';
+import { withKnownUids } from '../../game/roster.js';
 import type { TallyResult } from '../../votes/types.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
 import { terminalSafe } from '../../render/safe-text.js';
@@ -72,7 +73,7 @@ export async function countAsTally(game: Game, day: number, at: number, opts: { 
   if (!game.rules.publicVote) return tallyDay(game, () => [], day, { at }); // 120b: nothing to read, as tally
   const tids = threadsForTally(game, day);
   assertFetched(await crawlGame(game, { progress: false, ...opts.crawl, threads: tids }));
-  return withCountingStore(game, { tids, allowIncomplete: opts.allowIncomplete }, (store) => tallyDay(game, postsFromStore(store), day, { at }));
+  return withCountingStore(game, { tids, allowIncomplete: opts.allowIncomplete }, (store) => tallyDay(withKnownUids(game, store.users), postsFromStore(store), day, { at }));
 }
 
 /** Runs the watch until closing; returns the final tally. */

@@ -1,0 +1,12 @@
+/**
+ * Traditional → simplified Chinese (opencc-js, t → cn), one converter built on first use: the
+ * banned-wording folder and the acceleration reader both read 申請加速 as 申请加速.
+ */
+import * as OpenCC from 'opencc-js';
+
+let convert: ((s: string) => string) | null = null;
+
+/** `s` with traditional characters (and phrases) in their simplified form. */
+export function toSimplified(s: string): string {
+  return (convert ??= OpenCC.Converter({ from: 't', to: 'cn' }))(s);
+}
