@@ -49,8 +49,11 @@ export interface BenchReport {
   bytes: number;
   pipelineVsHtmlparser2: number;
   parseVsHtmlparser2: number;
+  /** Against a bare parse5 parse (htmlparser2 adapter) of the same bytes: the HTML5 floor (issue 12: ≤ 1.2). */
+  pipelineVsParse5: number;
+  parseVsParse5: number;
   /** Fixture pages repeated to >= 20 MB (issue 2), when run. */
-  parseBench: { ratio: number; postsPerSecond: number; baselinePostsPerSecond: number; bytes: number } | null;
+  parseBench: { ratio: number; ratioVsParse5: number; postsPerSecond: number; baselinePostsPerSecond: number; bytes: number } | null;
   stagesMs: PipelineResult['stages'];
   pipelineMs: number;
   /** The htmlparser2 floor over all pages (measured on `baselineSample`, scaled by bytes). */
@@ -143,7 +146,7 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
   if (o.parseBench) {
     log('bench: parse throughput over the fixture pages (>= 20 MB)…');
     const r = await runParseBench();
-    parseBench = { ratio: r.ratio, postsPerSecond: r.postsPerSecond, baselinePostsPerSecond: r.baselinePostsPerSecond, bytes: r.bytes };
+    parseBench = { ratio: r.ratio, ratioVsParse5: r.ratioVsParse5, postsPerSecond: r.postsPerSecond, baselinePostsPerSecond: r.baselinePostsPerSecond, bytes: r.bytes };
   }
 
   let browser: BenchReport['browser'] = null;
@@ -179,6 +182,8 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
     bytes: pipe.bytes,
     pipelineVsHtmlparser2: pipe.pipelineVsHtmlparser2,
     parseVsHtmlparser2: pipe.parseVsHtmlparser2,
+    pipelineVsParse5: pipe.pipelineVsParse5,
+    parseVsParse5: pipe.parseVsParse5,
     parseBench,
     stagesMs: pipe.stages,
     pipelineMs: pipe.pipelineMs,
@@ -207,7 +212,12 @@ export function renderTable(r: BenchReport): string {
   const rows: Array<[string, string, string]> = [];
   rows.push(['offline pipeline vs htmlparser2 (same bytes)', `${f1(r.pipelineVsHtmlparser2)}×`, '≤ 1.5×']);
   rows.push(['  parse only vs htmlparser2 (synthetic game)', `${f1(r.parseVsHtmlparser2)}×`, '']);
-  if (r.parseBench) rows.push(['  parse only vs htmlparser2 (fixtures ≥ 20 MB)', `${f1(r.parseBench.ratio)}× (${Math.round(r.parseBench.postsPerSecond)} posts/s)`, '≤ 1.5×']);
+  rows.push(['offline pipeline vs parse5 (HTML5 tree, same bytes)', `${f1(r.pipelineVsParse5)}×`, '≤ 1.2×']);
+  rows.push(['  parse only vs parse5 (synthetic game)', `${f1(r.parseVsParse5)}×`, '']);
+  if (r.parseBench) {
+    rows.push(['  parse only vs htmlparser2 (fixtures ≥ 20 MB)', `${f1(r.parseBench.ratio)}× (${Math.round(r.parseBench.postsPerSecond)} posts/s)`, '']);
+    rows.push(['  parse only vs parse5 (fixtures ≥ 20 MB)', `${f1(r.parseBench.ratioVsParse5)}×`, '']);
+  }
   if (r.browser) {
     rows.push(['Chromium DOM scrape vs bansha pipeline, per page', `${f1(r.browserVsPipeline, 1)}×`, '≥ 20×']);
     rows.push(['  vs bansha parse only', `${f1(r.browserVsParse, 1)}×`, '']);

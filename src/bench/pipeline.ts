@@ -3,9 +3,10 @@
  * decode + parse (parsePage) → store (applyPage into the evidence store, one atomic write at the end)
  * → tally (tallyDay for every day) → report (each day's HTML report with the tally and the activity
  * table). Beside it, in the same run and on the same bytes, the floor: decoding plus a bare
- * htmlparser2 parseDocument of each page — of every `baselineEvery`-th batch of pages (a fixed
- * sample, both sides on the same pages in alternating order), scaled to all pages by bytes; the
- * parser alone is compared with it on the sampled pages only. Pages arrive batch by batch (built from
+ * htmlparser2 parseDocument of each page, and decoding plus a bare parse5 parse (htmlparser2 tree
+ * adapter: the HTML5 tree bansha reads, src/discuz/tree.ts) — of every `baselineEvery`-th batch of
+ * pages (a fixed sample, all sides on the same pages in rotating order), scaled to all pages by
+ * bytes; the parser alone is compared with them on the sampled pages only. Pages arrive batch by batch (built from
  * the real markup here, or by the parent process: src/bench/pipeline-child.ts), so the HTML of a
  * 50,000-post game never sits in memory at once; building them is not timed.
  */
@@ -15,6 +16,7 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 import { parseDocument } from 'htmlparser2';
 import { parsePage } from '../discuz/parse-page.js';
+import { buildTree } from '../discuz/tree.js';
 import type { FetchedPage } from '../discuz/types.js';
 import { parseGame } from '../game/game-file.js';
 import type { Game } from '../game/types.js';
@@ -50,11 +52,17 @@ export interface PipelineResult {
   /** decode + htmlparser2 parseDocument of all the bytes (measured on the sample, scaled by bytes). */
   baselineMs: number;
   /** The sample the floor was measured on: pages, bytes, the floor's time and bansha's parse time on it. */
-  baselineSample: { pages: number; bytes: number; baselineMs: number; parseMs: number; every: number };
+  baselineSample: { pages: number; bytes: number; baselineMs: number; parse5Ms: number; parseMs: number; every: number };
   /** pipelineMs / baselineMs. */
   pipelineVsHtmlparser2: number;
   /** Parse time / floor time on the sampled pages: the parser alone against the floor. */
   parseVsHtmlparser2: number;
+  /** decode + bare parse5 (htmlparser2 adapter) of all the bytes: the HTML5 floor (sampled, scaled by bytes). */
+  parse5Ms: number;
+  /** pipelineMs / parse5Ms (issue #12 aims at ≤ 1.2). */
+  pipelineVsParse5: number;
+  /** Parse time / parse5 floor time on the sampled pages. */
+  parseVsParse5: number;
   /** Size of the store file written at the end. */
   storeBytes: number;
   /** Days tallied and reported. */
@@ -89,8 +97,16 @@ const utf8 = new TextDecoder('utf-8');
 
 /** The floor: what any reader of the page must at least do (decode + build a DOM). */
 function baselineParse(bytes: Uint8Array, contentType: string): number {
-  const text = /charset=utf-8/i.test(contentType) ? utf8.decode(bytes) : iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), 'gb18030');
-  return parseDocument(text).children.length;
+  return parseDocument(decodeKnown(bytes, contentType)).children.length;
+}
+
+/** The HTML5 floor: decode + the browser's tree (parse5, htmlparser2 adapter), nothing read from it. */
+function parse5Parse(bytes: Uint8Array, contentType: string): number {
+  return buildTree(decodeKnown(bytes, contentType)).children.length;
+}
+
+function decodeKnown(bytes: Uint8Array, contentType: string): string {
+  return /charset=utf-8/i.test(contentType) ? utf8.decode(bytes) : iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), 'gb18030');
 }
 
 const now = (): number => performance.now();
@@ -147,7 +163,7 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
   const store = await openStore(g.storePath, { forum: g.forum });
   const stages: StageTimes = { parse: 0, store: 0, persist: 0, tally: 0, report: 0 };
   const every = Math.max(1, Math.round(opts.baselineEvery ?? 1));
-  const sample = { pages: 0, bytes: 0, baselineMs: 0, parseMs: 0, every };
+  const sample = { pages: 0, bytes: 0, baselineMs: 0, parse5Ms: 0, parseMs: 0, every };
   let bytes = 0;
   let parsedPosts = 0;
   let sink = 0;
@@ -164,14 +180,20 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
     let b = 0;
     for await (const pages of input.batches) {
       const sampled = b % every === 0;
-      // alternate the order of the two sides per sampled batch so neither always runs on a warmer heap
-      const sides = !sampled ? ['bansha'] : (b / every) % 2 === 0 ? ['base', 'bansha'] : ['bansha', 'base'];
+      // rotate the order of the sides per sampled batch so none always runs on a warmer heap
+      const order = ['base', 'parse5', 'bansha'];
+      const turn = (b / every) % order.length;
+      const sides = !sampled ? ['bansha'] : [...order.slice(turn), ...order.slice(0, turn)];
       b++;
       for (const side of sides) {
         if (side === 'base') {
           const t0 = now();
           for (const p of pages) sink += baselineParse(p.bytes, p.contentType!);
           sample.baselineMs += now() - t0;
+        } else if (side === 'parse5') {
+          const t0 = now();
+          for (const p of pages) sink += parse5Parse(p.bytes, p.contentType!);
+          sample.parse5Ms += now() - t0;
         } else {
           for (const p of pages) {
             bytes += p.bytes.length;
@@ -224,6 +246,7 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
     if (pending.length) checkpoints.push({ posts: storedPosts, storeBytes, storeBytesPer1kPosts: (storeBytes / storedPosts) * 1000, peakMemoryMB: peakRssMB() });
     const pipelineMs = stages.parse + stages.store + stages.persist + stages.tally + stages.report;
     const baselineMs = sample.baselineMs * (bytes / sample.bytes);
+    const parse5Ms = sample.parse5Ms * (bytes / sample.bytes);
     void sink;
     return {
       posts: input.posts,
@@ -237,6 +260,9 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
       baselineSample: sample,
       pipelineVsHtmlparser2: pipelineMs / baselineMs,
       parseVsHtmlparser2: sample.parseMs / sample.baselineMs,
+      parse5Ms,
+      pipelineVsParse5: pipelineMs / parse5Ms,
+      parseVsParse5: sample.parseMs / sample.parse5Ms,
       storeBytes,
       days: g.days.length,
       reportBytes,

@@ -49,7 +49,7 @@ describe('bench', () => {
     const opts = { ...parseArgs(['--posts', '500', '--no-browser', '--no-parse-bench', '--latency', '2', '--crawl-pages', '12']), inProcess: true, concurrencies: [1, 2] };
     const report = await runBench(opts);
     const json = JSON.parse(JSON.stringify(report)) as Record<string, unknown>;
-    for (const k of ['posts', 'pipelineVsHtmlparser2', 'browserVsPipeline', 'crawl', 'recrawlRequests', 'peakMemoryMB', 'storeBytesPer1kPosts']) {
+    for (const k of ['posts', 'pipelineVsHtmlparser2', 'pipelineVsParse5', 'browserVsPipeline', 'crawl', 'recrawlRequests', 'peakMemoryMB', 'storeBytesPer1kPosts']) {
       expect(json, k).toHaveProperty(k);
     }
     expect(json.posts).toBe(500);

@@ -50,11 +50,12 @@ describe('bansha parse', () => {
 });
 
 describe('parse bench', () => {
-  test('measures bansha and the htmlparser2 baseline on the same bytes', async () => {
+  test('measures bansha, the htmlparser2 baseline and the bare parse5 tree on the same bytes', async () => {
     const r = await runParseBench({ targetBytes: 1_000_000, rounds: 1 });
     expect(r.bytes).toBeGreaterThanOrEqual(1_000_000);
     expect(r.postsPerSecond).toBeGreaterThan(0);
     expect(r.baselinePostsPerSecond).toBeGreaterThan(0);
     expect(r.ratio).toBeCloseTo(r.baselinePostsPerSecond / r.postsPerSecond, 6);
+    expect(r.ratioVsParse5).toBeGreaterThan(0);
   });
 });
