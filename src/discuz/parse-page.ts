@@ -529,7 +529,7 @@ function parsePrintable(ctx: Ctx, sel: SelectorSet): Post[] {
     state = 'body';
     cur.nodes.push(n);
   }
-  if (!sawEnd) throw new ParseError('printable page has no closing footer: the page is truncated', url);
+  if (!sawEnd) throw new ParseError('printable page reaches </html> without its closing table (printable.end): the printable view\'s template changed', url);
   return raws.map((r, i) => {
     const time = resolvePostTime(r.timeTitle, collapse(r.timeText), fetched.fetchedAt, zone);
     if (!time) throw new ParseError(`printable post ${i + 1}: unreadable time "${collapse(r.timeText)}"`, url);

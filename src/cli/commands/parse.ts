@@ -149,7 +149,8 @@ export function pageTable(p: Page, source: string): string {
         (x.timeSource === 'relative' ? '~' : '');
       const who = s(x.authorId !== null ? `${x.author}(${x.authorId})` : x.author);
       lines.push(
-        `  ${pad(s(x.floorLabel ?? '-'), 6)} ${pad(String(x.pid ?? '-'), 7)} ${pad(who, 16)} ${pad(s(x.postedAt), 26)} ${pad(flags, 8)} ${cut(s(x.text).replace(/\n/g, ' ⏎ '), 60)}`,
+        // A newest-first page's labels are off by one: show the true floor (issue #12).
+        `  ${pad(p.page.reversed ? `${x.floor}#` : s(x.floorLabel ?? '-'), 6)} ${pad(String(x.pid ?? '-'), 7)} ${pad(who, 16)} ${pad(s(x.postedAt), 26)} ${pad(flags, 8)} ${cut(s(x.text).replace(/\n/g, ' ⏎ '), 60)}`,
       );
     }
     lines.push('  flags: Q quotes, R reply-to, E edited, C colour, S size, D deleted, L locked, ~ relative time');
