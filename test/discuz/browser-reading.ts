@@ -10,7 +10,8 @@
  * text) and the text a reader sees as the author's: text nodes in document order, leaving out what a
  * browser hides (inline display:none, script, style, ruby readings) and the chrome Discuz puts
  * in the message (quotes, edit marker, attachment tips, guest thumbnails, the copy button, the
- * group line, a spoiler box's 收起 button; the spoiler's content is the author's and stays).
+ * group line, a spoiler box's 收起 button, the 回复 N# header of the reply button; the spoiler's
+ * content is the author's and stays).
  */
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 
@@ -69,6 +70,8 @@ function notAuthors(e: Element): boolean {
   if (style.includes('display:none')) return true;
   if (['script', 'style', 'rt', 'rp', 'blockquote'].includes(e.tagName)) return true;
   if ((attr(e, 'onclick') ?? '').startsWith('copycode')) return true; // 复制代码
+  // The header Discuz's reply button writes (回复 <a findpost>3#</a> <i>name</i>): the reply target, not words.
+  if (e.tagName === 'strong' && /^\s*回复\s*\d+\s*#/.test(text(e)) && find(e, (x) => /findpost/.test(attr(x, 'href') ?? '')) !== null) return true;
   const c = classes(e);
   return ['quote', 'pstatus', 'tip', 'aimg_tip', 'attach_nopermission', 'guestviewthumb', 'locked', 'jammer', 'a_pr', 'a_pt', 'a_pb', 'mbn', 'showcollapse_gather'].some((k) =>
     c.includes(k),
