@@ -2,10 +2,10 @@
  * One fetched Discuz! page (bytes + URL + fetch time) → a typed Page: its kind decided from the page's
  * own markers (discuz-notes.md "Charset, errors, login", "Anti-scraping", "Other views"), thread id,
  * title, pager, and every post with pid, floor, author, uid, time, own text and the rest.
- * What parses what: parse5 builds the browser's (HTML5) tree once as domhandler nodes (tree.ts). Thread pages (the hot path of a long game) are
- * read with css-select predicates compiled once from selectors/*.json (selectors.ts): one walk for
- * the page-level selectors and post containers, then one walk per post (select.ts `scan`) and one
- * per message (message.ts). cheerio wraps that same DOM (cheerio.load(doc), no reparse) only on
+ * What parses what: parse5 builds the browser's (HTML5) tree once, as domhandler nodes (tree.ts).
+ * Thread pages (the hot path of a long game) are read with css-select predicates compiled once from
+ * selectors/*.json (selectors.ts): one walk for the page-level selectors and post containers, then
+ * one walk per post (select.ts `scan`) and one per message (message.ts). cheerio wraps that same DOM (cheerio.load(doc), no reparse) only on
  * pages that are not threads — error, message, login and printable-detection queries.
  */
 import * as cheerio from 'cheerio';
