@@ -117,7 +117,7 @@ describe('a page is checked against the request before it is stored', () => {
     const mark = r.srv.requests.length;
     const err = await r.crawl([T.d1talk]).catch((e) => e);
     expect(err).toMatchObject({ name: 'PageMismatchError', exitCode: 3 });
-    expect(r.srv.requests.slice(mark).map((q) => q.path)).toEqual([7, 1].map((p) => `/forum.php?mod=viewthread&tid=${T.d1talk}&page=${p}`));
+    expect(r.srv.requests.slice(mark).map((q) => q.path)).toEqual([7, 1].map((p) => `/forum.php?mod=viewthread&tid=${T.d1talk}&page=${p}&ordertype=2`));
     expect(r.store.data.threads[String(T.d1talk)].pageCount).toBe(7);
     expect(Object.keys(r.store.data.posts)).toEqual(Object.keys(before.posts));
   });
@@ -131,7 +131,7 @@ describe('a page is checked against the request before it is stored', () => {
     delete thread.pages['7'];
     const mark = r.srv.requests.length;
     const res = await r.crawl([T.d1talk]);
-    expect(r.srv.requests.slice(mark).map((q) => q.path).sort()).toEqual([5, 6, 7].map((p) => `/forum.php?mod=viewthread&tid=${T.d1talk}&page=${p}`));
+    expect(r.srv.requests.slice(mark).map((q) => q.path).sort()).toEqual([5, 6, 7].map((p) => `/forum.php?mod=viewthread&tid=${T.d1talk}&page=${p}&ordertype=2`));
     expect(res.threads[0].completeness.complete).toBe(true);
   });
 });
