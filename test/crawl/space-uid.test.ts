@@ -34,7 +34,7 @@ function profileServer(accounts: Record<string, number>, charset: 'utf-8' | 'gbk
     let html = accounts[name] !== undefined ? spaceProfileHtml(name, accounts[name]) : spaceMissingHtml();
     if (charset === 'gbk') html = html.replace(/charset="?utf-8"?/gi, 'charset=gbk').replace(/charset = 'utf-8'/, "charset = 'gbk'");
     const body = charset === 'gbk' ? iconv.encode(html, 'gbk') : Buffer.from(html, 'utf8');
-    return new Response(body, { status: 200, headers: { 'content-type': `text/html; charset=${charset}` } });
+    return new Response(new Uint8Array(body), { status: 200, headers: { 'content-type': `text/html; charset=${charset}` } });
   }) as typeof fetch;
   return { asked, fetchImpl };
 }
