@@ -16,6 +16,7 @@ import { elevatorFloor } from '../../src/elevator/index.js';
 import { loadGame } from '../../src/game/game-file.js';
 import { spaceMissingHtml, spaceProfileHtml } from '../../src/replay/space-page.js';
 import { FIXTURES } from '../helpers/captured.js';
+import { openStore } from '../../src/store/index.js';
 import { FORUM, seatsWorld, UID, writeSeatsWorld } from '../game/seats-world.js';
 
 const page = (html: string | Uint8Array, url = `${FORUM}home.php`, contentType = 'text/html; charset=utf-8') => ({
@@ -71,8 +72,11 @@ describe('fillUidsFromSpaces: the crawl fills the uids posts could not give', ()
     const found = await fillUidsFromSpaces(game, { delayMs: 0, fetchImpl: server.fetchImpl });
     expect(found).toEqual([{ name: '豆浆', uid: UID['豆浆'] }]);
     expect(server.asked).toEqual([spaceUrl(FORUM, '豆浆')]); // only the unknown one, only on the forum
-    const store = JSON.parse(fs.readFileSync(path.join(dir, 'game.store.json'), 'utf8'));
+    const opened = await openStore(game.storePath, { lock: false });
+    const store = opened.data;
+    await opened.close();
     expect(store.users['豆浆']).toBe(UID['豆浆']);
+    expect(Object.keys(store.posts)).toHaveLength(Object.keys(world.store.posts).length); // nothing else changed
     const floor = elevatorFloor(store, game, 2);
     expect(floor.warnings).toEqual([]);
     expect(floor.bbcode).toContain(`8. [url=${FORUM}forum.php?mod=viewthread&tid=4&page=1&authorid=${UID['豆浆']}]豆浆[/url]`);
