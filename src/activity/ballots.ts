@@ -5,7 +5,7 @@
  * judges it. A director's proxy (代投) counts for the player it names when it is on time for a proxy
  * (rules-spec §2). When the tally (src/votes) is at hand, pass its voters instead.
  */
-import { isDirector, isOut } from '../game/roster.js';
+import { isDirector, isOut, otherSeatNames } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { foldWidth } from '../text/normalize.js';
 import { readProxy } from '../votes/ballot.js';
@@ -29,7 +29,7 @@ export function playersWithBallot(game: Game, day: GameDay, votePosts: readonly 
     const span = timeSpan(p);
     if (strictlyBefore(span, day.closes) !== 'yes' || !looksLikeBallot(p.text)) continue;
     if (isDirector(game, p.author)) {
-      const proxy = readProxy(p.text, game.players, game.rules.proxyMarkers);
+      const proxy = readProxy(p.text, game.players, game.rules.proxyMarkers, otherSeatNames(game));
       if (proxy?.ok && atOrBefore(span, proxyDeadline) === 'yes') out.add(proxy.player);
       continue;
     }

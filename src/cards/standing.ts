@@ -6,7 +6,10 @@
 import type { Game } from '../game/types.js';
 import type { Ledger, Standing } from './types.js';
 
-/** The standing of every player, in elevator order. */
+/**
+ * The standing of every player, in elevator order. A player is a seat (src/game/roster.ts): a substitute
+ * inherits every card of the seat (120b l.630 替补玩家…继承前任玩家受到的一切判罚).
+ */
 export function standings(game: Game, ledger: Ledger, throughDay?: number): Standing[] {
   const { bluesPerYellow, yellowsPerRed } = game.rules.cards;
   return game.players.map((player) => {

@@ -191,14 +191,16 @@ export type ProxyReading = { ok: true; player: string } | { ok: false; detail: B
  * (代投…) must name exactly one player outside the ballot heads ("代投：饺子", "饺子 代投", "代饺子投票").
  * Returns null when the post carries no marker (a director's announcement, not a ballot).
  */
-export function readProxy(text: string, players: readonly string[], markers: readonly string[]): ProxyReading | null {
+export function readProxy(text: string, players: readonly string[], markers: readonly string[], otherNames?: ReadonlyMap<string, string>): ProxyReading | null {
   const folded = foldWidth(text);
   const line = folded.split('\n').find((l) => markers.some((m) => l.includes(m)));
   if (line === undefined) return null;
   const head = line.search(HEAD);
   let part = head >= 0 ? line.slice(0, head) : line;
   for (const m of markers) part = part.split(m).join(' ');
-  const named = namesIn(normalizeName(part), players);
+  // A seat may be named by any of its names (BallotContext.otherNames), and counts once.
+  const names = otherNames?.size ? [...players, ...otherNames.keys()] : players;
+  const named = [...new Set(namesIn(normalizeName(part), names).map((n) => otherNames?.get(n) ?? n))];
   if (named.length === 1) return { ok: true, player: named[0] };
   const detail: BallotReason = named.length === 0 ? { code: 'proxy-no-player', line: line.trim() } : { code: 'proxy-many-players', names: named };
   return { ok: false, detail, reason: ballotReasonText(detail, NO_ZONE) };

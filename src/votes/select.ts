@@ -109,7 +109,7 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
 
     if (byDirector) {
       // Directors' posts never count as a player's (spec §1) — except a 代投 naming the player (§2).
-      const proxy = readProxy(content.text, game.players, rules.proxyMarkers);
+      const proxy = readProxy(content.text, game.players, rules.proxyMarkers, context.otherNames);
       if (proxy === null) continue;
       if (!proxy.ok) {
         reject(base(), proxy.detail);

@@ -11,7 +11,8 @@ import { describe, expect, test } from 'vitest';
 import { closingDay, dayHtml } from '../../src/cli/commands/report.js';
 import { elevatorFloor } from '../../src/elevator/index.js';
 import { parseForumTime } from '../../src/game/forum-time.js';
-import { seatOfPost, unknownUids, withKnownUids } from '../../src/game/roster.js';
+import { otherSeatNames, seatOfPost, unknownUids, withKnownUids } from '../../src/game/roster.js';
+import { readProxy } from '../../src/votes/ballot.js';
 import { renderTallyBBCode } from '../../src/render/tally-bbcode.js';
 import { tallyJson } from '../../src/render/tally-json.js';
 import { renderTallyTerminal } from '../../src/render/tally-terminal.js';
@@ -66,6 +67,11 @@ describe('a renamed account (same uid, new name) is still the seat', () => {
   });
   test('a ballot may name the seat by its new name', () => {
     expect(ballotOf(PID.d2ByNewName)).toMatchObject({ voter: '春卷', target: '包子', status: 'counted' });
+  });
+  test('a director\'s 代投 may name the seat by its new name, or by both names', () => {
+    expect(readProxy('代投：小笼包\n投票对象：春卷\n投票理由：委托', game.players, ['代投'], otherSeatNames(game))).toEqual({ ok: true, player: '包子' });
+    expect(readProxy('代投：包子（小笼包）\n投票对象：春卷\n投票理由：委托', game.players, ['代投'], otherSeatNames(game))).toEqual({ ok: true, player: '包子' });
+    expect(readProxy('代投：小笼包\n投票对象：春卷\n投票理由：委托', game.players, ['代投'])).toMatchObject({ ok: false });
   });
   test('its posts count for the seat, and the elevator links the uid', () => {
     expect(report2.activity.find((a) => a.player === '包子')).toMatchObject({ posts: 3, pids: [4103, 4104, PID.d2RenamedTalk] });

@@ -15,6 +15,7 @@ import { describeGaps } from '../../store/completeness.js';
 import { terminalSafe } from '../../render/safe-text.js';
 import { dayNumber, wholeNumber, withStore } from '../options.js';
 import { unknownUids, withKnownUids } from '../../game/roster.js';
+import { fillUidsFromSpaces } from '../../crawl/space-uid.js';
 
 /** How to crawl, as flags (crawl, watch). */
 export interface CrawlFlags {
@@ -98,9 +99,11 @@ export function register(program: Command): void {
         log: o.verbose ? stderrLine : undefined,
       });
       process.stdout.write(`${summaryLines(result).join('\n')}\nstore: ${result.storePath} (${result.requests} requests)\n`);
-      // Which players' uids are still unknown (the elevator has no link for them until they post).
-      const unknown = await withStore(game, (store) => unknownUids(withKnownUids(game, store.users)));
-      process.stdout.write(unknown.length ? `uid 未知（尚未在游戏帖发帖，电梯里暂无链接；可在游戏文件 players 中写上 uid）：${unknown.join('、')}\n` : `uid：${game.seats.length} 个座位的账号都已知\n`);
       assertFetched(result);
+      // uids up front: an account that has not posted yet is looked up on its profile page; say what is still unknown.
+      const looked = await fillUidsFromSpaces(game, { delayMs: o.delayMs, timeoutMs: o.timeoutMs, maxResponseBytes: crawlFlags(o).maxResponseBytes });
+      for (const f of looked) process.stdout.write(terminalSafe(f.uid !== null ? `uid ${f.name}: ${f.uid}（个人资料页）` : `uid ${f.name}: 未知 — ${f.why}`) + '\n');
+      const unknown = await withStore(game, (store) => unknownUids(withKnownUids(game, store.users)));
+      process.stdout.write(unknown.length ? `uid 未知（电梯里暂无链接；可在游戏文件 players 中写上 uid）：${terminalSafe(unknown.join('、'))}\n` : `uid：${game.seats.length} 个座位的账号都已知\n`);
     });
 }
