@@ -11,7 +11,7 @@ export interface DayReportJson {
   day: number;
   activity: Array<{ player: string; posts: number; voted: boolean | null; exempt: boolean }>;
   flags: Array<{ kind: string; player: string; pid: number | null; floor: number | null; at: string | null; snippet: string; detail: string }>;
-  cards: Array<{ player: string; color: string; reason: string; evidence: number[]; status: string }>;
+  cards: Array<{ player: string; color: string; reason: string; note: string | null; evidence: number[]; status: string }>;
 }
 
 /** The JSON value (exactly the documented keys). */
@@ -28,7 +28,7 @@ export function dayReportJson(r: DayReport): DayReportJson {
       snippet: f.snippet,
       detail: f.detail,
     })),
-    cards: r.cards.map((c) => ({ player: c.player, color: c.color, reason: c.reason, evidence: c.evidence, status: c.status })),
+    cards: r.cards.map((c) => ({ player: c.player, color: c.color, reason: c.reason, note: c.directorNote ?? null, evidence: c.evidence, status: c.status })),
   };
 }
 

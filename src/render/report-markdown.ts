@@ -56,7 +56,7 @@ export function renderDayReportMarkdown(r: DayReport): string {
   else {
     out.push('| 编号 | 玩家 | 牌 | 状态 | 理由 | 证据 |', '|---|---|---|---|---|---|');
     for (const c of r.cards) {
-      out.push(`| ${c.id ?? ''} | ${escapeMarkdown(c.player)} | ${COLOR_NAME[c.color]} | ${STATUS_NAME[c.status]} | ${escapeMarkdown(c.reason)} | ${c.evidence.map((p) => `pid ${p}`).join(', ')} |`);
+      out.push(`| ${c.id ?? ''} | ${escapeMarkdown(c.player)} | ${COLOR_NAME[c.color]} | ${STATUS_NAME[c.status]} | ${escapeMarkdown(c.reason)}${c.directorNote ? `（导演备注：${escapeMarkdown(c.directorNote)}）` : ''} | ${c.evidence.map((p) => `pid ${p}`).join(', ')} |`);
     }
   }
   const carded = r.standings.filter(hasCards);

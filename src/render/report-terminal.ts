@@ -69,7 +69,7 @@ export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOption
   if (!r.cards.length) out.push('  (none)');
   for (const card of r.cards) {
     const colour = card.color === 'red' ? c.red : card.color === 'yellow' ? c.yellow : c.blue;
-    out.push(`  ${card.id ?? '--'}  ${colour(COLOR_NAME[card.color])}  ${terminalSafe(card.player)}  [${STATUS_NAME[card.status]}]  ${terminalSafe(card.reason)}${card.evidence.length ? `  evidence: ${card.evidence.map((p) => `pid ${p}`).join(', ')}` : ''}`);
+    out.push(`  ${card.id ?? '--'}  ${colour(COLOR_NAME[card.color])}  ${terminalSafe(card.player)}  [${STATUS_NAME[card.status]}]  ${terminalSafe(card.reason)}${card.directorNote ? `  [导演备注] ${terminalSafe(card.directorNote)}` : ''}${card.evidence.length ? `  evidence: ${card.evidence.map((p) => `pid ${p}`).join(', ')}` : ''}`);
   }
   if (r.cards.some((x) => x.id)) out.push(c.dim('  confirm or dismiss: bansha cards confirm|dismiss ID --game …'));
 

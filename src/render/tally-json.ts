@@ -5,7 +5,8 @@
  * totals: [{name, votes}], result: {name, tie, rule, code},
  * ballots: [{voter, target, weight, status, reason, code, codes, pid, floor, at}]}; a day without a
  * public vote (120b) is {day, kind: "none", reason, code}. Times are ISO 8601 with the forum's offset.
- * `reason` and `rule` are the Chinese sentences the announcement shows; `code`/`codes` are the stable
+ * `reason` and `rule` are the Chinese public sentences the announcement shows, `note` (on a ballot and
+ * on the result) what only the director reads (null when nothing); `code`/`codes` are the stable
  * machine-readable codes of src/votes/reasons.ts (a ballot's `code` is its main reason, `codes` all of
  * them in order; null/[] when it has none).
  */
@@ -32,13 +33,14 @@ export interface TallyJson {
   /** Players' ballots outside the vote thread: not counted. */
   misplaced?: Array<{ player: string; thread: 'discussion' | 'process'; tid: number; pid: number; floor: number | null; at: string; url: string; target: string | null }>;
   totals?: Array<{ name: string; votes: number }>;
-  result?: { name: string | null; tie: string[]; rule: string; code: OutcomeCode | null };
+  result?: { name: string | null; tie: string[]; rule: string; note: string | null; code: OutcomeCode | null };
   ballots?: Array<{
     voter: string;
     target: string | null;
     weight: number;
     status: 'counted' | 'rejected' | 'superseded';
     reason: string | null;
+    note: string | null;
     code: BallotReasonCode | null;
     codes: BallotReasonCode[];
     pid: number;
@@ -64,13 +66,14 @@ export function tallyJson(t: TallyResult): TallyJson {
     },
     misplaced: (t.misplaced ?? []).map((m) => ({ ...m, at: forumIso(m.at, t.timezone) })),
     totals: t.totals.map((l) => ({ name: l.name, votes: l.votes })),
-    result: { name: t.result.name, tie: [...t.result.tie], rule: t.result.rule, code: t.result.detail?.code ?? null },
+    result: { name: t.result.name, tie: [...t.result.tie], rule: t.result.rule, note: t.result.note ?? null, code: t.result.detail?.code ?? null },
     ballots: t.ballots.map((b) => ({
       voter: b.voter,
       target: b.target,
       weight: b.weight,
       status: b.status,
       reason: b.reason,
+      note: b.note ?? null,
       code: reasonCode(b),
       codes: (b.details ?? []).map((d) => d.code),
       pid: b.pid,

@@ -17,6 +17,9 @@ export interface TerminalOptions {
   color?: boolean;
 }
 
+/** Marks what only the director reads (never in BBCode or a post). */
+export const DIRECTOR = '[导演备注] ';
+
 const KIND = { election: 'sheriff election', elimination: 'elimination vote', rule: 'duel-rule vote', none: 'vote' } as const;
 
 /** The report as lines of text ending in a newline. */
@@ -44,16 +47,21 @@ export function renderTallyTerminal(t: TallyResult, opts: TerminalOptions = {}):
 
   const name = t.result.name !== null ? s(t.result.name) : t.kind === 'elimination' ? 'nobody is out' : 'no result';
   out.push('', `${c.bold('Result:')} ${c.bold(name)}${t.result.tie.length ? ` (tie: ${t.result.tie.map(s).join(', ')})` : ''}`, `  why: ${s(t.result.rule)}`);
+  if (t.result.note) out.push(c.yellow(`  ${DIRECTOR}${s(t.result.note)}`));
 
   out.push('', c.bold('Players'));
   for (const p of t.players) {
     const tag = p.state === 'out' ? c.dim(' (out)') : p.state === 'idiot' ? c.dim(' (装傻: may not vote)') : '';
-    if (p.counted) out.push(`  ${c.green('✓')} ${s(p.player)}${tag} → ${s(p.counted.target ?? '')}${weightNote(p.counted)}  ${line(p.counted, time)}${p.counted.reason ? c.yellow(`  ! ${s(p.counted.reason)}`) : ''}`);
+    if (p.counted) {
+      out.push(`  ${c.green('✓')} ${s(p.player)}${tag} → ${s(p.counted.target ?? '')}${weightNote(p.counted)}  ${line(p.counted, time)}${p.counted.reason ? c.yellow(`  ! ${s(p.counted.reason)}`) : ''}`);
+      if (p.counted.note) out.push(c.yellow(`        ${DIRECTOR}${s(p.counted.note)}`));
+    }
     else out.push(`  ${c.red('·')} ${s(p.player)}${tag}: ${p.state === 'out' ? 'no vote (out of the game)' : p.state === 'idiot' ? 'no vote' : p.others.length ? 'no valid ballot' : 'cast nothing'}`);
     for (const b of p.others) {
       const mark = b.status === 'superseded' ? c.dim('↺') : c.red('✗');
       out.push(`      ${mark} ${b.status}: ${b.target !== null ? s(revealBidi(b.target)) : '(none read)'}  ${line(b, time)}`);
       if (b.reason) out.push(`        ${b.status === 'rejected' ? c.red(s(b.reason)) : c.dim(s(b.reason))}`);
+      if (b.note) out.push(c.yellow(`        ${DIRECTOR}${s(b.note)}`));
       if (b.edit) out.push(c.dim(`        edit: «${oneLine(b.edit.before)}» → «${oneLine(b.edit.after)}»`));
     }
     if (p.counted?.edit) out.push(c.dim(`        edit: «${oneLine(p.counted.edit.before)}» → «${oneLine(p.counted.edit.after)}»`));
@@ -61,7 +69,7 @@ export function renderTallyTerminal(t: TallyResult, opts: TerminalOptions = {}):
   const strays = t.ballots.filter((b) => !t.players.some((p) => p.player === b.voter));
   if (strays.length) {
     out.push('', c.bold('Not players'));
-    for (const b of strays) out.push(`  ${c.red('✗')} ${s(b.voter)}: ${line(b, time)}  ${s(b.reason ?? '')}`);
+    for (const b of strays) out.push(`  ${c.red('✗')} ${s(b.voter)}: ${line(b, time)}  ${s(b.reason ?? '')}${b.note ? `  ${DIRECTOR}${s(b.note)}` : ''}`);
   }
   if (t.misplaced?.length) {
     out.push('', c.bold('投票发错帖（不计票，请导演裁定）'));

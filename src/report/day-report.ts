@@ -41,7 +41,10 @@ export interface ReportCard {
   id: string | null;
   player: string;
   color: CardColor;
+  /** The public sentence (what the notice shows once confirmed). */
   reason: string;
+  /** For the director only: why this colour was proposed; never posted. */
+  directorNote?: string;
   evidence: number[];
   status: CardStatus;
   kind: Flag['kind'];
@@ -148,6 +151,7 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
       kind: p.kind,
     };
     if (p.category) card.category = p.category;
+    if (p.directorNote) card.directorNote = p.directorNote;
     return card;
   });
 

@@ -70,8 +70,13 @@ export interface BallotRecord {
   /** Weight in the totals (0 for rejected, superseded and abstentions). */
   weight: number;
   status: BallotStatus;
-  /** Why it was rejected or superseded, or a note for the director on a counted one, in Chinese; null otherwise. */
+  /**
+   * Why it was rejected or superseded, or a remark on a counted one: the public sentence (the rule and
+   * the fact, what the announcement shows), in Chinese; null otherwise.
+   */
   reason: string | null;
+  /** What the director should check or may accept about it (never in BBCode or a post); null when nothing. */
+  note?: string | null;
   /**
    * The same as values, in order (the first is the main one): `reason` is their wording. Always set by
    * the tally; optional only so hand-built records stay valid.
@@ -122,6 +127,8 @@ export interface TallyOutcome {
   rule: string;
   /** The same as a value (its `code` is stable). Always set by the tally; optional for hand-built values. */
   detail?: OutcomeDetail;
+  /** What the director must decide or check about the result (never posted); null when nothing. */
+  note?: string | null;
 }
 
 /** One acceleration request post and whether it counted (the audit a director checks). */

@@ -122,7 +122,10 @@ export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opt
 export function recordProposals(game: Game, report: DayReport, ledgerFile: string, now = new Date()): void {
   const proposals: CardProposal[] = report.cards
     .filter((c) => c.status === 'proposed')
-    .map((c) => ({ day: report.day, player: c.player, color: c.color, kind: c.kind, reason: c.reason, evidence: c.evidence, ...(c.category ? { category: c.category } : {}) }));
+    .map((c) => ({
+      day: report.day, player: c.player, color: c.color, kind: c.kind, reason: c.reason, evidence: c.evidence,
+      ...(c.category ? { category: c.category } : {}), ...(c.directorNote ? { directorNote: c.directorNote } : {}),
+    }));
   let entries: LedgerCard[] = [];
   updateLedger(game, ledgerFile, (before) => {
     if (!proposals.length) return before;
