@@ -1,7 +1,7 @@
 /**
  * The day report as the scripted interface (`bansha report --json`, issue 5 — keep these names):
  * `{day, activity: [{player, posts, voted, exempt}], flags: [{kind, player, pid, floor, at, snippet,
- * detail}], cards: [{player, color, reason, evidence: [pid], status}]}`. `at` is ISO 8601 with the
+ * detail}], cards: [{player, color, reason, note, evidence: [pid], status}]}` (`reason` public, `note` the director's or null). `at` is ISO 8601 with the
  * forum's offset, or null for flags about counts. JSON.stringify escapes player text.
  */
 import type { DayReport } from '../report/day-report.js';
