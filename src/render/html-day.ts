@@ -83,5 +83,6 @@ export function htmlDayInput(report: DayReport, tally: TallyResult | null, opts:
     flags: report.flags.map(htmlFlag),
     cards,
     notes: report.notes,
+    ...(report.incomplete?.length ? { incomplete: report.incomplete } : {}),
   };
 }

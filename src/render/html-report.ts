@@ -5,6 +5,8 @@
  * Content-Security-Policy meta that forbids loading anything. Every piece of player text is escaped.
  * Pure: plain result values in, HTML text out.
  */
+import type { Completeness } from '../store/types.js';
+import { INCOMPLETE_HEAD, incompleteLines } from './incomplete.js';
 import { createHash } from 'node:crypto';
 import { DateTime } from 'luxon';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
@@ -59,6 +61,8 @@ export interface HtmlReportInput {
   cards?: HtmlCard[];
   /** What the director should know about the report itself (missing threads, waivers…). */
   notes?: string[];
+  /** Threads read while incompletely crawled: the page starts with them. */
+  incomplete?: Completeness[];
 }
 
 const STYLE = `
@@ -66,7 +70,7 @@ body{font:14px/1.5 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC","Micros
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
 .meta{color:#666;margin:0 0 12px}.outcome{font-size:16px;padding:8px 12px;background:#f3f7ff;border-left:4px solid #0072B2}
 table{border-collapse:collapse;width:100%;margin:8px 0}th,td{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#f4f4f4}td.nw{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}tr.warn td{background:#fff4e5}
+th{background:#f4f4f4}td.nw{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}tr.warn td{background:#fff4e5}section.warn{background:#fff4e5;border:2px solid #c00;padding:.5em 1em}
 .rejected{color:#a40000}.superseded{color:#777;text-decoration:line-through}.counted{color:#006400}
 .note{color:#8a5a00}.director{color:#8a5a00;font-size:.9em}.empty{color:#777;font-style:italic}svg.timeline{max-width:100%;height:auto}
 a{color:#0b5cad}footer{margin-top:32px;color:#888;font-size:12px}
@@ -87,6 +91,10 @@ export function renderHtmlReport(input: HtmlReportInput): string {
     `<h1>${escapeHtml(input.title)} · 第${input.day}日</h1>`,
     `<p class="meta">${escapeHtml(fmt(input.opens))} – ${escapeHtml(fmt(input.closes))}（${escapeHtml(input.timezone)}）</p>`,
   );
+  const missing = incompleteLines(input.incomplete ?? []);
+  if (missing.length) {
+    body.push(`<section id="incomplete" class="warn"><p><b>${escapeHtml(INCOMPLETE_HEAD)}</b></p><ul>${missing.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul></section>`);
+  }
   body.push(...tallySection(input, fmt));
   body.push(...activitySection(input.activity, input.notes ?? []));
   body.push(...flagsSection(input.flags, fmt));

@@ -6,8 +6,11 @@
  */
 import type { DayReport } from '../report/day-report.js';
 import { forumIso } from '../votes/time.js';
+import { incompleteJson, type IncompleteJson } from './incomplete.js';
 
 export interface DayReportJson {
+  /** Only when made with --allow-incomplete over gaps: what is missing (the first key). */
+  incomplete?: IncompleteJson[];
   day: number;
   activity: Array<{ player: string; posts: number; voted: boolean | null; exempt: boolean }>;
   flags: Array<{ kind: string; player: string; pid: number | null; floor: number | null; at: string | null; snippet: string; detail: string }>;
@@ -17,6 +20,7 @@ export interface DayReportJson {
 /** The JSON value (exactly the documented keys). */
 export function dayReportJson(r: DayReport): DayReportJson {
   return {
+    ...(r.incomplete?.length ? { incomplete: incompleteJson(r.incomplete) } : {}),
     day: r.day,
     activity: r.activity.map((a) => ({ player: a.player, posts: a.posts, voted: a.voted, exempt: a.exempt })),
     flags: r.flags.map((f) => ({

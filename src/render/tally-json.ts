@@ -11,10 +11,13 @@
  * them in order; null/[] when it has none).
  */
 import { forumIso } from '../votes/time.js';
+import { incompleteJson, type IncompleteJson } from './incomplete.js';
 import type { BallotReasonCode, OutcomeCode } from '../votes/reasons.js';
 import { reasonCode, type TallyResult } from '../votes/types.js';
 
 export interface TallyJson {
+  /** Only when counted with --allow-incomplete over gaps: what is missing (the first key). */
+  incomplete?: IncompleteJson[];
   day: number;
   kind: TallyResult['kind'];
   reason?: string;
@@ -53,6 +56,7 @@ export interface TallyJson {
 export function tallyJson(t: TallyResult): TallyJson {
   if (t.kind === 'none') return { day: t.day, kind: 'none', reason: t.reason ?? '', code: t.result.detail?.code ?? null };
   return {
+    ...(t.incomplete?.length ? { incomplete: incompleteJson(t.incomplete) } : {}),
     day: t.day,
     kind: t.kind,
     sheriff: t.sheriff,

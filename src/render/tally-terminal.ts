@@ -11,6 +11,7 @@ import pc from 'picocolors';
 import { fmt } from '../votes/count.js';
 import { forumTime } from '../votes/time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
+import { incompleteText } from './incomplete.js';
 import { revealBidi, terminalSafe as s } from './safe-text.js';
 
 export interface TerminalOptions {
@@ -27,7 +28,7 @@ export function renderTallyTerminal(t: TallyResult, opts: TerminalOptions = {}):
   const c = pc.createColors(opts.color ?? false);
   const time = (ms: number) => forumTime(ms, t.timezone);
   if (t.kind === 'none') return `Day ${t.day}: no public vote to count — ${s(t.reason ?? '')}\n`;
-  const out: string[] = [];
+  const out: string[] = incompleteText(t.incomplete).map((l) => c.red(l));
   out.push(c.bold(`Day ${t.day} — ${KIND[t.kind]} (thread ${t.tid}), ${t.running ? `running count as of ${time(t.countedAt)} (closes ${time(t.closes)})` : `closed ${time(t.closes)}`} [${t.timezone}]`));
   out.push(`Sheriff: ${t.sheriff ? `${s(t.sheriff)} — ${s(t.sheriffSource)}; weight ${fmt(t.sheriffWeight)}` : s(t.sheriffSource)}`);
   if (t.acceleration) {

@@ -17,6 +17,7 @@ import { activityTableOf, type ActivityTable } from '../activity/table.js';
 import type { PostsByThread } from '../activity/threads.js';
 import { cardFor } from '../cards/ledger.js';
 import { applyFlagRulings } from '../rulings/flags.js';
+import type { Completeness } from '../store/types.js';
 import { proposeCards } from '../cards/propose.js';
 import { standings } from '../cards/standing.js';
 import type { CardColor, CardStatus, Ledger, Standing } from '../cards/types.js';
@@ -70,6 +71,8 @@ export interface DayReport {
   standings: Standing[];
   /** What the director should know about the report itself (missing threads, waivers…). */
   notes: string[];
+  /** Threads read while incompletely crawled (--allow-incomplete): every view starts with them. */
+  incomplete?: Completeness[];
 }
 
 export interface DayReportOptions {

@@ -2,6 +2,7 @@
  * The values the vote tally passes between its steps (read → select → count) and hands to the
  * renderers. Plain data: a TallyResult is everything a terminal, BBCode or JSON view draws.
  */
+import type { Completeness } from '../store/types.js';
 import type { MisplacedBallot } from './misplaced.js';
 import type { AccelerationIgnore, BallotReason, BallotReasonCode, OutcomeDetail } from './reasons.js';
 
@@ -199,6 +200,11 @@ export interface TallyResult {
   misplaced?: MisplacedBallot[];
   /** Things the director must check that are not tied to one ballot (Chinese). */
   notes: string[];
+  /**
+   * Threads the count read while incompletely crawled (--allow-incomplete): every view starts with
+   * them and nothing is posted. Set by whoever opened the store; absent or empty when complete.
+   */
+  incomplete?: Completeness[];
 }
 
 /** The code of a ballot's main reason (its first), or null when it has none. */

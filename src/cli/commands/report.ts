@@ -28,7 +28,7 @@ import { renderDayReportMarkdown } from '../../render/report-markdown.js';
 import { renderDayReportTerminal } from '../../render/report-terminal.js';
 import { buildDayReport, type DayReport } from '../../report/day-report.js';
 import { postUrl, threadPosts, type SlicePost } from '../../store/slice.js';
-import type { StoreData } from '../../store/types.js';
+import type { Completeness, StoreData } from '../../store/types.js';
 import { loadWordLists } from '../../violations/word-lists.js';
 import { accelerationFor } from '../../votes/acceleration.js';
 import { tallyDay, threadsForTally, type PostsOf } from '../../votes/tally.js';
@@ -118,6 +118,15 @@ export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opt
   return { tally, report };
 }
 
+/** The day marked with the threads read incompletely (--allow-incomplete), tally and report alike. */
+export function markIncomplete(day: ClosingDay, incomplete: Completeness[]): ClosingDay {
+  if (incomplete.length) {
+    day.report.incomplete = incomplete;
+    if (day.tally) day.tally.incomplete = incomplete;
+  }
+  return day;
+}
+
 /** Records the report's new proposals in the ledger file and gives each card its ledger id. */
 export function recordProposals(game: Game, report: DayReport, ledgerFile: string, now = new Date()): void {
   const proposals: CardProposal[] = report.cards
@@ -178,8 +187,8 @@ export function register(program: Command): void {
       if (o.out !== undefined && !o.html) throw new UserError('--out goes with --html');
       const { game } = loadGameDay(o);
       const file = ledgerPath(game.file);
-      const { day, links } = await withCountingStore(game, { tids: threadsForReport(game, o.day), load: threadsThroughDay(game, o.day), allowIncomplete: o.allowIncomplete }, (store) => ({
-        day: closingDay(game, store, o.day, { ledgerFile: file }),
+      const { day, links } = await withCountingStore(game, { tids: threadsForReport(game, o.day), load: threadsThroughDay(game, o.day), allowIncomplete: o.allowIncomplete }, (store, incomplete) => ({
+        day: markIncomplete(closingDay(game, store, o.day, { ledgerFile: file }), incomplete),
         links: storedPostLinks(game, store),
       }));
       const report = day.report;

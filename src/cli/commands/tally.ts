@@ -19,6 +19,8 @@ import { withKnownUids } from '../../game/roster.js';
 import { UserError } from '../errors.js';
 import { dayNumber, loadGameDay, stdoutColor, withCountingStore } from '../options.js';
 import { replyPlan, runPost } from '../../publish/index.js';
+import { incompleteLines } from '../../render/incomplete.js';
+import type { Completeness } from '../../store/types.js';
 
 interface TallyCliOptions {
   game: string;
@@ -42,6 +44,12 @@ export function parseAtOption(s: string, game: Game): number {
     throw new UserError(`--at "${s}": give a forum-local time like "2026-11-22 18:00" (${game.timezone}) or ISO 8601 with an offset`);
   }
   return iso.toMillis();
+}
+
+/** --post never publishes a partial count (issue 13): exit 3 naming what is missing. */
+export function refuseIncompletePost(incomplete: readonly Completeness[]): void {
+  if (!incomplete.length) return;
+  throw new UserError(`--post refuses to publish an incomplete count (不完整):\n  ${incompleteLines(incomplete).join('\n  ')}\ncrawl again (bansha crawl --game …) until the threads are complete`, 3);
 }
 
 export function register(program: Command): void {
@@ -75,9 +83,11 @@ export function register(program: Command): void {
         return;
       }
       const tids = threadsForTally(game, o.day, { rules: o.rules });
-      await withCountingStore(game, { tids, allowIncomplete: o.allowIncomplete }, async (store) => {
+      await withCountingStore(game, { tids, allowIncomplete: o.allowIncomplete }, async (store, incomplete) => {
         const result = tallyDay(withKnownUids(game, store.users), postsFromStore(store), o.day, { at, rules: o.rules });
+        if (incomplete.length) result.incomplete = incomplete;
         if (o.post) {
+          refuseIncompletePost(incomplete);
           const tid = o.rules ? day.rules?.tid : day.vote?.tid;
           if (tid === undefined) throw new UserError(`day ${o.day} has no ${o.rules ? 'rules vote' : 'vote'} thread in ${game.file} to post in`);
           const plan = replyPlan(store, game.forum, tid, renderTallyBBCode(result), `the day ${o.day} ${o.rules ? 'duel-rule vote count' : 'tally announcement'}`);
