@@ -10,6 +10,7 @@
 import { fmt } from '../votes/count.js';
 import { forumTime } from '../votes/time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
+import { announcementMark } from '../votes/own-posts.js';
 import { incompleteBBCode } from './incomplete.js';
 import { bbLink, escapeBBCode, revealBidi } from './safe-text.js';
 
@@ -78,5 +79,7 @@ export function renderTallyBBCode(t: TallyResult): string {
   }
   const none = t.players.filter((p) => p.state === 'none').map((p) => p.player);
   if (none.length) out.push('', `[b]未投票[/b]：${none.map(e).join('、')}`);
+  // The mark --post finds its own post by, and the count skips (src/votes/own-posts.ts).
+  out.push('', announcementMark(t.day, t.kind));
   return `${out.join('\n')}\n`;
 }

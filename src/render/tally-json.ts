@@ -2,8 +2,8 @@
  * The tally as JSON (`bansha tally --json`): an interface others script against, so the keys are
  * fixed — {day, kind, sheriff, accelerated, acceleration: {needed, alive, accelerated, asOf, requests: [{player, pid,
  * floor, at, url, counted, reason, code}]} | null, misplaced: [{player, thread, tid, pid, floor, at, url, target}],
- * totals: [{name, votes}], result: {name, tie, rule, code},
- * ballots: [{voter, target, weight, status, reason, code, codes, pid, floor, at}]}; a day without a
+ * totals: [{name, votes}], result: {name, tie, rule, note, code},
+ * ballots: [{voter, target, weight, status, reason, note, code, codes, pid, floor, at}], notes}; a day without a
  * public vote (120b) is {day, kind: "none", reason, code}. Times are ISO 8601 with the forum's offset.
  * `reason` and `rule` are the Chinese public sentences the announcement shows, `note` (on a ballot and
  * on the result) what only the director reads (null when nothing); `code`/`codes` are the stable
@@ -37,6 +37,8 @@ export interface TallyJson {
   misplaced?: Array<{ player: string; thread: 'discussion' | 'process'; tid: number; pid: number; floor: number | null; at: string; url: string; target: string | null }>;
   totals?: Array<{ name: string; votes: number }>;
   result?: { name: string | null; tie: string[]; rule: string; note: string | null; code: OutcomeCode | null };
+  /** What the director must check that is not tied to one ballot (earlier results the game file lacks…). */
+  notes?: string[];
   ballots?: Array<{
     voter: string;
     target: string | null;
@@ -84,6 +86,7 @@ export function tallyJson(t: TallyResult): TallyJson {
       floor: b.floor,
       at: forumIso(b.at, t.timezone),
     })),
+    notes: [...t.notes],
   };
 }
 

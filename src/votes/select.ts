@@ -30,6 +30,7 @@ import { exitTime, idiotTime, isDirector, isIdiot } from '../game/roster.js';
 import type { SlicePost } from '../store/slice.js';
 import { readBallot, readProxy, ruleName, targetLabel, type BallotContext } from './ballot.js';
 import { rulingsByPid } from '../rulings/active.js';
+import { isOwnPost } from './own-posts.js';
 import type { Ruling } from '../rulings/types.js';
 import { ballotReasonsNote, ballotReasonsText, flagText, reasonContext, type BallotFlag, type BallotReason, type TimePrecision } from './reasons.js';
 import { atOrBefore, strictlyBefore, timeSpan, type Certainty, type TimeSpan } from './time.js';
@@ -134,6 +135,8 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
       return true;
     };
 
+    // The tool's own announcements quote names, heads and 代投: never a ballot (own-posts.ts).
+    if (isOwnPost(game, post)) continue;
     if (byDirector) {
       // Directors' posts never count as a player's (spec §1) — except a 代投 naming the player (§2).
       const proxy = readProxy(content.text, game.players, rules.proxyMarkers);

@@ -36,7 +36,7 @@ test('--at: the count as it stood at a moment (before 饺子\'s change, after th
 describe('JSON', () => {
   test('exactly the scripted keys', () => {
     const j = tallyJson(tallyDay(game, posts, 2));
-    expect(Object.keys(j)).toEqual(['day', 'kind', 'sheriff', 'accelerated', 'acceleration', 'misplaced', 'totals', 'result', 'ballots']);
+    expect(Object.keys(j)).toEqual(['day', 'kind', 'sheriff', 'accelerated', 'acceleration', 'misplaced', 'totals', 'result', 'ballots', 'notes']);
     expect(Object.keys(j.acceleration!)).toEqual(['needed', 'alive', 'accelerated', 'asOf', 'requests']);
     expect(Object.keys(j.acceleration!.requests[0])).toEqual(['player', 'pid', 'floor', 'at', 'url', 'counted', 'reason', 'code']);
     expect(Object.keys(j.totals![0])).toEqual(['name', 'votes']);

@@ -18,7 +18,8 @@ import { postsFromStore, tallyDay, threadsForTally } from '../../votes/tally.js'
 import { withKnownUids } from '../../game/roster.js';
 import { UserError } from '../errors.js';
 import { dayNumber, loadGameDay, stdoutColor, withCountingStore } from '../options.js';
-import { replyPlan, runPost } from '../../publish/index.js';
+import { announcementPlan } from '../../close/announcement.js';
+import { runPost } from '../../publish/index.js';
 import { incompleteLines } from '../../render/incomplete.js';
 import type { Completeness } from '../../store/types.js';
 
@@ -88,9 +89,8 @@ export function register(program: Command): void {
         if (incomplete.length) result.incomplete = incomplete;
         if (o.post) {
           refuseIncompletePost(incomplete);
-          const tid = o.rules ? day.rules?.tid : day.vote?.tid;
-          if (tid === undefined) throw new UserError(`day ${o.day} has no ${o.rules ? 'rules vote' : 'vote'} thread in ${game.file} to post in`);
-          const plan = replyPlan(store, game.forum, tid, renderTallyBBCode(result), `the day ${o.day} ${o.rules ? 'duel-rule vote count' : 'tally announcement'}`);
+          // Edits the tool's own earlier announcement when the store holds one, else replies.
+          const plan = announcementPlan(store, game, result, renderTallyBBCode(result));
           write((await runPost(plan, game, { yes: o.yes, json: o.json, log: (l) => process.stderr.write(`${l}\n`) })).text);
           return;
         }
