@@ -4,10 +4,12 @@
  * the vote thread — so publishing twice edits, never posts again. The store must have seen the earlier
  * post: `bansha close` crawls the day's threads before it posts.
  */
+import { UserError } from '../cli/errors.js';
 import type { Game } from '../game/types.js';
 import { editPostPlan, replyPlan, type PublishPlan } from '../publish/plan.js';
 import { threadPosts } from '../store/slice.js';
-import type { StoreData } from '../store/types.js';
+import { incompleteLines } from '../render/incomplete.js';
+import type { Completeness, StoreData } from '../store/types.js';
 import { announcementMark, isOwnPost } from '../votes/own-posts.js';
 import type { TallyResult } from '../votes/types.js';
 
@@ -20,4 +22,10 @@ export function announcementPlan(store: StoreData, game: Game, tally: TallyResul
   return own
     ? editPostPlan(store, game.forum, tally.tid, own.pid, bbcode, `${what} (editing its earlier post, pid ${own.pid})`)
     : replyPlan(store, game.forum, tally.tid, bbcode, what);
+}
+
+/** --post never publishes a partial count (issue 13): exit 3 naming what is missing. */
+export function refuseIncompletePost(incomplete: readonly Completeness[]): void {
+  if (!incomplete.length) return;
+  throw new UserError(`--post refuses to publish an incomplete count (不完整):\n  ${incompleteLines(incomplete).join('\n  ')}\ncrawl again (bansha crawl --game …) until the threads are complete`, 3);
 }

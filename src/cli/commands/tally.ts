@@ -18,10 +18,8 @@ import { postsFromStore, tallyDay, threadsForTally } from '../../votes/tally.js'
 import { withKnownUids } from '../../game/roster.js';
 import { UserError } from '../errors.js';
 import { dayNumber, loadGameDay, stdoutColor, withCountingStore } from '../options.js';
-import { announcementPlan } from '../../close/announcement.js';
+import { announcementPlan, refuseIncompletePost } from '../../close/announcement.js';
 import { runPost } from '../../publish/index.js';
-import { incompleteLines } from '../../render/incomplete.js';
-import type { Completeness } from '../../store/types.js';
 
 interface TallyCliOptions {
   game: string;
@@ -45,12 +43,6 @@ export function parseAtOption(s: string, game: Game): number {
     throw new UserError(`--at "${s}": give a forum-local time like "2026-11-22 18:00" (${game.timezone}) or ISO 8601 with an offset`);
   }
   return iso.toMillis();
-}
-
-/** --post never publishes a partial count (issue 13): exit 3 naming what is missing. */
-export function refuseIncompletePost(incomplete: readonly Completeness[]): void {
-  if (!incomplete.length) return;
-  throw new UserError(`--post refuses to publish an incomplete count (不完整):\n  ${incompleteLines(incomplete).join('\n  ')}\ncrawl again (bansha crawl --game …) until the threads are complete`, 3);
 }
 
 export function register(program: Command): void {
