@@ -10,13 +10,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { dayTids } from '../activity/threads.js';
 import { ledgerPath, readLedger } from '../cards/ledger.js';
 import { standings } from '../cards/standing.js';
 import { UserError } from '../cli/errors.js';
 import { withCountingStore, withStore } from '../cli/options.js';
 import { crawlGame, type CrawlOptions } from '../crawl/crawler.js';
 import { elevatorFloor } from '../elevator/floor.js';
-import { loadGame } from '../game/game-file.js';
+import { loadGame, parseGame } from '../game/game-file.js';
 import { exitTime } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import type { PublishPlan } from '../publish/plan.js';
@@ -97,7 +98,9 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   const summary: string[] = [];
 
   if (opts.crawl !== false) {
-    const crawl = await crawlGame(game, { ...(typeof opts.crawl === 'object' ? opts.crawl : {}), day: opts.day, log });
+    // Every thread the day's count and report read: the day's own, the process thread, day 1's election.
+    const tids = [...new Set([...threadsForReport(game, opts.day), ...dayTids(day)])];
+    const crawl = await crawlGame(game, { ...(typeof opts.crawl === 'object' ? opts.crawl : {}), threads: tids, log });
     const pages = crawl.threads.reduce((n, t) => n + t.fetchedPages.length, 0);
     summary.push(`crawl: ${crawl.threads.length} threads of day ${opts.day}, ${pages} pages fetched in ${crawl.requests} requests${crawl.incomplete ? ' — SOME PAGES FAILED' : ''}`);
   }
@@ -132,6 +135,9 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
     const source = fs.readFileSync(game.file, 'utf8');
     const edited = withExitEvents(source, game, derived);
     if (edited.added.length) {
+      // The edited file must load, with exactly the new events added, before it replaces the old one.
+      const check = parseGame(edited.text, game.file, { store: opts.store });
+      if (check.events.length !== game.events.length + edited.added.length) throw new Error(`adding events to ${game.file} did not give the expected events`);
       writeGameFile(game.file, edited.text);
       confirmed = edited.added;
       game = loadGame(opts.gameFile, { store: opts.store }); // the file must still load: it is what the next day reads
