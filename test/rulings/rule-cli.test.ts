@@ -97,4 +97,30 @@ describe('bansha rule', () => {
     expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('cannot be accepted')]);
     expect(fs.existsSync(rulingsPath(game))).toBe(false); // nothing refused was written
   });
+
+  test('a flag: reject drops it (no card proposed) and the report says 导演裁定; a card: accept confirms it in the ledger, undo reopens it', async () => {
+    const report = async () => JSON.parse((await bansha(['report', '--game', game, '--day', '2', '--json', '--no-ledger'])).stdout) as {
+      flags: Array<{ kind: string; pid: number | null; player: string }>; cards: Array<{ player: string; evidence: number[] }>;
+    };
+    const before = await report();
+    const red = before.flags.find((f) => f.kind === 'red-font' && f.pid !== null)!;
+    expect(before.cards.some((c) => c.evidence.includes(red.pid!))).toBe(true);
+    const r = await bansha(['rule', 'reject', String(red.pid), '--game', game, '--day', '2', '--flag', '--why', '引用的是导演原话']);
+    expect(r.code, r.stderr).toBe(0);
+    const after = await report();
+    expect(after.flags.some((f) => f.pid === red.pid && f.kind === 'red-font')).toBe(false);
+    expect((await bansha(['report', '--game', game, '--day', '2', '--no-ledger'])).stdout).toContain(`导演裁定 #1：${red.player} 红色字体（pid ${red.pid}）不予判罚（引用的是导演原话）`);
+    const none = await bansha(['rule', 'reject', String(pidAt(4, 1)), '--game', game, '--day', '2', '--flag', '--why', 'x']);
+    expect([none.code, none.stderr]).toEqual([2, expect.stringContaining('neither a ballot nor a flagged post of day 2')]);
+
+    expect((await bansha(['report', '--game', game, '--day', '2'])).code).toBe(0); // proposals into the ledger
+    const ledger = () => JSON.parse(fs.readFileSync(path.join(dir, 'public.cards.json'), 'utf8')) as { cards: Array<{ id: string; status: string; note?: string }> };
+    const id = ledger().cards[0].id;
+    expect((await bansha(['rule', 'accept', id, '--game', game, '--why', '证据确凿'])).code).toBe(0);
+    expect(ledger().cards[0]).toMatchObject({ id, status: 'confirmed', note: '导演裁定 #2：证据确凿' });
+    expect((await bansha(['report', '--game', game, '--day', '2', '--bbcode', '--no-ledger'])).stdout).not.toContain('[b]判罚[/b]\n无');
+    expect((await bansha(['rule', 'undo', '2', '--game', game])).code).toBe(0);
+    expect(ledger().cards[0].status).toBe('proposed');
+    expect((await bansha(['rule', 'accept', 'C999', '--game', game, '--why', 'x'])).code).toBe(2);
+  });
 });
