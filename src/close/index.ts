@@ -33,7 +33,7 @@ import { exitDisagreements, exitsFromTally, type DerivedExit } from '../votes/ca
 import { forumTime } from '../votes/time.js';
 import type { TallyResult } from '../votes/types.js';
 import { announcementPlan } from './announcement.js';
-import { closingDay, dayHtml, markIncomplete, recordProposals, storedPostLinks, threadsForReport, type ClosingDay } from './closing-day.js';
+import { closingDay, dayHtml, markIncomplete, recordProposals, storedPostLinks, threadsForReport, threadsThroughDay, type ClosingDay } from './closing-day.js';
 import { withExitEvents, writeGameFile } from './confirm.js';
 
 export { announcementPlan, refuseIncompletePost } from './announcement.js';
@@ -115,7 +115,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   };
   const ledgerFile = ledgerPath(game.file);
 
-  const assembled = await withCountingStore(game, { tids: threadsForReport(game, opts.day), allowIncomplete: opts.allowIncomplete }, (store, incomplete) => {
+  const assembled = await withCountingStore(game, { tids: threadsForReport(game, opts.day), load: threadsThroughDay(game, opts.day), allowIncomplete: opts.allowIncomplete }, (store, incomplete) => {
     const closing = markIncomplete(closingDay(game, store, opts.day, { ledgerFile }), incomplete);
     recordProposals(game, closing.report, ledgerFile);
     const tally = closing.tally;

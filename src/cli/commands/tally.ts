@@ -19,6 +19,7 @@ import { withKnownUids } from '../../game/roster.js';
 import { UserError } from '../errors.js';
 import { dayNumber, loadGameDay, stdoutColor, withCountingStore } from '../options.js';
 import { announcementPlan, refuseIncompletePost } from '../../close/announcement.js';
+import { earlierVoteThreads } from '../../votes/carry-forward.js';
 import { runPost } from '../../publish/index.js';
 
 interface TallyCliOptions {
@@ -76,7 +77,8 @@ export function register(program: Command): void {
         return;
       }
       const tids = threadsForTally(game, o.day, { rules: o.rules });
-      await withCountingStore(game, { tids, allowIncomplete: o.allowIncomplete }, async (store, incomplete) => {
+      // Earlier days' vote threads too: the tally checks their results against the game file (carry-forward.ts).
+      await withCountingStore(game, { tids, load: earlierVoteThreads(game, o.day), allowIncomplete: o.allowIncomplete }, async (store, incomplete) => {
         const result = tallyDay(withKnownUids(game, store.users), postsFromStore(store), o.day, { at, rules: o.rules });
         if (incomplete.length) result.incomplete = incomplete;
         if (o.post) {
