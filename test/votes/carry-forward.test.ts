@@ -9,7 +9,7 @@ import { postsFromStore, tallyDay } from '../../src/votes/tally.js';
 import { captureStore, publicGameWith } from './fixtures.js';
 
 const EVENT = '  - {player: 月饼, out: "2026-11-22 21:00", how: vote}\n';
-const DAY3 = '  - {day: 3, vote: 5, opens: "2026-11-23 10:00", closes: "2026-11-23 21:00"}\n';
+const DAY3 = '  - {day: 3, vote: 99, opens: "2026-11-23 10:00", closes: "2026-11-23 21:00"}\n';
 const posts = postsFromStore(captureStore('public'));
 const withDay3 = (yaml: string) => yaml.replace(/(  - \{day: 2,[^\n]*\n)/, `$1${DAY3}`);
 
