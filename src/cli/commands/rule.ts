@@ -20,7 +20,7 @@ import { readRulings, rulingsPath, writeRulings } from '../../rulings/file.js';
 import type { Ruling, RulingVerb } from '../../rulings/types.js';
 import { UserError } from '../errors.js';
 import { dayNumber, withStore } from '../options.js';
-import { closingDay } from './report.js';
+import { closingDay } from '../../close/closing-day.js';
 
 interface RuleCliOptions {
   game: string;
