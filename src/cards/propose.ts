@@ -30,8 +30,10 @@ export function proposeCards(game: Game, day: number, flags: readonly Flag[], le
     if (!color) continue;
     const evidence = [...new Set(group.flatMap((g) => (g.pid !== null ? [g.pid] : g.related ?? [])))].sort((a, b) => a - b);
     const what = group.length > 1 ? `${kindName(f.kind, f.category)}（${group.length} 处）` : kindName(f.kind, f.category);
-    const reason = [what, f.detail, color.note].filter(Boolean).join('；');
+    // The reason is public (the notice posts it once confirmed); why this colour was proposed is the director's.
+    const reason = [what, f.detail].filter(Boolean).join('；');
     const p: CardProposal = { day, player: f.player, color: color.color, kind: f.kind, reason, evidence };
+    if (color.note) p.directorNote = color.note;
     if (f.category) p.category = f.category;
     out.push(p);
   }

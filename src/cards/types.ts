@@ -15,7 +15,10 @@ export interface CardProposal {
   kind: FlagKind;
   /** Banned-wording category, when the card is for wording. */
   category?: string;
+  /** The public sentence: the offence and the fact (what the notice shows once the card is confirmed). */
   reason: string;
+  /** For the director only: why this colour was proposed (a repeat, no blue cards…); never posted. */
+  directorNote?: string;
   /** pids of the posts that are the evidence (empty for counts with no post, e.g. no ballot). */
   evidence: number[];
 }

@@ -7,8 +7,8 @@
 import { loadGame } from '../game/game-file.js';
 import { findDay } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
-import { assertComplete, openStore } from '../store/index.js';
-import type { StoreData } from '../store/types.js';
+import { assertComplete, completeness, openStore } from '../store/index.js';
+import type { Completeness, StoreData } from '../store/types.js';
 import { UserError } from './errors.js';
 
 /** A Commander parser for `--<name> <n>`: a whole number ≥ `min`, else a UserError (exit 2). */
@@ -65,9 +65,10 @@ export interface CountingStoreOptions {
 /**
  * The game's store, read-only, for a counting command: refuses (exit 3) when a thread of `opts.tids`
  * is not stored (see `notStored`) or, unless --allow-incomplete, is incompletely crawled; then hands
- * the store's data to `use` and closes the store.
+ * the store's data to `use` with what is missing (empty unless --allow-incomplete let gaps through:
+ * the outputs must say so) and closes the store.
  */
-export async function withCountingStore<T>(game: Game, opts: CountingStoreOptions, use: (store: StoreData) => T | Promise<T>): Promise<T> {
+export async function withCountingStore<T>(game: Game, opts: CountingStoreOptions, use: (store: StoreData, incomplete: Completeness[]) => T | Promise<T>): Promise<T> {
   return withStore(game, (store) => {
     const stored = opts.tids.filter((tid) => store.threads[String(tid)]);
     const missing = opts.tids.filter((tid) => !store.threads[String(tid)]);
@@ -80,6 +81,6 @@ export async function withCountingStore<T>(game: Game, opts: CountingStoreOption
       if (refusal) throw refusal;
     }
     assertComplete(store, stored, { allowIncomplete: opts.allowIncomplete });
-    return use(store);
+    return use(store, opts.tids.map((tid) => completeness(store, tid)).filter((c) => !c.complete));
   }, opts.load ? [...new Set([...opts.tids, ...opts.load])] : opts.tids);
 }

@@ -14,6 +14,8 @@ import { FORUM_TIME, formatForumTime as fmt, parseForumTime } from './forum-time
 import type { Game, GameDay, GameEvent, PresetName, Seat, ThreadRef } from './types.js';
 import { checkDays, checkThreads, fieldName, NameIndex } from './game-checks.js';
 import { nearestName } from '../text/nearest.js';
+import { activeRulings } from '../rulings/active.js';
+import { readRulings, rulingsPath } from '../rulings/file.js';
 
 const timeString = z.string().regex(FORUM_TIME, 'a forum-local time like "2026-11-22 21:00"');
 const threadRef = z.union([z.number().int().positive(), z.string().min(1)]);
@@ -92,7 +94,10 @@ export function loadGame(file: string, opts: LoadGameOptions = {}): Game {
   } catch (err) {
     throw new UserError(`cannot read the game file ${file}: ${(err as Error).message}`);
   }
-  return parseGame(source, file, opts);
+  const game = parseGame(source, file, opts);
+  // The director's rulings beside the game apply to every count made from it.
+  game.rulings = activeRulings(readRulings(rulingsPath(file)));
+  return game;
 }
 
 /** Parses game-file text (exported for tests and `bansha init`). */

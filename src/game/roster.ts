@@ -150,7 +150,7 @@ export function alivePlayers(game: Game, at: number): string[] {
   return game.players.filter((p) => !isOut(game, p, at));
 }
 
-export function isDirector(game: Game, name: string): boolean {
+export function isDirector(game: Pick<Game, 'directors'>, name: string): boolean {
   return game.directors.includes(name);
 }
 

@@ -75,6 +75,7 @@ export interface Seat {
 }
 
 import type { Ruleset } from './ruleset-schema.js';
+import type { Ruling } from '../rulings/types.js';
 
 export interface Game {
   /** Forum root, always ending in "/". */
@@ -100,6 +101,8 @@ export interface Game {
   holdings?: Record<string, number>;
   /** Browser executable for login/post; default /usr/bin/chromium or BANSHA_CHROMIUM. */
   browser?: string;
+  /** The director's rulings in force (src/rulings, `<game>.rulings.json`): every count applies them. */
+  rulings?: Ruling[];
 }
 
 /** Every *(setting)* of rules-spec.md as a typed field: the schema and its doc comments live in ruleset-schema.ts. */

@@ -175,8 +175,9 @@ async function edit(fb: ForumBrowser, page: PwPage, plan: PublishPlan, poster: P
   if (refusal) throw new UserError(refusal, 2);
   const fid = sel.page.fidPatterns.map((p) => new RegExp(p).exec(threadHtml)?.[1]).find((v) => v !== undefined);
   if (!fid) throw new UserError(`cannot find the board id (fid) of thread ${plan.tid} on its page; post a reply instead (--post reply)`, 5);
-  const url = new URL(editPath(sel, { fid: Number(fid), tid: plan.tid, pid: target.pid, page: 1 }), plan.forum).toString();
-  log(`opening the edit page of floor 2 (pid ${target.pid})`);
+  const onPage = target.page ?? 1;
+  const url = new URL(editPath(sel, { fid: Number(fid), tid: plan.tid, pid: target.pid, page: onPage }), plan.forum).toString();
+  log(`opening the edit page of floor ${target.floor} (pid ${target.pid})`);
   await page.goto(url, { waitUntil: 'domcontentloaded' });
   fb.assertOnHost();
   if ((await page.locator(sel.edit.form).count()) === 0) {
@@ -205,14 +206,14 @@ async function edit(fb: ForumBrowser, page: PwPage, plan: PublishPlan, poster: P
     },
     { textarea: `${sel.edit.form} ${sel.edit.textarea}`, modeInput: `${sel.edit.form} ${sel.edit.modeInput}`, message: plan.message },
   );
-  log(`saving floor 2 of thread ${plan.tid}`);
+  log(`saving floor ${target.floor} of thread ${plan.tid}`);
   await submitAndWait(fb, page, `${sel.edit.form} ${sel.edit.submit}`, sel.edit.requestPattern, sel);
 
   for (let attempt = 0; attempt < 4; attempt++) {
-    const p1 = await readThreadPage(fb, plan.forum, plan.tid, 1);
-    const post = p1.posts.find((p) => p.pid === target.pid);
+    const shown = await readThreadPage(fb, plan.forum, plan.tid, onPage);
+    const post = shown.posts.find((p) => p.pid === target.pid);
     if (post && post.authorId === poster.uid && postCarries(post, plan.message)) return target.pid;
     await sleep(500 * (attempt + 1));
   }
-  throw new UserError(`floor 2 (pid ${target.pid}) was submitted but does not show the new message: check ${postUrl(plan.forum, plan.tid, target.pid)}`, 5);
+  throw new UserError(`floor ${target.floor} (pid ${target.pid}) was submitted but does not show the new message: check ${postUrl(plan.forum, plan.tid, target.pid)}`, 5);
 }

@@ -10,7 +10,7 @@ import { renderDryRun, sessionIdentity, type PublishPlan } from './plan.js';
 
 export { publish, postCarries, comparableText, messageLinks, type PublishOptions, type PublishResult } from './browser.js';
 export {
-  replyPlan, editFloor2Plan, editRefusal, sessionIdentity, renderDryRun, messageOf, threadUrl,
+  replyPlan, editFloor2Plan, editPostPlan, editRefusal, sessionIdentity, renderDryRun, messageOf, threadUrl,
   type PublishPlan, type PublishKind, type Poster,
 } from './plan.js';
 export { publishSelectors, editPath, PUBLISH_SELECTOR_FILE, type PublishSelectors } from './selectors.js';
@@ -32,7 +32,7 @@ export async function runPost(plan: PublishPlan, game: Game, opts: { yes?: boole
     return { dryRun: true, plan, text };
   }
   const result = await publish(plan, { sessionPath: game.sessionPath, gameFile: game.file, browserPath: game.browser, log: opts.log });
-  const how = plan.kind === 'reply' ? `replied to thread ${plan.tid}` : `edited floor 2 (pid ${result.pid}) of thread ${plan.tid}`;
+  const how = plan.kind === 'reply' ? `replied to thread ${plan.tid}` : `edited floor ${plan.target?.floor ?? 2} (pid ${result.pid}) of thread ${plan.tid}`;
   const text = opts.json
     ? `${JSON.stringify({ dryRun: false, kind: plan.kind, tid: plan.tid, pid: result.pid, url: result.url, as: result.poster }, null, 2)}\n`
     : terminalSafe(`posted: ${how} as ${result.poster.name ?? '?'} (uid ${result.poster.uid})\n${result.url}\n`);

@@ -28,8 +28,8 @@ export interface PublishPlan {
   what: string;
   /** The message exactly as it is typed into the forum's editor (BBCode, "\n" line breaks). */
   message: string;
-  /** edit: the post replaced (floor 2) and its author as the store has it. */
-  target: { pid: number; floor: number; author: string; authorId: number | null } | null;
+  /** edit: the post replaced (floor 2, or the tool's own earlier announcement), its author as the store has it, and its page (default 1). */
+  target: { pid: number; floor: number; author: string; authorId: number | null; page?: number } | null;
 }
 
 /** Who the login session is on the forum. */
@@ -76,12 +76,23 @@ export function editFloor2Plan(store: StoreData, forum: string, tid: number, bbc
   };
 }
 
+/** A plan to replace the stored post `pid` of thread `tid` (the tool's own earlier post) with `bbcode`. */
+export function editPostPlan(store: StoreData, forum: string, tid: number, pid: number, bbcode: string, what: string): PublishPlan {
+  const post = threadPosts(store, tid).find((p) => p.pid === pid);
+  if (!post) throw new UserError(`pid ${pid} of thread ${tid} is not in the store`, 3);
+  const page = Object.values(store.threads[String(tid)]?.pages ?? {}).find((r) => r.pids.includes(pid))?.page ?? 1;
+  return {
+    kind: 'edit', forum, tid, title: store.threads[String(tid)]?.title ?? null, what, message: messageOf(bbcode),
+    target: { pid, floor: post.floor ?? 0, author: post.author, authorId: post.authorId, page },
+  };
+}
+
 /** Why posting as `poster` cannot edit the plan's target, or null when it can (it is the author). */
 export function editRefusal(plan: PublishPlan, poster: Poster): string | null {
   if (plan.kind !== 'edit' || !plan.target) return null;
   if (plan.target.authorId !== null && plan.target.authorId === poster.uid) return null;
   return (
-    `floor 2 of thread ${plan.tid} (pid ${plan.target.pid}) is by ${plan.target.author}` +
+    `floor ${plan.target.floor} of thread ${plan.tid} (pid ${plan.target.pid}) is by ${plan.target.author}` +
     `${plan.target.authorId !== null ? ` (uid ${plan.target.authorId})` : ''}, but the login session is ` +
     `${poster.name ?? '?'} (uid ${poster.uid}): only its author (or a moderator) can edit it — log in as ` +
     `${plan.target.author}, or post a reply instead (--post reply)`
@@ -119,7 +130,7 @@ export function renderDryRun(plan: PublishPlan, who: { poster: Poster | null; pr
   const where =
     plan.kind === 'reply'
       ? `a reply to thread ${plan.tid}${title} ${threadUrl(plan.forum, plan.tid)}`
-      : `an edit of floor 2 (pid ${plan.target!.pid}, by ${plan.target!.author}) of thread ${plan.tid}${title} — its whole message replaced ${threadUrl(plan.forum, plan.tid)}`;
+      : `an edit of floor ${plan.target!.floor} (pid ${plan.target!.pid}, by ${plan.target!.author}) of thread ${plan.tid}${title} — its whole message replaced ${threadUrl(plan.forum, plan.tid)}`;
   const as = who.poster
     ? `${who.poster.name ?? '(name not shown)'} (uid ${who.poster.uid}), the login session in ${sessionPath}`
     : `unknown — ${who.problem ?? 'no session'}`;

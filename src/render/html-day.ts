@@ -68,6 +68,7 @@ export function htmlDayInput(report: DayReport, tally: TallyResult | null, opts:
     color: COLOR_NAME[c.color],
     status: STATUS_NAME[c.status],
     reason: c.reason,
+    ...(c.directorNote ? { directorNote: c.directorNote } : {}),
     evidence: c.evidence.map((pid) => ({ label: `pid ${pid}`, url: urlOf(pid) })),
   }));
   return {
@@ -82,5 +83,6 @@ export function htmlDayInput(report: DayReport, tally: TallyResult | null, opts:
     flags: report.flags.map(htmlFlag),
     cards,
     notes: report.notes,
+    ...(report.incomplete?.length ? { incomplete: report.incomplete } : {}),
   };
 }

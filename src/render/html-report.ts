@@ -5,6 +5,8 @@
  * Content-Security-Policy meta that forbids loading anything. Every piece of player text is escaped.
  * Pure: plain result values in, HTML text out.
  */
+import type { Completeness } from '../store/types.js';
+import { INCOMPLETE_HEAD, incompleteLines } from './incomplete.js';
 import { createHash } from 'node:crypto';
 import { DateTime } from 'luxon';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
@@ -37,6 +39,8 @@ export interface HtmlCard {
   /** The ledger status in the director's words (待定, 已确认, 已驳回). */
   status: string;
   reason: string;
+  /** For the director only (shown marked 导演备注). */
+  directorNote?: string;
   evidence: Array<{ label: string; url: string | null }>;
 }
 
@@ -57,6 +61,8 @@ export interface HtmlReportInput {
   cards?: HtmlCard[];
   /** What the director should know about the report itself (missing threads, waivers…). */
   notes?: string[];
+  /** Threads read while incompletely crawled: the page starts with them. */
+  incomplete?: Completeness[];
 }
 
 const STYLE = `
@@ -64,9 +70,9 @@ body{font:14px/1.5 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC","Micros
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
 .meta{color:#666;margin:0 0 12px}.outcome{font-size:16px;padding:8px 12px;background:#f3f7ff;border-left:4px solid #0072B2}
 table{border-collapse:collapse;width:100%;margin:8px 0}th,td{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#f4f4f4}td.nw{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}tr.warn td{background:#fff4e5}
+th{background:#f4f4f4}td.nw{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}tr.warn td{background:#fff4e5}section.warn{background:#fff4e5;border:2px solid #c00;padding:.5em 1em}
 .rejected{color:#a40000}.superseded{color:#777;text-decoration:line-through}.counted{color:#006400}
-.note{color:#8a5a00}.empty{color:#777;font-style:italic}svg.timeline{max-width:100%;height:auto}
+.note{color:#8a5a00}.director{color:#8a5a00;font-size:.9em}.empty{color:#777;font-style:italic}svg.timeline{max-width:100%;height:auto}
 a{color:#0b5cad}footer{margin-top:32px;color:#888;font-size:12px}
 .scroll{overflow-x:auto}table.activity th,table.activity td{white-space:nowrap}
 table.activity td:first-child,table.activity th:first-child{position:sticky;left:0;background:#fff}`;
@@ -85,6 +91,10 @@ export function renderHtmlReport(input: HtmlReportInput): string {
     `<h1>${escapeHtml(input.title)} · 第${input.day}日</h1>`,
     `<p class="meta">${escapeHtml(fmt(input.opens))} – ${escapeHtml(fmt(input.closes))}（${escapeHtml(input.timezone)}）</p>`,
   );
+  const missing = incompleteLines(input.incomplete ?? []);
+  if (missing.length) {
+    body.push(`<section id="incomplete" class="warn"><p><b>${escapeHtml(INCOMPLETE_HEAD)}</b></p><ul>${missing.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul></section>`);
+  }
   body.push(...tallySection(input, fmt));
   body.push(...activitySection(input.activity, input.notes ?? []));
   body.push(...flagsSection(input.flags, fmt));
@@ -124,6 +134,7 @@ function tallySection(input: HtmlReportInput, fmt: (t: number, f?: string) => st
   const outcome = t.result.name ? `${what}：${t.result.name}` : `无人${t.kind === 'elimination' ? '出局' : '当选'}`;
   out.push(
     `<p class="outcome">${escapeHtml(outcome)}${t.result.tie.length ? `（平票：${escapeHtml(t.result.tie.join('、'))}）` : ''} — ${escapeHtml(t.result.rule)}</p>`,
+    ...(t.result.note ? [`<p class="director">导演备注：${escapeHtml(t.result.note)}</p>`] : []),
     `<p class="meta">${t.running ? `进行中的计票，截至 ${escapeHtml(fmt(t.countedAt))}` : `关门 ${escapeHtml(fmt(t.closes))}`}` +
       `${t.sheriff ? ` · 警长 ${escapeHtml(t.sheriff)}（${escapeHtml(t.sheriffSource)}，${t.sheriffWeight} 票）` : ''}` +
       `${t.accelerated ? ' · 已加速' : ''}</p>`,
@@ -176,12 +187,13 @@ function tallySection(input: HtmlReportInput, fmt: (t: number, f?: string) => st
 const STATUS: Record<BallotRecord['status'], string> = { counted: '计入', rejected: '无效', superseded: '已改' };
 
 function ballotRow(b: BallotRecord, fmt: (t: number, f?: string) => string): string {
-  // The reason may already say what a flag says (an edit with no earlier version): each note once.
-  const notes = [...new Set([b.reason, b.proxyBy ? `代投：${b.proxyBy}` : null, b.edit ? `编辑：${b.edit.before} → ${b.edit.after}` : null, ...b.flags].filter((n): n is string => !!n))];
+  // The public reason first, then what only the director reads, marked (each note once).
+  const notes = [...new Set([b.proxyBy ? `代投：${b.proxyBy}` : null, b.edit ? `编辑：${b.edit.before} → ${b.edit.after}` : null, ...b.flags].filter((n): n is string => !!n))];
+  const mine = [b.note, ...notes].filter((n): n is string => !!n);
   return (
     `<tr class="${b.status}"><td class="nw">${escapeHtml(fmt(b.at, 'MM-dd HH:mm:ss'))}</td><td class="nw">${link(b.url, b.floor === null ? '#' : `${b.floor}#`)}</td>` +
     `<td class="nw">${escapeHtml(b.voter)}</td><td class="nw">${escapeHtml(b.target ?? '—')}</td><td class="nw ${b.status}">${STATUS[b.status]}</td>` +
-    `<td>${escapeHtml(notes.join('；'))}</td></tr>`
+    `<td>${escapeHtml(b.reason ?? '')}${mine.length ? `<div class="director">导演备注：${escapeHtml(mine.join('；'))}</div>` : ''}</td></tr>`
   );
 }
 
@@ -229,7 +241,7 @@ function cardsSection(cards: HtmlCard[]): string[] {
   for (const c of cards) {
     out.push(
       `<tr><td class="nw">${escapeHtml(c.id ?? '—')}</td><td class="nw">${escapeHtml(c.player)}</td><td class="nw">${escapeHtml(c.color)}</td>` +
-        `<td class="nw">${escapeHtml(c.status)}</td><td>${escapeHtml(c.reason)}</td><td>${c.evidence.map((e) => link(e.url, e.label)).join(' ')}</td></tr>`,
+        `<td class="nw">${escapeHtml(c.status)}</td><td>${escapeHtml(c.reason)}${c.directorNote ? `<div class="director">导演备注：${escapeHtml(c.directorNote)}</div>` : ''}</td><td>${c.evidence.map((e) => link(e.url, e.label)).join(' ')}</td></tr>`,
     );
   }
   out.push('</tbody></table>', '</section>');

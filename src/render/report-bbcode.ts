@@ -8,11 +8,12 @@ import { hasCards, standingText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
 import { COLOR_NAME } from './report-common.js';
+import { incompleteBBCode } from './incomplete.js';
 import { bbLink, escapeBBCode } from './safe-text.js';
 
 /** The notice, BBCode text ending in a newline. */
 export function renderDayReportBBCode(r: DayReport, postUrl: (pid: number) => string | null = () => null): string {
-  const out: string[] = [];
+  const out: string[] = incompleteBBCode(r.incomplete);
   out.push(`[b]第${r.day}日 发言统计与判罚公示[/b]`);
   out.push(`统计时段：${forumTime(r.opens, r.timezone)} – ${forumTime(r.closes, r.timezone)}${r.accelerated ? '（已加速）' : ''}`);
   out.push('', '[b]发言数[/b]');

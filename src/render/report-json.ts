@@ -1,22 +1,26 @@
 /**
  * The day report as the scripted interface (`bansha report --json`, issue 5 — keep these names):
  * `{day, activity: [{player, posts, voted, exempt}], flags: [{kind, player, pid, floor, at, snippet,
- * detail}], cards: [{player, color, reason, evidence: [pid], status}]}`. `at` is ISO 8601 with the
+ * detail}], cards: [{player, color, reason, note, evidence: [pid], status}]}` (`reason` public, `note` the director's or null). `at` is ISO 8601 with the
  * forum's offset, or null for flags about counts. JSON.stringify escapes player text.
  */
 import type { DayReport } from '../report/day-report.js';
 import { forumIso } from '../votes/time.js';
+import { incompleteJson, type IncompleteJson } from './incomplete.js';
 
 export interface DayReportJson {
+  /** Only when made with --allow-incomplete over gaps: what is missing (the first key). */
+  incomplete?: IncompleteJson[];
   day: number;
   activity: Array<{ player: string; posts: number; voted: boolean | null; exempt: boolean }>;
   flags: Array<{ kind: string; player: string; pid: number | null; floor: number | null; at: string | null; snippet: string; detail: string }>;
-  cards: Array<{ player: string; color: string; reason: string; evidence: number[]; status: string }>;
+  cards: Array<{ player: string; color: string; reason: string; note: string | null; evidence: number[]; status: string }>;
 }
 
 /** The JSON value (exactly the documented keys). */
 export function dayReportJson(r: DayReport): DayReportJson {
   return {
+    ...(r.incomplete?.length ? { incomplete: incompleteJson(r.incomplete) } : {}),
     day: r.day,
     activity: r.activity.map((a) => ({ player: a.player, posts: a.posts, voted: a.voted, exempt: a.exempt })),
     flags: r.flags.map((f) => ({
@@ -28,7 +32,7 @@ export function dayReportJson(r: DayReport): DayReportJson {
       snippet: f.snippet,
       detail: f.detail,
     })),
-    cards: r.cards.map((c) => ({ player: c.player, color: c.color, reason: c.reason, evidence: c.evidence, status: c.status })),
+    cards: r.cards.map((c) => ({ player: c.player, color: c.color, reason: c.reason, note: c.directorNote ?? null, evidence: c.evidence, status: c.status })),
   };
 }
 

@@ -5,6 +5,7 @@
  * table row — and, since the Markdown is printed to the director's terminal, escape sequences, control
  * and bidi characters are removed first (terminalSafe, safe-text.ts).
  */
+import { incompleteText } from './incomplete.js';
 import { hasCards, standingText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
@@ -30,7 +31,7 @@ function linkTo(url: string | null, label: string): string {
 /** The report as Markdown ending in a newline. */
 export function renderDayReportMarkdown(r: DayReport): string {
   const t = (ms: number) => forumTime(ms, r.timezone);
-  const out: string[] = [];
+  const out: string[] = incompleteText(r.incomplete).map((l) => `> ${l.replace(/^!! ?/, '')}`);
   out.push(`# 第${r.day}日报告（${escapeMarkdown(r.ruleset)}）`, '', `${t(r.opens)} – ${t(r.closes)}（${r.timezone}）${r.accelerated ? '，已加速' : ''}`);
   for (const n of r.notes) out.push('', `> ${escapeMarkdown(n)}`);
 
@@ -56,7 +57,7 @@ export function renderDayReportMarkdown(r: DayReport): string {
   else {
     out.push('| 编号 | 玩家 | 牌 | 状态 | 理由 | 证据 |', '|---|---|---|---|---|---|');
     for (const c of r.cards) {
-      out.push(`| ${c.id ?? ''} | ${escapeMarkdown(c.player)} | ${COLOR_NAME[c.color]} | ${STATUS_NAME[c.status]} | ${escapeMarkdown(c.reason)} | ${c.evidence.map((p) => `pid ${p}`).join(', ')} |`);
+      out.push(`| ${c.id ?? ''} | ${escapeMarkdown(c.player)} | ${COLOR_NAME[c.color]} | ${STATUS_NAME[c.status]} | ${escapeMarkdown(c.reason)}${c.directorNote ? `（导演备注：${escapeMarkdown(c.directorNote)}）` : ''} | ${c.evidence.map((p) => `pid ${p}`).join(', ')} |`);
     }
   }
   const carded = r.standings.filter(hasCards);

@@ -3,6 +3,7 @@
  * with today's ballots, every flag with its floor, time and link, the proposed cards with their ledger
  * ids (what `bansha cards confirm ID` takes) and the standings. Colour only when asked.
  */
+import { incompleteText } from './incomplete.js';
 import pc from 'picocolors';
 import { hasCards, standingText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
@@ -31,7 +32,7 @@ function pad(s: string, w: number): string {
 export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOptions = {}): string {
   const c = pc.createColors(opts.color ?? false);
   const t = (ms: number) => forumTime(ms, r.timezone);
-  const out: string[] = [];
+  const out: string[] = incompleteText(r.incomplete).map((l) => c.red(l));
   out.push(c.bold(`Day ${r.day} report (${r.ruleset}) — ${t(r.opens)} to ${t(r.closes)} [${r.timezone}]${r.accelerated ? ' — accelerated' : ''}`));
   for (const n of r.notes) out.push(c.yellow(`  note: ${n}`));
 
@@ -69,7 +70,7 @@ export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOption
   if (!r.cards.length) out.push('  (none)');
   for (const card of r.cards) {
     const colour = card.color === 'red' ? c.red : card.color === 'yellow' ? c.yellow : c.blue;
-    out.push(`  ${card.id ?? '--'}  ${colour(COLOR_NAME[card.color])}  ${terminalSafe(card.player)}  [${STATUS_NAME[card.status]}]  ${terminalSafe(card.reason)}${card.evidence.length ? `  evidence: ${card.evidence.map((p) => `pid ${p}`).join(', ')}` : ''}`);
+    out.push(`  ${card.id ?? '--'}  ${colour(COLOR_NAME[card.color])}  ${terminalSafe(card.player)}  [${STATUS_NAME[card.status]}]  ${terminalSafe(card.reason)}${card.directorNote ? `  [导演备注] ${terminalSafe(card.directorNote)}` : ''}${card.evidence.length ? `  evidence: ${card.evidence.map((p) => `pid ${p}`).join(', ')}` : ''}`);
   }
   if (r.cards.some((x) => x.id)) out.push(c.dim('  confirm or dismiss: bansha cards confirm|dismiss ID --game …'));
 

@@ -10,6 +10,8 @@
 import { fmt } from '../votes/count.js';
 import { forumTime } from '../votes/time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
+import { announcementMark } from '../votes/own-posts.js';
+import { incompleteBBCode } from './incomplete.js';
 import { bbLink, escapeBBCode, revealBidi } from './safe-text.js';
 
 /** Re-exported for the callers that import it from here: the one definition is in safe-text.ts. */
@@ -28,7 +30,7 @@ export function renderTallyBBCode(t: TallyResult): string {
   const e = (s: string) => escapeBBCode(s);
   const time = (ms: number) => forumTime(ms, t.timezone);
   if (t.kind === 'none') return `[b]第${t.day}日[/b]：${e(t.reason ?? '')}\n`;
-  const out: string[] = [];
+  const out: string[] = incompleteBBCode(t.incomplete);
   out.push(`[b]第${t.day}日${KIND_TITLE[t.kind]}结果[/b]（${t.running ? `截至 ${time(t.countedAt)} 的实时统计` : `关门 ${time(t.closes)}`}）`);
   if (t.sheriff) out.push(`警长：${e(t.sheriff)}（警长票计 ${fmt(t.sheriffWeight)} 票）`);
   if (t.acceleration) {
@@ -77,5 +79,7 @@ export function renderTallyBBCode(t: TallyResult): string {
   }
   const none = t.players.filter((p) => p.state === 'none').map((p) => p.player);
   if (none.length) out.push('', `[b]未投票[/b]：${none.map(e).join('、')}`);
+  // The mark --post finds its own post by, and the count skips (src/votes/own-posts.ts).
+  out.push('', announcementMark(t.day, t.kind));
   return `${out.join('\n')}\n`;
 }

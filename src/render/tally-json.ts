@@ -2,18 +2,22 @@
  * The tally as JSON (`bansha tally --json`): an interface others script against, so the keys are
  * fixed — {day, kind, sheriff, accelerated, acceleration: {needed, alive, accelerated, asOf, requests: [{player, pid,
  * floor, at, url, counted, reason, code}]} | null, misplaced: [{player, thread, tid, pid, floor, at, url, target}],
- * totals: [{name, votes}], result: {name, tie, rule, code},
- * ballots: [{voter, target, weight, status, reason, code, codes, pid, floor, at}]}; a day without a
+ * totals: [{name, votes}], result: {name, tie, rule, note, code},
+ * ballots: [{voter, target, weight, status, reason, note, code, codes, pid, floor, at}], notes}; a day without a
  * public vote (120b) is {day, kind: "none", reason, code}. Times are ISO 8601 with the forum's offset.
- * `reason` and `rule` are the Chinese sentences the announcement shows; `code`/`codes` are the stable
+ * `reason` and `rule` are the Chinese public sentences the announcement shows, `note` (on a ballot and
+ * on the result) what only the director reads (null when nothing); `code`/`codes` are the stable
  * machine-readable codes of src/votes/reasons.ts (a ballot's `code` is its main reason, `codes` all of
  * them in order; null/[] when it has none).
  */
 import { forumIso } from '../votes/time.js';
+import { incompleteJson, type IncompleteJson } from './incomplete.js';
 import type { BallotReasonCode, OutcomeCode } from '../votes/reasons.js';
 import { reasonCode, type TallyResult } from '../votes/types.js';
 
 export interface TallyJson {
+  /** Only when counted with --allow-incomplete over gaps: what is missing (the first key). */
+  incomplete?: IncompleteJson[];
   day: number;
   kind: TallyResult['kind'];
   reason?: string;
@@ -32,13 +36,16 @@ export interface TallyJson {
   /** Players' ballots outside the vote thread: not counted. */
   misplaced?: Array<{ player: string; thread: 'discussion' | 'process'; tid: number; pid: number; floor: number | null; at: string; url: string; target: string | null }>;
   totals?: Array<{ name: string; votes: number }>;
-  result?: { name: string | null; tie: string[]; rule: string; code: OutcomeCode | null };
+  result?: { name: string | null; tie: string[]; rule: string; note: string | null; code: OutcomeCode | null };
+  /** What the director must check that is not tied to one ballot (earlier results the game file lacks…). */
+  notes?: string[];
   ballots?: Array<{
     voter: string;
     target: string | null;
     weight: number;
     status: 'counted' | 'rejected' | 'superseded';
     reason: string | null;
+    note: string | null;
     code: BallotReasonCode | null;
     codes: BallotReasonCode[];
     pid: number;
@@ -51,6 +58,7 @@ export interface TallyJson {
 export function tallyJson(t: TallyResult): TallyJson {
   if (t.kind === 'none') return { day: t.day, kind: 'none', reason: t.reason ?? '', code: t.result.detail?.code ?? null };
   return {
+    ...(t.incomplete?.length ? { incomplete: incompleteJson(t.incomplete) } : {}),
     day: t.day,
     kind: t.kind,
     sheriff: t.sheriff,
@@ -64,19 +72,21 @@ export function tallyJson(t: TallyResult): TallyJson {
     },
     misplaced: (t.misplaced ?? []).map((m) => ({ ...m, at: forumIso(m.at, t.timezone) })),
     totals: t.totals.map((l) => ({ name: l.name, votes: l.votes })),
-    result: { name: t.result.name, tie: [...t.result.tie], rule: t.result.rule, code: t.result.detail?.code ?? null },
+    result: { name: t.result.name, tie: [...t.result.tie], rule: t.result.rule, note: t.result.note ?? null, code: t.result.detail?.code ?? null },
     ballots: t.ballots.map((b) => ({
       voter: b.voter,
       target: b.target,
       weight: b.weight,
       status: b.status,
       reason: b.reason,
+      note: b.note ?? null,
       code: reasonCode(b),
       codes: (b.details ?? []).map((d) => d.code),
       pid: b.pid,
       floor: b.floor,
       at: forumIso(b.at, t.timezone),
     })),
+    notes: [...t.notes],
   };
 }
 

@@ -11,11 +11,15 @@ import pc from 'picocolors';
 import { fmt } from '../votes/count.js';
 import { forumTime } from '../votes/time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
+import { incompleteText } from './incomplete.js';
 import { revealBidi, terminalSafe as s } from './safe-text.js';
 
 export interface TerminalOptions {
   color?: boolean;
 }
+
+/** Marks what only the director reads (never in BBCode or a post). */
+export const DIRECTOR = '[导演备注] ';
 
 const KIND = { election: 'sheriff election', elimination: 'elimination vote', rule: 'duel-rule vote', none: 'vote' } as const;
 
@@ -24,7 +28,7 @@ export function renderTallyTerminal(t: TallyResult, opts: TerminalOptions = {}):
   const c = pc.createColors(opts.color ?? false);
   const time = (ms: number) => forumTime(ms, t.timezone);
   if (t.kind === 'none') return `Day ${t.day}: no public vote to count — ${s(t.reason ?? '')}\n`;
-  const out: string[] = [];
+  const out: string[] = incompleteText(t.incomplete).map((l) => c.red(l));
   out.push(c.bold(`Day ${t.day} — ${KIND[t.kind]} (thread ${t.tid}), ${t.running ? `running count as of ${time(t.countedAt)} (closes ${time(t.closes)})` : `closed ${time(t.closes)}`} [${t.timezone}]`));
   out.push(`Sheriff: ${t.sheriff ? `${s(t.sheriff)} — ${s(t.sheriffSource)}; weight ${fmt(t.sheriffWeight)}` : s(t.sheriffSource)}`);
   if (t.acceleration) {
@@ -44,16 +48,21 @@ export function renderTallyTerminal(t: TallyResult, opts: TerminalOptions = {}):
 
   const name = t.result.name !== null ? s(t.result.name) : t.kind === 'elimination' ? 'nobody is out' : 'no result';
   out.push('', `${c.bold('Result:')} ${c.bold(name)}${t.result.tie.length ? ` (tie: ${t.result.tie.map(s).join(', ')})` : ''}`, `  why: ${s(t.result.rule)}`);
+  if (t.result.note) out.push(c.yellow(`  ${DIRECTOR}${s(t.result.note)}`));
 
   out.push('', c.bold('Players'));
   for (const p of t.players) {
     const tag = p.state === 'out' ? c.dim(' (out)') : p.state === 'idiot' ? c.dim(' (装傻: may not vote)') : '';
-    if (p.counted) out.push(`  ${c.green('✓')} ${s(p.player)}${tag} → ${s(p.counted.target ?? '')}${weightNote(p.counted)}  ${line(p.counted, time)}${p.counted.reason ? c.yellow(`  ! ${s(p.counted.reason)}`) : ''}`);
+    if (p.counted) {
+      out.push(`  ${c.green('✓')} ${s(p.player)}${tag} → ${s(p.counted.target ?? '')}${weightNote(p.counted)}  ${line(p.counted, time)}${p.counted.reason ? c.yellow(`  ! ${s(p.counted.reason)}`) : ''}`);
+      if (p.counted.note) out.push(c.yellow(`        ${DIRECTOR}${s(p.counted.note)}`));
+    }
     else out.push(`  ${c.red('·')} ${s(p.player)}${tag}: ${p.state === 'out' ? 'no vote (out of the game)' : p.state === 'idiot' ? 'no vote' : p.others.length ? 'no valid ballot' : 'cast nothing'}`);
     for (const b of p.others) {
       const mark = b.status === 'superseded' ? c.dim('↺') : c.red('✗');
       out.push(`      ${mark} ${b.status}: ${b.target !== null ? s(revealBidi(b.target)) : '(none read)'}  ${line(b, time)}`);
       if (b.reason) out.push(`        ${b.status === 'rejected' ? c.red(s(b.reason)) : c.dim(s(b.reason))}`);
+      if (b.note) out.push(c.yellow(`        ${DIRECTOR}${s(b.note)}`));
       if (b.edit) out.push(c.dim(`        edit: «${oneLine(b.edit.before)}» → «${oneLine(b.edit.after)}»`));
     }
     if (p.counted?.edit) out.push(c.dim(`        edit: «${oneLine(p.counted.edit.before)}» → «${oneLine(p.counted.edit.after)}»`));
@@ -61,7 +70,7 @@ export function renderTallyTerminal(t: TallyResult, opts: TerminalOptions = {}):
   const strays = t.ballots.filter((b) => !t.players.some((p) => p.player === b.voter));
   if (strays.length) {
     out.push('', c.bold('Not players'));
-    for (const b of strays) out.push(`  ${c.red('✗')} ${s(b.voter)}: ${line(b, time)}  ${s(b.reason ?? '')}`);
+    for (const b of strays) out.push(`  ${c.red('✗')} ${s(b.voter)}: ${line(b, time)}  ${s(b.reason ?? '')}${b.note ? `  ${DIRECTOR}${s(b.note)}` : ''}`);
   }
   if (t.misplaced?.length) {
     out.push('', c.bold('投票发错帖（不计票，请导演裁定）'));

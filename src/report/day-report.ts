@@ -16,6 +16,8 @@ import { lurkingFlags } from '../activity/lurking.js';
 import { activityTableOf, type ActivityTable } from '../activity/table.js';
 import type { PostsByThread } from '../activity/threads.js';
 import { cardFor } from '../cards/ledger.js';
+import { applyFlagRulings } from '../rulings/flags.js';
+import type { Completeness } from '../store/types.js';
 import { proposeCards } from '../cards/propose.js';
 import { standings } from '../cards/standing.js';
 import type { CardColor, CardStatus, Ledger, Standing } from '../cards/types.js';
@@ -41,7 +43,10 @@ export interface ReportCard {
   id: string | null;
   player: string;
   color: CardColor;
+  /** The public sentence (what the notice shows once confirmed). */
   reason: string;
+  /** For the director only: why this colour was proposed; never posted. */
+  directorNote?: string;
   evidence: number[];
   status: CardStatus;
   kind: Flag['kind'];
@@ -66,6 +71,8 @@ export interface DayReport {
   standings: Standing[];
   /** What the director should know about the report itself (missing threads, waivers…). */
   notes: string[];
+  /** Threads read while incompletely crawled (--allow-incomplete): every view starts with them. */
+  incomplete?: Completeness[];
 }
 
 export interface DayReportOptions {
@@ -123,17 +130,21 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
     pids: r.pids,
   }));
 
-  const flags: Flag[] = [
+  const found: Flag[] = [
     ...lurkingFlags({ game, day, postsByDay, accelerated, ballots }),
     ...violationFlags({ game, day: d, posts, lists }),
   ];
   for (const r of today.players) {
     for (const p of r.late) {
       if (isOut(game, r.player, p.at)) continue; // already a 诈尸 flag
-      flags.push(postFlag('late-post', p, p.text, '关门后发帖：不计入当日发言数'));
+      found.push(postFlag('late-post', p, p.text, '关门后发帖：不计入当日发言数'));
     }
   }
-  flags.push(...seatFlags(game, d, replaced, posts));
+  found.push(...seatFlags(game, d, replaced, posts));
+  // The director's rulings on flagged posts (src/rulings): a rejected flag proposes no card.
+  const ruled = applyFlagRulings(found, game.rulings, day);
+  const flags = ruled.flags;
+  notes.push(...ruled.notes);
 
   const ledger = opts.ledger ?? null;
   const cards: ReportCard[] = proposeCards(game, day, flags, ledger).map((p) => {
@@ -148,6 +159,7 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
       kind: p.kind,
     };
     if (p.category) card.category = p.category;
+    if (p.directorNote) card.directorNote = p.directorNote;
     return card;
   });
 

@@ -20,6 +20,7 @@
  */
 import { bidiControlsIn, foldWidth, hasBidiControl, normalizeName } from '../text/normalize.js';
 import { nearestName } from '../text/nearest.js';
+import { noCites } from './citations.js';
 import { ballotReasonText, type BallotReason } from './reasons.js';
 import type { BallotFailure, BallotHead, BallotReading, Target } from './types.js';
 
@@ -203,18 +204,18 @@ export function readProxy(text: string, players: readonly string[], markers: rea
   const named = [...new Set(namesIn(normalizeName(part), names).map((n) => otherNames?.get(n) ?? n))];
   if (named.length === 1) return { ok: true, player: named[0] };
   const detail: BallotReason = named.length === 0 ? { code: 'proxy-no-player', line: line.trim() } : { code: 'proxy-many-players', names: named };
-  return { ok: false, detail, reason: ballotReasonText(detail, NO_ZONE) };
+  return { ok: false, detail, reason: ballotReasonText(detail, NO_GAME) };
 }
 
 /** Ballot-format reasons carry no time: their wording does not depend on the zone. */
-const NO_ZONE = 'UTC';
+const NO_GAME = { zone: 'UTC', cite: noCites };
 
 function fail(problem: BallotFailure['problem'], head: BallotHead | null, written: string | null, detail: BallotReason, hint: string | null = null): BallotFailure {
-  return { ok: false, problem, head, written, detail, reason: ballotReasonText(detail, NO_ZONE), hint };
+  return { ok: false, problem, head, written, detail, reason: ballotReasonText(detail, NO_GAME), hint };
 }
 
 function miss(problem: BallotFailure['problem'], detail: BallotReason, hint: string | null): TargetMiss {
-  return { ok: false, problem, detail, reason: ballotReasonText(detail, NO_ZONE), hint };
+  return { ok: false, problem, detail, reason: ballotReasonText(detail, NO_GAME), hint };
 }
 
 /** Characters as "U+202E" labels, each once, in order. */

@@ -13,7 +13,7 @@
  *   first reached the top.
  */
 import type { PresetName } from '../game/types.js';
-import { fmt, outcomeText, type OutcomeDetail } from './reasons.js';
+import { fmt, outcomeNote, outcomeText, type OutcomeDetail } from './reasons.js';
 import type { BallotRecord, TallyKind, TallyOutcome, TotalLine } from './types.js';
 
 const EPS = 1e-9;
@@ -125,7 +125,7 @@ export function decide(input: DecideInput): TallyOutcome {
   const detail = decideDetail(input);
   const name = 'name' in detail ? detail.name : null;
   const tie = 'tied' in detail ? [...detail.tied] : [];
-  return { name, tie, rule: outcomeText(detail, input.zone), detail };
+  return { name, tie, rule: outcomeText(detail, input.zone), detail, note: outcomeNote(detail) };
 }
 
 function decideDetail(input: DecideInput): OutcomeDetail {

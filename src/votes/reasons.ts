@@ -9,6 +9,8 @@
  * deadline it is compared with is shown as 21:10, otherwise as 11-21 21:10.
  */
 import { DateTime } from 'luxon';
+import type { PresetName } from '../game/types.js';
+import { citer, type Cite, type CiteKey } from './citations.js';
 import { forumTime } from './time.js';
 import type { BallotHead, TallyKind } from './types.js';
 
@@ -60,7 +62,10 @@ export type BallotReason =
   // Edits (§3: an edit is not a change).
   | { code: 'edited-earlier-version-counts'; at: number | null; from: string | null; to: string | null }
   | { code: 'edited-same-ballot'; at: number | null }
-  | { code: 'edited-no-earlier-version'; at: number | null };
+  | { code: 'edited-no-earlier-version'; at: number | null }
+  // The director's rulings (src/rulings): they override the rules above and say so in public.
+  | { code: 'ruling-accepted'; id: number; why: string; by: string; at: string; overruled: BallotReason[] }
+  | { code: 'ruling-rejected'; id: number; why: string; by: string; at: string };
 
 /** Every ballot reason code. */
 export type BallotReasonCode = BallotReason['code'];
@@ -159,11 +164,25 @@ export function minutesText(m: number): string {
   return m % 60 === 0 && m >= 60 ? `${m / 60} 小时` : `${m} 分钟`;
 }
 
-/** Why a deadline test was not certain. */
+/** Why a deadline test was not certain (public: the fact, not what the director should do about it). */
 export function precisionText(p: Exclude<TimePrecision, null>): string {
   return p === 'minute'
     ? '论坛只显示到分钟，而这一分钟已到截止时间'
-    : '论坛只显示相对时间（“N 小时前”），跨越了截止时间——请导演核对';
+    : '论坛只显示相对时间（“N 小时前”），跨越了截止时间';
+}
+
+/**
+ * What wording a reason needs: the forum's zone for times, and the game's own rule post for
+ * citations (citations.ts) — never another preset's.
+ */
+export interface ReasonContext {
+  zone: string;
+  cite: Cite;
+}
+
+/** The context for a game: its zone and its preset's citations. */
+export function reasonContext(game: { timezone: string; preset: PresetName }): ReasonContext {
+  return { zone: game.timezone, cite: citer(game.preset) };
 }
 
 const headWord = (h: BallotHead) => (h === 'vote' ? '投票' : '改票');
@@ -172,32 +191,41 @@ const hiddenText = (h: string) => (h === 'deleted' ? '已删除' : h);
 const precise = (p: TimePrecision) => (p ? `（${precisionText(p)}）` : '');
 const list = (names: readonly string[]) => names.join('、');
 const FORMAT = '格式：投票对象：名字 / 投票理由：理由';
-const QUOTE_CITE = 'm107 l.205 改票时必须引用原投票帖；062 l.261 改票需回复原投票楼层';
+const ACCEPT = '可用 bansha rule accept 认可';
 
-/** One ballot reason in Chinese. */
-export function ballotReasonText(r: BallotReason, zone: string): string {
-  const t = (ms: number) => forumTime(ms, zone);
+/**
+ * One ballot reason's public sentence, in Chinese: the rule and the fact, fit for the announcement
+ * players read (no advice to the director: that is ballotReasonNote).
+ */
+export function ballotReasonText(r: BallotReason, ctx: ReasonContext): string {
+  const t = (ms: number) => forumTime(ms, ctx.zone);
+  const near = (ms: number, ref: number) => timeNear(ms, ref, ctx.zone);
+  /** "（m107 l.205 …）" from the game's own rule post, or nothing. */
+  const by = (...keys: CiteKey[]) => {
+    const cites = keys.map(ctx.cite).filter((c): c is string => c !== null);
+    return cites.length ? `（${cites.join('；')}）` : '';
+  };
   switch (r.code) {
     case 'malformed-no-heads':
       return `不是规定格式的投票：没有“投票对象”或“改票对象”（${FORMAT}）`;
     case 'malformed-no-colon':
       return `格式错误：“${r.found}”后缺少冒号（${FORMAT}）`;
     case 'malformed-no-target':
-      return `格式错误：缺少“${headWord(r.head)}对象”`;
+      return `格式错误：缺少“${headWord(r.head)}对象”${by('format')}`;
     case 'malformed-two-targets':
       return `格式错误：一帖中有 ${r.count} 个“${headWord(r.head)}对象”，一帖只能投一票`;
     case 'malformed-no-reason':
-      return `格式错误：缺少“${headWord(r.head)}理由”（m107 l.205 明确说明投票对象和投票理由）`;
+      return `格式错误：缺少“${headWord(r.head)}理由”${by('format')}`;
     case 'malformed-two-reasons':
       return `格式错误：一帖中有 ${r.count} 个“${headWord(r.head)}理由”`;
     case 'malformed-mixed-heads':
-      return `格式错误：“${headWord(r.head)}对象”配了“${headWord(r.other)}理由”`;
+      return `格式错误：“${headWord(r.head)}对象”配了“${headWord(r.other)}理由”${by('format')}`;
     case 'empty-target':
-      return `格式错误：“${headWord(r.head)}对象”为空`;
+      return `格式错误：“${headWord(r.head)}对象”为空${by('format')}`;
     case 'empty-reason':
-      return `格式错误：“${headWord(r.head)}理由”为空（m107 l.205 明确说明…投票理由）`;
+      return `格式错误：“${headWord(r.head)}理由”为空${by('format')}`;
     case 'unknown-target':
-      return `投票对象有误：${r.written}${r.hint ? `（是否为 ${r.hint}？）` : '（不是本局玩家）'}`;
+      return `投票对象有误：${r.written}（不是本局玩家）`;
     case 'target-bidi-control':
       return r.where === 'target'
         ? `投票对象含有改变文字方向的不可见字符（${r.controls.join('、')}），论坛显示的与所写的不同，无法确定所投之人`
@@ -207,7 +235,7 @@ export function ballotReasonText(r: BallotReason, zone: string): string {
     case 'rule-out-of-range':
       return `投票对象有误：${r.written}——没有对战规则${r.rule}（规则为 1–${r.ruleCount}）`;
     case 'not-a-rule':
-      return `投票对象有误：“${r.written}”不是对战规则（请写 规则N、对战规则N 或 N号规则）${r.hint ? `（是否为 ${r.hint}？）` : ''}`;
+      return `投票对象有误：“${r.written}”不是对战规则（请写 规则N、对战规则N 或 N号规则）`;
     case 'unreadable':
       return `帖子内容不可见（${hiddenText(r.hidden)}），存档中也没有其文字`;
     case 'proxy-no-player':
@@ -217,68 +245,102 @@ export function ballotReasonText(r: BallotReason, zone: string): string {
     case 'not-a-player':
       return `${r.author} 不是本局玩家`;
     case 'before-open':
-      return `${timeNear(r.at, r.opens, zone)} 发帖，早于本日投票开始（${t(r.opens)}）`;
+      return `${near(r.at, r.opens)} 发帖，早于本日投票开始（${t(r.opens)}）`;
     case 'late':
-      return `迟到：${timeNear(r.at, r.closes, zone)} 发帖，关门时间 ${timeNear(r.closes, r.at, zone)}${precise(r.precision)}`;
+      return `迟到：${near(r.at, r.closes)} 发帖，关门时间 ${near(r.closes, r.at)}${precise(r.precision)}`;
     case 'voter-out':
       return r.beforeClose
         ? `${r.voter} 于 ${t(r.since)} 出局（关门前），出局玩家没有投票权`
         : `${r.voter} 已出局（${t(r.since)} 起），不能投票`;
     case 'voter-idiot':
       return r.beforeClose
-        ? `${r.voter} 于 ${t(r.since)} 翻牌装傻（关门前），不能投票（m107 白痴 装傻）`
-        : `${r.voter} 已翻牌装傻（${t(r.since)}），不能投票（m107 白痴 装傻）`;
+        ? `${r.voter} 于 ${t(r.since)} 翻牌装傻（关门前），不能投票${by('idiot')}`
+        : `${r.voter} 已翻牌装傻（${t(r.since)}），不能投票${by('idiot')}`;
     case 'proxy-too-late':
-      return `代投过晚：${timeNear(r.at, r.closes, zone)} 发帖，代投须在关门前至少 ${minutesText(r.minutes)}（${timeNear(r.by, r.at, zone)} 前）${precise(r.precision)}`;
+      return `代投过晚：${near(r.at, r.closes)} 发帖，代投须在关门前至少 ${minutesText(r.minutes)}（${near(r.by, r.at)} 前）${precise(r.precision)}`;
     case 'target-out':
       return r.beforeClose
-        ? `投票对象有误：${r.target} 于 ${t(r.since)} 出局（关门前）（062 l.254 投票对象有误的票无效）`
-        : `投票对象有误：${r.target} 已出局（${t(r.since)} 起）（062 l.254 投票对象有误的票无效）`;
+        ? `投票对象有误：${r.target} 于 ${t(r.since)} 出局（关门前）${by('invalid-target')}`
+        : `投票对象有误：${r.target} 已出局（${t(r.since)} 起）${by('invalid-target')}`;
     case 'target-idiot':
-      return `投票对象有误：${r.target} 已翻牌装傻（${t(r.since)}），不能被投票`;
+      return `投票对象有误：${r.target} 已翻牌装傻（${t(r.since)}），不能被投票${by('idiot')}`;
     case 'rule-used':
-      return `${r.rule} 已在第 ${r.day} 日选出，每条规则只能使用一次（无回之城 上午流程4 以下六个规则各只能使用一次）`;
+      return `${r.rule} 已在第 ${r.day} 日选出，每条规则只能使用一次${by('rule-once')}`;
     case 'change-without-vote':
-      return `用了改票格式，但 ${r.voter} 此前没有有效投票：首次投票（或更正）须以 投票对象/投票理由 重新发帖（062 l.254 无效票须通过重新发帖来更正）——导演可酌情认可`;
+      return `用了改票格式，但 ${r.voter} 此前没有有效投票：首次投票（或更正）须以 投票对象/投票理由 重新发帖${by('correction')}`;
     case 'change-wrong-heads':
       return `${r.voter} 已在 ${floorText(r.voteFloor)} 投票，改票须使用 改票对象/改票理由 格式`;
     case 'accelerated-change-void':
-      return '进程已加速，所有改票作废（m107 l.202 进程加速后不允许改票，所有改票作废；062 l.247）';
+      return `进程已加速，所有改票作废${by('accelerated-changes')}`;
     case 'changes-not-allowed':
       return '本局规则不允许改票';
     case 'second-change':
-      return `第 ${r.nth} 次改票：只允许改票 ${r.allowed} 次（m107 l.205；062 l.253 改票只允许进行一次）`;
+      return `第 ${r.nth} 次改票：只允许改票 ${r.allowed} 次${by('change-once')}`;
     case 'change-too-late':
-      return `${r.proxy ? '代投改票' : '改票'}距关门不足 ${minutesText(r.minutes)}：${timeNear(r.at, r.closes, zone)} 发帖，须在 ${timeNear(r.by, r.at, zone)} 前改票（m107 l.205 白天结束前一个小时不得改票；062 l.253）${precise(r.precision)}`;
+      return `${r.proxy ? '代投改票' : '改票'}距关门不足 ${minutesText(r.minutes)}：${near(r.at, r.closes)} 发帖，须在 ${near(r.by, r.at)} 前改票${by('change-deadline')}${precise(r.precision)}`;
     case 'change-quotes-other-post':
-      return `改票引用/回复的是 ${list(r.quoted)}，不是 ${r.voter} 的原投票帖 ${floorText(r.voteFloor)}（${QUOTE_CITE}）`;
+      return `改票引用/回复的是 ${list(r.quoted)}，不是 ${r.voter} 的原投票帖 ${floorText(r.voteFloor)}${by('change-quote')}`;
     case 'change-not-quoting-vote':
-      return `改票未引用原投票帖 ${floorText(r.voteFloor)}（${QUOTE_CITE}）。Discuz X3.5 的“回复”不在帖子里留痕迹，工具看不到：若确是回复 ${floorText(r.voteFloor)}，导演可认可`;
+      return `改票未引用原投票帖 ${floorText(r.voteFloor)}${by('change-quote')}`;
     case 'superseded-by-change':
       return `已改票为 ${r.target ?? '?'}（${floorText(r.floor)}，${t(r.at)}）`;
     case 'edited-earlier-version-counts':
-      return `${r.at !== null ? `${t(r.at)} ` : ''}编辑，由 ${r.from ?? '（无投票）'} 改为 ${r.to ?? '（无投票）'}：编辑不算改票（m107 l.206 修改错别字不算做改票），以原版本为准`;
+      return `${r.at !== null ? `${t(r.at)} ` : ''}编辑，由 ${r.from ?? '（无投票）'} 改为 ${r.to ?? '（无投票）'}：编辑不算改票${by('edit-not-change')}，以原版本为准`;
     case 'edited-same-ballot':
       return `${r.at !== null ? `${t(r.at)} ` : ''}编辑过，投票内容未变`;
     case 'edited-no-earlier-version':
-      return `${r.at !== null ? `${t(r.at)} ` : ''}编辑过，存档中没有更早的版本：按当前内容计票——请导演核对编辑内容`;
+      return `${r.at !== null ? `${t(r.at)} ` : ''}编辑过，存档中没有更早的版本：按当前内容计票`;
+    case 'ruling-accepted':
+      return `导演裁定：认可此票（${r.why}）${r.overruled.length ? `；原判：${r.overruled.map((o) => ballotReasonText(o, ctx)).join('；')}` : ''}`;
+    case 'ruling-rejected':
+      return `导演裁定：此票不计（${r.why}）`;
   }
 }
 
-/** Several reasons as one sentence (null when there are none). */
-export function ballotReasonsText(rs: readonly BallotReason[], zone: string): string | null {
-  return rs.length ? rs.map((r) => ballotReasonText(r, zone)).join('；') : null;
+/**
+ * What the director should check or may decide about a reason (never posted), or null when the
+ * public sentence says it all.
+ */
+export function ballotReasonNote(r: BallotReason): string | null {
+  const relative = 'precision' in r && r.precision === 'relative' ? '发帖时间只有相对时间，请导演核对' : null;
+  switch (r.code) {
+    case 'unknown-target':
+    case 'not-a-rule':
+      return r.hint ? `是否为 ${r.hint}？若是，导演${ACCEPT}` : null;
+    case 'change-not-quoting-vote':
+      return `Discuz X3.5 的“回复”不在帖子里留痕迹，工具看不到：若确是回复 ${floorText(r.voteFloor)}，导演${ACCEPT}`;
+    case 'change-without-vote':
+      return `导演可酌情认可（bansha rule accept）`;
+    case 'edited-no-earlier-version':
+      return '请导演核对编辑内容';
+    case 'ruling-accepted':
+    case 'ruling-rejected':
+      return `裁定 #${r.id}（${r.by}，${r.at}）；撤销：bansha rule undo ${r.id}`;
+    default:
+      return relative;
+  }
 }
 
-/** A point for the director on one post, in Chinese. */
-export function flagText(f: BallotFlag, zone: string): string {
+/** Several reasons' public sentences as one (null when there are none). */
+export function ballotReasonsText(rs: readonly BallotReason[], ctx: ReasonContext): string | null {
+  return rs.length ? rs.map((r) => ballotReasonText(r, ctx)).join('；') : null;
+}
+
+/** Several reasons' director notes as one (null when none has a note). */
+export function ballotReasonsNote(rs: readonly BallotReason[]): string | null {
+  const notes = [...new Set(rs.map(ballotReasonNote).filter((n): n is string => n !== null))];
+  return notes.length ? notes.join('；') : null;
+}
+
+/** A point for the director on one post, in Chinese (flags are the director's alone). */
+export function flagText(f: BallotFlag, ctx: ReasonContext): string {
   switch (f.code) {
     case 'post-missing':
       return '帖子已不在论坛上（之后被删除或隐藏）：按存档内容读取';
     case 'current-version-hidden':
       return `当前版本不可见（${hiddenText(f.hidden)}）：按最后存档的文字读取`;
     case 'edited-no-earlier-version':
-      return ballotReasonText(f, zone);
+      return `${ballotReasonText(f, ctx)}——${ballotReasonNote(f)}`;
   }
 }
 
@@ -301,7 +363,7 @@ export function outcomeText(o: OutcomeDetail, zone: string): string {
       return `${tie(o.tied, o.votes)}${passed(o.sheriffPassed)}，${o.name} 最先达到 ${fmt(o.votes)} 票（${forumTime(o.at, zone)}，${floorText(o.floor)}）` +
         `${o.sameSecond ? '，与另一候选同一秒达到，按楼层先后' : ''}，${becomes(o.kind)}（${o.cite}）`;
     case 'tie-unresolved':
-      return `${tie(o.tied, o.votes)}${passed(o.sheriffPassed)}，回放无法确定谁最先达到——请导演决定`;
+      return `${tie(o.tied, o.votes)}${passed(o.sheriffPassed)}，回放无法确定谁最先达到`;
     case 'tie-nobody-out':
       return `${tie(o.tied, o.votes)}，无人出局（${o.cite}）`;
     case 'tie-sheriff-choice':
@@ -309,9 +371,21 @@ export function outcomeText(o: OutcomeDetail, zone: string): string {
     case 'tie-sheriff-none':
       return `${tie(o.tied, o.votes)}，警长 ${o.sheriff} 未投其中任何一人，无人出局（${o.cite}）`;
     case 'tie-no-sheriff':
-      return `${tie(o.tied, o.votes)}，没有已知的警长来决定，按无人出局处理——请导演核对（无回之城 l.32）`;
+      return `${tie(o.tied, o.votes)}，没有已知的警长来决定，按无人出局处理（无回之城 l.32）`;
     case 'no-public-vote':
       return `${o.ruleset} 规则没有公开投票帖，投票均私聊导演（${o.cite}）`;
+  }
+}
+
+/** What the director must decide or check about a result (never posted), or null. */
+export function outcomeNote(o: OutcomeDetail): string | null {
+  switch (o.code) {
+    case 'tie-unresolved':
+      return '请导演决定结果，并在公告中说明';
+    case 'tie-no-sheriff':
+      return '请导演核对：游戏文件中没有本日的警长（days[].sheriff）';
+    default:
+      return null;
   }
 }
 

@@ -29,7 +29,10 @@ import type { Game, GameDay } from '../game/types.js';
 import { exitTime, idiotTime, isDirector, isIdiot } from '../game/roster.js';
 import type { SlicePost } from '../store/slice.js';
 import { readBallot, readProxy, ruleName, targetLabel, type BallotContext } from './ballot.js';
-import { ballotReasonsText, flagText, type BallotFlag, type BallotReason, type TimePrecision } from './reasons.js';
+import { rulingsByPid } from '../rulings/active.js';
+import { isOwnPost } from './own-posts.js';
+import type { Ruling } from '../rulings/types.js';
+import { ballotReasonsNote, ballotReasonsText, flagText, reasonContext, type BallotFlag, type BallotReason, type TimePrecision } from './reasons.js';
 import { atOrBefore, strictlyBefore, timeSpan, type Certainty, type TimeSpan } from './time.js';
 import type { BallotEdit, BallotReading, BallotRecord, Target } from './types.js';
 
@@ -72,8 +75,9 @@ interface VoterState {
 export function selectBallots(input: SelectInput): BallotRecord[] {
   const { game, day, context, countAt } = input;
   const rules = game.rules;
-  const zone = game.timezone;
-  const say = (rs: BallotReason[]) => ballotReasonsText(rs, zone);
+  const words = reasonContext(game);
+  const say = (rs: BallotReason[]) => ballotReasonsText(rs, words);
+  const rulings = rulingsByPid(game.rulings, 'ballot', day.day);
   const running = countAt < day.closes;
   const posts = [...input.posts]
     .filter((p) => !running || timeSpan(p).lo <= countAt)
@@ -94,19 +98,45 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
     let voter = post.author;
     let proxyBy: string | null = null;
     const base = (): BallotRecord => ({
-      voter, target: null, weight: 0, status: 'rejected', reason: null, details: [], pid: post.pid, floor: post.floor,
-      at: post.at, url: post.url, head: null, proxyBy, edit: content.edit, flags: content.flags.map((f) => flagText(f, zone)), parsed: null,
+      voter, target: null, weight: 0, status: 'rejected', reason: null, note: null, details: [], pid: post.pid, floor: post.floor,
+      at: post.at, url: post.url, head: null, proxyBy, edit: content.edit, flags: content.flags.map((f) => flagText(f, words)), parsed: null,
     });
     const note = (rec: BallotRecord, details: BallotReason[]) => {
       rec.details = details;
       rec.reason = say(details);
+      rec.note = ballotReasonsNote(details);
     };
+    const edits = content.editNote ? [content.editNote] : [];
+    // The director's ruling on this post (src/rulings): accept overrides the rules' objections, reject voids it.
+    const ruling = rulings.get(post.pid);
+    const overruled: BallotReason[] = [];
     const reject = (rec: BallotRecord, ...why: BallotReason[]) => {
       rec.status = 'rejected';
-      note(rec, [...why, ...(content.editNote ? [content.editNote] : [])]);
+      note(rec, [...(ruling?.verb === 'reject' ? [rejectedBy(ruling)] : []), ...why, ...edits]);
       out.push(rec);
     };
+    /** Rejects the ballot for `why` and says so (true) — unless the director accepted it: then the objections are kept as overruled (false). */
+    const fails = (rec: BallotRecord, why: BallotReason[]): boolean => {
+      if (ruling?.verb === 'accept') {
+        overruled.push(...why);
+        return false;
+      }
+      reject(rec, ...why);
+      return true;
+    };
+    /** Counts the ballot (true), or rejects it when the director ruled it out (false). */
+    const counts = (rec: BallotRecord): boolean => {
+      if (ruling?.verb === 'reject') {
+        reject(rec);
+        return false;
+      }
+      rec.status = 'counted';
+      note(rec, [...(ruling?.verb === 'accept' ? [acceptedBy(ruling, overruled)] : []), ...edits]);
+      return true;
+    };
 
+    // The tool's own announcements quote names, heads and 代投: never a ballot (own-posts.ts).
+    if (isOwnPost(game, post)) continue;
     if (byDirector) {
       // Directors' posts never count as a player's (spec §1) — except a 代投 naming the player (§2).
       const proxy = readProxy(content.text, game.players, rules.proxyMarkers, context.otherNames);
@@ -149,29 +179,20 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
         });
       }
     }
-    if (problems.length) {
-      reject(rec, ...problems, ...(reading.ok ? [] : [reading.detail]));
-      continue;
-    }
+    // Without a readable target there is nothing a ruling could count.
     if (!reading.ok) {
-      reject(rec, reading.detail);
+      reject(rec, ...problems, reading.detail);
       continue;
     }
+    if (problems.length && fails(rec, problems)) continue;
     const invalid = targetProblem(game, reading.target, span.lo, countAt, input.usedRules);
-    if (invalid) {
-      reject(rec, invalid);
-      continue;
-    }
+    if (invalid && fails(rec, [invalid])) continue;
     rec.parsed = reading.target;
 
     const s = state(voter);
     if (s.current === null) {
-      if (reading.head === 'change') {
-        reject(rec, { code: 'change-without-vote', voter });
-        continue;
-      }
-      rec.status = 'counted';
-      note(rec, content.editNote ? [content.editNote] : []);
+      if (reading.head === 'change' && fails(rec, [{ code: 'change-without-vote', voter }])) continue;
+      if (!counts(rec)) continue;
       s.current = rec;
       s.votePid = post.pid;
       s.voteFloor = post.floor;
@@ -208,20 +229,25 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
         }
       }
     }
-    if (why.length) {
-      reject(rec, ...why);
-      continue;
-    }
+    if (why.length && fails(rec, why)) continue;
+    if (!counts(rec)) continue;
     const prev = s.current;
     prev.status = 'superseded';
     note(prev, [{ code: 'superseded-by-change', target: rec.target, floor: post.floor, at: post.at }, ...(prev.details ?? [])]);
-    rec.status = 'counted';
-    note(rec, content.editNote ? [content.editNote] : []);
     s.current = rec;
     s.changes++;
     out.push(rec);
   }
   return out;
+}
+
+/** The reason a ballot the director accepted carries (with the rules' objections it overrules). */
+function acceptedBy(r: Ruling, overruled: BallotReason[]): BallotReason {
+  return { code: 'ruling-accepted', id: r.id, why: r.why, by: r.by, at: r.at, overruled: [...overruled] };
+}
+
+function rejectedBy(r: Ruling): BallotReason {
+  return { code: 'ruling-rejected', id: r.id, why: r.why, by: r.by, at: r.at };
 }
 
 /** The precision that made a deadline test uncertain (null when it was certain). */

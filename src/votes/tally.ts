@@ -11,6 +11,7 @@ import { threadPosts, type SlicePost } from '../store/slice.js';
 import type { StoreData } from '../store/types.js';
 import { accelerationFor } from './acceleration.js';
 import { ABSTAIN, ruleName, type BallotContext } from './ballot.js';
+import { exitDisagreements, exitsFromTally } from './carry-forward.js';
 import { applyWeights, decide, totalsOf } from './count.js';
 import { misplacedBallots } from './misplaced.js';
 import { selectBallots } from './select.js';
@@ -40,6 +41,11 @@ export interface TallyOptions {
   at?: number;
   /** wuhui: tally the morning duel-rule vote (the day's `rules:` thread) instead of the vote thread. */
   rules?: boolean;
+  /**
+   * Check the earlier closed days' results against the game file's events (carry-forward.ts) and note
+   * every disagreement (default true; the tallies of those earlier days are made without it).
+   */
+  carryForward?: boolean;
 }
 
 /** The threads a tally of `day` reads (for the CLI's completeness check). */
@@ -120,6 +126,7 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
     eliminationTie: rules.eliminationTie, zone,
   });
   if (countAt < d.closes) notes.push(noteText({ code: 'running', at: countAt, closes: d.closes }, zone));
+  if (opts.carryForward !== false && kind !== 'rule') notes.push(...earlierResults(game, posts, day, countAt));
 
   const players: VoterSummary[] = game.players.map((p) => {
     const mine = ballots.filter((b) => b.voter === p);
@@ -163,7 +170,7 @@ export function sheriffFor(game: Game, posts: PostsOf, d: GameDay, countAt: numb
     const d1 = game.days.find((e) => e.day === 1);
     if (!game.rules.day1Election || !game.rules.publicVote) return { sheriff: null, source: say({ code: 'no-sheriff-ruleset', ruleset: game.rules.name }) };
     if (!d1?.vote) return { sheriff: null, source: say({ code: 'no-day1-thread' }) };
-    const r = tallyDay(game, posts, 1);
+    const r = tallyDay(game, posts, 1, { carryForward: false });
     if (!r.result.name) return { sheriff: null, source: say({ code: 'elected-nobody', rule: r.result.rule }) };
     name = r.result.name;
     source = say({ code: 'elected', rule: r.result.rule });
@@ -173,6 +180,14 @@ export function sheriffFor(game: Game, posts: PostsOf, d: GameDay, countAt: numb
     return { sheriff: null, source: say({ code: 'sheriff-out', name, source, at: out }) };
   }
   return { sheriff: name, source };
+}
+
+/** The disagreements between the game file and the results of the closed days before `day` whose vote threads are stored. */
+function earlierResults(game: Game, posts: PostsOf, day: number, countAt: number): string[] {
+  if (!game.rules.publicVote) return [];
+  return game.days
+    .filter((e) => e.day < day && e.vote && e.closes <= countAt && posts(e.vote.tid).length > 0)
+    .flatMap((e) => exitDisagreements(game, e.day, e.closes, exitsFromTally(tallyDay(game, posts, e.day, { carryForward: false }))));
 }
 
 function accelerationOf(game: Game, d: GameDay, posts: PostsOf, countAt: number, notes: string[]): AccelerationResult | null {

@@ -2,6 +2,7 @@
  * The values the vote tally passes between its steps (read → select → count) and hands to the
  * renderers. Plain data: a TallyResult is everything a terminal, BBCode or JSON view draws.
  */
+import type { Completeness } from '../store/types.js';
 import type { MisplacedBallot } from './misplaced.js';
 import type { AccelerationIgnore, BallotReason, BallotReasonCode, OutcomeDetail } from './reasons.js';
 
@@ -70,8 +71,13 @@ export interface BallotRecord {
   /** Weight in the totals (0 for rejected, superseded and abstentions). */
   weight: number;
   status: BallotStatus;
-  /** Why it was rejected or superseded, or a note for the director on a counted one, in Chinese; null otherwise. */
+  /**
+   * Why it was rejected or superseded, or a remark on a counted one: the public sentence (the rule and
+   * the fact, what the announcement shows), in Chinese; null otherwise.
+   */
   reason: string | null;
+  /** What the director should check or may accept about it (never in BBCode or a post); null when nothing. */
+  note?: string | null;
   /**
    * The same as values, in order (the first is the main one): `reason` is their wording. Always set by
    * the tally; optional only so hand-built records stay valid.
@@ -122,6 +128,8 @@ export interface TallyOutcome {
   rule: string;
   /** The same as a value (its `code` is stable). Always set by the tally; optional for hand-built values. */
   detail?: OutcomeDetail;
+  /** What the director must decide or check about the result (never posted); null when nothing. */
+  note?: string | null;
 }
 
 /** One acceleration request post and whether it counted (the audit a director checks). */
@@ -192,6 +200,11 @@ export interface TallyResult {
   misplaced?: MisplacedBallot[];
   /** Things the director must check that are not tied to one ballot (Chinese). */
   notes: string[];
+  /**
+   * Threads the count read while incompletely crawled (--allow-incomplete): every view starts with
+   * them and nothing is posted. Set by whoever opened the store; absent or empty when complete.
+   */
+  incomplete?: Completeness[];
 }
 
 /** The code of a ballot's main reason (its first), or null when it has none. */

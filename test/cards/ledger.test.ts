@@ -68,7 +68,7 @@ describe('ledger', () => {
     const fake: Ledger = { ...ledger, cards: [...ledger.cards, { ...enlarged1, id: 'C900', player: '月饼', kind: 'enlarged-font', status: 'confirmed' }] };
     const day2b = buildDayReport(game, posts, 2, { accelerated: false, ledger: fake });
     expect(day2b.cards.find((c) => c.player === '月饼' && c.kind === 'enlarged-font')!).toMatchObject({ color: 'yellow' });
-    expect(day2b.cards.find((c) => c.player === '月饼' && c.kind === 'enlarged-font')!.reason).toContain('再犯');
+    expect(day2b.cards.find((c) => c.player === '月饼' && c.kind === 'enlarged-font')!.directorNote).toContain('再犯');
   });
 
   test('written atomically beside the game file, read back equal', () => {
@@ -91,7 +91,7 @@ describe('renderers escape player text for their format', () => {
     expect(Object.keys(j)).toEqual(['day', 'activity', 'flags', 'cards']);
     expect(Object.keys(j.activity[0])).toEqual(['player', 'posts', 'voted', 'exempt']);
     expect(Object.keys(j.flags[0])).toEqual(['kind', 'player', 'pid', 'floor', 'at', 'snippet', 'detail']);
-    expect(Object.keys(j.cards[0])).toEqual(['player', 'color', 'reason', 'evidence', 'status']);
+    expect(Object.keys(j.cards[0])).toEqual(['player', 'color', 'reason', 'note', 'evidence', 'status']);
     const red = j.flags.find((f) => f.pid === pidOf('d1talk-6'))!;
     expect(red.at).toBe('2026-11-20T12:48:39+08:00');
   });

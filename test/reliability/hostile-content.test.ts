@@ -132,7 +132,8 @@ describe('ballots cannot be forged', () => {
     const fake = tally.ballots.find((b) => b.pid === 3006)!;
     expect(fake.status).toBe('rejected');
     expect(fake.parsed).toBeNull();
-    expect(fake.reason).toContain(N.bob); // the hint, in the reason the director reads
+    expect(fake.reason).not.toContain(N.bob); // the public sentence names no guess
+    expect(fake.note).toContain(N.bob); // the hint, in the note only the director reads
     expect(tally.totals.find((l) => l.name === N.bob)?.votes).toBe(1);
   });
 

@@ -60,7 +60,8 @@ describe('120b: filler posts flagged for the director (无谓的水帖, l.567), 
   test('a would-be blue card is proposed as yellow, and says why', () => {
     const cards = report.cards.filter((c) => c.kind === 'filler');
     expect(cards.length).toBeGreaterThan(0);
-    expect(cards.every((c) => c.color === 'yellow' && c.reason.includes('无蓝牌'))).toBe(true);
+    // Why yellow is the director's note; the public reason is the offence and the fact.
+    expect(cards.every((c) => c.color === 'yellow' && c.directorNote?.includes('无蓝牌') && !c.reason.includes('无蓝牌'))).toBe(true);
     const red = report.cards.find((c) => c.kind === 'red-font')!;
     expect([red.player, red.color, red.evidence]).toEqual(['馒头', 'yellow', [406]]);
   });

@@ -36,16 +36,16 @@ test('--at: the count as it stood at a moment (before 饺子\'s change, after th
 describe('JSON', () => {
   test('exactly the scripted keys', () => {
     const j = tallyJson(tallyDay(game, posts, 2));
-    expect(Object.keys(j)).toEqual(['day', 'kind', 'sheriff', 'accelerated', 'acceleration', 'misplaced', 'totals', 'result', 'ballots']);
+    expect(Object.keys(j)).toEqual(['day', 'kind', 'sheriff', 'accelerated', 'acceleration', 'misplaced', 'totals', 'result', 'ballots', 'notes']);
     expect(Object.keys(j.acceleration!)).toEqual(['needed', 'alive', 'accelerated', 'asOf', 'requests']);
     expect(Object.keys(j.acceleration!.requests[0])).toEqual(['player', 'pid', 'floor', 'at', 'url', 'counted', 'reason', 'code']);
     expect(Object.keys(j.totals![0])).toEqual(['name', 'votes']);
-    expect(Object.keys(j.result!)).toEqual(['name', 'tie', 'rule', 'code']);
-    expect(Object.keys(j.ballots![0])).toEqual(['voter', 'target', 'weight', 'status', 'reason', 'code', 'codes', 'pid', 'floor', 'at']);
-    expect(j.result).toEqual({ name: '月饼', tie: [], rule: '月饼 得票最多（7.5 票），出局', code: 'most-votes' });
+    expect(Object.keys(j.result!)).toEqual(['name', 'tie', 'rule', 'note', 'code']);
+    expect(Object.keys(j.ballots![0])).toEqual(['voter', 'target', 'weight', 'status', 'reason', 'note', 'code', 'codes', 'pid', 'floor', 'at']);
+    expect(j.result).toEqual({ name: '月饼', tie: [], rule: '月饼 得票最多（7.5 票），出局', note: null, code: 'most-votes' });
     const change = j.ballots!.find((b) => b.pid === ids.posts['d2vote-14'].pid)!;
     expect(change).toMatchObject({ status: 'rejected', code: 'second-change', codes: ['second-change', 'change-quotes-other-post'] });
-    expect(change.reason).toMatch(/^第 2 次改票：只允许改票 1 次（m107 l\.205；062 l\.253 改票只允许进行一次）；改票引用\/回复的是/);
+    expect(change.reason).toMatch(/^第 2 次改票：只允许改票 1 次（m107 l\.205 投票后，（只）有一次改票机会）；改票引用\/回复的是/);
     expect(j.ballots!.find((b) => b.pid === ids.posts['d2vote-2'].pid)).toMatchObject({ code: null, codes: [], reason: null });
     expect(j.ballots!.find((b) => b.pid === ids.posts['d2vote-2'].pid)!.at).toBe('2026-11-22T11:30:00+08:00');
     expect(JSON.parse(renderTallyJson(tallyDay(game, posts, 1))).kind).toBe('election');
@@ -82,7 +82,9 @@ test('terminal: totals, the result and why, every player with floor, time, link 
   expect(out).toContain('Result: 月饼');
   expect(out).toContain('why: 月饼 得票最多（7.5 票），出局');
   expect(out).toContain(`${ids.posts['d2vote-13'].floor}# 11-22 18:00`);
-  expect(out).toContain('改票未引用原投票帖 6#（m107 l.205 改票时必须引用原投票帖；062 l.261 改票需回复原投票楼层）');
+  expect(out).toContain('改票未引用原投票帖 6#（m107 l.205 改票时必须引用原投票帖）');
+  expect(out).not.toContain('062 l.'); // an m107 game cites only its own rule post
+  expect(out).toContain('[导演备注] Discuz X3.5 的“回复”不在帖子里留痕迹'); // the director's note, marked
   expect(out).toContain('Sheriff: 包子 — 第 1 日竞选当选（包子、花卷 平票 4 票');
   expect(out).toContain('Acceleration: 11-22 21:00 前，11 名存活玩家中 5 人申请加速（须过半：6 人）：未加速');
   expect(out).toMatch(/馒头 \(out\)/);

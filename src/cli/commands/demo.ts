@@ -36,7 +36,7 @@ import { arbiterRange, duelPairs, elevatorFloor, elevatorRing } from '../../elev
 import { packagePath } from '../../paths.js';
 import { UserError } from '../errors.js';
 import { stdoutColor, withStore } from '../options.js';
-import { closingDay, dayHtml, recordProposals, storedPostLinks } from './report.js';
+import { closingDay, dayHtml, recordProposals, storedPostLinks } from '../../close/closing-day.js';
 
 /** The bundled demo games: the game file and the replayable site it is played on. */
 export const DEMO_GAMES = {

@@ -7,6 +7,8 @@ import { register as parse } from './parse.js';
 import { register as tally } from './tally.js';
 import { register as report } from './report.js';
 import { register as cards } from './cards.js';
+import { register as rule } from './rule.js';
+import { register as close } from './close.js';
 import { register as elevator } from './elevator.js';
 import { register as auction } from './auction.js';
 import { register as lastwords } from './lastwords.js';
@@ -15,5 +17,5 @@ import { register as watch } from './watch.js';
 import { register as store } from './store.js';
 
 export const commands: Array<(program: Command) => void> = [
-  demo, init, login, crawl, watch, parse, tally, report, cards, elevator, auction, lastwords, store,
+  demo, init, login, crawl, watch, parse, close, tally, report, rule, cards, elevator, auction, lastwords, store,
 ];

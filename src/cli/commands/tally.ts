@@ -18,7 +18,9 @@ import { postsFromStore, tallyDay, threadsForTally } from '../../votes/tally.js'
 import { withKnownUids } from '../../game/roster.js';
 import { UserError } from '../errors.js';
 import { dayNumber, loadGameDay, stdoutColor, withCountingStore } from '../options.js';
-import { replyPlan, runPost } from '../../publish/index.js';
+import { announcementPlan, refuseIncompletePost } from '../../close/announcement.js';
+import { earlierVoteThreads } from '../../votes/carry-forward.js';
+import { runPost } from '../../publish/index.js';
 
 interface TallyCliOptions {
   game: string;
@@ -75,12 +77,14 @@ export function register(program: Command): void {
         return;
       }
       const tids = threadsForTally(game, o.day, { rules: o.rules });
-      await withCountingStore(game, { tids, allowIncomplete: o.allowIncomplete }, async (store) => {
+      // Earlier days' vote threads too: the tally checks their results against the game file (carry-forward.ts).
+      await withCountingStore(game, { tids, load: earlierVoteThreads(game, o.day), allowIncomplete: o.allowIncomplete }, async (store, incomplete) => {
         const result = tallyDay(withKnownUids(game, store.users), postsFromStore(store), o.day, { at, rules: o.rules });
+        if (incomplete.length) result.incomplete = incomplete;
         if (o.post) {
-          const tid = o.rules ? day.rules?.tid : day.vote?.tid;
-          if (tid === undefined) throw new UserError(`day ${o.day} has no ${o.rules ? 'rules vote' : 'vote'} thread in ${game.file} to post in`);
-          const plan = replyPlan(store, game.forum, tid, renderTallyBBCode(result), `the day ${o.day} ${o.rules ? 'duel-rule vote count' : 'tally announcement'}`);
+          refuseIncompletePost(incomplete);
+          // Edits the tool's own earlier announcement when the store holds one, else replies.
+          const plan = announcementPlan(store, game, result, renderTallyBBCode(result));
           write((await runPost(plan, game, { yes: o.yes, json: o.json, log: (l) => process.stderr.write(`${l}\n`) })).text);
           return;
         }

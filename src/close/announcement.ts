@@ -1,0 +1,31 @@
+/**
+ * Where a day's announcement is published: as an edit of the tool's own earlier announcement of that
+ * day and vote when the store holds one (found by its mark, src/votes/own-posts.ts), else as a reply in
+ * the vote thread — so publishing twice edits, never posts again. The store must have seen the earlier
+ * post: `bansha close` crawls the day's threads before it posts.
+ */
+import { UserError } from '../cli/errors.js';
+import type { Game } from '../game/types.js';
+import { editPostPlan, replyPlan, type PublishPlan } from '../publish/plan.js';
+import { threadPosts } from '../store/slice.js';
+import { incompleteLines } from '../render/incomplete.js';
+import type { Completeness, StoreData } from '../store/types.js';
+import { announcementMark, isOwnPost } from '../votes/own-posts.js';
+import type { TallyResult } from '../votes/types.js';
+
+/** The plan that publishes `bbcode`, the announcement of `tally`, in its thread. */
+export function announcementPlan(store: StoreData, game: Game, tally: TallyResult, bbcode: string): PublishPlan {
+  if (tally.tid === null) throw new Error('a count without a thread has no announcement to publish');
+  const what = `the day ${tally.day} ${tally.kind === 'rule' ? 'duel-rule vote count' : 'tally announcement'}`;
+  const mark = announcementMark(tally.day, tally.kind);
+  const own = threadPosts(store, tally.tid).filter((p) => !p.missing && isOwnPost(game, p) && p.text.includes(mark)).at(-1);
+  return own
+    ? editPostPlan(store, game.forum, tally.tid, own.pid, bbcode, `${what} (editing its earlier post, pid ${own.pid})`)
+    : replyPlan(store, game.forum, tally.tid, bbcode, what);
+}
+
+/** --post never publishes a partial count (issue 13): exit 3 naming what is missing. */
+export function refuseIncompletePost(incomplete: readonly Completeness[]): void {
+  if (!incomplete.length) return;
+  throw new UserError(`--post refuses to publish an incomplete count (不完整):\n  ${incompleteLines(incomplete).join('\n  ')}\ncrawl again (bansha crawl --game …) until the threads are complete`, 3);
+}

@@ -1,0 +1,141 @@
+/**
+ * One day at closing time, assembled once from the store: its tally (src/votes/tally.ts) and its day
+ * report (src/report/day-report.ts), whose acceleration comes from that tally — what `bansha report`,
+ * `bansha close` and `demo` render. Also the report's threads, the ledger step, post links and the
+ * day's HTML page.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { gameTids, dayTids } from '../activity/threads.js';
+import { readLedger, ledgerPath, mergeProposals, updateLedger } from '../cards/ledger.js';
+import type { CardProposal, LedgerCard } from '../cards/types.js';
+import { findDay, withKnownUids } from '../game/roster.js';
+import type { Game, GameDay } from '../game/types.js';
+import { htmlDayInput, reportTitle } from '../render/html-day.js';
+import { renderHtmlReport } from '../render/html-report.js';
+import { buildDayReport, type DayReport } from '../report/day-report.js';
+import { postUrl, threadPosts, type SlicePost } from '../store/slice.js';
+import type { Completeness, StoreData } from '../store/types.js';
+import { loadWordLists } from '../violations/word-lists.js';
+import { accelerationFor } from '../votes/acceleration.js';
+import { tallyDay, threadsForTally, type PostsOf } from '../votes/tally.js';
+import type { TallyResult } from '../votes/types.js';
+
+/** One day at closing time, assembled once: its tally (null when the day has no vote thread) and its report. */
+export interface ClosingDay {
+  tally: TallyResult | null;
+  report: DayReport;
+}
+
+/**
+ * Whether day `d` was accelerated, as the tally decides it: the day's tally's own `accelerated` when one
+ * is given (src/votes/tally.ts, from accelerationFor over the process thread, the game file's
+ * declaration overriding); otherwise — earlier days, and rulesets without a public vote, whose tally
+ * carries no acceleration — the same accelerationFor call the tally makes (as of the cut-off), or the
+ * game file's declaration when there is no process thread to count.
+ */
+export function acceleratedOn(game: Game, d: GameDay, posts: PostsOf, tally?: TallyResult | null): boolean {
+  if (tally && tally.day === d.day && tally.kind !== 'none' && !tally.running) return tally.accelerated;
+  if (game.process && (game.rules.acceleration.enabled || d.accelerated !== undefined)) {
+    return accelerationFor(game, d, posts(game.process.tid)).accelerated;
+  }
+  return d.accelerated ?? false;
+}
+
+/** Day `day`'s count at closing, when the day has one to make (a public-vote ruleset needs the day's vote thread). */
+export function tallyForReport(game: Game, posts: PostsOf, day: number): TallyResult | null {
+  const d = findDay(game, day);
+  if (game.rules.publicVote && !d.vote) return null;
+  return tallyDay(game, posts, day);
+}
+
+/** The threads the report of `day` reads: the day's threads, its tally's threads and the process thread. */
+export function threadsForReport(game: Game, day: number): number[] {
+  const d = findDay(game, day);
+  const tids = new Set(dayTids(d));
+  if (game.process && d.accelerated === undefined) tids.add(game.process.tid);
+  if (game.rules.publicVote && d.vote) for (const t of threadsForTally(game, day)) tids.add(t);
+  return [...tids];
+}
+
+/**
+ * The threads day `day`'s report reads, counted or not: every thread of days 1..N (the activity table,
+ * lurking and the cards' standing look back) and the process thread. Later days' threads are not read.
+ */
+export function threadsThroughDay(game: Game, day: number): number[] {
+  const tids = new Set<number>();
+  for (const d of game.days) if (d.day <= day) for (const t of dayTids(d)) tids.add(t);
+  if (game.process) tids.add(game.process.tid);
+  for (const t of threadsForReport(game, day)) tids.add(t);
+  return [...tids];
+}
+
+/** Day `day` from a store: the tally and the report (acceleration from that tally; the ledger read, not written). */
+export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opts: { ledgerFile?: string | null } = {}): ClosingDay {
+  const game = withKnownUids(gameAsFiled, store.users);
+  const posts = new Map<number, SlicePost[]>();
+  for (const tid of threadsThroughDay(game, day)) if (store.threads[String(tid)]) posts.set(tid, threadPosts(store, tid));
+  const postsOf: PostsOf = (tid) => posts.get(tid) ?? [];
+  const tally = tallyForReport(game, postsOf, day);
+  const accelerated: Record<number, boolean> = {};
+  for (const d of game.days) if (d.day <= day) accelerated[d.day] = acceleratedOn(game, d, postsOf, d.day === day ? tally : null);
+  const extra = path.join(path.dirname(path.resolve(game.file)), 'words');
+  const lists = loadWordLists(game.rules.bannedCategories, fs.existsSync(extra) ? [extra] : []);
+  const ledgerFile = opts.ledgerFile === undefined ? ledgerPath(game.file) : opts.ledgerFile;
+  const report = buildDayReport(game, posts, day, {
+    accelerated,
+    lists,
+    ledger: ledgerFile ? readLedger(game, ledgerFile) : null,
+  });
+  return { tally, report };
+}
+
+/** The day marked with the threads read incompletely (--allow-incomplete), tally and report alike. */
+export function markIncomplete(day: ClosingDay, incomplete: Completeness[]): ClosingDay {
+  if (incomplete.length) {
+    day.report.incomplete = incomplete;
+    if (day.tally) day.tally.incomplete = incomplete;
+  }
+  return day;
+}
+
+/** Records the report's new proposals in the ledger file and gives each card its ledger id. */
+export function recordProposals(game: Game, report: DayReport, ledgerFile: string, now = new Date()): void {
+  const proposals: CardProposal[] = report.cards
+    .filter((c) => c.status === 'proposed')
+    .map((c) => ({
+      day: report.day, player: c.player, color: c.color, kind: c.kind, reason: c.reason, evidence: c.evidence,
+      ...(c.category ? { category: c.category } : {}), ...(c.directorNote ? { directorNote: c.directorNote } : {}),
+    }));
+  let entries: LedgerCard[] = [];
+  updateLedger(game, ledgerFile, (before) => {
+    if (!proposals.length) return before;
+    const merged = mergeProposals(before, proposals, now);
+    entries = merged.entries;
+    return merged.ledger;
+  });
+  for (const card of report.cards) {
+    const e = entries.find((x) => x.player === card.player && x.kind === card.kind && (x.category ?? '') === (card.category ?? ''));
+    if (e) card.id = e.id;
+  }
+}
+
+/** Links to the stored posts by pid (the forum's find-post URL). */
+export function storedPostLinks(game: Game, store: StoreData): (pid: number) => string | null {
+  const tids = new Map<number, number>();
+  for (const p of Object.values(store.posts)) tids.set(p.pid, p.tid);
+  return (pid) => {
+    const tid = tids.get(pid);
+    return tid === undefined ? null : postUrl(game.forum, tid, pid);
+  };
+}
+
+/** The self-contained HTML report of the day as text. */
+export function dayHtml(game: Game, day: ClosingDay, links: (pid: number) => string | null, now = Date.now()): string {
+  return renderHtmlReport(htmlDayInput(day.report, day.tally, { title: reportTitle(game), now, postUrl: links }));
+}
+
+/** Where `--html` writes by default: beside the game file, `<game>-day<N>.html`. */
+export function defaultHtmlPath(game: Game, day: number): string {
+  return path.join(path.dirname(path.resolve(game.file)), `${reportTitle(game)}-day${day}.html`);
+}

@@ -1,0 +1,64 @@
+/**
+ * `bansha close --day N --confirm`: the closed day's results written into the game file's `events`, so
+ * the next days count without the director re-typing them. The file is edited through the `yaml`
+ * package's Document API: comments, order and layout stay as the director wrote them; each new event
+ * is one flow-style line like the file's own. Written atomically. An event already recorded is left
+ * alone; one that disagrees is never overwritten (it is shown: carry-forward.ts).
+ */
+import fs from 'node:fs';
+import { DateTime } from 'luxon';
+import { isSeq, parseDocument, YAMLMap, YAMLSeq } from 'yaml';
+import { UserError } from '../cli/errors.js';
+import type { Game } from '../game/types.js';
+import type { DerivedExit } from '../votes/carry-forward.js';
+
+/** One event as the game file writes it: `{player: 月饼, out: "2026-11-22 21:00", how: vote}`. */
+function eventLine(x: DerivedExit, zone: string): string {
+  const out = DateTime.fromMillis(x.out, { zone }).toFormat('yyyy-MM-dd HH:mm');
+  // A plain name as the file's own are; anything YAML could misread goes double-quoted (JSON is valid YAML).
+  const player = /^[\p{L}\p{N}_][\p{L}\p{N}_.-]*$/u.test(x.player) ? x.player : JSON.stringify(x.player);
+  return `{player: ${player}, out: "${out}", how: ${x.how}}`;
+}
+
+/**
+ * The game-file text with `exits` appended to `events` (those the file already has, by player,
+ * skipped). The new lines are spliced into the text after the last event (with its indentation), so
+ * every byte the director wrote stays; the `yaml` Document only says where. A file whose events are
+ * not a block list gets them through the Document API instead (still keeping comments).
+ */
+export function withExitEvents(source: string, game: Pick<Game, 'timezone' | 'events'>, exits: readonly DerivedExit[]): { text: string; added: DerivedExit[] } {
+  const added = exits.filter((x) => !game.events.some((e) => e.player === x.player && e.out !== undefined));
+  if (!added.length) return { text: source, added };
+  const doc = parseDocument(source);
+  const events = doc.get('events', true);
+  const lines = added.map((x) => eventLine(x, game.timezone));
+  if (events === undefined || events === null) {
+    return { text: `${source}${source.endsWith('\n') || !source ? '' : '\n'}events:\n${lines.map((l) => `  - ${l}\n`).join('')}`, added };
+  }
+  if (!isSeq(events)) throw new UserError('the game file\'s events: is not a list: cannot add the day\'s results');
+  const seq = events as YAMLSeq;
+  const last = seq.items.at(-1) as { range?: [number, number, number] } | undefined;
+  if (!seq.flow && last?.range && seq.range) {
+    const first = (seq.items[0] as { range: [number, number, number] }).range[0];
+    const lineStart = source.lastIndexOf('\n', first) + 1;
+    const indent = /^\s*/.exec(source.slice(lineStart, first))![0];
+    const eol = source.indexOf('\n', last.range[1]);
+    const at = eol === -1 ? source.length : eol + 1;
+    const text = `${source.slice(0, at)}${eol === -1 ? '\n' : ''}${lines.map((l) => `${indent}- ${l}\n`).join('')}${source.slice(at)}`;
+    return { text, added };
+  }
+  for (const x of added) {
+    const node = doc.createNode({ player: x.player, out: DateTime.fromMillis(x.out, { zone: game.timezone }).toFormat('yyyy-MM-dd HH:mm'), how: x.how }) as YAMLMap;
+    node.flow = true;
+    seq.items.push(node);
+  }
+  return { text: doc.toString({ flowCollectionPadding: false, lineWidth: 0 }), added };
+}
+
+/** Writes the game file atomically (a crash leaves the old file or the new one). */
+export function writeGameFile(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  const mode = fs.statSync(file).mode & 0o777;
+  fs.writeFileSync(tmp, text, { mode });
+  fs.renameSync(tmp, file);
+}

@@ -1,0 +1,188 @@
+/**
+ * `bansha close --day N`: the closing-time job for the director's own game in one call — crawl the
+ * threads the day needs, tally, report (proposals into the card ledger), the next day's elevator floor,
+ * written to one folder (text, BBCode, JSON, HTML) with a summary; what `demo` does for the bundled
+ * game. The day's results (voted out, red card 罚下) are derived from the closed tally and the ledger and
+ * compared with the game file: every disagreement is in the summary; with `confirm` the missing ones
+ * are written into the game file's events (comments and layout kept). Refuses (exit 3) an incomplete
+ * crawl unless `allowIncomplete` — and then every output starts with what is missing. The announcement's
+ * publish plan is returned for `--post` (never for an incomplete count).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { dayTids } from '../activity/threads.js';
+import { ledgerPath, readLedger } from '../cards/ledger.js';
+import { standings } from '../cards/standing.js';
+import { UserError } from '../cli/errors.js';
+import { withCountingStore, withStore } from '../cli/options.js';
+import { crawlGame, type CrawlOptions } from '../crawl/crawler.js';
+import { elevatorFloor } from '../elevator/floor.js';
+import { loadGame, parseGame } from '../game/game-file.js';
+import { exitTime } from '../game/roster.js';
+import type { Game } from '../game/types.js';
+import type { PublishPlan } from '../publish/plan.js';
+import { incompleteLines } from '../render/incomplete.js';
+import { renderDayReportBBCode } from '../render/report-bbcode.js';
+import { renderDayReportJson } from '../render/report-json.js';
+import { renderDayReportTerminal } from '../render/report-terminal.js';
+import { renderTallyBBCode } from '../render/tally-bbcode.js';
+import { renderTallyJson } from '../render/tally-json.js';
+import { renderTallyTerminal } from '../render/tally-terminal.js';
+import type { Completeness } from '../store/types.js';
+import { exitDisagreements, exitsFromTally, type DerivedExit } from '../votes/carry-forward.js';
+import { forumTime } from '../votes/time.js';
+import type { TallyResult } from '../votes/types.js';
+import { announcementPlan } from './announcement.js';
+import { closingDay, dayHtml, markIncomplete, recordProposals, storedPostLinks, threadsForReport, threadsThroughDay, type ClosingDay } from './closing-day.js';
+import { withExitEvents, writeGameFile } from './confirm.js';
+
+export { announcementPlan, refuseIncompletePost } from './announcement.js';
+export { withExitEvents } from './confirm.js';
+
+export interface CloseOptions {
+  /** The game file. */
+  gameFile: string;
+  day: number;
+  /** The folder to write (created); default `<game>-day<N>/` beside the game file. */
+  out?: string;
+  /** Store path override (--store). */
+  store?: string;
+  /** Crawl the day's threads first (default true); the crawl's own options (delay, concurrency…). */
+  crawl?: boolean | CrawlOptions;
+  allowIncomplete?: boolean;
+  /** Write the derived results into the game file's events. */
+  confirm?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface CloseResult {
+  out: string;
+  /** Every file written, by what it is. */
+  files: Array<{ what: string; path: string }>;
+  /** The summary, one line each (also written as summary.txt). */
+  summary: string[];
+  tally: TallyResult | null;
+  closing: ClosingDay;
+  /** Results the closed day implies (voted out, 罚下). */
+  derived: DerivedExit[];
+  /** Where the game file and those results disagree (Chinese); empty when they agree. */
+  disagreements: string[];
+  /** The events written into the game file (with confirm). */
+  confirmed: DerivedExit[];
+  incomplete: Completeness[];
+  /** The announcement's publish plan (an edit of the tool's earlier post, or a reply); null when the day has no public count. */
+  plan: PublishPlan | null;
+}
+
+/** Where `close` writes by default: `<game>-day<N>/` beside the game file. */
+export function defaultCloseDir(gameFile: string, day: number): string {
+  const base = path.basename(gameFile).replace(/\.ya?ml$/i, '');
+  return path.join(path.dirname(path.resolve(gameFile)), `${base}-day${day}`);
+}
+
+/** Players sent off (罚下) by the cards confirmed through day `day` who were not yet sent off before it. */
+export function sentOffOn(game: Game, day: number, closes: number): DerivedExit[] {
+  const ledger = readLedger(game, ledgerPath(game.file));
+  const before = new Set(standings(game, ledger, day - 1).filter((s) => s.sentOff).map((s) => s.player));
+  return standings(game, ledger, day)
+    .filter((s) => s.sentOff && !before.has(s.player))
+    .map((s) => ({ day, player: s.player, out: closes, how: 'card' as const }));
+}
+
+/** Runs the closing-time job for day `opts.day` (see the module comment). */
+export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
+  const log = opts.log ?? (() => undefined);
+  let game = loadGame(opts.gameFile, { store: opts.store });
+  const day = game.days.find((d) => d.day === opts.day);
+  if (!day) throw new UserError(`day ${opts.day} is not in the game file ${game.file} (days: ${game.days.map((d) => d.day).join(', ')})`);
+  const summary: string[] = [];
+
+  if (opts.crawl !== false) {
+    // Every thread the day's count and report read: the day's own, the process thread, day 1's election.
+    const tids = [...new Set([...threadsForReport(game, opts.day), ...dayTids(day)])];
+    const crawl = await crawlGame(game, { ...(typeof opts.crawl === 'object' ? opts.crawl : {}), threads: tids, log });
+    const pages = crawl.threads.reduce((n, t) => n + t.fetchedPages.length, 0);
+    summary.push(`crawl: ${crawl.threads.length} threads of day ${opts.day}, ${pages} pages fetched in ${crawl.requests} requests${crawl.incomplete ? ' — SOME PAGES FAILED' : ''}`);
+  }
+
+  const out = path.resolve(opts.out ?? defaultCloseDir(game.file, opts.day));
+  fs.mkdirSync(out, { recursive: true });
+  const files: CloseResult['files'] = [];
+  const write = (what: string, name: string, text: string) => {
+    const p = path.join(out, name);
+    fs.writeFileSync(p, text);
+    files.push({ what, path: p });
+  };
+  const ledgerFile = ledgerPath(game.file);
+
+  const assembled = await withCountingStore(game, { tids: threadsForReport(game, opts.day), load: threadsThroughDay(game, opts.day), allowIncomplete: opts.allowIncomplete }, (store, incomplete) => {
+    const closing = markIncomplete(closingDay(game, store, opts.day, { ledgerFile }), incomplete);
+    recordProposals(game, closing.report, ledgerFile);
+    const tally = closing.tally;
+    const announcement = tally && tally.kind !== 'none' ? renderTallyBBCode(tally) : null;
+    const plan = announcement && tally && !incomplete.length ? announcementPlan(store, game, tally, announcement) : null;
+    return { closing, incomplete, links: storedPostLinks(game, store), announcement, plan };
+  });
+  const { closing, incomplete, links, announcement, plan } = assembled;
+  const tally = closing.tally;
+
+  // The day's results, derived, against the game file.
+  const derived = [...(tally ? exitsFromTally(tally) : []), ...sentOffOn(game, opts.day, day.closes)];
+  let disagreements = exitDisagreements(game, opts.day, day.closes, derived);
+  let confirmed: DerivedExit[] = [];
+  if (opts.confirm && derived.length) {
+    if (incomplete.length) throw new UserError(`--confirm does not write results counted from an incomplete crawl:\n  ${incompleteLines(incomplete).join('\n  ')}`, 3);
+    const source = fs.readFileSync(game.file, 'utf8');
+    const edited = withExitEvents(source, game, derived);
+    if (edited.added.length) {
+      // The edited file must load, with exactly the new events added, before it replaces the old one.
+      const check = parseGame(edited.text, game.file, { store: opts.store });
+      if (check.events.length !== game.events.length + edited.added.length) throw new Error(`adding events to ${game.file} did not give the expected events`);
+      writeGameFile(game.file, edited.text);
+      confirmed = edited.added;
+      game = loadGame(opts.gameFile, { store: opts.store }); // the file must still load: it is what the next day reads
+      disagreements = exitDisagreements(game, opts.day, day.closes, derived);
+    }
+  }
+
+  // Files: the count, the report, the next day's elevator (with the day's results applied), a summary.
+  const zone = game.timezone;
+  if (tally) {
+    write('tally (terminal)', `tally-day${opts.day}.txt`, renderTallyTerminal(tally));
+    if (announcement) write('announcement (BBCode, to post)', `tally-day${opts.day}.bbcode.txt`, announcement);
+    write('tally (JSON)', `tally-day${opts.day}.json`, renderTallyJson(tally));
+  }
+  write('report (terminal)', `report-day${opts.day}.txt`, renderDayReportTerminal(closing.report));
+  write('report notice (BBCode)', `report-day${opts.day}.bbcode.txt`, renderDayReportBBCode(closing.report, links));
+  write('report (JSON)', `report-day${opts.day}.json`, renderDayReportJson(closing.report));
+  write('report (HTML)', `report-day${opts.day}.html`, dayHtml(game, closing, links));
+
+  if (incomplete.length) summary.push(`不完整 — counted with --allow-incomplete: ${incompleteLines(incomplete).join('; ')}`);
+  if (tally && tally.kind !== 'none') {
+    const totals = tally.totals.map((l) => `${l.name} ${l.votes}`).join(', ') || 'no votes';
+    summary.push(`day ${opts.day}: ${tally.kind === 'election' ? 'sheriff' : tally.kind === 'rule' ? 'rule' : 'out'} ${tally.result.name ?? 'nobody'} — ${totals}; ${tally.ballots.filter((b) => b.status === 'rejected').length} ballots rejected`);
+    const ruled = tally.ballots.filter((b) => b.details?.some((x) => x.code.startsWith('ruling-'))).length;
+    if (ruled) summary.push(`day ${opts.day}: ${ruled} ballot${ruled > 1 ? 's' : ''} decided by the director's rulings (导演裁定)`);
+    for (const n of tally.notes) summary.push(`note: ${n}`);
+  }
+  const proposed = closing.report.cards.filter((c) => c.status === 'proposed').length;
+  summary.push(`day ${opts.day}: ${closing.report.flags.length} flags, ${proposed} cards proposed (ledger ${ledgerFile})`);
+  for (const x of derived) {
+    const recorded = exitTime(game, x.player);
+    summary.push(`result: ${x.player} out (${x.how === 'vote' ? '投票出局' : '红牌罚下'}) at ${forumTime(x.out, zone)} — ${confirmed.includes(x) ? 'written into the game file' : recorded !== null ? 'in the game file' : 'NOT in the game file (run with --confirm)'}`);
+  }
+  for (const d of disagreements) summary.push(`disagreement: ${d}`);
+
+  const next = game.days.find((d) => d.day === opts.day + 1);
+  if (next?.discussion) {
+    // The next day starts from the closed day's results, confirmed or not (the summary says which).
+    const after: Game = { ...game, events: [...game.events, ...derived.filter((x) => exitTime(game, x.player) === null).map((x) => ({ player: x.player, out: x.out, how: x.how }))] };
+    const floor = await withStore(game, (store) => elevatorFloor(store, after, next.day));
+    write(`day ${next.day} elevator floor (BBCode)`, `elevator-day${next.day}.bbcode.txt`, floor.bbcode);
+    const marked = floor.entries.filter((e) => e.out).map((e) => e.player);
+    summary.push(`day ${next.day}: elevator floor, ${floor.entries.filter((e) => e.url).length} links${marked.length ? ` (${marked.join('、')} marked out)` : ''}`);
+  }
+  if (plan) summary.push(`announcement: ${plan.kind === 'edit' ? `would edit the tool's earlier post (pid ${plan.target?.pid})` : `would be a reply in thread ${plan.tid}`} — bansha close --day ${opts.day} --game ${game.file} --post`);
+  write('summary', 'summary.txt', `${summary.join('\n')}\n`);
+  return { out, files, summary, tally, closing, derived, disagreements, confirmed, incomplete, plan };
+}

@@ -1,0 +1,60 @@
+/**
+ * Whether a ruling on a ballot can stand, and what it changes: a pure function of the game, the store
+ * and the ruling. Refuses (UserError, exit 2) a pid the store does not hold, a post of another day's
+ * vote thread or of no vote thread, a post that is no ballot, and an acceptance that cannot count (no
+ * readable target, or no voter). The answer carries the day's count before and after, so the command
+ * can show what the ruling did.
+ */
+import { UserError } from '../cli/errors.js';
+import { findDay } from '../game/roster.js';
+import type { Game } from '../game/types.js';
+import type { StoreData } from '../store/types.js';
+import { postsFromStore, tallyDay } from '../votes/tally.js';
+import type { BallotRecord, TallyResult } from '../votes/types.js';
+import type { Ruling } from './types.js';
+
+export interface BallotRulingEffect {
+  before: TallyResult;
+  after: TallyResult;
+  /** The ballot as the count reads it once the ruling applies. */
+  ballot: BallotRecord;
+  /** The same ballot before the ruling. */
+  was: BallotRecord;
+}
+
+/** The vote threads of the game's days: tid → day and which vote (wuhui's morning rule vote or the day's vote). */
+function voteThreads(game: Game): Map<number, { day: number; rules: boolean }> {
+  const out = new Map<number, { day: number; rules: boolean }>();
+  for (const d of game.days) {
+    if (d.vote) out.set(d.vote.tid, { day: d.day, rules: false });
+    if (d.rules) out.set(d.rules.tid, { day: d.day, rules: true });
+  }
+  return out;
+}
+
+/** Checks a ruling on a ballot (`ruling.subject === 'ballot'`) against the store; throws when it cannot stand. */
+export function checkBallotRuling(game: Game, store: StoreData, ruling: Omit<Ruling, 'id'> & { id?: number }): BallotRulingEffect {
+  const pid = ruling.pid;
+  if (pid === undefined) throw new UserError('a ruling on a ballot names its post id (pid)');
+  const stored = store.posts[String(pid)];
+  if (!stored) throw new UserError(`pid ${pid} is not in the store ${game.storePath}: check the pid (the number after pid= in the post's link), or crawl again`);
+  findDay(game, ruling.day);
+  const thread = voteThreads(game).get(stored.tid);
+  if (!thread) throw new UserError(`pid ${pid} is in thread ${stored.tid}, which is not a vote thread of ${game.file}: it cannot be a ballot`);
+  if (thread.day !== ruling.day) {
+    throw new UserError(`pid ${pid} is a ballot of day ${thread.day} (thread ${stored.tid}), not of day ${ruling.day}: give --day ${thread.day}`);
+  }
+  const posts = postsFromStore(store);
+  const others = (game.rulings ?? []).filter((r) => !(r.subject === 'ballot' && r.pid === pid));
+  const tally = (rulings: Ruling[]) => tallyDay({ ...game, rulings }, posts, ruling.day, { rules: thread.rules });
+  const before = tally(game.rulings ?? []);
+  const after = tally([...others, { ...ruling, id: ruling.id ?? 0 } as Ruling]);
+  const find = (t: TallyResult) => t.ballots.find((b) => b.pid === pid);
+  const ballot = find(after);
+  const was = find(before);
+  if (!ballot || !was) throw new UserError(`pid ${pid} (floor ${stored.versions.at(-1)?.post.floor ?? '?'}#) is not a ballot in day ${ruling.day}'s count: there is nothing to accept or reject`);
+  if (ruling.verb === 'accept' && ballot.status === 'rejected') {
+    throw new UserError(`pid ${pid} cannot be accepted: ${ballot.reason ?? 'it cannot count'} — a ruling can waive a rule, not read a ballot that names nobody`);
+  }
+  return { before, after, ballot, was };
+}

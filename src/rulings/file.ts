@@ -1,0 +1,62 @@
+/**
+ * The rulings file `<game>.rulings.json` beside the game file: append-only (an undo is a new entry),
+ * timestamped, written atomically (temp file, fsync, rename) and owner-only (0600). Reading validates
+ * it; which rulings are in force is a pure function of the entries (`activeRulings`).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { UserError } from '../cli/errors.js';
+import type { RulingsFile } from './types.js';
+
+/** Where a game's rulings live: game.yaml → game.rulings.json in the same folder. */
+export function rulingsPath(gameFile: string): string {
+  const dir = path.dirname(path.resolve(gameFile));
+  return path.join(dir, `${path.basename(gameFile).replace(/\.ya?ml$/i, '')}.rulings.json`);
+}
+
+const common = { id: z.number().int().positive(), by: z.string(), at: z.string() };
+const entrySchema = z.union([
+  z.object({
+    ...common,
+    verb: z.enum(['accept', 'reject']),
+    subject: z.enum(['ballot', 'flag', 'card']),
+    pid: z.number().int().positive().optional(),
+    card: z.string().optional(),
+    day: z.number().int().positive(),
+    why: z.string().min(1),
+  }).strict(),
+  z.object({ ...common, verb: z.literal('undo'), undoes: z.number().int().positive() }).strict(),
+]);
+const fileSchema = z.object({ version: z.literal(1), entries: z.array(entrySchema) }).strict();
+
+/** The rulings file's entries (none when the file does not exist yet). A damaged file is refused (exit 2). */
+export function readRulings(file: string): RulingsFile {
+  if (!fs.existsSync(file)) return { version: 1, entries: [] };
+  let data: unknown;
+  try {
+    data = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UserError(`the rulings file ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const parsed = fileSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UserError(`${file} is not a bansha rulings file (version 1): ${issue.path.join('.')}: ${issue.message}`);
+  }
+  return parsed.data as RulingsFile;
+}
+
+/** Writes the file atomically and owner-only: a crash leaves the old file or the new one. */
+export function writeRulings(data: RulingsFile, file: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fd = fs.openSync(tmp, 'w', 0o600);
+  try {
+    fs.writeSync(fd, `${JSON.stringify(data, null, 2)}\n`);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.chmodSync(tmp, 0o600);
+  fs.renameSync(tmp, file);
+}

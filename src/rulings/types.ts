@@ -1,0 +1,45 @@
+/**
+ * The director's rulings (导演裁定): decisions that override what the rules would make of one ballot,
+ * flag or card. Plain data, kept append-only in the rulings file beside the game (file.ts) and applied
+ * by the analyses (the tally's ballot selection, the report's flags and cards), never by a renderer.
+ */
+
+/** What a ruling is about: a ballot post, a flagged post (by pid), or a proposed card (by ledger id). */
+export type RulingSubject = 'ballot' | 'flag' | 'card';
+
+/** accept: the ballot counts / the flag stands / the card is given; reject: the opposite. */
+export type RulingVerb = 'accept' | 'reject';
+
+export interface Ruling {
+  id: number;
+  verb: RulingVerb;
+  subject: RulingSubject;
+  /** The post (ballots and flags). */
+  pid?: number;
+  /** The ledger card id, e.g. "C3" (cards). */
+  card?: string;
+  /** The game day the ballot, flag or card belongs to. */
+  day: number;
+  /** Why, in the director's words: shown in public as 导演裁定（why）. */
+  why: string;
+  /** Who ruled (a director's forum name, or the local user). */
+  by: string;
+  /** When (ISO 8601). */
+  at: string;
+}
+
+/** Takes back an earlier ruling (the entry stays in the file: append-only). */
+export interface RulingUndo {
+  id: number;
+  verb: 'undo';
+  undoes: number;
+  by: string;
+  at: string;
+}
+
+export type RulingEntry = Ruling | RulingUndo;
+
+export interface RulingsFile {
+  version: 1;
+  entries: RulingEntry[];
+}

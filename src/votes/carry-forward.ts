@@ -1,0 +1,62 @@
+/**
+ * Results that carry forward (issue 13): a closed day's result becomes the next days' state. A player
+ * voted out at the close (rules-spec §4) leaves the game then; the game file's `events` are where the
+ * count reads that from (src/game/roster.ts), so a result the file does not record yet is shown — on
+ * every later day's tally and by `bansha close` — and never silently applied or overridden: the
+ * director confirms it (`bansha close --day N --confirm` writes the event) or corrects the file.
+ * Pure functions of the game and tallies.
+ */
+import type { ExitHow, Game } from '../game/types.js';
+import { forumTime } from './time.js';
+import type { TallyResult } from './types.js';
+
+/** The vote threads of the days before `day`: what a tally reads to check their results (load them with the store). */
+export function earlierVoteThreads(game: Pick<Game, 'days'>, day: number): number[] {
+  return game.days.flatMap((d) => (d.day < day && d.vote ? [d.vote.tid] : []));
+}
+
+/** A departure a closed day's result implies. */
+export interface DerivedExit {
+  day: number;
+  player: string;
+  /** Epoch ms: the day's closing time. */
+  out: number;
+  how: Extract<ExitHow, 'vote' | 'card'>;
+}
+
+/** The player a closed elimination count puts out (none while running, for ties with nobody out, or elections). */
+export function exitsFromTally(t: TallyResult): DerivedExit[] {
+  if (t.kind !== 'elimination' || t.running || !t.result.name) return [];
+  return [{ day: t.day, player: t.result.name, out: t.closes, how: 'vote' }];
+}
+
+/**
+ * Where the game file and the derived results of day `day` (closing at `closes`) disagree, in Chinese
+ * (empty when they agree): a derived exit the file lacks or dates otherwise, and a 'vote' exit the file
+ * records at that close for someone the count did not put out.
+ */
+export function exitDisagreements(game: Game, day: number, closes: number, derived: readonly DerivedExit[]): string[] {
+  const t = (ms: number) => forumTime(ms, game.timezone);
+  const how = (h: ExitHow) => ({ vote: '投票', card: '红牌罚下', night: '夜间', other: '其他' })[h];
+  const out: string[] = [];
+  for (const d of derived) {
+    const events = game.events.filter((e) => e.player === d.player && e.out !== undefined);
+    if (!events.length) {
+      out.push(
+        `第 ${day} 日结果：${d.player} ${how(d.how)}出局（${t(d.out)}），但游戏文件 events 中没有记录：之后的计票与电梯楼仍把 ${d.player} 当作在场——` +
+          `请运行 bansha close --day ${day} --confirm 写入，或在游戏文件中更正`,
+      );
+    } else if (!events.some((e) => e.out! <= d.out)) {
+      const e = events[0];
+      out.push(`第 ${day} 日结果：${d.player} ${how(d.how)}出局（${t(d.out)}），游戏文件记为 ${t(e.out!)}${e.how ? `（${how(e.how)}）` : ''} 出局：请核对`);
+    }
+  }
+  for (const e of game.events) {
+    if (e.how !== 'vote' || e.out !== closes) continue;
+    if (!derived.some((d) => d.player === e.player && d.how === 'vote')) {
+      const result = derived.find((d) => d.how === 'vote')?.player;
+      out.push(`游戏文件记 ${e.player} 于第 ${day} 日关门时（${t(closes)}）投票出局，但计票结果是${result ? ` ${result} 出局` : '无人出局'}：请核对`);
+    }
+  }
+  return out;
+}
