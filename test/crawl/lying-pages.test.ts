@@ -94,9 +94,19 @@ describe('a page is checked against the request before it is stored', () => {
     r.srv.swapPage(T.d1talk, 1, (html) => claimPages(html, 100_000));
     const err = await r.crawl([T.d1talk]).catch((e) => e);
     expect(err).toMatchObject({ name: 'PageMismatchError', exitCode: 3 });
-    expect(err.message).toMatch(/分页显示共 100000 页，但该页自己显示 66 个回复、每页 10 帖，最多只能有 7 页/);
+    expect(err.message).toMatch(/分页显示共 100000 页，但该页自己显示 66 个回复、每页 10 帖，最多只能有 7 页（另加 5 页余量）/);
     expect(r.srv.requests).toHaveLength(1);
     expect(r.store.data.threads).toEqual({});
+  });
+
+  test('page 1 claiming a page more than its reply count allows (a moderator sees posts awaiting moderation) is followed', async () => {
+    const r = await rig();
+    r.srv.swapPage(T.d1talk, 1, (html) => claimPages(html, 8));
+    const res = await r.crawl([T.d1talk]);
+    expect(r.srv.requests.map((q) => q.path)).toContain(`/forum.php?mod=viewthread&tid=${T.d1talk}&page=8`);
+    expect(storedPids(r.store, T.d1talk)).toEqual(expectedPids(T.d1talk));
+    // page 8 comes back as page 7, whose pager says 7: the thread is stored as the 7 pages it has
+    expect(res.threads[0].completeness).toMatchObject({ complete: true, pageCount: 7 });
   });
 
   test('a later page claiming 100,000 pages is refused, not followed', async () => {
@@ -104,7 +114,7 @@ describe('a page is checked against the request before it is stored', () => {
     r.srv.swapPage(T.d1talk, 4, (html) => claimPages(html, 100_000));
     const err = await r.crawl([T.d1talk], { concurrency: 1 }).catch((e) => e);
     expect(err).toMatchObject({ name: 'PageMismatchError', exitCode: 3 });
-    expect(err.message).toMatch(/第 4 页显示共 100000 页，但第 1 页的回复数最多只允许 7 页；/);
+    expect(err.message).toMatch(/第 4 页显示共 100000 页，但第 1 页的回复数最多只允许 7 页（另加 5 页余量）；/);
     expect(r.srv.requests.length).toBeLessThanOrEqual(r.srv.pageCounts[T.d1talk]);
     expect(r.store.data.threads[String(T.d1talk)].pageCount).toBe(7);
   });
