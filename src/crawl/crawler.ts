@@ -33,7 +33,7 @@ import { completeness } from '../store/completeness.js';
 import { WriteBatcher } from '../store/write-batcher.js';
 import type { Completeness } from '../store/types.js';
 import { HostScope, NetworkError, USER_AGENT, httpGet, type HttpResult } from './http.js';
-import { checkAnswer, CrawlLimitError, maxPagesFor, PageMismatchError } from './page-check.js';
+import { checkAnswer, CrawlLimitError, maxPagesFor, PAGE_SLACK, PageMismatchError } from './page-check.js';
 import { CookieJar, loginHint, readSession, type StorageState } from './session.js';
 
 /** How to crawl; every field has a polite default. */
@@ -85,11 +85,6 @@ export interface CrawlOptions {
 export const DEFAULT_MAX_PAGES_PER_THREAD = 2000;
 /** 20,000 requests: a whole long game (~4,000 pages) five times over, retries included; 5.5 h at the polite rate. */
 export const DEFAULT_MAX_REQUESTS = 20_000;
-/**
- * How many pages a thread may grow by during one crawl beyond what its reply count allowed when it was
- * read, before page 1 is read again to check: a closing-time rush adds a page or two, never five.
- */
-const GROWTH_PAGES = 5;
 
 /** What one thread's crawl did and where it stands. */
 export interface ThreadCrawlResult {
@@ -317,12 +312,12 @@ export async function crawlThreads(
     }
 
     async function checkAgainstReplies(count: number, page: number): Promise<void> {
-      if (freshBound === null && (storedBound() ?? 0) + GROWTH_PAGES < count && !requested.has(1)) schedule(1);
+      if (freshBound === null && (storedBound() ?? 0) + PAGE_SLACK < count && !requested.has(1)) schedule(1);
       if (freshBound === null && page1Again) await page1Again;
       const bound = freshBound ?? storedBound();
-      if (bound !== null && count > bound + GROWTH_PAGES) {
+      if (bound !== null && count > bound + PAGE_SLACK) {
         throw new PageMismatchError(
-          `主题 ${tid} 第 ${page} 页显示共 ${count} 页，但第 1 页的回复数最多只允许 ${bound} 页` +
+          `主题 ${tid} 第 ${page} 页显示共 ${count} 页，但第 1 页的回复数最多只允许 ${bound} 页（另加 ${PAGE_SLACK} 页余量）` +
             `${freshBound === null ? '（按存档中的记录：第 1 页未能重新读取）' : ''}；该页内容未存入`,
         );
       }

@@ -11,7 +11,9 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 import { UserError } from '../cli/errors.js';
 import { HostScope, OutOfScopeError, USER_AGENT, httpGet, type HttpResult } from './http.js';
 import { startForumProxy, type ForumProxy } from './forum-proxy.js';
-import { CookieJar, type StoredCookie } from './session.js';
+import { CookieJar, redact, type StoredCookie } from './session.js';
+
+export { redact } from './session.js';
 
 /** Chromium flags that keep the system browser quiet and container-friendly. */
 export const CHROMIUM_ARGS = [
@@ -44,12 +46,6 @@ export async function launchChromium(exe: string, headless: boolean, secrets: Ar
   }
 }
 
-/** `text` with every secret replaced by ***: for anything derived from a browser error. */
-export function redact(text: string, secrets: Array<string | undefined>): string {
-  let out = text;
-  for (const s of secrets) if (s && s.length >= 3) out = out.split(s).join('***');
-  return out;
-}
 
 
 /** An open, host-confined browser. */

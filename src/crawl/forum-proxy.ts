@@ -49,6 +49,7 @@ export async function startForumProxy(scope: HostScope): Promise<ForumProxy> {
       },
     );
     upstream.on('error', () => res.destroy());
+    res.on('close', () => upstream.destroy()); // the browser gave up (or the answer is done): nothing left dangling
     req.pipe(upstream);
   });
 

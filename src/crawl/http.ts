@@ -5,7 +5,7 @@
  */
 import type { FetchedPage } from '../discuz/types.js';
 import { UserError } from '../cli/errors.js';
-import type { CookieJar } from './session.js';
+import { redact, type CookieJar } from './session.js';
 
 /**
  * The User-Agent bansha sends: a desktop Chromium, naming bansha. Discuz serves a reduced page (no
@@ -140,13 +140,9 @@ async function readCapped(res: Response, url: string, maxBytes: number): Promise
  * header value (an invalid one, e.g. a cookie value holding a line break), and cookies are credentials.
  */
 function describe(err: unknown, cookie: string | undefined): string {
-  const text = describeRaw(err);
-  if (!cookie) return text;
-  let out = text;
-  for (const secret of [cookie, ...cookie.split(/;\s*/).map((p) => p.slice(p.indexOf('=') + 1))]) {
-    if (secret.length >= 3) out = out.split(secret).join('***');
-  }
-  return out.split('\n')[0];
+  if (!cookie) return describeRaw(err);
+  const values = cookie.split(/;\s*/).map((p) => p.slice(p.indexOf('=') + 1));
+  return redact(describeRaw(err), [cookie, ...values]).split('\n')[0];
 }
 
 function describeRaw(err: unknown): string {

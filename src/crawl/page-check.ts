@@ -36,6 +36,14 @@ export interface PageRequest {
 const stored = '该页内容未存入';
 
 /**
+ * How many pages past what the reply count allows are still believed. The count a page shows can lag
+ * the pager: a moderator (a director often is one) is shown posts awaiting moderation that the count
+ * leaves out, and posts arrive while a thread is crawled. Neither comes near five pages; a lying pager
+ * is refused all the same, after a request or two instead of thousands.
+ */
+export const PAGE_SLACK = 5;
+
+/**
  * The most pages a thread can have with `replies` replies when a full page holds at least
  * `postsPerPage` posts: Discuz's pager is multi(replies + 1, ppp). `postsPerPage` is what page 1
  * showed, never more than the forum's ppp, so the bound is never too tight; the reply count Discuz
@@ -50,7 +58,7 @@ export function maxPagesFor(replies: number, postsPerPage: number): number {
  * `finalUrl`) is the page `req` asked for: the same thread (the page's own tid, else the tid of the
  * URL it came from after redirects — what the store would file it under — and every post's), and for a
  * thread page the same page number (or, for a page past the end, the last page, which is what Discuz
- * serves then) and on page 1 a pager that its own reply count allows.
+ * serves then) and on page 1 a pager that its own reply count allows (give or take PAGE_SLACK).
  */
 export function checkAnswer(req: PageRequest, finalUrl: string, parsed: Page): void {
   const info = parsed.page;
@@ -72,9 +80,10 @@ export function checkAnswer(req: PageRequest, finalUrl: string, parsed: Page): v
   }
   if (actual === 1 && count > 1 && typeof info.replies === 'number') {
     const bound = maxPagesFor(info.replies, parsed.posts.length);
-    if (count > bound) {
+    if (count > bound + PAGE_SLACK) {
       throw new PageMismatchError(
-        `${asked}：分页显示共 ${count} 页，但该页自己显示 ${info.replies} 个回复、每页 ${parsed.posts.length} 帖，最多只能有 ${bound} 页；${stored}`,
+        `${asked}：分页显示共 ${count} 页，但该页自己显示 ${info.replies} 个回复、每页 ${parsed.posts.length} 帖，` +
+          `最多只能有 ${bound} 页（另加 ${PAGE_SLACK} 页余量）；${stored}`,
       );
     }
   }

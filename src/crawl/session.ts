@@ -32,6 +32,13 @@ export interface StorageState {
   origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }> }>;
 }
 
+/** `text` with every secret replaced by ***: for anything derived from an error that may quote one. */
+export function redact(text: string, secrets: Array<string | undefined>): string {
+  let out = text;
+  for (const s of secrets) if (s && s.length >= 3) out = out.split(s).join('***');
+  return out;
+}
+
 /** The hint every "log in" message ends with. */
 export function loginHint(gameFile?: string): string {
   return `log in again: bansha login --game ${gameFile ?? '<game.yaml>'}`;

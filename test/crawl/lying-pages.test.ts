@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { crawlThreads, type CrawlOptions } from '../../src/crawl/crawler.js';
+import { crawlThreads, threadPageUrl, type CrawlOptions } from '../../src/crawl/crawler.js';
 import { ResponseTooLargeError } from '../../src/crawl/http.js';
 import { openStore, type Store } from '../../src/store/store-file.js';
 import { completeness } from '../../src/store/completeness.js';
@@ -40,6 +40,8 @@ async function rig(): Promise<Rig> {
 
 const storedPids = (store: Store, tid: number) => Object.values(store.data.posts).filter((p) => p.tid === tid).map((p) => p.pid).sort((a, b) => a - b);
 const expectedPids = (tid: number) => idsPosts(tid).map((p) => p.pid).sort((a, b) => a - b);
+/** The path the crawler asks for (src/crawl/crawler.ts threadPageUrl). */
+const pageUrl = (tid: number, page: number) => threadPageUrl('http://x/', tid, page).slice('http://x'.length);
 /** A page whose pager (top and bottom) claims `n` pages. */
 const claimPages = (html: string, n: number) => html.replace(/title="共 \d+ 页"> \/ \d+ 页/g, `title="共 ${n} 页"> / ${n} 页`);
 /** The store as the fault-free crawl leaves it: every post of the thread, each once, under its own thread. */
@@ -94,9 +96,19 @@ describe('a page is checked against the request before it is stored', () => {
     r.srv.swapPage(T.d1talk, 1, (html) => claimPages(html, 100_000));
     const err = await r.crawl([T.d1talk]).catch((e) => e);
     expect(err).toMatchObject({ name: 'PageMismatchError', exitCode: 3 });
-    expect(err.message).toMatch(/分页显示共 100000 页，但该页自己显示 66 个回复、每页 10 帖，最多只能有 7 页/);
+    expect(err.message).toMatch(/分页显示共 100000 页，但该页自己显示 66 个回复、每页 10 帖，最多只能有 7 页（另加 5 页余量）/);
     expect(r.srv.requests).toHaveLength(1);
     expect(r.store.data.threads).toEqual({});
+  });
+
+  test('page 1 claiming a page more than its reply count allows (a moderator sees posts awaiting moderation) is followed', async () => {
+    const r = await rig();
+    r.srv.swapPage(T.d1talk, 1, (html) => claimPages(html, 8));
+    const res = await r.crawl([T.d1talk]);
+    expect(r.srv.requests.map((q) => q.path)).toContain(pageUrl(T.d1talk, 8));
+    expect(storedPids(r.store, T.d1talk)).toEqual(expectedPids(T.d1talk));
+    // page 8 comes back as page 7, whose pager says 7: the thread is stored as the 7 pages it has
+    expect(res.threads[0].completeness).toMatchObject({ complete: true, pageCount: 7 });
   });
 
   test('a later page claiming 100,000 pages is refused, not followed', async () => {
@@ -104,7 +116,7 @@ describe('a page is checked against the request before it is stored', () => {
     r.srv.swapPage(T.d1talk, 4, (html) => claimPages(html, 100_000));
     const err = await r.crawl([T.d1talk], { concurrency: 1 }).catch((e) => e);
     expect(err).toMatchObject({ name: 'PageMismatchError', exitCode: 3 });
-    expect(err.message).toMatch(/第 4 页显示共 100000 页，但第 1 页的回复数最多只允许 7 页；/);
+    expect(err.message).toMatch(/第 4 页显示共 100000 页，但第 1 页的回复数最多只允许 7 页（另加 5 页余量）；/);
     expect(r.srv.requests.length).toBeLessThanOrEqual(r.srv.pageCounts[T.d1talk]);
     expect(r.store.data.threads[String(T.d1talk)].pageCount).toBe(7);
   });
@@ -117,7 +129,7 @@ describe('a page is checked against the request before it is stored', () => {
     const mark = r.srv.requests.length;
     const err = await r.crawl([T.d1talk]).catch((e) => e);
     expect(err).toMatchObject({ name: 'PageMismatchError', exitCode: 3 });
-    expect(r.srv.requests.slice(mark).map((q) => q.path)).toEqual([7, 1].map((p) => `/forum.php?mod=viewthread&tid=${T.d1talk}&page=${p}&ordertype=2`));
+    expect(r.srv.requests.slice(mark).map((q) => q.path)).toEqual([7, 1].map((p) => pageUrl(T.d1talk, p)));
     expect(r.store.data.threads[String(T.d1talk)].pageCount).toBe(7);
     expect(Object.keys(r.store.data.posts)).toEqual(Object.keys(before.posts));
   });
@@ -131,7 +143,7 @@ describe('a page is checked against the request before it is stored', () => {
     delete thread.pages['7'];
     const mark = r.srv.requests.length;
     const res = await r.crawl([T.d1talk]);
-    expect(r.srv.requests.slice(mark).map((q) => q.path).sort()).toEqual([5, 6, 7].map((p) => `/forum.php?mod=viewthread&tid=${T.d1talk}&page=${p}&ordertype=2`));
+    expect(r.srv.requests.slice(mark).map((q) => q.path).sort()).toEqual([5, 6, 7].map((p) => pageUrl(T.d1talk, p)));
     expect(res.threads[0].completeness.complete).toBe(true);
   });
 });

@@ -5,6 +5,8 @@
 import type { Command } from 'commander';
 import { loadGame } from '../../game/game-file.js';
 import { login } from '../../crawl/login.js';
+import { wholeNumber } from '../options.js';
+import { stderrLine } from './crawl.js';
 
 export function register(program: Command): void {
   program
@@ -13,7 +15,7 @@ export function register(program: Command): void {
     .requiredOption('--game <file>', 'the game file (YAML)')
     .option('--browser <path>', 'Chromium executable (default: game file `browser`, BANSHA_CHROMIUM, /usr/bin/chromium)')
     .option('--headed', 'open a browser window even when credentials are in the environment')
-    .option('--timeout-ms <n>', 'how long to wait for the login', (v) => Number(v))
+    .option('--timeout-ms <n>', 'how long to wait for the login', wholeNumber('timeout-ms'))
     .action(async (o: { game: string; browser?: string; headed?: boolean; timeoutMs?: number }) => {
       const game = loadGame(o.game);
       const username = process.env.BANSHA_USERNAME || undefined;
@@ -27,7 +29,7 @@ export function register(program: Command): void {
         headless: o.headed ? false : undefined,
         timeoutMs: o.timeoutMs,
         gameFile: game.file,
-        log: (l) => process.stderr.write(`${l}\n`),
+        log: stderrLine,
       });
       process.stdout.write(`logged in (uid ${res.uid}); session saved to ${res.sessionPath} (mode 600)\n`);
     });

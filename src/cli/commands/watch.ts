@@ -54,7 +54,7 @@ export interface WatchOptions {
 /** One frame: the running (or final) count and who has not voted. */
 export function watchFrame(t: TallyResult, color = false): string {
   const c = pc.createColors(color);
-  const missing = t.players.filter((p) => p.state === 'none').map((p) => p.player);
+  const missing = t.players.filter((p) => p.state === 'none').map((p) => terminalSafe(p.player));
   const head = t.running ? c.bold(`running count at ${forumTime(t.countedAt, t.timezone)} — closes ${forumTime(t.closes, t.timezone)}`) : c.bold('final count');
   return `${head}\n${renderTallyTerminal(t, { color })}${t.kind === 'none' ? '' : `not voted yet (${missing.length}): ${missing.join(', ') || '—'}\n`}`;
 }
