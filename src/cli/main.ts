@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /**
  * The `bansha` command: a thin shell over the library. Each command lives in commands/<name>.ts and
- * registers itself; errors surface here as one clear line and a non-zero exit code.
+ * registers itself, and only the command being run is loaded (commands/index.ts); errors surface here
+ * as one clear line and a non-zero exit code.
  */
 import { Command } from 'commander';
-import { commands } from './commands/index.js';
+import { commandsFor } from './commands/index.js';
 import { reportError } from './errors.js';
 
 const program = new Command();
@@ -14,8 +15,11 @@ program
   .version('0.1.0')
   .showHelpAfterError();
 
-for (const register of commands) register(program);
-
-program.parseAsync(process.argv).catch((err: unknown) => {
-  process.exitCode = reportError(err);
-});
+commandsFor(process.argv.slice(2))
+  .then((registers) => {
+    for (const register of registers) register(program);
+    return program.parseAsync(process.argv);
+  })
+  .catch((err: unknown) => {
+    process.exitCode = reportError(err);
+  });

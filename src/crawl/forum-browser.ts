@@ -7,7 +7,7 @@
  * `assertOnHost()`. Plain reads the code makes itself (the login probe, reading a thread back) go
  * through `get()`: bansha's own HTTP client with the browser's cookies, which checks every hop too.
  */
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type LaunchOptions } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, LaunchOptions } from 'playwright-core';
 import { UserError } from '../cli/errors.js';
 import { HostScope, OutOfScopeError, USER_AGENT, httpGet, type HttpResult } from './http.js';
 import { startForumProxy, type ForumProxy } from './forum-proxy.js';
@@ -36,6 +36,8 @@ export function chromiumPath(explicit?: string): string {
  */
 export async function launchChromium(exe: string, headless: boolean, secrets: Array<string | undefined>, extra: LaunchOptions = {}): Promise<Browser> {
   try {
+    // Loaded here, not at the top: playwright-core alone costs ~1 s and 130 MB, and only browser paths need it.
+    const { chromium } = await import('playwright-core');
     return await chromium.launch({ ...extra, executablePath: exe, headless, args: CHROMIUM_ARGS });
   } catch (err) {
     throw new UserError(

@@ -5,7 +5,7 @@
  */
 import { Command } from 'commander';
 import { vi } from 'vitest';
-import { commands } from '../../src/cli/commands/index.js';
+import { commandsFor } from '../../src/cli/commands/index.js';
 import { reportError } from '../../src/cli/errors.js';
 
 /** What one command printed (stdout and stderr, in order), each stream alone, and its exit code. */
@@ -36,7 +36,7 @@ export async function bansha(args: string[], env: Record<string, string> = {}): 
   let code = 0;
   try {
     const program = new Command().exitOverride().configureOutput({ writeOut: std, writeErr: err });
-    for (const register of commands) register(program);
+    for (const register of await commandsFor([])) register(program);
     program.commands.forEach((c) => c.exitOverride());
     await program.parseAsync(['node', 'bansha', ...args]);
   } catch (e) {

@@ -11,7 +11,6 @@ import { findDay } from '../../game/roster.js';
 import { arbiterRange, duelPairs, elevatorFloor } from '../../elevator/index.js';
 import { UserError } from '../errors.js';
 import { dayNumber, withStore } from '../options.js';
-import { editFloor2Plan, replyPlan, runPost } from '../../publish/index.js';
 
 export function register(program: Command): void {
   program
@@ -46,6 +45,7 @@ export function register(program: Command): void {
         const floor = elevatorFloor(store, game, o.day);
         for (const w of floor.warnings) process.stderr.write(`warning: ${w}\n`);
         if (post !== null) {
+          const { editFloor2Plan, replyPlan, runPost } = await import('../../publish/index.js'); // the browser only when posting
           const what = `the day ${o.day} elevator floor (电梯楼)`;
           const plan = post === 'edit' ? editFloor2Plan(store, game.forum, floor.tid, floor.bbcode, what, game.file) : replyPlan(store, game.forum, floor.tid, floor.bbcode, what);
           process.stdout.write((await runPost(plan, game, { yes: o.yes, json: o.json, log: (l) => process.stderr.write(`${l}\n`) })).text);

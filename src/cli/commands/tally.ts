@@ -18,9 +18,7 @@ import { postsFromStore, tallyDay, threadsForTally } from '../../votes/tally.js'
 import { withKnownUids } from '../../game/roster.js';
 import { UserError } from '../errors.js';
 import { dayNumber, loadGameDay, stdoutColor, withCountingStore } from '../options.js';
-import { announcementPlan, refuseIncompletePost } from '../../close/announcement.js';
 import { earlierVoteThreads } from '../../votes/carry-forward.js';
-import { runPost } from '../../publish/index.js';
 
 interface TallyCliOptions {
   game: string;
@@ -82,6 +80,9 @@ export function register(program: Command): void {
         const result = tallyDay(withKnownUids(game, store.users), postsFromStore(store), o.day, { at, rules: o.rules });
         if (incomplete.length) result.incomplete = incomplete;
         if (o.post) {
+          // The publishing code (and through it the page parser) only when posting.
+          const { announcementPlan, refuseIncompletePost } = await import('../../close/announcement.js');
+          const { runPost } = await import('../../publish/index.js');
           refuseIncompletePost(incomplete);
           // Edits the tool's own earlier announcement when the store holds one, else replies.
           const plan = announcementPlan(store, game, result, renderTallyBBCode(result));

@@ -1,0 +1,38 @@
+/**
+ * Each command loads only what it uses: `bansha --version` no command at all, the closing commands
+ * neither the browser (playwright-core) nor the HTML parser (cheerio, htmlparser2), and only `report`
+ * the wording folders (opencc-js, pinyin-pro). Checked in a real child process, from the packages it
+ * resolves.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+
+const root = path.resolve(__dirname, '../..');
+
+/** The npm packages `bansha ARGS…` resolves, in order (the hook prints them on stderr). */
+function packagesLoaded(args: string[]): string[] {
+  const r = spawnSync(
+    process.execPath,
+    ['--import', path.join(root, 'test/store/register-ts.mjs'), '--import', path.join(__dirname, 'packages-hook.mjs'), path.join(root, 'src/cli/main.ts'), ...args],
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`bansha ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return r.stderr.split('\n').flatMap((l) => /^\[package\] (.+)$/.exec(l)?.[1] ?? []);
+}
+
+describe('lazy imports', () => {
+  test('--version loads no command module and no package but commander', () => {
+    expect(packagesLoaded(['--version'])).toEqual(['commander']);
+  }, 60_000);
+
+  for (const cmd of ['tally', 'elevator', 'report']) {
+    test(`${cmd} loads neither the browser nor the HTML parser`, () => {
+      const pkgs = packagesLoaded([cmd, '--help']);
+      expect(pkgs).not.toContain('playwright-core');
+      expect(pkgs).not.toContain('cheerio');
+      expect(pkgs).not.toContain('htmlparser2');
+      if (cmd !== 'report') expect(pkgs.filter((p) => p === 'opencc-js' || p === 'pinyin-pro')).toEqual([]);
+    }, 60_000);
+  }
+});
