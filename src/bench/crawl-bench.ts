@@ -13,6 +13,7 @@ import { crawlThreads } from '../crawl/crawler.js';
 import { parsePage } from '../discuz/parse-page.js';
 import type { FetchedPage } from '../discuz/types.js';
 import { openStore, type Store } from '../store/store-file.js';
+import type { StoredPost } from '../store/types.js';
 import { familyPpp, pageCountOf } from '../replay/synth.js';
 import { startReplayServer, synthPageSource } from '../replay/server.js';
 import type { SynthGame, SynthGameThread } from './synth-game.js';
@@ -42,12 +43,22 @@ export interface CrawlBenchResult {
   threads: number;
   posts: number;
   crawl: CrawlFigure[];
+  /**
+   * A full crawl writing after every page (what the polite 1 s rate amounts to with 1.5 s batches):
+   * bytes written to the store per byte of post data stored.
+   */
+  fullCrawlWrite: { bytesWritten: number; postDataBytes: number; amplification: number };
+  /** Bytes a recrawl right after the recrawl (nothing changed on the forum) wrote. */
+  noChangeRecrawlBytes: number;
   recrawl: {
     newPosts: number;
     requests: number;
     /** New pages + the last known page of each thread: the aim. */
     expected: number;
     newPages: number;
+    /** Bytes the recrawl wrote to the store, and the bytes of the post data that was new or changed. */
+    bytesWritten: number;
+    newDataBytes: number;
     wallMs: number;
   };
 }
@@ -68,6 +79,13 @@ function countingWrites(store: Store): Store & { writes: number } {
     },
   };
   return c;
+}
+
+/** Bytes of the stored posts as JSON (every version): the evidence itself, without page records. */
+function postDataBytes(posts: Record<string, StoredPost>): number {
+  let n = 0;
+  for (const p of Object.values(posts)) n += Buffer.byteLength(JSON.stringify(p));
+  return n;
 }
 
 /** Crawl the game's first `threadCount` threads (smallest first) at each concurrency, then a recrawl. */
@@ -128,6 +146,16 @@ export async function runCrawlBench(
       lastStore = storePath;
     }
 
+    // Write amplification: a fresh store, written after every page.
+    const ampPath = path.join(dir, 'amp.store.json');
+    const amp = await openStore(ampPath, { forum: server.url });
+    await crawlThreads(amp, server.url, threads.map((t) => t.tid), { session, concurrency: 1, delayMs: 0, retries: 0, progress: false, writeIntervalMs: 0 });
+    const fullCrawlWrite = { bytesWritten: amp.bytesWritten, postDataBytes: postDataBytes(amp.data.posts), amplification: 0 };
+    fullCrawlWrite.amplification = fullCrawlWrite.bytesWritten / fullCrawlWrite.postDataBytes;
+    const postsBefore = new Map(Object.values(amp.data.posts).map((p) => [p.pid, p.versions.length]));
+    await amp.close();
+    lastStore = ampPath;
+
     // closing time: new posts at the end of the threads, then an incremental crawl of the same store
     const newPosts = opts.newPosts ?? 50;
     const pagesBefore = new Map(threads.map((t) => [t.tid, pagesOf(t)]));
@@ -142,16 +170,31 @@ export async function runCrawlBench(
     const store = await openStore(lastStore, { forum: server.url });
     const t0 = performance.now();
     const res = await crawlThreads(store, server.url, threads.map((t) => t.tid), {
-      session, concurrency: 2, delayMs: 0, retries: 0, progress: false,
+      session, concurrency: 2, delayMs: 0, retries: 0, progress: false, writeIntervalMs: 0,
     });
     const wallMs = performance.now() - t0;
+    const bytesWritten = store.bytesWritten;
+    // the post data that is new (whole posts) or changed (the versions added)
+    let newDataBytes = 0;
+    for (const p of Object.values(store.data.posts)) {
+      const had = postsBefore.get(p.pid);
+      if (had === undefined) newDataBytes += Buffer.byteLength(JSON.stringify(p));
+      else for (const v of p.versions.slice(had)) newDataBytes += Buffer.byteLength(JSON.stringify(v));
+    }
     await store.close();
+    // and once more with nothing changed on the forum
+    const idle = await openStore(lastStore, { forum: server.url });
+    await crawlThreads(idle, server.url, threads.map((t) => t.tid), { session, concurrency: 2, delayMs: 0, retries: 0, progress: false, writeIntervalMs: 0 });
+    const noChangeRecrawlBytes = idle.bytesWritten;
+    await idle.close();
     return {
       latencyMs,
       threads: threads.length,
       posts: subset.reduce((s, t) => s + t.posts.length, 0),
       crawl,
-      recrawl: { newPosts, requests: res.requests, expected: newPages + threads.length, newPages, wallMs },
+      fullCrawlWrite,
+      noChangeRecrawlBytes,
+      recrawl: { newPosts, requests: res.requests, expected: newPages + threads.length, newPages, wallMs, bytesWritten, newDataBytes },
     };
   } finally {
     await server.close();

@@ -9,7 +9,11 @@
  *  - a Playwright DOM scrape in real Chromium of a sample of the same pages against bansha, per page;
  *  - crawling a subset from the replay server with a fixed latency at concurrency 1, 2, 4 against the
  *    latency-bound minimum, and the closing-time recrawl's request count;
- *  - peak memory and store bytes per 1k posts at 10k, 25k and 50k posts (one child process).
+ *  - peak memory and store bytes per 1k posts at 10k, 25k and 50k posts (one child process);
+ *  - closing time: tally, report, elevator and report --html of the last day as real `bansha`
+ *    processes against a bare node reading that day's threads from the store, their peak RSS, and
+ *    `bansha --version` against `node -e 0` (src/bench/closing-bench.ts);
+ *  - with --scale-posts N (e.g. 200000): the pipeline again at N posts, its peak RSS and time ratio.
  * With --json the last stdout line is one JSON object (names kept stable for scripts).
  */
 import { fork } from 'node:child_process';
@@ -22,6 +26,10 @@ import { synthGame, gamePage, type SynthGame } from './synth-game.js';
 import { runBrowserScrape, type BrowserScrapeResult } from './browser-scrape.js';
 import { runCrawlBench, type CrawlBenchResult } from './crawl-bench.js';
 import { parsePage } from '../discuz/parse-page.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { runClosingBench, type ClosingBenchResult } from './closing-bench.js';
+import { gameOf } from './pipeline.js';
 
 /** Command-line options of the bench. */
 export interface BenchOptions {
@@ -40,6 +48,10 @@ export interface BenchOptions {
   inProcess?: boolean;
   /** Concurrencies of the crawl figure; default 1, 2, 4. */
   concurrencies?: number[];
+  /** Run the closing-time commands as processes over the bench's store. */
+  closing: boolean;
+  /** Also run the pipeline at this many posts (peak memory and time ratio at scale); 0: not. */
+  scalePosts: number;
 }
 
 /** The JSON the bench prints (the issue's interface plus details). */
@@ -72,13 +84,28 @@ export interface BenchReport {
   /** Heap in use with the whole store in memory, after a full GC, MB. */
   storeHeapMB: number | null;
   storeBytesPer1kPosts: number;
+  /** Each closing command's time / the floor's (bare node reading that day's threads), median of rounds. */
+  closingVsFloor: Record<'tally' | 'report' | 'elevator' | 'html', number> | null;
+  /** `bansha --version` / `node -e 0`. */
+  startupVsNode: number | null;
+  /** Peak RSS of each closing command, MB. */
+  commandPeakMB: Record<'tally' | 'report' | 'elevator' | 'html', number> | null;
+  closing: ClosingBenchResult | null;
+  /** The pipeline at --scale-posts: peak RSS, and its time per post over the main run's. */
+  scale: { posts: number; pipelineMs: number; peakMemoryMB: number; postsRatio: number; timeRatio: number; timePerPostRatio: number } | null;
+  peakMemoryMB200k: number | null;
+  /** Bytes written to the store per byte of new or changed post data: a full crawl written after every page, and the closing recrawl. */
+  storeWriteAmplification: number | null;
+  storeWrites: { fullCrawl: number; recrawl: number } | null;
+  /** Bytes a recrawl with nothing changed wrote to the store. */
+  noChangeRecrawlBytes: number | null;
   growth: Array<{ posts: number; storeBytes: number; storeBytesPer1kPosts: number; peakMemoryMB: number }>;
   totalBenchMs: number;
 }
 
 /** Parse argv (after `--`). */
 export function parseArgs(argv: string[]): BenchOptions {
-  const o: BenchOptions = { posts: 50_000, json: false, browser: true, crawl: true, parseBench: true, browserPages: 40, latencyMs: 20, crawlPages: 120, baselineEvery: 4 };
+  const o: BenchOptions = { posts: 50_000, json: false, browser: true, crawl: true, parseBench: true, browserPages: 40, latencyMs: 20, crawlPages: 120, baselineEvery: 4, closing: true, scalePosts: 0 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = (): number => {
@@ -95,7 +122,9 @@ export function parseArgs(argv: string[]): BenchOptions {
     else if (a === '--latency') o.latencyMs = num();
     else if (a === '--crawl-pages') o.crawlPages = Math.round(num());
     else if (a === '--baseline-every') o.baselineEvery = Math.round(num());
-    else throw new Error(`unknown option ${a} (--json --posts N --no-browser --no-crawl --no-parse-bench --browser-pages N --latency MS --crawl-pages N --baseline-every N)`);
+    else if (a === '--no-closing') o.closing = false;
+    else if (a === '--scale-posts') o.scalePosts = Math.round(num());
+    else throw new Error(`unknown option ${a} (--json --posts N --no-browser --no-crawl --no-parse-bench --no-closing --scale-posts N --browser-pages N --latency MS --crawl-pages N --baseline-every N)`);
   }
   return o;
 }
@@ -104,7 +133,7 @@ export function parseArgs(argv: string[]): BenchOptions {
  * Run the pipeline in a child process (its peak memory is the pipeline's own): this process builds the
  * game's pages, a batch whenever the child asks, and hands them over (src/bench/pipeline-child.ts).
  */
-function pipelineInChild(game: SynthGame, checkpoints: number[], baselineEvery: number, batchPages = 50): Promise<PipelineResult> {
+function pipelineInChild(game: SynthGame, checkpoints: number[], baselineEvery: number, dir?: string, batchPages = 50): Promise<PipelineResult> {
   const file = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pipeline-child.js');
   return new Promise((resolve, reject) => {
     const child = fork(file, [], { execArgv: ['--expose-gc'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -123,7 +152,7 @@ function pipelineInChild(game: SynthGame, checkpoints: number[], baselineEvery: 
     });
     child.on('error', reject);
     child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`pipeline child exited with ${code}`))));
-    send({ type: 'start', gameYaml: game.gameYaml, posts: game.posts, pages: game.pages.length, checkpoints, baselineEvery });
+    send({ type: 'start', gameYaml: game.gameYaml, posts: game.posts, pages: game.pages.length, checkpoints, baselineEvery, dir });
   });
 }
 
@@ -135,11 +164,37 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
   const checkpoints = [10_000, 25_000, 50_000].map((n) => Math.round((n * o.posts) / 50_000));
   const game = synthGame({ posts: o.posts });
   log(`bench: pipeline over ${o.posts} posts (child process; htmlparser2 floor on every ${o.baselineEvery === 1 ? '' : `${o.baselineEvery}th `}batch of pages)…`);
-  const pipe = o.inProcess
-    ? await runPipeline(game, { checkpoints, baselineEvery: o.baselineEvery })
-    : await pipelineInChild(game, checkpoints, o.baselineEvery);
-  if (pipe.parsedPosts !== pipe.posts || pipe.storedPosts !== pipe.posts) {
-    throw new Error(`bench: the pipeline read ${pipe.parsedPosts} and stored ${pipe.storedPosts} of ${pipe.posts} posts`);
+  const dir = mkdtempSync(path.join(tmpdir(), 'bansha-bench-'));
+  let pipe: PipelineResult;
+  let closing: ClosingBenchResult | null = null;
+  try {
+    pipe = o.inProcess
+      ? await runPipeline(game, { checkpoints, baselineEvery: o.baselineEvery, dir })
+      : await pipelineInChild(game, checkpoints, o.baselineEvery, dir);
+    if (pipe.parsedPosts !== pipe.posts || pipe.storedPosts !== pipe.posts) {
+      throw new Error(`bench: the pipeline read ${pipe.parsedPosts} and stored ${pipe.storedPosts} of ${pipe.posts} posts`);
+    }
+    if (o.closing) {
+      // the store the pipeline left, and its game file beside it, read by real `bansha` processes
+      const g = gameOf(game, dir);
+      writeFileSync(g.file, game.gameYaml);
+      const day = Math.max(...g.days.map((d) => d.day));
+      log(`bench: closing-time commands of day ${day} as processes, against a bare node reading that day's threads…`);
+      closing = runClosingBench(g, g.file, g.storePath, day);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  let scale: BenchReport['scale'] = null;
+  if (o.scalePosts > 0) {
+    log(`bench: the pipeline again at ${o.scalePosts} posts (peak memory and time at scale)…`);
+    const big = synthGame({ posts: o.scalePosts });
+    const r = await pipelineInChild(big, [], 1000);
+    if (r.storedPosts !== r.posts) throw new Error(`bench: the pipeline stored ${r.storedPosts} of ${r.posts} posts`);
+    const postsRatio = r.posts / pipe.posts;
+    const timeRatio = r.pipelineMs / pipe.pipelineMs;
+    scale = { posts: r.posts, pipelineMs: r.pipelineMs, peakMemoryMB: r.peakMemoryMB, postsRatio, timeRatio, timePerPostRatio: timeRatio / postsRatio };
   }
 
   let parseBench: BenchReport['parseBench'] = null;
@@ -200,9 +255,22 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
     peakMemoryAfterMB: pipe.peakMemoryAfterMB,
     storeHeapMB: pipe.storeHeapMB,
     storeBytesPer1kPosts: last ? last.storeBytesPer1kPosts : (pipe.storeBytes / pipe.posts) * 1000,
+    closingVsFloor: closing ? mapFigures(closing, (f) => f.vsFloor) : null,
+    startupVsNode: closing?.startup.ratio ?? null,
+    commandPeakMB: closing ? mapFigures(closing, (f) => f.peakMB) : null,
+    closing,
+    scale,
+    peakMemoryMB200k: scale && scale.posts === 200_000 ? scale.peakMemoryMB : null,
+    storeWriteAmplification: crawl ? Math.max(crawl.fullCrawlWrite.amplification, crawl.recrawl.bytesWritten / crawl.recrawl.newDataBytes) : null,
+    storeWrites: crawl ? { fullCrawl: crawl.fullCrawlWrite.amplification, recrawl: crawl.recrawl.bytesWritten / crawl.recrawl.newDataBytes } : null,
+    noChangeRecrawlBytes: crawl?.noChangeRecrawlBytes ?? null,
     growth: pipe.checkpoints,
     totalBenchMs: performance.now() - t0,
   };
+}
+
+function mapFigures(c: ClosingBenchResult, f: (x: ClosingBenchResult['commands']['tally']) => number): Record<'tally' | 'report' | 'elevator' | 'html', number> {
+  return { tally: f(c.commands.tally), report: f(c.commands.report), elevator: f(c.commands.elevator), html: f(c.commands.html) };
 }
 
 const f1 = (n: number | null | undefined, d = 2): string => (n === null || n === undefined ? '—' : n.toFixed(d));
@@ -230,7 +298,18 @@ export function renderTable(r: BenchReport): string {
     ]);
   }
   if (r.recrawl) rows.push([`recrawl after ${r.recrawl.newPosts} new posts`, `${r.recrawl.requests} requests`, `${r.recrawl.expected} (new pages + last page per thread)`]);
+  if (r.storeWrites) {
+    rows.push(['store bytes written per byte of post data: full crawl / closing recrawl', `${f1(r.storeWrites.fullCrawl)}× / ${f1(r.storeWrites.recrawl)}×`, '≤ 3×']);
+    rows.push(['store bytes written by a recrawl with nothing new', `${r.noChangeRecrawlBytes} B`, '≤ 1 KB']);
+  }
+  if (r.closing) {
+    const c = r.closing;
+    rows.push([`closing commands, day ${c.day}: floor (node reading threads ${c.floorThreads.join(', ')})`, `${Math.round(c.floorMs)} ms, ${f1(c.floorPeakMB, 0)} MB`, '']);
+    for (const [name, x] of Object.entries(c.commands)) rows.push([`  ${name === 'html' ? 'report --html' : name} vs floor`, `${f1(x.vsFloor)}× (${Math.round(x.ms)} ms, peak ${f1(x.peakMB, 0)} MB)`, '≤ 2×, ≤ 150 MB']);
+    rows.push(['bansha --version vs node -e 0', `${f1(c.startup.ratio)}× (${Math.round(c.startup.banshaMs)} / ${Math.round(c.startup.nodeMs)} ms)`, '≤ 3×']);
+  }
   rows.push(['peak memory (RSS)', `${f1(r.peakMemoryMB, 0)} MB at ${r.posts} posts`, '≤ 300 MB']);
+  if (r.scale) rows.push([`pipeline at ${r.scale.posts} posts`, `peak ${f1(r.scale.peakMemoryMB, 0)} MB; ${f1(r.scale.timeRatio)}× the time for ${f1(r.scale.postsRatio)}× the posts`, '≤ 300 MB; linear']);
   rows.push(['  peak after parse / persist / tally / report', `${Object.values(r.peakMemoryAfterMB).map((v) => f1(v, 0)).join(' / ')} MB; store heap ${f1(r.storeHeapMB, 0)} MB`, '']);
   for (const g of r.growth) rows.push([`store at ${g.posts} posts`, `${f1(g.storeBytesPer1kPosts / 1024, 1)} KiB per 1k posts, peak ${f1(g.peakMemoryMB, 0)} MB`, 'linear']);
   const w0 = Math.max(...rows.map((x) => x[0].length));

@@ -2,7 +2,7 @@
  * The pipeline run in a process of its own, so its peak memory is the pipeline's and nothing else's.
  *
  * Forked by the bench (src/bench/main.ts, IPC with `serialization: 'advanced'`): the parent sends
- * `{type: 'start', gameYaml, posts, pages, checkpoints, baselineEvery}`, then answers each
+ * `{type: 'start', gameYaml, posts, pages, checkpoints, baselineEvery, dir?}` (dir: keep the store there), then answers each
  * `{type: 'next'}` with `{type: 'batch', pages}` (FetchedPage[]) or `{type: 'end'}`, and the child
  * ends with `{type: 'result', result}` (a PipelineResult). The synthetic game and its page building
  * stay out of this process's memory. The child asks for a batch only when it has finished the last
@@ -18,7 +18,7 @@ import { synthGame } from './synth-game.js';
 
 /** Parent → child messages. */
 export type ToPipelineChild =
-  | { type: 'start'; gameYaml: string; posts: number; pages: number; checkpoints: number[]; baselineEvery: number }
+  | { type: 'start'; gameYaml: string; posts: number; pages: number; checkpoints: number[]; baselineEvery: number; dir?: string }
   | { type: 'batch'; pages: FetchedPage[] }
   | { type: 'end' };
 
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     });
     const input: PipelineInput = { gameYaml: start.gameYaml, posts: start.posts, pages: start.pages, batches: batchesFromParent() };
     try {
-      const result = await runPipeline(input, { checkpoints: start.checkpoints, baselineEvery: start.baselineEvery });
+      const result = await runPipeline(input, { checkpoints: start.checkpoints, baselineEvery: start.baselineEvery, dir: start.dir });
       process.send({ type: 'result', result } satisfies FromPipelineChild, () => process.disconnect());
     } catch (e) {
       process.send({ type: 'error', message: (e as Error).stack ?? String(e) } satisfies FromPipelineChild, () => process.disconnect());

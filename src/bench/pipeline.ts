@@ -10,7 +10,7 @@
  * the real markup here, or by the parent process: src/bench/pipeline-child.ts), so the HTML of a
  * 50,000-post game never sits in memory at once; building them is not timed.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import iconv from 'iconv-lite';
@@ -20,7 +20,7 @@ import { buildTree } from '../discuz/tree.js';
 import type { FetchedPage } from '../discuz/types.js';
 import { parseGame } from '../game/game-file.js';
 import type { Game } from '../game/types.js';
-import { openStore } from '../store/store-file.js';
+import { openStore, storeBytesOnDisk } from '../store/store-file.js';
 import { applyPage } from '../store/record.js';
 import type { SlicePost } from '../store/slice.js';
 import type { StoreData } from '../store/types.js';
@@ -172,7 +172,7 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
   const checkpoint = async (): Promise<void> => {
     // not timed: the store as it would be written at this size
     await store.write();
-    const size = statSync(g.storePath).size;
+    const size = storeBytesOnDisk(g.storePath);
     const posts = Object.keys(store.data.posts).length;
     checkpoints.push({ posts, storeBytes: size, storeBytesPer1kPosts: (size / posts) * 1000, peakMemoryMB: peakRssMB() });
   };
@@ -241,7 +241,7 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
     stages.report = now() - t0;
     peakAfter.report = peakRssMB();
 
-    const storeBytes = statSync(g.storePath).size;
+    const storeBytes = storeBytesOnDisk(g.storePath);
     const storedPosts = Object.keys(store.data.posts).length;
     if (pending.length) checkpoints.push({ posts: storedPosts, storeBytes, storeBytesPer1kPosts: (storeBytes / storedPosts) * 1000, peakMemoryMB: peakRssMB() });
     const pipelineMs = stages.parse + stages.store + stages.persist + stages.tally + stages.report;

@@ -31,7 +31,7 @@ import { UserError } from '../cli/errors.js';
 import { takeFileLock } from './lock.js';
 import {
   appendLine, cutTornTail, fsyncDir, fullEntry, logLine, readLog, writeFileAtomic,
-  type LogEntry, type ReadLog, type ThreadContent,
+  type LogEntry, type ReadLog, type ThreadContent, type ThreadMeta,
 } from './thread-log.js';
 import type { FetchedPageRecord, StoreData, StoredPost, StoredThread } from './types.js';
 
@@ -152,26 +152,31 @@ export async function describeBackup(file: string): Promise<string> {
   return `its backup ${bak} is unreadable too`;
 }
 
-/** Per-post fingerprint: the post without its current version's lastSeen, and that lastSeen. */
-interface PostPrint {
-  content: string;
-  seen: string;
-}
-
-function postPrint(sp: StoredPost): PostPrint & { bytes: number } {
+/**
+ * What a write compares, as JSON: a record without the fields that only say *when* it was last looked
+ * at (a post's lastSeen, a page's fetchedAt and body hash, the thread's lastCrawl and repliesSeenAt).
+ * A refetch that changed nothing but those writes nothing; they reach the disk with the thread's next
+ * real change (or its compaction), so on disk they are "as of the last change written".
+ */
+function postJson(sp: StoredPost): string {
   const last = sp.versions[sp.versions.length - 1];
   const seen = last.lastSeen;
   last.lastSeen = '';
-  const json = JSON.stringify(sp);
-  last.lastSeen = seen;
-  return { content: createHash('sha1').update(json).digest('base64'), seen, bytes: Buffer.byteLength(json) + seen.length };
+  try {
+    return JSON.stringify(sp);
+  } finally {
+    last.lastSeen = seen;
+  }
 }
+const pageJson = ({ fetchedAt: _f, bodyHash: _b, ...rest }: FetchedPageRecord): string => JSON.stringify(rest);
+const metaJson = ({ lastCrawl: _l, repliesSeenAt: _r, ...rest }: ThreadMeta): string => JSON.stringify(rest);
+const digest = (json: string): string => createHash('sha1').update(json).digest('base64');
 
 /** What a thread's log holds, as fingerprints: a write appends the difference from these. */
 class ThreadPrint {
   meta = '';
   pages = new Map<string, string>();
-  posts = new Map<number, PostPrint>();
+  posts = new Map<number, string>();
   /** Bytes of the log file, and of the thread written as one line (for compaction). */
   fileBytes = 0;
   liveBytes = 0;
@@ -190,14 +195,14 @@ class ThreadPrint {
     let live = 0;
     if (thread) {
       const { pages, ...meta } = thread;
-      const metaJson = JSON.stringify(meta);
-      live += metaJson.length;
-      if (metaJson !== this.meta) {
+      const m = metaJson(meta);
+      live += m.length;
+      if (m !== this.meta) {
         e.t = meta;
-        this.meta = metaJson;
+        this.meta = m;
       }
       for (const [k, rec] of Object.entries(pages)) {
-        const json = JSON.stringify(rec);
+        const json = pageJson(rec);
         live += json.length;
         if (this.pages.get(k) !== json) {
           (e.pg ??= {} as Record<string, FetchedPageRecord>)[k] = rec;
@@ -212,15 +217,16 @@ class ThreadPrint {
       }
     }
     for (const sp of posts) {
-      const now = postPrint(sp);
-      live += now.bytes;
-      const before = this.posts.get(sp.pid);
-      if (!before || before.content !== now.content) (e.p ??= []).push(sp);
-      else if (before.seen !== now.seen) (e.s ??= []).push([sp.pid, now.seen]);
-      this.posts.set(sp.pid, { content: now.content, seen: now.seen });
+      const json = postJson(sp);
+      live += Buffer.byteLength(json);
+      const d = digest(json);
+      if (this.posts.get(sp.pid) !== d) {
+        (e.p ??= []).push(sp);
+        this.posts.set(sp.pid, d);
+      }
     }
     this.liveBytes = live;
-    return e.t || e.pg || e.rm || e.p || e.s ? e : null;
+    return e.t || e.pg || e.rm || e.p ? e : null;
   }
 }
 
@@ -253,6 +259,14 @@ export async function storedTids(storePath: string): Promise<number[]> {
     throw e;
   }
   return names.map((n) => /^(\d+)\.jsonl$/.exec(n)?.[1]).filter((t): t is string => t !== undefined).map(Number).sort((a, b) => a - b);
+}
+
+/** Bytes the store takes on disk: the index and every thread log (backups and kept files aside). */
+export function storeBytesOnDisk(storePath: string): number {
+  let n = fs.statSync(storePath, { throwIfNoEntry: false })?.size ?? 0;
+  const dir = threadsDir(storePath);
+  if (fs.existsSync(dir)) for (const name of fs.readdirSync(dir)) if (name.endsWith('.jsonl')) n += fs.statSync(path.join(dir, name)).size;
+  return n;
 }
 
 /** Temp files left by a writer that was killed mid-write (`.<name>.<pid>.<n>.tmp`, pid dead). */

@@ -2,8 +2,7 @@
  * One thread of the evidence store on disk: `<tid>.jsonl`, an append-only log of what changed.
  *
  * Each line is one write's changes to the thread — its record (title, page count, reply count…), the
- * page records that changed, the posts that are new or changed, and for posts only seen again the new
- * `lastSeen` — followed by a checksum of the line. Replaying the lines in order gives the thread.
+ * page records that changed, the posts that are new or changed — followed by a checksum of the line. Replaying the lines in order gives the thread.
  * So a write costs what changed, not the thread (let alone the game), and nothing already written is
  * ever rewritten — except by compaction: once the log is several times the thread it holds, it is
  * rewritten as one line (temp file, fsync, rename, the previous file kept as `<tid>.jsonl.bak`).
@@ -32,8 +31,6 @@ export interface LogEntry {
   rm?: string[];
   /** Posts new or changed, whole. */
   p?: StoredPost[];
-  /** Posts seen again unchanged: [pid, lastSeen of the current version]. */
-  s?: Array<[number, string]>;
 }
 
 /** A thread as replayed from its log. */
@@ -81,11 +78,6 @@ function applyEntry(state: { thread: StoredThread | null; posts: Map<number, Sto
     for (const k of e.rm ?? []) delete state.thread.pages[k];
   }
   for (const sp of e.p ?? []) state.posts.set(sp.pid, sp);
-  for (const [pid, seen] of e.s ?? []) {
-    const sp = state.posts.get(pid);
-    if (!sp) throw new Error(`post ${pid} seen again before it was stored`);
-    sp.versions[sp.versions.length - 1].lastSeen = seen;
-  }
 }
 
 /** Replay a log's bytes: the thread, and where (if anywhere) the log is damaged. */

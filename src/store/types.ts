@@ -7,7 +7,10 @@ import type { Post } from '../discuz/types.js';
 /** One distinct version of a post, keyed by the hash of what matters (text, fonts, links, edit marker...). */
 export interface PostVersion {
   hash: string;
-  /** ISO times: when this exact content was first and last seen on a fetched page. */
+  /**
+   * ISO times: when this exact content was first and last seen on a fetched page. On disk lastSeen is
+   * as of the thread's last change written: a refetch that changed nothing writes nothing.
+   */
   firstSeen: string;
   lastSeen: string;
   post: Post;

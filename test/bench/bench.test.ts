@@ -46,7 +46,7 @@ describe('bench', () => {
     expect([pipe.parsedPosts, pipe.storedPosts, pipe.days]).toEqual([500, 500, 10]);
     expect(pipe.checkpoints.map((c) => c.posts)).toEqual([...pipe.checkpoints.map((c) => c.posts)].sort((x, y) => x - y));
 
-    const opts = { ...parseArgs(['--posts', '500', '--no-browser', '--no-parse-bench', '--latency', '2', '--crawl-pages', '12']), inProcess: true, concurrencies: [1, 2] };
+    const opts = { ...parseArgs(['--posts', '500', '--no-browser', '--no-parse-bench', '--latency', '2', '--crawl-pages', '12', '--no-closing']), inProcess: true, concurrencies: [1, 2] };
     const report = await runBench(opts);
     const json = JSON.parse(JSON.stringify(report)) as Record<string, unknown>;
     for (const k of ['posts', 'pipelineVsHtmlparser2', 'pipelineVsParse5', 'browserVsPipeline', 'crawl', 'recrawlRequests', 'peakMemoryMB', 'storeBytesPer1kPosts']) {
@@ -63,6 +63,9 @@ describe('bench', () => {
     expect(json.recrawlRequests).toBe(report.recrawl!.expected);
     expect(report.peakMemoryMB).toBeGreaterThan(0);
     expect(report.storeBytesPer1kPosts).toBeGreaterThan(0);
+    // writes proportional to change: nothing for a recrawl that finds nothing new
+    expect(report.noChangeRecrawlBytes).toBe(0);
+    expect(report.storeWriteAmplification).toBeGreaterThan(0);
     expect(renderTable(report)).toContain('offline pipeline vs htmlparser2');
   });
 

@@ -214,8 +214,8 @@ describe('crash consistency', () => {
     store.data.posts['1'] = structuredClone(store.data.posts[String(pid)]);
     store.data.posts['1'].pid = 1;
     await store.write();
-    const baseline = structuredClone(store.data.posts);
     await store.close();
+    const baseline = (await openStore(file, { lock: false })).data.posts; // as on disk
 
     for (let round = 0; round < 3; round++) {
       const child = fork(path.join(__dirname, 'store-writer-child.mjs'), [file], {

@@ -69,7 +69,7 @@ describe('WriteBatcher', () => {
     batch.changed();
     for (let i = 0; i < 50 && store.writes === 0; i++) await sleep(10);
     expect(store.writes).toBe(1);
-    for (let i = 0; i < 50 && !fs.existsSync(store.path); i++) await sleep(10);
+    for (let i = 0; i < 50 && !(await onDisk(store)).threads[String(tid)]; i++) await sleep(10);
     expect(Object.keys((await onDisk(store)).threads[String(tid)].pages)).toEqual(['1']);
     await batch.close();
     expect(() => batch.changed()).toThrow(/closed/);
