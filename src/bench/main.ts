@@ -73,6 +73,8 @@ export interface BenchReport {
   baselineSample: PipelineResult['baselineSample'];
   browserVsPipeline: number | null;
   browserVsParse: number | null;
+  /** A userscript's way (fetch + DOMParser in one tab) per page, over bansha's pipeline per page; same run as browserVsPipeline. */
+  browserDomParserVsPipeline: number | null;
   browser: (BrowserScrapeResult & { banshaPipelineMsPerPage: number; banshaParseMsPerPage: number }) | null;
   crawl: CrawlBenchResult['crawl'];
   crawlLatencyMs: number | null;
@@ -246,6 +248,7 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
     baselineSample: pipe.baselineSample,
     browserVsPipeline: browser ? browser.msPerPage / browser.banshaPipelineMsPerPage : null,
     browserVsParse: browser ? browser.msPerPage / browser.banshaParseMsPerPage : null,
+    browserDomParserVsPipeline: browser ? browser.domParserMsPerPage / browser.banshaPipelineMsPerPage : null,
     browser,
     crawl: crawl?.crawl ?? [],
     crawlLatencyMs: crawl?.latencyMs ?? null,
@@ -289,6 +292,7 @@ export function renderTable(r: BenchReport): string {
   if (r.browser) {
     rows.push(['Chromium DOM scrape vs bansha pipeline, per page', `${f1(r.browserVsPipeline, 1)}×`, '≥ 20×']);
     rows.push(['  vs bansha parse only', `${f1(r.browserVsParse, 1)}×`, '']);
+    rows.push(['Chromium fetch + DOMParser in one tab (a userscript) vs bansha pipeline', `${f1(r.browserDomParserVsPipeline, 1)}× (${f1(r.browser.domParserMsPerPage, 1)} vs ${f1(r.browser.msPerPage, 1)} ms/page navigating)`, 'same run']);
   }
   for (const c of r.crawl) {
     rows.push([
