@@ -2,14 +2,14 @@
  * Persisting a store that changes many times a second (a crawl records one page at a time) without
  * writing the whole file after every change.
  *
- * Every store write serialises the whole store, fsyncs it, renames it and links a backup, so its cost
- * grows with the store: writing after every page makes a crawl quadratic in its size and serialises
- * the concurrent fetches behind the disk. The batcher instead writes in the background at most every
+ * A store write appends only what changed (src/store/store-file.ts), but it still compares every opened
+ * thread with what its log holds and fsyncs, so writing after every page would serialise the concurrent
+ * fetches behind the disk. The batcher instead writes in the background at most every
  * `intervalMs` (and never spends more than about `maxWriteShare` of the time writing: the gap after a
  * slow write grows with it), with at most one write in flight, and `flush()` writes what is left.
  *
- * What a crash can lose is bounded by the interval: each write is still one atomic snapshot of the
- * whole store (src/store/store-file.ts), so the file on disk is always a state the store really had;
+ * What a crash can lose is bounded by the interval: each write is a snapshot of the changes, appended
+ * thread by thread, so each thread's log on disk is always a state the thread really had;
  * pages recorded after the last write are simply absent from it, and the next crawl fetches them as
  * never fetched (the crawler schedules every page 1..N without a record).
  */
