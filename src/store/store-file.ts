@@ -312,6 +312,7 @@ async function migrateV1(storePath: string, data: StoreData): Promise<void> {
   await fsp.rm(migratedV1Path(storePath), { force: true });
   await fsp.link(storePath, migratedV1Path(storePath)).catch(() => fsp.copyFile(storePath, migratedV1Path(storePath)));
   await fsp.chmod(migratedV1Path(storePath), 0o600);
+  if (fs.existsSync(backupPath(storePath))) await fsp.chmod(backupPath(storePath), 0o600); // the old layout's backup: evidence too
   const index: IndexV2 = { version: 2, forum: data.forum, users: data.users };
   await writeFileAtomic(storePath, [Buffer.from(JSON.stringify(index))]);
 }

@@ -143,6 +143,7 @@ describe('migration from the one-file store (version 1)', () => {
     const file = tmp();
     const data = twoThreads();
     fs.writeFileSync(file, JSON.stringify(data), { mode: 0o644 });
+    fs.writeFileSync(`${file}.bak`, JSON.stringify(data), { mode: 0o644 });
     const r = await openStore(file, { lock: false, threads: [vote] });
     expect(Object.keys(r.data.threads)).toEqual([String(vote)]);
     expect(JSON.parse(fs.readFileSync(file, 'utf8')).version).toBe(1); // a reader changes nothing
@@ -150,7 +151,7 @@ describe('migration from the one-file store (version 1)', () => {
     expect(w.data).toEqual(data);
     await w.close();
     expect(JSON.parse(fs.readFileSync(file, 'utf8')).version).toBe(2);
-    expect(mode(file)).toBe(0o600);
+    expect([file, migratedV1Path(file), `${file}.bak`].map(mode)).toEqual([0o600, 0o600, 0o600]);
     expect(JSON.parse(fs.readFileSync(migratedV1Path(file), 'utf8'))).toEqual(data);
     expect(fs.readdirSync(threadsDir(file)).sort()).toEqual([`${tid}.jsonl`, `${vote}.jsonl`].sort());
     const again = await openStore(file, { lock: false });
