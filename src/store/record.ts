@@ -77,16 +77,37 @@ function precisionRank(p: Post): number {
   return (p.timePrecision === 'second' ? 2 : 0) + (p.timeSource === 'relative' ? 0 : 1);
 }
 
+/**
+ * Keep the avatar and signature this fetch showed on the post (issue #15: a change is evidence, so a
+ * recrawl adds a sighting instead of overwriting the one before). Stores from before keep none: their
+ * first sighting is taken from the current version.
+ */
+function recordProfile(stored: StoredPost, post: Post, at: string): void {
+  const seen = { avatar: post.avatar ?? null, signature: post.signature ?? null };
+  if (!stored.profiles) {
+    const c = stored.versions[stored.versions.length - 1];
+    stored.profiles = [{ avatar: c.post.avatar ?? null, signature: c.post.signature ?? null, firstSeen: c.firstSeen, lastSeen: c.lastSeen }];
+  }
+  const last = stored.profiles[stored.profiles.length - 1];
+  if (last.avatar === seen.avatar && last.signature === seen.signature) {
+    if (at > last.lastSeen) last.lastSeen = at;
+  } else if (at > last.lastSeen) {
+    stored.profiles.push({ ...seen, firstSeen: at, lastSeen: at });
+  }
+}
+
 /** Record one post as seen at `at`: a new version if its hash differs from the current one. */
 function upsertPost(data: StoreData, tid: number, post: Post & { pid: number }, at: string, out: RecordResult): void {
   const hash = postHash(post);
   const key = String(post.pid);
   const stored: StoredPost | undefined = data.posts[key];
   if (!stored) {
-    data.posts[key] = { pid: post.pid, tid, versions: [{ hash, firstSeen: at, lastSeen: at, post }], missingSince: null };
+    const profiles = [{ avatar: post.avatar ?? null, signature: post.signature ?? null, firstSeen: at, lastSeen: at }];
+    data.posts[key] = { pid: post.pid, tid, versions: [{ hash, firstSeen: at, lastSeen: at, post }], missingSince: null, profiles };
     out.newPosts.push(post.pid);
     return;
   }
+  recordProfile(stored, post, at);
   if (stored.missingSince !== null) {
     stored.missingSince = null;
     out.returned.push(post.pid);

@@ -20,6 +20,20 @@ export interface StoredPost {
   versions: PostVersion[];
   /** Set when a refetch of the page that held this post no longer shows it; cleared if it returns. */
   missingSince: string | null;
+  /**
+   * The author's avatar and signature as each fetch showed them on this post, oldest first (issue #15).
+   * Discuz renders every post with the author's current ones, so they change between fetches without
+   * the post changing; a recrawl must not overwrite them. Absent in stores written before it was kept.
+   */
+  profiles?: ProfileSighting[];
+}
+
+/** One avatar/signature pair as fetches showed it on a post, from firstSeen to lastSeen (ISO). */
+export interface ProfileSighting {
+  avatar: string | null;
+  signature: string | null;
+  firstSeen: string;
+  lastSeen: string;
 }
 
 export interface FetchedPageRecord {

@@ -36,6 +36,8 @@ export interface Token {
 
 export interface FoldedText {
   original: string;
+  /** The original in simplified characters when that keeps every offset, else the original. */
+  simplified: string;
   tokens: Token[];
   /** Latin runs: token index ranges [first, last] (inclusive), for whole-run checks. */
   runs: Array<{ first: number; last: number }>;
@@ -45,7 +47,8 @@ const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u
 const HAN = /\p{Script=Han}/u;
 const WILDCARDS = new Set(['*', '×', '○', '□', '＊', '〇', '✕', '╳']);
 
-const t2s = toSimplified;
+/** Traditional → simplified (opencc t → cn, phrase tables first: src/text/simplified.ts). */
+export const t2s = toSimplified;
 
 let lookalikes: Map<string, string> | null = null;
 /** The look-alike table (data/lookalikes.txt). */
@@ -175,5 +178,5 @@ export function foldText(original: string): FoldedText {
     }
   }
   flushLatin();
-  return { original, tokens, runs };
+  return { original, simplified: aligned ? whole : original, tokens, runs };
 }
