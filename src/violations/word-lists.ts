@@ -59,6 +59,10 @@ export interface WordEntry {
   unless: string[];
   /** `$`: the hit must end its clause (我靠！ — not 我靠自己). */
   clauseEnd: boolean;
+  /** Position in WordLists.entries (set by loadWordLists). */
+  id: number;
+  /** pattern: for each element a match cannot skip, the index keys one of which the text must hold. */
+  needs: Array<Set<string>>;
 }
 
 export interface WordLists {
@@ -102,7 +106,7 @@ function alternatives(body: string, slots: ReadonlyMap<string, string[]>, where:
 export function parseEntry(word: string, category: string, slots: ReadonlyMap<string, string[]> = new Map(), cites: string[] = [], unless: string[] = []): WordEntry {
   const clauseEnd = word.endsWith('$');
   if (clauseEnd) word = word.slice(0, -1);
-  const base = { word, category, cites, unless, clauseEnd, elements: [] as EntryElement[] };
+  const base = { id: -1, word, category, cites, unless, clauseEnd, elements: [] as EntryElement[], needs: [] as Array<Set<string>> };
   const folded = foldString(word);
   if (/^[a-z0-9]+$/.test(folded)) {
     const letters = [...folded].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
@@ -121,7 +125,9 @@ export function parseEntry(word: string, category: string, slots: ReadonlyMap<st
     else if (m[0].startsWith('*') || m[0].startsWith('~')) elements.push({ kind: 'gap', max: m[2] ? Number(m[2]) : ENTRY_GAP, acrossCommas: m[0].startsWith('~') });
     else elements.push(...charsOf(m[3]));
   }
-  return { ...base, shape: 'pattern', elements, folded };
+  // What a text must hold for the pattern to be worth trying: a quick test before the walk.
+  const needs = elements.flatMap((e) => (e.kind === 'gap' || (e.kind === 'alt' && e.options.some((o) => !o.length)) ? [] : [new Set(firstKeys(e))]));
+  return { ...base, shape: 'pattern', elements, folded, needs };
 }
 
 /** The index keys a first element can match: c:<char>, s:<syllable>, i:<initial letter>. */
@@ -188,7 +194,7 @@ export function loadWordLists(categories: readonly string[], extraDirs: readonly
       for (const e of parseCategoryLines(readDataLines(f), category, shared, f)) {
         if (seen.has(e.word)) continue;
         seen.add(e.word);
-        entries.push(e);
+        entries.push({ ...e, id: entries.length });
       }
     }
   }

@@ -12,7 +12,7 @@
  * A hit is a proposal for the director, never a penalty.
  */
 import { pinyin } from 'pinyin-pro';
-import { foldString, foldText, type FoldedText, type Token } from './text-fold.js';
+import { foldChar, foldString, foldText, type FoldedText, type Token } from './text-fold.js';
 import { words, type Words } from './segment.js';
 import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lists.js';
 
@@ -58,8 +58,11 @@ interface Context {
   /** hardBefore[t]: clause punctuation between token t-1 and token t; sentenceBefore[t]: sentence punctuation. */
   hardBefore: boolean[];
   sentenceBefore: boolean[];
-  words: Words;
-  bounds: Set<number>;
+  /** Word boundaries, segmented on first use (most texts never get that far). */
+  segments: () => { words: Words; bounds: Set<number> };
+  /** The index keys of every token (tokenKeys), and whether the text has a wildcard. */
+  present: Set<string>;
+  wildcard: boolean;
   /** The reading each Han character has in this text (pinyin-pro's context rules), by UTF-16 offset; lazy. */
   reading: () => Map<number, string>;
 }
@@ -73,11 +76,18 @@ function context(text: string): Context {
   const between = (i: number) => (i > 0 ? text.slice(tokens[i - 1].end, tokens[i].start) : '');
   const hardBefore = tokens.map((_, i) => HARD_BREAK.test(between(i)));
   const sentenceBefore = tokens.map((_, i) => SENTENCE_END.test(between(i)));
-  const w = words(folded.simplified);
-  // jieba does not know pinyin: a typed syllable or letter is a word of its own.
-  const bounds = new Set(w.bounds);
-  for (const tok of tokens) if (tok.run >= 0) bounds.add(tok.start).add(tok.end);
-  for (const [a, b] of new Set(w.wordOf)) if (PARTICLE_END.test(folded.simplified.slice(a, b))) bounds.add(b - 1);
+  let segmented: { words: Words; bounds: Set<number> } | null = null;
+  const segments = () => {
+    if (!segmented) {
+      const w = words(folded.simplified);
+      // jieba does not know pinyin: a typed syllable or letter is a word of its own.
+      const bounds = new Set(w.bounds);
+      for (const tok of tokens) if (tok.run >= 0) bounds.add(tok.start).add(tok.end);
+      for (const [a, b] of new Set(w.wordOf)) if (PARTICLE_END.test(folded.simplified.slice(a, b))) bounds.add(b - 1);
+      segmented = { words: w, bounds };
+    }
+    return segmented;
+  };
   let reading: Map<number, string> | null = null;
   const readingOf = () => {
     if (!reading) {
@@ -90,7 +100,9 @@ function context(text: string): Context {
     }
     return reading;
   };
-  return { folded, tokens, hardBefore, sentenceBefore, words: w, bounds, reading: readingOf };
+  const present = new Set(tokens.flatMap(tokenKeys));
+  const wildcard = tokens.some((t) => t.kind === 'wildcard');
+  return { folded, tokens, hardBefore, sentenceBefore, segments, present, wildcard, reading: readingOf };
 }
 
 function stepFor(e: CharElement, t: Token): Step | null {
@@ -109,7 +121,8 @@ function runOk(ctx: Context, a: number, b: number, taken: readonly Taken[]): boo
   if (b < a) return true;
   const start = ctx.tokens[a].start;
   const end = ctx.tokens[b].end;
-  const aligned = ctx.bounds.has(start) && ctx.bounds.has(end);
+  const { words: w, bounds } = ctx.segments();
+  const aligned = bounds.has(start) && bounds.has(end);
   const inRun = taken.filter((x) => x.t >= a && x.t <= b);
   if (inRun.some((x) => x.step === 'wildcard') && inRun.some((x) => x.step !== 'literal' && x.step !== 'wildcard')) return false;
   if (!inRun.some((x) => x.step !== 'literal' && x.step !== 'wildcard')) return aligned || b - a >= 2;
@@ -123,7 +136,7 @@ function runOk(ctx: Context, a: number, b: number, taken: readonly Taken[]): boo
     const tok = ctx.tokens[x.t];
     const here = ctx.reading().get(tok.start);
     if (here && !entryReads(x, here)) return false;
-    for (const of of [ctx.words.wordOf, ctx.words.guessedWordOf]) {
+    for (const of of [w.wordOf, w.guessedWordOf]) {
       const [ws, we] = of[tok.start] ?? [tok.start, tok.end];
       if (we - ws > tok.end - tok.start) return false;
     }
@@ -136,41 +149,59 @@ function entryReads(x: Taken, reading: string): boolean {
   return x.syls.includes(reading);
 }
 
+/** The rest of a pattern after an alternative: where to go on once the chosen option is matched. */
+interface Cont {
+  els: readonly EntryElement[];
+  j: number;
+  next: Cont | null;
+}
+
 /** Tries the entry's elements from token `at`; returns the last token used and how each was matched. */
 function matchPattern(entry: WordEntry, ctx: Context, at: number): { last: number; taken: Taken[] } | null {
   const { tokens, hardBefore, sentenceBefore } = ctx;
+  const taken: Taken[] = []; // pushed and popped while backtracking; copied on success
+  // Runs closed by a gap, checked (runOk: segmentation) only once the whole pattern matched.
+  const runs: Array<[number, number]> = [];
   // softFrom: the token from which a `~` gap let clause punctuation pass (until the next character).
-  const walk = (els: readonly EntryElement[], j: number, t: number, runStart: number, taken: Taken[], softFrom: number): { last: number; taken: Taken[] } | null => {
+  const walk = (els: readonly EntryElement[], j: number, cont: Cont | null, t: number, runStart: number, softFrom: number): number | null => {
     if (j === els.length) {
-      if (!runOk(ctx, runStart, t - 1, taken)) return null;
+      if (cont) return walk(cont.els, cont.j, cont.next, t, runStart, softFrom);
       if (entry.clauseEnd && t < tokens.length && !hardBefore[t]) return null;
-      return { last: t - 1, taken };
+      if (!runOk(ctx, runStart, t - 1, taken) || !runs.every(([a, b]) => runOk(ctx, a, b, taken))) return null;
+      return t - 1;
     }
     const e = els[j];
     if (e.kind === 'gap') {
-      if (t === at || j === els.length - 1) return walk(els, j + 1, t, runStart, taken, -1);
-      if (!runOk(ctx, runStart, t - 1, taken)) return null;
+      if (t === at || (j === els.length - 1 && !cont)) return walk(els, j + 1, cont, t, runStart, -1);
       const blocked = e.acrossCommas ? sentenceBefore : hardBefore;
+      runs.push([runStart, t - 1]);
       for (let k = 0; k <= e.max && t + k < tokens.length; k++) {
         if (k > 0 && blocked[t + k - 1]) break;
-        const r = walk(els, j + 1, t + k, t + k, taken, e.acrossCommas ? t + k : -1);
-        if (r) return r;
+        const r = walk(els, j + 1, cont, t + k, t + k, e.acrossCommas ? t + k : -1);
+        if (r !== null) return r;
       }
+      runs.pop();
       return null;
     }
     if (e.kind === 'alt') {
+      const after: Cont = { els, j: j + 1, next: cont };
       for (const opt of e.options) {
-        const r = walk([...opt, ...els.slice(j + 1)], 0, t, runStart, taken, softFrom);
-        if (r) return r;
+        const r = walk(opt, 0, after, t, runStart, softFrom);
+        if (r !== null) return r;
       }
       return null;
     }
     if (t >= tokens.length) return null;
     if (t > at && (t === softFrom ? sentenceBefore[t] : hardBefore[t])) return null;
     const step = stepFor(e, tokens[t]);
-    return step ? walk(els, j + 1, t + 1, runStart, [...taken, { t, step, syls: e.syls }], -1) : null;
+    if (!step) return null;
+    taken.push({ t, step, syls: e.syls });
+    const r = walk(els, j + 1, cont, t + 1, runStart, -1);
+    if (r === null) taken.pop();
+    return r;
   };
-  return walk(entry.elements, 0, at, at, [], -1);
+  const last = walk(entry.elements, 0, null, at, at, -1);
+  return last === null ? null : { last, taken: [...taken] };
 }
 
 function acceptable(taken: readonly Taken[], ctx: Context): boolean {
@@ -213,12 +244,29 @@ interface RawHit extends WordingHit {
   literal: Set<number> | null;
 }
 
+/** The pattern entries worth trying at a token, per list set and token kind and text (computed once). */
+const candidatesOf = new WeakMap<WordLists, Map<string, WordEntry[]>>();
+
 function patternHits(text: string, lists: WordLists, ctx: Context): RawHit[] {
   const hits: RawHit[] = [];
   const { tokens } = ctx;
+  // 0 untested, 1 worth trying, 2 not (by WordEntry.id)
+  const feasible = new Uint8Array(lists.entries.length);
+  const present = [...ctx.present];
+  const holds = (keys: Set<string>) => (keys.size < present.length ? [...keys].some((k) => ctx.present.has(k)) : present.some((k) => keys.has(k)));
+  const worthTrying = (e: WordEntry) => {
+    if (!feasible[e.id]) feasible[e.id] = ctx.wildcard || e.needs.every(holds) ? 1 : 2;
+    return feasible[e.id] === 1;
+  };
+  let byToken = candidatesOf.get(lists);
+  if (!byToken) candidatesOf.set(lists, (byToken = new Map()));
   for (let at = 0; at < tokens.length; at++) {
-    const candidates = new Set(tokenKeys(tokens[at]).flatMap((k) => lists.index.get(k) ?? []));
+    const tok = tokens[at];
+    const key = `${tok.kind}:${tok.text}`;
+    let candidates = byToken.get(key);
+    if (!candidates) byToken.set(key, (candidates = [...new Set(tokenKeys(tok).flatMap((k) => lists.index.get(k) ?? []))]));
     for (const entry of candidates) {
+      if (!worthTrying(entry)) continue;
       const m = matchPattern(entry, ctx, at);
       if (!m || m.last < at || !acceptable(m.taken, ctx)) continue;
       const start = tokens[at].start;
@@ -230,25 +278,28 @@ function patternHits(text: string, lists: WordLists, ctx: Context): RawHit[] {
   return hits;
 }
 
-function plainHits(text: string, lists: WordLists): RawHit[] {
+function plainHits(text: string, lists: WordLists, ctx: Context): RawHit[] {
   const hits: RawHit[] = [];
   let chars: Array<{ start: number; end: number }> | null = null;
   let flat = '';
+  let latin = false;
   for (const entry of lists.entries) {
     if (entry.shape === 'pattern') continue;
     if (!chars) {
-      // Folded characters with their offsets in the original.
+      // Folded characters with their offsets in the original (the simplified text keeps them).
       chars = [];
+      const simplified = ctx.folded.simplified !== text;
       let i = 0;
-      for (const cp of text) {
-        const f = foldString(cp);
-        for (const c of f) {
+      for (const cp of ctx.folded.simplified) {
+        for (const c of foldChar(cp, simplified)) {
           chars.push({ start: i, end: i + cp.length });
           flat += c;
         }
         i += cp.length;
       }
+      latin = /[a-z]/.test(flat);
     }
+    if (entry.shape === 'latin' && !latin) continue;
     const found: Array<[number, number]> = [];
     if (entry.shape === 'latin') for (const m of flat.matchAll(entry.regex!)) found.push([m.index, m.index + m[0].length - 1]);
     else for (let a = flat.indexOf(entry.folded); a >= 0; a = flat.indexOf(entry.folded, a + 1)) found.push([a, a + entry.folded.length - 1]);
@@ -295,7 +346,7 @@ function clauseAround(text: string, start: number, end: number): [number, number
 export function findBannedWording(text: string, lists: WordLists, opts: WordingOptions = {}): WordingHit[] {
   if (!text.trim()) return [];
   const ctx = context(text);
-  const raw = [...patternHits(text, lists, ctx), ...plainHits(text, lists)];
+  const raw = [...patternHits(text, lists, ctx), ...plainHits(text, lists, ctx)];
   if (!raw.length) return [];
 
   const names = occurrences(ctx, (opts.names ?? []).map(foldString).filter(Boolean));
