@@ -135,18 +135,13 @@ function runOk(ctx: Context, a: number, b: number, taken: readonly Taken[]): boo
   for (const x of same) {
     const tok = ctx.tokens[x.t];
     const here = ctx.reading().get(tok.start);
-    if (here && !entryReads(x, here)) return false;
+    if (here && !x.syls.includes(here)) return false;
     for (const of of [w.wordOf, w.guessedWordOf]) {
       const [ws, we] = of[tok.start] ?? [tok.start, tok.end];
       if (we - ws > tok.end - tok.start) return false;
     }
   }
   return true;
-}
-
-/** Whether the entry character a homophone step stands for has the reading the text's character has. */
-function entryReads(x: Taken, reading: string): boolean {
-  return x.syls.includes(reading);
 }
 
 /** The rest of a pattern after an alternative: where to go on once the chosen option is matched. */
