@@ -78,22 +78,19 @@ function precisionRank(p: Post): number {
 }
 
 /**
- * Keep the avatar and signature this fetch showed on the post (issue #15: a change is evidence, so a
- * recrawl adds a sighting instead of overwriting the one before). Stores from before keep none: their
- * first sighting is taken from the current version.
+ * Keep the avatar and signature this fetch showed on the post when they differ from what the store
+ * holds (issue #15: a change is evidence, so a recrawl adds a sighting instead of overwriting the one
+ * before). Nothing is written for a post whose avatar and signature never changed: its versions say it.
+ * Called before the versions are updated, so the current version's lastSeen is the previous fetch.
  */
 function recordProfile(stored: StoredPost, post: Post, at: string): void {
+  const current = stored.versions[stored.versions.length - 1];
+  const held = stored.profiles?.[stored.profiles.length - 1] ?? { avatar: current.post.avatar ?? null, signature: current.post.signature ?? null };
   const seen = { avatar: post.avatar ?? null, signature: post.signature ?? null };
-  if (!stored.profiles) {
-    const c = stored.versions[stored.versions.length - 1];
-    stored.profiles = [{ avatar: c.post.avatar ?? null, signature: c.post.signature ?? null, firstSeen: c.firstSeen, lastSeen: c.lastSeen }];
-  }
-  const last = stored.profiles[stored.profiles.length - 1];
-  if (last.avatar === seen.avatar && last.signature === seen.signature) {
-    if (at > last.lastSeen) last.lastSeen = at;
-  } else if (at > last.lastSeen) {
-    stored.profiles.push({ ...seen, firstSeen: at, lastSeen: at });
-  }
+  if ((held.avatar === seen.avatar && held.signature === seen.signature) || at <= current.lastSeen) return;
+  const profiles = (stored.profiles ??= [{ ...held, firstSeen: stored.versions[0].firstSeen }]);
+  profiles[profiles.length - 1].lastSeen = current.lastSeen;
+  profiles.push({ ...seen, firstSeen: at });
 }
 
 /** Record one post as seen at `at`: a new version if its hash differs from the current one. */
@@ -102,8 +99,7 @@ function upsertPost(data: StoreData, tid: number, post: Post & { pid: number }, 
   const key = String(post.pid);
   const stored: StoredPost | undefined = data.posts[key];
   if (!stored) {
-    const profiles = [{ avatar: post.avatar ?? null, signature: post.signature ?? null, firstSeen: at, lastSeen: at }];
-    data.posts[key] = { pid: post.pid, tid, versions: [{ hash, firstSeen: at, lastSeen: at, post }], missingSince: null, profiles };
+    data.posts[key] = { pid: post.pid, tid, versions: [{ hash, firstSeen: at, lastSeen: at, post }], missingSince: null };
     out.newPosts.push(post.pid);
     return;
   }

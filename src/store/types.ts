@@ -21,9 +21,10 @@ export interface StoredPost {
   /** Set when a refetch of the page that held this post no longer shows it; cleared if it returns. */
   missingSince: string | null;
   /**
-   * The author's avatar and signature as each fetch showed them on this post, oldest first (issue #15).
-   * Discuz renders every post with the author's current ones, so they change between fetches without
-   * the post changing; a recrawl must not overwrite them. Absent in stores written before it was kept.
+   * The author's avatar and signature as fetches showed them on this post, oldest first (issue #15),
+   * kept from the first fetch that showed a change: Discuz renders every post with the author's current
+   * ones, so they change between fetches without the post changing, and a recrawl must not overwrite
+   * them. Absent while they never changed (the versions hold them).
    */
   profiles?: ProfileSighting[];
 }
@@ -33,7 +34,8 @@ export interface ProfileSighting {
   avatar: string | null;
   signature: string | null;
   firstSeen: string;
-  lastSeen: string;
+  /** Absent on the newest: it lasts to the post's latest fetch (its current version's lastSeen). */
+  lastSeen?: string;
 }
 
 export interface FetchedPageRecord {

@@ -32,8 +32,10 @@ function norm(v: string | null | undefined): string | null {
   return t || null;
 }
 
-function sightings(p: SlicePost): ProfileSighting[] {
-  return p.profiles ?? p.versions.map((v) => ({ avatar: v.post.avatar ?? null, signature: v.post.signature ?? null, firstSeen: v.firstSeen, lastSeen: v.lastSeen }));
+function sightings(p: SlicePost): Array<Required<ProfileSighting>> {
+  const latest = p.versions[p.versions.length - 1].lastSeen;
+  if (p.profiles) return p.profiles.map((s) => ({ ...s, lastSeen: s.lastSeen ?? latest }));
+  return p.versions.map((v) => ({ avatar: v.post.avatar ?? null, signature: v.post.signature ?? null, firstSeen: v.firstSeen, lastSeen: v.lastSeen }));
 }
 
 interface Seen {

@@ -199,14 +199,15 @@ function matchPattern(entry: WordEntry, ctx: Context, at: number): { last: numbe
   return last === null ? null : { last, taken: [...taken] };
 }
 
-function acceptable(taken: readonly Taken[], ctx: Context): boolean {
+function acceptable(entry: WordEntry, taken: readonly Taken[], ctx: Context): boolean {
   const n = taken.length;
   const wild = taken.filter((s) => s.step === 'wildcard').length;
   if (n === 0 || (n === 1 && taken[0].step !== 'literal')) return false;
   if (wild * 2 > n || taken[0].step === 'wildcard') return false;
   // Pinyin initials spell a whole entry with one whole Latin run: "sb" is 傻逼, the "sb" inside
-  // "usb" is not, nor "cm（J" 拆马甲.
+  // "usb" is not, nor "cm（J" 拆马甲; and only a fixed entry has initials (NHC is not 你好蠢 of {你|你好}{…}).
   if (!taken.some((x) => x.step === 'initials')) return true;
+  if (entry.elements.some((e) => e.kind !== 'char')) return false;
   const run = ctx.tokens[taken[0].t].run;
   if (run < 0 || taken.some((x) => ctx.tokens[x.t].run !== run)) return false;
   const { first, last } = ctx.folded.runs[run];
@@ -263,7 +264,7 @@ function patternHits(text: string, lists: WordLists, ctx: Context): RawHit[] {
     for (const entry of candidates) {
       if (!worthTrying(entry)) continue;
       const m = matchPattern(entry, ctx, at);
-      if (!m || m.last < at || !acceptable(m.taken, ctx)) continue;
+      if (!m || m.last < at || !acceptable(entry, m.taken, ctx)) continue;
       const start = tokens[at].start;
       const end = tokens[m.last].end;
       const literal = new Set(m.taken.filter((x) => x.step === 'literal').map((x) => x.t));
