@@ -102,7 +102,7 @@ export function mergeProposals(ledger: Ledger, proposals: readonly CardProposal[
   for (const p of proposals) {
     const existing = cardFor(cards, p);
     if (existing) {
-      if (existing.status === 'proposed') Object.assign(existing, { color: p.color, reason: p.reason, evidence: p.evidence, directorNote: p.directorNote });
+      if (existing.status === 'proposed') Object.assign(existing, { color: p.color, kinds: p.kinds, reason: p.reason, evidence: p.evidence, directorNote: p.directorNote });
       entries.push(existing);
       continue;
     }

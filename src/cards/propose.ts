@@ -32,7 +32,7 @@ export function proposeCards(game: Game, day: number, flags: readonly Flag[], le
     const what = group.length > 1 ? `${kindName(f.kind, f.category)}（${group.length} 处）` : kindName(f.kind, f.category);
     // The reason is public (the notice posts it once confirmed); why this colour was proposed is the director's.
     const reason = [what, f.detail].filter(Boolean).join('；');
-    const p: CardProposal = { day, player: f.player, color: color.color, kind: f.kind, reason, evidence };
+    const p: CardProposal = { day, player: f.player, color: color.color, kind: f.kind, kinds: [f.kind], reason, evidence };
     if (color.note) p.directorNote = color.note;
     if (f.category) p.category = f.category;
     out.push(p);

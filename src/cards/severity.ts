@@ -9,12 +9,13 @@
  * - blue: red/enlarged fonts, insults, oaths and curses, stakes and threats, filler;
  * - yellow: lurking, no ballot, 诈尸, 贴证, 马甲/场外, talking about the director, avatar/signature;
  * - a second offence of the same kind (a confirmed card of that kind on an earlier day) → yellow;
- * - a ruleset without blue cards (120b: only 【黄牌】【红牌】, l.495–503) proposes yellow where others
- *   propose blue, and says so in the reason — the director dismisses it when a reminder is enough.
+ * - a ruleset without blue cards (120b: only 【黄牌】【红牌】, l.495–503) reminds first: its yellow is for
+ *   提醒一次或两次…后仍然明知故犯 (l.497), so a first offence proposes a reminder (提醒, no card) and a
+ *   repeat after a confirmed reminder proposes yellow. Lurking keeps its fixed yellow.
  * - late posts, posts by a replaced account and ballots in the wrong thread are not violations: no card.
  */
 import type { Ruleset } from '../game/ruleset-schema.js';
-import type { Flag, FlagKind } from '../violations/flag.js';
+import { LURKING_KINDS, type Flag, type FlagKind } from '../violations/flag.js';
 import type { CardColor } from './types.js';
 
 const YELLOW_WORDING = new Set(['马甲与场外', '提及导演', '贴证']);
@@ -50,7 +51,11 @@ export function proposedColor(
 ): { color: CardColor; note: string | null } | null {
   const base = baseColor(flag);
   if (!base) return null;
+  if (!rules.cards.blue && !LURKING_KINDS.has(flag.kind)) {
+    return repeatOfConfirmed
+      ? { color: 'yellow', note: `${rules.name} 提醒后再犯：按黄牌提议（提醒一次或两次…后仍然明知故犯，可判黄牌）` }
+      : { color: 'reminder', note: `${rules.name} 无蓝牌、先提醒：首次违规提议提醒，不判牌` };
+  }
   if (base === 'blue' && repeatOfConfirmed) return { color: 'yellow', note: '同类违规已被判过牌，再犯按黄牌提议' };
-  if (base === 'blue' && !rules.cards.blue) return { color: 'yellow', note: `${rules.name} 无蓝牌：按黄牌提议，仅需提醒时请驳回` };
   return { color: base, note: null };
 }

@@ -4,7 +4,8 @@
  */
 import type { FlagKind } from '../violations/flag.js';
 
-export type CardColor = 'blue' | 'yellow' | 'red';
+/** reminder: 提醒, no card (120b l.497 提醒一次或两次…后仍然明知故犯，可判黄牌); it counts toward no standing. */
+export type CardColor = 'reminder' | 'blue' | 'yellow' | 'red';
 export type CardStatus = 'proposed' | 'confirmed' | 'dismissed';
 
 /** A card the tool proposes for a day (before it meets the ledger). */
@@ -13,6 +14,8 @@ export interface CardProposal {
   player: string;
   color: CardColor;
   kind: FlagKind;
+  /** The flag kinds the card stands for (so a script tells a 潜水 yellow from a 诈尸 one). */
+  kinds: FlagKind[];
   /** Banned-wording category, when the card is for wording. */
   category?: string;
   /** The public sentence: the offence and the fact (what the notice shows once the card is confirmed). */

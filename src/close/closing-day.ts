@@ -104,7 +104,7 @@ export function recordProposals(game: Game, report: DayReport, ledgerFile: strin
   const proposals: CardProposal[] = report.cards
     .filter((c) => c.status === 'proposed')
     .map((c) => ({
-      day: report.day, player: c.player, color: c.color, kind: c.kind, reason: c.reason, evidence: c.evidence,
+      day: report.day, player: c.player, color: c.color, kind: c.kind, kinds: c.kinds, reason: c.reason, evidence: c.evidence,
       ...(c.category ? { category: c.category } : {}), ...(c.directorNote ? { directorNote: c.directorNote } : {}),
     }));
   let entries: LedgerCard[] = [];

@@ -1,7 +1,8 @@
 /**
  * The day report as the scripted interface (`bansha report --json`, issue 5 — keep these names):
  * `{day, activity: [{player, posts, voted, exempt}], flags: [{kind, player, pid, floor, at, snippet,
- * detail}], cards: [{player, color, reason, note, evidence: [pid], status}]}` (`reason` public, `note` the director's or null). `at` is ISO 8601 with the
+ * detail}], cards: [{player, color, kinds, reason, note, evidence: [pid], status}]}` (`reason` public, `note` the director's or null;
+ * color is reminder, blue, yellow or red; kinds the flag kinds the card stands for). `at` is ISO 8601 with the
  * forum's offset, or null for flags about counts. JSON.stringify escapes player text.
  */
 import type { DayReport } from '../report/day-report.js';
@@ -14,7 +15,7 @@ export interface DayReportJson {
   day: number;
   activity: Array<{ player: string; posts: number; voted: boolean | null; exempt: boolean }>;
   flags: Array<{ kind: string; player: string; pid: number | null; floor: number | null; at: string | null; snippet: string; detail: string }>;
-  cards: Array<{ player: string; color: string; reason: string; note: string | null; evidence: number[]; status: string }>;
+  cards: Array<{ player: string; color: string; kinds: string[]; reason: string; note: string | null; evidence: number[]; status: string }>;
 }
 
 /** The JSON value (exactly the documented keys). */
@@ -32,7 +33,7 @@ export function dayReportJson(r: DayReport): DayReportJson {
       snippet: f.snippet,
       detail: f.detail,
     })),
-    cards: r.cards.map((c) => ({ player: c.player, color: c.color, reason: c.reason, note: c.directorNote ?? null, evidence: c.evidence, status: c.status })),
+    cards: r.cards.map((c) => ({ player: c.player, color: c.color, kinds: c.kinds, reason: c.reason, note: c.directorNote ?? null, evidence: c.evidence, status: c.status })),
   };
 }
 

@@ -50,6 +50,8 @@ export interface ReportCard {
   evidence: number[];
   status: CardStatus;
   kind: Flag['kind'];
+  /** The flag kinds the card stands for. */
+  kinds: Flag['kind'][];
   category?: string;
 }
 
@@ -157,6 +159,7 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
       evidence: known && known.status !== 'proposed' ? known.evidence : p.evidence,
       status: known?.status ?? 'proposed',
       kind: p.kind,
+      kinds: p.kinds,
     };
     if (p.category) card.category = p.category;
     if (p.directorNote) card.directorNote = p.directorNote;

@@ -77,6 +77,22 @@ function precisionRank(p: Post): number {
   return (p.timePrecision === 'second' ? 2 : 0) + (p.timeSource === 'relative' ? 0 : 1);
 }
 
+/**
+ * Keep the avatar and signature this fetch showed on the post when they differ from what the store
+ * holds (issue #15: a change is evidence, so a recrawl adds a sighting instead of overwriting the one
+ * before). Nothing is written for a post whose avatar and signature never changed: its versions say it.
+ * Called before the versions are updated, so the current version's lastSeen is the previous fetch.
+ */
+function recordProfile(stored: StoredPost, post: Post, at: string): void {
+  const current = stored.versions[stored.versions.length - 1];
+  const held = stored.profiles?.[stored.profiles.length - 1] ?? { avatar: current.post.avatar ?? null, signature: current.post.signature ?? null };
+  const seen = { avatar: post.avatar ?? null, signature: post.signature ?? null };
+  if ((held.avatar === seen.avatar && held.signature === seen.signature) || at <= current.lastSeen) return;
+  const profiles = (stored.profiles ??= [{ ...held, firstSeen: stored.versions[0].firstSeen }]);
+  profiles[profiles.length - 1].lastSeen = current.lastSeen;
+  profiles.push({ ...seen, firstSeen: at });
+}
+
 /** Record one post as seen at `at`: a new version if its hash differs from the current one. */
 function upsertPost(data: StoreData, tid: number, post: Post & { pid: number }, at: string, out: RecordResult): void {
   const hash = postHash(post);
@@ -87,6 +103,7 @@ function upsertPost(data: StoreData, tid: number, post: Post & { pid: number }, 
     out.newPosts.push(post.pid);
     return;
   }
+  recordProfile(stored, post, at);
   if (stored.missingSince !== null) {
     stored.missingSince = null;
     out.returned.push(post.pid);

@@ -3,7 +3,7 @@
  * class, every earlier version kept beside it, a time as epoch ms and a link to the post. Pure.
  */
 import type { Post } from '../discuz/types.js';
-import type { PostVersion, StoreData, StoredPost } from './types.js';
+import type { PostVersion, ProfileSighting, StoreData, StoredPost } from './types.js';
 
 export interface SlicePost extends Post {
   pid: number;
@@ -16,6 +16,8 @@ export interface SlicePost extends Post {
   versions: PostVersion[];
   /** The post vanished from a later fetch of its page (deleted or hidden since). */
   missing: boolean;
+  /** The author's avatar/signature as each fetch showed them here (absent: read them off the versions). */
+  profiles?: ProfileSighting[];
 }
 
 /** The findpost link Discuz resolves to the right page and anchor. */
@@ -59,6 +61,7 @@ export function toSlicePost(forum: string, stored: StoredPost): SlicePost {
     url: postUrl(forum, stored.tid, stored.pid),
     versions: stored.versions,
     missing: stored.missingSince !== null,
+    ...(stored.profiles ? { profiles: stored.profiles } : {}),
   };
 }
 

@@ -23,6 +23,22 @@ export interface StoredPost {
   versions: PostVersion[];
   /** Set when a refetch of the page that held this post no longer shows it; cleared if it returns. */
   missingSince: string | null;
+  /**
+   * The author's avatar and signature as fetches showed them on this post, oldest first (issue #15),
+   * kept from the first fetch that showed a change: Discuz renders every post with the author's current
+   * ones, so they change between fetches without the post changing, and a recrawl must not overwrite
+   * them. Absent while they never changed (the versions hold them).
+   */
+  profiles?: ProfileSighting[];
+}
+
+/** One avatar/signature pair as fetches showed it on a post, from firstSeen to lastSeen (ISO). */
+export interface ProfileSighting {
+  avatar: string | null;
+  signature: string | null;
+  firstSeen: string;
+  /** Absent on the newest: it lasts to the post's latest fetch (its current version's lastSeen). */
+  lastSeen?: string;
 }
 
 export interface FetchedPageRecord {

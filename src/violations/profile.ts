@@ -1,20 +1,30 @@
 /**
  * Avatar or signature changed during the game (rules-spec §7; m107 l.277 禁止玩家使用头像、签名档透露信息,
  * 062 l.336). Discuz renders every post with the author's *current* avatar and signature, so a change
- * shows between fetches: the store keeps each post as first fetched, and a post first seen after the
- * change carries the new value. Observations are ordered by when they were fetched (version firstSeen).
+ * shows between fetches, on whatever posts a fetch happened to show: the store keeps what each fetch
+ * showed on each post (StoredPost.profiles). Per player, every distinct value is one interval of
+ * fetches [first seen, last seen]; each value after the first is one change (issue #15: one flag per
+ * change, the right way round, whatever posts were refetched). A value that comes back after another
+ * (A → B → A) reads as the single change A → B.
  */
 import type { SlicePost } from '../store/slice.js';
+import type { ProfileSighting } from '../store/types.js';
 
 export interface ProfileChange {
   player: string;
   what: 'avatar' | 'signature';
   before: string | null;
   after: string | null;
-  /** The post (version) that first showed the new value. */
+  /** The latest-posted post that showed the old value. */
+  beforePost: SlicePost;
+  /** The post that is the evidence of the new value: the first one posted after the old value was last
+   *  seen, or, when every post showing it is older (a recrawl), the latest-posted of those. */
   post: SlicePost;
-  /** When that fetch happened (epoch ms). */
-  seenAt: number;
+  /** Whether `post` was posted after the old value was last seen (then the change is timed by it). */
+  postedAfter: boolean;
+  /** When a fetch last showed the old value and first showed the new one (epoch ms). */
+  oldLastSeen: number;
+  newFirstSeen: number;
 }
 
 function norm(v: string | null | undefined): string | null {
@@ -22,33 +32,59 @@ function norm(v: string | null | undefined): string | null {
   return t || null;
 }
 
+function sightings(p: SlicePost): Array<Required<ProfileSighting>> {
+  const latest = p.versions[p.versions.length - 1].lastSeen;
+  if (p.profiles) return p.profiles.map((s) => ({ ...s, lastSeen: s.lastSeen ?? latest }));
+  return p.versions.map((v) => ({ avatar: v.post.avatar ?? null, signature: v.post.signature ?? null, firstSeen: v.firstSeen, lastSeen: v.lastSeen }));
+}
+
+interface Seen {
+  value: string | null;
+  first: number;
+  last: number;
+  posts: SlicePost[];
+}
+
 /** Every change of avatar or signature per player across the given posts (all the game's threads). */
 export function profileChanges(posts: readonly SlicePost[], players: readonly string[]): ProfileChange[] {
   const inGame = new Set(players);
+  const out: ProfileChange[] = [];
   // By account (the seat's name and the account's uid): a substitute (替补) playing the seat has its own avatar.
-  const obs = new Map<string, Array<{ seenAt: number; avatar: string | null; signature: string | null; post: SlicePost }>>();
+  const byAccount = new Map<string, SlicePost[]>();
   for (const p of posts) {
     if (!inGame.has(p.author) || p.deleted) continue;
     const account = `${p.author}\u0000${p.authorId ?? ''}`;
-    const list = obs.get(account) ?? [];
-    for (const v of p.versions) {
-      list.push({ seenAt: Date.parse(v.firstSeen), avatar: norm(v.post.avatar), signature: norm(v.post.signature), post: p });
-    }
-    obs.set(account, list);
+    const mine = byAccount.get(account);
+    if (mine) mine.push(p);
+    else byAccount.set(account, [p]);
   }
-  const out: ProfileChange[] = [];
-  for (const list of obs.values()) {
-    const player = list[0].post.author;
-    list.sort((a, b) => a.seenAt - b.seenAt || a.post.pid - b.post.pid);
+  for (const mine of byAccount.values()) {
+    const player = mine[0].author;
     for (const what of ['avatar', 'signature'] as const) {
-      let current = list[0]?.[what] ?? null;
-      for (const o of list.slice(1)) {
-        if (o[what] !== current) {
-          out.push({ player, what, before: current, after: o[what], post: o.post, seenAt: o.seenAt });
-          current = o[what];
+      const values = new Map<string | null, Seen>();
+      for (const p of mine) {
+        for (const s of sightings(p)) {
+          const value = norm(s[what]);
+          const first = Date.parse(s.firstSeen);
+          const last = Date.parse(s.lastSeen);
+          const seen = values.get(value) ?? { value, first, last, posts: [] };
+          seen.first = Math.min(seen.first, first);
+          seen.last = Math.max(seen.last, last);
+          if (seen.posts[seen.posts.length - 1] !== p) seen.posts.push(p);
+          values.set(value, seen);
         }
+      }
+      const order = [...values.values()].sort((a, b) => a.first - b.first);
+      for (let i = 1; i < order.length; i++) {
+        const old = order[i - 1];
+        const now = order[i];
+        const byTime = (a: SlicePost, b: SlicePost) => a.at - b.at || a.pid - b.pid;
+        const beforePost = [...old.posts].sort(byTime).at(-1)!;
+        const later = now.posts.filter((p) => p.at > old.last).sort(byTime);
+        const post = later[0] ?? [...now.posts].sort(byTime).at(-1)!;
+        out.push({ player, what, before: old.value, after: now.value, beforePost, post, postedAfter: later.length > 0, oldLastSeen: old.last, newFirstSeen: now.first });
       }
     }
   }
-  return out.sort((a, b) => a.seenAt - b.seenAt);
+  return out.sort((a, b) => a.newFirstSeen - b.newFirstSeen || a.player.localeCompare(b.player));
 }

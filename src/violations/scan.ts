@@ -2,7 +2,7 @@
  * The violation flags of one game day (rules-spec §7): every post by a player in the day's threads
  * (and in the process thread during the day) is checked for red and enlarged fonts, banned wording,
  * pasted evidence, 诈尸 and — for rulesets that ban it (120b) — filler; avatar and signature changes
- * are found across the whole game and reported on the day of the post that first showed them.
+ * are found across the whole game and reported once, on the day of the post that shows the change.
  * Earlier versions of an edited post are checked too (an edit cannot hide a violation). Pure.
  */
 import { exitTime, isDirector } from '../game/roster.js';
@@ -15,7 +15,8 @@ import { pastedEvidence } from './evidence.js';
 import { contentKey, fillerDetail, fillerReason } from './filler.js';
 import { postFlag, snippetAround, type Flag } from './flag.js';
 import { profileChanges } from './profile.js';
-import { describeHit, findBannedWording } from './wording.js';
+import { findBannedWording } from './wording.js';
+import { profileDetail, profileSnippet, wordingDetail } from './details.js';
 import type { WordLists } from './word-lists.js';
 import { DateTime } from 'luxon';
 
@@ -37,6 +38,13 @@ export function postsOfDay(game: Game, day: GameDay, posts: PostsByThread): Slic
     out.push(...(posts.get(game.process.tid) ?? []).filter((p) => p.at >= day.opens && p.at < end));
   }
   return out.filter((p) => game.players.includes(p.author) && !isDirector(game, p.author)).sort((a, b) => a.at - b.at || a.pid - b.pid);
+}
+
+/** The game day whose span holds the instant: the last day opened by then (null before day 1). */
+function dayAt(game: Game, ms: number): number | null {
+  let found: number | null = null;
+  for (const d of game.days) if (d.opens <= ms) found = d.day;
+  return found;
 }
 
 /** Fonts, wording and evidence flags of one version of a post. */
@@ -61,12 +69,12 @@ export function contentFlags(game: Game, post: SlicePost, content: Post, lists: 
     }
   }
   const evidenceWords: string[] = [];
-  for (const h of findBannedWording(content.text, lists)) {
+  for (const h of findBannedWording(content.text, lists, { names: game.players })) {
     if (h.category === '贴证') {
       evidenceWords.push(h.evasions.length ? `「${h.matched}」即「${h.word}」` : `「${h.word}」`);
       continue;
     }
-    flags.push(postFlag('banned-wording', post, snippetAround(content.text, h.start, h.end), describeHit(h), { category: h.category }));
+    flags.push(postFlag('banned-wording', post, snippetAround(content.text, h.start, h.end), wordingDetail(h, game.rules.name), { category: h.category }));
   }
   if (lists.categories.includes('贴证')) {
     // One 贴证 flag per post: what it carries (links, images, attachments, chat lines) and the words.
@@ -128,14 +136,13 @@ export function violationFlags(input: ViolationScanInput): Flag[] {
     }
   }
 
+  // A change is reported once, on the day of the post that shows it — or, when only refetched older
+  // posts show it, on the day the fetch that first showed it falls in.
   const everything = gameTids(game).flatMap((t) => posts.get(t) ?? []);
   for (const c of profileChanges(everything, game.players)) {
-    if (!inScope.has(c.post.pid)) continue;
-    const what = c.what === 'avatar' ? '头像' : '签名档';
-    const short = (v: string | null) => (v === null ? '（无）' : v.replace(/^https?:\/\/[^/]+/, ''));
-    flags.push(
-      postFlag(c.what === 'avatar' ? 'avatar-changed' : 'signature-changed', c.post, short(c.after), `游戏期间更换${what}：原为 ${short(c.before)}（${local(c.seenAt)} 抓取时首次看到新的）`, { at: c.seenAt }),
-    );
+    if (c.postedAfter ? !inScope.has(c.post.pid) : dayAt(game, c.newFirstSeen) !== day.day) continue;
+    const kind = c.what === 'avatar' ? 'avatar-changed' : 'signature-changed';
+    flags.push(postFlag(kind, c.post, profileSnippet(c), profileDetail(c, local), { at: c.postedAfter ? c.post.at : c.newFirstSeen, related: [c.beforePost.pid] }));
   }
   return flags.sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || (a.pid ?? 0) - (b.pid ?? 0));
 }

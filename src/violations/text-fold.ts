@@ -36,6 +36,8 @@ export interface Token {
 
 export interface FoldedText {
   original: string;
+  /** The original in simplified characters when that keeps every offset, else the original. */
+  simplified: string;
   tokens: Token[];
   /** Latin runs: token index ranges [first, last] (inclusive), for whole-run checks. */
   runs: Array<{ first: number; last: number }>;
@@ -45,7 +47,8 @@ const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u
 const HAN = /\p{Script=Han}/u;
 const WILDCARDS = new Set(['*', '×', '○', '□', '＊', '〇', '✕', '╳']);
 
-const t2s = toSimplified;
+/** Traditional → simplified (opencc t → cn, phrase tables first: src/text/simplified.ts). */
+export const t2s = toSimplified;
 
 let lookalikes: Map<string, string> | null = null;
 /** The look-alike table (data/lookalikes.txt). */
@@ -89,21 +92,46 @@ export function readings(ch: string): string[] {
   return r;
 }
 
-/** One code point folded: NFKC, lower case, simplified, look-alike replaced ('' when invisible). */
-export function foldChar(ch: string): string {
-  if (INVISIBLE.test(ch)) return '';
-  let f = ch.normalize('NFKC').toLowerCase();
-  const table = lookalikeTable();
-  f = [...f].map((c) => table.get(c) ?? c).join('');
-  if (HAN.test(f)) f = t2s(f);
+const foldCache = new Map<string, string>();
+/**
+ * One code point folded: NFKC, lower case, simplified, look-alike replaced ('' when invisible).
+ * `simplified`: the caller already converted the text to simplified as a whole (phrase tables).
+ */
+export function foldChar(ch: string, simplified = false): string {
+  const key = simplified ? `s${ch}` : ch;
+  let f = foldCache.get(key);
+  if (f === undefined) {
+    if (INVISIBLE.test(ch)) f = '';
+    else {
+      const table = lookalikeTable();
+      f = [...ch.normalize('NFKC').toLowerCase()].map((c) => table.get(c) ?? c).join('');
+      if (HAN.test(f) && (!simplified || f !== ch)) f = t2s(f);
+    }
+    if (foldCache.size < 100_000) foldCache.set(key, f);
+  }
   return f;
+}
+
+const charT2s = new Map<string, boolean>();
+/** Whether any Han character of the text changes under t2s alone (else the phrase pass can be skipped). */
+function hasTraditional(s: string): boolean {
+  for (const cp of s) {
+    if (cp.charCodeAt(0) < 0x2e80) continue;
+    let changes = charT2s.get(cp);
+    if (changes === undefined) {
+      changes = t2s(cp) !== cp;
+      if (charT2s.size < 100_000) charT2s.set(cp, changes);
+    }
+    if (changes) return true;
+  }
+  return false;
 }
 
 /** Width, case, traditional/look-alike folding of a whole string (for exact entries and allow words). */
 export function foldString(s: string): string {
   // Convert whole phrases first (opencc's phrase tables beat char-by-char), then fold per char.
-  const simplified = t2s(s);
-  return [...simplified].map(foldChar).join('');
+  const simplified = hasTraditional(s) ? t2s(s) : s;
+  return [...simplified].map((c) => foldChar(c, true)).join('');
 }
 
 /** Splits a Latin run into pinyin syllables (fewest pieces), or null when it is not pinyin. */
@@ -129,7 +157,7 @@ export function foldText(original: string): FoldedText {
   const runs: FoldedText['runs'] = [];
   // Fold the whole string to simplified first when opencc keeps its length (it maps char to char
   // almost always); otherwise fold char by char.
-  const whole = t2s(original);
+  const whole = hasTraditional(original) ? t2s(original) : original;
   const aligned = whole.length === original.length;
   let latin: Array<{ c: string; start: number; end: number }> = [];
 
@@ -160,7 +188,7 @@ export function foldText(original: string): FoldedText {
     const end = i + cp.length;
     i = end;
     const src = aligned ? whole.slice(start, end) : cp;
-    const folded = foldChar(src);
+    const folded = foldChar(src, aligned);
     if (folded === '') continue; // invisible: neither a token nor a separator
     for (const f of folded) {
       if (/[a-z]/.test(f)) {
@@ -175,5 +203,5 @@ export function foldText(original: string): FoldedText {
     }
   }
   flushLatin();
-  return { original, tokens, runs };
+  return { original, simplified: aligned ? whole : original, tokens, runs };
 }

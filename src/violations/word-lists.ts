@@ -1,14 +1,23 @@
 /**
- * The banned-wording lists (rules-spec §7): one data file per category under src/violations/words/
- * (the ruleset's `bannedCategories` names them), extended per game by files of the same name in a
- * `words/` folder beside the game file. Entries are parsed once into the shapes the matcher needs.
+ * The banned-wording patterns (rules-spec §7, issue #15): one data file per category under
+ * src/violations/words/ (the ruleset's `bannedCategories` names them), extended per game by files of
+ * the same name in a `words/` folder beside the game file. Entries are compiled once per run into the
+ * shapes the matcher needs, and indexed by what their first character can be.
  *
- * Entry syntax, one a line (`#` starts a comment):
- *  - Han text, possibly with Latin letters ("傻b", "qq记录"): matched through every evasion the
- *    matcher knows; `*` inside stands for up to 4 characters ("以*人格");
- *  - Latin letters and digits only ("sb", "tmd"): matched as a whole word, separators allowed between
- *    letters ("s.b"), case-insensitive;
- *  - anything with other punctuation ("[图片]"): matched exactly, after width/case folding.
+ * Line syntax (`#` starts a comment line):
+ *  - `@m107:259 @120b:536` alone: the rule-post lines the following entries enforce (until the next such
+ *    line); `@…` after an entry cites for that entry only. Bundled entries must all cite one.
+ *  - `{亲属} = 妈|爸|奶奶|全家`: a slot, usable in the file's patterns (data/slots.txt holds shared ones).
+ *  - a pattern: characters; `*` a gap of up to 4 characters, `*8` of up to 8 (never across 。，！？…),
+ *    `~8` one of up to 8 that may cross a comma but not a sentence end; a final `$`: the clause ends there;
+ *    `{a|b|}` one of the alternatives (an empty one makes it optional; one that names a slot stands for
+ *    its values); `{亲属}` a slot.
+ *    Matching survives width, traditional forms, separators, same-pinyin substitutes, typed pinyin,
+ *    pinyin initials and wildcards — do not list those variants.
+ *  - `!{角色语境}` after a pattern: the hit does not count when its clause holds a word of that slot
+ *    elsewhere (白痴 the role: 白痴翻牌 — not 你这白痴).
+ *  - Latin letters and digits only ("sb", "tmd"): a whole word, separators allowed between letters.
+ *  - anything with other punctuation ("[图片]"): exactly, after width/case folding.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,21 +28,41 @@ import { foldString, readDataLines, readings } from './text-fold.js';
 export const BUNDLED_WORDS_DIR = packagePath('src', 'violations', 'words');
 /** The bundled allow list (words that must not be flagged though they contain or sound like an entry). */
 export const BUNDLED_ALLOW_FILE = packagePath('src', 'violations', 'data', 'allow.txt');
-/** How many characters a `*` inside an entry may stand for. */
+/** The bundled slots every category may use. */
+export const BUNDLED_SLOTS_FILE = packagePath('src', 'violations', 'data', 'slots.txt');
+/** How many characters a bare `*` may stand for. */
 export const ENTRY_GAP = 4;
 
-export type EntryElement =
-  | { kind: 'char'; char: string; syls: readonly string[]; han: boolean }
-  | { kind: 'gap'; max: number };
+export interface CharElement {
+  kind: 'char';
+  char: string;
+  syls: readonly string[];
+  han: boolean;
+}
+/** A gap of up to `max` characters; `acrossCommas` lets it cross clause (not sentence) punctuation. */
+export type EntryElement = CharElement | { kind: 'gap'; max: number; acrossCommas: boolean } | { kind: 'alt'; options: CharElement[][] };
 
 export interface WordEntry {
-  /** The entry as written in the file. */
+  /** The entry as written in the file (without its citations). */
   word: string;
   category: string;
   shape: 'pattern' | 'latin' | 'exact';
-  /** pattern: the elements to match; latin/exact: the folded text. */
+  /** pattern: the elements to match. */
   elements: EntryElement[];
+  /** latin/exact: the folded text. */
   folded: string;
+  /** latin: the compiled whole-word expression. */
+  regex?: RegExp;
+  /** Rule-post lines it enforces ("m107:259"). */
+  cites: string[];
+  /** Folded words that, elsewhere in the hit's clause, cancel it (role context). */
+  unless: string[];
+  /** `$`: the hit must end its clause (我靠！ — not 我靠自己). */
+  clauseEnd: boolean;
+  /** Position in WordLists.entries (set by loadWordLists). */
+  id: number;
+  /** pattern: for each element a match cannot skip, the index keys one of which the text must hold. */
+  needs: Array<Set<string>>;
 }
 
 export interface WordLists {
@@ -41,50 +70,142 @@ export interface WordLists {
   entries: WordEntry[];
   /** Folded allow words. */
   allow: string[];
+  /** pattern entries by the keys their first character can match (see firstKeys). */
+  index: Map<string, WordEntry[]>;
 }
 
 const HAN = /\p{Script=Han}/u;
 
-/** Parses one entry line of a category. */
-export function parseEntry(word: string, category: string): WordEntry {
-  const folded = foldString(word);
-  if (/^[a-z0-9]+$/.test(folded)) return { word, category, shape: 'latin', elements: [], folded };
-  if (/^[\p{Script=Han}a-z0-9*]+$/u.test(folded)) {
-    const elements: EntryElement[] = [];
-    for (const c of folded) {
-      if (c === '*') elements.push({ kind: 'gap', max: ENTRY_GAP });
-      else elements.push({ kind: 'char', char: c, syls: HAN.test(c) ? readings(c) : [c], han: HAN.test(c) });
-    }
-    return { word, category, shape: 'pattern', elements, folded };
+function charElement(c: string): CharElement {
+  const han = HAN.test(c);
+  return { kind: 'char', char: c, syls: han ? readings(c) : [c], han };
+}
+
+function charsOf(s: string): CharElement[] {
+  return [...foldString(s)].map(charElement);
+}
+
+/** Slot definitions of a file's lines: `{name} = a|b|c`. */
+function readSlot(line: string): [string, string[]] | null {
+  const m = /^\{([^{}|=]+)\}\s*=\s*(.*)$/.exec(line);
+  return m ? [m[1].trim(), m[2].split('|').map((s) => s.trim())] : null;
+}
+
+/** The alternatives of `{…}`: a slot's values, or the alternatives written inside. */
+function alternatives(body: string, slots: ReadonlyMap<string, string[]>, where: string): string[] {
+  if (!body.includes('|')) {
+    const slot = slots.get(body.trim());
+    if (!slot) throw new Error(`${where}: unknown slot {${body}} (define it as "{${body}} = a|b" in the file or in data/slots.txt)`);
+    return slot;
   }
-  return { word, category, shape: 'exact', elements: [], folded };
+  // An alternative that names a slot stands for the slot's values.
+  return body.split('|').flatMap((a) => slots.get(a) ?? [a]);
+}
+
+/** Parses one entry (a pattern, cites and context already split off). */
+export function parseEntry(word: string, category: string, slots: ReadonlyMap<string, string[]> = new Map(), cites: string[] = [], unless: string[] = []): WordEntry {
+  const clauseEnd = word.endsWith('$');
+  if (clauseEnd) word = word.slice(0, -1);
+  const base = { id: -1, word, category, cites, unless, clauseEnd, elements: [] as EntryElement[], needs: [] as Array<Set<string>> };
+  const folded = foldString(word);
+  if (/^[a-z0-9]+$/.test(folded)) {
+    const letters = [...folded].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const regex = new RegExp(`(?<![a-z0-9])${letters.join('[^a-z0-9\\p{Script=Han}]{0,2}')}(?![a-z0-9])`, 'gu');
+    return { ...base, shape: 'latin', folded, regex };
+  }
+  const bodies = [...word.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]);
+  const rest = foldString(word.replace(/\{[^{}]*\}/g, '').replace(/[*~]\d{0,2}/g, ''));
+  if (!/^[\p{Script=Han}a-z0-9]*$/u.test(rest) || !bodies.every((b) => /^[\p{Script=Han}a-zA-Z0-9|]*$/u.test(b))) {
+    return { ...base, shape: 'exact', folded };
+  }
+  const elements: EntryElement[] = [];
+  const re = /\{([^{}]*)\}|[*~](\d{1,2})?|([^{}*~])/gu;
+  for (const m of word.matchAll(re)) {
+    if (m[1] !== undefined) elements.push({ kind: 'alt', options: alternatives(m[1], slots, `${category}: ${word}`).map(charsOf) });
+    else if (m[0].startsWith('*') || m[0].startsWith('~')) elements.push({ kind: 'gap', max: m[2] ? Number(m[2]) : ENTRY_GAP, acrossCommas: m[0].startsWith('~') });
+    else elements.push(...charsOf(m[3]));
+  }
+  // What a text must hold for the pattern to be worth trying: a quick test before the walk.
+  const needs = elements.flatMap((e) => (e.kind === 'gap' || (e.kind === 'alt' && e.options.some((o) => !o.length)) ? [] : [new Set(firstKeys(e))]));
+  return { ...base, shape: 'pattern', elements, folded, needs };
+}
+
+/** The index keys a first element can match: c:<char>, s:<syllable>, i:<initial letter>. */
+function firstKeys(e: EntryElement): string[] {
+  if (e.kind === 'gap') return [];
+  const chars = e.kind === 'alt' ? e.options.map((o) => o[0]).filter(Boolean) : [e];
+  return chars.flatMap((c) => [`c:${c.char}`, ...(c.han ? c.syls.flatMap((s) => [`s:${s}`, `i:${s[0]}`]) : [])]);
+}
+
+/** Parses a category file's lines into entries (slots from `shared` and the file itself). */
+export function parseCategoryLines(lines: readonly string[], category: string, shared: ReadonlyMap<string, string[]>, file: string): WordEntry[] {
+  const slots = new Map(shared);
+  let sectionCites: string[] = [];
+  const out: WordEntry[] = [];
+  for (const line of lines) {
+    const slot = readSlot(line);
+    if (slot) {
+      slots.set(...slot);
+      continue;
+    }
+    const parts = line.split(/\s+/);
+    if (parts.every((p) => p.startsWith('@'))) {
+      sectionCites = parts.map((p) => p.slice(1));
+      continue;
+    }
+    const [pattern, ...rest] = parts;
+    const own = rest.filter((p) => p.startsWith('@')).map((p) => p.slice(1));
+    const unless = rest
+      .filter((p) => p.startsWith('!{') && p.endsWith('}'))
+      .flatMap((p) => alternatives(p.slice(2, -1), slots, `${file}: ${line}`))
+      .map(foldString);
+    out.push(parseEntry(pattern, category, slots, own.length ? own : sectionCites, unless));
+  }
+  return out;
+}
+
+/** Slots of a slots file (data/slots.txt or a director's words/slots.txt). */
+function readSlots(files: readonly string[]): Map<string, string[]> {
+  const slots = new Map<string, string[]>();
+  for (const f of files) for (const line of readDataLines(f)) {
+    const s = readSlot(line);
+    if (s) slots.set(...s);
+  }
+  return slots;
 }
 
 /**
  * Loads the lists of the given categories: the bundled file of each, plus `<extraDir>/<category>.txt`
  * for each extra directory that has one (a director's additions); `<extraDir>/allow.txt` extends the
- * allow list. A category with no file anywhere is an error naming where it was looked for.
+ * allow list and `<extraDir>/slots.txt` the slots. A category with no file anywhere is an error naming
+ * where it was looked for.
  */
 export function loadWordLists(categories: readonly string[], extraDirs: readonly string[] = []): WordLists {
+  const existing = (files: string[]) => files.filter((f) => fs.existsSync(f));
+  const shared = readSlots(existing([BUNDLED_SLOTS_FILE, ...extraDirs.map((d) => path.join(d, 'slots.txt'))]));
   const entries: WordEntry[] = [];
   for (const category of categories) {
-    const files = [BUNDLED_WORDS_DIR, ...extraDirs].map((d) => path.join(d, `${category}.txt`)).filter((f) => fs.existsSync(f));
+    const files = existing([BUNDLED_WORDS_DIR, ...extraDirs].map((d) => path.join(d, `${category}.txt`)));
     if (!files.length) {
       throw new Error(`no word list for the banned category "${category}" (looked in ${[BUNDLED_WORDS_DIR, ...extraDirs].join(', ')})`);
     }
     const seen = new Set<string>();
     for (const f of files) {
-      for (const line of readDataLines(f)) {
-        if (seen.has(line)) continue;
-        seen.add(line);
-        entries.push(parseEntry(line, category));
+      for (const e of parseCategoryLines(readDataLines(f), category, shared, f)) {
+        if (seen.has(e.word)) continue;
+        seen.add(e.word);
+        entries.push({ ...e, id: entries.length });
       }
     }
   }
-  const allow = [BUNDLED_ALLOW_FILE, ...extraDirs.map((d) => path.join(d, 'allow.txt'))]
-    .filter((f) => fs.existsSync(f))
-    .flatMap((f) => readDataLines(f).map(foldString));
-  return { categories: [...categories], entries, allow };
+  const allow = existing([BUNDLED_ALLOW_FILE, ...extraDirs.map((d) => path.join(d, 'allow.txt'))]).flatMap((f) => readDataLines(f).map(foldString));
+  const index = new Map<string, WordEntry[]>();
+  for (const e of entries) {
+    if (e.shape !== 'pattern') continue;
+    const first = e.elements.find((x) => x.kind !== 'gap');
+    for (const k of new Set(first ? firstKeys(first) : [])) index.set(k, [...(index.get(k) ?? []), e]);
+  }
+  return { categories: [...categories], entries, allow, index };
 }
 
 /** The categories that have a bundled list. */

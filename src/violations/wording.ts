@@ -1,11 +1,20 @@
 /**
  * Banned-wording matching (rules-spec §7; m107 l.243: 音近、形近、以及明显的通配符 count too). Finds
- * every entry of the loaded lists in a text, through the folding of text-fold.ts, and says how the
+ * every pattern of the loaded lists in a text, through the folding of text-fold.ts, and says how the
  * text got there: as written, by same-pinyin substitutes, typed pinyin, pinyin initials or wildcards.
+ * What keeps it from reading everyday talk as a violation (issue #15):
+ * - a match never crosses clause punctuation (，。！？…), so 「出发，誓」 is not 发誓;
+ * - each run of a pattern's characters starts and ends on word boundaries (segment.ts); a
+ *   same-sound run must, a literal run of two may instead lie inside one word; so 我日常 is not 我日;
+ * - a player's own name is never part of a match;
+ * - allow words (data/allow.txt: 法师, 消耗…) cancel a hit they overlap unless the pattern spells them;
+ * - an entry's `!{…}` context (白痴翻牌: the role) cancels it.
  * A hit is a proposal for the director, never a penalty.
  */
-import { foldChar, foldText, type FoldedText, type Token } from './text-fold.js';
-import type { WordEntry, WordLists } from './word-lists.js';
+import { pinyin } from 'pinyin-pro';
+import { foldChar, foldString, foldText, type FoldedText, type Token } from './text-fold.js';
+import { words, type Words } from './segment.js';
+import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lists.js';
 
 /** How a hit differs from the entry as listed. */
 export type Evasion = 'homophone' | 'pinyin' | 'initials' | 'wildcard' | 'separators' | 'variant';
@@ -14,6 +23,8 @@ export interface WordingHit {
   category: string;
   /** The list entry it stands for. */
   word: string;
+  /** The rule-post lines the entry cites. */
+  cites: string[];
   /** The player's own text that matched (original characters). */
   matched: string;
   /** UTF-16 offsets of `matched` in the text. */
@@ -23,151 +34,344 @@ export interface WordingHit {
   evasions: Evasion[];
 }
 
-type Step = 'literal' | 'homophone' | 'pinyin' | 'initials' | 'wildcard';
+export interface WordingOptions {
+  /** The players' names: never part of a match (a player called 周九 is not 诅咒). */
+  names?: readonly string[];
+}
 
-function stepFor(e: { char: string; syls: readonly string[]; han: boolean }, t: Token, allowSound: boolean): Step | null {
+type Step = 'literal' | 'homophone' | 'pinyin' | 'initials' | 'wildcard';
+interface Taken {
+  t: number;
+  step: Step;
+  /** The readings of the entry character matched (for homophone checks). */
+  syls: readonly string[];
+}
+
+/** Clause punctuation: no match reaches across it (except a `~` gap across a comma). */
+const HARD_BREAK = /[，。！？；：、…,!?;:\n\r]/u;
+/** Sentence punctuation: nothing reaches across it. */
+const SENTENCE_END = /[。！？!?\n\r]/u;
+
+interface Context {
+  folded: FoldedText;
+  tokens: Token[];
+  /** hardBefore[t]: clause punctuation between token t-1 and token t; sentenceBefore[t]: sentence punctuation. */
+  hardBefore: boolean[];
+  sentenceBefore: boolean[];
+  /** Word boundaries, segmented on first use (most texts never get that far). */
+  segments: () => { words: Words; bounds: Set<number> };
+  /** The index keys of every token (tokenKeys), and whether the text has a wildcard. */
+  present: Set<string>;
+  wildcard: boolean;
+  /** The reading each Han character has in this text (pinyin-pro's context rules), by UTF-16 offset; lazy. */
+  reading: () => Map<number, string>;
+}
+
+/** Particles after which jieba keeps a word whole (去死吧, 龟孙儿): a word boundary for matching. */
+const PARTICLE_END = /^[\p{Script=Han}]{2,}[吧啊呀了的们吗嘛呢儿]$/u;
+
+function context(text: string): Context {
+  const folded = foldText(text);
+  const { tokens } = folded;
+  const between = (i: number) => (i > 0 ? text.slice(tokens[i - 1].end, tokens[i].start) : '');
+  const hardBefore = tokens.map((_, i) => HARD_BREAK.test(between(i)));
+  const sentenceBefore = tokens.map((_, i) => SENTENCE_END.test(between(i)));
+  let segmented: { words: Words; bounds: Set<number> } | null = null;
+  const segments = () => {
+    if (!segmented) {
+      const w = words(folded.simplified);
+      // jieba does not know pinyin: a typed syllable or letter is a word of its own.
+      const bounds = new Set(w.bounds);
+      for (const tok of tokens) if (tok.run >= 0) bounds.add(tok.start).add(tok.end);
+      for (const [a, b] of new Set(w.wordOf)) if (PARTICLE_END.test(folded.simplified.slice(a, b))) bounds.add(b - 1);
+      segmented = { words: w, bounds };
+    }
+    return segmented;
+  };
+  let reading: Map<number, string> | null = null;
+  const readingOf = () => {
+    if (!reading) {
+      reading = new Map();
+      let at = 0;
+      for (const r of pinyin(folded.simplified, { type: 'all', toneType: 'none' })) {
+        if (r.isZh) reading.set(at, r.pinyin.replace(/ü/g, 'v'));
+        at += r.origin.length;
+      }
+    }
+    return reading;
+  };
+  const present = new Set(tokens.flatMap(tokenKeys));
+  const wildcard = tokens.some((t) => t.kind === 'wildcard');
+  return { folded, tokens, hardBefore, sentenceBefore, segments, present, wildcard, reading: readingOf };
+}
+
+function stepFor(e: CharElement, t: Token): Step | null {
   if ((t.kind === 'han' || t.kind === 'letter' || t.kind === 'digit') && t.text === e.char) return 'literal';
   if (t.kind === 'wildcard') return 'wildcard';
-  if (!e.han || !allowSound) return null;
+  if (!e.han) return null;
   if (t.kind === 'han' && t.syls.some((s) => e.syls.includes(s))) return 'homophone';
   if (t.kind === 'syllable' && e.syls.includes(t.text)) return 'pinyin';
-  if (t.kind === 'letter' && e.syls.some((s) => s[0] === t.text)) return 'initials';
+  // Initials by the character's first (usual) reading only: MC is not 无耻 (无 read mo).
+  if (t.kind === 'letter' && e.syls[0]?.[0] === t.text) return 'initials';
   return null;
 }
 
-/** Tries the entry's elements from token `at`; returns the last token index used and the steps. */
-function matchPattern(entry: WordEntry, tokens: Token[], at: number): { last: number; steps: Step[] } | null {
-  const chars = entry.elements.filter((e) => e.kind === 'char').length;
-  const allowSound = chars >= 2;
-  const els = entry.elements;
-  const walk = (j: number, t: number, steps: Step[]): { last: number; steps: Step[] } | null => {
-    if (j === els.length) return { last: t - 1, steps };
-    const e = els[j];
-    if (e.kind === 'gap') {
-      if (j === 0 || j === els.length - 1) return walk(j + 1, t, steps);
-      for (let k = 0; k <= e.max && t + k <= tokens.length; k++) {
-        const r = walk(j + 1, t + k, steps);
-        if (r) return r;
-      }
-      return null;
-    }
-    if (t >= tokens.length) return null;
-    const step = stepFor(e, tokens[t], allowSound);
-    if (!step) return null;
-    return walk(j + 1, t + 1, [...steps, step]);
-  };
-  return walk(0, at, []);
-}
-
-function acceptable(steps: Step[], tokens: Token[], text: FoldedText, first: number, last: number): boolean {
-  const n = steps.length;
-  const wild = steps.filter((s) => s === 'wildcard').length;
-  if (n === 1 && steps[0] !== 'literal') return false;
-  if (wild * 2 > n || (wild > 0 && steps[0] === 'wildcard')) return false;
-  // Pinyin initials must use a whole Latin run: "sb" is 傻逼, the "sb" inside "usb" is not.
-  for (let t = first; t <= last; t++) {
-    if (tokens[t].kind === 'letter' && steps[t - first] === 'initials') {
-      const run = text.runs[tokens[t].run];
-      if (run.first < first || run.last > last) return false;
+/** Whether tokens a..b, one run of a pattern's characters, sit on word boundaries (see the header). */
+function runOk(ctx: Context, a: number, b: number, taken: readonly Taken[]): boolean {
+  if (b < a) return true;
+  const start = ctx.tokens[a].start;
+  const end = ctx.tokens[b].end;
+  const { words: w, bounds } = ctx.segments();
+  const aligned = bounds.has(start) && bounds.has(end);
+  const inRun = taken.filter((x) => x.t >= a && x.t <= b);
+  if (inRun.some((x) => x.step === 'wildcard') && inRun.some((x) => x.step !== 'literal' && x.step !== 'wildcard')) return false;
+  if (!inRun.some((x) => x.step !== 'literal' && x.step !== 'wildcard')) return aligned || b - a >= 2;
+  if (!aligned || b === a) return false;
+  // A same-sound character must sound so here (射中 is she zhong, not ye zhong) and be a word of its
+  // own: a real word that sounds like an entry (其实, 事实, 出声) is that word, and two same-sound
+  // characters in two words are two words, not a disguise. Slang spellings that are words (煞笔) are
+  // listed as entries.
+  const same = inRun.filter((x) => x.step === 'homophone');
+  for (const x of same) {
+    const tok = ctx.tokens[x.t];
+    const here = ctx.reading().get(tok.start);
+    if (here && !x.syls.includes(here)) return false;
+    for (const of of [w.wordOf, w.guessedWordOf]) {
+      const [ws, we] = of[tok.start] ?? [tok.start, tok.end];
+      if (we - ws > tok.end - tok.start) return false;
     }
   }
   return true;
 }
 
-interface FoldedChar {
-  c: string;
-  start: number;
-  end: number;
+/** The rest of a pattern after an alternative: where to go on once the chosen option is matched. */
+interface Cont {
+  els: readonly EntryElement[];
+  j: number;
+  next: Cont | null;
 }
 
-function foldedChars(text: string): FoldedChar[] {
-  const out: FoldedChar[] = [];
-  let i = 0;
-  for (const cp of text) {
-    const start = i;
-    i += cp.length;
-    for (const c of foldChar(cp)) out.push({ c, start, end: i });
+/** Tries the entry's elements from token `at`; returns the last token used and how each was matched. */
+function matchPattern(entry: WordEntry, ctx: Context, at: number): { last: number; taken: Taken[] } | null {
+  const { tokens, hardBefore, sentenceBefore } = ctx;
+  const taken: Taken[] = []; // pushed and popped while backtracking; copied on success
+  // Runs closed by a gap, checked (runOk: segmentation) only once the whole pattern matched.
+  const runs: Array<[number, number]> = [];
+  // softFrom: the token from which a `~` gap let clause punctuation pass (until the next character).
+  const walk = (els: readonly EntryElement[], j: number, cont: Cont | null, t: number, runStart: number, softFrom: number): number | null => {
+    if (j === els.length) {
+      if (cont) return walk(cont.els, cont.j, cont.next, t, runStart, softFrom);
+      if (entry.clauseEnd && t < tokens.length && !hardBefore[t]) return null;
+      if (!runOk(ctx, runStart, t - 1, taken) || !runs.every(([a, b]) => runOk(ctx, a, b, taken))) return null;
+      return t - 1;
+    }
+    const e = els[j];
+    if (e.kind === 'gap') {
+      if (t === at || (j === els.length - 1 && !cont)) return walk(els, j + 1, cont, t, runStart, -1);
+      const blocked = e.acrossCommas ? sentenceBefore : hardBefore;
+      runs.push([runStart, t - 1]);
+      for (let k = 0; k <= e.max && t + k < tokens.length; k++) {
+        if (k > 0 && blocked[t + k - 1]) break;
+        const r = walk(els, j + 1, cont, t + k, t + k, e.acrossCommas ? t + k : -1);
+        if (r !== null) return r;
+      }
+      runs.pop();
+      return null;
+    }
+    if (e.kind === 'alt') {
+      const after: Cont = { els, j: j + 1, next: cont };
+      for (const opt of e.options) {
+        const r = walk(opt, 0, after, t, runStart, softFrom);
+        if (r !== null) return r;
+      }
+      return null;
+    }
+    if (t >= tokens.length) return null;
+    if (t > at && (t === softFrom ? sentenceBefore[t] : hardBefore[t])) return null;
+    const step = stepFor(e, tokens[t]);
+    if (!step) return null;
+    taken.push({ t, step, syls: e.syls });
+    const r = walk(els, j + 1, cont, t + 1, runStart, -1);
+    if (r === null) taken.pop();
+    return r;
+  };
+  const last = walk(entry.elements, 0, null, at, at, -1);
+  return last === null ? null : { last, taken: [...taken] };
+}
+
+function acceptable(entry: WordEntry, taken: readonly Taken[], ctx: Context): boolean {
+  const n = taken.length;
+  const wild = taken.filter((s) => s.step === 'wildcard').length;
+  if (n === 0 || (n === 1 && taken[0].step !== 'literal')) return false;
+  if (wild * 2 > n || taken[0].step === 'wildcard') return false;
+  // Pinyin initials spell a whole entry with one whole Latin run: "sb" is 傻逼, the "sb" inside
+  // "usb" is not, nor "cm（J" 拆马甲; and only a fixed entry has initials (NHC is not 你好蠢 of {你|你好}{…}).
+  if (!taken.some((x) => x.step === 'initials')) return true;
+  if (entry.elements.some((e) => e.kind !== 'char')) return false;
+  const run = ctx.tokens[taken[0].t].run;
+  if (run < 0 || taken.some((x) => ctx.tokens[x.t].run !== run)) return false;
+  const { first, last } = ctx.folded.runs[run];
+  return taken[0].t === first && taken[taken.length - 1].t === last;
+}
+
+/** The token keys the pattern index is keyed by (word-lists.ts firstKeys). */
+function tokenKeys(t: Token): string[] {
+  if (t.kind === 'han') return [`c:${t.text}`, ...t.syls.map((s) => `s:${s}`)];
+  if (t.kind === 'syllable') return [`s:${t.text}`];
+  if (t.kind === 'letter') return [`c:${t.text}`, `i:${t.text}`];
+  return t.kind === 'digit' ? [`c:${t.text}`] : [];
+}
+
+function evasionsOf(taken: readonly Taken[], original: string, tokens: Token[]): Evasion[] {
+  const ev = new Set<Evasion>();
+  for (const s of taken) if (s.step !== 'literal') ev.add(s.step);
+  for (let i = 1; i < taken.length; i++) {
+    const a = tokens[taken[i - 1].t];
+    const b = tokens[taken[i].t];
+    if (taken[i].t === taken[i - 1].t + 1 && b.start > a.end && !HARD_BREAK.test(original.slice(a.end, b.start))) ev.add('separators');
+  }
+  if (taken.every((s) => s.step === 'literal') && taken.some((s) => original.slice(tokens[s.t].start, tokens[s.t].end) !== tokens[s.t].text)) ev.add('variant');
+  return [...ev];
+}
+
+interface RawHit extends WordingHit {
+  entry: WordEntry;
+  /** Tokens matched literally (for the allow list); null for latin/exact entries. */
+  literal: Set<number> | null;
+}
+
+/** The pattern entries worth trying at a token, per list set and token kind and text (computed once). */
+const candidatesOf = new WeakMap<WordLists, Map<string, WordEntry[]>>();
+
+function patternHits(text: string, lists: WordLists, ctx: Context): RawHit[] {
+  const hits: RawHit[] = [];
+  const { tokens } = ctx;
+  // 0 untested, 1 worth trying, 2 not (by WordEntry.id)
+  const feasible = new Uint8Array(lists.entries.length);
+  const present = [...ctx.present];
+  const holds = (keys: Set<string>) => (keys.size < present.length ? [...keys].some((k) => ctx.present.has(k)) : present.some((k) => keys.has(k)));
+  const worthTrying = (e: WordEntry) => {
+    if (!feasible[e.id]) feasible[e.id] = ctx.wildcard || e.needs.every(holds) ? 1 : 2;
+    return feasible[e.id] === 1;
+  };
+  let byToken = candidatesOf.get(lists);
+  if (!byToken) candidatesOf.set(lists, (byToken = new Map()));
+  for (let at = 0; at < tokens.length; at++) {
+    const tok = tokens[at];
+    const key = `${tok.kind}:${tok.text}`;
+    let candidates = byToken.get(key);
+    if (!candidates) byToken.set(key, (candidates = [...new Set(tokenKeys(tok).flatMap((k) => lists.index.get(k) ?? []))]));
+    for (const entry of candidates) {
+      if (!worthTrying(entry)) continue;
+      const m = matchPattern(entry, ctx, at);
+      if (!m || m.last < at || !acceptable(entry, m.taken, ctx)) continue;
+      const start = tokens[at].start;
+      const end = tokens[m.last].end;
+      const literal = new Set(m.taken.filter((x) => x.step === 'literal').map((x) => x.t));
+      hits.push({ category: entry.category, word: entry.word, cites: entry.cites, matched: text.slice(start, end), start, end, evasions: evasionsOf(m.taken, text, tokens), entry, literal });
+    }
+  }
+  return hits;
+}
+
+function plainHits(text: string, lists: WordLists, ctx: Context): RawHit[] {
+  const hits: RawHit[] = [];
+  let chars: Array<{ start: number; end: number }> | null = null;
+  let flat = '';
+  let latin = false;
+  for (const entry of lists.entries) {
+    if (entry.shape === 'pattern') continue;
+    if (!chars) {
+      // Folded characters with their offsets in the original (the simplified text keeps them).
+      chars = [];
+      const simplified = ctx.folded.simplified !== text;
+      let i = 0;
+      for (const cp of ctx.folded.simplified) {
+        for (const c of foldChar(cp, simplified)) {
+          chars.push({ start: i, end: i + cp.length });
+          flat += c;
+        }
+        i += cp.length;
+      }
+      latin = /[a-z]/.test(flat);
+    }
+    if (entry.shape === 'latin' && !latin) continue;
+    const found: Array<[number, number]> = [];
+    if (entry.shape === 'latin') for (const m of flat.matchAll(entry.regex!)) found.push([m.index, m.index + m[0].length - 1]);
+    else for (let a = flat.indexOf(entry.folded); a >= 0; a = flat.indexOf(entry.folded, a + 1)) found.push([a, a + entry.folded.length - 1]);
+    for (const [a, b] of found) {
+      const start = chars[a].start;
+      const end = chars[b].end;
+      const evasions: Evasion[] = entry.shape === 'latin' && b - a + 1 > entry.folded.length ? ['separators'] : [];
+      hits.push({ category: entry.category, word: entry.word, cites: entry.cites, matched: text.slice(start, end), start, end, evasions, entry, literal: null });
+    }
+  }
+  return hits;
+}
+
+/** Every occurrence of the words in the text, as UTF-16 [start, end) ranges of the original. */
+function occurrences(ctx: Context, list: readonly string[]): Array<{ start: number; end: number; first: number; last: number }> {
+  const { tokens } = ctx;
+  const compact = tokens.map((t) => t.text).join('');
+  const tokenAt: number[] = [];
+  tokens.forEach((t, i) => {
+    for (let k = 0; k < t.text.length; k++) tokenAt.push(i);
+  });
+  const out: Array<{ start: number; end: number; first: number; last: number }> = [];
+  for (const w of list) {
+    if (!w) continue;
+    for (let a = compact.indexOf(w); a >= 0; a = compact.indexOf(w, a + 1)) {
+      const first = tokenAt[a];
+      const last = tokenAt[a + w.length - 1];
+      out.push({ start: tokens[first].start, end: tokens[last].end, first, last });
+    }
   }
   return out;
 }
 
-function evasionsOf(steps: Step[], original: string, tokens: Token[], first: number, last: number): Evasion[] {
-  const ev = new Set<Evasion>();
-  for (const s of steps) if (s !== 'literal') ev.add(s);
-  const span = original.slice(tokens[first].start, tokens[last].end);
-  const written = tokens.slice(first, last + 1).map((t) => original.slice(t.start, t.end)).join('');
-  if (written.length < span.length) ev.add('separators');
-  if (steps.every((s) => s === 'literal') && written !== tokens.slice(first, last + 1).map((t) => t.text).join('')) ev.add('variant');
-  return [...ev];
+/** The clause (between clause punctuation) around [start, end). */
+function clauseAround(text: string, start: number, end: number): [number, number] {
+  let a = start;
+  while (a > 0 && !HARD_BREAK.test(text[a - 1])) a--;
+  let b = end;
+  while (b < text.length && !HARD_BREAK.test(text[b])) b++;
+  return [a, b];
 }
 
-/** Every banned-wording hit in a text, allow-listed overlaps removed, nested hits of one category merged. */
-export function findBannedWording(text: string, lists: WordLists): WordingHit[] {
+/** Every banned-wording hit in a text (see the header for what is not one), one per place and category. */
+export function findBannedWording(text: string, lists: WordLists, opts: WordingOptions = {}): WordingHit[] {
   if (!text.trim()) return [];
-  const folded = foldText(text);
-  const { tokens } = folded;
-  const chars = foldedChars(text);
-  const flat = chars.map((c) => c.c).join('');
-  const hits: WordingHit[] = [];
+  const ctx = context(text);
+  const raw = [...patternHits(text, lists, ctx), ...plainHits(text, lists, ctx)];
+  if (!raw.length) return [];
 
-  for (const entry of lists.entries) {
-    if (entry.shape === 'pattern') {
-      for (let at = 0; at < tokens.length; at++) {
-        const m = matchPattern(entry, tokens, at);
-        if (!m || m.last < at || !acceptable(m.steps, tokens, folded, at, m.last)) continue;
-        const start = tokens[at].start;
-        const end = tokens[m.last].end;
-        hits.push({ category: entry.category, word: entry.word, matched: text.slice(start, end), start, end, evasions: evasionsOf(m.steps, text, tokens, at, m.last) });
-      }
-    } else if (entry.shape === 'latin') {
-      const letters = [...entry.folded].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-      const re = new RegExp(`(?<![a-z0-9])${letters.join('[^a-z0-9\\p{Script=Han}]{0,2}')}(?![a-z0-9])`, 'gu');
-      for (const m of flat.matchAll(re)) {
-        const a = m.index;
-        const b = a + m[0].length - 1;
-        const start = chars[a].start;
-        const end = chars[b].end;
-        const ev: Evasion[] = m[0].length > entry.folded.length ? ['separators'] : [];
-        hits.push({ category: entry.category, word: entry.word, matched: text.slice(start, end), start, end, evasions: ev });
-      }
-    } else {
-      let from = 0;
-      for (;;) {
-        const a = flat.indexOf(entry.folded, from);
-        if (a < 0) break;
-        const b = a + entry.folded.length - 1;
-        hits.push({ category: entry.category, word: entry.word, matched: text.slice(chars[a].start, chars[b].end), start: chars[a].start, end: chars[b].end, evasions: [] });
-        from = a + 1;
-      }
+  const names = occurrences(ctx, (opts.names ?? []).map(foldString).filter(Boolean));
+  const allowed = occurrences(ctx, lists.allow);
+  const kept = raw.filter((h) => {
+    if (names.some((n) => n.start < h.end && h.start < n.end)) return false;
+    for (const a of allowed) {
+      if (!(a.start < h.end && h.start < a.end)) continue;
+      let spelled = !!h.literal;
+      for (let t = a.first; t <= a.last && spelled; t++) spelled = h.literal!.has(t);
+      if (!spelled) return false;
     }
-  }
-
-  // Allow list: ordinary words (法师, 所以, 消耗…) overlapping a hit cancel it.
-  const compact = tokens.map((t) => t.text);
-  const compactStr = compact.join('');
-  const tokenAt: number[] = [];
-  compact.forEach((s, i) => {
-    for (let k = 0; k < s.length; k++) tokenAt.push(i);
+    if (h.entry.unless.length) {
+      const [cs, ce] = clauseAround(text, h.start, h.end);
+      const outside = `${foldString(text.slice(cs, h.start))}\u0000${foldString(text.slice(h.end, ce))}`;
+      const whole = foldString(text.slice(cs, ce));
+      const mine = foldString(h.matched);
+      if (h.entry.unless.some((w) => outside.includes(w) || (whole.includes(w) && !mine.includes(w)))) return false;
+    }
+    return true;
   });
-  const allowed: Array<[number, number]> = [];
-  for (const w of lists.allow) {
-    if (!w) continue;
-    let from = 0;
-    for (;;) {
-      const a = compactStr.indexOf(w, from);
-      if (a < 0) break;
-      allowed.push([tokens[tokenAt[a]].start, tokens[tokenAt[a + w.length - 1]].end]);
-      from = a + 1;
-    }
-  }
-  const kept = hits.filter((h) => !allowed.some(([a, b]) => a < h.end && h.start < b));
 
   // One hit per place and category: the longest, literal before evasions.
   kept.sort((x, y) => x.start - y.start || y.end - y.start - (x.end - x.start) || x.evasions.length - y.evasions.length);
   const out: WordingHit[] = [];
   for (const h of kept) {
     if (out.some((o) => o.category === h.category && o.start <= h.start && h.end <= o.end)) continue;
-    out.push(h);
+    const { entry: _entry, literal: _literal, ...hit } = h;
+    out.push(hit);
   }
   return out;
 }
@@ -182,6 +386,8 @@ export function describeHit(h: WordingHit): string {
     separators: '插入分隔符',
     variant: '繁体/全角/形近',
   };
-  const how = h.evasions.length ? `（${h.evasions.map((e) => names[e]).join('、')}）` : '';
-  return h.evasions.length ? `${h.category}：「${h.matched}」即「${h.word}」${how}` : `${h.category}：「${h.word}」`;
+  if (!h.evasions.length) return `${h.category}：「${h.matched}」`;
+  const how = `（${h.evasions.map((e) => names[e]).join('、')}）`;
+  // A plain entry says what the disguise stands for; a pattern's slots would read as noise.
+  return /^[\p{Script=Han}a-z0-9]+$/u.test(h.word) ? `${h.category}：「${h.matched}」即「${h.word}」${how}` : `${h.category}：「${h.matched}」${how}`;
 }

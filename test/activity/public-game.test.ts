@@ -101,7 +101,7 @@ describe('the scripted violations of the public game are flagged on their posts'
     expect(words(d1).sort()).toEqual(
       [`${pidOf('d1talk-15')}:发誓与诅咒`, `${pidOf('d1talk-15')}:称谓与叹词`, `${pidOf('d1talk-42')}:马甲与场外`, `${pidOf('d1talk-42')}:马甲与场外`].sort(),
     );
-    expect(d1.flags.filter((f) => f.pid === pidOf('d1talk-42')).map((f) => f.detail)).toEqual(['马甲与场外：「马甲」', '马甲与场外：「上一场」']);
+    expect(d1.flags.filter((f) => f.pid === pidOf('d1talk-42')).map((f) => f.detail)).toEqual(['马甲与场外：「马甲」（规则帖 l.265）', '马甲与场外：「上一场」（规则帖 l.266）']);
     expect(words(d2)).toEqual([`${pidOf('d2talk-21')}:发誓与诅咒`]);
   });
 

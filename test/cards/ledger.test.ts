@@ -26,7 +26,7 @@ const now = new Date('2026-11-23T00:00:00Z');
 
 function proposalsOf(day: number, ledger: Ledger | null): CardProposal[] {
   const r = buildDayReport(game, posts, day, { accelerated: false, ledger });
-  return r.cards.filter((c) => c.status === 'proposed').map((c) => ({ day, player: c.player, color: c.color, kind: c.kind, reason: c.reason, evidence: c.evidence, ...(c.category ? { category: c.category } : {}) }));
+  return r.cards.filter((c) => c.status === 'proposed').map((c) => ({ day, player: c.player, color: c.color, kind: c.kind, kinds: c.kinds, reason: c.reason, evidence: c.evidence, ...(c.category ? { category: c.category } : {}) }));
 }
 
 describe('ledger', () => {
@@ -42,7 +42,7 @@ describe('ledger', () => {
   });
 
   test('upgrades: 3 blue → 1 yellow, 3 yellow → 1 red (罚下)', () => {
-    const mk = (n: number, color: 'blue' | 'yellow', day: number): CardProposal => ({ day, player: '饺子', color, kind: 'banned-wording', category: `c${n}`, reason: 'x', evidence: [] });
+    const mk = (n: number, color: 'blue' | 'yellow', day: number): CardProposal => ({ day, player: '饺子', color, kind: 'banned-wording', kinds: ['banned-wording'], category: `c${n}`, reason: 'x', evidence: [] });
     let ledger = mergeProposals(emptyLedger(game), [mk(1, 'blue', 1), mk(2, 'blue', 1), mk(3, 'blue', 2)], now).ledger;
     for (const c of ledger.cards) ledger = decide(ledger, c.id, 'confirmed', now);
     let s = standings(game, ledger).find((x) => x.player === '饺子')!;
@@ -71,6 +71,22 @@ describe('ledger', () => {
     expect(day2b.cards.find((c) => c.player === '月饼' && c.kind === 'enlarged-font')!.directorNote).toContain('再犯');
   });
 
+  test('a ruleset without blue cards (120b l.497) reminds first, then proposes yellow after a confirmed reminder', () => {
+    const noBlue = { ...game, rules: { ...game.rules, name: '120b', cards: { ...game.rules.cards, blue: false } } };
+    const day1 = buildDayReport(noBlue, posts, 1, { accelerated: false });
+    const font = day1.cards.find((c) => c.player === '花卷' && c.kind === 'red-font')!;
+    expect(font).toMatchObject({ color: 'reminder', kinds: ['red-font'] });
+    expect(font.directorNote).toContain('先提醒');
+    for (const c of day1.cards) expect(c.color, c.kind).toBe(['few-posts', 'low-streak', 'no-ballot'].includes(c.kind) ? 'yellow' : 'reminder');
+    const day2 = buildDayReport(noBlue, posts, 2, { accelerated: false });
+    const again = day2.cards.find((c) => c.color === 'reminder')!;
+    const ledger: Ledger = { version: 1, game: game.file, cards: [{ day: 1, player: again.player, color: 'reminder', kind: again.kind, kinds: [again.kind], ...(again.category ? { category: again.category } : {}), reason: 'x', evidence: [], id: 'C1', status: 'confirmed', proposedAt: now.toISOString() }] };
+    const repeat = buildDayReport(noBlue, posts, 2, { accelerated: false, ledger }).cards.find((c) => c.player === again.player && c.kind === again.kind)!;
+    expect(repeat.color).toBe('yellow');
+    expect(repeat.directorNote).toContain('提醒后再犯');
+    expect(standings(noBlue, ledger).find((s) => s.player === again.player)!.given).toEqual({ blue: 0, yellow: 0, red: 0 });
+  });
+
   test('written atomically beside the game file, read back equal', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-ledger-'));
     const file = ledgerPath(path.join(dir, 'g.yaml'));
@@ -91,7 +107,8 @@ describe('renderers escape player text for their format', () => {
     expect(Object.keys(j)).toEqual(['day', 'activity', 'flags', 'cards']);
     expect(Object.keys(j.activity[0])).toEqual(['player', 'posts', 'voted', 'exempt']);
     expect(Object.keys(j.flags[0])).toEqual(['kind', 'player', 'pid', 'floor', 'at', 'snippet', 'detail']);
-    expect(Object.keys(j.cards[0])).toEqual(['player', 'color', 'reason', 'note', 'evidence', 'status']);
+    expect(Object.keys(j.cards[0])).toEqual(['player', 'color', 'kinds', 'reason', 'note', 'evidence', 'status']);
+    for (const c of j.cards) expect(c.kinds.length).toBeGreaterThan(0);
     const red = j.flags.find((f) => f.pid === pidOf('d1talk-6'))!;
     expect(red.at).toBe('2026-11-20T12:48:39+08:00');
   });

@@ -19,7 +19,7 @@ test('a confirmed red card on the day is a derived exit; --confirm records it', 
   fs.writeFileSync(path.join(dir, 'public.store.json'), JSON.stringify(captureStore('public')));
   const ledger: Ledger = {
     version: 1, game,
-    cards: [{ id: 'C1', day: 2, player: '烧卖', color: 'red', kind: 'zombie-post', reason: '诈尸', evidence: [], status: 'confirmed', proposedAt: '2026-11-22T13:00:00Z' }],
+    cards: [{ id: 'C1', day: 2, player: '烧卖', color: 'red', kind: 'zombie-post', kinds: ['zombie-post'], reason: '诈尸', evidence: [], status: 'confirmed', proposedAt: '2026-11-22T13:00:00Z' }],
   };
   fs.writeFileSync(path.join(dir, 'public.cards.json'), JSON.stringify(ledger));
   const first = await bansha(['close', '--game', game, '--day', '2', '--no-crawl']);

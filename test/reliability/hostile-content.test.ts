@@ -320,7 +320,7 @@ describe('BBCode: player text cannot open, close or add a tag', () => {
   });
 
   test('report --bbcode: confirmed cards carry exactly their evidence links', () => {
-    const card = { id: 'c1', player: N.url, color: 'yellow' as const, reason: `理由 ${BB_PAYLOAD} @全体 {:1_1:}`, evidence: [3001, 3003], status: 'confirmed' as const, kind: 'banned-wording' as const };
+    const card = { id: 'c1', player: N.url, color: 'yellow' as const, reason: `理由 ${BB_PAYLOAD} @全体 {:1_1:}`, evidence: [3001, 3003], status: 'confirmed' as const, kind: 'banned-wording' as const, kinds: ['banned-wording' as const] };
     const withCard: DayReport = { ...report, cards: [...report.cards.map((c) => ({ ...c, status: 'proposed' as const })), card] };
     const bb = renderDayReportBBCode(withCard, (pid) => postUrl(FORUM, TID.d1vote, pid));
     const tags = tagsOf(bb);

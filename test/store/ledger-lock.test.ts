@@ -10,7 +10,7 @@ import { emptyLedger, mergeProposals, readLedger, updateLedger, writeLedger } fr
 import { takeFileLock } from '../../src/store/lock.js';
 
 const game = { file: 'game.yaml' };
-const proposal = { day: 1, player: '饺子', color: 'yellow' as const, kind: 'few-posts' as const, reason: '潜水', evidence: [] };
+const proposal = { day: 1, player: '饺子', color: 'yellow' as const, kind: 'few-posts' as const, kinds: ['few-posts' as const], reason: '潜水', evidence: [] };
 
 function tmpLedger(): string {
   return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-ledger-')), 'game.cards.json');

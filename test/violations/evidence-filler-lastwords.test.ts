@@ -57,13 +57,13 @@ describe('120b: filler posts flagged for the director (无谓的水帖, l.567), 
     expect(report.activity.every((a) => a.voted === null)).toBe(true);
     expect(report.notes.join()).toMatch(/没有潜水规则/);
   });
-  test('a would-be blue card is proposed as yellow, and says why', () => {
+  test('no blue card: a first offence is proposed as a reminder (l.497 提醒一次或两次…), and says why', () => {
     const cards = report.cards.filter((c) => c.kind === 'filler');
     expect(cards.length).toBeGreaterThan(0);
-    // Why yellow is the director's note; the public reason is the offence and the fact.
-    expect(cards.every((c) => c.color === 'yellow' && c.directorNote?.includes('无蓝牌') && !c.reason.includes('无蓝牌'))).toBe(true);
+    // Why a reminder is the director's note; the public reason is the offence and the fact.
+    expect(cards.every((c) => c.color === 'reminder' && c.directorNote?.includes('无蓝牌') && !c.reason.includes('无蓝牌'))).toBe(true);
     const red = report.cards.find((c) => c.kind === 'red-font')!;
-    expect([red.player, red.color, red.evidence]).toEqual(['馒头', 'yellow', [406]]);
+    expect([red.player, red.color, red.evidence]).toEqual(['馒头', 'reminder', [406]]);
   });
   test('the chat-record post is 贴证', () => {
     const f = report.flags.find((x) => x.kind === 'pasted-evidence')!;

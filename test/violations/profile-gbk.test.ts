@@ -40,8 +40,51 @@ describe('avatar and signature changed during the game (real markup, a later fet
       ['avatar-changed', '花卷', baozi[0].pid],
       ['signature-changed', '花卷', baozi[0].pid],
     ]);
-    expect(changes[0].snippet).toContain('ts=2');
+    expect(changes[0].snippet).toBe('（头像已更换）');
     expect(changes[1].snippet).toContain('我是预言家');
+    for (const c of changes) {
+      expect(c.detail).not.toMatch(/https?:|avatar\.php/);
+      expect(c.detail).toMatch(/原.*见帖 4 的 \d+ 楼.*新.*见帖 4 的 \d+ 楼/);
+      expect(c.related?.length).toBe(1);
+    }
+  });
+});
+
+describe('avatar changes across recrawls (issue #15): one flag, kept history, the right day', () => {
+  const game = publicGame();
+  const url = (p: number) => `${game.forum}forum.php?mod=viewthread&tid=4&page=${p}`;
+  const newAvatar = (h: string) => h.replace(/avatar\.php\?uid=11&size=middle"/g, 'avatar.php?uid=11&size=middle&ts=2"');
+  const avatarFlags = (data: ReturnType<typeof emptyStore>, day: number) =>
+    buildDayReport(game, new Map([[4, threadPosts(data, 4)]]), day, { accelerated: false }).flags.filter((f) => f.kind === 'avatar-changed');
+
+  test('a full recrawl showing the new avatar on old posts keeps the old sighting and adds no flag', () => {
+    const data = emptyStore(game.forum);
+    record(data, 'public', 'viewthread-t4-p1.html', url(1), new Date('2026-11-22T04:00:00Z'));
+    record(data, 'public', 'viewthread-t4-p2.html', url(2), new Date('2026-11-22T05:00:00Z'), newAvatar);
+    const once = avatarFlags(data, 2);
+    record(data, 'public', 'viewthread-t4-p1.html', url(1), new Date('2026-11-22T12:00:00Z'), newAvatar);
+    record(data, 'public', 'viewthread-t4-p2.html', url(2), new Date('2026-11-22T12:00:01Z'), newAvatar);
+    const stored = Object.values(data.posts).filter((p) => p.tid === 4 && p.versions[0].post.author === '花卷');
+    const refetched = stored.filter((p) => p.profiles?.length === 2);
+    expect(refetched.length).toBeGreaterThan(0);
+    for (const p of refetched) expect([p.profiles![0].avatar?.includes('ts=2'), p.profiles![1].avatar?.includes('ts=2')]).toEqual([false, true]);
+    const after = avatarFlags(data, 2);
+    expect(once.length).toBe(1);
+    expect(after.map((f) => [f.player, f.pid, f.related])).toEqual(once.map((f) => [f.player, f.pid, f.related]));
+    expect(avatarFlags(data, 1)).toEqual([]);
+  });
+
+  test('a change only a later recrawl shows is reported on the day of that fetch, not on the old posts\' day', () => {
+    const data = emptyStore(game.forum);
+    record(data, 'public', 'viewthread-t4-p1.html', url(1), new Date('2026-11-22T14:00:00Z'));
+    record(data, 'public', 'viewthread-t4-p2.html', url(2), new Date('2026-11-22T14:00:01Z'));
+    expect(avatarFlags(data, 2)).toEqual([]);
+    record(data, 'public', 'viewthread-t4-p2.html', url(2), new Date('2026-11-22T15:00:00Z'), newAvatar);
+    const flags = avatarFlags(data, 2);
+    expect(flags.length).toBe(1);
+    expect(flags[0].detail).toContain('两次抓取之间');
+    expect(flags[0].at).toBe(Date.parse('2026-11-22T15:00:00Z'));
+    expect(avatarFlags(data, 1)).toEqual([]);
   });
 });
 

@@ -1,16 +1,50 @@
 import { describe, expect, test } from 'vitest';
-import { evaluateWording, formatEvaluation, readLabelledSet } from '../../src/bench/wording-eval.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  OPEN_ENDED_SET,
+  SPLIT_SEED,
+  everydaySet,
+  evaluateWording,
+  falseAlarmsPerThousand,
+  formatEvaluation,
+  labelledParts,
+  splitPart,
+} from '../../src/bench/wording-eval.js';
+import { EVERYDAY_FILE, extractEveryday } from '../../src/bench/everyday-sentences.js';
+import { readDataLines } from '../../src/violations/text-fold.js';
+import { bundledCategories, loadWordLists } from '../../src/violations/word-lists.js';
 
-describe('banned wording on the labelled set (fixtures/wording/labelled.tsv)', () => {
-  test('the set has at least 200 sentences, with evasions and hard negatives', () => {
-    const set = readLabelledSet();
-    expect(set.length).toBeGreaterThanOrEqual(200);
-    expect(set.filter((s) => !s.label).length).toBeGreaterThanOrEqual(80);
+const lists = loadWordLists(bundledCategories());
+
+describe('honest evaluation of banned wording (fixtures/wording/)', () => {
+  test('≥ 600 labelled sentences split by a recorded seed; ≥ 1,000 everyday sentences', () => {
+    const { tune, heldOut } = labelledParts();
+    expect(tune.length + heldOut.length).toBeGreaterThanOrEqual(600);
+    expect(heldOut.length).toBeGreaterThanOrEqual(200);
+    expect(heldOut.filter((s) => !s.label).length).toBeGreaterThanOrEqual(60);
+    expect(fs.readFileSync(OPEN_ENDED_SET, 'utf8')).toContain(`Seed ${SPLIT_SEED}`);
+    expect(splitPart('明天出发，誓要找狼')).toBe(splitPart('明天出发，誓要找狼'));
+    expect(everydaySet().length).toBeGreaterThanOrEqual(1000);
   });
-  test('precision and recall are both above 0.9', () => {
-    const ev = evaluateWording();
-    if (ev.precision <= 0.9 || ev.recall <= 0.9) console.log(formatEvaluation(ev));
-    expect(ev.precision).toBeGreaterThan(0.9);
-    expect(ev.recall).toBeGreaterThan(0.9);
+  test('the everyday set is what the parser reads from the captured games', () => {
+    const have = new Set(readDataLines(EVERYDAY_FILE));
+    const captured = extractEveryday([path.resolve('fixtures', 'discuz')]);
+    expect(captured.length).toBeGreaterThan(50);
+    expect(captured.filter((s) => !have.has(s))).toEqual([]);
+  });
+  // Figures when written (2026-12-01): held-out P 0.992 R 0.963; everyday 0 per 1,000. Keep the aims.
+  test('held-out precision ≥ 0.95 and recall ≥ 0.9; ≤ 2 false alarms per 1,000 everyday sentences', () => {
+    const held = evaluateWording(labelledParts().heldOut, lists);
+    const everyday = evaluateWording(everydaySet(), lists);
+    const msg = `${formatEvaluation('held-out', held, false)}\n${formatEvaluation('everyday', everyday, true)}`;
+    expect(held.precision, msg).toBeGreaterThanOrEqual(0.95);
+    expect(held.recall, msg).toBeGreaterThanOrEqual(0.9);
+    expect(falseAlarmsPerThousand(everyday), msg).toBeLessThanOrEqual(2);
+  });
+  test('the tune part stays above 0.95 / 0.9', () => {
+    const tune = evaluateWording(labelledParts().tune, lists);
+    expect(tune.precision, formatEvaluation('tune', tune, true)).toBeGreaterThanOrEqual(0.95);
+    expect(tune.recall, formatEvaluation('tune', tune, true)).toBeGreaterThanOrEqual(0.9);
   });
 });

@@ -1,12 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { bundledCategories, loadWordLists, parseEntry } from '../../src/violations/word-lists.js';
-import { describeHit, findBannedWording } from '../../src/violations/wording.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { BUNDLED_WORDS_DIR, bundledCategories, loadWordLists, parseCategoryLines, parseEntry } from '../../src/violations/word-lists.js';
+import { describeHit, findBannedWording } from '../../src/violations/wording.js';
+import { readDataLines } from '../../src/violations/text-fold.js';
 
 const lists = loadWordLists(bundledCategories());
-const one = (s: string) => findBannedWording(s, lists);
+const one = (s: string, names: string[] = []) => findBannedWording(s, lists, { names });
+const cats = (s: string, names: string[] = []) => [...new Set(one(s, names).map((h) => h.category))];
 
 describe('banned wording survives evasions and says what a substitute stands for', () => {
   test.each([
@@ -17,7 +19,7 @@ describe('banned wording survives evasions and says what a substitute stands for
     ['我发\u200b誓', '发誓', ['separators']],
     ['我发.誓', '发誓', ['separators']],
     ['你是珠吗', '你是猪', ['homophone']],
-    ['沙比', '傻逼', ['homophone']],
+    ['傻比吧你', '傻逼', ['homophone']],
     ['傻X', '傻逼', ['wildcard']],
     ['nmsl', 'nmsl', []],
     ['你个s.b', 'sb', ['separators']],
@@ -28,7 +30,7 @@ describe('banned wording survives evasions and says what a substitute stands for
     expect([...h!.evasions].sort()).toEqual([...evasions].sort());
     if (evasions.length) expect(describeHit(h!)).toContain(`即「${word}」`);
   });
-  test('the snippet is the player\'s own characters', () => {
+  test("the snippet is the player's own characters", () => {
     const h = one('好吧我發　誓')[0];
     expect(h.matched).toBe('發　誓');
     expect('好吧我發　誓'.slice(h.start, h.end)).toBe('發　誓');
@@ -38,18 +40,78 @@ describe('banned wording survives evasions and says what a substitute stands for
       expect(one(s), s).toEqual([]);
     }
   });
-  test('a director extends a category and the allow list with files beside the game', () => {
+});
+
+describe('patterns, not only words (issue #15)', () => {
+  test('a match never crosses clause punctuation, nor reads two words as one', () => {
+    expect(one('明天出发，誓要找狼')).toEqual([]);
+    expect(one('我日常潜水，今天多说两句')).toEqual([]);
+    expect(one('事实就是他投了票')).toEqual([]); // 事实 is a word, not 食屎
+    expect(one('她輕笑出聲。')).toEqual([]);
+    expect(cats('我日你')).toEqual(['称谓与叹词']);
+  });
+  test("a player's own name is never part of a match", () => {
+    expect(cats('小号昨天没投票')).toEqual(['马甲与场外']);
+    expect(one('小号昨天没投票', ['小号'])).toEqual([]);
+    expect(one('周九昨天没投票，周九你说呢', ['周九'])).toEqual([]);
+    expect(cats('小号你个傻逼', ['小号'])).toEqual(['称谓与叹词']);
+  });
+  test('slots and bounded gaps: stakes paraphrased, words inserted', () => {
+    expect(cats('我拿我奶奶的名义担保他是好人')).toEqual(['担保与威胁']);
+    expect(cats('以我全部的人格担保')).toEqual(['担保与威胁']);
+    expect(cats('以佛祖的名义保证他是狼')).toContain('担保与威胁');
+    expect(cats('导演刚才私聊跟我说我验对了')).toEqual(['提及导演']);
+    expect(cats('这个判罚我不服')).toEqual(['提及导演']);
+    expect(one('以我的经验，他是好人')).toEqual([]);
+  });
+  test('an oath that names a forfeit may reach across a comma; a plain hypothesis is not one', () => {
+    const h = one('要是我是狼，我就直播女装');
+    expect(h.map((x) => x.category)).toEqual(['发誓与诅咒']);
+    expect(h[0].evasions).toEqual([]);
+    expect(one('要是我是狼，我昨晚就刀他了')).toEqual([]);
+    expect(one('要是我是狼。我就直播女装')).toEqual([]);
+  });
+  test('role names: the role is not an insult', () => {
+    for (const s of ['白痴翻牌免死', '我是白痴，被投出去可以翻牌', '猎人开枪带走了五号', '警长票算一票半', '狼人会装白痴骗票']) expect(one(s), s).toEqual([]);
+    expect(cats('你这白痴，连票都不会投')).toEqual(['侮辱性评论']);
+    expect(cats('白痴一样的操作')).toEqual(['侮辱性评论']);
+  });
+  test('every bundled entry cites a rule-post line that exists', () => {
+    const rules: Record<string, string[]> = {
+      m107: fs.readFileSync('fixtures/rules/m107-motiandalou.txt', 'utf8').split('\n'),
+      '120b': fs.readFileSync('fixtures/rules/120b-dianziyouxi.txt', 'utf8').split('\n'),
+      '062': fs.readFileSync('fixtures/rules/062-datangshuanglong.txt', 'utf8').split('\n'),
+    };
+    for (const e of lists.entries) {
+      expect(e.cites.length, `${e.category}: ${e.word}`).toBeGreaterThan(0);
+      for (const c of e.cites) {
+        const [rule, line] = c.split(':');
+        expect(rules[rule]?.[Number(line) - 1]?.trim(), `${e.word} @${c}`).toBeTruthy();
+      }
+    }
+    expect(lists.index.size).toBeGreaterThan(100);
+  });
+  test('a director extends a category, the slots and the allow list with files beside the game', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-words-'));
-    fs.writeFileSync(path.join(dir, '称谓与叹词.txt'), '# extra\n菜狗\n');
+    fs.writeFileSync(path.join(dir, '称谓与叹词.txt'), '# extra\n菜狗\n{若我}*2{菜鸟}\n');
+    fs.writeFileSync(path.join(dir, 'slots.txt'), '{菜鸟} = 菜鸡|菜鸟\n');
     fs.writeFileSync(path.join(dir, 'allow.txt'), '其实发誓\n');
     const extended = loadWordLists(['称谓与叹词', '发誓与诅咒'], [dir]);
-    expect(findBannedWording('你个菜狗', extended).map((h) => h.word)).toEqual(['菜狗']);
+    expect(findBannedWording('菜狗一个', extended).map((h) => h.matched)).toEqual(['菜狗']);
+    expect(findBannedWording('我若菜鸡', extended).map((h) => h.matched)).toEqual(['我若菜鸡']);
     expect(findBannedWording('其实发誓', extended)).toEqual([]);
     expect(() => loadWordLists(['不存在的类别'])).toThrow(/不存在的类别/);
+    expect(() => parseCategoryLines(['以*{无此槽}'], 'x', new Map(), 'f')).toThrow(/无此槽/);
   });
-  test('entry shapes', () => {
+  test('entry shapes and syntax', () => {
     expect(parseEntry('sb', 'x').shape).toBe('latin');
     expect(parseEntry('以*人格', 'x').shape).toBe('pattern');
     expect(parseEntry('[图片]', 'x').shape).toBe('exact');
+    const [e] = parseCategoryLines(['{a} = 甲|乙', '@m107:259', '以~8{a|丙}担保 @062:311 !{a}'], 'x', new Map(), 'f');
+    expect(e.cites).toEqual(['062:311']);
+    expect(e.unless).toEqual(['甲', '乙']);
+    expect(e.elements.map((x) => x.kind)).toEqual(['char', 'gap', 'alt', 'char', 'char']);
+    expect(e.elements[1]).toMatchObject({ max: 8, acrossCommas: true });
+    expect(readDataLines(path.join(BUNDLED_WORDS_DIR, '贴证.txt')).length).toBeGreaterThan(5);
   });
 });

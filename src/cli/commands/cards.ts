@@ -31,7 +31,9 @@ export function register(program: Command): void {
       const ledger = readLedger(game);
       const stand = standings(game, ledger);
       if (o.json) {
-        process.stdout.write(`${JSON.stringify({ cards: ledger.cards, standings: stand }, null, 2)}\n`);
+        // Ledgers written before cards named their kinds: a card stands for its one kind.
+        const cards = ledger.cards.map((k) => ({ ...k, kinds: k.kinds ?? [k.kind] }));
+        process.stdout.write(`${JSON.stringify({ cards, standings: stand }, null, 2)}\n`);
         return;
       }
       const c = pc.createColors(stdoutColor());
