@@ -49,7 +49,7 @@ describe('a 10-day, 20-player game', () => {
     expect(Math.max(...table.map(width))).toBeLessThanOrEqual(80);
   });
   test('HTML: one activity table with a column per day, in a scrolling box', () => {
-    const html = dayHtml(game, closing, () => null, 0);
+    const html = dayHtml(game, store, closing, 0);
     const table = /<div class="scroll"><table class="activity"><thead><tr>(.*?)<\/tr><\/thead><tbody>(.*?)<\/tbody><\/table><\/div>/s.exec(html);
     expect(table).not.toBeNull();
     expect([...table![1].matchAll(/<th>第\d+日<\/th>/g)]).toHaveLength(10);
