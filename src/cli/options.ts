@@ -25,11 +25,15 @@ export function wholeNumber(name: string, min = 1): (v: string) => number {
 /** The Commander parser for `--day <n>`: the game day, a whole number ≥ 1. */
 export const dayNumber = wholeNumber('day');
 
+/** The commands that need a game file (gameOptions): without -g they read ./game.yaml, or refuse. */
+export const GAME_COMMANDS = new WeakSet<Command>();
+
 /**
  * The options most commands share, with their help text: `-g/--game` (required, but ./game.yaml when
  * it exists: program.ts fills it in before the action runs), `--day` (required), `--store`.
  */
 export function gameOptions(cmd: Command, o: { day?: boolean; store?: boolean } = {}): Command {
+  GAME_COMMANDS.add(cmd);
   cmd.option('-g, --game <file>', t('opt.game') + t('cli.gameRequired'));
   if (o.day) cmd.requiredOption('--day <n>', t('opt.day') + t('cli.required'), dayNumber);
   if (o.store) cmd.option('--store <path>', t('opt.store'));

@@ -11,6 +11,7 @@ import { isMessageKey, languageFrom, setLanguage, t, type MessageKey } from '../
 import { VERSION } from '../version.js';
 import { commands } from './commands/index.js';
 import { reportError } from './errors.js';
+import { GAME_COMMANDS } from './options.js';
 
 /** Where Commander writes help and its usage errors (the tests capture them). */
 export interface ProgramOutput {
@@ -121,7 +122,7 @@ export function buildProgram(argv: readonly string[], out: ProgramOutput = {}, e
 
 /** `-g/--game` left out: ./game.yaml when it exists, else a usage error naming the option. */
 function defaultGame(cmd: Command): void {
-  if (!cmd.options.some((o) => o.long === '--game')) return;
+  if (!GAME_COMMANDS.has(cmd)) return;
   if (cmd.getOptionValue('game') !== undefined) return;
   if (!fs.existsSync(DEFAULT_GAME_FILE)) throw new UserError(t('cli.noGame'), 2);
   cmd.setOptionValue('game', DEFAULT_GAME_FILE);

@@ -153,6 +153,18 @@ export const en: Messages = {
   'parse.legend': '  flags: Q quotes, R reply-to, E edited, C colour, S size, D deleted, L locked, ~ relative time',
   'parse.kind': (kind) => kind,
 
+  'store.description': 'the evidence store: check it for damage, recover what is readable',
+  'store.check': 'say which store files are damaged, where, and what their backups hold (exit 3 when damaged)',
+  'store.recover': 'rebuild damaged store files from what is readable, keeping the damaged files beside them',
+  'store.json': 'print JSON',
+  'store.examples': 'bansha store check -g game.yaml\nbansha store recover --store game.store.json',
+  'store.which': 'give --game <file> or --store <path>',
+  'store.absent': 'no store yet',
+  'store.damaged': 'DAMAGED',
+  'store.ok': 'ok',
+  'store.crawlAgain': 'now crawl again: pages no longer in the store are fetched, and counting refuses until they are',
+  'store.nothingDamaged': (store) => `${store}: nothing is damaged; nothing was changed`,
+
   'tally.description': "count day N's votes by the rules: totals, result and why, every ballot and every rejected attempt",
   'tally.rules': 'wuhui: the morning duel-rule vote (对战规则投票帖) instead of the vote thread',
   'tally.json': 'print JSON: {day, kind, sheriff, accelerated, totals, result, ballots}',

@@ -165,6 +165,18 @@ export const zh = {
   'parse.legend': '  标记：Q 引用，R 回复，E 编辑过，C 颜色，S 字号，D 已删除，L 被屏蔽，~ 相对时间',
   'parse.kind': (kind: string) => PAGE_KINDS[kind] ?? kind,
 
+  'store.description': '证据存档：检查是否损坏，恢复可读的部分',
+  'store.check': '说明哪些存档文件损坏、坏在哪里、备份里有什么（损坏时退出码 3）',
+  'store.recover': '从可读的部分重建损坏的存档文件，损坏的文件保留在旁边',
+  'store.json': '输出 JSON',
+  'store.examples': 'bansha store check -g game.yaml\nbansha store recover --store game.store.json',
+  'store.which': '请给出 --game 游戏文件 或 --store 存档路径',
+  'store.absent': '还没有存档',
+  'store.damaged': '已损坏',
+  'store.ok': '完好',
+  'store.crawlAgain': '请重新抓取：存档中已不在的页面会被重新抓取，抓到之前计票会拒绝',
+  'store.nothingDamaged': (store: string) => `${store}：没有损坏；什么也没改`,
+
   'tally.description': '按规则统计第 N 日的投票：票数、结果及理由、每一票与每次无效投票',
   'tally.rules': 'wuhui：统计上午的对战规则投票（对战规则投票帖）而不是投票帖',
   'tally.json': '输出 JSON：{day, kind, sheriff, accelerated, totals, result, ballots}',

@@ -121,7 +121,7 @@ describe('a player with no posts does not hold up the elevator', () => {
     const run = await bansha(['elevator', '--game', file, '--day', '1']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('8. 豆浆（暂无链接）');
-    expect(run.stderr).toMatch(/^warning: 豆浆 的论坛 uid 尚不知道/);
+    expect(run.stderr).toMatch(/^注意：豆浆 的论坛 uid 尚不知道/);
   });
 });
 

@@ -22,7 +22,7 @@ import { terminalSafe } from '../../render/safe-text.js';
 import { forumTime } from '../../votes/time.js';
 import { UserError } from '../../errors.js';
 import { t as tr } from '../../i18n/index.js';
-import { dayNumber, stdoutColor, withCountingStore } from '../options.js';
+import { dayNumber, gameOptions, stdoutColor, withCountingStore } from '../options.js';
 import { assertFetched, crawlFlagOptions, crawlFlags, type CrawlFlags } from './crawl.js';
 
 /** Time as the watch sees it. */
@@ -111,10 +111,7 @@ export async function runWatch(o: WatchOptions): Promise<TallyResult> {
 }
 
 export function register(program: Command): void {
-  const command = program
-    .command('watch')
-    .description(tr('watch.description'))
-    .option('-g, --game <file>', tr('opt.game') + tr('cli.gameRequired'))
+  const command = gameOptions(program.command('watch').description(tr('watch.description')))
     .requiredOption('--day <n>', tr('opt.day') + tr('cli.required'), dayNumber)
     .option('--interval <seconds>', tr('watch.interval'), (v) => {
       const n = Number(v);
