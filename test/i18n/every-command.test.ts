@@ -25,7 +25,7 @@ const KEPT = new Set([
   'zone', 'seconds', 'id', 'day', 'cards', 'activity', 'flags', 'page', 'posts', 'totals', 'result', 'ballots', 'kind', 'sheriff',
   'accelerated', 'standings', 'clean', 'findings', 'written', 'line', 'column', 'requests', 'pages', 'newPosts', 'changedPosts',
   'complete', 'threads', 'color', 'size', 'img', 'quote', 'b', 'G', 'D', 'Q', 'R', 'E', 'C', 'S', 'L', 'M', 'curl', 'pbpaste',
-  'px', // font sizes as Discuz writes them
+  'px', 'MiB', // units
   'Red', // a colour as the player's [color=Red] wrote it (data, quoted)
   'mod', 'forumdisplay', 'forum', 'txt', 'yaml', 'html', 'day', 'out', 'N', 'default', 'public', 'redirect', 'goto', 'findpost', 'ptid',
 ]);
