@@ -165,6 +165,8 @@ export const en: Messages = {
   'store.crawlAgain': 'now crawl again: pages no longer in the store are fetched, and counting refuses until they are',
   'store.nothingDamaged': (store) => `${store}: nothing is damaged; nothing was changed`,
 
+  'close.description': "close day N: crawl, tally, report, next day's elevator, into one folder with a summary; --confirm records the results, --post publishes",
+  'rule.description': "the director's rulings (导演裁定): accept or reject a ballot, a flag or a card, list, undo",
   'tally.description': "count day N's votes by the rules: totals, result and why, every ballot and every rejected attempt",
   'tally.rules': 'wuhui: the morning duel-rule vote (对战规则投票帖) instead of the vote thread',
   'tally.json': 'print JSON: {day, kind, sheriff, accelerated, totals, result, ballots}',

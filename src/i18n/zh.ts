@@ -177,6 +177,8 @@ export const zh = {
   'store.crawlAgain': '请重新抓取：存档中已不在的页面会被重新抓取，抓到之前计票会拒绝',
   'store.nothingDamaged': (store: string) => `${store}：没有损坏；什么也没改`,
 
+  'close.description': '关门第 N 日：抓取、计票、报告、次日电梯楼，汇总到一个文件夹；--confirm 记下结果，--post 发布',
+  'rule.description': '导演裁定：认可或否决一票、一条违规或一张牌；列出、撤销',
   'tally.description': '按规则统计第 N 日的投票：票数、结果及理由、每一票与每次无效投票',
   'tally.rules': 'wuhui：统计上午的对战规则投票（对战规则投票帖）而不是投票帖',
   'tally.json': '输出 JSON：{day, kind, sheriff, accelerated, totals, result, ballots}',

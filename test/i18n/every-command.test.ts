@@ -20,7 +20,7 @@ const KEPT = new Set([
   'bansha', 'Discuz', 'BBCode', 'HTML', 'JSON', 'YAML', 'Markdown', 'Chromium', 'Chrome', 'Edge', 'HTTP', 'IANA', 'UTC', 'ISO',
   'pid', 'tid', 'uid', 'fid', 'TID', 'ID', 'TODO', 'LANG', 'BANSHA_USERNAME', 'BANSHA_PASSWORD', 'BANSHA_CHROMIUM',
   'zh', 'en', 'wuhui', 'public', 'm107', 'Asia', 'Shanghai', 'utf', 'gbk', 'mobile', 'reply', 'edit', 'list', 'confirm', 'dismiss',
-  'demo', 'init', 'login', 'crawl', 'watch', 'parse', 'tally', 'report', 'cards', 'elevator', 'auction', 'lastwords', 'help', 'store', 'check', 'recover',
+  'demo', 'init', 'login', 'crawl', 'watch', 'parse', 'tally', 'report', 'cards', 'elevator', 'auction', 'lastwords', 'help', 'store', 'check', 'recover', 'rule', 'accept', 'close',
   'options', 'command', 'file', 'fileOrUrl', 'lang', 'game', 'n', 'path', 'time', 'text', 'name', 'how', 'dir', 'url', 'tag',
   'zone', 'seconds', 'id', 'day', 'cards', 'activity', 'flags', 'page', 'posts', 'totals', 'result', 'ballots', 'kind', 'sheriff',
   'accelerated', 'standings', 'clean', 'findings', 'written', 'line', 'column', 'requests', 'pages', 'newPosts', 'changedPosts',
