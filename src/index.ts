@@ -2,6 +2,9 @@
  * bansha as a library: the same one-way pipeline the CLI runs — fetch → parse → store → game slice →
  * analyses → render. Each stage is importable on its own; everything from the store on is pure.
  */
+export { UserError, ExitCode } from './errors.js';
+export { setLanguage, language, t, type Lang, type MessageKey } from './i18n/index.js';
+export { findBrowser, discoverBrowser, type FoundBrowser, type BrowserName } from './browser/discover.js';
 export * from './discuz/index.js';
 export * from './store/index.js';
 export { threadPosts, toSlicePost, postUrl, type SlicePost } from './store/slice.js';
@@ -10,10 +13,14 @@ export { loadGame, parseGame } from './game/game-file.js';
 export { loadRuleset, presetNames } from './game/ruleset.js';
 export type { Game, GameDay, GameEvent, PresetName, Ruleset, ThreadRef } from './game/types.js';
 export { tallyDay, postsFromStore, postsFromList } from './votes/tally.js';
-export type { TallyResult } from './votes/types.js';
-export { buildDayReport } from './report/day-report.js';
-export { elevatorFloor, duelPairs, arbiterRange } from './elevator/index.js';
-export { resolveAuction } from './auction/index.js';
+export type {
+  TallyResult, TallyKind, TallyOutcome, TotalLine, VoterSummary, BallotRecord, BallotStatus, BallotEdit, AccelerationResult,
+} from './votes/types.js';
+export { buildDayReport, type DayReport, type ActivityRow, type ReportCard, type DayReportOptions } from './report/day-report.js';
+export type { Flag, FlagKind } from './violations/flag.js';
+export type { CardColor, CardStatus, CardProposal, LedgerCard, Ledger, Standing } from './cards/types.js';
+export { elevatorFloor, duelPairs, arbiterRange, type ElevatorFloor, type ElevatorEntry } from './elevator/index.js';
+export { resolveAuction, voteOutShare, type AuctionResult, type AuctionItemResult, type AuctionBid, type VoteOutShare } from './auction/index.js';
 export { renderTallyTerminal } from './render/tally-terminal.js';
 export { renderTallyBBCode } from './render/tally-bbcode.js';
 export { renderTallyJson } from './render/tally-json.js';
@@ -21,8 +28,10 @@ export { renderDayReportTerminal } from './render/report-terminal.js';
 export { renderDayReportBBCode } from './render/report-bbcode.js';
 export { renderDayReportMarkdown } from './render/report-markdown.js';
 export { renderDayReportJson } from './render/report-json.js';
-export { renderHtmlReport } from './render/html-report.js';
-export { htmlDayInput } from './render/html-day.js';
+export { renderElevatorBBCode } from './render/elevator-bbcode.js';
+export { renderHtmlReport, type HtmlReportInput, type HtmlSource } from './render/html-report.js';
+export { htmlDayInput, htmlSource, gameTitle } from './render/html-day.js';
+export { VERSION } from './version.js';
 export { startReplayServer } from './replay/index.js';
 export { closeDay, announcementPlan, defaultCloseDir, type CloseOptions, type CloseResult } from './close/index.js';
 export { closingDay, type ClosingDay } from './close/closing-day.js';

@@ -8,6 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // The machine's own zone must never change a result: run every test in a zone far from +8.
-    env: { TZ: 'America/Los_Angeles' },
+    // The director's language is Chinese unless the locale says English: tests pin a neutral locale.
+    env: { TZ: 'America/Los_Angeles', LANG: 'C.UTF-8', LC_ALL: '', LC_MESSAGES: '' },
   },
 });

@@ -1,5 +1,5 @@
 /** The wuhui auction thread (拍卖贴): reading bids, resolving the day, the vote-out's G split. */
-export { readAuctionPost, chineseNumeral, type ReadAuctionPost, type ReadBid, type ReadPledge, type Unreadable } from './read-bids.js';
+export { readAuctionPost, type ReadAuctionPost, type ReadBid, type ReadPledge, type Unreadable } from './read-bids.js';
 export {
   resolveAuction,
   type AuctionResult,

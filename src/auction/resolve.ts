@@ -15,7 +15,7 @@
  * Only players who are in the game when they post may bid; directors' posts (the item list) are skipped.
  * An edited post is read as first seen (rules-spec §3: editing is not a change) and the edit is noted.
  */
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { exitTime, findDay, isDirector, isOut, seatPosts } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import type { SlicePost } from '../store/slice.js';

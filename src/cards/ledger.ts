@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { takeFileLock } from '../store/lock.js';
 import type { Game } from '../game/types.js';
 import type { CardProposal, CardStatus, Ledger, LedgerCard } from './types.js';

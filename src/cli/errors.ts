@@ -4,19 +4,12 @@
  * Messages quote what the forum and players wrote (titles, page messages, names), so they pass the
  * terminal filter (src/render/safe-text.ts) like everything else printed.
  */
+import { ExitCode } from '../errors.js';
+import { t } from '../i18n/index.js';
 import { terminalSafe } from '../render/safe-text.js';
 
-/** A failure the director can act on (bad game file, incomplete crawl, expired login...). */
-export class UserError extends Error {
-  constructor(
-    message: string,
-    /** Exit code: 2 bad input, 3 incomplete data, 4 login needed, 5 network. */
-    readonly exitCode = 2,
-  ) {
-    super(message);
-    this.name = 'UserError';
-  }
-}
+// re-export: remove after the merge (the error type lives in src/errors.ts, below the CLI)
+export { UserError } from '../errors.js';
 
 export function reportError(err: unknown): number {
   const code = err instanceof Error ? (err as Error & { exitCode?: unknown }).exitCode : undefined;
@@ -25,6 +18,6 @@ export function reportError(err: unknown): number {
     return code;
   }
   const e = err instanceof Error ? err : new Error(String(err));
-  process.stderr.write(terminalSafe(`bansha: internal error: ${e.message}\n${process.env.BANSHA_DEBUG ? (e.stack ?? '') + '\n' : ''}`));
-  return 1;
+  process.stderr.write(terminalSafe(`bansha: ${t('cli.internalError', e.message)}\n${process.env.BANSHA_DEBUG ? (e.stack ?? '') + '\n' : ''}`));
+  return ExitCode.internal;
 }

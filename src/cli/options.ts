@@ -9,19 +9,42 @@ import { findDay } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { assertComplete, completeness, openStore } from '../store/index.js';
 import type { Completeness, StoreData } from '../store/types.js';
-import { UserError } from './errors.js';
+import type { Command } from 'commander';
+import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
 
 /** A Commander parser for `--<name> <n>`: a whole number ≥ `min`, else a UserError (exit 2). */
 export function wholeNumber(name: string, min = 1): (v: string) => number {
   return (v: string): number => {
     const n = Number(v);
-    if (!Number.isInteger(n) || n < min) throw new UserError(`--${name} must be a whole number ≥ ${min} (got "${v}")`, 2);
+    if (!Number.isInteger(n) || n < min) throw new UserError(t('opt.wholeNumber', name, min, v), 2);
     return n;
   };
 }
 
 /** The Commander parser for `--day <n>`: the game day, a whole number ≥ 1. */
 export const dayNumber = wholeNumber('day');
+
+/** The commands that need a game file (gameOptions): without -g they read ./game.yaml, or refuse. */
+export const GAME_COMMANDS = new WeakSet<Command>();
+
+/**
+ * The options most commands share, with their help text: `-g/--game` (required, but ./game.yaml when
+ * it exists: program.ts fills it in before the action runs), `--day` (required), `--store`.
+ */
+export function gameOptions(cmd: Command, o: { day?: boolean; store?: boolean } = {}): Command {
+  GAME_COMMANDS.add(cmd);
+  cmd.option('-g, --game <file>', t('opt.game') + t('cli.gameRequired'));
+  if (o.day) cmd.requiredOption('--day <n>', t('opt.day') + t('cli.required'), dayNumber);
+  if (o.store) cmd.option('--store <path>', t('opt.store'));
+  return cmd;
+}
+
+/** A usage error when more than one of `flags` is given (`--json`, `--bbcode`…). */
+export function oneOf(given: Record<string, unknown>): void {
+  const set = Object.entries(given).filter(([, v]) => Boolean(v));
+  if (set.length > 1) throw new UserError(t('opt.chooseOne', Object.keys(given).join(', ')), 2);
+}
 
 /** Whether output to stdout is coloured: on a terminal, unless NO_COLOR is set. */
 export function stdoutColor(): boolean {
@@ -77,7 +100,7 @@ export async function withCountingStore<T>(game: Game, opts: CountingStoreOption
         ? opts.notStored(missing)
         : opts.allowIncomplete
           ? undefined
-          : new UserError(`thread${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not in the store ${game.storePath} yet: run \`bansha crawl --game ${game.file}\``, 3);
+          : new UserError(t('opt.notStored', missing.join(', '), game.storePath, game.file), 3);
       if (refusal) throw refusal;
     }
     assertComplete(store, stored, { allowIncomplete: opts.allowIncomplete });

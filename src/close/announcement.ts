@@ -12,11 +12,12 @@ import { incompleteLines } from '../render/incomplete.js';
 import type { Completeness, StoreData } from '../store/types.js';
 import { announcementMark, isOwnPost } from '../votes/own-posts.js';
 import type { TallyResult } from '../votes/types.js';
+import { t } from '../i18n/index.js';
 
 /** The plan that publishes `bbcode`, the announcement of `tally`, in its thread. */
 export function announcementPlan(store: StoreData, game: Game, tally: TallyResult, bbcode: string): PublishPlan {
   if (tally.tid === null) throw new Error('a count without a thread has no announcement to publish');
-  const what = `the day ${tally.day} ${tally.kind === 'rule' ? 'duel-rule vote count' : 'tally announcement'}`;
+  const what = t('tally.postWhat', tally.day, tally.kind === 'rule');
   const mark = announcementMark(tally.day, tally.kind);
   const own = threadPosts(store, tally.tid).filter((p) => !p.missing && isOwnPost(game, p) && p.text.includes(mark)).at(-1);
   return own

@@ -11,7 +11,8 @@ import { readLedger, ledgerPath, mergeProposals, updateLedger } from '../cards/l
 import type { CardProposal, LedgerCard } from '../cards/types.js';
 import { findDay, withKnownUids } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
-import { htmlDayInput, reportTitle } from '../render/html-day.js';
+import { gameTitle, htmlDayInput, htmlSource, reportTitle } from '../render/html-day.js';
+import { VERSION } from '../version.js';
 import { renderHtmlReport } from '../render/html-report.js';
 import { buildDayReport, type DayReport } from '../report/day-report.js';
 import { postUrl, threadPosts, type SlicePost } from '../store/slice.js';
@@ -130,9 +131,10 @@ export function storedPostLinks(game: Game, store: StoreData): (pid: number) => 
   };
 }
 
-/** The self-contained HTML report of the day as text. */
-export function dayHtml(game: Game, day: ClosingDay, links: (pid: number) => string | null, now = Date.now()): string {
-  return renderHtmlReport(htmlDayInput(day.report, day.tally, { title: reportTitle(game), now, postUrl: links }));
+/** The self-contained HTML report of the day as text: titled by the game's threads, the store's age and completeness in its footer. */
+export function dayHtml(game: Game, store: StoreData, day: ClosingDay, now = Date.now()): string {
+  const source = htmlSource(store, threadsForReport(game, day.report.day), VERSION);
+  return renderHtmlReport(htmlDayInput(day.report, day.tally, { title: gameTitle(game, store), now, postUrl: storedPostLinks(game, store), source }));
 }
 
 /** Where `--html` writes by default: beside the game file, `<game>-day<N>.html`. */

@@ -33,6 +33,7 @@ import { exitDisagreements, exitsFromTally, type DerivedExit } from '../votes/ca
 import { forumTime } from '../votes/time.js';
 import type { TallyResult } from '../votes/types.js';
 import { announcementPlan } from './announcement.js';
+import { renderElevatorBBCode } from '../render/elevator-bbcode.js';
 import { closingDay, dayHtml, markIncomplete, recordProposals, storedPostLinks, threadsForReport, threadsThroughDay, type ClosingDay } from './closing-day.js';
 import { withExitEvents, writeGameFile } from './confirm.js';
 
@@ -121,9 +122,9 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
     const tally = closing.tally;
     const announcement = tally && tally.kind !== 'none' ? renderTallyBBCode(tally) : null;
     const plan = announcement && tally && !incomplete.length ? announcementPlan(store, game, tally, announcement) : null;
-    return { closing, incomplete, links: storedPostLinks(game, store), announcement, plan };
+    return { closing, incomplete, links: storedPostLinks(game, store), announcement, plan, html: dayHtml(game, store, closing) };
   });
-  const { closing, incomplete, links, announcement, plan } = assembled;
+  const { closing, incomplete, links, announcement, plan, html } = assembled;
   const tally = closing.tally;
 
   // The day's results, derived, against the game file.
@@ -155,7 +156,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   write('report (terminal)', `report-day${opts.day}.txt`, renderDayReportTerminal(closing.report));
   write('report notice (BBCode)', `report-day${opts.day}.bbcode.txt`, renderDayReportBBCode(closing.report, links));
   write('report (JSON)', `report-day${opts.day}.json`, renderDayReportJson(closing.report));
-  write('report (HTML)', `report-day${opts.day}.html`, dayHtml(game, closing, links));
+  write('report (HTML)', `report-day${opts.day}.html`, html);
 
   if (incomplete.length) summary.push(`不完整 — counted with --allow-incomplete: ${incompleteLines(incomplete).join('; ')}`);
   if (tally && tally.kind !== 'none') {
@@ -178,7 +179,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
     // The next day starts from the closed day's results, confirmed or not (the summary says which).
     const after: Game = { ...game, events: [...game.events, ...derived.filter((x) => exitTime(game, x.player) === null).map((x) => ({ player: x.player, out: x.out, how: x.how }))] };
     const floor = await withStore(game, (store) => elevatorFloor(store, after, next.day));
-    write(`day ${next.day} elevator floor (BBCode)`, `elevator-day${next.day}.bbcode.txt`, floor.bbcode);
+    write(`day ${next.day} elevator floor (BBCode)`, `elevator-day${next.day}.bbcode.txt`, renderElevatorBBCode(floor));
     const marked = floor.entries.filter((e) => e.out).map((e) => e.player);
     summary.push(`day ${next.day}: elevator floor, ${floor.entries.filter((e) => e.url).length} links${marked.length ? ` (${marked.join('、')} marked out)` : ''}`);
   }

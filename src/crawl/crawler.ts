@@ -26,7 +26,8 @@ import PQueue from 'p-queue';
 import cliProgress from 'cli-progress';
 import type { FetchedPage, Page } from '../discuz/types.js';
 import type { Game } from '../game/types.js';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
 import { openStore, type Store } from '../store/store-file.js';
 import { applyPage, trimPages, type RecordResult } from '../store/record.js';
 import { completeness } from '../store/completeness.js';
@@ -131,7 +132,7 @@ class TransientError extends Error {
 export function gameThreads(game: Game, day?: number): number[] {
   const days = day === undefined ? game.days : game.days.filter((d) => d.day === day);
   if (day !== undefined && days.length === 0) {
-    throw new UserError(`day ${day} is not in ${game.file} (days: ${game.days.map((d) => d.day).join(', ')})`, 2);
+    throw new UserError(t('crawl.noDay', day, game.file, game.days.map((d) => d.day).join(', ')), 2);
   }
   const tids: number[] = [];
   for (const d of days) for (const ref of [d.discussion, ...d.votes, d.rules, d.auction]) if (ref) tids.push(ref.tid);
@@ -191,7 +192,7 @@ export async function crawlThreads(
   const showBar = opts.progress ?? Boolean(process.stderr.isTTY);
   const bar = showBar
     ? new cliProgress.SingleBar(
-        { stream: process.stderr, format: 'crawl [{bar}] {value}/{total} pages | thread {tid}', hideCursor: true, clearOnComplete: true },
+        { stream: process.stderr, format: t('crawl.progress'), hideCursor: true, clearOnComplete: true },
         cliProgress.Presets.shades_classic,
       )
     : null;
@@ -239,20 +240,11 @@ export async function crawlThreads(
           return { fetched, parsed };
         }
         if (kind === 'login' || kind === 'no-permission') {
-          throw new LoginRequiredError(
-            `the forum answered ${url} with a ${kind === 'login' ? 'login' : 'no-permission'} page` +
-              `${parsed.page.message ? ` (${parsed.page.message})` : ''}: the session has expired or lacks access; ` +
-              `nothing from that page was stored; ${loginHint(opts.gameFile)}`,
-          );
+          throw new LoginRequiredError(t('crawl.loginPage', url, kind === 'login', parsed.page.message ?? null, loginHint(opts.gameFile)));
         }
         if (kind === 'challenge') {
           if (isAntiCc(fetched)) throw new TransientError('anti-CC reload page (页面重载开启)', challengeWaitMs);
-          throw new LoginRequiredError(
-            `the forum answered ${url} with its antitheft script (防采集: a page that only a browser running the forum's ` +
-              `script gets past). bansha does not run forum scripts; nothing from that page was stored. The limit is per IP ` +
-              `and day: crawl again tomorrow, or ask the forum admin to exempt your user group from 防采集; ${loginHint(opts.gameFile)} ` +
-              `if the session is old`,
-          );
+          throw new LoginRequiredError(t('crawl.antitheft', url, loginHint(opts.gameFile)));
         }
         if (kind === 'server-error') throw new TransientError(`server error page${parsed.page.message ? ` (${parsed.page.message})` : ''}`);
         throw new TransientError(`not a thread page (${kind}${parsed.page.message ? `: ${parsed.page.message}` : ''})`);

@@ -8,7 +8,9 @@
  * through `get()`: bansha's own HTTP client with the browser's cookies, which checks every hop too.
  */
 import type { Browser, BrowserContext, BrowserContextOptions, LaunchOptions } from 'playwright-core';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
+import { findBrowser } from '../browser/discover.js';
+import { t } from '../i18n/index.js';
 import { HostScope, OutOfScopeError, USER_AGENT, httpGet, type HttpResult } from './http.js';
 import { startForumProxy, type ForumProxy } from './forum-proxy.js';
 import { CookieJar, redact, type StoredCookie } from './session.js';
@@ -25,9 +27,9 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** The browser to drive: explicit path, else BANSHA_CHROMIUM, else /usr/bin/chromium. */
+/** The browser to drive: explicit path, else BANSHA_CHROMIUM, else the installed Chromium/Chrome/Edge (src/browser/discover.ts). */
 export function chromiumPath(explicit?: string): string {
-  return explicit ?? process.env.BANSHA_CHROMIUM ?? '/usr/bin/chromium';
+  return findBrowser(explicit).path;
 }
 
 /**
@@ -41,8 +43,7 @@ export async function launchChromium(exe: string, headless: boolean, secrets: Ar
     return await chromium.launch({ ...extra, executablePath: exe, headless, args: CHROMIUM_ARGS });
   } catch (err) {
     throw new UserError(
-      `cannot start Chromium at ${exe} (${redact((err as Error).message.split('\n')[0], secrets)}); ` +
-        'install it (apt-get install chromium) or set `browser:` in the game file or BANSHA_CHROMIUM',
+      t('browser.cannotStart', exe, redact((err as Error).message.split('\n')[0], secrets)),
       2,
     );
   }

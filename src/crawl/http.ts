@@ -4,7 +4,7 @@
  * on its size. No retries here: the crawler decides what to retry.
  */
 import type { FetchedPage } from '../discuz/types.js';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { redact, type CookieJar } from './session.js';
 
 /**

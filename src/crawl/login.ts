@@ -7,7 +7,8 @@
  * `loginsubmit` and checks the forum now says `discuz_uid = 'N'` with N ≠ 0. Neither the password nor
  * any cookie value is ever printed, not even inside an error message.
  */
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
 import { chromiumPath, openForumBrowser, redact, type ForumBrowser } from './forum-browser.js';
 import { saveSession, type StorageState } from './session.js';
 
@@ -48,7 +49,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export async function login(opts: LoginOptions): Promise<LoginResult> {
   const headless = opts.headless ?? Boolean(opts.username && opts.password);
   if (headless && !(opts.username && opts.password)) {
-    throw new UserError('a headless login needs BANSHA_USERNAME and BANSHA_PASSWORD in the environment', 2);
+    throw new UserError(t('login.needsCredentials'), 2);
   }
   const log = opts.log ?? (() => undefined);
   const timeoutMs = opts.timeoutMs ?? (headless ? 20_000 : 300_000);
@@ -63,7 +64,7 @@ export async function login(opts: LoginOptions): Promise<LoginResult> {
     fb = await openForumBrowser({ forum: opts.forum, exe, headless, secrets });
     const { context } = fb;
     const page = await context.newPage();
-    log(`opening ${loginUrl}`);
+    log(t('login.opening', loginUrl));
     await page.goto(loginUrl, { timeout: timeoutMs });
     fb.assertOnHost();
     const form = page.locator('form[name="login"]').first();
@@ -97,11 +98,7 @@ export async function login(opts: LoginOptions): Promise<LoginResult> {
     }
     fb.assertOnHost();
     if (!uid) {
-      throw new UserError(
-        `login to ${forumHost} did not succeed (the forum still treats this browser as a guest): check the username and ` +
-          'password, or run `bansha login` without credentials to log in by hand (captcha)',
-        4,
-      );
+      throw new UserError(t('login.stillGuest', forumHost), 4);
     }
     const state = (await context.storageState()) as StorageState;
     // Keep only the forum's cookies: nothing from other sites goes into the session file.
@@ -109,13 +106,13 @@ export async function login(opts: LoginOptions): Promise<LoginResult> {
     state.cookies = state.cookies.filter((c) => c.domain.replace(/^\./, '') === host || host.endsWith(c.domain));
     state.origins = state.origins.filter((o) => new URL(o.origin).hostname === host);
     await saveSession(opts.sessionPath, state);
-    log(`logged in as uid ${uid}; session saved to ${opts.sessionPath} (owner-only)`);
+    log(t('login.progress', uid, opts.sessionPath));
     return { uid, sessionPath: opts.sessionPath, cookieNames: state.cookies.map((c) => c.name) };
   } catch (err) {
     if (err instanceof UserError) throw err;
     fb?.assertOnHost(); // a browser error after a page was sent off the host: say that, not the symptom
     // Browser errors can echo typed values: redact, and keep only the first line.
-    throw new UserError(`login failed: ${redact(String((err as Error).message ?? err).split('\n')[0], secrets)}`, 4);
+    throw new UserError(t('login.failed', redact(String((err as Error).message ?? err).split('\n')[0], secrets)), 4);
   } finally {
     await fb?.close();
   }

@@ -7,7 +7,7 @@
  * refusal (exit 3) naming what was asked and what came back.
  */
 import type { Page } from '../discuz/types.js';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { tidFromUrl } from '../store/record.js';
 
 /** The page answered is not the page asked for: nothing from it was stored. Exit code 3. */

@@ -11,7 +11,8 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { inspect } from 'node:util';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
 
 /** A cookie as Playwright's storageState() writes it. */
 export interface StoredCookie {
@@ -41,18 +42,14 @@ export function redact(text: string, secrets: Array<string | undefined>): string
 
 /** The hint every "log in" message ends with. */
 export function loginHint(gameFile?: string): string {
-  return `log in again: bansha login --game ${gameFile ?? '<game.yaml>'}`;
+  return t('session.hint', gameFile ?? '<game.yaml>');
 }
 
 /** Throws unless only the owner can read/write the file (POSIX). */
 export function assertOwnerOnly(file: string, mode: number): void {
   if (process.platform === 'win32') return;
   if ((mode & 0o077) !== 0) {
-    throw new UserError(
-      `refusing to use the login session ${file}: other users can access it (mode ${(mode & 0o777).toString(8)}); ` +
-        `run chmod 600 ${file}, or delete it and log in again`,
-      4,
-    );
+    throw new UserError(t('session.notOwnerOnly', file, (mode & 0o777).toString(8)), 4);
   }
 }
 
@@ -63,7 +60,7 @@ export async function readSession(file: string, gameFile?: string): Promise<Stor
   try {
     st = await fsp.stat(file);
   } catch {
-    throw new UserError(`no login session at ${file}; ${loginHint(gameFile)}`, 4);
+    throw new UserError(t('session.missing', file, loginHint(gameFile)), 4);
   }
   assertOwnerOnly(file, st.mode);
   let s: Partial<StorageState> | null = null;
@@ -73,7 +70,7 @@ export async function readSession(file: string, gameFile?: string): Promise<Stor
     // Unreadable or not JSON: refused below. Never echo the content: it is a credential.
   }
   if (!s || !Array.isArray(s.cookies)) {
-    throw new UserError(`the login session ${file} is not a valid session file; ${loginHint(gameFile)}`, 4);
+    throw new UserError(t('session.invalid', file, loginHint(gameFile)), 4);
   }
   s.cookies.forEach((c, i) => {
     const bad = cookieProblem(c);

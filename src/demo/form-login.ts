@@ -6,7 +6,7 @@
  */
 import { USER_AGENT } from '../crawl/http.js';
 import { saveSession, type StorageState } from '../crawl/session.js';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 
 /** An account on the replay server. */
 export interface FormLoginUser {

@@ -1,15 +1,14 @@
 /**
  * The elevator floor (电梯楼, rules-spec §9): for day N, one link per player in the game's player
- * order to the only-this-author view of that day's discussion thread, as BBCode ready to paste into
- * floor 2. Players out when the day opens are struck through (`[s]name[/s] (出局)`) or left out, as the
+ * order to the only-this-author view of that day's discussion thread, for floor 2 (src/render/
+ * elevator-bbcode.ts writes its BBCode). Players out when the day opens are struck through (`[s]name[/s] (出局)`) or left out, as the
  * ruleset's `elevator.outPlayers` says. A seat played by a substitute (替补) links the account playing it
  * that day. A pure function of (store, game).
  */
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { accountAt, findDay, isOut, withKnownUids } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import type { StoreData } from '../store/types.js';
-import { neutraliseBBCode } from './bbcode.js';
 import { authorOnlyUrl, forumLinkStyle, type LinkStyle } from './links.js';
 
 /** One account's link on a seat's line. */
@@ -39,7 +38,7 @@ export interface ElevatorEntry {
   accounts: ElevatorLink[];
 }
 
-/** The whole floor: its entries and the BBCode to paste. */
+/** The whole floor: its entries (src/render/elevator-bbcode.ts writes the BBCode to paste). */
 export interface ElevatorFloor {
   day: number;
   /** The day's discussion thread. */
@@ -50,7 +49,6 @@ export interface ElevatorFloor {
   entries: ElevatorEntry[];
   /** What the director must fix: accounts whose uid is not known yet (their line has no link). */
   warnings: string[];
-  bbcode: string;
 }
 
 /**
@@ -86,25 +84,5 @@ export function elevatorFloor(store: StoreData, gameAsFiled: Game, day: number):
     `${unknown.join('、')} 的论坛 uid 尚不知道，电梯里没有链接（标为“暂无链接”）：在游戏文件的 players 里写上 uid，` +
       `或等其在游戏帖里发帖后重新运行 \`bansha crawl --game ${game.file}\``,
   ];
-  return { day, tid, linkStyle: forumLinkStyle(store), outPlayers: mode, entries, warnings, bbcode: renderElevatorBBCode(day, entries) };
-}
-
-/** The BBCode of the floor: a heading, then one line per entry. Names are neutralised (see bbcode.ts). */
-export function renderElevatorBBCode(day: number, entries: readonly ElevatorEntry[]): string {
-  const lines = [`[b]第${day}日电梯[/b]`];
-  for (const e of entries) {
-    if (e.out) {
-      lines.push(`${e.seat}. [s]${neutraliseBBCode(e.player)}[/s] (出局)`);
-      continue;
-    }
-    // A substitute's line names the account as the forum shows it, and the seat it plays.
-    const link = (a: ElevatorLink) => {
-      const name = neutraliseBBCode(a.name);
-      return a.url === null ? `${name}（暂无链接）` : `[url=${a.url}]${name}[/url]`;
-    };
-    const [first, ...later] = e.accounts;
-    const seatNote = first.name === e.player ? '' : `（替补 ${neutraliseBBCode(e.player)}）`;
-    lines.push(`${e.seat}. ${link(first)}${seatNote}${later.map((a) => ` → ${link(a)}（替补）`).join('')}`);
-  }
-  return lines.join('\n') + '\n';
+  return { day, tid, linkStyle: forumLinkStyle(store), outPlayers: mode, entries, warnings };
 }

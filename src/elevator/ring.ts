@@ -5,7 +5,7 @@
  * joined (120b-dianziyouxi.txt l.272: 指定电梯楼相连的若干目标（头尾视为相连），数量为当前存活人数的
  * 六分之一，向上取整).
  */
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { alivePlayers, findDay } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import { normalizeName } from '../text/normalize.js';

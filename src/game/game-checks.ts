@@ -3,7 +3,7 @@
  * windows overlap, a thread doing two jobs. Each error names both lines. Linear in the file's size
  * (one index, one sort): a 200-player file loads as fast as a 12-player one.
  */
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { normalizeName } from '../text/normalize.js';
 import type { GameDay, ThreadRef } from './types.js';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { DateTime } from 'luxon';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { loadRuleset } from './ruleset.js';
 import { FORUM_TIME, formatForumTime as fmt, parseForumTime } from './forum-time.js';
 import type { Game, GameDay, GameEvent, PresetName, Seat, ThreadRef } from './types.js';

@@ -6,7 +6,8 @@
  * 受到的一切判罚), an account is known by its uid first (a renamed account keeps it) and its name
  * otherwise. The one place that answers "who is this account, which seat, alive when". Pure.
  */
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
 import type { SlicePost } from '../store/slice.js';
 import { normalizeName } from '../text/normalize.js';
 import type { Game, GameDay, Seat, SeatAccount } from './types.js';
@@ -158,8 +159,7 @@ export function isDirector(game: Pick<Game, 'directors'>, name: string): boolean
 export function findDay(game: Game, day: number): GameDay {
   const d = game.days.find((x) => x.day === day);
   if (!d) {
-    const known = game.days.map((x) => x.day).join(', ') || 'none';
-    throw new UserError(`day ${day} is not in the game file ${game.file} (days: ${known})`);
+    throw new UserError(t('game.noDay', day, game.file, game.days.map((x) => x.day).join(', ')));
   }
   return d;
 }

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import { parse } from 'yaml';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { packagePath } from '../paths.js';
 import { rulesetSchema, type Ruleset } from './ruleset-schema.js';
 import type { PresetName } from './types.js';

@@ -5,7 +5,7 @@
  * in front ("[M901]"), and the game file drafted from them. Pure: HTML text in, plain values out.
  */
 import * as cheerio from 'cheerio';
-import { chineseNumeral } from '../auction/read-bids.js';
+import { chineseNumeral } from '../text/chinese-numeral.js';
 
 /** One thread as the board lists it. */
 export interface BoardThread {

@@ -9,7 +9,7 @@
  * listed; a page sent off the host stops the post, exit 5). No cookie value is ever printed.
  */
 import type { BrowserContextOptions, Page as PwPage } from 'playwright-core';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { chromiumPath, openForumBrowser, redact, type ForumBrowser } from '../crawl/forum-browser.js';
 import { loginHint, readSession } from '../crawl/session.js';
 import { parsePage } from '../discuz/index.js';

@@ -4,6 +4,7 @@
  * posted, where, and as whom; nothing is posted); `--yes` posts, checks it landed and prints the link.
  */
 import type { Game } from '../game/types.js';
+import { t } from '../i18n/index.js';
 import { terminalSafe } from '../render/safe-text.js';
 import { publish, type PublishResult } from './browser.js';
 import { renderDryRun, sessionIdentity, type PublishPlan } from './plan.js';
@@ -32,9 +33,9 @@ export async function runPost(plan: PublishPlan, game: Game, opts: { yes?: boole
     return { dryRun: true, plan, text };
   }
   const result = await publish(plan, { sessionPath: game.sessionPath, gameFile: game.file, browserPath: game.browser, log: opts.log });
-  const how = plan.kind === 'reply' ? `replied to thread ${plan.tid}` : `edited floor ${plan.target?.floor ?? 2} (pid ${result.pid}) of thread ${plan.tid}`;
+  const how = plan.kind === 'reply' ? t('post.replied', plan.tid) : t('post.edited', plan.target?.floor ?? 2, result.pid, plan.tid);
   const text = opts.json
     ? `${JSON.stringify({ dryRun: false, kind: plan.kind, tid: plan.tid, pid: result.pid, url: result.url, as: result.poster }, null, 2)}\n`
-    : terminalSafe(`posted: ${how} as ${result.poster.name ?? '?'} (uid ${result.poster.uid})\n${result.url}\n`);
+    : terminalSafe(`${t('post.posted', how, result.poster.name, result.poster.uid)}\n${result.url}\n`);
   return { dryRun: false, plan, result, text };
 }

@@ -4,7 +4,8 @@
  * to a thread, or the replacement of floor 2 of a thread (the elevator floor, rules-spec §9), whose
  * pid and author come from the store.
  */
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
 import { HostScope, httpGet } from '../crawl/http.js';
 import { CookieJar, readSession } from '../crawl/session.js';
 import { decodeBody } from '../discuz/index.js';
@@ -127,24 +128,17 @@ export async function sessionIdentity(
 /** The dry run: what would be posted (exactly), where, and as whom; says that nothing was posted. */
 export function renderDryRun(plan: PublishPlan, who: { poster: Poster | null; problem: string | null }, sessionPath: string): string {
   const title = plan.title ? ` 「${plan.title}」` : '';
-  const where =
-    plan.kind === 'reply'
-      ? `a reply to thread ${plan.tid}${title} ${threadUrl(plan.forum, plan.tid)}`
-      : `an edit of floor ${plan.target!.floor} (pid ${plan.target!.pid}, by ${plan.target!.author}) of thread ${plan.tid}${title} — its whole message replaced ${threadUrl(plan.forum, plan.tid)}`;
-  const as = who.poster
-    ? `${who.poster.name ?? '(name not shown)'} (uid ${who.poster.uid}), the login session in ${sessionPath}`
-    : `unknown — ${who.problem ?? 'no session'}`;
+  const url = threadUrl(plan.forum, plan.tid);
   const lines = [
-    'dry run: nothing was posted; add --yes to post it.',
-    `what:  ${plan.what}`,
-    `where: ${where}`,
-    `as:    ${as}`,
+    t('post.dryRun'),
+    t('post.what', plan.what),
+    plan.kind === 'reply' ? t('post.whereReply', plan.tid, title, url) : t('post.whereEdit', plan.target!.floor, plan.target!.pid, plan.target!.author, plan.tid, title, url),
+    who.poster ? t('post.as', who.poster.name, who.poster.uid, sessionPath) : t('post.asUnknown', who.problem),
   ];
   const refusal = who.poster ? editRefusal(plan, who.poster) : null;
-  if (refusal) lines.push(`note:  --yes would refuse: ${refusal}`);
-  const n = plan.message.split('\n').length;
-  lines.push(`----- BBCode (${n} line${n === 1 ? '' : 's'}) -----`);
+  if (refusal) lines.push(t('post.wouldRefuse', refusal));
+  lines.push(t('post.bbcodeStart', plan.message.split('\n').length));
   // Titles, names and the forum's words through the terminal filter; the message only loses what
   // escapeBBCode already removed (controls), so it stays exactly what --yes would post.
-  return `${terminalSafe(lines.join('\n'))}\n${stripControls(plan.message)}\n----- end of BBCode -----\n`;
+  return `${terminalSafe(lines.join('\n'))}\n${stripControls(plan.message)}\n${t('post.bbcodeEnd')}\n`;
 }

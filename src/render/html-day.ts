@@ -7,15 +7,40 @@
  */
 import path from 'node:path';
 import type { Game } from '../game/types.js';
+import { classifyTitle } from '../init/board.js';
 import type { DayReport } from '../report/day-report.js';
+import { completeness, describeGaps } from '../store/completeness.js';
+import type { StoreData } from '../store/types.js';
 import type { TallyResult } from '../votes/types.js';
-import type { HtmlActivityTable, HtmlCard, HtmlFlag, HtmlReportInput } from './html-report.js';
+import type { HtmlActivityTable, HtmlCard, HtmlFlag, HtmlReportInput, HtmlSource } from './html-report.js';
 import { COLOR_NAME, STATUS_NAME } from './report-common.js';
 import { FLAG_KIND_NAMES, LURKING_KINDS, type Flag } from '../violations/flag.js';
 
-/** The report's heading for a game: its file name without .yaml ("public", "m901"). */
+/** The report's file name stem for a game: its file name without .yaml ("public", "m901"). */
 export function reportTitle(game: Pick<Game, 'file'>): string {
   return path.basename(game.file).replace(/\.ya?ml$/i, '');
+}
+
+/**
+ * The game's title as its threads name it — the tag before "第N日…" in a stored day thread's title
+ * ("[M901]第二日讨论帖" → "[M901]") — else the game file's name.
+ */
+export function gameTitle(game: Pick<Game, 'file' | 'days'>, store: StoreData): string {
+  for (const d of game.days) {
+    for (const ref of [d.discussion, d.vote]) {
+      const title = ref && store.threads[String(ref.tid)]?.title;
+      const tag = title ? classifyTitle(title)?.tag : undefined;
+      if (tag) return tag;
+    }
+  }
+  return reportTitle(game);
+}
+
+/** The footer's facts for threads `tids`: the latest page fetch and what is missing, from the store. */
+export function htmlSource(store: StoreData, tids: number[], version: string): HtmlSource {
+  const fetched = tids.flatMap((tid) => Object.values(store.threads[String(tid)]?.pages ?? {}).map((p) => Date.parse(p.fetchedAt)));
+  const gaps = tids.map((tid) => completeness(store, tid)).filter((c) => !c.complete).map(describeGaps);
+  return { crawledAt: fetched.length ? Math.max(...fetched) : null, version, gaps };
 }
 
 /**
@@ -52,6 +77,8 @@ export interface HtmlDayOptions {
   now?: number;
   /** The link to a post by pid, for card evidence (default: the link of a flag on that post, if any). */
   postUrl?: (pid: number) => string | null;
+  /** The footer's facts (htmlSource). */
+  source?: HtmlSource;
 }
 
 /**
@@ -84,5 +111,6 @@ export function htmlDayInput(report: DayReport, tally: TallyResult | null, opts:
     cards,
     notes: report.notes,
     ...(report.incomplete?.length ? { incomplete: report.incomplete } : {}),
+    ...(opts.source ? { source: opts.source } : {}),
   };
 }

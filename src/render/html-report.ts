@@ -3,6 +3,10 @@
  * as an inline SVG chart, the activity table and the flags with links to the posts. Readable offline:
  * no script, no external resource (one hashed <style> block, inline SVG), and a strict
  * Content-Security-Policy meta that forbids loading anything. Every piece of player text is escaped.
+ * Read by directors on a desktop and by players on a phone: a CJK font stack (with a Linux note in the
+ * README: fonts-noto-cjk), tables that stack into labelled cards under 600 px, the chart in a layout
+ * drawn for a 390 px screen, chart dots that link (a tap) to their ballot's row, link URLs printed
+ * after the links on paper, and a footer that says how old and how complete the data is.
  * Pure: plain result values in, HTML text out.
  */
 import type { Completeness } from '../store/types.js';
@@ -63,19 +67,47 @@ export interface HtmlReportInput {
   notes?: string[];
   /** Threads read while incompletely crawled: the page starts with them. */
   incomplete?: Completeness[];
+  /** Where the numbers come from, for the footer (absent: not shown). */
+  source?: HtmlSource;
 }
 
+/** The data behind the report: when it was crawled, by which bansha, and whether the crawl was complete. */
+export interface HtmlSource {
+  /** The latest page fetch of the threads the report reads (epoch ms), null when none is stored. */
+  crawledAt: number | null;
+  /** bansha's version. */
+  version: string;
+  /** What is missing from the store, one line per incompletely crawled thread (empty: complete). */
+  gaps: string[];
+}
+
+/**
+ * The fonts the page asks for, Chinese first: PingFang (macOS, iOS), Microsoft YaHei (Windows), Noto
+ * Sans CJK / Source Han Sans (Linux: apt-get install fonts-noto-cjk; Android), WenQuanYi (older Linux).
+ */
+export const CJK_FONT_STACK = '"PingFang SC","Hiragino Sans GB","Microsoft YaHei","Noto Sans CJK SC","Noto Sans SC","Source Han Sans SC","WenQuanYi Micro Hei",system-ui,-apple-system,"Segoe UI",sans-serif';
+
 const STYLE = `
-body{font:14px/1.5 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC","Microsoft YaHei",sans-serif;margin:24px auto;max-width:1000px;padding:0 16px;color:#222}
+body{font:14px/1.5 ${CJK_FONT_STACK};margin:24px auto;max-width:1000px;padding:0 16px;color:#222;overflow-wrap:anywhere}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
 .meta{color:#666;margin:0 0 12px}.outcome{font-size:16px;padding:8px 12px;background:#f3f7ff;border-left:4px solid #0072B2}
 table{border-collapse:collapse;width:100%;margin:8px 0}th,td{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f4f4f4}td.nw{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}tr.warn td{background:#fff4e5}section.warn{background:#fff4e5;border:2px solid #c00;padding:.5em 1em}
 .rejected{color:#a40000}.superseded{color:#777;text-decoration:line-through}.counted{color:#006400}
 .note{color:#8a5a00}.director{color:#8a5a00;font-size:.9em}.empty{color:#777;font-style:italic}svg.timeline{max-width:100%;height:auto}
-a{color:#0b5cad}footer{margin-top:32px;color:#888;font-size:12px}
+a{color:#0b5cad}footer{margin-top:32px;color:#666;font-size:12px}footer p{margin:2px 0}
 .scroll{overflow-x:auto}table.activity th,table.activity td{white-space:nowrap}
-table.activity td:first-child,table.activity th:first-child{position:sticky;left:0;background:#fff}`;
+table.activity td:first-child,table.activity th:first-child{position:sticky;left:0;background:#fff}
+svg.timeline.narrow{display:none}tr:target td{background:#fff3b0}
+@media (max-width:600px){body{margin:12px auto;padding:0 10px}h1{font-size:19px}
+svg.timeline.wide{display:none}svg.timeline.narrow{display:block;margin:0 auto}
+table,thead,tbody,tr,th,td{display:block;width:auto}thead{display:none}table{border:0}
+tr{border:1px solid #ddd;border-radius:4px;margin:0 0 8px;padding:4px 8px}
+td{border:0;padding:2px 0;white-space:normal!important;text-align:left!important}
+td[data-label]::before{content:attr(data-label) "：";color:#666;font-size:12px}td:empty{display:none}
+table.activity td:first-child{position:static;font-weight:bold}}
+@media print{body{max-width:none;margin:0}a[href^="http"]::after{content:" <" attr(href) ">";color:#555;font-size:10px;word-break:break-all}
+svg.timeline.narrow{display:none}svg.timeline.wide{display:block}}`;
 
 /** The CSP of the report: nothing may load or run; only the one style block (by hash) applies. */
 export function reportCsp(style = STYLE): string {
@@ -99,7 +131,7 @@ export function renderHtmlReport(input: HtmlReportInput): string {
   body.push(...activitySection(input.activity, input.notes ?? []));
   body.push(...flagsSection(input.flags, fmt));
   if (input.cards) body.push(...cardsSection(input.cards));
-  body.push(`<footer>bansha · ${escapeHtml(fmt(input.generatedAt, 'yyyy-MM-dd HH:mm:ss'))}</footer>`);
+  body.push(footer(input, fmt));
   return [
     '<!DOCTYPE html>',
     '<html lang="zh-CN">',
@@ -117,6 +149,22 @@ export function renderHtmlReport(input: HtmlReportInput): string {
     '</html>',
     '',
   ].join('\n');
+}
+
+/** bansha's version, when the data was crawled and made into this page, and whether the crawl was complete. */
+function footer(input: HtmlReportInput, fmt: (t: number, f?: string) => string): string {
+  const src = input.source;
+  const lines = [`bansha${src ? ` ${escapeHtml(src.version)}` : ''} · 生成于 ${escapeHtml(fmt(input.generatedAt, 'yyyy-MM-dd HH:mm:ss'))}（${escapeHtml(input.timezone)}）`];
+  if (src) {
+    lines.push(src.crawledAt === null ? '存档中没有抓取记录' : `数据抓取于 ${escapeHtml(fmt(src.crawledAt, 'yyyy-MM-dd HH:mm:ss'))}`);
+    lines.push(src.gaps.length ? `<span class="note">存档不完整：${escapeHtml(src.gaps.join('；'))}</span>` : '存档完整：所读帖子的每一页、每一楼都已抓到');
+  }
+  return `<footer>${lines.map((l) => `<p>${l}</p>`).join('')}</footer>`;
+}
+
+/** `<td>` with the column's name as its label (shown before the cell when a table stacks on a phone). */
+function td(label: string, html: string, cls = ''): string {
+  return `<td${cls ? ` class="${cls}"` : ''} data-label="${escapeHtml(label)}">${html}</td>`;
 }
 
 function tallySection(input: HtmlReportInput, fmt: (t: number, f?: string) => string): string[] {
@@ -141,16 +189,17 @@ function tallySection(input: HtmlReportInput, fmt: (t: number, f?: string) => st
   );
   out.push('<table class="totals"><thead><tr><th>候选</th><th>票数</th><th>投票者</th></tr></thead><tbody>');
   for (const line of t.totals) {
-    out.push(`<tr><td>${escapeHtml(line.name)}</td><td class="num">${line.votes}</td><td>${escapeHtml(line.voters.join('、'))}</td></tr>`);
+    out.push(`<tr>${td('候选', escapeHtml(line.name))}${td('票数', String(line.votes), 'num')}${td('投票者', escapeHtml(line.voters.join('、')))}</tr>`);
   }
-  if (t.abstentions.length) out.push(`<tr><td>弃权</td><td class="num">—</td><td>${escapeHtml(t.abstentions.join('、'))}</td></tr>`);
+  if (t.abstentions.length) out.push(`<tr>${td('候选', '弃权')}${td('票数', '—', 'num')}${td('投票者', escapeHtml(t.abstentions.join('、')))}</tr>`);
   out.push('</tbody></table>');
   const none = t.players.filter((p) => p.state === 'none').map((p) => p.player);
   if (none.length) out.push(`<p>未投票：${escapeHtml(none.join('、'))}</p>`);
 
   out.push('<h2>票型变化</h2>');
   const tl = voteTimeline(t);
-  out.push(tl.events.length ? renderTimelineSvg(tl, { from: input.opens, to: input.closes, timezone: input.timezone }) : '<p class="empty">没有计入的票。</p>');
+  const chart = { from: input.opens, to: input.closes, timezone: input.timezone };
+  out.push(tl.events.length ? `${renderTimelineSvg(tl, chart)}\n${renderTimelineSvg(tl, { ...chart, layout: 'narrow' })}` : '<p class="empty">没有计入的票。</p>');
 
   out.push('<h2>每一票</h2>', '<table class="ballots"><thead><tr><th>时间</th><th>楼层</th><th>投票者</th><th>对象</th><th>状态</th><th>说明</th></tr></thead><tbody>');
   for (const b of t.ballots) out.push(ballotRow(b, fmt));
@@ -162,8 +211,8 @@ function tallySection(input: HtmlReportInput, fmt: (t: number, f?: string) => st
       for (const r of t.acceleration.audit) {
         const status = r.counted ? 'counted' : 'rejected';
         out.push(
-          `<tr class="${status}"><td class="nw">${escapeHtml(fmt(r.at, 'MM-dd HH:mm:ss'))}</td><td class="nw">${link(r.url, r.floor === null ? '#' : `${r.floor}#`)}</td>` +
-            `<td class="nw">${escapeHtml(r.player)}</td><td class="nw ${status}">${r.counted ? '计入' : '不计'}</td><td>${escapeHtml(r.reason ?? '')}</td></tr>`,
+          `<tr class="${status}">${td('时间', escapeHtml(fmt(r.at, 'MM-dd HH:mm:ss')), 'nw')}${td('楼层', link(r.url, r.floor === null ? '#' : `${r.floor}#`), 'nw')}` +
+            `${td('玩家', escapeHtml(r.player), 'nw')}${td('计入', r.counted ? '计入' : '不计', `nw ${status}`)}${r.reason ? td('说明', escapeHtml(r.reason)) : '<td></td>'}</tr>`,
         );
       }
       out.push('</tbody></table>');
@@ -173,8 +222,8 @@ function tallySection(input: HtmlReportInput, fmt: (t: number, f?: string) => st
     out.push('<h2>投票发错帖（不计票）</h2>', '<table class="misplaced"><thead><tr><th>时间</th><th>帖子</th><th>玩家</th><th>对象</th></tr></thead><tbody>');
     for (const m of t.misplaced) {
       out.push(
-        `<tr><td class="nw">${escapeHtml(fmt(m.at, 'MM-dd HH:mm:ss'))}</td><td class="nw">${link(m.url, `${m.thread === 'discussion' ? '讨论帖' : '进程帖'} ${m.floor ?? ''}#`)}</td>` +
-          `<td class="nw">${escapeHtml(m.player)}</td><td>${escapeHtml(m.target ?? '—')}</td></tr>`,
+        `<tr>${td('时间', escapeHtml(fmt(m.at, 'MM-dd HH:mm:ss')), 'nw')}${td('帖子', link(m.url, `${m.thread === 'discussion' ? '讨论帖' : '进程帖'} ${m.floor ?? ''}#`), 'nw')}` +
+          `${td('玩家', escapeHtml(m.player), 'nw')}${td('对象', escapeHtml(m.target ?? '—'))}</tr>`,
       );
     }
     out.push('</tbody></table>');
@@ -191,9 +240,9 @@ function ballotRow(b: BallotRecord, fmt: (t: number, f?: string) => string): str
   const notes = [...new Set([b.proxyBy ? `代投：${b.proxyBy}` : null, b.edit ? `编辑：${b.edit.before} → ${b.edit.after}` : null, ...b.flags].filter((n): n is string => !!n))];
   const mine = [b.note, ...notes].filter((n): n is string => !!n);
   return (
-    `<tr class="${b.status}"><td class="nw">${escapeHtml(fmt(b.at, 'MM-dd HH:mm:ss'))}</td><td class="nw">${link(b.url, b.floor === null ? '#' : `${b.floor}#`)}</td>` +
-    `<td class="nw">${escapeHtml(b.voter)}</td><td class="nw">${escapeHtml(b.target ?? '—')}</td><td class="nw ${b.status}">${STATUS[b.status]}</td>` +
-    `<td>${escapeHtml(b.reason ?? '')}${mine.length ? `<div class="director">导演备注：${escapeHtml(mine.join('；'))}</div>` : ''}</td></tr>`
+    `<tr id="ballot-${b.pid}" class="${b.status}">${td('时间', escapeHtml(fmt(b.at, 'MM-dd HH:mm:ss')), 'nw')}${td('楼层', link(b.url, b.floor === null ? '#' : `${b.floor}#`), 'nw')}` +
+    `${td('投票者', escapeHtml(b.voter), 'nw')}${td('对象', escapeHtml(b.target ?? '—'), 'nw')}${td('状态', STATUS[b.status], `nw ${b.status}`)}` +
+    `${b.reason || mine.length ? td('说明', `${escapeHtml(b.reason ?? '')}${mine.length ? `<div class="director">导演备注：${escapeHtml(mine.join('；'))}</div>` : ''}`) : '<td></td>'}</tr>`
   );
 }
 
@@ -207,8 +256,8 @@ function activitySection(a: HtmlActivityTable | null, notes: string[]): string[]
   out.push('<p class="meta">每日发言数（计数帖内，开门至关门）</p>');
   out.push(`<div class="scroll"><table class="activity"><thead><tr><th>玩家</th>${a.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>`);
   for (const r of a.rows) {
-    const cells = r.cells.map((c) => (typeof c === 'number' ? `<td class="num">${c}</td>` : `<td>${escapeHtml(c)}</td>`)).join('');
-    out.push(`<tr${r.warn ? ' class="warn"' : ''}><td>${escapeHtml(r.player)}</td>${cells}</tr>`);
+    const cells = r.cells.map((c, i) => (typeof c === 'number' ? td(a.columns[i], String(c), 'num') : td(a.columns[i], escapeHtml(c)))).join('');
+    out.push(`<tr${r.warn ? ' class="warn"' : ''}>${td('玩家', escapeHtml(r.player))}${cells}</tr>`);
   }
   out.push('</tbody></table></div>', '</section>');
   return out;
@@ -223,8 +272,8 @@ function flagsSection(flags: HtmlFlag[], fmt: (t: number, f?: string) => string)
   out.push('<table class="flags"><thead><tr><th>时间</th><th>玩家</th><th>类别</th><th>内容</th><th>帖子</th></tr></thead><tbody>');
   for (const f of flags) {
     out.push(
-      `<tr><td class="nw">${f.at === null ? '—' : escapeHtml(fmt(f.at, 'MM-dd HH:mm'))}</td><td class="nw">${escapeHtml(f.player)}</td><td class="nw">${escapeHtml(f.kind)}</td>` +
-        `<td>${escapeHtml(f.detail)}</td><td class="nw">${f.url ? link(f.url, '查看') : ''}</td></tr>`,
+      `<tr>${td('时间', f.at === null ? '—' : escapeHtml(fmt(f.at, 'MM-dd HH:mm')), 'nw')}${td('玩家', escapeHtml(f.player), 'nw')}${td('类别', escapeHtml(f.kind), 'nw')}` +
+        `${td('内容', escapeHtml(f.detail))}${f.url ? td('帖子', link(f.url, '查看'), 'nw') : '<td></td>'}</tr>`,
     );
   }
   out.push('</tbody></table>', '</section>');
@@ -240,8 +289,8 @@ function cardsSection(cards: HtmlCard[]): string[] {
   out.push('<table class="cards"><thead><tr><th>编号</th><th>玩家</th><th>牌</th><th>状态</th><th>理由</th><th>证据</th></tr></thead><tbody>');
   for (const c of cards) {
     out.push(
-      `<tr><td class="nw">${escapeHtml(c.id ?? '—')}</td><td class="nw">${escapeHtml(c.player)}</td><td class="nw">${escapeHtml(c.color)}</td>` +
-        `<td class="nw">${escapeHtml(c.status)}</td><td>${escapeHtml(c.reason)}${c.directorNote ? `<div class="director">导演备注：${escapeHtml(c.directorNote)}</div>` : ''}</td><td>${c.evidence.map((e) => link(e.url, e.label)).join(' ')}</td></tr>`,
+      `<tr>${td('编号', escapeHtml(c.id ?? '—'), 'nw')}${td('玩家', escapeHtml(c.player), 'nw')}${td('牌', escapeHtml(c.color), 'nw')}` +
+        `${td('状态', escapeHtml(c.status), 'nw')}${td('理由', `${escapeHtml(c.reason)}${c.directorNote ? `<div class="director">导演备注：${escapeHtml(c.directorNote)}</div>` : ''}`)}${c.evidence.length ? td('证据', c.evidence.map((e) => link(e.url, e.label)).join(' ')) : '<td></td>'}</tr>`,
     );
   }
   out.push('</tbody></table>', '</section>');

@@ -10,6 +10,8 @@ import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
 import { COLOR_NAME, STATUS_NAME } from './report-common.js';
 import { FLAG_KIND_NAMES, LURKING_KINDS } from '../violations/flag.js';
+import { t as tr } from '../i18n/index.js';
+import { displayWidth as width, padDisplay as pad } from '../text/width.js';
 import { terminalSafe } from './safe-text.js';
 
 export interface ReportTerminalOptions {
@@ -19,26 +21,18 @@ export interface ReportTerminalOptions {
 /** The width the activity table keeps within (a classic terminal). */
 const TERMINAL_COLUMNS = 80;
 
-function width(s: string): number {
-  let w = 0;
-  for (const ch of s) w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(ch) ? 2 : 1;
-  return w;
-}
-function pad(s: string, w: number): string {
-  return s + ' '.repeat(Math.max(0, w - width(s)));
-}
-
 /** The report as text ending in a newline. */
 export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOptions = {}): string {
   const c = pc.createColors(opts.color ?? false);
   const t = (ms: number) => forumTime(ms, r.timezone);
   const out: string[] = incompleteText(r.incomplete).map((l) => c.red(l));
-  out.push(c.bold(`Day ${r.day} report (${r.ruleset}) — ${t(r.opens)} to ${t(r.closes)} [${r.timezone}]${r.accelerated ? ' — accelerated' : ''}`));
-  for (const n of r.notes) out.push(c.yellow(`  note: ${n}`));
+  out.push(c.bold(tr('report.heading', r.day, r.ruleset, t(r.opens), t(r.closes), r.timezone, r.accelerated)));
+  for (const n of r.notes) out.push(c.yellow(tr('report.note', terminalSafe(n))));
 
-  out.push('', c.bold('Activity (posts in the counted threads; — = out before the day)'));
+  out.push('', c.bold(tr('report.activity')));
   const nameW = Math.max(6, ...r.table.rows.map((x) => width(terminalSafe(x.player)))) + 2;
   // A long game's days wrap into blocks that fit an 80-column terminal; totals and ballots close the last.
+  const tail = `  ${pad(tr('report.total'), 5)}  ${tr('report.voted')}`;
   const perBlock = Math.max(3, Math.floor((TERMINAL_COLUMNS - 2 - nameW - 14) / 5));
   const blocks: number[][] = [];
   for (let i = 0; i < r.table.days.length; i += perBlock) blocks.push(r.table.days.slice(i, i + perBlock).map((_, k) => i + k));
@@ -46,18 +40,18 @@ export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOption
   blocks.forEach((cols, b) => {
     const last = b === blocks.length - 1;
     if (b > 0) out.push('');
-    out.push(`  ${pad('player', nameW)}${cols.map((i) => `D${r.table.days[i]}`.padStart(5)).join('')}${last ? '  total  voted' : ''}`);
+    out.push(`  ${pad(tr('report.player'), nameW)}${cols.map((i) => `D${r.table.days[i]}`.padStart(5)).join('')}${last ? tail : ''}`);
     for (const row of r.table.rows) {
       const today = r.activity.find((a) => a.player === row.player)!;
       const cells = cols.map((i) => (row.counts[i] === null ? '—' : String(row.counts[i])).padStart(5)).join('');
-      const voted = today.exempt ? '' : today.voted === null ? 'n/a' : today.voted ? 'yes' : c.red('no');
+      const voted = today.exempt ? '' : today.voted === null ? tr('report.na') : today.voted ? tr('report.yes') : c.red(tr('report.no'));
       const line = `  ${pad(terminalSafe(row.player), nameW)}${cells}${last ? `  ${String(row.total).padStart(5)}  ${voted}` : ''}`;
       out.push(r.flags.some((f) => f.player === row.player && LURKING_KINDS.has(f.kind)) ? c.yellow(line) : line);
     }
   });
 
-  out.push('', c.bold(`Flags (${r.flags.length}) — proposals for the director, never automatic`));
-  if (!r.flags.length) out.push('  (none)');
+  out.push('', c.bold(tr('report.flags', r.flags.length)));
+  if (!r.flags.length) out.push(tr('report.none'));
   for (const f of r.flags) {
     const where = f.pid !== null ? `${f.floor !== null ? `${f.floor}#` : `pid ${f.pid}`} ${f.at !== null ? t(f.at) : ''}` : '';
     out.push(`  ${c.bold(FLAG_KIND_NAMES[f.kind].short)}  ${terminalSafe(f.player)}  ${where}`.trimEnd());
@@ -66,17 +60,17 @@ export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOption
     if (f.url) out.push(c.dim(`      ${f.url}`));
   }
 
-  out.push('', c.bold(`Cards proposed (${r.cards.length})`));
-  if (!r.cards.length) out.push('  (none)');
+  out.push('', c.bold(tr('report.cards', r.cards.length)));
+  if (!r.cards.length) out.push(tr('report.none'));
   for (const card of r.cards) {
     const colour = card.color === 'red' ? c.red : card.color === 'yellow' ? c.yellow : c.blue;
-    out.push(`  ${card.id ?? '--'}  ${colour(COLOR_NAME[card.color])}  ${terminalSafe(card.player)}  [${STATUS_NAME[card.status]}]  ${terminalSafe(card.reason)}${card.directorNote ? `  [导演备注] ${terminalSafe(card.directorNote)}` : ''}${card.evidence.length ? `  evidence: ${card.evidence.map((p) => `pid ${p}`).join(', ')}` : ''}`);
+    out.push(`  ${card.id ?? '--'}  ${colour(COLOR_NAME[card.color])}  ${terminalSafe(card.player)}  [${STATUS_NAME[card.status]}]  ${terminalSafe(card.reason)}${card.directorNote ? `  [导演备注] ${terminalSafe(card.directorNote)}` : ''}${card.evidence.length ? `  ${tr('report.evidence', card.evidence.map((p) => `pid ${p}`).join(', '))}` : ''}`);
   }
-  if (r.cards.some((x) => x.id)) out.push(c.dim('  confirm or dismiss: bansha cards confirm|dismiss ID --game …'));
+  if (r.cards.some((x) => x.id)) out.push(c.dim(tr('report.decideHint')));
 
   const carded = r.standings.filter(hasCards);
   if (carded.length) {
-    out.push('', c.bold('Standings (confirmed cards, upgrades applied)'));
+    out.push('', c.bold(tr('report.standings')));
     for (const s of carded) out.push(`  ${pad(terminalSafe(s.player), nameW)}${s.sentOff ? c.red(standingText(s)) : standingText(s)}${s.upgrades.length ? c.dim(`  (${s.upgrades.join('；')})`) : ''}`);
   }
   return `${out.join('\n')}\n`;

@@ -18,6 +18,8 @@ export interface TimelineEvent {
   weight: number;
   kind: 'vote' | 'change';
   url: string;
+  /** The ballot's post (the HTML report's ballot row is `#ballot-PID`). */
+  pid: number;
 }
 
 /** The running totals: every candidate's total after each event. */
@@ -40,7 +42,7 @@ export function voteTimeline(tally: TallyResult): VoteTimeline {
     const to = b.target === ABSTAIN || b.parsed?.kind === 'abstain' ? null : b.target;
     const weight = b.weight > 0 ? b.weight : tally.sheriff === b.voter && tally.kind === 'elimination' ? tally.sheriffWeight : 1;
     const had = last.has(b.voter);
-    events.push({ at: b.at, voter: b.voter, from: had ? (last.get(b.voter) ?? null) : null, to, weight, kind: had ? 'change' : 'vote', url: b.url });
+    events.push({ at: b.at, voter: b.voter, from: had ? (last.get(b.voter) ?? null) : null, to, weight, kind: had ? 'change' : 'vote', url: b.url, pid: b.pid });
     last.set(b.voter, to);
   }
   const running: Record<string, number> = {};

@@ -5,7 +5,8 @@
  * after a deletion. Counting commands refuse to work from an incomplete thread unless told
  * --allow-incomplete, so a missed page or post can never become a quietly wrong count.
  */
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
 import type { Store } from './store-file.js';
 import type { Completeness, StoreData, StoredThread } from './types.js';
 
@@ -86,16 +87,16 @@ export function formatRanges(nums: number[]): string {
 /** One line saying what is missing from a thread ("" when complete). */
 export function describeGaps(c: Completeness): string {
   if (c.complete) return '';
-  if (c.pageCount === 0) return `thread ${c.tid}: never fetched`;
+  if (c.pageCount === 0) return t('gaps.neverFetched', c.tid);
   const bits: string[] = [];
-  if (c.missingPages.length) bits.push(`pages ${formatRanges(c.missingPages)} of ${c.pageCount} not fetched`);
+  if (c.missingPages.length) bits.push(t('gaps.pages', formatRanges(c.missingPages), c.pageCount));
   if (c.missingFloors.length) {
     const r = c.replies;
     const tail = r !== null && c.missingFloors.some((f) => f > c.maxFloor);
-    bits.push(`floors ${formatRanges(c.missingFloors)} never seen${tail ? ` (page 1 shows ${r} replies, so floors run to ${r + 1})` : ''}`);
+    bits.push(t('gaps.floors', formatRanges(c.missingFloors)) + (tail ? t('gaps.floorsTail', r) : ''));
   }
-  if (!bits.length) bits.push('no posts stored');
-  return `thread ${c.tid}: ${bits.join('; ')}`;
+  if (!bits.length) bits.push(t('gaps.noPosts'));
+  return t('gaps.thread', c.tid, bits.join('; '));
 }
 
 /**
@@ -110,11 +111,7 @@ export function assertComplete(
   const all = tids.map((tid) => completeness(store, tid));
   const gaps = all.filter((c) => !c.complete);
   if (gaps.length && !opts.allowIncomplete) {
-    throw new UserError(
-      `the store is incomplete, so counting would be unreliable:\n  ${gaps.map(describeGaps).join('\n  ')}\n` +
-        'crawl again (bansha crawl --game …), or pass --allow-incomplete to count anyway',
-      3,
-    );
+    throw new UserError(t('gaps.refusal', gaps.map(describeGaps).join('\n  ')), 3);
   }
   return all;
 }

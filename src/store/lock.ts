@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 
 /** What a lock file holds. */
 export interface LockRecord {

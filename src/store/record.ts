@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { FetchedPage, Page, Post } from '../discuz/types.js';
 import { flatString } from '../discuz/flat-string.js';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import type { Store } from './store-file.js';
 import type { FetchedPageRecord, StoreData, StoredPost, StoredThread } from './types.js';
 

@@ -27,7 +27,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { takeFileLock } from './lock.js';
 import {
   appendLine, cutTornTail, fsyncDir, fullEntry, logLine, readLog, writeFileAtomic,

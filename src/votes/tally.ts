@@ -4,7 +4,7 @@
  * counts, weighs and counts them, and says who won and by which rule. A pure function of the game and
  * the posts, so tests feed posts directly and the CLI feeds them from the store (`postsFromStore`).
  */
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { exitTime, findDay, idiotTime, otherSeatNames, seatPosts } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { threadPosts, type SlicePost } from '../store/slice.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chineseNumeral, readAuctionPost } from '../../src/auction/index.js';
+import { readAuctionPost } from '../../src/auction/index.js';
+import { chineseNumeral } from '../../src/text/chinese-numeral.js';
 
 const bids = (t: string) => readAuctionPost(t).bids.map((b) => [b.item, b.price]);
 

@@ -9,6 +9,7 @@ import { tallyDay, postsFromStore } from '../../src/votes/tally.js';
 import { resolveAuction } from '../../src/auction/index.js';
 import { threadPosts } from '../../src/store/slice.js';
 import { arbiterRange, duelPairs, elevatorFloor } from '../../src/elevator/index.js';
+import { renderElevatorBBCode } from '../../src/render/elevator-bbcode.js';
 import { FIXTURES } from '../auction/synth-store.js';
 import { completeness } from '../../src/store/completeness.js';
 import { startReplayServer } from '../../src/replay/server.js';
@@ -129,7 +130,7 @@ describe('demo sites', () => {
     expect(t.kind).toBe('none');
     const range = arbiterRange(game, 2, '雷电');
     expect(range).toEqual(['雷电', '马里奥']); // ⌈11/6⌉ = 2, head and tail joined
-    expect(elevatorFloor(data, game, 2).bbcode).toContain('[s]卡比[/s] (出局)');
+    expect(renderElevatorBBCode(elevatorFloor(data, game, 2))).toContain('[s]卡比[/s] (出局)');
   });
 
   it.each(['wuhui', '120b'] as const)('%s: the board listing lists exactly the demo\'s threads, newest last post first, and the server serves it as the public site\'s', async (name) => {

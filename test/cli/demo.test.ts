@@ -41,23 +41,23 @@ describe('bansha demo', () => {
     expect(tree(path.join(ROOT, 'fixtures'))).toEqual(fixturesBefore);
 
     const text = r.summary.join('\n');
-    expect(text).toContain(`${DEMO_CRAWL_DELAY_MS} ms between requests`);
-    expect(text).toMatch(/crawl: \d+ threads, \d+ pages, \d+ requests, all complete/);
+    expect(text).toContain(`请求间隔 ${DEMO_CRAWL_DELAY_MS} 毫秒`);
+    expect(text).toMatch(/抓取：\d+ 个帖子，\d+ 页，\d+ 次请求，全部完整/);
     for (const d of r.days) {
       const day = game.days.find((x) => x.day === d.day)!;
       const html = fs.readFileSync(path.join(out, `report-day${d.day}.html`), 'utf8');
       expect(html).toContain('<svg');
       expect(html).toContain('<table class="activity">');
       expect((html.match(/<tr class="warn">/g) ?? []).length).toBe(new Set(d.report.flags.filter((f) => ['few-posts', 'low-streak', 'no-ballot'].includes(f.kind)).map((f) => f.player)).size);
-      expect(fs.readFileSync(path.join(out, `tally-day${d.day}.txt`), 'utf8')).toContain(`Day ${d.day}`);
-      expect(fs.readFileSync(path.join(out, `report-day${d.day}.txt`), 'utf8')).toContain(`Day ${d.day} report`);
+      expect(fs.readFileSync(path.join(out, `tally-day${d.day}.txt`), 'utf8')).toContain(`第 ${d.day} 日`);
+      expect(fs.readFileSync(path.join(out, `report-day${d.day}.txt`), 'utf8')).toContain(`第 ${d.day} 日报告`);
       // the report's acceleration is the tally's
       expect(d.report.accelerated).toBe(d.tally!.accelerated);
       expect(d.report.opens).toBe(day.opens);
       // lurkers named in the summary are the report's few-posts flags
       const few = d.report.flags.filter((f) => f.kind === 'few-posts').map((f) => f.player);
       expect(few.length).toBeGreaterThan(0);
-      expect(text).toContain(`day ${d.day}: lurkers — under ${game.rules.lurking.minPostsPerDay} posts: ${few.join('、')}`);
+      expect(text).toContain(`第 ${d.day} 日：潜水 —— 不足 ${game.rules.lurking.minPostsPerDay} 帖：${few.join('、')}`);
     }
     // The proposed cards went into the ledger beside the demo's game file, with ids shown in the reports.
     expect(r.ledgerPath).toBe(path.join(out, 'game.cards.json'));
@@ -68,9 +68,9 @@ describe('bansha demo', () => {
     // the floor links to the replay server's only-author views
     expect(fs.readFileSync(path.join(out, 'elevator-day2.txt'), 'utf8')).toContain(`${game.forum}forum.php?mod=viewthread&tid=4&page=1&authorid=`);
     // day 1 elects the sheriff; the day-2 result matches the game file's vote-out
-    expect(text).toContain(`day 1: sheriff ${r.days[1].tally!.sheriff}`);
+    expect(text).toContain(`第 1 日：警长 ${r.days[1].tally!.sheriff}`);
     const votedOut = game.events.find((e) => e.how === 'vote')!.player;
-    expect(text).toContain(`day 2: out ${votedOut}`);
+    expect(text).toContain(`第 2 日：出局 ${votedOut}`);
   });
 
   it('a second run into the same directory starts afresh (no stale store, session or ledger)', async () => {
@@ -94,10 +94,10 @@ describe('bansha demo', () => {
     } finally {
       vi.restoreAllMocks();
     }
-    expect(stdout).toContain(`written to ${out}:`);
+    expect(stdout).toContain(`已写入 ${out}：`);
     expect(stdout).toContain(path.join(out, 'report-day2.html'));
-    expect(stdout).toContain('day 2: out 月饼');
-    expect(stdout).toMatch(/done in \d+\.\d s/);
+    expect(stdout).toContain('第 2 日：出局 月饼');
+    expect(stdout).toMatch(/用时 \d+\.\d 秒/);
     expect(fs.readFileSync(path.join(ROOT, '.gitignore'), 'utf8').split('\n')).toContain(`${DEFAULT_DEMO_OUT}/`);
   });
 
@@ -107,16 +107,16 @@ describe('bansha demo', () => {
     const r = await runDemo({ preset, out, browser });
     expect(r.login).toBe(browser ? 'browser' : 'http');
     const text = r.summary.join('\n');
-    expect(text).toContain(`login: 导演A through the forum's login form (${browser ? 'Chromium' : 'plain HTTP form post'})`);
-    expect(text).toMatch(/crawl: \d+ threads, \d+ pages, \d+ requests, all complete/);
+    expect(text).toContain(`登录：导演A，经论坛登录表单（${browser ? 'Chromium' : '普通 HTTP 表单'}）`);
+    expect(text).toMatch(/抓取：\d+ 个帖子，\d+ 页，\d+ 次请求，全部完整/);
     if (preset === 'wuhui') {
-      expect(text).toContain('day 1: duel rule 规则3');
-      expect(text).toMatch(/day 1: auction .*3号 阿狸 20G/);
-      expect(text).toContain('day 1 duels: 阿狸–白泽');
+      expect(text).toContain('第 1 日：对战规则 规则3');
+      expect(text).toMatch(/第 1 日：拍卖 .*3号 阿狸 20G/);
+      expect(text).toContain('第 1 日对战：阿狸–白泽');
       expect(fs.readFileSync(path.join(out, 'auction-day2.txt'), 'utf8')).toContain('金蝉 被投票出局：47G');
     } else {
-      expect(text).toContain('day 1: no public vote');
-      expect(text).toContain('仲裁者 range from 雷电: 雷电、马里奥');
+      expect(text).toContain('第 1 日：无公开投票');
+      expect(text).toContain('仲裁者范围（从 雷电 起）：雷电、马里奥');
       expect(fs.readFileSync(path.join(out, 'report-day1.html'), 'utf8')).toContain('水帖');
     }
     for (const d of r.days) expect(fs.existsSync(path.join(out, `report-day${d.day}.html`))).toBe(true);

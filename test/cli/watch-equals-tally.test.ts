@@ -57,8 +57,8 @@ describe('watch = tally', () => {
     const w = await bansha(['watch', '--game', game.file, '--day', '2', '--delay-ms', '0', '--concurrency', '4']);
     expect(w.stderr).toBe('');
     expect(w.code).toBe(0);
-    expect(w.stdout).toContain('final count');
-    expect(w.stdout).toMatch(/Sheriff: 包子/);
+    expect(w.stdout).toContain('关门计票');
+    expect(w.stdout).toMatch(/警长：包子/);
     expect(w.stdout).toMatch(/月饼 +7\.5/);
     const t = await bansha(['tally', '--game', game.file, '--day', '2', '--json']);
     expect(t.code).toBe(0);
@@ -126,8 +126,8 @@ describe('watch = tally', () => {
     server.setFault({ fault: { kind: 'status', status: 500 }, path: `tid=${D1VOTE}&page=2`, times: 3 });
     try {
       const final = await runWatch({ game, day: 2, intervalMs: 20 * 60_000, clock, crawl: fast, draw: (f) => frames.push(f) });
-      expect(frames[0]).toMatch(/^11-22 20:30 无法给出当前票数——could not fetch thread 3 page 2/);
-      expect(frames.at(-1)).toContain('final count');
+      expect(frames[0]).toMatch(/^11-22 20:30 无法给出当前票数——没能抓到 帖子 3 第 2 页/);
+      expect(frames.at(-1)).toContain('关门计票');
       expect(renderTallyJson(final)).toBe(faultFree);
     } finally {
       server.setFault();

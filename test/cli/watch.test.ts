@@ -32,12 +32,12 @@ describe('bansha watch with a fake clock', () => {
       draw: (frame, f) => frames.push({ frame, final: f }),
     });
     expect(slept).toEqual([5, 20, 20, 20].map((m) => m * 60_000));
-    expect(frames[0].frame).toMatch(/^watching day 2 from/);
+    expect(frames[0].frame).toMatch(/^第 2 日将从 /);
     const running = frames.slice(1, -1);
     expect(running).toHaveLength(3);
-    for (const r of running) expect(r.frame).toMatch(/^running count at [\s\S]*\nnot voted yet \(\d+\): /);
+    for (const r of running) expect(r.frame).toMatch(/^实时票数 [\s\S]*\n尚未投票（\d+）：/);
     expect(frames.at(-1)!.final).toBe(true);
-    expect(frames.at(-1)!.frame).toContain('final count');
+    expect(frames.at(-1)!.frame).toContain('关门计票');
     expect(final.running).toBe(false);
     // The running counts only see ballots posted before their moment; the last one before closing never
     // shows more counted ballots than the final count.

@@ -81,7 +81,7 @@ describe('bansha close', () => {
     test('the first run replies, the second finds its own post and edits it; it is never read as a ballot', async () => {
       const dry = await bansha(['close', '--game', gameFile, '--day', '2', '--post']);
       expect(dry.code, dry.stderr).toBe(0);
-      expect(dry.stdout).toContain(`a reply to thread ${VOTE}`);
+      expect(dry.stdout).toContain(`位置：回复帖子 ${VOTE}`);
       expect(server.posted).toEqual([]);
 
       const first = await bansha(['close', '--game', gameFile, '--day', '2', '--post', '--yes']);
@@ -92,7 +92,7 @@ describe('bansha close', () => {
       const second = await bansha(['close', '--game', gameFile, '--day', '2', '--post', '--yes']);
       expect(second.code, second.stderr).toBe(0);
       expect(second.stdout).toContain(`would edit the tool's earlier post (pid ${pid})`);
-      expect(second.stdout).toMatch(new RegExp(`posted: edited floor \\d+ \\(pid ${pid}\\) of thread ${VOTE}`));
+      expect(second.stdout).toMatch(new RegExp(`已发布：已编辑帖子 ${VOTE} 的 \\d+ 楼（pid ${pid}）`));
       expect(server.posted).toHaveLength(2);
       expect(server.posted[1]).toMatchObject({ kind: 'edit', tid: VOTE, pid });
 

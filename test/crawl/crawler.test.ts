@@ -228,7 +228,7 @@ describe('fault matrix', () => {
     expect(res.incomplete).toBe(true);
     expect(res.threads[0].failures).toEqual([{ page: 3, reason: expect.stringContaining('timed out') }]);
     expect(res.threads[0].completeness.missingPages).toEqual([3]);
-    expect(() => assertComplete(r.store, [tid])).toThrow(/pages 3 of 7 not fetched/);
+    expect(() => assertComplete(r.store, [tid])).toThrow(/共 7 页，第 3 页未抓取/);
     // The store on disk has the other pages.
     const onDisk = (await openStore(r.store.path, { lock: false })).data;
     expect(Object.keys(onDisk.threads[String(tid)].pages).map(Number).sort((a, b) => a - b)).toEqual(allPages(n).filter((p) => p !== 3));
@@ -249,7 +249,7 @@ describe('fault matrix', () => {
     expect(err).toBeInstanceOf(LoginRequiredError);
     expect(err.exitCode).toBe(4);
     expect(err.message).toContain('bansha login --game game.yaml');
-    expect(err.message).toContain('nothing from that page was stored');
+    expect(err.message).toContain('该页内容没有存入存档');
     const after = r.store.data;
     expect(after.posts).toEqual(Object.fromEntries(Object.entries(before.posts).map(([k, p]) => [k, { ...p, versions: p.versions.map((v, i) => ({ ...v, lastSeen: after.posts[k].versions[i].lastSeen })) }])));
     // The stop is prompt: nothing is requested after the first guest page answers.
@@ -289,7 +289,7 @@ describe('fault matrix', () => {
     r.srv.swapPage(tid, 2, (html) => duplicatePost(html, dup.pid));
     const res = await r.crawl([tid]);
     expect(res.threads[0].completeness.missingFloors).toEqual([gone.floor]);
-    expect(() => assertComplete(r.store, [tid])).toThrow(new RegExp(`floors ${gone.floor} never seen`));
+    expect(() => assertComplete(r.store, [tid])).toThrow(new RegExp(`楼层 ${gone.floor} 从未见到`));
     expect(r.store.data.threads[String(tid)].pages['2'].pids.filter((p) => p === dup.pid)).toHaveLength(1);
   });
 
@@ -298,7 +298,7 @@ describe('fault matrix', () => {
     r.srv.setFault({ fault: { kind: 'antitheft' } });
     const err = await r.crawl([T.d1vote]).catch((e) => e);
     expect(err).toBeInstanceOf(LoginRequiredError);
-    expect(err.message).toMatch(/antitheft/);
+    expect(err.message).toMatch(/防采集脚本页/);
     expect(r.store.data.threads).toEqual({});
     expect(r.paths().every((p) => !p.includes('_dsign'))).toBe(true);
   });
@@ -390,6 +390,6 @@ describe('which threads a crawl covers', () => {
     ].join('\n'), 'g.yaml');
     expect(gameThreads(game)).toEqual([2, 3, 4, 5, 6]);
     expect(gameThreads(game, 2)).toEqual([4, 5, 6]);
-    expect(() => gameThreads(game, 9)).toThrow(/day 9 is not in g\.yaml/);
+    expect(() => gameThreads(game, 9)).toThrow(/g\.yaml 中没有第 9 日/);
   });
 });

@@ -18,6 +18,7 @@ import { spaceMissingHtml, spaceProfileHtml } from '../../src/replay/space-page.
 import { FIXTURES } from '../helpers/captured.js';
 import { openStore } from '../../src/store/index.js';
 import { FORUM, seatsWorld, UID, writeSeatsWorld } from '../game/seats-world.js';
+import { renderElevatorBBCode } from '../../src/render/elevator-bbcode.js';
 
 const page = (html: string | Uint8Array, url = `${FORUM}home.php`, contentType = 'text/html; charset=utf-8') => ({
   bytes: typeof html === 'string' ? new Uint8Array(Buffer.from(html, 'utf8')) : html, url, fetchedAt: new Date(), status: 200, contentType,
@@ -79,7 +80,7 @@ describe('fillUidsFromSpaces: the crawl fills the uids posts could not give', ()
     expect(Object.keys(store.posts)).toHaveLength(Object.keys(world.store.posts).length); // nothing else changed
     const floor = elevatorFloor(store, game, 2);
     expect(floor.warnings).toEqual([]);
-    expect(floor.bbcode).toContain(`8. [url=${FORUM}forum.php?mod=viewthread&tid=4&page=1&authorid=${UID['豆浆']}]豆浆[/url]`);
+    expect(renderElevatorBBCode(floor)).toContain(`8. [url=${FORUM}forum.php?mod=viewthread&tid=4&page=1&authorid=${UID['豆浆']}]豆浆[/url]`);
     expect(await fillUidsFromSpaces(game, { delayMs: 0, fetchImpl: server.fetchImpl })).toEqual([]); // nothing left to ask
   });
 });

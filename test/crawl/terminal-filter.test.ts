@@ -43,14 +43,14 @@ describe('nothing raw reaches the terminal', () => {
   test('the crawl summary: a hostile thread title is printed filtered', async () => {
     const r = await bansha(['crawl', '--game', game, ...crawlArgs]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`thread ${D2VOTE} 危第二日投票帖: pages 2/2`);
+    expect(r.stdout).toContain(`帖子 ${D2VOTE} 危第二日投票帖: 页 2/2`);
     expect(r.out).not.toMatch(UNSAFE);
   });
 
   test('the --post dry run: title and identity filtered, the BBCode exactly what would be posted', async () => {
     const r = await bansha(['tally', '--game', game, '--day', '2', '--post']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('dry run: nothing was posted');
+    expect(r.stdout).toContain('演练：什么也没有发出');
     expect(r.stdout).toContain('「危第二日投票帖」');
     expect(r.out).not.toMatch(UNSAFE);
   });

@@ -347,7 +347,7 @@ describe('an incomplete crawl', () => {
     const r = await bansha([cmd, '--game', gameFile, '--day', '2', '--json']);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(`thread ${FAILED.tid}: pages ${FAILED.page} of ${FAILED.page} not fetched`);
+    expect(r.stderr).toContain(`帖子 ${FAILED.tid}：共 ${FAILED.page} 页，第 ${FAILED.page} 页未抓取`);
     expect(r.stderr).toContain('--allow-incomplete');
   });
 

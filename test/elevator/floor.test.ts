@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { loadGame, parseGame } from '../../src/game/game-file.js';
-import { elevatorFloor, forumLinkStyle, neutraliseBBCode, BRACKET_GUARD } from '../../src/elevator/index.js';
+import { elevatorFloor, forumLinkStyle } from '../../src/elevator/index.js';
+import { BRACKET_GUARD, neutraliseBBCode, renderElevatorBBCode } from '../../src/render/elevator-bbcode.js';
 import { UserError } from '../../src/cli/errors.js';
 import { isOut } from '../../src/game/roster.js';
 import { storeFromSynth } from '../auction/synth-store.js';
@@ -30,7 +31,7 @@ describe('elevatorFloor on the captured public game', () => {
   it('links every living player, in game order, to the only-author view with the uid the forum gave them', () => {
     const floor = elevatorFloor(store, game, 2);
     const day2 = game.days.find((d) => d.day === 2)!;
-    const read = readFloor(floor.bbcode);
+    const read = readFloor(renderElevatorBBCode(floor));
     expect(read.map((r) => r.name)).toEqual(game.players);
     for (const r of read) {
       if (isOut(game, r.name, day2.opens)) {
@@ -41,7 +42,7 @@ describe('elevatorFloor on the captured public game', () => {
     }
     // 馒头 died the night before day 2; 月饼 was voted out at day 2's close and is still in on floor 2.
     expect(read.filter((r) => r.struck).map((r) => r.name)).toEqual(['馒头']);
-    expect(floor.bbcode).toContain('[s]馒头[/s] (出局)');
+    expect(renderElevatorBBCode(floor)).toContain('[s]馒头[/s] (出局)');
     expect(floor.linkStyle).toBe('query');
   });
 
@@ -57,7 +58,7 @@ describe('elevatorFloor on the captured public game', () => {
     const omit = { ...game, rules: { ...game.rules, elevator: { outPlayers: 'omit' as const } } };
     const floor = elevatorFloor(store, omit, 2);
     expect(floor.entries.map((e) => e.player)).toEqual(game.players.filter((p) => p !== '馒头'));
-    expect(floor.bbcode).not.toContain('馒头');
+    expect(renderElevatorBBCode(floor)).not.toContain('馒头');
     // seats keep the game order numbering
     expect(floor.entries.find((e) => e.player === '烧卖')!.seat).toBe(game.players.indexOf('烧卖') + 1);
   });
@@ -67,11 +68,11 @@ describe('elevatorFloor on the captured public game', () => {
     const floor = elevatorFloor(partial, game, 2);
     expect(floor.warnings).toHaveLength(1);
     expect(floor.warnings[0]).toMatch(/^包子 的论坛 uid 尚不知道.*bansha crawl/);
-    const lines = floor.bbcode.trim().split('\n');
+    const lines = renderElevatorBBCode(floor).trim().split('\n');
     expect(lines[2]).toBe('2. 包子（暂无链接）');
     expect(floor.entries[1]).toMatchObject({ player: '包子', uid: null, url: null });
     // Every other line is exactly as with every uid known.
-    const full = elevatorFloor(store, game, 2).bbcode.trim().split('\n');
+    const full = renderElevatorBBCode(elevatorFloor(store, game, 2)).trim().split('\n');
     expect(lines.filter((_, i) => i !== 2)).toEqual(full.filter((_, i) => i !== 2));
   });
 
@@ -80,7 +81,7 @@ describe('elevatorFloor on the captured public game', () => {
     const withUid = parseGame(fs.readFileSync(path.join(FIXTURES, 'games', 'public.yaml'), 'utf8').replace('包子,', `{name: 包子, uid: ${ids.users['包子']}},`), path.join(FIXTURES, 'games', 'public.yaml'));
     const floor = elevatorFloor(partial, withUid, 2);
     expect(floor.warnings).toEqual([]);
-    expect(floor.bbcode).toBe(elevatorFloor(store, game, 2).bbcode);
+    expect(renderElevatorBBCode(floor)).toBe(renderElevatorBBCode(elevatorFloor(store, game, 2)));
   });
 
   it('fails clearly for a day that is not in the game file', () => {
@@ -107,7 +108,7 @@ describe('names that would break BBCode', () => {
 
   it('every line still holds exactly one tag, with the right link and the name as written', () => {
     const floor = elevatorFloor(data, g, 1);
-    const read = readFloor(floor.bbcode);
+    const read = readFloor(renderElevatorBBCode(floor));
     expect(read.map((r) => r.name)).toEqual(players);
     read.forEach((r, i) => {
       if (players[i] === nasty[3]) expect(r.struck).toBe(true);

@@ -58,7 +58,7 @@ describe('errors', () => {
     expect(() => load((s) => s.replace('vote: 5,', 'vote: 5, accelerated: yes please,'))).toThrow(/accelerated/);
   });
   test('a day not in the file: a UserError naming the days there are', () => {
-    expect(() => findDay(parseGame(source, file), 5)).toThrow(/day 5 is not in the game file .* \(days: 1, 2\)/);
+    expect(() => findDay(parseGame(source, file), 5)).toThrow(/游戏文件 .* 中没有第 5 日（有：1, 2）/);
   });
 });
 

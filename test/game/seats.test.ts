@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { closingDay, dayHtml } from '../../src/cli/commands/report.js';
 import { elevatorFloor } from '../../src/elevator/index.js';
+import { renderElevatorBBCode } from '../../src/render/elevator-bbcode.js';
 import { parseForumTime } from '../../src/game/forum-time.js';
 import { otherSeatNames, seatOfPost, unknownUids, withKnownUids } from '../../src/game/roster.js';
 import { readProxy } from '../../src/votes/ballot.js';
@@ -55,8 +56,8 @@ describe('a substitute (替补) takes the seat over mid-game', () => {
   test('the elevator links the account that played the seat each day (both on the day of the hand-over)', () => {
     const floor = elevatorFloor(world.store, world.game, 2);
     const link = (uid: number) => `${FORUM}forum.php?mod=viewthread&tid=4&page=1&authorid=${uid}`;
-    expect(floor.bbcode.split('\n')[3]).toBe(`3. [url=${link(UID['馒头'])}]馒头[/url] → [url=${link(UID['花卷'])}]花卷[/url]（替补）`);
-    expect(elevatorFloor(world.store, world.game, 1).bbcode.split('\n')[3]).toBe(`3. [url=${FORUM}forum.php?mod=viewthread&tid=2&page=1&authorid=${UID['馒头']}]馒头[/url]`);
+    expect(renderElevatorBBCode(floor).split('\n')[3]).toBe(`3. [url=${link(UID['馒头'])}]馒头[/url] → [url=${link(UID['花卷'])}]花卷[/url]（替补）`);
+    expect(renderElevatorBBCode(elevatorFloor(world.store, world.game, 1)).split('\n')[3]).toBe(`3. [url=${FORUM}forum.php?mod=viewthread&tid=2&page=1&authorid=${UID['馒头']}]馒头[/url]`);
   });
 });
 
@@ -108,7 +109,7 @@ describe('a player with no posts does not hold up the elevator', () => {
   test('every other line is written; theirs is marked and a warning names them', () => {
     const floor = elevatorFloor(world.store, world.game, 2);
     expect(floor.entries.filter((e) => e.url !== null)).toHaveLength(7);
-    expect(floor.bbcode.trim().split('\n').at(-1)).toBe('8. 豆浆（暂无链接）');
+    expect(renderElevatorBBCode(floor).trim().split('\n').at(-1)).toBe('8. 豆浆（暂无链接）');
     expect(floor.warnings).toEqual([expect.stringMatching(/^豆浆 的论坛 uid 尚不知道/)]);
   });
   test('the accounts whose uid is still unknown are named (what `bansha crawl` prints)', () => {
@@ -120,7 +121,7 @@ describe('a player with no posts does not hold up the elevator', () => {
     const run = await bansha(['elevator', '--game', file, '--day', '1']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('8. 豆浆（暂无链接）');
-    expect(run.stderr).toMatch(/^warning: 豆浆 的论坛 uid 尚不知道/);
+    expect(run.stderr).toMatch(/^注意：豆浆 的论坛 uid 尚不知道/);
   });
 });
 
@@ -169,8 +170,8 @@ describe('acceleration you can audit', () => {
     expect(renderTallyTerminal(day2)).toContain(`  ✗ 饺子  6# 11-22 14:00  ${FORUM}forum.php?mod=redirect&goto=findpost&ptid=6&pid=${PID.accelAgain}  重复申请`);
     expect(renderTallyBBCode(day2)).toMatch(/^申请加速：春卷 \[url=[^\]]+pid=6201\]3#\[\/url\] 11-22 11:00、馒头 /m);
     expect(renderTallyBBCode(day2)).toMatch(/^不计的申请：饺子 \[url=[^\]]+\]6#\[\/url\]（重复申请/m);
-    const html = dayHtml(game, closingDay(world.game, world.store, 2, { ledgerFile: null }), () => null, 0);
-    expect(html).toMatch(/<table class="acceleration">.*<td class="nw">春卷<\/td><td class="nw counted">计入<\/td>/s);
+    const html = dayHtml(game, world.store, closingDay(world.game, world.store, 2, { ledgerFile: null }), 0);
+    expect(html).toMatch(/<table class="acceleration">.*<td class="nw" data-label="玩家">春卷<\/td><td class="nw counted" data-label="计入">计入<\/td>/s);
     expect(html).toContain('已被替补 花卷 替换');
   });
   test('--at shows acceleration as of that moment: later requests are not there yet', () => {

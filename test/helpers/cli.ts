@@ -1,12 +1,10 @@
 /**
  * Test helper: run `bansha …` in-process through the real command definitions (src/cli/commands), with
  * stdout, stderr and console captured, environment variables set for the call, and the exit code the
- * real CLI would give (src/cli/errors.ts reportError).
+ * real CLI would give (src/cli/program.ts: the same program, language and exit codes as bin/bansha).
  */
-import { Command } from 'commander';
 import { vi } from 'vitest';
-import { commandsFor } from '../../src/cli/commands/index.js';
-import { reportError } from '../../src/cli/errors.js';
+import { buildProgram, exitCodeOf } from '../../src/cli/program.js';
 
 /** What one command printed (stdout and stderr, in order), each stream alone, and its exit code. */
 export interface CliRun {
@@ -35,13 +33,13 @@ export async function bansha(args: string[], env: Record<string, string> = {}): 
   vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err(`${a.join(' ')}\n`));
   let code = 0;
   try {
-    const program = new Command().exitOverride().configureOutput({ writeOut: std, writeErr: err });
-    for (const register of await commandsFor([])) register(program);
-    program.commands.forEach((c) => c.exitOverride());
-    await program.parseAsync(['node', 'bansha', ...args]);
+    const argv = ['node', 'bansha', ...args];
+    await (await buildProgram(argv, { writeOut: std, writeErr: err })).parseAsync(argv);
+    code = Number(process.exitCode ?? 0); // a command that finished with a verdict (lastwords: 1)
   } catch (e) {
-    code = (e as { code?: string }).code?.startsWith('commander.') ? 2 : reportError(e);
+    code = exitCodeOf(e);
   } finally {
+    process.exitCode = undefined;
     vi.restoreAllMocks();
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k];

@@ -13,6 +13,7 @@ import { formLogin } from '../../src/demo/form-login.js';
 import { parsePage } from '../../src/discuz/index.js';
 import type { Page } from '../../src/discuz/types.js';
 import { elevatorFloor } from '../../src/elevator/index.js';
+import { renderElevatorBBCode } from '../../src/render/elevator-bbcode.js';
 import { loadGame } from '../../src/game/game-file.js';
 import type { Game } from '../../src/game/types.js';
 import { editFloor2Plan, messageOf, publish, replyPlan } from '../../src/publish/index.js';
@@ -40,7 +41,7 @@ let store: StoreData;
 
 /** The BBCode block of a dry run, exactly as printed. */
 function dryRunMessage(stdout: string): string {
-  const m = /^----- BBCode \(\d+ lines?\) -----\n([\s\S]*)\n----- end of BBCode -----\n$/m.exec(stdout);
+  const m = /^----- BBCode（\d+ 行）-----\n([\s\S]*)\n----- BBCode 结束 -----\n$/m.exec(stdout);
   if (!m) throw new Error(`no BBCode block in:\n${stdout}`);
   return m[1];
 }
@@ -94,14 +95,15 @@ describe.skipIf(!fs.existsSync(chromium))('--post in real Chromium', () => {
     const mark = server.requests.length;
     const r = await bansha(['elevator', '--game', game.file, '--day', String(DAY), '--post']);
     expect(r.code).toBe(0);
-    expect(dryRunMessage(r.stdout)).toBe(messageOf(floor.bbcode));
-    expect(r.stdout).toContain(`a reply to thread ${TALK}`);
-    expect(r.stdout).toContain(`as:    导演A (uid ${ids.users['导演A']})`);
-    expect(r.stdout).toMatch(/nothing was posted/);
+    expect(dryRunMessage(r.stdout)).toBe(messageOf(renderElevatorBBCode(floor)));
+    expect(r.stdout).toContain(`位置：回复帖子 ${TALK}`);
+    expect(r.stdout).toContain(`身份：导演A（uid ${ids.users['导演A']}）`);
+    expect(r.stdout).toMatch(/什么也没有发出/);
     const e = await bansha(['elevator', '--game', game.file, '--day', String(DAY), '--post', 'edit']);
     expect(e.code).toBe(0);
-    expect(dryRunMessage(e.stdout)).toBe(messageOf(floor.bbcode));
-    expect(e.stdout).toContain(`edit of floor 2 (pid ${floor2(TALK).pid}`);
+    expect(dryRunMessage(e.stdout)).toBe(messageOf(renderElevatorBBCode(floor)));
+    expect(e.stdout).toContain(`位置：编辑帖子 ${TALK}`);
+    expect(e.stdout).toContain(`的 2 楼（pid ${floor2(TALK).pid}，`);
     expect(server.requests.slice(mark).filter((q) => q.method !== 'GET')).toEqual([]);
     expect(server.posted).toEqual([]);
     expectNoSecrets(r.stdout, r.stderr, e.stdout, e.stderr);
@@ -114,7 +116,7 @@ describe.skipIf(!fs.existsSync(chromium))('--post in real Chromium', () => {
     expect(r.code).toBe(0);
     expect(server.posted).toHaveLength(1);
     const sent = server.posted[0];
-    expect(sent).toMatchObject({ kind: 'reply', tid: TALK, user: '导演A', message: messageOf(floor.bbcode) });
+    expect(sent).toMatchObject({ kind: 'reply', tid: TALK, user: '导演A', message: messageOf(renderElevatorBBCode(floor)) });
     expect(r.stdout).toContain(`${server.url}forum.php?mod=redirect&goto=findpost&ptid=${TALK}&pid=${sent.pid}`);
     const first = await served(TALK, 1);
     const last = await served(TALK, first.page.pageCount!);
@@ -133,13 +135,13 @@ describe.skipIf(!fs.existsSync(chromium))('--post in real Chromium', () => {
     const r = await bansha(['elevator', '--game', game.file, '--day', String(DAY), '--post', 'edit', '--yes']);
     expect(r.code, r.stderr).toBe(0);
     const sent = server.posted.at(-1)!;
-    expect(sent).toMatchObject({ kind: 'edit', tid: TALK, pid: target.pid, message: messageOf(floor.bbcode) });
+    expect(sent).toMatchObject({ kind: 'edit', tid: TALK, pid: target.pid, message: messageOf(renderElevatorBBCode(floor)) });
     const page1 = await served(TALK, 1);
     const post = page1.posts.find((p) => p.pid === target.pid)!;
     expect(post.floor).toBe(2);
     expect(post.links).toEqual(floor.entries.filter((x) => x.url !== null).map((x) => x.url));
     expect(post.edited?.by).toBe('导演A');
-    expect(r.stdout).toContain(`edited floor 2 (pid ${target.pid})`);
+    expect(r.stdout).toContain(`已编辑帖子 ${TALK} 的 2 楼（pid ${target.pid}）`);
     expectNoSecrets(r.stdout, r.stderr);
   });
 
@@ -148,7 +150,7 @@ describe.skipIf(!fs.existsSync(chromium))('--post in real Chromium', () => {
     const dry = await bansha(['tally', '--game', game.file, '--day', String(DAY), '--post']);
     expect(dry.code).toBe(0);
     expect(dryRunMessage(dry.stdout)).toBe(announcement);
-    expect(dry.stdout).toContain(`a reply to thread ${VOTE}`);
+    expect(dry.stdout).toContain(`位置：回复帖子 ${VOTE}`);
     const before = server.posted.length;
     const r = await bansha(['tally', '--game', game.file, '--day', String(DAY), '--post', '--yes']);
     expect(r.code, r.stderr).toBe(0);
@@ -168,7 +170,7 @@ describe.skipIf(!fs.existsSync(chromium))('--post in real Chromium', () => {
     const r = await bansha(['elevator', '--game', file, '--day', String(DAY), '--post', '--yes']);
     expect(r.code, r.stderr).toBe(0);
     const sent = server.posted.at(-1)!;
-    expect(sent.message).toBe(messageOf(floor.bbcode));
+    expect(sent.message).toBe(messageOf(renderElevatorBBCode(floor)));
     const first = await served(TALK, 1);
     const post = (await served(TALK, first.page.pageCount!)).posts.find((p) => p.pid === sent.pid)!;
     expect(post.links).toEqual(floor.entries.filter((x) => x.url !== null).map((x) => x.url));
@@ -210,7 +212,7 @@ describe.skipIf(!fs.existsSync(chromium))('--post in real Chromium', () => {
     try {
       const r = await bansha(['elevator', '--game', game.file, '--day', String(DAY), '--post', '--yes']);
       expect(r.code).toBe(4);
-      expect(r.stderr).toMatch(/other users can access it/);
+      expect(r.stderr).toMatch(/其他用户也能读写它/);
       expectNoSecrets(r.stdout, r.stderr);
     } finally {
       fs.chmodSync(game.sessionPath, 0o600);

@@ -130,7 +130,8 @@ describe('renderHtmlReport', () => {
     expect(html).not.toContain('<img');
     expect(html).not.toContain('javascript:');
     expect(html).not.toMatch(/\sstyle="/);
-    expect(html).not.toMatch(/(src|href)="(?!http:\/\/127\.0\.0\.1:8081\/)/);
+    // links go to the forum, or (a chart dot) to a ballot's row on the page itself
+    expect(html).not.toMatch(/(src|href)="(?!http:\/\/127\.0\.0\.1:8081\/|#ballot-\d+")/);
     expect(html).toContain(`content="${reportCsp()}"`);
   });
 
@@ -163,16 +164,16 @@ describe('renderHtmlReport', () => {
       expect(await page.locator('p.outcome').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(243, 247, 255)');
 
       const tl = voteTimeline(tally());
-      const svg = page.locator('svg.timeline');
+      const svg = page.locator('svg.timeline.wide');
       expect(await svg.count()).toBe(1);
       const box = await svg.boundingBox();
       expect(box!.width).toBeGreaterThan(400);
-      expect(await page.locator('svg.timeline path.series').count()).toBe(tl.candidates.length);
+      expect(await page.locator('svg.timeline.wide path.series').count()).toBe(tl.candidates.length);
       // one dot per change of a candidate's total: 月饼 +1 ×3, 麻花 +1 ×2 and −1 once (the change)
-      expect(await page.locator('svg.timeline circle.mark.gain').count()).toBe(5);
-      expect(await page.locator('svg.timeline circle.mark.loss').count()).toBe(1);
-      expect(await page.locator('svg.timeline circle.mark.loss title').textContent()).toContain('包子: 改票 麻花 → 月饼');
-      const pathBox = await page.locator('svg.timeline path.series').first().boundingBox();
+      expect(await page.locator('svg.timeline.wide circle.mark.gain').count()).toBe(5);
+      expect(await page.locator('svg.timeline.wide circle.mark.loss').count()).toBe(1);
+      expect(await page.locator('svg.timeline.wide circle.mark.loss title').textContent()).toContain('包子: 改票 麻花 → 月饼');
+      const pathBox = await page.locator('svg.timeline.wide path.series').first().boundingBox();
       expect(pathBox!.height).toBeGreaterThan(20);
 
       expect(await page.locator('table.totals tbody tr').count()).toBe(tally().totals.length);
@@ -203,7 +204,7 @@ describe('renderHtmlReport', () => {
       expect(await page.locator('p.outcome').textContent()).toContain(day.tally!.result.name!);
       expect(await page.locator('table.ballots tbody tr').count()).toBe(day.tally!.ballots.length);
       expect(await page.locator('table.ballots tbody tr.rejected').count()).toBe(day.tally!.ballots.filter((b) => b.status === 'rejected').length);
-      expect(await page.locator('svg.timeline path.series').count()).toBeGreaterThan(0);
+      expect(await page.locator('svg.timeline.wide path.series').count()).toBeGreaterThan(0);
       expect(await page.locator('table.activity tbody tr').count()).toBe(day.report.table.rows.length);
       expect(await page.locator('table.activity tbody tr.warn').count()).toBe(real.activity!.rows.filter((r) => r.warn).length);
       expect(await page.locator('table.flags tbody tr').count()).toBe(day.report.flags.length);

@@ -33,23 +33,23 @@ describe('a 10-day, 20-player game', () => {
   });
   test('terminal: the activity table fits 80 columns, one row per player per block', () => {
     const text = renderDayReportTerminal(closing.report);
-    const table = text.split('\n\nFlags')[0].split('\n').slice(3);
+    const table = text.split('\n\n违规')[0].split('\n').slice(3);
     expect(Math.max(...table.map(width))).toBeLessThanOrEqual(80);
-    expect(table.filter((l) => /^ {2}player/.test(l))).toHaveLength(1);
-    expect(table.filter((l) => l.trim() && !/^ {2}player/.test(l))).toHaveLength(20);
+    expect(table.filter((l) => /^ {2}玩家/.test(l))).toHaveLength(1);
+    expect(table.filter((l) => l.trim() && !/^ {2}玩家/.test(l))).toHaveLength(20);
   });
   test('terminal: a longer game wraps the days into blocks, totals in the last', () => {
     const wide = { ...closing.report, table: { ...closing.report.table, days: [...Array(25).keys()].map((d) => d + 1), rows: closing.report.table.rows.map((r) => ({ ...r, counts: [...Array(25).keys()].map((d) => d) })) } };
-    const table = renderDayReportTerminal(wide).split('\n\nFlags')[0].split('\n').slice(3);
-    const heads = table.filter((l) => /^ {2}player/.test(l));
+    const table = renderDayReportTerminal(wide).split('\n\n违规')[0].split('\n').slice(3);
+    const heads = table.filter((l) => /^ {2}玩家/.test(l));
     expect(heads.length).toBeGreaterThan(1);
     expect(heads.flatMap((h) => [...h.matchAll(/D(\d+)/g)].map((m) => Number(m[1])))).toEqual([...Array(25).keys()].map((d) => d + 1));
-    expect(heads.map((h) => h.endsWith('  total  voted'))).toEqual(heads.map((_, i) => i === heads.length - 1));
+    expect(heads.map((h) => /合计 +投票$/.test(h))).toEqual(heads.map((_, i) => i === heads.length - 1));
     expect(table.filter((l) => l.startsWith('  饺子'))).toHaveLength(heads.length);
     expect(Math.max(...table.map(width))).toBeLessThanOrEqual(80);
   });
   test('HTML: one activity table with a column per day, in a scrolling box', () => {
-    const html = dayHtml(game, closing, () => null, 0);
+    const html = dayHtml(game, store, closing, 0);
     const table = /<div class="scroll"><table class="activity"><thead><tr>(.*?)<\/tr><\/thead><tbody>(.*?)<\/tbody><\/table><\/div>/s.exec(html);
     expect(table).not.toBeNull();
     expect([...table![1].matchAll(/<th>第\d+日<\/th>/g)]).toHaveLength(10);

@@ -52,7 +52,7 @@ describe('completeness', () => {
     const data = storeWith(Array.from({ length: pages }, (_, i) => i + 1), (p, html) => (p === pages ? removePost(html, last.pid) : html));
     const c = completeness(data, tid);
     expect(c).toMatchObject({ missingPages: [], maxFloor: lastFloor - 1, missingFloors: [lastFloor], replies: lastFloor - 1, complete: false });
-    expect(describeGaps(c)).toBe(`thread ${tid}: floors ${lastFloor} never seen (page 1 shows ${lastFloor - 1} replies, so floors run to ${lastFloor})`);
+    expect(describeGaps(c)).toBe(`帖子 ${tid}：楼层 ${lastFloor} 从未见到（第 1 页显示 ${lastFloor - 1} 个回复，所以楼层应到 ${lastFloor}）`);
   });
 
   test('the count comes from the most recently fetched page 1; unknown (older store, theme without it) keeps the floors rule', () => {
@@ -129,8 +129,8 @@ describe('completeness', () => {
     expect(err).toBeInstanceOf(UserError);
     expect((err as UserError).exitCode).toBe(3);
     const msg = (err as Error).message;
-    expect(msg).toContain(`thread ${tid}: pages ${formatRanges(Array.from({ length: pages - 2 }, (_, i) => i + 3))} of ${pages} not fetched`);
-    expect(msg).toContain('thread 999: never fetched');
+    expect(msg).toContain(`帖子 ${tid}：共 ${pages} 页，第 ${formatRanges(Array.from({ length: pages - 2 }, (_, i) => i + 3))} 页未抓取`);
+    expect(msg).toContain('帖子 999：从未抓取');
     expect(msg).toContain('--allow-incomplete');
     const list = assertComplete(data, [tid], { allowIncomplete: true });
     expect(list[0].complete).toBe(false);

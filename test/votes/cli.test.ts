@@ -41,7 +41,7 @@ describe('bansha tally', () => {
   });
   test('--bbcode and terminal', async () => {
     expect(await run('--game', gameFile, '--day', '1', '--bbcode')).toContain('[b]第1日警长竞选结果[/b]');
-    expect(await run('--game', gameFile, '--day', '1')).toContain('Result: 包子');
+    expect(await run('--game', gameFile, '--day', '1')).toContain('结果：包子');
   });
   test('--at a forum-local time', async () => {
     const j = JSON.parse(await run('--game', gameFile, '--day', '2', '--json', '--at', '2026-11-22 12:00'));

@@ -18,7 +18,7 @@ test('120b: no public vote thread — kind none with the reason', () => {
   const g = publicGameWith((y) => y.replace('ruleset: m107', 'ruleset: 120b'));
   const r = tallyDay(g, () => [], 1);
   expect(tallyJson(r)).toEqual({ day: 1, kind: 'none', reason: expect.stringContaining('没有公开投票帖'), code: 'no-public-vote' });
-  expect(renderTallyTerminal(r)).toContain('no public vote');
+  expect(renderTallyTerminal(r)).toContain('没有可统计的公开投票');
   expect(renderTallyBBCode(r)).toContain('[b]第1日[/b]：120b 规则没有公开投票帖，投票均私聊导演（120b l.322');
 });
 
@@ -79,14 +79,14 @@ describe('BBCode', () => {
 
 test('terminal: totals, the result and why, every player with floor, time, link and reasons', () => {
   const out = renderTallyTerminal(tallyDay(game, posts, 2));
-  expect(out).toContain('Result: 月饼');
-  expect(out).toContain('why: 月饼 得票最多（7.5 票），出局');
+  expect(out).toContain('结果：月饼');
+  expect(out).toContain('理由：月饼 得票最多（7.5 票），出局');
   expect(out).toContain(`${ids.posts['d2vote-13'].floor}# 11-22 18:00`);
   expect(out).toContain('改票未引用原投票帖 6#（m107 l.205 改票时必须引用原投票帖）');
   expect(out).not.toContain('062 l.'); // an m107 game cites only its own rule post
   expect(out).toContain('[导演备注] Discuz X3.5 的“回复”不在帖子里留痕迹'); // the director's note, marked
-  expect(out).toContain('Sheriff: 包子 — 第 1 日竞选当选（包子、花卷 平票 4 票');
-  expect(out).toContain('Acceleration: 11-22 21:00 前，11 名存活玩家中 5 人申请加速（须过半：6 人）：未加速');
-  expect(out).toMatch(/馒头 \(out\)/);
+  expect(out).toContain('警长：包子 —— 第 1 日竞选当选（包子、花卷 平票 4 票');
+  expect(out).toContain('加速：11-22 21:00 前，11 名存活玩家中 5 人申请加速（须过半：6 人）：未加速');
+  expect(out).toContain('馒头（已出局）');
   expect(out).toContain('findpost');
 });

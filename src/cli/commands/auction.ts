@@ -7,24 +7,20 @@ import type { Command } from 'commander';
 import { threadPosts } from '../../store/slice.js';
 import { resolveAuction, voteOutShare } from '../../auction/index.js';
 import { renderAuctionText } from '../../render/auction-text.js';
-import { UserError } from '../errors.js';
-import { dayNumber, loadGameDay, withCountingStore } from '../options.js';
+import { UserError } from '../../errors.js';
+import { t } from '../../i18n/index.js';
+import { gameOptions, loadGameDay, withCountingStore } from '../options.js';
 
 export function register(program: Command): void {
-  program
-    .command('auction')
-    .description('wuhui: resolve day N\'s auction thread (拍卖贴): winners, every bid and why, pledges, the vote-out\'s G split')
-    .requiredOption('--game <file>', 'the game file (YAML)')
-    .requiredOption('--day <n>', 'the game day', dayNumber)
-    .option('--store <path>', 'the store file (default: beside the game file)')
-    .option('--allow-incomplete', 'resolve even when the thread\'s crawl has gaps')
-    .option('--json', 'print JSON')
+  gameOptions(program.command('auction').description(t('auction.description')), { day: true, store: true })
+    .option('--allow-incomplete', t('auction.allowIncomplete'))
+    .option('--json', t('auction.json'))
     .action(async (o: { game: string; day: number; store?: string; allowIncomplete?: boolean; json?: boolean }) => {
       const { game, day } = loadGameDay(o);
-      if (!game.rules.wuhui) throw new UserError(`the ${game.rules.name} ruleset has no auction (only wuhui has 拍卖贴)`);
+      if (!game.rules.wuhui) throw new UserError(t('auction.notWuhui', game.rules.name));
       const auction = day.auction;
-      if (!auction) throw new UserError(`day ${o.day} has no auction thread in ${game.file}: add "auction: TID" to the day`);
-      const notStored = () => new UserError(`the auction thread ${auction.tid} is not in the store yet: run \`bansha crawl --game ${game.file} --day ${o.day}\``, 3);
+      if (!auction) throw new UserError(t('auction.noThread', o.day, game.file));
+      const notStored = () => new UserError(t('auction.notStored', auction.tid, game.file, o.day), 3);
       const result = await withCountingStore(game, { tids: [auction.tid], allowIncomplete: o.allowIncomplete, notStored }, (store) =>
         resolveAuction(threadPosts(store, auction.tid), game, o.day));
       const share = voteOutShare(game, day);

@@ -5,13 +5,14 @@
  * red; a red card means 罚下).
  */
 import type { Command } from 'commander';
+import { t } from '../../i18n/index.js';
 import pc from 'picocolors';
 import { decide, ledgerPath, readLedger, updateLedger } from '../../cards/ledger.js';
 import { standings, standingText } from '../../cards/standing.js';
 import { loadGame } from '../../game/game-file.js';
 import { COLOR_NAME, STATUS_NAME } from '../../render/report-common.js';
 import { terminalSafe } from '../../render/safe-text.js';
-import { stdoutColor } from '../options.js';
+import { gameOptions, stdoutColor } from '../options.js';
 
 interface CardsCliOptions {
   game: string;
@@ -20,12 +21,9 @@ interface CardsCliOptions {
 }
 
 export function register(program: Command): void {
-  const cards = program.command('cards').description('the card ledger: list proposals and decisions, confirm or dismiss a card');
-  cards
-    .command('list')
-    .description('every card in the ledger and each player\'s standing (upgrades applied)')
-    .requiredOption('--game <file>', 'the game file (YAML)')
-    .option('--json', 'print JSON: {cards, standings}')
+  const cards = program.command('cards').description(t('cards.description'));
+  gameOptions(cards.command('list').description(t('cards.list')))
+    .option('--json', t('cards.listJson'))
     .action((o: CardsCliOptions) => {
       const game = loadGame(o.game);
       const ledger = readLedger(game);
@@ -37,29 +35,26 @@ export function register(program: Command): void {
         return;
       }
       const c = pc.createColors(stdoutColor());
-      const out: string[] = [c.bold(`Cards of ${game.file} (${ledgerPath(game.file)})`)];
-      if (!ledger.cards.length) out.push('  (none yet: bansha report --game … --day N proposes them)');
+      const out: string[] = [c.bold(t('cards.heading', game.file, ledgerPath(game.file)))];
+      if (!ledger.cards.length) out.push(t('cards.none'));
       for (const k of ledger.cards) {
         out.push(`  ${k.id.padEnd(4)} D${k.day}  ${COLOR_NAME[k.color]}  ${terminalSafe(k.player)}  [${STATUS_NAME[k.status]}]  ${terminalSafe(k.reason)}${k.evidence.length ? `  (pid ${k.evidence.join(', ')})` : ''}${k.note ? `  — ${terminalSafe(k.note)}` : ''}`);
       }
-      out.push('', c.bold('Standings (confirmed cards)'));
+      out.push('', c.bold(t('cards.standings')));
       for (const s of stand) out.push(`  ${terminalSafe(s.player)}: ${s.sentOff ? c.red(standingText(s)) : standingText(s)}${s.upgrades.length ? `  (${s.upgrades.join('；')})` : ''}`);
       process.stdout.write(`${out.join('\n')}\n`);
     });
   for (const status of ['confirmed', 'dismissed'] as const) {
     const verb = status === 'confirmed' ? 'confirm' : 'dismiss';
-    cards
-      .command(`${verb} <id>`)
-      .description(`${verb} a proposed card by its id (C1, C2… as the report and list show)`)
-      .requiredOption('--game <file>', 'the game file (YAML)')
-      .option('--note <text>', 'why (kept in the ledger)')
+    gameOptions(cards.command(`${verb} <id>`).description(t(status === 'confirmed' ? 'cards.confirm' : 'cards.dismiss')))
+      .option('--note <text>', t('cards.note'))
       .action((id: string, o: CardsCliOptions) => {
         const game = loadGame(o.game);
         const file = ledgerPath(game.file);
         const ledger = updateLedger(game, file, (l) => decide(l, id, status, new Date(), o.note));
         const card = ledger.cards.find((k) => k.id.toUpperCase() === id.trim().toUpperCase().replace(/^(\d)/, 'C$1'))!;
         const s = standings(game, ledger).find((x) => x.player === card.player)!;
-        process.stdout.write(`${card.id} ${STATUS_NAME[status]}: ${COLOR_NAME[card.color]} ${card.player} — ${card.reason}\n${card.player} now: ${standingText(s)}${s.upgrades.length ? ` (${s.upgrades.join('；')})` : ''}\n`);
+        process.stdout.write(`${t('cards.decided', card.id, STATUS_NAME[status], COLOR_NAME[card.color], terminalSafe(card.player), terminalSafe(card.reason))}\n${t('cards.now', terminalSafe(card.player), standingText(s))}${s.upgrades.length ? ` (${s.upgrades.join('；')})` : ''}\n`);
       });
   }
 }

@@ -9,6 +9,7 @@ import { closeDay, refuseIncompletePost } from '../../close/index.js';
 import { runPost } from '../../publish/index.js';
 import { UserError } from '../errors.js';
 import { dayNumber, loadGameDay } from '../options.js';
+import { t } from '../../i18n/index.js';
 
 interface CloseCliOptions {
   game: string;
@@ -25,7 +26,7 @@ interface CloseCliOptions {
 export function register(program: Command): void {
   program
     .command('close')
-    .description('close day N: crawl, tally, report, next day\'s elevator, into one folder with a summary; --confirm records the results, --post publishes')
+    .description(t('close.description'))
     .requiredOption('--game <file>', 'the game file (YAML)')
     .requiredOption('--day <n>', 'the game day', dayNumber)
     .option('--out <dir>', 'where to write (default: <game>-day<N>/ beside the game file)')

@@ -15,7 +15,8 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import { ledgerPath } from '../../cards/ledger.js';
 import { crawlGame } from '../../crawl/crawler.js';
-import { chromiumPath, login } from '../../crawl/login.js';
+import { hasBrowser } from '../../browser/discover.js';
+import { login } from '../../crawl/login.js';
 import { formLogin } from '../../demo/form-login.js';
 import { startReplayServer } from '../../replay/server.js';
 import { loadGame } from '../../game/game-file.js';
@@ -33,10 +34,13 @@ import { renderAuctionText } from '../../render/auction-text.js';
 import type { DayReport } from '../../report/day-report.js';
 import { resolveAuction, voteOutShare } from '../../auction/index.js';
 import { arbiterRange, duelPairs, elevatorFloor, elevatorRing } from '../../elevator/index.js';
+import { renderElevatorBBCode } from '../../render/elevator-bbcode.js';
 import { packagePath } from '../../paths.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../errors.js';
+import { t } from '../../i18n/index.js';
+import { padDisplay } from '../../text/width.js';
 import { stdoutColor, withStore } from '../options.js';
-import { closingDay, dayHtml, recordProposals, storedPostLinks } from '../../close/closing-day.js';
+import { closingDay, dayHtml, recordProposals } from '../../close/closing-day.js';
 
 /** The bundled demo games: the game file and the replayable site it is played on. */
 export const DEMO_GAMES = {
@@ -97,7 +101,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
   const started = Date.now();
   const preset = opts.preset ?? 'public';
   const demo = DEMO_GAMES[preset];
-  if (!demo) throw new UserError(`unknown demo "${preset}" (choose ${Object.keys(DEMO_GAMES).join(', ')})`);
+  if (!demo) throw new UserError(t('demo.unknown', preset, Object.keys(DEMO_GAMES).join(', ')));
   const log = opts.log ?? (() => undefined);
   const out = path.resolve(opts.out ?? DEFAULT_DEMO_OUT);
   fs.mkdirSync(out, { recursive: true });
@@ -117,23 +121,20 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
     if (!/^forum: .*$/m.test(template)) throw new Error(`${demo.game} has no forum: line`);
     for (const stale of STALE) fs.rmSync(path.join(out, stale), { force: true, recursive: true });
     fs.writeFileSync(gameFile, template.replace(/^forum: .*$/m, `forum: ${server.url}`));
-    files.push({ what: 'game file', path: gameFile });
+    files.push({ what: t('demo.file.game'), path: gameFile });
     const game = loadGame(gameFile);
 
     const how = await demoLogin(game, opts.browser !== false, log);
-    summary.push(`login: ${DEMO_USER.username} through the forum's login form (${how === 'browser' ? 'Chromium' : 'plain HTTP form post'})`);
+    summary.push(t('demo.login', DEMO_USER.username, how));
     const crawl = await crawlGame(game, { delayMs: DEMO_CRAWL_DELAY_MS, concurrency: 4, progress: false, log });
-    files.push({ what: 'evidence store', path: crawl.storePath });
-    if (crawl.incomplete) throw new UserError('the demo crawl could not fetch every page', 5);
+    files.push({ what: t('demo.file.store'), path: crawl.storePath });
+    if (crawl.incomplete) throw new UserError(t('demo.crawlIncomplete'), 5);
     const pages = crawl.threads.reduce((n, t) => n + t.fetchedPages.length, 0);
-    summary.push(
-      `crawl: ${crawl.threads.length} threads, ${pages} pages, ${crawl.requests} requests, all complete ` +
-        `(${DEMO_CRAWL_DELAY_MS} ms between requests: the server is local; a real forum gets the polite default of 1 s)`,
-    );
+    summary.push(t('demo.crawl', crawl.threads.length, pages, crawl.requests, DEMO_CRAWL_DELAY_MS));
 
     const days = await withStore(game, (store) => runJob(store, game, preset, write, summary));
     const ledger = ledgerPath(game.file);
-    if (fs.existsSync(ledger)) files.push({ what: 'card ledger', path: ledger });
+    if (fs.existsSync(ledger)) files.push({ what: t('demo.file.ledger'), path: ledger });
     return { out, gameFile, storePath: game.storePath, ledgerPath: ledger, login: how, forum: server.url, days, files, summary, elapsedMs: Date.now() - started };
   } finally {
     await server.close();
@@ -143,7 +144,6 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
 /** The closing-time job on the crawled store, day by day: tallies, auction, reports, elevator, HTML. */
 function runJob(store: StoreData, game: Game, preset: DemoName, write: (what: string, name: string, text: string) => void, summary: string[]): DemoDay[] {
   const posts = postsFromStore(store);
-  const links = storedPostLinks(game, store);
   const ledgerFile = ledgerPath(game.file);
   const days: DemoDay[] = [];
   for (const d of game.days) {
@@ -153,56 +153,55 @@ function runJob(store: StoreData, game: Game, preset: DemoName, write: (what: st
     const { tally, report } = closing;
     days.push({ day: d.day, tally, report });
     if (tally) {
-      write(`day ${d.day} tally`, `tally-day${d.day}.txt`, renderTallyTerminal(tally));
+      write(t('demo.file.tally', d.day), `tally-day${d.day}.txt`, renderTallyTerminal(tally));
       summary.push(tallyLine(tally, game));
     }
     if (d.rules) {
       const rules = tallyDay(withKnownUids(game, store.users), posts, d.day, { rules: true });
-      write(`day ${d.day} duel-rule tally`, `rules-day${d.day}.txt`, renderTallyTerminal(rules));
-      summary.push(`day ${d.day}: duel rule ${rules.result.name ?? 'none'}`);
+      write(t('demo.file.rules', d.day), `rules-day${d.day}.txt`, renderTallyTerminal(rules));
+      summary.push(t('demo.line.rules', d.day, rules.result.name));
     }
     if (d.auction && game.rules.wuhui) {
       const auction = resolveAuction(threadPosts(store, d.auction.tid), game, d.day);
-      write(`day ${d.day} auction`, `auction-day${d.day}.txt`, renderAuctionText(auction, voteOutShare(game, d)));
-      summary.push(`day ${d.day}: auction ${auction.items.map((i) => `${i.item}号 ${i.winner ? `${i.winner} ${i.price}G` : '—'}`).join(', ')}`);
+      write(t('demo.file.auction', d.day), `auction-day${d.day}.txt`, renderAuctionText(auction, voteOutShare(game, d)));
+      summary.push(t('demo.line.auction', d.day, auction.items.map((i) => `${i.item}号 ${i.winner ? `${i.winner} ${i.price}G` : '—'}`).join(', ')));
     }
-    write(`day ${d.day} report`, `report-day${d.day}.txt`, renderDayReportTerminal(report));
+    write(t('demo.file.report', d.day), `report-day${d.day}.txt`, renderDayReportTerminal(report));
     summary.push(...reportLines(report, game));
     if (d.discussion) {
       const floor = elevatorFloor(store, game, d.day);
-      write(`day ${d.day} elevator floor`, `elevator-day${d.day}.txt`, floor.bbcode);
+      write(t('demo.file.elevator', d.day), `elevator-day${d.day}.txt`, renderElevatorBBCode(floor));
       const marked = floor.entries.filter((e) => e.out).map((e) => e.player);
-      summary.push(`day ${d.day}: elevator floor, ${floor.entries.filter((e) => e.url).length} author-only links${marked.length ? ` (${marked.join('、')} marked out)` : ''}`);
+      summary.push(t('demo.line.elevator', d.day, floor.entries.filter((e) => e.url).length, marked.join('、')));
     }
-    write(`day ${d.day} HTML report`, `report-day${d.day}.html`, dayHtml(game, closing, links));
+    write(t('demo.file.html', d.day), `report-day${d.day}.html`, dayHtml(game, store, closing));
   }
   if (preset === 'wuhui') {
     const pairs = duelPairs(game, 1);
-    write('day 1 duel pairs', 'pairs-day1.txt', pairs.map((p) => p.join(' — ')).join('\n') + '\n');
-    summary.push(`day 1 duels: ${pairs.map((p) => p.join('–')).join(', ')}`);
+    write(t('demo.file.pairs'), 'pairs-day1.txt', pairs.map((p) => p.join(' — ')).join('\n') + '\n');
+    summary.push(t('demo.line.duels', pairs.map((p) => p.join('–')).join(', ')));
   }
   if (game.rules.arbiterDivisor) {
     const last = game.days[game.days.length - 1].day;
     const from = elevatorRing(game, last).at(-1)!;
     const range = arbiterRange(game, last, from);
-    summary.push(`day ${last}: 仲裁者 range from ${from}: ${range.join('、')}`);
+    summary.push(t('demo.line.arbiter', last, from, range.join('、')));
   }
   return days;
 }
 
 /** "day 2: out 月饼 — 月饼 7.5, 花卷 4; sheriff 包子 (×1.5); not accelerated (5 of 11 asked, 6 needed)". */
-function tallyLine(t: TallyResult, game: Game): string {
-  if (t.kind === 'none') return `day ${t.day}: no public vote (${game.rules.name})`;
-  const what = t.kind === 'election' ? 'sheriff' : t.kind === 'rule' ? 'rule' : 'out';
-  const totals = t.totals.filter((l) => l.votes > 0).map((l) => `${l.name} ${l.votes}`).join(', ');
-  const bits = [`day ${t.day}: ${what} ${t.result.name ?? 'nobody'} — ${totals || 'no votes'}`];
-  if (t.result.tie.length) bits.push(`tie ${t.result.tie.join('/')}: ${t.result.rule}`);
-  if (t.sheriff) bits.push(`sheriff ${t.sheriff} (×${t.sheriffWeight})`);
-  const a = t.acceleration;
-  if (a) bits.push(`${t.accelerated ? 'accelerated' : 'not accelerated'} (${a.requests.length} of ${a.alive} asked, ${a.needed} needed)`);
-  const rejected = t.ballots.filter((b) => b.status === 'rejected').length;
-  if (rejected) bits.push(`${rejected} ballot${rejected > 1 ? 's' : ''} rejected`);
-  return bits.join('; ');
+function tallyLine(tl: TallyResult, game: Game): string {
+  if (tl.kind === 'none') return t('demo.line.noVote', tl.day, game.rules.name);
+  const totals = tl.totals.filter((l) => l.votes > 0).map((l) => `${l.name} ${l.votes}`).join(', ');
+  const bits = [t('demo.line.tally', tl.day, tl.kind, tl.result.name, totals)];
+  if (tl.result.tie.length) bits.push(t('demo.line.tie', tl.result.tie.join('/'), tl.result.rule));
+  if (tl.sheriff) bits.push(t('demo.line.sheriff', tl.sheriff, tl.sheriffWeight));
+  const a = tl.acceleration;
+  if (a) bits.push(t('demo.line.acceleration', tl.accelerated, a.requests.length, a.alive, a.needed));
+  const rejected = tl.ballots.filter((b) => b.status === 'rejected').length;
+  if (rejected) bits.push(t('demo.line.rejected', rejected));
+  return bits.join(t('demo.line.sep'));
 }
 
 /** The report of a day in two or three lines: lurkers, flags by kind, cards proposed. */
@@ -218,16 +217,15 @@ function reportLines(r: DayReport, game: Game): string[] {
   const colours = new Map<string, number>();
   for (const c of r.cards) colours.set(COLOR_NAME[c.color], (colours.get(COLOR_NAME[c.color]) ?? 0) + 1);
   const lines = [
-    `day ${r.day}: lurkers — ${game.rules.lurking.enabled ? `under ${game.rules.lurking.minPostsPerDay} posts: ${few.join('、') || 'none'}; ` : ''}` +
-      `no ballot: ${noBallot.join('、') || 'none'}${r.waived ? ' (accelerated: waived)' : ''}`,
-    `day ${r.day}: flags — ${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}; cards proposed: ${r.cards.length}${colours.size ? ` (${[...colours].map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}`,
+    t('demo.line.lurkers', r.day, game.rules.lurking.enabled ? t('demo.line.fewPosts', game.rules.lurking.minPostsPerDay, few.join('、')) : null, noBallot.join('、'), r.waived),
+    t('demo.line.flags', r.day, [...kinds].map(([k, n]) => `${k} ${n}`).join(', '), r.cards.length, [...colours].map(([k, n]) => `${k} ${n}`).join(', ')),
   ];
   return lines;
 }
 
 /** Logs in through the replay server's form: in Chromium when available, else a plain HTTP form post. */
 async function demoLogin(game: Game, useBrowser: boolean, log: (l: string) => void): Promise<'browser' | 'http'> {
-  if (useBrowser && fs.existsSync(chromiumPath(game.browser))) {
+  if (useBrowser && hasBrowser(game.browser)) {
     await login({ forum: game.forum, sessionPath: game.sessionPath, browserPath: game.browser, ...DEMO_USER, headless: true, log });
     return 'browser';
   }
@@ -238,23 +236,23 @@ async function demoLogin(game: Game, useBrowser: boolean, log: (l: string) => vo
 export function register(program: Command): void {
   program
     .command('demo')
-    .description('run the whole closing-time job on a bundled game served locally (no network): crawl, tally, report, elevator, HTML')
-    .option('--preset <name>', `which bundled game: ${Object.keys(DEMO_GAMES).join(', ')}`, 'public')
-    .option('--out <dir>', `where to write the results (default: ./${DEFAULT_DEMO_OUT})`)
-    .option('--no-browser', 'log in with a plain HTTP form post even when Chromium is there')
+    .description(t('demo.description'))
+    .option('--preset <name>', t('demo.preset', Object.keys(DEMO_GAMES).join(', ')), 'public')
+    .option('--out <dir>', t('demo.out', DEFAULT_DEMO_OUT))
+    .option('--no-browser', t('demo.noBrowser'))
     .action(async (o: { preset: string; out?: string; browser: boolean }) => {
-      if (!(o.preset in DEMO_GAMES)) throw new UserError(`unknown --preset "${o.preset}" (choose ${Object.keys(DEMO_GAMES).join(', ')})`);
+      if (!(o.preset in DEMO_GAMES)) throw new UserError(t('demo.unknown', o.preset, Object.keys(DEMO_GAMES).join(', ')));
       const c = pc.createColors(stdoutColor());
       const verbose = process.stderr.isTTY;
       const r = await runDemo({ preset: o.preset as DemoName, out: o.out, browser: o.browser, log: verbose ? (l) => process.stderr.write(pc.dim(`${l}\n`)) : undefined });
       const lines = [
-        c.bold(`bansha demo (${o.preset}) — the closing-time job on a bundled game, served by a local replay of its forum (no network)`),
+        c.bold(t('demo.heading', o.preset)),
         ...r.summary.map((s) => `  ${s}`),
         '',
-        c.bold(`written to ${r.out}:`),
+        c.bold(t('demo.writtenTo', r.out)),
       ];
-      for (const f of r.files) lines.push(`  ${f.what.padEnd(24)} ${f.path}`);
-      lines.push('', `done in ${(r.elapsedMs / 1000).toFixed(1)} s. Open the HTML reports in a browser; the store stays, so e.g. \`bansha report --game ${r.gameFile} --day 2\` works offline.`);
+      for (const f of r.files) lines.push(`  ${padDisplay(f.what, 24)} ${f.path}`);
+      lines.push('', t('demo.done', (r.elapsedMs / 1000).toFixed(1), r.gameFile));
       process.stdout.write(`${lines.join('\n')}\n`);
     });
 }

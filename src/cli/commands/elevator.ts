@@ -9,49 +9,47 @@ import { dayTids } from '../../activity/threads.js';
 import { loadGame } from '../../game/game-file.js';
 import { findDay } from '../../game/roster.js';
 import { arbiterRange, duelPairs, elevatorFloor } from '../../elevator/index.js';
-import { UserError } from '../errors.js';
-import { dayNumber, withStore } from '../options.js';
+import { renderElevatorBBCode } from '../../render/elevator-bbcode.js';
+import { UserError } from '../../errors.js';
+import { t } from '../../i18n/index.js';
+import { gameOptions, withStore } from '../options.js';
 
 export function register(program: Command): void {
-  program
-    .command('elevator')
-    .description('the elevator floor (电梯楼) BBCode for day N; --pairs: day-1 duel pairs; --arbiter-from: the 仲裁者 range')
-    .requiredOption('--game <file>', 'the game file (YAML)')
-    .requiredOption('--day <n>', 'the game day', dayNumber)
-    .option('--store <path>', 'the store file (default: beside the game file)')
-    .option('--pairs', 'wuhui: duel pairs of elevator neighbours (1–2, 3–4, …)')
-    .option('--arbiter-from <name>', '120b: the 仲裁者 range starting from this player')
-    .option('--json', 'print JSON')
-    .option('--post [how]', 'publish the floor on the forum: "reply" (default) or "edit" (replace floor 2); a dry run unless --yes')
-    .option('--yes', 'with --post: really post (else only show what would be posted)')
+  gameOptions(program.command('elevator').description(t('elevator.description')), { day: true, store: true })
+    .option('--pairs', t('elevator.pairs'))
+    .option('--arbiter-from <name>', t('elevator.arbiterFrom'))
+    .option('--json', t('elevator.json'))
+    .option('--post [how]', t('elevator.post'))
+    .option('--yes', t('opt.yes'))
     .action(async (o: { game: string; day: number; store?: string; pairs?: boolean; arbiterFrom?: string; json?: boolean; post?: string | boolean; yes?: boolean }) => {
       const game = loadGame(o.game, { store: o.store });
-      if (o.pairs && o.arbiterFrom !== undefined) throw new UserError('use --pairs or --arbiter-from, not both');
+      if (o.pairs && o.arbiterFrom !== undefined) throw new UserError(t('elevator.pairsOrArbiter'));
       const post = o.post === undefined ? null : o.post === true ? 'reply' : o.post;
-      if (post !== null && post !== 'reply' && post !== 'edit') throw new UserError(`--post takes "reply" or "edit" (got "${post}")`);
-      if (post !== null && (o.pairs || o.arbiterFrom !== undefined)) throw new UserError('--post publishes the elevator floor: not with --pairs or --arbiter-from');
-      if (o.yes && post === null) throw new UserError('--yes goes with --post');
+      if (post !== null && post !== 'reply' && post !== 'edit') throw new UserError(t('elevator.badPost', String(post)));
+      if (post !== null && (o.pairs || o.arbiterFrom !== undefined)) throw new UserError(t('elevator.postAlone'));
+      if (o.yes && post === null) throw new UserError(t('opt.goesWith', '--yes', '--post'));
       if (o.pairs) {
         const pairs = duelPairs(game, o.day);
-        process.stdout.write(o.json ? `${JSON.stringify({ day: o.day, pairs }, null, 2)}\n` : pairs.map((p, i) => `${i + 1}. ${p.length === 2 ? `${p[0]} — ${p[1]}` : `${p[0]} (轮空)`}`).join('\n') + '\n');
+        process.stdout.write(o.json ? `${JSON.stringify({ day: o.day, pairs }, null, 2)}\n` : pairs.map((p, i) => `${i + 1}. ${p.length === 2 ? `${p[0]} — ${p[1]}` : `${p[0]}${t('elevator.bye')}`}`).join('\n') + '\n');
         return;
       }
       if (o.arbiterFrom !== undefined) {
         const range = arbiterRange(game, o.day, o.arbiterFrom);
-        process.stdout.write(o.json ? `${JSON.stringify({ day: o.day, from: range[0], range }, null, 2)}\n` : `仲裁范围 (${range.length}人): ${range.join('、')}\n`);
+        process.stdout.write(o.json ? `${JSON.stringify({ day: o.day, from: range[0], range }, null, 2)}\n` : `${t('elevator.range', range.length, range.join('、'))}\n`);
         return;
       }
       await withStore(game, async (store) => {
         const floor = elevatorFloor(store, game, o.day);
-        for (const w of floor.warnings) process.stderr.write(`warning: ${w}\n`);
+        for (const w of floor.warnings) process.stderr.write(`${t('elevator.warning', w)}\n`);
+        const bbcode = renderElevatorBBCode(floor);
         if (post !== null) {
           const { editFloor2Plan, replyPlan, runPost } = await import('../../publish/index.js'); // the browser only when posting
-          const what = `the day ${o.day} elevator floor (电梯楼)`;
-          const plan = post === 'edit' ? editFloor2Plan(store, game.forum, floor.tid, floor.bbcode, what, game.file) : replyPlan(store, game.forum, floor.tid, floor.bbcode, what);
+          const what = t('elevator.postWhat', o.day);
+          const plan = post === 'edit' ? editFloor2Plan(store, game.forum, floor.tid, bbcode, what, game.file) : replyPlan(store, game.forum, floor.tid, bbcode, what);
           process.stdout.write((await runPost(plan, game, { yes: o.yes, json: o.json, log: (l) => process.stderr.write(`${l}\n`) })).text);
           return;
         }
-        process.stdout.write(o.json ? `${JSON.stringify(floor, null, 2)}\n` : floor.bbcode);
+        process.stdout.write(o.json ? `${JSON.stringify({ ...floor, bbcode }, null, 2)}\n` : bbcode);
       }, dayTids(findDay(game, o.day)));
     });
 }

@@ -15,7 +15,8 @@ import { HostScope, httpGet } from '../../crawl/http.js';
 import { login } from '../../crawl/login.js';
 import { threadPageUrl } from '../../crawl/crawler.js';
 import { gamesOnBoard, parseBoardListing, renderGameDraft, type BoardGame } from '../../init/board.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../errors.js';
+import { t } from '../../i18n/index.js';
 
 export interface InitOptions {
   board: string;
@@ -142,19 +143,18 @@ export async function runInit(o: InitOptions): Promise<{ file: string; game: Boa
 export function register(program: Command): void {
   program
     .command('init')
-    .description('draft a game file from the board listing: threads by title, players from day 1 (never overwrites)')
-    .requiredOption('--board <url>', 'the board listing URL (forum.php?mod=forumdisplay&fid=F or forum-F-1.html)')
-    .option('--out <file>', 'where to write the game file', 'game.yaml')
-    .option('--session <file>', 'a saved login session to read the board with')
-    .option('--login', 'log in first (Chromium; BANSHA_USERNAME / BANSHA_PASSWORD for a headless login)')
-    .option('--tag <tag>', 'the game to draft when the board holds several, e.g. [M901]')
-    .option('--ruleset <name>', 'the preset to write (m107, 062, wuhui, 120b)', 'm107')
+    .description(t('init.description'))
+    .requiredOption('--board <url>', t('init.board') + t('cli.required'))
+    .option('--out <file>', t('init.out'), 'game.yaml')
+    .option('--session <file>', t('init.session'))
+    .option('--login', t('init.login'))
+    .option('--tag <tag>', t('init.tag'))
+    .option('--ruleset <name>', t('init.ruleset'), 'm107')
     .action(async (o: { board: string; out: string; session?: string; login?: boolean; tag?: string; ruleset: string }) => {
       const r = await runInit(o);
       const days = [...r.game.days.keys()].sort((a, b) => a - b);
       process.stdout.write(
-        `wrote ${r.file}: game ${r.game.tag || '(no tag)'}, days ${days.join(', ') || 'none'}, ${r.players.length} players` +
-          `${r.game.process ? `, process thread ${r.game.process.tid}` : ''}\ncheck every TODO in it (times, player order, ruleset) before counting\n`,
+        `${t('init.wrote', r.file, r.game.tag, days.join(', '), r.players.length, r.game.process?.tid ?? null)}\n${t('init.check')}\n`,
       );
     });
 }

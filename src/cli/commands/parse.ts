@@ -10,7 +10,9 @@ import type { Command } from 'commander';
 import { parsePage } from '../../discuz/parse-page.js';
 import type { FetchedPage, Page } from '../../discuz/types.js';
 import { terminalSafe } from '../../render/safe-text.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../errors.js';
+import { t } from '../../i18n/index.js';
+import { cutDisplay, padDisplay } from '../../text/width.js';
 
 /** A browser User-Agent: Discuz drops the floor block for robot-looking agents (discuz-notes.md). */
 export const BROWSER_UA =
@@ -26,7 +28,7 @@ interface ManifestEntry {
 /** A saved page as a FetchedPage: URL/status/Content-Type from a sibling manifest.json when present. */
 export function fetchedFromFile(file: string, fetchedAt?: Date): FetchedPage {
   const abs = path.resolve(file);
-  if (!existsSync(abs)) throw new UserError(`no such file: ${file}`, 2);
+  if (!existsSync(abs)) throw new UserError(t('parse.noFile', file), 2);
   const bytes = readFileSync(abs);
   const dir = path.dirname(abs);
   let url = pathToFileURL(abs).href;
@@ -47,6 +49,13 @@ export function fetchedFromFile(file: string, fetchedAt?: Date): FetchedPage {
     }
   }
   return { bytes, url, fetchedAt: fetchedAt ?? statSync(abs).mtime, status, contentType };
+}
+
+/** A page piped in (`parse -`): its bytes as they come, so the page's own charset declaration decides the decoding. */
+export async function fetchedFromStdin(fetchedAt?: Date, input: NodeJS.ReadableStream = process.stdin): Promise<FetchedPage> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of input) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return { bytes: new Uint8Array(Buffer.concat(chunks)), url: 'stdin:', fetchedAt: fetchedAt ?? new Date() };
 }
 
 /** A manifest URL made absolute with the sibling site.json/ids.json base, when it is relative. */
@@ -74,7 +83,7 @@ export async function fetchUrl(url: string): Promise<FetchedPage> {
   try {
     res = await fetch(url, { headers: { 'User-Agent': BROWSER_UA }, redirect: 'follow' });
   } catch (e) {
-    throw new UserError(`cannot fetch ${url}: ${(e as Error).message}`, 5);
+    throw new UserError(t('parse.cannotFetch', url, (e as Error).message), 5);
   }
   const bytes = new Uint8Array(await res.arrayBuffer());
   return {
@@ -98,26 +107,9 @@ export function pageJson(p: Page): unknown {
   };
 }
 
-/** Display width: CJK and full-width characters take two columns. */
-function width(s: string): number {
-  let w = 0;
-  for (const ch of s) w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1;
-  return w;
-}
-function cut(s: string, max: number): string {
-  let out = '';
-  let w = 0;
-  for (const ch of s) {
-    const cw = width(ch);
-    if (w + cw > max - 1) return out + '…';
-    out += ch;
-    w += cw;
-  }
-  return out;
-}
+/** `s` cut and padded to exactly `n` columns. */
 function pad(s: string, n: number): string {
-  const c = cut(s, n);
-  return c + ' '.repeat(Math.max(0, n - width(c)));
+  return padDisplay(cutDisplay(s, n), n);
 }
 
 /**
@@ -129,15 +121,15 @@ export function pageTable(p: Page, source: string): string {
   const i = p.page;
   const s = terminalSafe;
   const lines: string[] = [];
-  const pages = i.page !== null ? ` page ${i.page}/${i.pageCount}` : '';
+  const pages = i.page !== null ? t('parse.pageOf', i.page, i.pageCount) : '';
   lines.push(s(source));
   lines.push(
-    `  ${i.kind}${i.template === 'mobile' ? ' (mobile)' : ''}  tid ${i.tid ?? '-'}${pages}  ${s(i.title ?? '')}${i.authorFilter !== null ? `  only uid ${i.authorFilter}` : ''}  ${p.posts.length} post(s)  [${i.charset}]`,
+    `  ${t('parse.kind', i.kind)}${i.template === 'mobile' ? t('parse.mobile') : ''}  tid ${i.tid ?? '-'}${pages}  ${s(i.title ?? '')}${i.authorFilter !== null ? t('parse.onlyUid', i.authorFilter) : ''}  ${t('parse.postCount', p.posts.length)}  [${i.charset}]`,
   );
   if (i.message) lines.push(`  ${s(i.message)}`);
-  for (const w of i.warnings ?? []) lines.push(`  warning: ${s(w)}`);
+  for (const w of i.warnings ?? []) lines.push(t('parse.warning', s(w)));
   if (p.posts.length) {
-    lines.push(`  ${pad('floor', 6)} ${pad('pid', 7)} ${pad('author', 16)} ${pad('posted', 26)} ${pad('flags', 8)} text`);
+    lines.push(`  ${pad(t('parse.col.floor'), 6)} ${pad('pid', 7)} ${pad(t('parse.col.author'), 16)} ${pad(t('parse.col.posted'), 26)} ${pad(t('parse.col.flags'), 8)} ${t('parse.col.text')}`);
     for (const x of p.posts) {
       const flags =
         (x.quotes.length ? 'Q' : '') +
@@ -150,10 +142,10 @@ export function pageTable(p: Page, source: string): string {
       const who = s(x.authorId !== null ? `${x.author}(${x.authorId})` : x.author);
       lines.push(
         // A newest-first page's labels are off by one: show the true floor (issue #12).
-        `  ${pad(p.page.reversed ? `${x.floor}#` : s(x.floorLabel ?? '-'), 6)} ${pad(String(x.pid ?? '-'), 7)} ${pad(who, 16)} ${pad(s(x.postedAt), 26)} ${pad(flags, 8)} ${cut(s(x.text).replace(/\n/g, ' ⏎ '), 60)}`,
+        `  ${pad(p.page.reversed ? `${x.floor}#` : s(x.floorLabel ?? '-'), 6)} ${pad(String(x.pid ?? '-'), 7)} ${pad(who, 16)} ${pad(s(x.postedAt), 26)} ${pad(flags, 8)} ${cutDisplay(s(x.text).replace(/\n/g, ' ⏎ '), 60)}`,
       );
     }
-    lines.push('  flags: Q quotes, R reply-to, E edited, C colour, S size, D deleted, L locked, ~ relative time');
+    lines.push(t('parse.legend'));
   }
   return lines.join('\n');
 }
@@ -161,20 +153,21 @@ export function pageTable(p: Page, source: string): string {
 export function register(program: Command): void {
   program
     .command('parse')
-    .description('read saved or live Discuz! pages into posts (kind, floors, authors, times, text, fonts)')
-    .argument('<fileOrUrl...>', 'saved page files (URL from a sibling manifest.json) or http(s) URLs')
-    .option('--json', 'print JSON: one {page, posts} object per input (an array for several inputs)')
-    .option('--timezone <zone>', 'forum time zone (IANA name or UTC+8)', 'Asia/Shanghai')
-    .option('--fetched-at <time>', 'when the files were fetched (ISO 8601); default: file modification time')
+    .description(t('parse.description'))
+    .argument('<fileOrUrl...>', t('parse.inputs'))
+    .option('--json', t('parse.json'))
+    .option('--timezone <zone>', t('parse.timezone'), 'Asia/Shanghai')
+    .option('--fetched-at <time>', t('parse.fetchedAt'))
     .action(async (inputs: string[], o: { json?: boolean; timezone: string; fetchedAt?: string }) => {
       let fetchedAt: Date | undefined;
       if (o.fetchedAt) {
         fetchedAt = new Date(o.fetchedAt);
-        if (Number.isNaN(fetchedAt.getTime())) throw new UserError(`--fetched-at: not a time: ${o.fetchedAt}`, 2);
+        if (Number.isNaN(fetchedAt.getTime())) throw new UserError(t('parse.badTime', o.fetchedAt), 2);
       }
+      if (inputs.filter((x) => x === '-').length > 1) throw new UserError(t('parse.stdinTwice'), 2);
       const results: { source: string; page: Page }[] = [];
       for (const input of inputs) {
-        const fetched = /^https?:\/\//i.test(input) ? await fetchUrl(input) : fetchedFromFile(input, fetchedAt);
+        const fetched = input === '-' ? await fetchedFromStdin(fetchedAt) : /^https?:\/\//i.test(input) ? await fetchUrl(input) : fetchedFromFile(input, fetchedAt);
         results.push({ source: input, page: parsePage(fetched, { timezone: o.timezone }) });
       }
       if (o.json) {

@@ -21,8 +21,9 @@ import { renderDayReportBBCode } from '../../render/report-bbcode.js';
 import { renderDayReportJson } from '../../render/report-json.js';
 import { renderDayReportMarkdown } from '../../render/report-markdown.js';
 import { renderDayReportTerminal } from '../../render/report-terminal.js';
-import { UserError } from '../errors.js';
-import { dayNumber, loadGameDay, stdoutColor, withCountingStore } from '../options.js';
+import { UserError } from '../../errors.js';
+import { t } from '../../i18n/index.js';
+import { gameOptions, loadGameDay, oneOf, stdoutColor, withCountingStore } from '../options.js';
 
 /** Re-exported for the callers that import them from here: the definitions are in src/close/closing-day.ts. */
 export {
@@ -44,34 +45,30 @@ interface ReportCliOptions {
 }
 
 export function register(program: Command): void {
-  program
-    .command('report')
-    .description('day N for the director: posts per player, ballots, violations with evidence, proposed cards')
-    .requiredOption('--game <file>', 'the game file (YAML)')
-    .requiredOption('--day <n>', 'the game day', dayNumber)
-    .option('--json', 'print JSON: {day, activity, flags, cards}')
-    .option('--bbcode', 'print the public notice (Discuz BBCode): counts, confirmed cards, standings')
-    .option('--markdown', 'print Markdown')
-    .option('--html', 'write the self-contained HTML report (tally, vote chart, activity, flags, cards) and print its path')
-    .option('--out <path>', 'with --html: the file to write (default: <game>-day<N>.html beside the game file)')
-    .option('--store <path>', 'the store file (default: beside the game file)')
-    .option('--allow-incomplete', 'report even when a thread\'s crawl has gaps')
-    .option('--no-ledger', 'do not record the proposals in the card ledger')
+  gameOptions(program.command('report').description(t('report.description')), { day: true, store: true })
+    .option('--json', t('report.json'))
+    .option('--bbcode', t('report.bbcode'))
+    .option('--markdown', t('report.markdown'))
+    .option('--html', t('report.html'))
+    .option('--out <path>', t('report.out'))
+    .option('--allow-incomplete', t('opt.allowIncomplete'))
+    .option('--no-ledger', t('report.noLedger'))
     .action(async (o: ReportCliOptions) => {
-      if ([o.json, o.bbcode, o.markdown, o.html].filter(Boolean).length > 1) throw new UserError('choose one of --json, --bbcode, --markdown and --html');
-      if (o.out !== undefined && !o.html) throw new UserError('--out goes with --html');
+      oneOf({ '--json': o.json, '--bbcode': o.bbcode, '--markdown': o.markdown, '--html': o.html });
+      if (o.out !== undefined && !o.html) throw new UserError(t('opt.goesWith', '--out', '--html'));
       const { game } = loadGameDay(o);
       const file = ledgerPath(game.file);
-      const { day, links } = await withCountingStore(game, { tids: threadsForReport(game, o.day), load: threadsThroughDay(game, o.day), allowIncomplete: o.allowIncomplete }, (store, incomplete) => ({
-        day: markIncomplete(closingDay(game, store, o.day, { ledgerFile: file }), incomplete),
-        links: storedPostLinks(game, store),
-      }));
+      const { day, links, html } = await withCountingStore(game, { tids: threadsForReport(game, o.day), load: threadsThroughDay(game, o.day), allowIncomplete: o.allowIncomplete }, (store, incomplete) => {
+        const closing = markIncomplete(closingDay(game, store, o.day, { ledgerFile: file }), incomplete);
+        // The ledger ids go into the report (and so into the HTML) before it is drawn.
+        if (o.ledger) recordProposals(game, closing.report, file);
+        return { day: closing, links: storedPostLinks(game, store), html: o.html ? dayHtml(game, store, closing) : null };
+      });
       const report = day.report;
-      if (o.ledger) recordProposals(game, report, file);
-      if (o.html) {
+      if (html !== null) {
         const out = path.resolve(o.out ?? defaultHtmlPath(game, o.day));
         fs.mkdirSync(path.dirname(out), { recursive: true });
-        fs.writeFileSync(out, dayHtml(game, day, links));
+        fs.writeFileSync(out, html);
         process.stdout.write(`${out}\n`);
         return;
       }

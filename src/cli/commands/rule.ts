@@ -21,6 +21,7 @@ import type { Ruling, RulingVerb } from '../../rulings/types.js';
 import { UserError } from '../errors.js';
 import { dayNumber, withStore } from '../options.js';
 import { closingDay } from '../../close/closing-day.js';
+import { t } from '../../i18n/index.js';
 
 interface RuleCliOptions {
   game: string;
@@ -96,7 +97,7 @@ async function rule(verb: RulingVerb, target: string, o: RuleCliOptions): Promis
 }
 
 export function register(program: Command): void {
-  const cmd = program.command('rule').description('the director\'s rulings (导演裁定): accept or reject a ballot, a flag or a card, list, undo');
+  const cmd = program.command('rule').description(t('rule.description'));
   for (const verb of ['accept', 'reject'] as const) {
     cmd
       .command(`${verb} <pid-or-card>`)

@@ -7,16 +7,17 @@
 import type { Command } from 'commander';
 import { loadGame } from '../../game/game-file.js';
 import { checkStore, recoverStore, type StoreCheck } from '../../store/check.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../errors.js';
+import { t } from '../../i18n/index.js';
 
 function storeOf(o: { game?: string; store?: string }): string {
   if (o.store) return o.store;
   if (o.game) return loadGame(o.game).storePath;
-  throw new UserError('give --game <file> or --store <path>');
+  throw new UserError(t('store.which'));
 }
 
 function checkText(c: StoreCheck): string {
-  const lines = [`${c.storePath}: ${c.layout === 'absent' ? 'no store yet' : c.damaged ? 'DAMAGED' : 'ok'}`];
+  const lines = [`${c.storePath}: ${t(c.layout === 'absent' ? 'store.absent' : c.damaged ? 'store.damaged' : 'store.ok')}`];
   for (const f of c.files) {
     lines.push(`  ${f.state.padEnd(7)} ${f.file}: ${f.detail}`);
     if (f.backup) lines.push(`          ${f.backup}`);
@@ -25,18 +26,18 @@ function checkText(c: StoreCheck): string {
 }
 
 export function register(program: Command): void {
-  const store = program.command('store').description('the evidence store: check it for damage, recover what is readable');
-  const common = (c: Command) => c.option('--game <file>', 'the game file (YAML)').option('--store <path>', 'the store file (default: beside the game file)').option('--json', 'print JSON');
-  common(store.command('check').description('say which store files are damaged, where, and what their backups hold (exit 3 when damaged)'))
+  const store = program.command('store').description(t('store.description'));
+  const common = (c: Command) => c.option('-g, --game <file>', t('opt.game')).option('--store <path>', t('opt.store')).option('--json', t('store.json'));
+  common(store.command('check').description(t('store.check')))
     .action(async (o: { game?: string; store?: string; json?: boolean }) => {
       const c = await checkStore(storeOf(o));
       process.stdout.write(o.json ? `${JSON.stringify(c, null, 2)}\n` : checkText(c));
       if (c.damaged) process.exitCode = 3;
     });
-  common(store.command('recover').description('rebuild damaged store files from what is readable, keeping the damaged files beside them'))
+  common(store.command('recover').description(t('store.recover')))
     .action(async (o: { game?: string; store?: string; json?: boolean }) => {
       const r = await recoverStore(storeOf(o));
       if (o.json) process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
-      else process.stdout.write(r.actions.length ? `${r.actions.join('\n')}\nnow crawl again: pages no longer in the store are fetched, and counting refuses until they are\n` : `${r.before.storePath}: nothing is damaged; nothing was changed\n`);
+      else process.stdout.write(r.actions.length ? `${r.actions.join('\n')}\n${t('store.crawlAgain')}\n` : `${t('store.nothingDamaged', r.before.storePath)}\n`);
     });
 }

@@ -16,8 +16,9 @@ import { renderTallyJson } from '../../render/tally-json.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
 import { postsFromStore, tallyDay, threadsForTally } from '../../votes/tally.js';
 import { withKnownUids } from '../../game/roster.js';
-import { UserError } from '../errors.js';
-import { dayNumber, loadGameDay, stdoutColor, withCountingStore } from '../options.js';
+import { UserError } from '../../errors.js';
+import { t } from '../../i18n/index.js';
+import { gameOptions, loadGameDay, oneOf, stdoutColor, withCountingStore } from '../options.js';
 import { earlierVoteThreads } from '../../votes/carry-forward.js';
 
 interface TallyCliOptions {
@@ -39,36 +40,31 @@ export function parseAtOption(s: string, game: Game): number {
   if (local !== null) return local;
   const iso = DateTime.fromISO(s.trim(), { setZone: true });
   if (!iso.isValid || !/(Z|[+-]\d{2}:?\d{2})$/.test(s.trim())) {
-    throw new UserError(`--at "${s}": give a forum-local time like "2026-11-22 18:00" (${game.timezone}) or ISO 8601 with an offset`);
+    throw new UserError(t('tally.badAt', s, game.timezone));
   }
   return iso.toMillis();
 }
 
 export function register(program: Command): void {
-  program
-    .command('tally')
-    .description('count day N\'s votes by the rules: totals, result and why, every ballot and every rejected attempt')
-    .requiredOption('--game <file>', 'the game file (YAML)')
-    .requiredOption('--day <n>', 'the game day', dayNumber)
-    .option('--rules', 'wuhui: the morning duel-rule vote (对战规则投票帖) instead of the vote thread')
-    .option('--json', 'print JSON: {day, kind, sheriff, accelerated, totals, result, ballots}')
-    .option('--bbcode', 'print the announcement to paste into the vote thread (Discuz BBCode)')
-    .option('--at <time>', 'count as it stood at this moment ("2026-11-22 18:00", forum time)')
-    .option('--store <path>', 'the store file (default: beside the game file)')
-    .option('--allow-incomplete', 'count even when a thread\'s crawl has gaps')
-    .option('--post', 'publish the announcement (the --bbcode text) as a reply in the day\'s vote thread; a dry run unless --yes')
-    .option('--yes', 'with --post: really post (else only show what would be posted)')
+  gameOptions(program.command('tally').description(t('tally.description')), { day: true, store: true })
+    .option('--rules', t('tally.rules'))
+    .option('--json', t('tally.json'))
+    .option('--bbcode', t('tally.bbcode'))
+    .option('--at <time>', t('tally.at'))
+    .option('--allow-incomplete', t('opt.allowIncomplete'))
+    .option('--post', t('tally.post'))
+    .option('--yes', t('opt.yes'))
     .action(async (o: TallyCliOptions) => {
-      if (o.json && o.bbcode) throw new UserError('choose one of --json and --bbcode');
-      if (o.yes && !o.post) throw new UserError('--yes goes with --post');
-      if (o.post && o.at !== undefined) throw new UserError('--post publishes the count at closing: not with --at');
+      oneOf({ '--json': o.json, '--bbcode': o.bbcode });
+      if (o.yes && !o.post) throw new UserError(t('opt.goesWith', '--yes', '--post'));
+      if (o.post && o.at !== undefined) throw new UserError(t('tally.postNotAt'));
       const { game, day } = loadGameDay(o);
       const at = o.at !== undefined ? parseAtOption(o.at, game) : undefined;
       const write = (s: string) => process.stdout.write(s);
       const render = (r: ReturnType<typeof tallyDay>) =>
         o.json ? renderTallyJson(r) : o.bbcode ? renderTallyBBCode(r) : renderTallyTerminal(r, { color: stdoutColor() });
 
-      if (!game.rules.publicVote && !o.rules && o.post) throw new UserError(`the ${game.rules.name} ruleset has no public vote: there is no tally announcement to post`);
+      if (!game.rules.publicVote && !o.rules && o.post) throw new UserError(t('tally.noPublicVote', game.rules.name));
       if (!game.rules.publicVote && !o.rules) {
         // 120b: nothing to read; say so (exit 0).
         write(render(tallyDay(game, () => [], o.day, { at })));

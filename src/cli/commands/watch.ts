@@ -20,8 +20,9 @@ import type { TallyResult } from '../../votes/types.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
 import { terminalSafe } from '../../render/safe-text.js';
 import { forumTime } from '../../votes/time.js';
-import { UserError } from '../errors.js';
-import { dayNumber, stdoutColor, withCountingStore } from '../options.js';
+import { UserError } from '../../errors.js';
+import { t as tr } from '../../i18n/index.js';
+import { dayNumber, gameOptions, stdoutColor, withCountingStore } from '../options.js';
 import { assertFetched, crawlFlagOptions, crawlFlags, type CrawlFlags } from './crawl.js';
 
 /** Time as the watch sees it. */
@@ -55,8 +56,8 @@ export interface WatchOptions {
 export function watchFrame(t: TallyResult, color = false): string {
   const c = pc.createColors(color);
   const missing = t.players.filter((p) => p.state === 'none').map((p) => terminalSafe(p.player));
-  const head = t.running ? c.bold(`running count at ${forumTime(t.countedAt, t.timezone)} — closes ${forumTime(t.closes, t.timezone)}`) : c.bold('final count');
-  return `${head}\n${renderTallyTerminal(t, { color })}${t.kind === 'none' ? '' : `not voted yet (${missing.length}): ${missing.join(', ') || '—'}\n`}`;
+  const head = t.running ? c.bold(tr('watch.running', forumTime(t.countedAt, t.timezone), forumTime(t.closes, t.timezone))) : c.bold(tr('watch.final'));
+  return `${head}\n${renderTallyTerminal(t, { color })}${t.kind === 'none' ? '' : `${tr('watch.notVoted', missing.length, missing.join(', '))}\n`}`;
 }
 
 /** A running round that was refused: what was refused, and when the next try is. */
@@ -90,7 +91,7 @@ export async function runWatch(o: WatchOptions): Promise<TallyResult> {
     return final;
   }
   if (!o.now && clock.now() < start) {
-    draw(`watching day ${o.day} from ${forumTime(start, o.game.timezone)} (an hour before closing at ${forumTime(day.closes, o.game.timezone)})\n`, false);
+    draw(`${tr('watch.waiting', o.day, forumTime(start, o.game.timezone), forumTime(day.closes, o.game.timezone))}\n`, false);
     await clock.sleep(start - clock.now());
   }
   while (clock.now() < day.closes) {
@@ -110,19 +111,16 @@ export async function runWatch(o: WatchOptions): Promise<TallyResult> {
 }
 
 export function register(program: Command): void {
-  const command = program
-    .command('watch')
-    .description('the last hour before closing: recrawl every interval, redraw the running count and who has not voted; then the final count')
-    .requiredOption('--game <file>', 'the game file (YAML)')
-    .requiredOption('--day <n>', 'the game day', dayNumber)
-    .option('--interval <seconds>', 'seconds between recrawls', (v) => {
+  const command = gameOptions(program.command('watch').description(tr('watch.description')))
+    .requiredOption('--day <n>', tr('opt.day') + tr('cli.required'), dayNumber)
+    .option('--interval <seconds>', tr('watch.interval'), (v) => {
       const n = Number(v);
-      if (!Number.isFinite(n) || n < 5) throw new UserError(`--interval must be at least 5 seconds (got "${v}")`);
+      if (!Number.isFinite(n) || n < 5) throw new UserError(tr('watch.badInterval', v));
       return n;
     }, 60)
-    .option('--now', 'start at once instead of an hour before closing')
-    .option('--store <path>', 'the store file (default: beside the game file)')
-    .option('--allow-incomplete', 'count even when a thread\'s crawl has gaps (as tally)');
+    .option('--now', tr('watch.now'))
+    .option('--store <path>', tr('opt.store'))
+    .option('--allow-incomplete', tr('opt.allowIncomplete'));
   crawlFlagOptions(command)
     .action(async (o: CrawlFlags & { game: string; day: number; interval: number; now?: boolean; store?: string; allowIncomplete?: boolean }) => {
       const game = loadGame(o.game, { store: o.store });

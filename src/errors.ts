@@ -1,0 +1,33 @@
+/**
+ * The failures a director can act on, and the exit code of each kind. They sit at the base of the
+ * layers (crawl, store, game, votes, cards, elevator throw them); the CLI only prints them
+ * (src/cli/errors.ts reportError).
+ */
+
+/** What the process exit code says (README "Exit codes"). */
+export const ExitCode = {
+  ok: 0,
+  /** A bug in bansha (and `lastwords` finding Discuz! code, like grep). */
+  internal: 1,
+  /** Bad input: game file, arguments, options. */
+  badInput: 2,
+  /** Incomplete or unreadable data (a crawl with gaps, a page that is not the thread). */
+  incomplete: 3,
+  /** Login needed: no session, an expired one, a login/no-permission/challenge page. */
+  login: 4,
+  /** The network or the forum failed. */
+  network: 5,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** A failure the director can act on (bad game file, incomplete crawl, expired login...). */
+export class UserError extends Error {
+  constructor(
+    message: string,
+    /** Exit code: 2 bad input, 3 incomplete data, 4 login needed, 5 network. */
+    readonly exitCode: number = ExitCode.badInput,
+  ) {
+    super(message);
+    this.name = 'UserError';
+  }
+}

@@ -1,0 +1,45 @@
+/** The message catalogue: both languages hold every key, each message renders, and the language is chosen as documented. */
+import { describe, expect, test } from 'vitest';
+import { en } from '../../src/i18n/en.js';
+import { zh } from '../../src/i18n/zh.js';
+import { language, languageFrom, parseLanguage, setLanguage, t } from '../../src/i18n/index.js';
+
+describe('catalogue', () => {
+  test('zh and en hold the same keys, each message of the same kind and arity', () => {
+    expect(Object.keys(en).sort()).toEqual(Object.keys(zh).sort());
+    for (const [key, m] of Object.entries(zh)) {
+      const other = (en as Record<string, unknown>)[key];
+      expect({ key, kind: typeof other }).toEqual({ key, kind: typeof m });
+      if (typeof m === 'function') expect({ key, arity: (other as () => string).length }).toEqual({ key, arity: m.length });
+    }
+  });
+
+  test('the Chinese catalogue is Chinese: every message holds a CJK character, unless it is a command line or a format', () => {
+    const samples = (m: unknown): string => (typeof m === 'function' ? String((m as (...a: unknown[]) => string)(1, 2, 3, 4, 5, 6)) : String(m));
+    const notChinese = Object.entries(zh).filter(([, m]) => !/[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]/.test(samples(m)) && !/^[-\s]*BBCode|^\s*\[|^\d/.test(samples(m)));
+    expect(notChinese.map(([k]) => k).filter((k) => !k.endsWith('.examples') && k !== 'parse.kind')).toEqual([]);
+  });
+
+  test('t renders in the language set, and parameters land in the text', () => {
+    setLanguage('en');
+    expect(t('tally.heading', 2, 'elimination vote', 5, 'closed 11-22 21:00', 'Asia/Shanghai')).toBe('Day 2 — elimination vote (thread 5), closed 11-22 21:00 [Asia/Shanghai]');
+    setLanguage('zh');
+    expect(language()).toBe('zh');
+    expect(t('tally.heading', 2, '放逐投票', 5, '11-22 21:00 关门', 'Asia/Shanghai')).toBe('第 2 日 —— 放逐投票（帖子 5），11-22 21:00 关门 [Asia/Shanghai]');
+  });
+});
+
+describe('which language a run speaks', () => {
+  test('--lang wins, in both spellings; then LC_ALL, LC_MESSAGES, LANG; Chinese otherwise', () => {
+    expect(languageFrom(['tally', '--lang', 'en'], { LANG: 'zh_CN.UTF-8' })).toBe('en');
+    expect(languageFrom(['--lang=zh', 'tally'], { LANG: 'en_US.UTF-8' })).toBe('zh');
+    expect(languageFrom(['tally'], { LANG: 'en_US.UTF-8' })).toBe('en');
+    expect(languageFrom(['tally'], { LANG: 'en_GB.UTF-8', LC_ALL: 'zh_CN.UTF-8' })).toBe('zh');
+    expect(languageFrom(['tally'], { LC_MESSAGES: 'en_US', LANG: 'zh_CN' })).toBe('en');
+    expect(languageFrom(['tally'], { LANG: 'C.UTF-8' })).toBe('zh');
+    expect(languageFrom(['tally'], {})).toBe('zh');
+    expect(languageFrom(['parse', '--', '--lang', 'en'], {})).toBe('zh');
+    expect(languageFrom(['--lang', 'fr'], {})).toEqual({ invalid: 'fr' });
+    expect([parseLanguage('zh-CN'), parseLanguage('EN'), parseLanguage('english'), parseLanguage('')]).toEqual(['zh', 'en', null, null]);
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * Every command a director runs, through the real CLI against the captured public game served by the
+ * replay server: the default output (stdout and stderr) is Chinese — no English word is left apart
+ * from names that stay as they are (bansha, Discuz, BBCode, pid, URLs, paths, options…) — and
+ * `--lang en` / LANG=en_US.UTF-8 switch the same commands to English.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { saveSession } from '../../src/crawl/session.js';
+import { startReplayServer, type ReplayServer } from '../../src/replay/index.js';
+import { bansha, type CliRun } from '../helpers/cli.js';
+import { DISCUZ, FIXTURES } from '../helpers/captured.js';
+
+const TMP = path.resolve(import.meta.dirname, '../.tmp/i18n');
+const ZH = { LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
+
+/** Words that stay as they are in Chinese output: names of things, formats and units. */
+const KEPT = new Set([
+  'bansha', 'Discuz', 'BBCode', 'HTML', 'JSON', 'YAML', 'Markdown', 'Chromium', 'Chrome', 'Edge', 'HTTP', 'IANA', 'UTC', 'ISO',
+  'pid', 'tid', 'uid', 'fid', 'TID', 'ID', 'TODO', 'LANG', 'BANSHA_USERNAME', 'BANSHA_PASSWORD', 'BANSHA_CHROMIUM',
+  'zh', 'en', 'wuhui', 'public', 'm107', 'Asia', 'Shanghai', 'utf', 'gbk', 'mobile', 'reply', 'edit', 'list', 'confirm', 'dismiss',
+  'demo', 'init', 'login', 'crawl', 'watch', 'parse', 'tally', 'report', 'cards', 'elevator', 'auction', 'lastwords', 'help', 'store', 'check', 'recover', 'rule', 'accept', 'close',
+  'options', 'command', 'file', 'fileOrUrl', 'lang', 'game', 'n', 'path', 'time', 'text', 'name', 'how', 'dir', 'url', 'tag',
+  'zone', 'seconds', 'id', 'day', 'cards', 'activity', 'flags', 'page', 'posts', 'totals', 'result', 'ballots', 'kind', 'sheriff',
+  'accelerated', 'standings', 'clean', 'findings', 'written', 'line', 'column', 'requests', 'pages', 'newPosts', 'changedPosts',
+  'complete', 'threads', 'color', 'size', 'img', 'quote', 'b', 'G', 'D', 'Q', 'R', 'E', 'C', 'S', 'L', 'M', 'curl', 'pbpaste',
+  'px', 'MiB', // units
+  'Red', // a colour as the player's [color=Red] wrote it (data, quoted)
+  'mod', 'forumdisplay', 'forum', 'txt', 'yaml', 'html', 'day', 'out', 'N', 'default', 'public', 'redirect', 'goto', 'findpost', 'ptid',
+]);
+
+/** The English words left in `text` once URLs, paths, options and placeholders are taken out. */
+export function englishLeft(text: string): string[] {
+  const stripped = text
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .replace(/https?:\/\/\S+/g, ' ')
+    .replace(/\S*[/\\]\S*/g, ' ') // paths
+    .replace(/[A-Z_]+=\S+/g, ' ') // environment settings (LANG=en_US.UTF-8)
+    .replace(/(?<![\w-])--?[a-z][\w-]*/gi, ' ') // options
+    .replace(/\S+\.(ya?ml|json|html|txt|php)\b\S*/g, ' ');
+  // Rule citations (m107 l.118, 062 l.261) and other letter-and-number codes are not words.
+  const words = (stripped.replace(/\bl\.\d+/g, ' ').match(/[A-Za-z][A-Za-z0-9_]*/g) ?? []).filter((w) => !/\d/.test(w));
+  return [...new Set(words.filter((w) => !KEPT.has(w) && !/^[A-Z]$/.test(w)))]; // 导演A: a letter in a name
+}
+
+let server: ReplayServer;
+let game: string;
+let session: string;
+
+beforeAll(async () => {
+  fs.rmSync(TMP, { recursive: true, force: true });
+  fs.mkdirSync(TMP, { recursive: true });
+  server = await startReplayServer();
+  game = path.join(TMP, 'game.yaml');
+  const template = fs.readFileSync(path.join(FIXTURES, 'games', 'public.yaml'), 'utf8');
+  fs.writeFileSync(game, template.replace(/^forum: .*$/m, `forum: ${server.url}`));
+  session = path.join(TMP, 'game.session.json');
+  await saveSession(session, server.sessionState());
+  fs.writeFileSync(path.join(TMP, 'lastwords.txt'), '我是好人。\n[b]投我的都是狼[/b]\n');
+});
+afterAll(async () => server?.close());
+
+/** The director's commands in the order of a closing time, each with the exit code it should give. */
+function closingTime(): Array<{ args: string[]; code?: number; env?: Record<string, string> }> {
+  const wuhui = path.join(TMP, 'demo-wuhui');
+  return [
+    { args: ['login', '-g', game], env: { BANSHA_USERNAME: '导演A', BANSHA_PASSWORD: 'lab123456' } },
+    { args: ['crawl', '-g', game, '--delay-ms', '0', '--no-progress'] },
+    { args: ['tally', '-g', game, '--day', '1'] },
+    { args: ['tally', '-g', game, '--day', '2'] },
+    { args: ['tally', '-g', game, '--day', '2', '--post'] },
+    { args: ['report', '-g', game, '--day', '2'] },
+    { args: ['report', '-g', game, '--day', '2', '--html', '--out', path.join(TMP, 'day2.html')] },
+    { args: ['cards', 'list', '-g', game] },
+    { args: ['cards', 'confirm', 'C1', '-g', game] },
+    { args: ['elevator', '-g', game, '--day', '2'] },
+    { args: ['elevator', '-g', game, '--day', '2', '--post', 'edit'] },
+    { args: ['watch', '-g', game, '--day', '2'] },
+    { args: ['parse', path.join(DISCUZ, 'public', 'viewthread-t2-p1.html')] },
+    { args: ['lastwords', path.join(TMP, 'lastwords.txt')], code: 1 },
+    { args: ['init', '--board', `${server.url}forum.php?mod=forumdisplay&fid=3`, '--session', session, '--out', path.join(TMP, 'draft.yaml')] },
+    { args: ['demo', '--no-browser', '--out', path.join(TMP, 'demo')] },
+    { args: ['demo', '--preset', 'wuhui', '--no-browser', '--out', wuhui] },
+    { args: ['auction', '-g', path.join(wuhui, 'game.yaml'), '--day', '1'] },
+    { args: ['tally', '-g', path.join(wuhui, 'game.yaml'), '--day', '1', '--rules'] },
+    { args: ['tally', '-g', game] , code: 2 },
+    { args: ['tally', '-g', game, '--day', '9'], code: 2 },
+    { args: ['report', '-g', game, '--day', '2', '--json', '--bbcode'], code: 2 },
+    { args: ['crawl', '-g', game, '--bogus'], code: 2 },
+  ];
+}
+
+describe('the default language is Chinese', () => {
+  test('every command of a closing time prints no English', async () => {
+    const runs: Array<{ args: string[]; run: CliRun }> = [];
+    for (const c of closingTime()) {
+      const run = await bansha(c.args, { ...ZH, ...c.env });
+      expect({ args: c.args, code: run.code, out: run.out }).toMatchObject({ args: c.args, code: c.code ?? 0 });
+      runs.push({ args: c.args, run });
+    }
+    const left = runs.map((r) => ({ args: r.args.slice(0, 2).join(' '), english: englishLeft(r.run.out) })).filter((r) => r.english.length);
+    expect(left).toEqual([]);
+  });
+
+  test('every command\'s --help is Chinese, with examples', async () => {
+    const names = ['demo', 'init', 'login', 'crawl', 'watch', 'parse', 'tally', 'report', 'cards', 'cards list', 'cards confirm', 'elevator', 'auction', 'lastwords', 'store', 'store check'];
+    const main = await bansha(['--help'], ZH);
+    expect(main.code).toBe(0);
+    expect(englishLeft(main.out)).toEqual([]);
+    for (const name of names) {
+      const r = await bansha([...name.split(' '), '--help'], ZH);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('用法：');
+      expect(r.out).toContain('示例：');
+      expect({ name, english: englishLeft(r.out) }).toEqual({ name, english: [] });
+    }
+  });
+
+  test('--lang en and LANG=en_US.UTF-8 give English', async () => {
+    const a = await bansha(['tally', '-g', game, '--day', '2', '--lang', 'en'], ZH);
+    expect(a.out).toContain('Totals');
+    expect(a.out).toContain('Result:');
+    const b = await bansha(['tally', '-g', game, '--day', '2'], { LANG: 'en_US.UTF-8', LC_ALL: '', LC_MESSAGES: '' });
+    expect(b.out).toBe(a.out);
+    const help = await bansha(['report', '--help'], { LANG: 'en_US.UTF-8', LC_ALL: '', LC_MESSAGES: '' });
+    expect(help.out).toContain('Usage:');
+    expect(help.out).toContain('Examples:');
+  });
+});
