@@ -53,10 +53,10 @@ export function register(program: Command): void {
       .description(`${verb} a proposed card by its id (C1, C2… as the report and list show)`)
       .requiredOption('--game <file>', 'the game file (YAML)')
       .option('--note <text>', 'why (kept in the ledger)')
-      .action((id: string, o: CardsCliOptions) => {
+      .action(async (id: string, o: CardsCliOptions) => {
         const game = loadGame(o.game);
         const file = ledgerPath(game.file);
-        const ledger = updateLedger(game, file, (l) => decide(l, id, status, new Date(), o.note));
+        const ledger = await updateLedger(game, file, (l) => decide(l, id, status, new Date(), o.note));
         const card = ledger.cards.find((k) => k.id.toUpperCase() === id.trim().toUpperCase().replace(/^(\d)/, 'C$1'))!;
         const s = standings(game, ledger).find((x) => x.player === card.player)!;
         process.stdout.write(`${card.id} ${STATUS_NAME[status]}: ${COLOR_NAME[card.color]} ${card.player} — ${card.reason}\n${card.player} now: ${standingText(s)}${s.upgrades.length ? ` (${s.upgrades.join('；')})` : ''}\n`);

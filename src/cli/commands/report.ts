@@ -67,7 +67,7 @@ export function register(program: Command): void {
         links: storedPostLinks(game, store),
       }));
       const report = day.report;
-      if (o.ledger) recordProposals(game, report, file);
+      if (o.ledger) await recordProposals(game, report, file);
       if (o.html) {
         const out = path.resolve(o.out ?? defaultHtmlPath(game, o.day));
         fs.mkdirSync(path.dirname(out), { recursive: true });
