@@ -1,14 +1,15 @@
 /**
  * The card ledger file `<game>.cards.json` beside the game file: read, merged with a report's
- * proposals, decided by the director, written atomically (temp file, fsync, rename). The merge and the
- * decisions are pure functions of the ledger; only readLedger/writeLedger/updateLedger touch the disk.
+ * proposals, decided by the director; a lowdb document (src/store/json-document.ts), written
+ * atomically. The merge and the decisions are pure functions of the ledger; only
+ * readLedger/writeLedger/updateLedger touch the disk.
  * A change (read, decide, write) runs under the ledger's lock (`<ledger>.lock`, src/store/lock.ts), so
  * two commands deciding at once cannot lose each other's decision; the file is owner-only.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.js';
 import { takeFileLock } from '../store/lock.js';
+import { JsonDocument, openDocument } from '../store/json-document.js';
 import type { Game } from '../game/types.js';
 import type { CardProposal, CardStatus, Ledger, LedgerCard } from './types.js';
 
@@ -23,56 +24,37 @@ export function emptyLedger(game: Pick<Game, 'file'>): Ledger {
   return { version: 1, game: game.file, cards: [] };
 }
 
+/** The ledger file as a lowdb document (validated on reading, written atomically and owner-only). */
+function ledgerDocument(file: string): JsonDocument<Ledger> {
+  return new JsonDocument(file, 'the card ledger', (data) => {
+    const l = data as Ledger;
+    if (!l || l.version !== 1 || !Array.isArray(l.cards)) throw new UserError(`${file} is not a bansha card ledger (version 1)`);
+    return l;
+  });
+}
+
 /** Reads the ledger (an empty one when the file does not exist yet). */
 export function readLedger(game: Pick<Game, 'file'>, file = ledgerPath(game.file)): Ledger {
-  if (!fs.existsSync(file)) return emptyLedger(game);
-  let data: unknown;
-  try {
-    data = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new UserError(`the card ledger ${file} is not valid JSON: ${(err as Error).message}`);
-  }
-  const l = data as Ledger;
-  if (!l || l.version !== 1 || !Array.isArray(l.cards)) throw new UserError(`${file} is not a bansha card ledger (version 1)`);
-  return l;
+  return ledgerDocument(file).readNow() ?? emptyLedger(game);
 }
 
 /** Writes the ledger atomically: a crash leaves the old file or the new one, never half of one. */
-export function writeLedger(ledger: Ledger, file: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    const fd = fs.openSync(tmp, 'w', 0o600);
-    try {
-      fs.writeSync(fd, `${JSON.stringify(ledger, null, 2)}\n`);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
-  try {
-    const dfd = fs.openSync(path.dirname(file), 'r');
-    fs.fsyncSync(dfd);
-    fs.closeSync(dfd);
-  } catch {
-    // directories cannot be fsynced everywhere; the rename is still atomic
-  }
+export async function writeLedger(ledger: Ledger, file: string): Promise<void> {
+  await ledgerDocument(file).write(ledger);
 }
 
 /**
  * Read the ledger, change it and write it back under the ledger's lock (nothing is written when
  * `change` returns the ledger it was given). Returns the ledger as written.
  */
-export function updateLedger(game: Pick<Game, 'file'>, file: string, change: (ledger: Ledger) => Ledger): Ledger {
+export async function updateLedger(game: Pick<Game, 'file'>, file: string, change: (ledger: Ledger) => Ledger): Promise<Ledger> {
   const release = takeFileLock(`${file}.lock`, `the card ledger ${file}`);
   try {
-    const before = readLedger(game, file);
-    const after = change(before);
-    if (after !== before) writeLedger(after, file);
-    return after;
+    const db = await openDocument(ledgerDocument(file), emptyLedger(game));
+    const before = db.data;
+    db.data = change(before);
+    if (db.data !== before) await db.write();
+    return db.data;
   } finally {
     release();
   }

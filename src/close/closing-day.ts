@@ -101,7 +101,7 @@ export function markIncomplete(day: ClosingDay, incomplete: Completeness[]): Clo
 }
 
 /** Records the report's new proposals in the ledger file and gives each card its ledger id. */
-export function recordProposals(game: Game, report: DayReport, ledgerFile: string, now = new Date()): void {
+export async function recordProposals(game: Game, report: DayReport, ledgerFile: string, now = new Date()): Promise<void> {
   const proposals: CardProposal[] = report.cards
     .filter((c) => c.status === 'proposed')
     .map((c) => ({
@@ -109,7 +109,7 @@ export function recordProposals(game: Game, report: DayReport, ledgerFile: strin
       ...(c.category ? { category: c.category } : {}), ...(c.directorNote ? { directorNote: c.directorNote } : {}),
     }));
   let entries: LedgerCard[] = [];
-  updateLedger(game, ledgerFile, (before) => {
+  await updateLedger(game, ledgerFile, (before) => {
     if (!proposals.length) return before;
     const merged = mergeProposals(before, proposals, now);
     entries = merged.entries;

@@ -116,9 +116,9 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   };
   const ledgerFile = ledgerPath(game.file);
 
-  const assembled = await withCountingStore(game, { tids: threadsForReport(game, opts.day), load: threadsThroughDay(game, opts.day), allowIncomplete: opts.allowIncomplete }, (store, incomplete) => {
+  const assembled = await withCountingStore(game, { tids: threadsForReport(game, opts.day), load: threadsThroughDay(game, opts.day), allowIncomplete: opts.allowIncomplete }, async (store, incomplete) => {
     const closing = markIncomplete(closingDay(game, store, opts.day, { ledgerFile }), incomplete);
-    recordProposals(game, closing.report, ledgerFile);
+    await recordProposals(game, closing.report, ledgerFile);
     const tally = closing.tally;
     const announcement = tally && tally.kind !== 'none' ? renderTallyBBCode(tally) : null;
     const plan = announcement && tally && !incomplete.length ? announcementPlan(store, game, tally, announcement) : null;

@@ -1,12 +1,12 @@
 /**
  * The rulings file `<game>.rulings.json` beside the game file: append-only (an undo is a new entry),
- * timestamped, written atomically (temp file, fsync, rename) and owner-only (0600). Reading validates
- * it; which rulings are in force is a pure function of the entries (`activeRulings`).
+ * timestamped; a lowdb document (src/store/json-document.ts), written atomically and owner-only.
+ * Reading validates it; which rulings are in force is a pure function of the entries (`activeRulings`).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../cli/errors.js';
+import { JsonDocument } from '../store/json-document.js';
 import type { RulingsFile } from './types.js';
 
 /** Where a game's rulings live: game.yaml → game.rulings.json in the same folder. */
@@ -30,33 +30,24 @@ const entrySchema = z.union([
 ]);
 const fileSchema = z.object({ version: z.literal(1), entries: z.array(entrySchema) }).strict();
 
+/** The rulings file as a lowdb document (validated on reading, written atomically and owner-only). */
+function rulingsDocument(file: string): JsonDocument<RulingsFile> {
+  return new JsonDocument(file, 'the rulings file', (data) => {
+    const parsed = fileSchema.safeParse(data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new UserError(`${file} is not a bansha rulings file (version 1): ${issue.path.join('.')}: ${issue.message}`);
+    }
+    return parsed.data as RulingsFile;
+  });
+}
+
 /** The rulings file's entries (none when the file does not exist yet). A damaged file is refused (exit 2). */
 export function readRulings(file: string): RulingsFile {
-  if (!fs.existsSync(file)) return { version: 1, entries: [] };
-  let data: unknown;
-  try {
-    data = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new UserError(`the rulings file ${file} is not valid JSON: ${(err as Error).message}`);
-  }
-  const parsed = fileSchema.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new UserError(`${file} is not a bansha rulings file (version 1): ${issue.path.join('.')}: ${issue.message}`);
-  }
-  return parsed.data as RulingsFile;
+  return rulingsDocument(file).readNow() ?? { version: 1, entries: [] };
 }
 
 /** Writes the file atomically and owner-only: a crash leaves the old file or the new one. */
-export function writeRulings(data: RulingsFile, file: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    fs.writeSync(fd, `${JSON.stringify(data, null, 2)}\n`);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.chmodSync(tmp, 0o600);
-  fs.renameSync(tmp, file);
+export async function writeRulings(data: RulingsFile, file: string): Promise<void> {
+  await rulingsDocument(file).write(data);
 }

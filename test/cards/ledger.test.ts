@@ -87,12 +87,12 @@ describe('ledger', () => {
     expect(standings(noBlue, ledger).find((s) => s.player === again.player)!.given).toEqual({ blue: 0, yellow: 0, red: 0 });
   });
 
-  test('written atomically beside the game file, read back equal', () => {
+  test('written atomically beside the game file, read back equal', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-ledger-'));
     const file = ledgerPath(path.join(dir, 'g.yaml'));
     expect(file).toBe(path.join(dir, 'g.cards.json'));
     const l = mergeProposals(emptyLedger(game), proposalsOf(1, null), now).ledger;
-    writeLedger(l, file);
+    await writeLedger(l, file);
     expect(readLedger(game, file)).toEqual(l);
     expect(fs.readdirSync(dir)).toEqual(['g.cards.json']);
   });

@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import fsp from 'node:fs/promises';
+import { describe, expect, test, vi } from 'vitest';
 import { emptyLedger, mergeProposals, readLedger, updateLedger, writeLedger } from '../../src/cards/ledger.js';
 import { takeFileLock } from '../../src/store/lock.js';
 
@@ -17,26 +18,30 @@ function tmpLedger(): string {
 }
 
 describe('card ledger lock', () => {
-  test('a change waits for no one: refused while the lock is held, and the ledger is unchanged', () => {
+  test('a change waits for no one: refused while the lock is held, and the ledger is unchanged', async () => {
     const file = tmpLedger();
-    writeLedger(emptyLedger(game), file);
+    await writeLedger(emptyLedger(game), file);
     const release = takeFileLock(`${file}.lock`, 'the test');
-    expect(() => updateLedger(game, file, (l) => mergeProposals(l, [proposal], new Date()).ledger)).toThrow(expect.objectContaining({ exitCode: 2 }));
+    await expect(updateLedger(game, file, (l) => mergeProposals(l, [proposal], new Date()).ledger)).rejects.toMatchObject({ exitCode: 2 });
     expect(readLedger(game, file).cards).toEqual([]);
     release();
-    updateLedger(game, file, (l) => mergeProposals(l, [proposal], new Date()).ledger);
+    await updateLedger(game, file, (l) => mergeProposals(l, [proposal], new Date()).ledger);
     expect(readLedger(game, file).cards).toHaveLength(1);
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${JSON.stringify(readLedger(game, file), null, 2)}\n`);
   });
 
-  test('a write that fails leaves the old ledger and no temp file', () => {
+  test('a write that fails leaves the old ledger, no temp file and no lock', async () => {
     const file = tmpLedger();
-    writeLedger(emptyLedger(game), file);
-    fs.mkdirSync(`${file}.${process.pid}.tmp`); // the temp name is taken: the write fails
-    expect(() => updateLedger(game, file, (l) => mergeProposals(l, [proposal], new Date()).ledger)).toThrow();
+    await writeLedger(emptyLedger(game), file);
+    const rename = vi.spyOn(fsp, 'rename').mockRejectedValueOnce(new Error('EIO: the rename fails'));
+    try {
+      await expect(updateLedger(game, file, (l) => mergeProposals(l, [proposal], new Date()).ledger)).rejects.toThrow('EIO');
+    } finally {
+      rename.mockRestore();
+    }
     expect(readLedger(game, file).cards).toEqual([]);
-    fs.rmdirSync(`${file}.${process.pid}.tmp`);
     expect(fs.readdirSync(path.dirname(file)).sort()).toEqual(['game.cards.json']);
   });
 });

@@ -48,10 +48,10 @@ export function register(program: Command): void {
     const verb = status === 'confirmed' ? 'confirm' : 'dismiss';
     gameOptions(cards.command(`${verb} <id>`).description(t(status === 'confirmed' ? 'cards.confirm' : 'cards.dismiss')))
       .option('--note <text>', t('cards.note'))
-      .action((id: string, o: CardsCliOptions) => {
+      .action(async (id: string, o: CardsCliOptions) => {
         const game = loadGame(o.game);
         const file = ledgerPath(game.file);
-        const ledger = updateLedger(game, file, (l) => decide(l, id, status, new Date(), o.note));
+        const ledger = await updateLedger(game, file, (l) => decide(l, id, status, new Date(), o.note));
         const card = ledger.cards.find((k) => k.id.toUpperCase() === id.trim().toUpperCase().replace(/^(\d)/, 'C$1'))!;
         const s = standings(game, ledger).find((x) => x.player === card.player)!;
         process.stdout.write(`${t('cards.decided', card.id, STATUS_NAME[status], COLOR_NAME[card.color], terminalSafe(card.player), terminalSafe(card.reason))}\n${t('cards.now', terminalSafe(card.player), standingText(s))}${s.upgrades.length ? ` (${s.upgrades.join('；')})` : ''}\n`);

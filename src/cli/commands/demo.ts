@@ -142,14 +142,14 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
 }
 
 /** The closing-time job on the crawled store, day by day: tallies, auction, reports, elevator, HTML. */
-function runJob(store: StoreData, game: Game, preset: DemoName, write: (what: string, name: string, text: string) => void, summary: string[]): DemoDay[] {
+async function runJob(store: StoreData, game: Game, preset: DemoName, write: (what: string, name: string, text: string) => void, summary: string[]): Promise<DemoDay[]> {
   const posts = postsFromStore(store);
   const ledgerFile = ledgerPath(game.file);
   const days: DemoDay[] = [];
   for (const d of game.days) {
     // One assembly of the day: its tally and its report (acceleration from that tally).
     const closing = closingDay(game, store, d.day, { ledgerFile });
-    recordProposals(game, closing.report, ledgerFile);
+    await recordProposals(game, closing.report, ledgerFile);
     const { tally, report } = closing;
     days.push({ day: d.day, tally, report });
     if (tally) {

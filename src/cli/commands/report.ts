@@ -58,10 +58,10 @@ export function register(program: Command): void {
       if (o.out !== undefined && !o.html) throw new UserError(t('opt.goesWith', '--out', '--html'));
       const { game } = loadGameDay(o);
       const file = ledgerPath(game.file);
-      const { day, links, html } = await withCountingStore(game, { tids: threadsForReport(game, o.day), load: threadsThroughDay(game, o.day), allowIncomplete: o.allowIncomplete }, (store, incomplete) => {
+      const { day, links, html } = await withCountingStore(game, { tids: threadsForReport(game, o.day), load: threadsThroughDay(game, o.day), allowIncomplete: o.allowIncomplete }, async (store, incomplete) => {
         const closing = markIncomplete(closingDay(game, store, o.day, { ledgerFile: file }), incomplete);
         // The ledger ids go into the report (and so into the HTML) before it is drawn.
-        if (o.ledger) recordProposals(game, closing.report, file);
+        if (o.ledger) await recordProposals(game, closing.report, file);
         return { day: closing, links: storedPostLinks(game, store), html: o.html ? dayHtml(game, store, closing) : null };
       });
       const report = day.report;

@@ -60,8 +60,8 @@ async function rule(verb: RulingVerb, target: string, o: RuleCliOptions): Promis
     const card = ledgerCard(ledger, target);
     if (!card) throw new UserError(`no card ${target} in the ledger ${ledgerFile} (run bansha report --day N first)`);
     const { data: next, entry } = appendEntry(data, { ...base, subject: 'card' as const, card: card.id, day: card.day });
-    writeLedger(applyCardRuling(ledger, entry, new Date()), ledgerFile);
-    writeRulings(next, file);
+    await writeLedger(applyCardRuling(ledger, entry, new Date()), ledgerFile);
+    await writeRulings(next, file);
     out.push(`导演裁定 ${rulingLine(entry)}`, `${card.id} ${verb === 'accept' ? 'confirmed' : 'dismissed'} in ${ledgerFile}`);
     process.stdout.write(`${out.join('\n')}\n`);
     return;
@@ -71,13 +71,13 @@ async function rule(verb: RulingVerb, target: string, o: RuleCliOptions): Promis
   if (!Number.isInteger(pid) || pid <= 0) throw new UserError(`"${target}" is neither a post id (pid) nor a card id (C3)`);
   if (o.day === undefined) throw new UserError('--day N: the day the ballot or flag belongs to');
   const day = o.day;
-  await withStore(game, (store) => {
+  await withStore(game, async (store) => {
     const inVoteThread = game.days.some((d) => [d.vote?.tid, d.rules?.tid].includes(store.posts[String(pid)]?.tid));
     if (!o.flag && (inVoteThread || !store.posts[String(pid)])) {
       const ruling = { ...base, subject: 'ballot' as const, pid, day };
       const effect = checkBallotRuling(game, store, ruling);
       const { data: next, entry } = appendEntry(data, ruling);
-      writeRulings(next, file);
+      await writeRulings(next, file);
       const b = effect.ballot;
       out.push(
         `导演裁定 ${rulingLine(entry)}`,
@@ -90,7 +90,7 @@ async function rule(verb: RulingVerb, target: string, o: RuleCliOptions): Promis
     const flagged = closingDay(game, store, day, { ledgerFile: null }).report.flags.filter((f) => f.pid === pid);
     if (!flagged.length) throw new UserError(`pid ${pid} is neither a ballot nor a flagged post of day ${day}: nothing to rule on`);
     const { data: next, entry } = appendEntry(data, { ...base, subject: 'flag' as const, pid, day });
-    writeRulings(next, file);
+    await writeRulings(next, file);
     out.push(`导演裁定 ${rulingLine(entry)}`, ...flagged.map((f) => `  ${s(f.player)} ${f.kind}: ${verb === 'accept' ? 'stands' : 'dropped (no card proposed)'}`));
   });
   process.stdout.write(`${out.join('\n')}\n`);
@@ -131,7 +131,7 @@ export function register(program: Command): void {
     .description('take back a ruling (default: the latest in force); the file keeps it, marked undone')
     .requiredOption('--game <file>', 'the game file (YAML)')
     .option('--by <name>', 'who takes it back (default: the game\'s first director)')
-    .action((id: string | undefined, o: RuleCliOptions) => {
+    .action(async (id: string | undefined, o: RuleCliOptions) => {
       const game = loadGame(o.game);
       const file = rulingsPath(game.file);
       const data = readRulings(file);
@@ -143,9 +143,9 @@ export function register(program: Command): void {
       const { data: next } = appendEntry(data, { verb: 'undo' as const, undoes: target.id, by: ruler(game, o.by), at: new Date().toISOString() });
       if (target.subject === 'card' && target.card) {
         const ledgerFile = ledgerPath(game.file);
-        writeLedger(reopenCard(readLedger(game, ledgerFile), target.card), ledgerFile);
+        await writeLedger(reopenCard(readLedger(game, ledgerFile), target.card), ledgerFile);
       }
-      writeRulings(next, file);
+      await writeRulings(next, file);
       process.stdout.write(`undone: ${rulingLine(target)}\n`);
     });
 }
