@@ -8,9 +8,6 @@ import { ExitCode } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { terminalSafe } from '../render/safe-text.js';
 
-// re-export: remove after the merge (the error type lives in src/errors.ts, below the CLI)
-export { UserError } from '../errors.js';
-
 export function reportError(err: unknown): number {
   const code = err instanceof Error ? (err as Error & { exitCode?: unknown }).exitCode : undefined;
   if (err instanceof Error && typeof code === 'number') {

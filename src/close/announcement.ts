@@ -4,7 +4,7 @@
  * the vote thread — so publishing twice edits, never posts again. The store must have seen the earlier
  * post: `bansha close` crawls the day's threads before it posts.
  */
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import type { Game } from '../game/types.js';
 import { editPostPlan, replyPlan, type PublishPlan } from '../publish/plan.js';
 import { threadPosts } from '../store/slice.js';

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { DateTime } from 'luxon';
 import { isSeq, parseDocument, YAMLMap, YAMLSeq } from 'yaml';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import type { Game } from '../game/types.js';
 import type { DerivedExit } from '../votes/carry-forward.js';
 

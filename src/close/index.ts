@@ -13,7 +13,7 @@ import path from 'node:path';
 import { dayTids } from '../activity/threads.js';
 import { ledgerPath, readLedger } from '../cards/ledger.js';
 import { standings } from '../cards/standing.js';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { withCountingStore, withStore } from '../cli/options.js';
 import { crawlGame, type CrawlOptions } from '../crawl/crawler.js';
 import { elevatorFloor } from '../elevator/floor.js';

@@ -12,7 +12,7 @@ import { selectOne } from 'css-select';
 import { parseDocument } from 'htmlparser2';
 import { innerText } from 'domutils';
 import iconv from 'iconv-lite';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { decodeBody } from '../discuz/decode.js';
 import { parsePage } from '../discuz/parse-page.js';
 import type { FetchedPage } from '../discuz/types.js';

@@ -5,7 +5,7 @@
  * readable target, or no voter). The answer carries the day's count before and after, so the command
  * can show what the ruling did.
  */
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { findDay } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import type { StoreData } from '../store/types.js';

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { JsonDocument } from '../store/json-document.js';
 import type { RulingsFile } from './types.js';
 

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { Low, type Adapter } from 'lowdb';
-import { UserError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { writeFileAtomic } from './thread-log.js';
 
 /** A lowdb adapter for one JSON file; `parse` validates what was read (and throws a UserError). */

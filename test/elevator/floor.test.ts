@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { loadGame, parseGame } from '../../src/game/game-file.js';
 import { elevatorFloor, forumLinkStyle } from '../../src/elevator/index.js';
 import { BRACKET_GUARD, neutraliseBBCode, renderElevatorBBCode } from '../../src/render/elevator-bbcode.js';
-import { UserError } from '../../src/cli/errors.js';
+import { UserError } from '../../src/errors.js';
 import { isOut } from '../../src/game/roster.js';
 import { storeFromSynth } from '../auction/synth-store.js';
 import { FIXTURES, ids as readIds, manifest, storeFromFixture, threadPageFiles } from '../helpers/captured.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parseGame } from '../../src/game/game-file.js';
 import { alivePlayers, findDay, isOut } from '../../src/game/roster.js';
-import type { UserError } from '../../src/cli/errors.js';
+import type { UserError } from '../../src/errors.js';
 
 const file = path.resolve(import.meta.dirname, '../../fixtures/games/public.yaml');
 const source = fs.readFileSync(file, 'utf8');

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { assertComplete, completeness, describeGaps, formatRanges } from '../../src/store/completeness.js';
 import { parsePage } from '../../src/discuz/parse-page.js';
-import { UserError } from '../../src/cli/errors.js';
+import { UserError } from '../../src/errors.js';
 import { removePost } from '../../src/replay/page-edits.js';
 import { DISCUZ } from '../helpers/captured.js';
 import { capture, capturedPages, fetchedPage, idsPosts, ids, pageHtml, PUBLIC } from './fixture-pages.js';

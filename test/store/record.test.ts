@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { applyPage, postHash } from '../../src/store/record.js';
 import { emptyStore } from '../../src/store/store-file.js';
-import { UserError } from '../../src/cli/errors.js';
+import { UserError } from '../../src/errors.js';
 import { editPostText, removePost, duplicatePost } from '../../src/replay/page-edits.js';
 import { capture, capturedPages, idsPosts, ids, pageHtml } from './fixture-pages.js';
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { migratedV1Path, openStore, threadLogPath, threadsDir } from '../../src/store/store-file.js';
 import { applyPage, recordPage } from '../../src/store/record.js';
 import type { StoreData } from '../../src/store/types.js';
-import { UserError } from '../../src/cli/errors.js';
+import { UserError } from '../../src/errors.js';
 import { editPostText } from '../../src/replay/page-edits.js';
 import { capture, capturedPages, ids, pageHtml } from './fixture-pages.js';
 

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { closeDay, refuseIncompletePost } from '../../close/index.js';
 import { runPost } from '../../publish/index.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../errors.js';
 import { dayNumber, loadGameDay } from '../options.js';
 import { t } from '../../i18n/index.js';
 

@@ -18,7 +18,7 @@ import { applyCardRuling, ledgerCard, reopenCard } from '../../rulings/cards.js'
 import { checkBallotRuling } from '../../rulings/check.js';
 import { readRulings, rulingsPath, writeRulings } from '../../rulings/file.js';
 import type { Ruling, RulingVerb } from '../../rulings/types.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../errors.js';
 import { dayNumber, withStore } from '../options.js';
 import { closingDay } from '../../close/closing-day.js';
 import { t } from '../../i18n/index.js';
