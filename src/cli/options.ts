@@ -12,6 +12,7 @@ import type { Completeness, StoreData } from '../store/types.js';
 import type { Command } from 'commander';
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
+import { GAME_COMMANDS } from './game-commands.js';
 
 /** A Commander parser for `--<name> <n>`: a whole number ≥ `min`, else a UserError (exit 2). */
 export function wholeNumber(name: string, min = 1): (v: string) => number {
@@ -25,8 +26,6 @@ export function wholeNumber(name: string, min = 1): (v: string) => number {
 /** The Commander parser for `--day <n>`: the game day, a whole number ≥ 1. */
 export const dayNumber = wholeNumber('day');
 
-/** The commands that need a game file (gameOptions): without -g they read ./game.yaml, or refuse. */
-export const GAME_COMMANDS = new WeakSet<Command>();
 
 /**
  * The options most commands share, with their help text: `-g/--game` (required, but ./game.yaml when

@@ -11,7 +11,7 @@ import { isMessageKey, languageFrom, setLanguage, t, type MessageKey } from '../
 import { VERSION } from '../version.js';
 import { commandsFor } from './commands/index.js';
 import { reportError } from './errors.js';
-import { GAME_COMMANDS } from './options.js';
+import { GAME_COMMANDS } from './game-commands.js';
 
 /** Where Commander writes help and its usage errors (the tests capture them). */
 export interface ProgramOutput {

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { Game } from '../game/types.js';
-import { classifyTitle } from '../init/board.js';
+import { classifyTitle } from '../init/thread-title.js';
 import type { DayReport } from '../report/day-report.js';
 import { completeness, describeGaps } from '../store/completeness.js';
 import type { StoreData } from '../store/types.js';
