@@ -3,11 +3,12 @@
  * reason, then pledges, what could not be used, and the vote-out's G split. Plain text; colour only
  * through picocolors (which honours NO_COLOR and pipes).
  */
-import pc from 'picocolors';
+import { createColors } from 'picocolors';
 import { tieText, type AuctionResult, type VoteOutShare } from '../auction/index.js';
 
 /** The lines `bansha auction` prints. */
-export function renderAuctionText(r: AuctionResult, share: VoteOutShare | null): string {
+export function renderAuctionText(r: AuctionResult, share: VoteOutShare | null, color = false): string {
+  const pc = createColors(color);
   const out: string[] = [`第${r.day}日拍卖（帖子 ${r.tid}）`];
   for (const it of r.items) {
     const head = `${it.item}号物品 ${it.name}（底价${it.base}G）：`;

@@ -9,7 +9,7 @@ import { resolveAuction, voteOutShare } from '../../auction/index.js';
 import { renderAuctionText } from '../../render/auction-text.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
-import { gameOptions, loadGameDay, withCountingStore } from '../options.js';
+import { gameOptions, loadGameDay, stdoutColor, withCountingStore } from '../options.js';
 
 export function register(program: Command): void {
   gameOptions(program.command('auction').description(t('auction.description')), { day: true, store: true })
@@ -28,7 +28,7 @@ export function register(program: Command): void {
         const { day: d, items, pledges, ignored, diamondValue, tid } = result;
         process.stdout.write(`${JSON.stringify({ day: d, tid, diamondValue, items, pledges, ignored, voteOutShare: share }, null, 2)}\n`);
       } else {
-        process.stdout.write(renderAuctionText(result, share));
+        process.stdout.write(renderAuctionText(result, share, stdoutColor()));
       }
     });
 }

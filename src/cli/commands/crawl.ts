@@ -7,7 +7,7 @@
  * is reached.
  */
 import type { Command } from 'commander';
-import pc from 'picocolors';
+import { createColors as colors } from 'picocolors';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { loadGame } from '../../game/game-file.js';
@@ -15,7 +15,7 @@ import { crawlGame, DEFAULT_MAX_PAGES_PER_THREAD, DEFAULT_MAX_REQUESTS, type Cra
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../crawl/http.js';
 import { describeGaps } from '../../store/completeness.js';
 import { terminalSafe } from '../../render/safe-text.js';
-import { dayNumber, gameOptions, wholeNumber, withStore } from '../options.js';
+import { dayNumber, gameOptions, stdoutColor, wholeNumber, withStore } from '../options.js';
 import { unknownUids, withKnownUids } from '../../game/roster.js';
 import { fillUidsFromSpaces } from '../../crawl/space-uid.js';
 
@@ -65,7 +65,8 @@ export function stderrLine(line: string): void {
 }
 
 /** The per-thread summary lines printed after a crawl. */
-export function summaryLines(result: CrawlResult): string[] {
+export function summaryLines(result: CrawlResult, color = stdoutColor()): string[] {
+  const pc = colors(color); // colour only on a terminal (picocolors alone turns it on wherever CI is set)
   const lines: string[] = [];
   for (const th of result.threads) {
     const c = th.completeness;
