@@ -448,6 +448,37 @@ export const zh = {
   'rule.cannotAccept': (pid: number, reason: string | null) => `pid ${pid} 不能认可：${reason ?? '这张票无法计入'} —— 裁定可以豁免一条规则，但不能读出一张没写投给谁的票`,
   'rule.badFile': (file: string, where: string, message: string) => `${file} 不是 bansha 裁定文件（版本 1）：${where}：${message}`,
   'rule.fileLabel': '裁定文件',
+
+  // ── store check / recover, store damage ────────────────────────────────────────────────────────
+  'store.logDetail': (lines: number, posts: number, pages: number) => `${lines} 行，${posts} 帖，${pages} 页`,
+  'store.v1Detail': (posts: number, threads: number) => `单文件存档（版本 1）：${threads} 个帖子中的 ${posts} 帖；下次抓取时迁移`,
+  'store.indexDetail': (uids: number) => `索引：${uids} 个 uid`,
+  'store.indexMissing': '线程日志旁缺少索引',
+  'store.logDamage': (line: number, offset: number, reason: string, readable: number, detail: string) => `第 ${line} 行（字节 ${offset}）：${reason}；第 1–${readable} 行可读（${detail}）`,
+  'store.torn': '；最后一次追加因崩溃被截断（已忽略）',
+  'store.fromLines': (n: number) => `其中可读的 ${n} 行`,
+  'store.fromBackup': '其备份',
+  'store.rebuilt': (file: string, aside: string, from: string) => `${file}：原文件保留为 ${aside}；已从${from}重建`,
+  'store.rebuiltFrom': (what: string, detail: string) => `${what}（${detail}）`,
+  'store.rebuiltNothing': '空内容重建（没有可读的行，也没有可用的备份）：该帖子会被重新抓取',
+  'store.kept': (aside: string) => `原文件保留为 ${aside}；`,
+  'store.indexRebuilt': (file: string, kept: string, logs: number, uids: number) => `${file}：${kept}已从 ${logs} 个线程日志重建索引（${uids} 个 uid）`,
+  'store.restored': (file: string, aside: string | null, posts: number, threads: number) => `${file}：原文件保留为 ${aside}；已从备份恢复（${threads} 个帖子中的 ${posts} 帖）`,
+  'store.noBackupNew': (file: string, aside: string | null) => `${file}：原文件保留为 ${aside}；没有可用的备份：下次抓取将新建存档`,
+  'store.notJson': (message: string) => `不是有效的 JSON（${message}）`,
+  'store.notStore': '不是 bansha 存档（其中没有版本 1 或 2 的存档）',
+  'store.damagedError': (file: string, what: string, backup: string, store: string) =>
+    `存档已损坏，据此计票可能出错：${file} ${what}；${backup}。未从中读取任何内容。\`bansha store check --store ${store}\` 显示损坏情况；\`bansha store recover --store ${store}\` 保留可读的部分（损坏的文件保留在旁边），然后重新抓取`,
+  'store.noBackup': (bak: string) => `没有备份（${bak}）`,
+  'store.backupDamaged': (bak: string) => `其备份 ${bak} 也已损坏`,
+  'store.backupLog': (bak: string, mtime: string, posts: number, pages: number) => `其备份 ${bak}（写于 ${mtime}）含 ${posts} 帖、${pages} 页`,
+  'store.backupV1': (bak: string, mtime: string, posts: number, threads: number) => `其备份 ${bak}（写于 ${mtime}）含 ${threads} 个帖子中的 ${posts} 帖`,
+  'store.backupIndex': (bak: string, mtime: string) => `其备份 ${bak}（写于 ${mtime}）是可读的索引`,
+  'store.backupUnreadable': (bak: string) => `其备份 ${bak} 也无法读取`,
+  'store.damagedAt': (line: number, offset: number, reason: string, readable: number) => `在第 ${line} 行损坏（字节 ${offset}：${reason}）；第 1–${readable} 行可读`,
+  'store.indexMissingIn': (dir: string) => `缺失（线程日志在 ${dir}）`,
+  'store.logsHoldAll': '日志含全部帖子；恢复会据此重建索引',
+  'store.checksum': '校验和不符',
 } as const;
 
 /** Discuz page kinds as the parse table names them. */
