@@ -449,4 +449,16 @@ export const en: Messages = {
   'store.indexMissingIn': (dir) => `missing beside the thread logs in ${dir}`,
   'store.logsHoldAll': 'the logs hold every post; recovery rebuilds the index from them',
   'store.checksum': 'checksum mismatch',
+
+  'game.cannotRead': (file, message) => `cannot read the game file ${file}: ${message}`,
+  'game.notYaml': (where, message) => `${where}: not valid YAML: ${message}`,
+  'game.badZone': (at, zone) => `${at}: timezone: unknown zone "${zone}"`,
+  'game.badTime': (at, field, value) => `${at}: ${field}: "${value}" is not a valid time`,
+  'game.notPlayer': (at, field, name, hint) => `${at}: ${field}: "${name}" is not one of the players${hint ? ` (did you mean ${hint}?)` : ''}`,
+  'game.closesBeforeOpens': (at, i) => `${at}: days[${i}].closes: must be after opens`,
+  'game.dayTwice': (at, i, day) => `${at}: days[${i}].day: day ${day} is listed twice`,
+  'game.needsOutOrIdiot': (at, i) => `${at}: events[${i}]: needs "out" (exit time) or "idiot" (装傻 time)`,
+  'game.notThreadRef': (label, v) => `${label}: "${v}" is neither a thread id nor a URL`,
+  'game.otherForum': (label, host, forum) => `${label}: ${host} is not the game's forum (${forum}); bansha only reads the configured forum`,
+  'game.noTid': (label, v) => `${label}: no thread id (tid) in "${v}"`,
 };

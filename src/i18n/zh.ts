@@ -479,6 +479,19 @@ export const zh = {
   'store.indexMissingIn': (dir: string) => `缺失（线程日志在 ${dir}）`,
   'store.logsHoldAll': '日志含全部帖子；恢复会据此重建索引',
   'store.checksum': '校验和不符',
+
+  // ── game file ───────────────────────────────────────────────────────────────────────────────
+  'game.cannotRead': (file: string, message: string) => `无法读取游戏文件 ${file}：${message}`,
+  'game.notYaml': (where: string, message: string) => `${where}: 不是有效的 YAML：${message}`,
+  'game.badZone': (at: string, zone: string) => `${at}: timezone: 未知时区 "${zone}"`,
+  'game.badTime': (at: string, field: string, value: string) => `${at}: ${field}: "${value}" 不是有效的时间`,
+  'game.notPlayer': (at: string, field: string, name: string, hint: string | null) => `${at}: ${field}: "${name}" 不是玩家之一${hint ? `（是不是 ${hint}？）` : ''}`,
+  'game.closesBeforeOpens': (at: string, i: number) => `${at}: days[${i}].closes: 必须晚于 opens`,
+  'game.dayTwice': (at: string, i: number, day: number) => `${at}: days[${i}].day: 第 ${day} 日出现了两次`,
+  'game.needsOutOrIdiot': (at: string, i: number) => `${at}: events[${i}]: 需要 "out"（出局时间）或 "idiot"（装傻时间）`,
+  'game.notThreadRef': (label: string, v: string) => `${label}: "${v}" 既不是帖子编号也不是网址`,
+  'game.otherForum': (label: string, host: string, forum: string) => `${label}: ${host} 不是本游戏的论坛（${forum}）；bansha 只读取配置的论坛`,
+  'game.noTid': (label: string, v: string) => `${label}: "${v}" 中没有帖子编号（tid）`,
 } as const;
 
 /** Discuz page kinds as the parse table names them. */
