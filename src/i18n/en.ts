@@ -461,4 +461,17 @@ export const en: Messages = {
   'game.notThreadRef': (label, v) => `${label}: "${v}" is neither a thread id nor a URL`,
   'game.otherForum': (label, host, forum) => `${label}: ${host} is not the game's forum (${forum}); bansha only reads the configured forum`,
   'game.noTid': (label, v) => `${label}: no thread id (tid) in "${v}"`,
+
+  'publish.guest': (hint) => `the forum treats the saved session as a guest (logged out or expired): ${hint}`,
+  'publish.failed': (message) => `posting failed: ${message}`,
+  'publish.readBack': (tid, page, kind, message) => `reading thread ${tid} page ${page} back: the forum answered a ${kind} page${message ? ` (${message})` : ''}`,
+  'publish.http': (status) => `the forum answered HTTP ${status} to the post`,
+  'publish.refused': (why) => `the forum refused the post: ${why}`,
+  'publish.noReplyForm': (tid, why) => `thread ${tid} has no reply form for this account${why ? ` (${why})` : ' (closed, or no permission to reply)'}`,
+  'publish.notShown': (uid, tid, url) => `the reply was submitted but no post by uid ${uid} with this message appeared on the last page of thread ${tid}: check the thread (${url})`,
+  'publish.noFid': (tid) => `cannot find the board id (fid) of thread ${tid} on its page; post a reply instead (--post reply)`,
+  'publish.noEditPage': (pid, why) => `the forum did not open the edit page of pid ${pid}${why !== null ? `: ${why}` : ''} (only the post's author or a moderator can edit it)`,
+  'publish.editNotShown': (floor, pid, url) => `floor ${floor} (pid ${pid}) was submitted but does not show the new message: check ${url}`,
+  'publish.notAuthor': (floor, tid, pid, author, authorUid, poster, uid) =>
+    `floor ${floor} of thread ${tid} (pid ${pid}) is by ${author}${authorUid !== null ? ` (uid ${authorUid})` : ''}, but the login session is ${poster} (uid ${uid}): only its author (or a moderator) can edit it — log in as ${author}, or post a reply instead (--post reply)`,
 };

@@ -492,6 +492,20 @@ export const zh = {
   'game.notThreadRef': (label: string, v: string) => `${label}: "${v}" 既不是帖子编号也不是网址`,
   'game.otherForum': (label: string, host: string, forum: string) => `${label}: ${host} 不是本游戏的论坛（${forum}）；bansha 只读取配置的论坛`,
   'game.noTid': (label: string, v: string) => `${label}: "${v}" 中没有帖子编号（tid）`,
+
+  // ── publish refusals (the browser) ─────────────────────────────────────────────────────────────
+  'publish.guest': (hint: string) => `论坛把保存的会话当作游客（已退出或已过期）：${hint}`,
+  'publish.failed': (message: string) => `发帖失败：${message}`,
+  'publish.readBack': (tid: number, page: number, kind: string, message: string | null) => `回读帖子 ${tid} 第 ${page} 页：论坛返回了${kind}${message ? `（${message}）` : ''}`,
+  'publish.http': (status: number) => `论坛对这次发帖返回了 HTTP ${status}`,
+  'publish.refused': (why: string) => `论坛拒绝了这次发帖：${why}`,
+  'publish.noReplyForm': (tid: number, why: string | null) => `帖子 ${tid} 对这个账号没有回复框${why ? `（${why}）` : '（已关闭，或没有回复权限）'}`,
+  'publish.notShown': (uid: number, tid: number, url: string) => `回复已提交，但帖子 ${tid} 的最后一页没有出现 uid ${uid} 发的这条内容：请查看帖子（${url}）`,
+  'publish.noFid': (tid: number) => `在帖子 ${tid} 的页面上找不到版块编号（fid）；请改为回复（--post reply）`,
+  'publish.noEditPage': (pid: number, why: string | null) => `论坛没有打开 pid ${pid} 的编辑页${why !== null ? `：${why}` : ''}（只有发帖人或版主能编辑）`,
+  'publish.editNotShown': (floor: number, pid: number, url: string) => `${floor} 楼（pid ${pid}）已提交，但没有显示新内容：请查看 ${url}`,
+  'publish.notAuthor': (floor: number, tid: number, pid: number, author: string, authorUid: number | null, poster: string, uid: number) =>
+    `帖子 ${tid} 的 ${floor} 楼（pid ${pid}）是 ${author}${authorUid !== null ? `（uid ${authorUid}）` : ' '}发的，但登录会话是 ${poster}（uid ${uid}）：只有发帖人（或版主）能编辑 —— 请以 ${author} 登录，或改为回复（--post reply）`,
 } as const;
 
 /** Discuz page kinds as the parse table names them. */
