@@ -21,12 +21,12 @@ export function announcementPlan(store: StoreData, game: Game, tally: TallyResul
   const mark = announcementMark(tally.day, tally.kind);
   const own = threadPosts(store, tally.tid).filter((p) => !p.missing && isOwnPost(game, p) && p.text.includes(mark)).at(-1);
   return own
-    ? editPostPlan(store, game.forum, tally.tid, own.pid, bbcode, `${what} (editing its earlier post, pid ${own.pid})`)
+    ? editPostPlan(store, game.forum, tally.tid, own.pid, bbcode, t('close.editingEarlier', what, own.pid))
     : replyPlan(store, game.forum, tally.tid, bbcode, what);
 }
 
 /** --post never publishes a partial count (issue 13): exit 3 naming what is missing. */
 export function refuseIncompletePost(incomplete: readonly Completeness[]): void {
   if (!incomplete.length) return;
-  throw new UserError(`--post refuses to publish an incomplete count (不完整):\n  ${incompleteLines(incomplete).join('\n  ')}\ncrawl again (bansha crawl --game …) until the threads are complete`, 3);
+  throw new UserError(t('close.postIncomplete', incompleteLines(incomplete).join('\n  ')), 3);
 }

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { DateTime } from 'luxon';
 import { isSeq, parseDocument, YAMLMap, YAMLSeq } from 'yaml';
 import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
 import type { Game } from '../game/types.js';
 import type { DerivedExit } from '../votes/carry-forward.js';
 
@@ -35,7 +36,7 @@ export function withExitEvents(source: string, game: Pick<Game, 'timezone' | 'ev
   if (events === undefined || events === null) {
     return { text: `${source}${source.endsWith('\n') || !source ? '' : '\n'}events:\n${lines.map((l) => `  - ${l}\n`).join('')}`, added };
   }
-  if (!isSeq(events)) throw new UserError('the game file\'s events: is not a list: cannot add the day\'s results');
+  if (!isSeq(events)) throw new UserError(t('close.eventsNotList'));
   const seq = events as YAMLSeq;
   const last = seq.items.at(-1) as { range?: [number, number, number] } | undefined;
   if (!seq.flow && last?.range && seq.range) {

@@ -33,6 +33,7 @@ import { exitDisagreements, exitsFromTally, type DerivedExit } from '../votes/ca
 import { forumTime } from '../votes/time.js';
 import type { TallyResult } from '../votes/types.js';
 import { announcementPlan } from './announcement.js';
+import { t } from '../i18n/index.js';
 import { renderElevatorBBCode } from '../render/elevator-bbcode.js';
 import { closingDay, dayHtml, markIncomplete, recordProposals, storedPostLinks, threadsForReport, threadsThroughDay, type ClosingDay } from './closing-day.js';
 import { withExitEvents, writeGameFile } from './confirm.js';
@@ -95,7 +96,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   const log = opts.log ?? (() => undefined);
   let game = loadGame(opts.gameFile, { store: opts.store });
   const day = game.days.find((d) => d.day === opts.day);
-  if (!day) throw new UserError(`day ${opts.day} is not in the game file ${game.file} (days: ${game.days.map((d) => d.day).join(', ')})`);
+  if (!day) throw new UserError(t('close.noDay', opts.day, game.file, game.days.map((d) => d.day).join(', ')));
   const summary: string[] = [];
 
   if (opts.crawl !== false) {
@@ -103,7 +104,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
     const tids = [...new Set([...threadsForReport(game, opts.day), ...dayTids(day)])];
     const crawl = await crawlGame(game, { ...(typeof opts.crawl === 'object' ? opts.crawl : {}), threads: tids, log });
     const pages = crawl.threads.reduce((n, t) => n + t.fetchedPages.length, 0);
-    summary.push(`crawl: ${crawl.threads.length} threads of day ${opts.day}, ${pages} pages fetched in ${crawl.requests} requests${crawl.incomplete ? ' — SOME PAGES FAILED' : ''}`);
+    summary.push(t('close.crawl', crawl.threads.length, opts.day, pages, crawl.requests, Boolean(crawl.incomplete)));
   }
 
   const out = path.resolve(opts.out ?? defaultCloseDir(game.file, opts.day));
@@ -132,7 +133,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   let disagreements = exitDisagreements(game, opts.day, day.closes, derived);
   let confirmed: DerivedExit[] = [];
   if (opts.confirm && derived.length) {
-    if (incomplete.length) throw new UserError(`--confirm does not write results counted from an incomplete crawl:\n  ${incompleteLines(incomplete).join('\n  ')}`, 3);
+    if (incomplete.length) throw new UserError(t('close.confirmIncomplete', incompleteLines(incomplete).join('\n  ')), 3);
     const source = fs.readFileSync(game.file, 'utf8');
     const edited = withExitEvents(source, game, derived);
     if (edited.added.length) {
@@ -149,41 +150,41 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   // Files: the count, the report, the next day's elevator (with the day's results applied), a summary.
   const zone = game.timezone;
   if (tally) {
-    write('tally (terminal)', `tally-day${opts.day}.txt`, renderTallyTerminal(tally));
-    if (announcement) write('announcement (BBCode, to post)', `tally-day${opts.day}.bbcode.txt`, announcement);
-    write('tally (JSON)', `tally-day${opts.day}.json`, renderTallyJson(tally));
+    write(t('close.file.tally'), `tally-day${opts.day}.txt`, renderTallyTerminal(tally));
+    if (announcement) write(t('close.file.announcement'), `tally-day${opts.day}.bbcode.txt`, announcement);
+    write(t('close.file.tallyJson'), `tally-day${opts.day}.json`, renderTallyJson(tally));
   }
-  write('report (terminal)', `report-day${opts.day}.txt`, renderDayReportTerminal(closing.report));
-  write('report notice (BBCode)', `report-day${opts.day}.bbcode.txt`, renderDayReportBBCode(closing.report, links));
-  write('report (JSON)', `report-day${opts.day}.json`, renderDayReportJson(closing.report));
-  write('report (HTML)', `report-day${opts.day}.html`, html);
+  write(t('close.file.report'), `report-day${opts.day}.txt`, renderDayReportTerminal(closing.report));
+  write(t('close.file.reportBBCode'), `report-day${opts.day}.bbcode.txt`, renderDayReportBBCode(closing.report, links));
+  write(t('close.file.reportJson'), `report-day${opts.day}.json`, renderDayReportJson(closing.report));
+  write(t('close.file.reportHtml'), `report-day${opts.day}.html`, html);
 
-  if (incomplete.length) summary.push(`不完整 — counted with --allow-incomplete: ${incompleteLines(incomplete).join('; ')}`);
+  if (incomplete.length) summary.push(t('close.incomplete', incompleteLines(incomplete).join('; ')));
   if (tally && tally.kind !== 'none') {
-    const totals = tally.totals.map((l) => `${l.name} ${l.votes}`).join(', ') || 'no votes';
-    summary.push(`day ${opts.day}: ${tally.kind === 'election' ? 'sheriff' : tally.kind === 'rule' ? 'rule' : 'out'} ${tally.result.name ?? 'nobody'} — ${totals}; ${tally.ballots.filter((b) => b.status === 'rejected').length} ballots rejected`);
+    const totals = tally.totals.map((l) => `${l.name} ${l.votes}`).join(t('close.totalsSep'));
+    summary.push(t('close.tally', opts.day, tally.kind, tally.result.name ?? null, totals, tally.ballots.filter((b) => b.status === 'rejected').length));
     const ruled = tally.ballots.filter((b) => b.details?.some((x) => x.code.startsWith('ruling-'))).length;
-    if (ruled) summary.push(`day ${opts.day}: ${ruled} ballot${ruled > 1 ? 's' : ''} decided by the director's rulings (导演裁定)`);
-    for (const n of tally.notes) summary.push(`note: ${n}`);
+    if (ruled) summary.push(t('close.ruled', opts.day, ruled));
+    for (const n of tally.notes) summary.push(t('close.note', n));
   }
   const proposed = closing.report.cards.filter((c) => c.status === 'proposed').length;
-  summary.push(`day ${opts.day}: ${closing.report.flags.length} flags, ${proposed} cards proposed (ledger ${ledgerFile})`);
+  summary.push(t('close.flags', opts.day, closing.report.flags.length, proposed, ledgerFile));
   for (const x of derived) {
     const recorded = exitTime(game, x.player);
-    summary.push(`result: ${x.player} out (${x.how === 'vote' ? '投票出局' : '红牌罚下'}) at ${forumTime(x.out, zone)} — ${confirmed.includes(x) ? 'written into the game file' : recorded !== null ? 'in the game file' : 'NOT in the game file (run with --confirm)'}`);
+    summary.push(t('close.result', x.player, x.how, forumTime(x.out, zone), confirmed.includes(x) ? 'written' : recorded !== null ? 'recorded' : 'missing'));
   }
-  for (const d of disagreements) summary.push(`disagreement: ${d}`);
+  for (const d of disagreements) summary.push(t('close.disagreement', d));
 
   const next = game.days.find((d) => d.day === opts.day + 1);
   if (next?.discussion) {
     // The next day starts from the closed day's results, confirmed or not (the summary says which).
     const after: Game = { ...game, events: [...game.events, ...derived.filter((x) => exitTime(game, x.player) === null).map((x) => ({ player: x.player, out: x.out, how: x.how }))] };
     const floor = await withStore(game, (store) => elevatorFloor(store, after, next.day));
-    write(`day ${next.day} elevator floor (BBCode)`, `elevator-day${next.day}.bbcode.txt`, renderElevatorBBCode(floor));
+    write(t('close.file.elevator', next.day), `elevator-day${next.day}.bbcode.txt`, renderElevatorBBCode(floor));
     const marked = floor.entries.filter((e) => e.out).map((e) => e.player);
-    summary.push(`day ${next.day}: elevator floor, ${floor.entries.filter((e) => e.url).length} links${marked.length ? ` (${marked.join('、')} marked out)` : ''}`);
+    summary.push(t('close.elevator', next.day, floor.entries.filter((e) => e.url).length, marked.join('、')));
   }
-  if (plan) summary.push(`announcement: ${plan.kind === 'edit' ? `would edit the tool's earlier post (pid ${plan.target?.pid})` : `would be a reply in thread ${plan.tid}`} — bansha close --day ${opts.day} --game ${game.file} --post`);
-  write('summary', 'summary.txt', `${summary.join('\n')}\n`);
+  if (plan) summary.push(t('close.announcement', plan.kind === 'edit', plan.target?.pid, plan.tid, opts.day, game.file));
+  write(t('close.file.summary'), 'summary.txt', `${summary.join('\n')}\n`);
   return { out, files, summary, tally, closing, derived, disagreements, confirmed, incomplete, plan };
 }

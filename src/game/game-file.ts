@@ -9,6 +9,7 @@ import { DateTime } from 'luxon';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
 import { loadRuleset } from './ruleset.js';
 import { FORUM_TIME, formatForumTime as fmt, parseForumTime } from './forum-time.js';
 import type { Game, GameDay, GameEvent, PresetName, Seat, ThreadRef } from './types.js';
@@ -92,7 +93,7 @@ export function loadGame(file: string, opts: LoadGameOptions = {}): Game {
   try {
     source = fs.readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UserError(`cannot read the game file ${file}: ${(err as Error).message}`);
+    throw new UserError(t('game.cannotRead', file, (err as Error).message));
   }
   const game = parseGame(source, file, opts);
   // The director's rulings beside the game apply to every count made from it.
@@ -107,7 +108,7 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
   if (doc.errors.length > 0) {
     const e = doc.errors[0];
     const line = e.linePos?.[0]?.line;
-    throw new UserError(`${file}${line ? `:${line}` : ''}: not valid YAML: ${e.message.split('\n')[0]}`);
+    throw new UserError(t('game.notYaml', `${file}${line ? `:${line}` : ''}`, e.message.split('\n')[0]));
   }
   const parsed = gameFileSchema.safeParse(doc.toJS());
   if (!parsed.success) {
@@ -117,11 +118,11 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
   const raw = parsed.data;
   const at = (p: Array<string | number>) => where(file, doc, lineCounter, p);
   const forum = raw.forum.endsWith('/') ? raw.forum : `${raw.forum}/`;
-  if (!DateTime.now().setZone(raw.timezone).isValid) throw new UserError(`${at(['timezone'])}: timezone: unknown zone "${raw.timezone}"`);
+  if (!DateTime.now().setZone(raw.timezone).isValid) throw new UserError(t('game.badZone', at(['timezone']), raw.timezone));
 
   const time = (s: string, p: Array<string | number>): number => {
     const ms = parseForumTime(s, raw.timezone);
-    if (ms === null) throw new UserError(`${at(p)}: ${fieldName(p)}: "${s}" is not a valid time`);
+    if (ms === null) throw new UserError(t('game.badTime', at(p), fieldName(p), s));
     return ms;
   };
   const ref = (v: number | string, p: Array<string | number>): ThreadRef => threadRefOf(v, forum, `${at(p)}: ${fieldName(p)}`);
@@ -147,7 +148,7 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
     const i = names.seatOf(name);
     if (i !== undefined) return i;
     const hint = nearestName(name, players);
-    throw new UserError(`${at(p)}: ${fieldName(p)}: "${name}" is not one of the players${hint ? ` (did you mean ${hint}?)` : ''}`);
+    throw new UserError(t('game.notPlayer', at(p), fieldName(p), name, hint ?? null));
   };
 
   const days: GameDay[] = raw.days.map((d, i) => {
@@ -167,12 +168,12 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
     }
     if (d.sheriff !== undefined) day.sheriff = players[seatOf(d.sheriff, ['days', i, 'sheriff'])];
     if (d.accelerated !== undefined) day.accelerated = d.accelerated;
-    if (day.closes <= day.opens) throw new UserError(`${at(['days', i, 'closes'])}: days[${i}].closes: must be after opens`);
+    if (day.closes <= day.opens) throw new UserError(t('game.closesBeforeOpens', at(['days', i, 'closes']), i));
     return day;
   });
   const seenDays = new Set<number>();
   days.forEach((d, i) => {
-    if (seenDays.has(d.day)) throw new UserError(`${at(['days', i, 'day'])}: days[${i}].day: day ${d.day} is listed twice`);
+    if (seenDays.has(d.day)) throw new UserError(t('game.dayTwice', at(['days', i, 'day']), i, d.day));
     seenDays.add(d.day);
   });
   checkDays(days, at);
@@ -204,7 +205,7 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
       throw new UserError(`${at(['events', i])}: events[${i}]: uid 与 at 只用于替补事件（substitute）`);
     }
     if (e.out === undefined && e.idiot === undefined) {
-      throw new UserError(`${at(['events', i])}: events[${i}]: needs "out" (exit time) or "idiot" (装傻 time)`);
+      throw new UserError(t('game.needsOutOrIdiot', at(['events', i]), i));
     }
     const ev: GameEvent = { player };
     if (e.out !== undefined) {
@@ -268,13 +269,13 @@ export function threadRefOf(v: number | string, forum: string, label: string): T
   try {
     url = new URL(v, forum);
   } catch {
-    throw new UserError(`${label}: "${v}" is neither a thread id nor a URL`);
+    throw new UserError(t('game.notThreadRef', label, String(v)));
   }
   if (url.host !== new URL(forum).host) {
-    throw new UserError(`${label}: ${url.host} is not the game's forum (${new URL(forum).host}); bansha only reads the configured forum`);
+    throw new UserError(t('game.otherForum', label, url.host, new URL(forum).host));
   }
   const tid = url.searchParams.get('tid') ?? /thread-(\d+)-\d+-\d+\.html/.exec(url.pathname)?.[1];
-  if (!tid || !/^\d+$/.test(tid)) throw new UserError(`${label}: no thread id (tid) in "${v}"`);
+  if (!tid || !/^\d+$/.test(tid)) throw new UserError(t('game.noTid', label, String(v)));
   return { tid: Number(tid), url: url.toString() };
 }
 

@@ -12,6 +12,7 @@ import type { BrowserContextOptions, Page as PwPage } from 'playwright-core';
 import { UserError } from '../errors.js';
 import { chromiumPath, openForumBrowser, redact, type ForumBrowser } from '../crawl/forum-browser.js';
 import { loginHint, readSession } from '../crawl/session.js';
+import { language, t } from '../i18n/index.js';
 import { parsePage } from '../discuz/index.js';
 import type { Page, Post } from '../discuz/types.js';
 import { postUrl } from '../store/slice.js';
@@ -88,7 +89,7 @@ export async function publish(plan: PublishPlan, opts: PublishOptions): Promise<
     const html = await page.content();
     const uid = pageUid(sel, html);
     if (!uid) {
-      throw new UserError(`the forum treats the saved session as a guest (logged out or expired): ${loginHint(opts.gameFile)}`, 4);
+      throw new UserError(t('publish.guest', loginHint(opts.gameFile)), 4);
     }
     const name = (await page.locator(sel.page.userName).first().textContent({ timeout: 2000 }).catch(() => null))?.trim() || null;
     const poster: Poster = { uid, name };
@@ -100,7 +101,7 @@ export async function publish(plan: PublishPlan, opts: PublishOptions): Promise<
   } catch (err) {
     if (err instanceof UserError) throw new UserError(redact(err.message, secrets), err.exitCode);
     fb?.assertOnHost(); // a browser error after a page was sent off the host: say that, not the symptom
-    throw new UserError(`posting failed: ${redact(String((err as Error).message ?? err).split('\n')[0], secrets)}`, 5);
+    throw new UserError(t('publish.failed', redact(String((err as Error).message ?? err).split('\n')[0], secrets)), 5);
   } finally {
     await fb?.close();
   }
@@ -110,7 +111,7 @@ export async function publish(plan: PublishPlan, opts: PublishOptions): Promise<
 async function readThreadPage(fb: ForumBrowser, forum: string, tid: number, page: number): Promise<Page> {
   const parsed = parsePage(await fb.get(threadUrl(forum, tid, page)));
   if (parsed.page.kind !== 'thread') {
-    throw new UserError(`reading thread ${tid} page ${page} back: the forum answered a ${parsed.page.kind} page${parsed.page.message ? ` (${parsed.page.message})` : ''}`, 5);
+    throw new UserError(t('publish.readBack', tid, page, language() === 'zh' ? t('parse.kind', parsed.page.kind) : parsed.page.kind, parsed.page.message || null), 5);
   }
   return parsed;
 }
@@ -137,16 +138,16 @@ async function submitAndWait(fb: ForumBrowser, page: PwPage, submit: string, pat
   const body = await res.text().catch(() => '');
   await page.waitForLoadState('domcontentloaded').catch(() => undefined);
   fb.assertOnHost();
-  if (res.status() >= 400) throw new UserError(`the forum answered HTTP ${res.status()} to the post`, 5);
+  if (res.status() >= 400) throw new UserError(t('publish.http', res.status()), 5);
   const refused = await refusalOf(body, sel, page);
-  if (refused) throw new UserError(`the forum refused the post: ${refused}`, 5);
+  if (refused) throw new UserError(t('publish.refused', refused), 5);
 }
 
 async function reply(fb: ForumBrowser, page: PwPage, plan: PublishPlan, poster: Poster, sel: PublishSelectors, log: (l: string) => void): Promise<number> {
   const form = page.locator(sel.reply.form);
   if ((await form.count()) === 0) {
     const why = await page.locator(sel.page.message).first().textContent({ timeout: 1000 }).catch(() => null);
-    throw new UserError(`thread ${plan.tid} has no reply form for this account${why ? ` (${why.replace(/\s+/g, ' ').trim()})` : ' (closed, or no permission to reply)'}`, 5);
+    throw new UserError(t('publish.noReplyForm', plan.tid, why ? why.replace(/\s+/g, ' ').trim() : null), 5);
   }
   // Which posts were there before: the new one is by this uid and not among them.
   const first = await readThreadPage(fb, plan.forum, plan.tid, 1);
@@ -166,7 +167,7 @@ async function reply(fb: ForumBrowser, page: PwPage, plan: PublishPlan, poster: 
     }
     await sleep(500 * (attempt + 1));
   }
-  throw new UserError(`the reply was submitted but no post by uid ${poster.uid} with this message appeared on the last page of thread ${plan.tid}: check the thread (${threadUrl(plan.forum, plan.tid)})`, 5);
+  throw new UserError(t('publish.notShown', poster.uid, plan.tid, threadUrl(plan.forum, plan.tid)), 5);
 }
 
 async function edit(fb: ForumBrowser, page: PwPage, plan: PublishPlan, poster: Poster, sel: PublishSelectors, threadHtml: string, log: (l: string) => void): Promise<number> {
@@ -174,7 +175,7 @@ async function edit(fb: ForumBrowser, page: PwPage, plan: PublishPlan, poster: P
   const refusal = editRefusal(plan, poster);
   if (refusal) throw new UserError(refusal, 2);
   const fid = sel.page.fidPatterns.map((p) => new RegExp(p).exec(threadHtml)?.[1]).find((v) => v !== undefined);
-  if (!fid) throw new UserError(`cannot find the board id (fid) of thread ${plan.tid} on its page; post a reply instead (--post reply)`, 5);
+  if (!fid) throw new UserError(t('publish.noFid', plan.tid), 5);
   const onPage = target.page ?? 1;
   const url = new URL(editPath(sel, { fid: Number(fid), tid: plan.tid, pid: target.pid, page: onPage }), plan.forum).toString();
   log(`opening the edit page of floor ${target.floor} (pid ${target.pid})`);
@@ -182,7 +183,7 @@ async function edit(fb: ForumBrowser, page: PwPage, plan: PublishPlan, poster: P
   fb.assertOnHost();
   if ((await page.locator(sel.edit.form).count()) === 0) {
     const why = await shownMessage(page, sel.page.message);
-    throw new UserError(`the forum did not open the edit page of pid ${target.pid}${why !== null ? `: ${why}` : ''} (only the post's author or a moderator can edit it)`, 5);
+    throw new UserError(t('publish.noEditPage', target.pid, why), 5);
   }
   // BBCode mode: Discuz's validate() takes the WYSIWYG iframe's HTML instead of the textarea while
   // wysiwyg is on, so switch it off (switchEditor(0) where editor.js runs) before setting the text.
@@ -215,5 +216,5 @@ async function edit(fb: ForumBrowser, page: PwPage, plan: PublishPlan, poster: P
     if (post && post.authorId === poster.uid && postCarries(post, plan.message)) return target.pid;
     await sleep(500 * (attempt + 1));
   }
-  throw new UserError(`floor ${target.floor} (pid ${target.pid}) was submitted but does not show the new message: check ${postUrl(plan.forum, plan.tid, target.pid)}`, 5);
+  throw new UserError(t('publish.editNotShown', target.floor, target.pid, postUrl(plan.forum, plan.tid, target.pid)), 5);
 }

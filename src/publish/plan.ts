@@ -92,12 +92,7 @@ export function editPostPlan(store: StoreData, forum: string, tid: number, pid: 
 export function editRefusal(plan: PublishPlan, poster: Poster): string | null {
   if (plan.kind !== 'edit' || !plan.target) return null;
   if (plan.target.authorId !== null && plan.target.authorId === poster.uid) return null;
-  return (
-    `floor ${plan.target.floor} of thread ${plan.tid} (pid ${plan.target.pid}) is by ${plan.target.author}` +
-    `${plan.target.authorId !== null ? ` (uid ${plan.target.authorId})` : ''}, but the login session is ` +
-    `${poster.name ?? '?'} (uid ${poster.uid}): only its author (or a moderator) can edit it — log in as ` +
-    `${plan.target.author}, or post a reply instead (--post reply)`
-  );
+  return t('publish.notAuthor', plan.target.floor, plan.tid, plan.target.pid, plan.target.author, plan.target.authorId, poster.name ?? '?', poster.uid);
 }
 
 /**

@@ -6,6 +6,7 @@
  * can show what the ruling did.
  */
 import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
 import { findDay } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import type { StoreData } from '../store/types.js';
@@ -35,14 +36,14 @@ function voteThreads(game: Game): Map<number, { day: number; rules: boolean }> {
 /** Checks a ruling on a ballot (`ruling.subject === 'ballot'`) against the store; throws when it cannot stand. */
 export function checkBallotRuling(game: Game, store: StoreData, ruling: Omit<Ruling, 'id'> & { id?: number }): BallotRulingEffect {
   const pid = ruling.pid;
-  if (pid === undefined) throw new UserError('a ruling on a ballot names its post id (pid)');
+  if (pid === undefined) throw new UserError(t('rule.ballotNoPid'));
   const stored = store.posts[String(pid)];
-  if (!stored) throw new UserError(`pid ${pid} is not in the store ${game.storePath}: check the pid (the number after pid= in the post's link), or crawl again`);
+  if (!stored) throw new UserError(t('rule.ballotNotStored', pid, game.storePath));
   findDay(game, ruling.day);
   const thread = voteThreads(game).get(stored.tid);
-  if (!thread) throw new UserError(`pid ${pid} is in thread ${stored.tid}, which is not a vote thread of ${game.file}: it cannot be a ballot`);
+  if (!thread) throw new UserError(t('rule.notVoteThread', pid, stored.tid, game.file));
   if (thread.day !== ruling.day) {
-    throw new UserError(`pid ${pid} is a ballot of day ${thread.day} (thread ${stored.tid}), not of day ${ruling.day}: give --day ${thread.day}`);
+    throw new UserError(t('rule.otherDay', pid, thread.day, stored.tid, ruling.day));
   }
   const posts = postsFromStore(store);
   const others = (game.rulings ?? []).filter((r) => !(r.subject === 'ballot' && r.pid === pid));
@@ -52,9 +53,9 @@ export function checkBallotRuling(game: Game, store: StoreData, ruling: Omit<Rul
   const find = (t: TallyResult) => t.ballots.find((b) => b.pid === pid);
   const ballot = find(after);
   const was = find(before);
-  if (!ballot || !was) throw new UserError(`pid ${pid} (floor ${stored.versions.at(-1)?.post.floor ?? '?'}#) is not a ballot in day ${ruling.day}'s count: there is nothing to accept or reject`);
+  if (!ballot || !was) throw new UserError(t('rule.notABallot', pid, String(stored.versions.at(-1)?.post.floor ?? '?'), ruling.day));
   if (ruling.verb === 'accept' && ballot.status === 'rejected') {
-    throw new UserError(`pid ${pid} cannot be accepted: ${ballot.reason ?? 'it cannot count'} — a ruling can waive a rule, not read a ballot that names nobody`);
+    throw new UserError(t('rule.cannotAccept', pid, ballot.reason ?? null));
   }
   return { before, after, ballot, was };
 }

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
 import { JsonDocument } from '../store/json-document.js';
 import type { RulingsFile } from './types.js';
 
@@ -32,11 +33,11 @@ const fileSchema = z.object({ version: z.literal(1), entries: z.array(entrySchem
 
 /** The rulings file as a lowdb document (validated on reading, written atomically and owner-only). */
 function rulingsDocument(file: string): JsonDocument<RulingsFile> {
-  return new JsonDocument(file, 'the rulings file', (data) => {
+  return new JsonDocument(file, t('rule.fileLabel'), (data) => {
     const parsed = fileSchema.safeParse(data);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new UserError(`${file} is not a bansha rulings file (version 1): ${issue.path.join('.')}: ${issue.message}`);
+      throw new UserError(t('rule.badFile', file, issue.path.join('.'), issue.message));
     }
     return parsed.data as RulingsFile;
   });

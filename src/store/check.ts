@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { takeFileLock } from './lock.js';
+import { t } from '../i18n/index.js';
 import {
   backupPath, describeBackup, emptyStore, readStoreFile, storedTids, threadLogPath, threadsDir,
 } from './store-file.js';
@@ -35,7 +36,7 @@ export interface StoreCheck {
 }
 
 function logDetail(log: ReadLog): string {
-  return `${log.lines} lines, ${log.posts.length} posts, ${Object.keys(log.thread?.pages ?? {}).length} pages`;
+  return t('store.logDetail', log.lines, log.posts.length, Object.keys(log.thread?.pages ?? {}).length);
 }
 
 /** Inspect every file of the store (read-only: no lock, nothing changed). */
@@ -45,17 +46,17 @@ export async function checkStore(storePath: string): Promise<StoreCheck> {
   const top = await readStoreFile(file);
   let layout: StoreCheck['layout'] = top.kind;
   if (top.kind === 'damaged') files.push({ file, state: 'damaged', detail: top.reason, backup: await describeBackup(file) });
-  else if (top.kind === 'v1') files.push({ file, state: 'ok', detail: `one-file store (version 1): ${Object.keys(top.data.posts).length} posts in ${Object.keys(top.data.threads).length} threads; the next crawl migrates it` });
-  else if (top.kind === 'v2') files.push({ file, state: 'ok', detail: `index: ${Object.keys(top.index.users).length} uids` });
+  else if (top.kind === 'v1') files.push({ file, state: 'ok', detail: t('store.v1Detail', Object.keys(top.data.posts).length, Object.keys(top.data.threads).length) });
+  else if (top.kind === 'v2') files.push({ file, state: 'ok', detail: t('store.indexDetail', Object.keys(top.index.users).length) });
   if (top.kind === 'absent' && fs.existsSync(threadsDir(file))) layout = 'damaged';
-  if (layout === 'damaged' && top.kind === 'absent') files.push({ file, state: 'damaged', detail: 'the index is missing beside the thread logs' });
+  if (layout === 'damaged' && top.kind === 'absent') files.push({ file, state: 'damaged', detail: t('store.indexMissing') });
   for (const tid of await storedTids(file)) {
     const log = (await readLog(threadLogPath(file, tid)))!;
     const f = threadLogPath(file, tid);
     if (log.damage) {
-      files.push({ file: f, state: 'damaged', detail: `line ${log.damage.line} (byte ${log.damage.offset}): ${log.damage.reason}; lines 1–${log.damage.line - 1} readable (${logDetail(log)})`, backup: await describeBackup(f) });
+      files.push({ file: f, state: 'damaged', detail: t('store.logDamage', log.damage.line, log.damage.offset, log.damage.reason, log.damage.line - 1, logDetail(log)), backup: await describeBackup(f) });
     } else {
-      files.push({ file: f, state: log.torn ? 'torn' : 'ok', detail: `${logDetail(log)}${log.torn ? '; the last append was cut short by a crash (ignored)' : ''}` });
+      files.push({ file: f, state: log.torn ? 'torn' : 'ok', detail: `${logDetail(log)}${log.torn ? t('store.torn') : ''}` });
     }
   }
   return { storePath: file, layout, files, damaged: files.some((f) => f.state === 'damaged') };
@@ -84,9 +85,9 @@ export async function recoverStore(storePath: string): Promise<{ before: StoreCh
       const log = (await readLog(f.file))!;
       const aside = await keepDamaged(f.file, stamp);
       const bak = await readLog(backupPath(f.file));
-      const source = log.lines > 0 ? { what: `its ${log.lines} readable lines`, log } : bak && !bak.damage ? { what: 'its backup', log: bak } : null;
+      const source = log.lines > 0 ? { what: t('store.fromLines', log.lines), log } : bak && !bak.damage ? { what: t('store.fromBackup'), log: bak } : null;
       if (source) await writeFileAtomic(f.file, [logLine(fullEntry(source.log))]);
-      actions.push(`${f.file}: kept as ${aside}; rebuilt from ${source ? `${source.what} (${logDetail(source.log)})` : 'nothing (no readable line, no usable backup): the thread will be crawled again'}`);
+      actions.push(t('store.rebuilt', f.file, aside, source ? t('store.rebuiltFrom', source.what, logDetail(source.log)) : t('store.rebuiltNothing')));
     }
     if (before.files.some((x) => x.file === file && x.state === 'damaged')) {
       const aside = fs.existsSync(file) ? await keepDamaged(file, stamp) : null;
@@ -102,14 +103,14 @@ export async function recoverStore(storePath: string): Promise<{ before: StoreCh
           }
         }
         await writeFileAtomic(file, [Buffer.from(JSON.stringify({ version: 2, forum: data.forum, users: data.users }))]);
-        actions.push(`${file}: ${aside ? `kept as ${aside}; ` : ''}index rebuilt from ${tids.length} thread logs (${Object.keys(data.users).length} uids)`);
+        actions.push(t('store.indexRebuilt', file, aside ? t('store.kept', aside) : '', tids.length, Object.keys(data.users).length));
       } else {
         const bak = await readStoreFile(backupPath(file));
         if (bak.kind === 'v1') {
           await writeFileAtomic(file, [await fsp.readFile(backupPath(file))]);
-          actions.push(`${file}: kept as ${aside}; restored from its backup (${Object.keys(bak.data.posts).length} posts in ${Object.keys(bak.data.threads).length} threads)`);
+          actions.push(t('store.restored', file, aside, Object.keys(bak.data.posts).length, Object.keys(bak.data.threads).length));
         } else {
-          actions.push(`${file}: kept as ${aside}; no usable backup: the next crawl starts a new store`);
+          actions.push(t('store.noBackupNew', file, aside));
         }
       }
     }

@@ -28,6 +28,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
 import { takeFileLock } from './lock.js';
 import {
   appendLine, cutTornTail, fsyncDir, fullEntry, logLine, readLog, writeFileAtomic,
@@ -119,19 +120,17 @@ export async function readStoreFile(file: string): Promise<StoreFile> {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    return { kind: 'damaged', reason: `not valid JSON (${(e as Error).message})` };
+    return { kind: 'damaged', reason: t('store.notJson', (e as Error).message) };
   }
   if (isIndexV2(v)) return { kind: 'v2', index: v, text };
   if (isStoreDataV1(v)) return { kind: 'v1', data: v };
-  return { kind: 'damaged', reason: 'not a bansha store (no version 1 or 2 store in it)' };
+  return { kind: 'damaged', reason: t('store.notStore') };
 }
 
 /** The refusal for a damaged store file; `detail` says what the backup holds. */
 export function damagedError(file: string, what: string, backup: string, storePath: string): UserError {
   return new UserError(
-    `the store is damaged, so counting from it could be wrong: ${file} is ${what}; ${backup}. ` +
-      `Nothing was read from it. \`bansha store check --store ${storePath}\` shows the damage; ` +
-      `\`bansha store recover --store ${storePath}\` keeps what is readable (the damaged file is kept beside it), then crawl again`,
+    t('store.damagedError', file, what, backup, storePath),
     3,
   );
 }
@@ -139,17 +138,17 @@ export function damagedError(file: string, what: string, backup: string, storePa
 /** What a backup file holds, in words, for a damage message. */
 export async function describeBackup(file: string): Promise<string> {
   const bak = backupPath(file);
-  if (!fs.existsSync(bak)) return `there is no backup (${bak})`;
+  if (!fs.existsSync(bak)) return t('store.noBackup', bak);
   const mtime = fs.statSync(bak).mtime.toISOString();
   if (file.endsWith('.jsonl')) {
     const log = await readLog(bak);
-    if (!log || log.damage) return `its backup ${bak} is damaged too`;
-    return `its backup ${bak} (written ${mtime}) holds ${log.posts.length} posts and ${Object.keys(log.thread?.pages ?? {}).length} pages`;
+    if (!log || log.damage) return t('store.backupDamaged', bak);
+    return t('store.backupLog', bak, mtime, log.posts.length, Object.keys(log.thread?.pages ?? {}).length);
   }
   const f = await readStoreFile(bak);
-  if (f.kind === 'v1') return `its backup ${bak} (written ${mtime}) holds ${Object.keys(f.data.posts).length} posts in ${Object.keys(f.data.threads).length} threads`;
-  if (f.kind === 'v2') return `its backup ${bak} (written ${mtime}) is a readable index`;
-  return `its backup ${bak} is unreadable too`;
+  if (f.kind === 'v1') return t('store.backupV1', bak, mtime, Object.keys(f.data.posts).length, Object.keys(f.data.threads).length);
+  if (f.kind === 'v2') return t('store.backupIndex', bak, mtime);
+  return t('store.backupUnreadable', bak);
 }
 
 /**
@@ -325,7 +324,7 @@ async function loadThreads(storePath: string, data: StoreData, tids: readonly nu
     const log = await readLog(file);
     if (!log) continue;
     if (log.damage) {
-      throw damagedError(file, `damaged at line ${log.damage.line} (byte ${log.damage.offset}: ${log.damage.reason}); lines 1–${log.damage.line - 1} are readable`, await describeBackup(file), storePath);
+      throw damagedError(file, t('store.damagedAt', log.damage.line, log.damage.offset, log.damage.reason, log.damage.line - 1), await describeBackup(file), storePath);
     }
     if (log.thread) data.threads[String(tid)] = log.thread;
     for (const sp of log.posts) data.posts[String(sp.pid)] = sp;
@@ -359,7 +358,7 @@ export async function openStore(storePath: string, opts: OpenStoreOptions = {}):
     }
     if (f.kind === 'v1') return legacyReader(file, f.data, opts.threads);
     if (f.kind === 'absent' && (await storedTids(file)).length) {
-      throw damagedError(file, `missing beside the thread logs in ${threadsDir(file)}`, 'the logs hold every post; recovery rebuilds the index from them', file);
+      throw damagedError(file, t('store.indexMissingIn', threadsDir(file)), t('store.logsHoldAll'), file);
     }
 
     const data = emptyStore(f.kind === 'v2' ? f.index.forum : '');

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FetchedPageRecord, StoredPost, StoredThread } from './types.js';
+import { t } from '../i18n/index.js';
 
 /** A thread's record without its page records (those are logged one by one). */
 export type ThreadMeta = Omit<StoredThread, 'pages'>;
@@ -95,7 +96,7 @@ export function replayLog(buf: Buffer): ReadLog {
     const json = space > 0 ? text.slice(0, space) : '';
     let reason: string | null = null;
     if (space < 0 || text.length - space - 1 !== SUM_CHARS || checksum(json) !== text.slice(space + 1)) {
-      reason = 'checksum mismatch';
+      reason = t('store.checksum');
     } else {
       try {
         applyEntry(state, JSON.parse(json) as LogEntry);

@@ -50,10 +50,10 @@ describe('bansha close', () => {
     for (const f of ['tally-day2.txt', 'tally-day2.bbcode.txt', 'tally-day2.json', 'report-day2.txt', 'report-day2.bbcode.txt', 'report-day2.json', 'report-day2.html', 'elevator-day3.bbcode.txt', 'summary.txt']) {
       expect(fs.existsSync(path.join(out, f)), f).toBe(true);
     }
-    expect(r.stdout).toMatch(/crawl: \d+ threads of day 2/);
-    expect(r.stdout).toContain('day 2: out 月饼 — 月饼 7.5, 花卷 4');
-    expect(r.stdout).toContain('result: 月饼 out (投票出局) at 11-22 21:00 — NOT in the game file (run with --confirm)');
-    expect(r.stdout).toContain('disagreement: 第 2 日结果：月饼 投票出局（11-22 21:00），但游戏文件 events 中没有记录');
+    expect(r.stdout).toMatch(/抓取：第 2 日 \d+ 个帖子/);
+    expect(r.stdout).toContain('第 2 日：出局 月饼 —— 月饼 7.5，花卷 4');
+    expect(r.stdout).toContain('结果：月饼 投票出局，时间 11-22 21:00 —— 游戏文件中没有（加 --confirm 运行）');
+    expect(r.stdout).toContain('不一致：第 2 日结果：月饼 投票出局（11-22 21:00），但游戏文件 events 中没有记录');
     // The next day starts from the closed day's result even before it is confirmed.
     expect(fs.readFileSync(path.join(out, 'elevator-day3.bbcode.txt'), 'utf8')).toMatch(/\[s\]月饼\[\/s\]/);
     // The announcement to paste carries the public sentences only.
@@ -66,14 +66,14 @@ describe('bansha close', () => {
     const before = fs.readFileSync(gameFile, 'utf8');
     const r = await bansha(['close', '--game', gameFile, '--day', '2', '--confirm', '--no-crawl']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('written into the game file');
+    expect(r.stdout).toContain('已写入游戏文件');
     const after = fs.readFileSync(gameFile, 'utf8');
     expect(after.startsWith(before.trimEnd())).toBe(true); // nothing of the director's file changed, comments included
     expect(after.slice(before.trimEnd().length)).toBe(`\n${EVENT}`);
     expect(loadGame(gameFile).events.map((e) => e.player)).toEqual(['馒头', '月饼']);
     const again = await bansha(['close', '--game', gameFile, '--day', '2', '--confirm', '--no-crawl']);
-    expect(again.stdout).toContain('result: 月饼 out (投票出局) at 11-22 21:00 — in the game file');
-    expect(again.stdout).not.toContain('disagreement');
+    expect(again.stdout).toContain('结果：月饼 投票出局，时间 11-22 21:00 —— 游戏文件中已有');
+    expect(again.stdout).not.toContain('不一致');
     expect(fs.readFileSync(gameFile, 'utf8')).toBe(after); // idempotent
   }, 60_000);
 
@@ -91,7 +91,7 @@ describe('bansha close', () => {
 
       const second = await bansha(['close', '--game', gameFile, '--day', '2', '--post', '--yes']);
       expect(second.code, second.stderr).toBe(0);
-      expect(second.stdout).toContain(`would edit the tool's earlier post (pid ${pid})`);
+      expect(second.stdout).toContain(`将编辑工具之前发的帖子（pid ${pid}）`);
       expect(second.stdout).toMatch(new RegExp(`已发布：已编辑帖子 ${VOTE} 的 \\d+ 楼（pid ${pid}）`));
       expect(server.posted).toHaveLength(2);
       expect(server.posted[1]).toMatchObject({ kind: 'edit', tid: VOTE, pid });

@@ -24,8 +24,8 @@ test('a confirmed red card on the day is a derived exit; --confirm records it', 
   fs.writeFileSync(path.join(dir, 'public.cards.json'), JSON.stringify(ledger));
   const first = await bansha(['close', '--game', game, '--day', '2', '--no-crawl']);
   expect(first.code, first.stderr).toBe(0);
-  expect(first.stdout).toContain('result: 烧卖 out (红牌罚下) at 11-22 21:00 — NOT in the game file (run with --confirm)');
-  expect(first.stdout).toContain('result: 月饼 out (投票出局) at 11-22 21:00 — in the game file');
+  expect(first.stdout).toContain('结果：烧卖 红牌罚下，时间 11-22 21:00 —— 游戏文件中没有（加 --confirm 运行）');
+  expect(first.stdout).toContain('结果：月饼 投票出局，时间 11-22 21:00 —— 游戏文件中已有');
   const r = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm']);
   expect(r.code, r.stderr).toBe(0);
   expect(fs.readFileSync(game, 'utf8')).toContain('  - {player: 烧卖, out: "2026-11-22 21:00", how: card}\n');

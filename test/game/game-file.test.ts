@@ -35,19 +35,19 @@ describe('the public game file', () => {
 describe('errors', () => {
   test('an unknown player in events: the line and the nearest name', () => {
     const edited = source.replace('{player: 馒头,', '{player: 馒投,');
-    expect(() => parseGame(edited, 'g.yaml')).toThrow(new RegExp(`g.yaml:${lineOf(edited, '馒投')}: events\\[0\\]\\.player: "馒投" is not one of the players \\(did you mean 馒头\\?\\)`));
+    expect(() => parseGame(edited, 'g.yaml')).toThrow(new RegExp(`g.yaml:${lineOf(edited, '馒投')}: events\\[0\\]\\.player: "馒投" 不是玩家之一（是不是 馒头？）`));
   });
   test('a bad time: the line and the field', () => {
     const edited = source.replace('closes: "2026-11-22 21:00"', 'closes: "2026-11-22 25:00"');
-    expect(() => parseGame(edited, 'g.yaml')).toThrow(/g\.yaml:\d+: days\[1\]\.closes: "2026-11-22 25:00" is not a valid time/);
+    expect(() => parseGame(edited, 'g.yaml')).toThrow(/g\.yaml:\d+: days\[1\]\.closes: "2026-11-22 25:00" 不是有效的时间/);
   });
   test('an unknown ruleset override key is an error at its line', () => {
     const edited = source.replace('ruleset: m107', 'ruleset: m107\nrules:\n  maxChange: 2');
     expect(() => parseGame(edited, 'g.yaml')).toThrow(/g\.yaml:\d+: rules/);
   });
   test('a day listed twice, a sheriff who is not a player', () => {
-    expect(() => load((s) => s.replace('{day: 2,', '{day: 1,'))).toThrow(/day 1 is listed twice/);
-    expect(() => load((s) => s.replace('vote: 5,', 'vote: 5, sheriff: 包了,'))).toThrow(/did you mean 包子/);
+    expect(() => load((s) => s.replace('{day: 2,', '{day: 1,'))).toThrow(/第 1 日出现了两次/);
+    expect(() => load((s) => s.replace('vote: 5,', 'vote: 5, sheriff: 包了,'))).toThrow(/是不是 包子/);
   });
   test('`ruleset: 062` unquoted (a YAML number) is the 062 preset', () => {
     expect(load((s) => s.replace('ruleset: m107', 'ruleset: 062')).preset).toBe('062');
@@ -99,7 +99,7 @@ describe('seats: players as {name, uid, aliases}, substitutes as events (issue 1
   });
   test('an unknown seat in a substitute event: the line and the nearest name', () => {
     const edited = source.replace('events:', 'events:\n  - {player: 包了, substitute: 小笼包, at: "2026-11-22 12:00"}');
-    expect(refusal(edited)).toMatch(new RegExp(`^g.yaml:${lineOf(edited, '包了')}: events\\[0\\]\\.player: "包了" is not one of the players \\(did you mean 包子\\?\\)`));
+    expect(refusal(edited)).toMatch(new RegExp(`^g.yaml:${lineOf(edited, '包了')}: events\\[0\\]\\.player: "包了" 不是玩家之一（是不是 包子？）`));
   });
   test('a substitute time outside the game, or after the seat left it, or missing', () => {
     expect(refusal(source.replace('events:', 'events:\n  - {player: 包子, substitute: 小笼包, at: "2026-11-25 12:00"}'))).toMatch(/events\[0\]\.at: 替补时间 2026-11-25 12:00 不在游戏之内（2026-11-20 10:00 至 2026-11-22 21:00）/);

@@ -20,14 +20,14 @@ const KEPT = new Set([
   'bansha', 'Discuz', 'BBCode', 'HTML', 'JSON', 'YAML', 'Markdown', 'Chromium', 'Chrome', 'Edge', 'HTTP', 'IANA', 'UTC', 'ISO',
   'pid', 'tid', 'uid', 'fid', 'TID', 'ID', 'TODO', 'LANG', 'BANSHA_USERNAME', 'BANSHA_PASSWORD', 'BANSHA_CHROMIUM',
   'zh', 'en', 'wuhui', 'public', 'm107', 'Asia', 'Shanghai', 'utf', 'gbk', 'mobile', 'reply', 'edit', 'list', 'confirm', 'dismiss',
-  'demo', 'init', 'login', 'crawl', 'watch', 'parse', 'tally', 'report', 'cards', 'elevator', 'auction', 'lastwords', 'help', 'store', 'check', 'recover', 'rule', 'accept', 'close',
-  'options', 'command', 'file', 'fileOrUrl', 'lang', 'game', 'n', 'path', 'time', 'text', 'name', 'how', 'dir', 'url', 'tag',
-  'zone', 'seconds', 'id', 'day', 'cards', 'activity', 'flags', 'page', 'posts', 'totals', 'result', 'ballots', 'kind', 'sheriff',
+  'demo', 'init', 'login', 'crawl', 'watch', 'parse', 'tally', 'report', 'cards', 'elevator', 'auction', 'lastwords', 'help', 'store', 'check', 'recover', 'rule', 'accept', 'reject', 'undo', 'close',
+  'options', 'command', 'file', 'fileOrUrl', 'pidOrCard', 'lang', 'game', 'n', 'path', 'time', 'text', 'name', 'how', 'dir', 'url', 'tag',
+  'zone', 'seconds', 'id', 'day', 'cards', 'activity', 'flags', 'page', 'posts', 'totals', 'result', 'ballots', 'active', 'entries', 'kind', 'sheriff',
   'accelerated', 'standings', 'clean', 'findings', 'written', 'line', 'column', 'requests', 'pages', 'newPosts', 'changedPosts',
   'complete', 'threads', 'color', 'size', 'img', 'quote', 'b', 'G', 'D', 'Q', 'R', 'E', 'C', 'S', 'L', 'M', 'curl', 'pbpaste',
   'px', 'MiB', // units
   'Red', // a colour as the player's [color=Red] wrote it (data, quoted)
-  'mod', 'forumdisplay', 'forum', 'txt', 'yaml', 'html', 'day', 'out', 'N', 'default', 'public', 'redirect', 'goto', 'findpost', 'ptid',
+  'events', 'mod', 'forumdisplay', 'forum', 'txt', 'yaml', 'html', 'day', 'out', 'N', 'default', 'public', 'redirect', 'goto', 'findpost', 'ptid',
 ]);
 
 /** The English words left in `text` once URLs, paths, options and placeholders are taken out. */
@@ -75,6 +75,12 @@ function closingTime(): Array<{ args: string[]; code?: number; env?: Record<stri
     { args: ['cards', 'list', '-g', game] },
     { args: ['cards', 'confirm', 'C1', '-g', game] },
     { args: ['elevator', '-g', game, '--day', '2'] },
+    { args: ['close', '-g', game, '--day', '2', '--no-crawl', '--out', path.join(TMP, 'close-day2')] },
+    { args: ['close', '-g', game, '--day', '1', '--out', path.join(TMP, 'close-day1')] },
+    { args: ['rule', 'list', '-g', game] },
+    { args: ['rule', 'accept', '999999999', '-g', game, '--day', '2', '--why', '测试'], code: 2 },
+    { args: ['rule', 'reject', 'C99', '-g', game, '--why', '测试'], code: 2 },
+    { args: ['rule', 'undo', '-g', game], code: 2 },
     { args: ['elevator', '-g', game, '--day', '2', '--post', 'edit'] },
     { args: ['watch', '-g', game, '--day', '2'] },
     { args: ['parse', path.join(DISCUZ, 'public', 'viewthread-t2-p1.html')] },
@@ -104,7 +110,7 @@ describe('the default language is Chinese', () => {
   });
 
   test('every command\'s --help is Chinese, with examples', async () => {
-    const names = ['demo', 'init', 'login', 'crawl', 'watch', 'parse', 'tally', 'report', 'cards', 'cards list', 'cards confirm', 'elevator', 'auction', 'lastwords', 'store', 'store check'];
+    const names = ['demo', 'init', 'login', 'crawl', 'watch', 'parse', 'tally', 'report', 'cards', 'cards list', 'cards confirm', 'elevator', 'auction', 'lastwords', 'store', 'store check', 'close', 'rule', 'rule accept', 'rule list', 'rule undo'];
     const main = await bansha(['--help'], ZH);
     expect(main.code).toBe(0);
     expect(englishLeft(main.out)).toEqual([]);

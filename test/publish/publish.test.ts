@@ -200,8 +200,8 @@ describe.skipIf(!fs.existsSync(chromium))('--post in real Chromium', () => {
     const before = server.posted.length;
     const err = await publish(plan, { sessionPath: game.sessionPath, gameFile: game.file }).catch((e) => e);
     expect(err).toMatchObject({ exitCode: 2 });
-    expect(String(err.message)).toContain(`by ${other.author}`);
-    expect(String(err.message)).toMatch(/only its author \(or a moderator\) can edit it/);
+    expect(String(err.message)).toContain(`是 ${other.author}`);
+    expect(String(err.message)).toMatch(/只有发帖人（或版主）能编辑/);
     expect(server.posted.length).toBe(before);
     const dry = await bansha(['elevator', '--game', game.file, '--day', '1', '--post', 'edit']);
     expect(dry.code).toBe(0);

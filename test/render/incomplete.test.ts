@@ -69,7 +69,7 @@ describe('--allow-incomplete marks every output', () => {
   test('--post refuses a partial count (exit 3), before any browser is started', async () => {
     const r = await bansha(['tally', '--game', game, '--day', '2', '--allow-incomplete', '--post', '--yes']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('--post refuses to publish an incomplete count');
+    expect(r.stderr).toContain('--post 拒绝发布不完整的计票');
     expect(r.stderr).toMatch(MISSING);
   });
 });

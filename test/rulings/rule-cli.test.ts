@@ -47,7 +47,7 @@ describe('bansha rule', () => {
 
     const r = await bansha(['rule', 'accept', String(pid), '--game', game, '--day', '2', '--why', '回复了原投票帖，已核对']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('rejected → counted');
+    expect(r.stdout).toContain('无效 → 有效');
 
     const after = await tallyJson(2);
     expect(after.ballots.find((b) => b.pid === pid)).toMatchObject({ status: 'counted', code: 'ruling-accepted' });
@@ -73,9 +73,9 @@ describe('bansha rule', () => {
     expect(t.totals[0]).toEqual({ name: '月饼', votes: 6.5 });
 
     const list = await bansha(['rule', 'list', '--game', game]);
-    expect(list.stdout).toMatch(/#1 {2}day 2 {2}不计 {2}pid \d+ {2}— 发帖时已被禁言/);
+    expect(list.stdout).toMatch(/#1 {2}第 2 日 {2}不计 {2}选票 pid \d+ {2}—— 发帖时已被禁言/);
 
-    expect((await bansha(['rule', 'undo', '--game', game])).stdout).toMatch(/^undone: #1/);
+    expect((await bansha(['rule', 'undo', '--game', game])).stdout).toMatch(/^已撤销：#1/);
     t = await tallyJson(2);
     expect(t.ballots.find((b) => b.pid === pid)).toMatchObject({ status: 'counted' });
     const saved = JSON.parse(fs.readFileSync(rulingsPath(game), 'utf8'));
@@ -85,16 +85,16 @@ describe('bansha rule', () => {
 
   test('refusals: not in the store, another day\'s ballot, no --why, a ballot naming nobody', async () => {
     const nope = await bansha(['rule', 'accept', '999999', '--game', game, '--day', '2', '--why', 'x']);
-    expect([nope.code, nope.stderr]).toEqual([2, expect.stringContaining('pid 999999 is not in the store')]);
+    expect([nope.code, nope.stderr]).toEqual([2, expect.stringContaining('pid 999999 不在存档')]);
     const other = await bansha(['rule', 'accept', String(pidAt(5, 14)), '--game', game, '--day', '1', '--why', 'x']);
-    expect([other.code, other.stderr]).toEqual([2, expect.stringContaining('is a ballot of day 2 (thread 5), not of day 1')]);
+    expect([other.code, other.stderr]).toEqual([2, expect.stringContaining('是第 2 日的选票（帖子 5），不是第 1 日的')]);
     const noWhy = await bansha(['rule', 'accept', String(pidAt(5, 14)), '--game', game, '--day', '2']);
     expect(noWhy.code).toBe(2);
     const t = await tallyJson(1);
     const nobody = t.ballots.find((b) => b.status === 'rejected' && ['unknown-target', 'malformed-no-reason', 'malformed-no-heads', 'empty-reason'].includes(b.code));
     expect(nobody).toBeDefined();
     const r = await bansha(['rule', 'accept', String(nobody!.pid), '--game', game, '--day', '1', '--why', 'x']);
-    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('cannot be accepted')]);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('不能认可')]);
     expect(fs.existsSync(rulingsPath(game))).toBe(false); // nothing refused was written
   });
 
@@ -111,7 +111,7 @@ describe('bansha rule', () => {
     expect(after.flags.some((f) => f.pid === red.pid && f.kind === 'red-font')).toBe(false);
     expect((await bansha(['report', '--game', game, '--day', '2', '--no-ledger'])).stdout).toContain(`导演裁定 #1：${red.player} 红色字体（pid ${red.pid}）不予判罚（引用的是导演原话）`);
     const none = await bansha(['rule', 'reject', String(pidAt(4, 1)), '--game', game, '--day', '2', '--flag', '--why', 'x']);
-    expect([none.code, none.stderr]).toEqual([2, expect.stringContaining('neither a ballot nor a flagged post of day 2')]);
+    expect([none.code, none.stderr]).toEqual([2, expect.stringContaining('既不是第 2 日的选票也不是违规帖')]);
 
     expect((await bansha(['report', '--game', game, '--day', '2'])).code).toBe(0); // proposals into the ledger
     const ledger = () => JSON.parse(fs.readFileSync(path.join(dir, 'public.cards.json'), 'utf8')) as { cards: Array<{ id: string; status: string; note?: string }> };

@@ -122,7 +122,7 @@ describe('store files', () => {
       const err = await openStore(file, { lock }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UserError);
       expect((err as UserError).exitCode).toBe(3);
-      expect((err as Error).message).toMatch(/damaged at line 2 .*checksum.*lines 1–1 are readable.*no backup.*bansha store recover/s);
+      expect((err as Error).message).toMatch(/在第 2 行损坏.*校验和不符.*第 1–1 行可读.*没有备份.*bansha store recover/s);
     }
     expect(fs.readFileSync(log).equals(damaged)).toBe(true);
   });
@@ -134,7 +134,7 @@ describe('store files', () => {
     fs.writeFileSync(file, JSON.stringify(data).slice(0, 5000));
     const err = await openStore(file, { lock: false }).catch((e: unknown) => e);
     expect((err as UserError).exitCode).toBe(3);
-    expect((err as Error).message).toMatch(new RegExp(`not valid JSON.*backup .*holds ${Object.keys(data.posts).length} posts in 2 threads`, 's'));
+    expect((err as Error).message).toMatch(new RegExp(`不是有效的 JSON.*备份 .*含 2 个帖子中的 ${Object.keys(data.posts).length} 帖`, 's'));
   });
 });
 

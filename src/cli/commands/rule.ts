@@ -19,9 +19,10 @@ import { checkBallotRuling } from '../../rulings/check.js';
 import { readRulings, rulingsPath, writeRulings } from '../../rulings/file.js';
 import type { Ruling, RulingVerb } from '../../rulings/types.js';
 import { UserError } from '../../errors.js';
-import { dayNumber, withStore } from '../options.js';
+import { dayNumber, gameOptions, withStore } from '../options.js';
 import { closingDay } from '../../close/closing-day.js';
-import { t } from '../../i18n/index.js';
+import { language, t } from '../../i18n/index.js';
+import { FLAG_KIND_NAMES } from '../../violations/flag.js';
 
 interface RuleCliOptions {
   game: string;
@@ -42,12 +43,12 @@ function ruler(game: Game, by?: string): string {
 
 /** One ruling in words, for list and the command's answer. */
 function rulingLine(r: Ruling): string {
-  const what = r.subject === 'card' ? `card ${r.card}` : `${r.subject === 'flag' ? 'flag on ' : ''}pid ${r.pid}`;
-  return `#${r.id}  day ${r.day}  ${r.verb === 'accept' ? '认可' : '不计'}  ${what}  — ${s(r.why)}  (${s(r.by)}, ${r.at})`;
+  const what = r.subject === 'card' ? t('rule.what.card', r.card ?? '') : r.subject === 'flag' ? t('rule.what.flag', r.pid ?? 0) : t('rule.what.ballot', r.pid ?? 0);
+  return t('rule.line', r.id, r.day, r.verb === 'accept', what, s(r.why), s(r.by), r.at);
 }
 
 async function rule(verb: RulingVerb, target: string, o: RuleCliOptions): Promise<void> {
-  if (!o.why?.trim()) throw new UserError(`rule ${verb} needs --why "…": the reason is shown in public as 导演裁定（…）`);
+  if (!o.why?.trim()) throw new UserError(t('rule.needsWhy', verb));
   const game = loadGame(o.game, { store: o.store });
   const file = rulingsPath(game.file);
   const data = readRulings(file);
@@ -58,18 +59,18 @@ async function rule(verb: RulingVerb, target: string, o: RuleCliOptions): Promis
     const ledgerFile = ledgerPath(game.file);
     const ledger = readLedger(game, ledgerFile);
     const card = ledgerCard(ledger, target);
-    if (!card) throw new UserError(`no card ${target} in the ledger ${ledgerFile} (run bansha report --day N first)`);
+    if (!card) throw new UserError(t('rule.noCard', target, ledgerFile));
     const { data: next, entry } = appendEntry(data, { ...base, subject: 'card' as const, card: card.id, day: card.day });
     await writeLedger(applyCardRuling(ledger, entry, new Date()), ledgerFile);
     await writeRulings(next, file);
-    out.push(`导演裁定 ${rulingLine(entry)}`, `${card.id} ${verb === 'accept' ? 'confirmed' : 'dismissed'} in ${ledgerFile}`);
+    out.push(t('rule.ruled', rulingLine(entry)), t('rule.cardDone', card.id, verb === 'accept', ledgerFile));
     process.stdout.write(`${out.join('\n')}\n`);
     return;
   }
 
   const pid = Number(target);
-  if (!Number.isInteger(pid) || pid <= 0) throw new UserError(`"${target}" is neither a post id (pid) nor a card id (C3)`);
-  if (o.day === undefined) throw new UserError('--day N: the day the ballot or flag belongs to');
+  if (!Number.isInteger(pid) || pid <= 0) throw new UserError(t('rule.badTarget', target));
+  if (o.day === undefined) throw new UserError(t('rule.needsDay'));
   const day = o.day;
   await withStore(game, async (store) => {
     const inVoteThread = game.days.some((d) => [d.vote?.tid, d.rules?.tid].includes(store.posts[String(pid)]?.tid));
@@ -80,18 +81,18 @@ async function rule(verb: RulingVerb, target: string, o: RuleCliOptions): Promis
       await writeRulings(next, file);
       const b = effect.ballot;
       out.push(
-        `导演裁定 ${rulingLine(entry)}`,
-        `  ${s(b.voter)} → ${s(b.target ?? '?')} ${b.floor ?? '?'}#: ${effect.was.status} → ${b.status}`,
-        `  day ${day} result: ${s(effect.before.result.name ?? '—')} → ${s(effect.after.result.name ?? '—')}`,
+        t('rule.ruled', rulingLine(entry)),
+        t('rule.ballotEffect', s(b.voter), s(b.target ?? '?'), String(b.floor ?? '?'), t(`tally.status.${effect.was.status}`), t(`tally.status.${b.status}`)),
+        t('rule.dayResult', day, s(effect.before.result.name ?? '—'), s(effect.after.result.name ?? '—')),
       );
       return;
     }
-    if (!store.posts[String(pid)]) throw new UserError(`pid ${pid} is not in the store ${game.storePath}`);
+    if (!store.posts[String(pid)]) throw new UserError(t('rule.notInStore', pid, game.storePath));
     const flagged = closingDay(game, store, day, { ledgerFile: null }).report.flags.filter((f) => f.pid === pid);
-    if (!flagged.length) throw new UserError(`pid ${pid} is neither a ballot nor a flagged post of day ${day}: nothing to rule on`);
+    if (!flagged.length) throw new UserError(t('rule.notFlagged', pid, day));
     const { data: next, entry } = appendEntry(data, { ...base, subject: 'flag' as const, pid, day });
     await writeRulings(next, file);
-    out.push(`导演裁定 ${rulingLine(entry)}`, ...flagged.map((f) => `  ${s(f.player)} ${f.kind}: ${verb === 'accept' ? 'stands' : 'dropped (no card proposed)'}`));
+    out.push(t('rule.ruled', rulingLine(entry)), ...flagged.map((f) => t('rule.flagEffect', s(f.player), language() === 'zh' ? FLAG_KIND_NAMES[f.kind].short : f.kind, verb === 'accept')));
   });
   process.stdout.write(`${out.join('\n')}\n`);
 }
@@ -99,22 +100,16 @@ async function rule(verb: RulingVerb, target: string, o: RuleCliOptions): Promis
 export function register(program: Command): void {
   const cmd = program.command('rule').description(t('rule.description'));
   for (const verb of ['accept', 'reject'] as const) {
-    cmd
-      .command(`${verb} <pid-or-card>`)
-      .description(verb === 'accept' ? 'count a ballot the rules rejected (or confirm a flag/card), with the reason' : 'void a ballot the rules counted (or drop a flag, dismiss a card), with the reason')
-      .requiredOption('--game <file>', 'the game file (YAML)')
-      .option('--day <n>', 'the day of the ballot or flag (a pid only)', dayNumber)
-      .requiredOption('--why <text>', 'why: shown in public as 导演裁定（…）')
-      .option('--by <name>', 'who rules (default: the game\'s first director)')
-      .option('--flag', 'the pid is a flagged post, not a ballot')
-      .option('--store <path>', 'the store file (default: beside the game file)')
+    gameOptions(cmd.command(`${verb} <pidOrCard>`).description(t(verb === 'accept' ? 'rule.accept.description' : 'rule.reject.description')))
+      .option('--day <n>', t('rule.opt.day'), dayNumber)
+      .requiredOption('--why <text>', t('rule.opt.why'))
+      .option('--by <name>', t('rule.opt.by'))
+      .option('--flag', t('rule.opt.flag'))
+      .option('--store <path>', t('opt.store'))
       .action((target: string, o: RuleCliOptions) => rule(verb, target, o));
   }
-  cmd
-    .command('list')
-    .description('the rulings in force (and, with --json, every entry of the file)')
-    .requiredOption('--game <file>', 'the game file (YAML)')
-    .option('--json', 'print JSON: {active, entries}')
+  gameOptions(cmd.command('list').description(t('rule.list.description')))
+    .option('--json', t('rule.opt.json'))
     .action((o: RuleCliOptions) => {
       const game = loadGame(o.game);
       const data = readRulings(rulingsPath(game.file));
@@ -123,14 +118,11 @@ export function register(program: Command): void {
         process.stdout.write(`${JSON.stringify({ active, entries: data.entries }, null, 2)}\n`);
         return;
       }
-      const lines = active.length ? active.map(rulingLine) : ['(no rulings: bansha rule accept|reject PID --game … --day N --why …)'];
-      process.stdout.write(`Rulings of ${game.file} (${rulingsPath(game.file)})\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
+      const lines = active.length ? active.map(rulingLine) : [t('rule.none')];
+      process.stdout.write(`${t('rule.listHeading', game.file, rulingsPath(game.file))}\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
     });
-  cmd
-    .command('undo [id]')
-    .description('take back a ruling (default: the latest in force); the file keeps it, marked undone')
-    .requiredOption('--game <file>', 'the game file (YAML)')
-    .option('--by <name>', 'who takes it back (default: the game\'s first director)')
+  gameOptions(cmd.command('undo [id]').description(t('rule.undo.description')))
+    .option('--by <name>', t('rule.opt.undoBy'))
     .action(async (id: string | undefined, o: RuleCliOptions) => {
       const game = loadGame(o.game);
       const file = rulingsPath(game.file);
@@ -138,7 +130,7 @@ export function register(program: Command): void {
       const active = activeRulings(data);
       const target = id === undefined ? latestActive(data) : active.find((r) => r.id === Number(id.replace(/^#/, '')));
       if (!target) {
-        throw new UserError(id === undefined ? 'no ruling in force to undo' : `no ruling #${id} in force (in force: ${active.map((r) => `#${r.id}`).join(', ') || 'none'})`);
+        throw new UserError(id === undefined ? t('rule.nothingToUndo') : t('rule.noSuchRuling', id, active.map((r) => `#${r.id}`).join(', ')));
       }
       const { data: next } = appendEntry(data, { verb: 'undo' as const, undoes: target.id, by: ruler(game, o.by), at: new Date().toISOString() });
       if (target.subject === 'card' && target.card) {
@@ -146,6 +138,6 @@ export function register(program: Command): void {
         await writeLedger(reopenCard(readLedger(game, ledgerFile), target.card), ledgerFile);
       }
       await writeRulings(next, file);
-      process.stdout.write(`undone: ${rulingLine(target)}\n`);
+      process.stdout.write(`${t('rule.undone', rulingLine(target))}\n`);
     });
 }
