@@ -9,7 +9,7 @@ import { DateTime } from 'luxon';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
-import { t } from '../i18n/index.js';
+import { language, t } from '../i18n/index.js';
 import { loadRuleset } from './ruleset.js';
 import { FORUM_TIME, formatForumTime as fmt, parseForumTime } from './forum-time.js';
 import type { Game, GameDay, GameEvent, PresetName, Seat, ThreadRef } from './types.js';
@@ -110,6 +110,8 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
     const line = e.linePos?.[0]?.line;
     throw new UserError(t('game.notYaml', `${file}${line ? `:${line}` : ''}`, e.message.split('\n')[0]));
   }
+  // zod's own words (expected a number, unknown key…) in the director's language too.
+  z.config(language() === 'zh' ? z.locales.zhCN() : z.locales.en());
   const parsed = gameFileSchema.safeParse(doc.toJS());
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

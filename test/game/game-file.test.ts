@@ -41,6 +41,11 @@ describe('errors', () => {
     const edited = source.replace('closes: "2026-11-22 21:00"', 'closes: "2026-11-22 25:00"');
     expect(() => parseGame(edited, 'g.yaml')).toThrow(/g\.yaml:\d+: days\[1\]\.closes: "2026-11-22 25:00" 不是有效的时间/);
   });
+  test('a value of the wrong type: what the schema library says is in the language of the director too', () => {
+    const edited = source.replace('{day: 2,', '{day: "二",');
+    expect(edited).not.toBe(source);
+    expect(() => parseGame(edited, 'g.yaml')).toThrow(/g\.yaml:\d+: days\[1\]\.day: 无效输入：期望 数字/);
+  });
   test('an unknown ruleset override key is an error at its line', () => {
     const edited = source.replace('ruleset: m107', 'ruleset: m107\nrules:\n  maxChange: 2');
     expect(() => parseGame(edited, 'g.yaml')).toThrow(/g\.yaml:\d+: rules/);
