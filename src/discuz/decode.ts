@@ -6,6 +6,7 @@
  */
 import iconv from 'iconv-lite';
 import { ParseError } from './errors.js';
+import { t } from '../i18n/index.js';
 
 /** The decoded text, the charset actually used, and what was noticed on the way. */
 export interface DecodedBody {
@@ -171,7 +172,7 @@ export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string
       warnings.push('declared utf-8 but the bytes are not valid UTF-8; they decode cleanly as GB18030 (GBK), used that');
       return { text: gb, charset: 'gb18030', declared, warnings };
     }
-    throw new ParseError('page declares UTF-8 but its bytes are neither valid UTF-8 nor GBK/GB18030', url);
+    throw new ParseError(t('decode.badUtf8'), url);
   }
 
   if (effective === null) {
@@ -185,7 +186,7 @@ export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string
       warnings.push('no charset declared; the bytes are not UTF-8 but decode cleanly as GB18030 (GBK), used that');
       return { text: gb, charset: 'gb18030', declared, warnings };
     }
-    throw new ParseError('page declares no charset and its bytes are neither UTF-8 nor GBK/GB18030', url);
+    throw new ParseError(t('decode.noCharset'), url);
   }
 
   // Declared a legacy charset (GBK/BIG5...). Valid UTF-8 with CJK in it is almost never legacy text:
@@ -200,7 +201,7 @@ export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string
   if (bad > 0) {
     // A handful of bad sequences can be a user's broken paste; many means the wrong charset.
     if (bad > 8 && bad * 200 > text.length) {
-      throw new ParseError(`page declares ${effective} but ${bad} byte sequences are invalid in it`, url);
+      throw new ParseError(t('decode.badBytes', effective, bad), url);
     }
     warnings.push(`${bad} invalid ${effective} byte sequence(s) replaced with U+FFFD`);
   }

@@ -15,6 +15,7 @@ import { innerText as textOf, textContent } from 'domutils';
 import { DateTime } from 'luxon';
 import { decodeBody } from './decode.js';
 import { ParseError } from './errors.js';
+import { t } from '../i18n/index.js';
 import { detachPost } from './flat-string.js';
 import { compileSelector, scan, textWithout, type Matcher } from './select.js';
 import { emptyMessageParts, readMessage, tidyText } from './message.js';
@@ -182,7 +183,7 @@ function readPager(ctx: Ctx, sel: SelectorSet, pgEl: Element | null): { page: nu
     }
     total = max;
   }
-  if (cur === null) throw new ParseError('pager present but shows no current page', ctx.fetched.url);
+  if (cur === null) throw new ParseError(t('page.noCurrentPage'), ctx.fetched.url);
   return { page: cur, pageCount: total };
 }
 
@@ -277,7 +278,7 @@ function checkPidIds(pattern: RegExp, pid: number, container: Element, els: (Ele
     const m = pattern.exec(id);
     if (m && m[1] !== want) {
       const shown = (e: Element) => `${e.name}#${JSON.stringify(e.attribs.id ?? '').slice(1, -1)}`; // ids may hold control characters
-      throw new ParseError(`post ${pid}: the post block's ids disagree (${shown(container)} holds ${shown(el!)}): the page is damaged`, url);
+      throw new ParseError(t('page.idsDisagree', pid, shown(container), shown(el!)), url);
     }
   }
 }
@@ -285,7 +286,7 @@ function checkPidIds(pattern: RegExp, pid: number, container: Element, els: (Ele
 function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
   const { fetched, zone, base, doc } = ctx;
   const url = fetched.url;
-  if (!sel.post.item) throw new ParseError(`selector file ${sel.source} has no post.item selector`, url);
+  if (!sel.post.item) throw new ParseError(t('page.noItemSelector', sel.source), url);
   // One walk of the document for every page-level selector and the post containers.
   const pageScan = scan(doc, [sel.page.title, sel.page.pager, sel.page.footer, sel.page.footerTime, sel.page.replies, sel.page.orderAscLink], sel.post.item);
   const [titleEl, pagerEl, footerEl, footerTimeEl, repliesEl, orderAscEl] = pageScan.first;
@@ -342,12 +343,12 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
     seen.add(pid);
     const floor = labelFloor(sel, floorLabel);
     const { author, authorId } = authorOf(authorEl, guestEl);
-    if (!timeEl) throw new ParseError(`post ${pid} has no time element: the template changed (selector post.time in ${sel.source})`, url);
+    if (!timeEl) throw new ParseError(t('page.noTime', pid, sel.source), url);
     const titled = selectOne(TITLE_ATTR, timeEl);
     const timeText = collapse(sel.post.timeIgnore ? textWithout(timeEl, sel.post.timeIgnore) : textOf(timeEl));
     const time = resolvePostTime(titled?.attribs.title ?? null, timeText, fetched.fetchedAt, zone);
-    if (!time) throw new ParseError(`post ${pid}: unreadable post time "${timeText}"`, url);
-    if (!msgEl && !lockedEl) throw new ParseError(`post ${pid} has neither a message nor a locked notice`, url);
+    if (!time) throw new ParseError(t('page.badTime', pid, timeText), url);
+    if (!msgEl && !lockedEl) throw new ParseError(t('page.noMessage', pid), url);
     const locked = lockedEl ? collapse(textOf(lockedEl)) : null;
     // A hidden body (作者被禁止或删除, 该帖被管理员或版主屏蔽) has no words to read, even where a moderator's view still shows them.
     const deleted = locked !== null && sel.deletedPattern.test(locked);
@@ -378,7 +379,7 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
     posts.push(detachPost(post)); // flat copies: no string may keep the page alive (flat-string.ts)
   }
   if (!posts.length && !copies) {
-    throw new ParseError(`thread page without any post: the selectors of ${sel.source} do not fit this template`, url);
+    throw new ParseError(t('page.noPosts', sel.source), url);
   }
   checkCensus(ctx, sel, seen, copyPids);
   return orderFloors(ctx, sel, posts, orderAsc);
@@ -460,7 +461,7 @@ function parsePrintable(ctx: Ctx, sel: SelectorSet): Post[] {
   const url = fetched.url;
   const p = sel.data.printable;
   const body = selectOne(BODY, doc);
-  if (!body) throw new ParseError('printable page without a body', url);
+  if (!body) throw new ParseError(t('page.printableNoBody'), url);
   const rep = reportUrl(ctx.text);
   const tid = matchNum(/[?&]tid=(\d+)/, rep) ?? matchNum(/[?&]tid=(\d+)/, url) ?? tidFromText(sel, ctx.text);
   ctx.info.tid = tid;
@@ -529,10 +530,10 @@ function parsePrintable(ctx: Ctx, sel: SelectorSet): Post[] {
     state = 'body';
     cur.nodes.push(n);
   }
-  if (!sawEnd) throw new ParseError('printable page reaches </html> without its closing table (printable.end): the printable view\'s template changed', url);
+  if (!sawEnd) throw new ParseError(t('page.printableNoEnd'), url);
   return raws.map((r, i) => {
     const time = resolvePostTime(r.timeTitle, collapse(r.timeText), fetched.fetchedAt, zone);
-    if (!time) throw new ParseError(`printable post ${i + 1}: unreadable time "${collapse(r.timeText)}"`, url);
+    if (!time) throw new ParseError(t('page.printableBadTime', i + 1, collapse(r.timeText)), url);
     const root = { type: 'tag', name: 'div', attribs: {}, children: r.nodes, parent: null } as unknown as Element;
     const msg = readMessage(root, sel, zone, base);
     const post: Post = {
@@ -563,7 +564,7 @@ function parsePrintable(ctx: Ctx, sel: SelectorSet): Post[] {
 export function parsePage(fetched: FetchedPage, opts: ParseOptions = {}): Page {
   const zone = opts.timezone ?? DEFAULT_FORUM_ZONE;
   if (!validZones.has(zone)) {
-    if (!DateTime.now().setZone(zone).isValid) throw new ParseError(`unknown time zone "${zone}"`);
+    if (!DateTime.now().setZone(zone).isValid) throw new ParseError(t('page.badZone', zone));
     validZones.add(zone);
   }
   const sets = opts.selectors ? (Array.isArray(opts.selectors) ? opts.selectors : [opts.selectors]) : bundledSelectorSets();
@@ -604,7 +605,7 @@ export function parsePage(fetched: FetchedPage, opts: ParseOptions = {}): Page {
       info.message = `HTTP ${status} with an empty body`;
       return { page: info, posts: [] };
     }
-    throw new ParseError(`empty page body${status ? ` (HTTP ${status})` : ''}`, url);
+    throw new ParseError(t('page.emptyBody', status ?? null), url);
   }
   const decoded = decodeBody(fetched.bytes, fetched.contentType, url);
   info.charset = decoded.charset;
@@ -640,7 +641,7 @@ export function parsePage(fetched: FetchedPage, opts: ParseOptions = {}): Page {
     if (bodyText.length < 2000 && k.challengeTexts.some((t) => bodyText.includes(t))) return set('challenge', bodyText.slice(0, 200));
   }
   const end = documentEnd(text);
-  if (end < 0) throw new ParseError('page ends before </html>: the body is truncated', url);
+  if (end < 0) throw new ParseError(t('page.truncated'), url);
   const after = visibleAfterEnd(text, end);
   if (after) {
     throw new ParseError(

@@ -506,6 +506,23 @@ export const zh = {
   'publish.editNotShown': (floor: number, pid: number, url: string) => `${floor} 楼（pid ${pid}）已提交，但没有显示新内容：请查看 ${url}`,
   'publish.notAuthor': (floor: number, tid: number, pid: number, author: string, authorUid: number | null, poster: string, uid: number) =>
     `帖子 ${tid} 的 ${floor} 楼（pid ${pid}）是 ${author}${authorUid !== null ? `（uid ${authorUid}）` : ' '}发的，但登录会话是 ${poster}（uid ${uid}）：只有发帖人（或版主）能编辑 —— 请以 ${author} 登录，或改为回复（--post reply）`,
+  // ── reading a page (decoder and parser) ─────────────────────────────────────────────────────
+  'decode.badUtf8': '页面声明为 UTF-8，但其字节既不是有效的 UTF-8，也不是 GBK/GB18030',
+  'decode.noCharset': '页面没有声明字符集，其字节既不是 UTF-8，也不是 GBK/GB18030',
+  'decode.badBytes': (charset: string, bad: number) => `页面声明为 ${charset}，但其中有 ${bad} 处字节序列无效`,
+  'page.noCurrentPage': '有分页栏，但看不出当前是第几页',
+  'page.idsDisagree': (pid: number | string, container: string, inner: string) => `帖子 ${pid}：帖子块的 id 不一致（${container} 里是 ${inner}）：页面已损坏`,
+  'page.noItemSelector': (source: string) => `选择器文件 ${source} 没有 post.item 选择器`,
+  'page.noTime': (pid: number | string, source: string) => `帖子 ${pid} 没有时间元素：论坛模板变了（${source} 中的选择器 post.time）`,
+  'page.badTime': (pid: number | string, text: string) => `帖子 ${pid}：读不懂发帖时间 "${text}"`,
+  'page.noMessage': (pid: number | string) => `帖子 ${pid} 既没有正文，也没有屏蔽提示`,
+  'page.noPosts': (source: string) => `帖子页里一个帖子也没有：${source} 的选择器与这个模板不符`,
+  'page.printableNoBody': '打印页没有 body',
+  'page.printableNoEnd': '打印页到 </html> 都没有结束的表格（printable.end）：打印页的模板变了',
+  'page.printableBadTime': (n: number, text: string) => `打印页第 ${n} 帖：读不懂时间 "${text}"`,
+  'page.badZone': (zone: string) => `未知的时区 "${zone}"`,
+  'page.emptyBody': (status: number | null) => `页面正文为空${status ? `（HTTP ${status}）` : ''}`,
+  'page.truncated': '页面在 </html> 之前就结束了：正文被截断',
 } as const;
 
 /** Discuz page kinds as the parse table names them. */

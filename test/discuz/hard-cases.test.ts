@@ -301,10 +301,10 @@ describe('hand-made from real markup', () => {
     expect(err).toBeInstanceOf(ParseError);
     expect((err as ParseError).exitCode).toBe(3);
     // Cut before the footer but closed (</html> present): not called truncated, the footer is named.
-    expect((err as Error).message).toMatch(_name === 'footer missing' ? /页脚/ : /truncated/);
+    expect((err as Error).message).toMatch(_name === 'footer missing' ? /页脚/ : /截断/);
   });
   test('an empty 200 body is an error; an empty redirect is not a thread', () => {
-    expect(() => load('public', 'viewthread-t1-p1.html', new Uint8Array())).toThrow(/empty page body/);
+    expect(() => load('public', 'viewthread-t1-p1.html', new Uint8Array())).toThrow(/页面正文为空/);
     expect(load('public', 'guest-mobile2-t1-p1.html').page.kind).toBe('unknown');
   });
 });

@@ -177,6 +177,6 @@ describe('what is not a thread page says so', () => {
   });
   test.each(PAGES)('%s cut in half stays "truncated"', (file) => {
     const bytes = raw(file);
-    expect(refusal(page(file, new Uint8Array(bytes.subarray(0, bytes.length >> 1)))).message).toMatch(/truncated/);
+    expect(refusal(page(file, new Uint8Array(bytes.subarray(0, bytes.length >> 1)))).message).toMatch(/截断/);
   });
 });

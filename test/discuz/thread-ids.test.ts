@@ -111,19 +111,19 @@ describe('post block ids are cross-checked', () => {
     expect(bad).not.toBe(html);
     const err = refusal(bad);
     expect(err.exitCode).toBe(3);
-    expect(err.message).toContain(`post ${pid}:`);
+    expect(err.message).toContain(`帖子 ${pid}：`);
     expect(err.message).toContain(`#${prefix}1`);
   });
 
   test('the container renamed (div#post_101 → div#post_1, the fuzz counterexample) is refused, naming both ids', () => {
     const err = refusal(html.replace(`<div id="post_${pid}" >`, '<div id="post_1" >'));
-    expect(err.message).toMatch(/post 1: .*div#post_1 holds table#pid101/);
+    expect(err.message).toMatch(/帖子 1：.*div#post_1 里是 table#pid101/);
   });
 
   test('GBK page with jammer: the same check', () => {
     const gbk = iconv.decode(readFileSync(path.join(DISCUZ, 'public-gbk', 'thread-13-2-1.html')), 'gb18030');
     const [, id] = /<div id="post_(\d+)" /.exec(gbk)!;
     const bad = iconv.encode(gbk.replace(`id="authorposton${id}"`, `id="authorposton${id}0"`), 'gbk');
-    expect(() => parsePage(fetched('public-gbk', 'thread-13-2-1.html', new Uint8Array(bad)))).toThrow(new RegExp(`post ${id}: .*em#authorposton${id}0`));
+    expect(() => parsePage(fetched('public-gbk', 'thread-13-2-1.html', new Uint8Array(bad)))).toThrow(new RegExp(`帖子 ${id}：.*em#authorposton${id}0`));
   });
 });

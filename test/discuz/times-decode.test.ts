@@ -58,6 +58,6 @@ describe('decodeBody', () => {
   test('undecodable bytes throw a ParseError', () => {
     const junk = new Uint8Array(4000).map((_, i) => (i % 3 === 0 ? 0xff : 0x80 + (i % 7)));
     expect(() => decodeBody(junk, 'text/html; charset=utf-8')).toThrow(ParseError);
-    expect(() => decodeBody(junk)).toThrow(/neither UTF-8 nor GBK/);
+    expect(() => decodeBody(junk)).toThrow(/既不是 UTF-8，也不是 GBK/);
   });
 });

@@ -298,6 +298,6 @@ describe('mutated real pages through parsePage', () => {
     const fetched = { ...real.fetched, bytes: mutate(real.fetched.bytes, { kind: 'swap-bytes', i: 1334524382, j: 1854994271 }) };
     const out = parseOutcome(fetched);
     if ('page' in out) expect(invented(real, out.page)).toBeNull();
-    expect('refused' in out && out.refused.message).toMatch(/post 1\b.*div#post_1 holds table#pid101/);
+    expect('refused' in out && out.refused.message).toMatch(/帖子 1：.*div#post_1 里是 table#pid101/);
   });
 });
