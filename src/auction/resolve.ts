@@ -32,6 +32,7 @@ import {
   type IgnoreReason,
   type PostProblem,
 } from './reasons.js';
+import { t } from '../i18n/index.js';
 
 export type BidStatus = 'winning' | 'outbid' | 'rejected';
 
@@ -105,9 +106,9 @@ export interface AuctionResult {
 export function resolveAuction(postsAsStored: readonly SlicePost[], game: Game, day: number): AuctionResult {
   const posts = seatPosts(game, postsAsStored).posts; // bids follow the seat (a substitute's are its seat's)
   const rules = game.rules.wuhui;
-  if (!rules) throw new UserError(`the ${game.rules.name} ruleset has no auction (only wuhui has 拍卖贴)`);
+  if (!rules) throw new UserError(t('err.noAuctionRules', game.rules.name));
   const gameDay = findDay(game, day);
-  if (!gameDay.auction) throw new UserError(`day ${day} has no auction thread in ${game.file}: add "auction: TID" to the day`);
+  if (!gameDay.auction) throw new UserError(t('err.noAuction', day, game.file));
   const diamondValue = rules.diamondValues[day - 1] ?? null;
 
   const onSale = rules.auctionItems.filter((it) => it.lastDay === undefined || day <= it.lastDay);

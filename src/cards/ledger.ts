@@ -12,6 +12,7 @@ import { takeFileLock } from '../store/lock.js';
 import { JsonDocument, openDocument } from '../store/json-document.js';
 import type { Game } from '../game/types.js';
 import type { CardProposal, CardStatus, Ledger, LedgerCard } from './types.js';
+import { t } from '../i18n/index.js';
 
 /** Where a game's ledger lives: game.yaml → game.cards.json in the same folder. */
 export function ledgerPath(gameFile: string): string {
@@ -101,7 +102,7 @@ export function decide(ledger: Ledger, id: string, status: Exclude<CardStatus, '
   const card = ledger.cards.find((c) => c.id.toUpperCase() === want);
   if (!card) {
     const known = ledger.cards.map((c) => c.id).join(', ') || 'none yet (run bansha report first)';
-    throw new UserError(`no card ${id} in the ledger (cards: ${known})`);
+    throw new UserError(t('err.noCard', id, known));
   }
   const cards = ledger.cards.map((c) => (c === card ? { ...c, status, decidedAt: now.toISOString(), ...(note ? { note } : {}) } : c));
   return { ...ledger, cards };

@@ -231,7 +231,7 @@ export async function crawlThreads(
         try {
           parsed = parse(fetched);
         } catch (err) {
-          if ((err as Error).name === 'ParseError') throw new TransientError(`unreadable page: ${(err as Error).message}`);
+          if ((err as Error).name === 'ParseError') throw new TransientError(t('err.unreadablePage', (err as Error).message));
           throw err;
         }
         const kind = parsed.page.kind;
@@ -246,8 +246,8 @@ export async function crawlThreads(
           if (isAntiCc(fetched)) throw new TransientError('anti-CC reload page (页面重载开启)', challengeWaitMs);
           throw new LoginRequiredError(t('crawl.antitheft', url, loginHint(opts.gameFile)));
         }
-        if (kind === 'server-error') throw new TransientError(`server error page${parsed.page.message ? ` (${parsed.page.message})` : ''}`);
-        throw new TransientError(`not a thread page (${kind}${parsed.page.message ? `: ${parsed.page.message}` : ''})`);
+        if (kind === 'server-error') throw new TransientError(t('err.serverErrorPage', parsed.page.message ?? null));
+        throw new TransientError(t('err.notThreadPage', kind, parsed.page.message ?? null));
       } catch (err) {
         // Login, off-host, mismatch, limits: a refusal for the whole crawl, never retried.
         if (err instanceof UserError) {
@@ -264,7 +264,7 @@ export async function crawlThreads(
         await sleep(wait);
       }
     }
-    throw new NetworkError(`gave up after ${retries + 1} attempts: ${lastReason}`, url);
+    throw new NetworkError(t('err.gaveUp', retries + 1, String(lastReason)), url);
   }
 
   async function crawlThread(tid: number): Promise<ThreadCrawlResult> {

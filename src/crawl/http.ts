@@ -6,6 +6,7 @@
 import type { FetchedPage } from '../discuz/types.js';
 import { UserError } from '../errors.js';
 import { redact, type CookieJar } from './session.js';
+import { t } from '../i18n/index.js';
 
 /**
  * The User-Agent bansha sends: a desktop Chromium, naming bansha. Discuz serves a reduced page (no
@@ -195,5 +196,5 @@ export async function httpGet(url: string, opts: HttpGetOptions): Promise<HttpRe
       retryAfterMs: retryAfter(res.headers),
     };
   }
-  throw new NetworkError(`too many redirects fetching ${url}`, url);
+  throw new NetworkError(t('err.tooManyRedirects', String(url)), url);
 }

@@ -21,6 +21,7 @@ import type { Game } from '../game/types.js';
 import { openStore } from '../store/index.js';
 import { HostScope, httpGet } from './http.js';
 import { CookieJar, readSession } from './session.js';
+import { t } from '../i18n/index.js';
 
 /** What the profile page says about one name. */
 export type SpaceUid = { name: string; uid: number } | { name: string; uid: null; why: string };
@@ -37,7 +38,7 @@ const HEADING = /^([\s\S]*?)\s*\(UID:\s*(\d+)/;
 export function readSpaceUid(fetched: FetchedPage, name: string): SpaceUid {
   const page = parsePage(fetched).page;
   if (page.kind === 'login' || page.kind === 'no-permission') {
-    throw new UserError(`the forum asked for a login on ${name}'s profile page${page.message ? `: ${page.message}` : ''} — run \`bansha login\``, 4);
+    throw new UserError(t('err.profileLogin', name, page.message ?? null), 4);
   }
   if (page.kind === 'challenge' || page.kind === 'server-error') throw new UserError(`${name}'s profile page answered a ${page.kind} page: ${page.message ?? ''}`, 5);
   if (page.kind === 'not-found') return { name, uid: null, why: page.message ?? '没有这个用户' };

@@ -10,6 +10,7 @@ import { accountAt, findDay, isOut, withKnownUids } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import type { StoreData } from '../store/types.js';
 import { authorOnlyUrl, forumLinkStyle, type LinkStyle } from './links.js';
+import { t } from '../i18n/index.js';
 
 /** One account's link on a seat's line. */
 export interface ElevatorLink {
@@ -59,7 +60,7 @@ export interface ElevatorFloor {
 export function elevatorFloor(store: StoreData, gameAsFiled: Game, day: number): ElevatorFloor {
   const game = withKnownUids(gameAsFiled, store.users);
   const gameDay = findDay(game, day);
-  if (!gameDay.discussion) throw new UserError(`day ${day} has no discussion thread in ${game.file}: add "discussion: TID" to the day`);
+  if (!gameDay.discussion) throw new UserError(t('err.noDiscussion', day, game.file));
   const tid = gameDay.discussion.tid;
   const mode = game.rules.elevator.outPlayers;
   const entries: ElevatorEntry[] = [];

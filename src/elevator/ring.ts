@@ -10,6 +10,7 @@ import { alivePlayers, findDay } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import { normalizeName } from '../text/normalize.js';
 import { nearestName } from '../text/nearest.js';
+import { t } from '../i18n/index.js';
 
 /** Neighbours paired in order: 1–2, 3–4, …; with an odd count the last one stands alone. */
 export function neighbourPairs(ring: readonly string[]): string[][] {
@@ -42,7 +43,7 @@ export function duelPairs(game: Game, day: number): string[][] {
 export function arbiterRange(game: Game, day: number, from: string): string[] {
   const divisor = game.rules.arbiterDivisor;
   if (divisor === undefined) {
-    throw new UserError(`the ${game.rules.name} ruleset has no 仲裁者 (set rules.arbiterDivisor in ${game.file} to use --arbiter-from)`);
+    throw new UserError(t('err.noArbiter', game.rules.name, game.file));
   }
   const ring = elevatorRing(game, day);
   const wanted = normalizeName(from);

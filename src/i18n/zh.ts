@@ -523,6 +523,24 @@ export const zh = {
   'page.badZone': (zone: string) => `未知的时区 "${zone}"`,
   'page.emptyBody': (status: number | null) => `页面正文为空${status ? `（HTTP ${status}）` : ''}`,
   'page.truncated': '页面在 </html> 之前就结束了：正文被截断',
+  // ── director-caused errors (game file, store, crawl) ─────────────────────────────────────────
+  'err.noArbiter': (rules: string, file: string) => `${rules} 规则没有仲裁者（要用 --arbiter-from，请在 ${file} 里设置 rules.arbiterDivisor）`,
+  'err.noDiscussion': (day: number, file: string) => `${file} 里第 ${day} 天没有讨论帖：请在这一天加上 "discussion: TID"`,
+  'err.pidNotStored': (pid: number, tid: number) => `帖子 ${tid} 的 pid ${pid} 不在存储里`,
+  'err.noCard': (id: string, known: string) => `账本里没有卡 ${id}（已有的卡：${known}）`,
+  'err.profileLogin': (name: string, message: string | null) => `论坛要求登录才能看 ${name} 的个人资料页${message ? `：${message}` : ''} —— 请运行 \`bansha login\``,
+  'err.unreadablePage': (why: string) => `页面读不懂：${why}`,
+  'err.serverErrorPage': (message: string | null) => `论坛返回系统错误页${message ? `（${message}）` : ''}`,
+  'err.notThreadPage': (kind: string, message: string | null) => `不是帖子页（${kind}${message ? `：${message}` : ''}）`,
+  'err.gaveUp': (attempts: number, why: string) => `试了 ${attempts} 次后放弃：${why}`,
+  'err.tooManyRedirects': (url: string) => `获取 ${url} 时重定向次数过多`,
+  'err.noAuctionRules': (rules: string) => `${rules} 规则没有拍卖（只有 wuhui 有拍卖贴）`,
+  'err.noAuction': (day: number, file: string) => `${file} 里第 ${day} 天没有拍卖贴：请在这一天加上 "auction: TID"`,
+  'err.threadAnswered': (tid: number, kind: string, message: string | null) => `帖子 ${tid} 返回的是 ${kind} 页${message ? `：${message}` : ''}`,
+  'err.locked': (pid: number, what: string) => `另一个 bansha 进程（pid ${pid}）正在写 ${what}；请等它结束`,
+  'err.lockContended': (what: string, file: string) => `无法锁定 ${what}（${file}）：其他进程一直占着锁`,
+  'err.noRulesThread': (day: number, file: string) => `游戏文件 ${file} 里第 ${day} 天没有决斗规则投票帖（rules: TID）`,
+  'err.noVoteThread': (day: number, file: string) => `游戏文件 ${file} 里第 ${day} 天没有投票帖（vote: TID）`,
 } as const;
 
 /** Discuz page kinds as the parse table names them. */

@@ -80,7 +80,7 @@ export function editFloor2Plan(store: StoreData, forum: string, tid: number, bbc
 /** A plan to replace the stored post `pid` of thread `tid` (the tool's own earlier post) with `bbcode`. */
 export function editPostPlan(store: StoreData, forum: string, tid: number, pid: number, bbcode: string, what: string): PublishPlan {
   const post = threadPosts(store, tid).find((p) => p.pid === pid);
-  if (!post) throw new UserError(`pid ${pid} of thread ${tid} is not in the store`, 3);
+  if (!post) throw new UserError(t('err.pidNotStored', pid, tid), 3);
   const page = Object.values(store.threads[String(tid)]?.pages ?? {}).find((r) => r.pids.includes(pid))?.page ?? 1;
   return {
     kind: 'edit', forum, tid, title: store.threads[String(tid)]?.title ?? null, what, message: messageOf(bbcode),

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
 
 /** What a lock file holds. */
 export interface LockRecord {
@@ -149,9 +150,9 @@ export function takeFileLock(file: string, what: string): () => void {
       throw new UserError(`${file} is not a bansha lock file; if no bansha process is running for ${what}, delete it`, 2);
     }
     if (ownerAlive(holder)) {
-      throw new UserError(`another bansha process (pid ${holder.pid}) is writing ${what}; wait for it to finish`, 2);
+      throw new UserError(t('err.locked', holder.pid, what), 2);
     }
     takeOver(file, holder);
   }
-  throw new UserError(`could not lock ${what} (${file}): other processes kept taking it`, 2);
+  throw new UserError(t('err.lockContended', what, file), 2);
 }

@@ -17,6 +17,7 @@ import { misplacedBallots } from './misplaced.js';
 import { selectBallots } from './select.js';
 import { noteText, outcomeText, sheriffSourceText, type SheriffSource } from './reasons.js';
 import type { AccelerationResult, TallyKind, TallyResult, VoterSummary } from './types.js';
+import { t } from '../i18n/index.js';
 
 /** Where the tally gets a thread's posts from: a function of the thread id. */
 export type PostsOf = (tid: number) => readonly SlicePost[];
@@ -78,13 +79,13 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
   let tid: number;
   if (opts.rules) {
     if (!rules.wuhui) throw new UserError(`--rules is the duel-rule vote of 无回之城 (wuhui); this game's ruleset is ${rules.name}`);
-    if (!d.rules) throw new UserError(`day ${day} has no duel-rule vote thread (rules: TID) in the game file ${game.file}`);
+    if (!d.rules) throw new UserError(t('err.noRulesThread', day, game.file));
     kind = 'rule';
     tid = d.rules.tid;
   } else if (!rules.publicVote) {
     return noneResult(game, d, countAt);
   } else {
-    if (!d.vote) throw new UserError(`day ${day} has no vote thread (vote: TID) in the game file ${game.file}`);
+    if (!d.vote) throw new UserError(t('err.noVoteThread', day, game.file));
     kind = day === 1 && rules.day1Election ? 'election' : 'elimination';
     tid = d.vote.tid;
   }

@@ -38,7 +38,7 @@ describe('ledger', () => {
     const decided = decide(first.ledger, id, 'dismissed', now, '首次，口头提醒');
     const third = mergeProposals(decided, proposalsOf(1, decided), now);
     expect(third.ledger.cards.find((c) => c.id === id)).toMatchObject({ status: 'dismissed', note: '首次，口头提醒' });
-    expect(() => decide(first.ledger, 'C999', 'confirmed', now)).toThrow(/no card C999/);
+    expect(() => decide(first.ledger, 'C999', 'confirmed', now)).toThrow(/C999/);
   });
 
   test('upgrades: 3 blue → 1 yellow, 3 yellow → 1 red (罚下)', () => {

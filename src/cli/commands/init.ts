@@ -98,7 +98,7 @@ export async function runInit(o: InitOptions): Promise<{ file: string; game: Boa
     const first = parsePage(await get(threadPageUrl(forum, tid, 1)));
     if (first.page.kind !== 'thread') {
       const login = first.page.kind === 'login' || first.page.kind === 'no-permission';
-      throw new UserError(`thread ${tid} answered a ${first.page.kind} page${first.page.message ? `: ${first.page.message}` : ''}`, login ? 4 : 3);
+      throw new UserError(t('err.threadAnswered', tid, first.page.kind, first.page.message ?? null), login ? 4 : 3);
     }
     firstPages.set(tid, first);
     return first;
