@@ -29,7 +29,7 @@ export function emptyLedger(game: Pick<Game, 'file'>): Ledger {
 function ledgerDocument(file: string): JsonDocument<Ledger> {
   return new JsonDocument(file, 'the card ledger', (data) => {
     const l = data as Ledger;
-    if (!l || l.version !== 1 || !Array.isArray(l.cards)) throw new UserError(`${file} is not a bansha card ledger (version 1)`);
+    if (!l || l.version !== 1 || !Array.isArray(l.cards)) throw new UserError(t('err.notLedger', file));
     return l;
   });
 }

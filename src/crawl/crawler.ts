@@ -225,8 +225,8 @@ export async function crawlThreads(
             jar, scope, timeoutMs: opts.timeoutMs ?? 30_000, userAgent: opts.userAgent ?? USER_AGENT, fetchImpl: opts.fetchImpl, maxBytes: opts.maxResponseBytes,
           });
         });
-        if (fetched.status === 429) throw new TransientError('HTTP 429 (too many requests)', fetched.retryAfterMs ?? 0);
-        if (fetched.status >= 500) throw new TransientError(`HTTP ${fetched.status} (server error)`, fetched.retryAfterMs ?? 0);
+        if (fetched.status === 429) throw new TransientError(t('err.http429'), fetched.retryAfterMs ?? 0);
+        if (fetched.status >= 500) throw new TransientError(t('err.http5xx', fetched.status), fetched.retryAfterMs ?? 0);
         let parsed: Page;
         try {
           parsed = parse(fetched);
@@ -243,7 +243,7 @@ export async function crawlThreads(
           throw new LoginRequiredError(t('crawl.loginPage', url, kind === 'login', parsed.page.message ?? null, loginHint(opts.gameFile)));
         }
         if (kind === 'challenge') {
-          if (isAntiCc(fetched)) throw new TransientError('anti-CC reload page (页面重载开启)', challengeWaitMs);
+          if (isAntiCc(fetched)) throw new TransientError(t('err.antiCc'), challengeWaitMs);
           throw new LoginRequiredError(t('crawl.antitheft', url, loginHint(opts.gameFile)));
         }
         if (kind === 'server-error') throw new TransientError(t('err.serverErrorPage', parsed.page.message ?? null));

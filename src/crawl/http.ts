@@ -177,7 +177,7 @@ export async function httpGet(url: string, opts: HttpGetOptions): Promise<HttpRe
       bytes = await readCapped(res, current, opts.maxBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
     } catch (err) {
       if (err instanceof OutOfScopeError || err instanceof ResponseTooLargeError) throw err;
-      throw new NetworkError(`${describe(err, cookie)} fetching ${current}`, current);
+      throw new NetworkError(t('err.fetchFailed', describe(err, cookie), String(current)), current);
     }
     const setCookies = typeof res.headers.getSetCookie === 'function' ? res.headers.getSetCookie() : [];
     const setCookieNames = opts.jar.update(setCookies, current);

@@ -40,7 +40,7 @@ export function readSpaceUid(fetched: FetchedPage, name: string): SpaceUid {
   if (page.kind === 'login' || page.kind === 'no-permission') {
     throw new UserError(t('err.profileLogin', name, page.message ?? null), 4);
   }
-  if (page.kind === 'challenge' || page.kind === 'server-error') throw new UserError(`${name}'s profile page answered a ${page.kind} page: ${page.message ?? ''}`, 5);
+  if (page.kind === 'challenge' || page.kind === 'server-error') throw new UserError(t('err.profileAnswered', name, page.kind, page.message ?? ''), 5);
   if (page.kind === 'not-found') return { name, uid: null, why: page.message ?? '没有这个用户' };
   const doc = parseDocument(decodeBody(fetched.bytes, fetched.contentType, fetched.url).text);
   const heading = selectOne('.u_profile h2.mbn', doc);

@@ -50,9 +50,9 @@ export function arbiterRange(game: Game, day: number, from: string): string[] {
   const start = ring.findIndex((p) => normalizeName(p) === wanted);
   if (start < 0) {
     const isPlayer = game.players.some((p) => normalizeName(p) === wanted);
-    if (isPlayer) throw new UserError(`${from} is out when day ${day} opens: the 仲裁者 range starts from a living player`);
+    if (isPlayer) throw new UserError(t('err.arbiterFromOut', from, day));
     const hint = nearestName(from, ring);
-    throw new UserError(`"${from}" is not a living player on day ${day}${hint ? ` (did you mean ${hint}?)` : ''}`);
+    throw new UserError(t('err.notLivingPlayer', from, day, hint ?? null));
   }
   return ringSpan(ring, start, Math.ceil(ring.length / divisor));
 }

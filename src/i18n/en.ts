@@ -507,4 +507,12 @@ export const en: Messages = {
   'err.lockContended': (what, file) => `could not lock ${what} (${file}): other processes kept taking it`,
   'err.noRulesThread': (day, file) => `day ${day} has no duel-rule vote thread (rules: TID) in the game file ${file}`,
   'err.noVoteThread': (day, file) => `day ${day} has no vote thread (vote: TID) in the game file ${file}`,
+  'err.fetchFailed': (why, url) => `${why} fetching ${url}`,
+  'err.profileAnswered': (name, kind, message) => `${name}'s profile page answered a ${kind} page: ${message}`,
+  'err.http429': 'HTTP 429 (too many requests)',
+  'err.http5xx': (status) => `HTTP ${status} (server error)`,
+  'err.antiCc': 'anti-CC reload page (页面重载开启)',
+  'err.arbiterFromOut': (from, day) => `${from} is out when day ${day} opens: the 仲裁者 range starts from a living player`,
+  'err.notLivingPlayer': (from, day, hint) => `"${from}" is not a living player on day ${day}${hint ? ` (did you mean ${hint}?)` : ''}`,
+  'err.notLedger': (file) => `${file} is not a bansha card ledger (version 1)`,
 };

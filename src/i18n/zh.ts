@@ -541,6 +541,14 @@ export const zh = {
   'err.lockContended': (what: string, file: string) => `无法锁定 ${what}（${file}）：其他进程一直占着锁`,
   'err.noRulesThread': (day: number, file: string) => `游戏文件 ${file} 里第 ${day} 天没有决斗规则投票帖（rules: TID）`,
   'err.noVoteThread': (day: number, file: string) => `游戏文件 ${file} 里第 ${day} 天没有投票帖（vote: TID）`,
+  'err.fetchFailed': (why: string, url: string) => `获取 ${url} 失败：${why}`,
+  'err.profileAnswered': (name: string, kind: string, message: string) => `${name} 的个人资料页返回的是 ${kind} 页：${message}`,
+  'err.http429': 'HTTP 429（请求过多）',
+  'err.http5xx': (status: number) => `HTTP ${status}（服务器错误）`,
+  'err.antiCc': '防 CC 重载页（页面重载开启）',
+  'err.arbiterFromOut': (from: string, day: number) => `第 ${day} 天开始时 ${from} 已出局：仲裁者范围要从一位存活玩家开始`,
+  'err.notLivingPlayer': (from: string, day: number, hint: string | null) => `"${from}" 不是第 ${day} 天的存活玩家${hint ? `（是不是 ${hint}？）` : ''}`,
+  'err.notLedger': (file: string) => `${file} 不是 bansha 卡片账本（version 1）`,
 } as const;
 
 /** Discuz page kinds as the parse table names them. */

@@ -49,7 +49,7 @@ describe('arbiterRange (120b 光辉仲裁: ⌈alive/6⌉ adjacent, 头尾视为�
     }));
   });
   it('refuses a player who is out, an unknown name (with a hint), and a ruleset without 仲裁者', () => {
-    expect(() => arbiterRange(g120, 2, '馒头')).toThrowError(/out/);
+    expect(() => arbiterRange(g120, 2, '馒头')).toThrowError(/已出局/);
     expect(() => arbiterRange(g120, 2, '包了')).toThrowError(/包子/);
     expect(() => arbiterRange(game, 2, '饺子')).toThrowError(/arbiterDivisor/);
   });
