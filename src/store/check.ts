@@ -13,7 +13,7 @@ import path from 'node:path';
 import { takeFileLock } from './lock.js';
 import { t } from '../i18n/index.js';
 import {
-  backupPath, describeBackup, emptyStore, readStoreFile, storedTids, threadLogPath, threadsDir,
+  backupPath, describeBackup, emptyStore, indexText, readStoreFile, storedTids, threadLogPath, threadsDir,
 } from './store-file.js';
 import { fullEntry, logLine, readLog, replayLog, writeFileAtomic, type ReadLog } from './thread-log.js';
 
@@ -102,7 +102,7 @@ export async function recoverStore(storePath: string): Promise<{ before: StoreCh
             if (p.authorId !== null && p.authorId > 0 && p.author) data.users[p.author] = p.authorId;
           }
         }
-        await writeFileAtomic(file, [Buffer.from(JSON.stringify({ version: 2, forum: data.forum, users: data.users }))]);
+        await writeFileAtomic(file, [Buffer.from(indexText(data))]);
         actions.push(t('store.indexRebuilt', file, aside ? t('store.kept', aside) : '', tids.length, Object.keys(data.users).length));
       } else {
         const bak = await readStoreFile(backupPath(file));

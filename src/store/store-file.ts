@@ -90,6 +90,12 @@ interface IndexV2 {
   users: Record<string, number>;
 }
 
+/** The index file's text for `data` (compact JSON: the writer compares it to skip unchanged writes). */
+export function indexText(data: StoreData): string {
+  const index: IndexV2 = { version: 2, forum: data.forum, users: data.users };
+  return JSON.stringify(index);
+}
+
 /** What the store path holds. */
 type StoreFile =
   | { kind: 'absent' }
@@ -312,8 +318,7 @@ async function migrateV1(storePath: string, data: StoreData): Promise<void> {
   await fsp.link(storePath, migratedV1Path(storePath)).catch(() => fsp.copyFile(storePath, migratedV1Path(storePath)));
   await fsp.chmod(migratedV1Path(storePath), 0o600);
   if (fs.existsSync(backupPath(storePath))) await fsp.chmod(backupPath(storePath), 0o600); // the old layout's backup: evidence too
-  const index: IndexV2 = { version: 2, forum: data.forum, users: data.users };
-  await writeFileAtomic(storePath, [Buffer.from(JSON.stringify(index))]);
+  await writeFileAtomic(storePath, [Buffer.from(indexText(data))]);
 }
 
 /** Read the logs of `tids` into `data`; a damaged log is refused. Returns each log as read. */
@@ -402,7 +407,7 @@ function legacyReader(file: string, all: StoreData, tids: readonly number[] | un
   return reader(file, data);
 }
 
-function writerStore(file: string, data: StoreData, prints: Map<number, ThreadPrint>, indexText: string, release: () => void): Store {
+function writerStore(file: string, data: StoreData, prints: Map<number, ThreadPrint>, lastIndex: string, release: () => void): Store {
   let chain: Promise<void> = Promise.resolve();
   let written = 0;
   let broken: unknown = null;
@@ -440,17 +445,16 @@ function writerStore(file: string, data: StoreData, prints: Map<number, ThreadPr
         });
       }
     }
-    const index: IndexV2 = { version: 2, forum: data.forum, users: data.users };
-    const text = JSON.stringify(index);
-    if (text !== indexText && (jobs.length || indexText || Object.keys(data.users).length)) {
+    const text = indexText(data);
+    if (text !== lastIndex && (jobs.length || lastIndex || Object.keys(data.users).length)) {
       const bytes = Buffer.from(text);
       const job = async () => {
         written += await writeFileAtomic(file, [bytes]);
       };
       // A new store's index first (logs without an index read as damage); later, after the logs.
-      if (indexText) jobs.push(job);
+      if (lastIndex) jobs.push(job);
       else jobs.unshift(job);
-      indexText = text;
+      lastIndex = text;
     }
     return jobs;
   };
