@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gameOf, runPipeline } from './pipeline.js';
 import { synthGame } from './synth-game.js';
-import { closingDay } from '../cli/commands/report.js';
+import { closingDay } from '../close/closing-day.js';
 import { gameTids } from '../activity/threads.js';
 import { threadPosts, type SlicePost } from '../store/slice.js';
 import type { StoreData } from '../store/types.js';

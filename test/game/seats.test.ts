@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { closingDay, dayHtml } from '../../src/cli/commands/report.js';
+import { closingDay, dayHtml } from '../../src/close/closing-day.js';
 import { elevatorFloor } from '../../src/elevator/index.js';
 import { renderElevatorBBCode } from '../../src/render/elevator-bbcode.js';
 import { parseForumTime } from '../../src/game/forum-time.js';

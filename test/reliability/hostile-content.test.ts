@@ -27,7 +27,7 @@ import path from 'node:path';
 import * as cheerio from 'cheerio';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { closingDay, dayHtml, type ClosingDay } from '../../src/cli/commands/report.js';
+import { closingDay, dayHtml, type ClosingDay } from '../../src/close/closing-day.js';
 import { CHROMIUM_ARGS } from '../../src/crawl/login.js';
 import { authorOnlyUrl, elevatorFloor } from '../../src/elevator/index.js';
 import { renderElevatorBBCode } from '../../src/render/elevator-bbcode.js';

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { closingDay, dayHtml } from '../../src/cli/commands/report.js';
+import { closingDay, dayHtml } from '../../src/close/closing-day.js';
 import { findBrowser } from '../../src/browser/discover.js';
 import { launchChromium } from '../../src/crawl/login.js';
 import { CJK_FONT_STACK } from '../../src/render/html-report.js';

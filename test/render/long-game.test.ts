@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { synthGame, gamePage } from '../../src/bench/synth-game.js';
-import { closingDay, dayHtml } from '../../src/cli/commands/report.js';
+import { closingDay, dayHtml } from '../../src/close/closing-day.js';
 import { parseGame } from '../../src/game/game-file.js';
 import { renderDayReportBBCode } from '../../src/render/report-bbcode.js';
 import { renderDayReportTerminal } from '../../src/render/report-terminal.js';

@@ -25,11 +25,6 @@ import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor, withCountingStore } from '../options.js';
 
-/** Re-exported for the callers that import them from here: the definitions are in src/close/closing-day.ts. */
-export {
-  acceleratedOn, closingDay, dayHtml, defaultHtmlPath, markIncomplete, recordProposals, storedPostLinks, tallyForReport, threadsForReport, threadsThroughDay,
-  type ClosingDay,
-} from '../../close/closing-day.js';
 
 interface ReportCliOptions {
   game: string;
