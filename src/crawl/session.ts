@@ -7,6 +7,7 @@
  * request header: the jar prints as names only, and a value that could not be sent in a header (a line
  * break, a control character) is refused when the session is read, naming the cookie but never its value.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -132,7 +133,9 @@ export async function saveSession(file: string, state: StorageState): Promise<vo
   const dir = path.dirname(file);
   await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
   await removeStaleTemps(file);
-  const tmpDir = await fsp.mkdtemp(path.join(dir, `${tempPrefix(file)}${process.pid}-`)); // mode 0700
+  // The name is chosen and the handlers installed before the folder exists, and the folder is made
+  // synchronously: a signal either lands before it exists or finds a handler that knows its name.
+  const tmpDir = path.join(dir, `${tempPrefix(file)}${process.pid}-${randomBytes(6).toString('hex')}`);
   const cleanup = () => fs.rmSync(tmpDir, { recursive: true, force: true });
   const onSignal = (signal: NodeJS.Signals) => {
     cleanup();
@@ -146,6 +149,7 @@ export async function saveSession(file: string, state: StorageState): Promise<vo
   for (const sig of SIGNALS) process.on(sig, onSignal);
   process.on('exit', cleanup);
   try {
+    fs.mkdirSync(tmpDir, { mode: 0o700 });
     const tmp = path.join(tmpDir, 'session.json');
     const h = await fsp.open(tmp, 'wx', 0o600);
     try {
