@@ -6,7 +6,8 @@
  * The message.* selectors are css-select predicates (selectors.ts), tested node by node in this walk.
  * Only the author's words: guest chrome (登录/注册后可看大图), a code block's 复制代码 button, ruby
  * readings (<rt>/<rp>; the base text stays) are in message.strip; the line Discuz appends to a group
- * thread's post (来自群组: …) is message.trailerPattern, dropped when it is the message's last line.
+ * thread's post (来自群组: …) is message.trailerPattern, dropped when it is the message's last line (wherever
+ * broken markup put it: an unclosed div or a second cell).
  */
 import { selectAll, selectOne } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
@@ -29,6 +30,12 @@ const BLOCK = new Set([
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'pre', 'center',
 ]);
 const PID_IN_HREF = /[?&;]pid=(\d+)/;
+
+/**
+ * A text node that starts a line of the message: Discuz appends the trailer to the message element,
+ * but broken author markup can leave it inside an unclosed div or a second table cell instead.
+ */
+const lineOfItsOwn = (n: AnyNode, root: Element): boolean => n.parent === root || (n.parent?.type === 'tag' && BLOCK.has((n.parent as Element).name));
 
 /** Tidy extracted text: white space per line trimmed, no leading/trailing blank lines. */
 export function tidyText(raw: string): string {
@@ -80,7 +87,7 @@ export function readMessage(root: Element, sel: SelectorSet, zone: string, base:
   let trailer: { at: number; links: number } | null = null;
   const walk = (n: AnyNode): void => {
     if (n.type === 'text') {
-      if (ms.trailer && n.parent === root && ms.trailer.test(n.data.trim())) {
+      if (ms.trailer && lineOfItsOwn(n, root) && ms.trailer.test(n.data.trim())) {
         newline();
         trailer = { at: out.length, links: parts.links.length };
       }
