@@ -157,9 +157,13 @@ function isAntiCc(fetched: HttpResult): boolean {
   return head.includes('页面重载开启') || head.includes('频繁刷新');
 }
 
-async function defaultParser(): Promise<(fetched: FetchedPage) => Page> {
-  const mod = (await import('../discuz/parse-page.js')) as { parsePage: (f: FetchedPage) => Page };
-  return (f) => mod.parsePage(f);
+/** parsePage with the forum's own selector files (if any) tried before the bundled ones. */
+async function defaultParser(selectorFiles: string[] = []): Promise<(fetched: FetchedPage) => Page> {
+  const { parsePage } = await import('../discuz/parse-page.js');
+  if (!selectorFiles.length) return (f) => parsePage(f);
+  const { bundledSelectorSets, loadSelectorSet } = await import('../discuz/selectors.js');
+  const selectors = [...selectorFiles.map(loadSelectorSet), ...bundledSelectorSets()];
+  return (f) => parsePage(f, { selectors });
 }
 
 /**
@@ -170,11 +174,11 @@ export async function crawlThreads(
   store: Store,
   forum: string,
   tids: number[],
-  opts: CrawlOptions & { session: StorageState; gameFile?: string },
+  opts: CrawlOptions & { session: StorageState; gameFile?: string; selectorFiles?: string[] },
 ): Promise<CrawlResult> {
   const scope = new HostScope(forum);
   const jar = new CookieJar(opts.session.cookies);
-  const parse = opts.parse ?? (await defaultParser());
+  const parse = opts.parse ?? (await defaultParser(opts.selectorFiles));
   const log = opts.log ?? (() => undefined);
   const retries = opts.retries ?? 4;
   const backoffMs = opts.backoffMs ?? 1000;
@@ -457,7 +461,7 @@ export async function crawlGame(game: Game, opts: CrawlOptions = {}): Promise<Cr
   const session = opts.session ?? (await readSession(game.sessionPath, game.file));
   const store = await openStore(opts.storePath ?? game.storePath, { forum: game.forum, threads: tids });
   try {
-    return await crawlThreads(store, game.forum, tids, { ...opts, session, gameFile: game.file });
+    return await crawlThreads(store, game.forum, tids, { ...opts, session, gameFile: game.file, selectorFiles: game.selectorFiles });
   } finally {
     await store.close();
   }

@@ -348,7 +348,7 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
     const timeText = collapse(sel.post.timeIgnore ? textWithout(timeEl, sel.post.timeIgnore) : textOf(timeEl));
     const time = resolvePostTime(titled?.attribs.title ?? null, timeText, fetched.fetchedAt, zone);
     if (!time) throw new ParseError(t('page.badTime', pid, timeText), url);
-    if (!msgEl && !lockedEl) throw new ParseError(t('page.noMessage', pid), url);
+    if (!msgEl && !lockedEl) throw new ParseError(t('page.noMessage', pid, sel.source), url);
     const locked = lockedEl ? collapse(textOf(lockedEl)) : null;
     // A hidden body (作者被禁止或删除, 该帖被管理员或版主屏蔽) has no words to read, even where a moderator's view still shows them.
     const deleted = locked !== null && sel.deletedPattern.test(locked);

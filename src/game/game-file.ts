@@ -76,6 +76,8 @@ const gameFileSchema = z
     store: z.string().optional(),
     session: z.string().optional(),
     browser: z.string().optional(),
+    // The forum's own template: selector files tried before the bundled ones (README: adapting selectors/).
+    selectors: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     holdings: z.record(z.string(), z.number()).optional(),
   })
   .strict();
@@ -257,6 +259,7 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
   };
   if (raw.process !== undefined) game.process = ref(raw.process, ['process']);
   if (raw.browser !== undefined) game.browser = raw.browser;
+  if (raw.selectors !== undefined) game.selectorFiles = [raw.selectors].flat().map((f) => path.resolve(dir, f));
   if (raw.holdings !== undefined) {
     game.holdings = Object.fromEntries(Object.entries(raw.holdings).map(([name, g]) => [players[seatOf(name, ['holdings', name])], g]));
   }

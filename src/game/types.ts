@@ -99,6 +99,8 @@ export interface Game {
   file: string;
   /** wuhui: G held per player, when the director supplies them. */
   holdings?: Record<string, number>;
+  /** The forum template's own selector files (absolute paths), tried before the bundled ones. */
+  selectorFiles?: string[];
   /** Browser executable for login/post; default /usr/bin/chromium or BANSHA_CHROMIUM. */
   browser?: string;
   /** The director's rulings in force (src/rulings, `<game>.rulings.json`): every count applies them. */

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { parsePage } from '../../discuz/parse-page.js';
+import { bundledSelectorSets, loadSelectorSet, type SelectorSet } from '../../discuz/selectors.js';
 import type { FetchedPage, Page } from '../../discuz/types.js';
 import { terminalSafe } from '../../render/safe-text.js';
 import { UserError } from '../../errors.js';
@@ -150,6 +151,12 @@ export function pageTable(p: Page, source: string): string {
   return lines.join('\n');
 }
 
+/** A selector file named on the command line: a missing one is a usage error, not a crash. */
+function loadSelectorFile(file: string): SelectorSet {
+  if (!existsSync(file)) throw new UserError(t('parse.noFile', file), 2);
+  return loadSelectorSet(path.resolve(file));
+}
+
 export function register(program: Command): void {
   program
     .command('parse')
@@ -158,17 +165,20 @@ export function register(program: Command): void {
     .option('--json', t('parse.json'))
     .option('--timezone <zone>', t('parse.timezone'), 'Asia/Shanghai')
     .option('--fetched-at <time>', t('parse.fetchedAt'))
-    .action(async (inputs: string[], o: { json?: boolean; timezone: string; fetchedAt?: string }) => {
+    .option('--selectors <file>', t('parse.selectors'), (f: string, all: string[]) => [...all, f], [] as string[])
+    .action(async (inputs: string[], o: { json?: boolean; timezone: string; fetchedAt?: string; selectors: string[] }) => {
       let fetchedAt: Date | undefined;
       if (o.fetchedAt) {
         fetchedAt = new Date(o.fetchedAt);
         if (Number.isNaN(fetchedAt.getTime())) throw new UserError(t('parse.badTime', o.fetchedAt), 2);
       }
       if (inputs.filter((x) => x === '-').length > 1) throw new UserError(t('parse.stdinTwice'), 2);
+      // The director's own template first, the bundled sets as the fallback (as the crawl reads it).
+      const selectors: SelectorSet[] | undefined = o.selectors.length ? [...o.selectors.map(loadSelectorFile), ...bundledSelectorSets()] : undefined;
       const results: { source: string; page: Page }[] = [];
       for (const input of inputs) {
         const fetched = input === '-' ? await fetchedFromStdin(fetchedAt) : /^https?:\/\//i.test(input) ? await fetchUrl(input) : fetchedFromFile(input, fetchedAt);
-        results.push({ source: input, page: parsePage(fetched, { timezone: o.timezone }) });
+        results.push({ source: input, page: parsePage(fetched, { timezone: o.timezone, selectors }) });
       }
       if (o.json) {
         const out = results.map((r) => pageJson(r.page));
