@@ -243,6 +243,13 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
   const base = path.basename(file).replace(/\.ya?ml$/i, '');
   const rules = loadRuleset(raw.ruleset as PresetName, raw.rules ?? {}, (p, msg) => `${where(file, doc, lineCounter, ["rules", ...p])}: rules.${p.join('.')}: ${msg}`);
 
+  substitutes.forEach((sub, k) => {
+    const taken = substitutes.slice(0, k + 1).filter((s) => s.seat === sub.seat).length;
+    if (rules.maxSubstitutesPerSeat !== null && taken > rules.maxSubstitutesPerSeat) {
+      throw new UserError(t('game.tooManySubstitutes', at(['events', sub.i, 'substitute']), sub.i, players[sub.seat], rules.maxSubstitutesPerSeat));
+    }
+  });
+
   const game: Game = {
     forum,
     timezone: raw.timezone,

@@ -30,6 +30,9 @@ export const rulesetSchema = z
     /** A change must quote (引用) or reply to (回复) the player's own vote post. */
     changeMustQuoteVote: z.boolean(),
 
+    /** How many substitutes (替补) one seat may take over the game; null: the rule post sets no limit. */
+    maxSubstitutesPerSeat: z.number().int().min(0).nullable(),
+
     // §4 counting
     /** The sheriff's vote weight (m107 1.5, 062 2.5, wuhui 1: wuhui's sheriff breaks ties instead). */
     sheriffWeight: z.number().positive(),

@@ -453,6 +453,8 @@ export const en: Messages = {
 
   'game.cannotRead': (file, message) => `cannot read the game file ${file}: ${message}`,
   'game.notYaml': (where, message) => `${where}: not valid YAML: ${message}`,
+  'game.tooManySubstitutes': (at, i, seat, max) =>
+    `${at}: events[${i}].substitute: a substitute number ${max + 1} for ${seat}: this game's rules allow ${max} per seat (a seat that cannot go on is sent off); if the director decided otherwise, set maxSubstitutesPerSeat under rules:`,
   'game.badZone': (at, zone) => `${at}: timezone: unknown zone "${zone}"`,
   'game.badTime': (at, field, value) => `${at}: ${field}: "${value}" is not a valid time`,
   'game.notPlayer': (at, field, name, hint) => `${at}: ${field}: "${name}" is not one of the players${hint ? ` (did you mean ${hint}?)` : ''}`,

@@ -484,6 +484,8 @@ export const zh = {
   // ── game file ───────────────────────────────────────────────────────────────────────────────
   'game.cannotRead': (file: string, message: string) => `无法读取游戏文件 ${file}：${message}`,
   'game.notYaml': (where: string, message: string) => `${where}: 不是有效的 YAML：${message}`,
+  'game.tooManySubstitutes': (at: string, i: number, seat: string, max: number) =>
+    `${at}: events[${i}].substitute: ${seat} 的第 ${max + 1} 名替补：本局规则每名角色仅限更换 ${max} 次替补（无法继续的角色红牌罚下）；导演另有安排请在 rules: 中设 maxSubstitutesPerSeat`,
   'game.badZone': (at: string, zone: string) => `${at}: timezone: 未知时区 "${zone}"`,
   'game.badTime': (at: string, field: string, value: string) => `${at}: ${field}: "${value}" 不是有效的时间`,
   'game.notPlayer': (at: string, field: string, name: string, hint: string | null) => `${at}: ${field}: "${name}" 不是玩家之一${hint ? `（是不是 ${hint}？）` : ''}`,

@@ -111,6 +111,20 @@ describe('seats: players as {name, uid, aliases}, substitutes as events (issue 1
     expect(refusal(source.replace('events:', 'events:\n  - {player: 馒头, substitute: 小笼包, at: "2026-11-22 12:00"}'))).toMatch(/馒头 已于 2026-11-22 10:00 出局（g\.yaml:\d+），出局后不能替补/);
     expect(refusal(source.replace('events:', 'events:\n  - {player: 包子, substitute: 小笼包}'))).toMatch(/events\[0\]\.at: 替补须写上场时间/);
   });
+  test('062 allows one substitute per seat (l.268): a second is refused, unless the game file says otherwise', () => {
+    const two = source
+      .replace('ruleset: m107', 'ruleset: "062"')
+      .replace('events:', 'events:\n  - {player: 包子, substitute: 小笼包, at: "2026-11-21 12:00"}\n  - {player: 包子, substitute: 大包, at: "2026-11-22 12:00"}');
+    expect(refusal(two)).toBe(
+      `g.yaml:${lineOf(two, '大包')}: events[1].substitute: 包子 的第 2 名替补：本局规则每名角色仅限更换 1 次替补（无法继续的角色红牌罚下）；导演另有安排请在 rules: 中设 maxSubstitutesPerSeat`,
+    );
+    // one substitute each for two seats is fine; the director's override lifts the limit
+    expect(() => parseGame(two.replace('{player: 包子, substitute: 大包', '{player: 饺子, substitute: 大包'), 'g.yaml')).not.toThrow();
+    const ruled = parseGame(two.replace('ruleset: "062"', 'ruleset: "062"\nrules: {maxSubstitutesPerSeat: 2}'), 'g.yaml');
+    expect(ruled.seats.find((x) => x.name === '包子')!.accounts.map((a) => a.name)).toEqual(['包子', '小笼包', '大包']);
+    // m107 sets no limit
+    expect(() => parseGame(two.replace('ruleset: "062"', 'ruleset: m107'), 'g.yaml')).not.toThrow();
+  });
   test('an alias or a substitute that collides with another player names both lines', () => {
     const alias = source.replace('players: [饺子, 包子,', 'players: [饺子, {name: 包子, aliases: [馒头]},');
     expect(refusal(alias)).toBe(`g.yaml:${lineOf(alias, 'aliases')}: players[2]: 馒头 重复列出（players[1].aliases[0]，g.yaml:${lineOf(alias, 'aliases')}）`);
