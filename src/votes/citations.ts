@@ -10,7 +10,8 @@ import { packagePath } from '../paths.js';
 import type { PresetName } from '../game/types.js';
 
 const line = z.object({ line: z.number().int().positive(), words: z.string().min(1) }).strict();
-const keys = z.enum(['format', 'invalid-target', 'correction', 'change-once', 'change-deadline', 'change-quote', 'accelerated-changes', 'edit-not-change', 'idiot', 'rule-once']);
+const keys = z.enum(['format', 'invalid-target', 'correction', 'change-once', 'change-deadline', 'change-quote', 'accelerated-changes', 'edit-not-change', 'idiot', 'rule-once',
+  'succession-chosen', 'succession-random', 'succession-idiot', 'succession-not-idiot', 'succession-no-contact']);
 /** The rules a ballot reason rests on (the keys of citations.yaml). */
 export type CiteKey = z.infer<typeof keys>;
 

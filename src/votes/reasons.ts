@@ -12,6 +12,7 @@ import { DateTime } from 'luxon';
 import type { PresetName } from '../game/types.js';
 import { citer, type Cite, type CiteKey } from './citations.js';
 import { forumTime } from './time.js';
+import type { SheriffHandover } from './succession.js';
 import type { BallotHead, TallyKind } from './types.js';
 
 /** Set when a deadline test was decided by how precisely the forum shows the post's time. */
@@ -112,14 +113,19 @@ export type SheriffSource =
   | { code: 'elected-nobody'; rule: string }
   | { code: 'no-sheriff-ruleset'; ruleset: string }
   | { code: 'no-day1-thread' }
-  | { code: 'sheriff-out'; name: string; source: string; at: number }
+  /** The badge passed on (succession.ts): `source` is how the outgoing sheriff held it. */
+  | { code: 'passed'; handover: SheriffHandover; source: string }
+  /** The sheriff left and the posts name no successor (handover.missing), or there is none to read. */
+  | { code: 'sheriff-out'; name: string; source: string; at: number; handover?: SheriffHandover }
   | { code: 'none' };
 
 /** Notes for the director that are not tied to one ballot (TallyResult.notes). */
 export type TallyNote =
   | { code: 'running'; at: number; closes: number }
   | { code: 'no-rule-chosen'; day: number }
-  | { code: 'no-process-thread' };
+  | { code: 'no-process-thread' }
+  /** The sheriff left: what the director should check about the successor (never a guess). */
+  | { code: 'succession'; handover: SheriffHandover; noContact: string | null };
 
 /** Why a process-thread post did not count toward acceleration (rules-spec §5). */
 export type AccelerationIgnore =
@@ -406,8 +412,17 @@ export function sheriffSourceText(s: SheriffSource, zone: string): string {
       return `${s.ruleset} 规则不设警长`;
     case 'no-day1-thread':
       return '游戏文件中没有第 1 日投票帖：请指定警长（days[].sheriff）';
-    case 'sheriff-out':
-      return `警长 ${s.name}（${s.source}）已于 ${forumTime(s.at, zone)} 出局：请在游戏文件中指定继任警长（days[].sheriff）`;
+    case 'passed': {
+      const h = s.handover;
+      const by = h.claims.find((c) => c.problem === null && c.name === h.successor)!;
+      const where = by.by === 'director' ? `导演公示 ${floorText(by.floor)}` : `${h.from} 移交 ${floorText(by.floor)}`;
+      return `${h.from}（${s.source}）${forumTime(h.at, zone)} ${departureWord(h.how)}，警徽移交 ${h.successor}（${where}${h.cite ? `；${h.cite}` : ''}）`;
+    }
+    case 'sheriff-out': {
+      const h = s.handover;
+      const passes = h ? `：${h.rule === 'random' ? '警徽由导演随机移交' : `警徽须由 ${s.name} 移交`}${h.cite ? `（${h.cite}）` : ''}，${h.missing === 'conflict' ? '帖子所指继任者不一致' : '帖子中未见继任者'}` : '';
+      return `警长 ${s.name}（${s.source}）已于 ${forumTime(s.at, zone)} ${h ? departureWord(h.how) : '出局'}${passes}：请在游戏文件中指定继任警长（days[].sheriff）`;
+    }
     case 'none':
       return '无警长';
   }
@@ -422,7 +437,35 @@ export function noteText(n: TallyNote, zone: string): string {
       return `第 ${n.day} 日对战规则投票未选出规则：不因它排除任何规则`;
     case 'no-process-thread':
       return '游戏文件中没有进程帖（process: TID）：未检查进程加速';
+    case 'succession':
+      return successionNote(n.handover, n.noContact, zone);
   }
+}
+
+/** How the sheriff left, in Chinese. */
+export function departureWord(how: SheriffHandover['how']): string {
+  return { vote: '投票出局', card: '红牌罚下', night: '夜间出局', other: '出局', idiot: '发动装傻' }[how];
+}
+
+const CLAIM_PROBLEM: Record<NonNullable<SheriffHandover['claims'][number]['problem']>, string> = {
+  out: '已出局，不能继任',
+  idiot: '白痴装傻后不能继任警长',
+  self: '即出局的警长本人',
+  'random-rule': '红牌罚下的警长不能自选继任者（随机移交）',
+};
+
+/**
+ * What the director checks when the badge passes: every post naming a successor (and what is wrong with
+ * it), and what the rules say happens when nobody is named. `noContact` cites the rule that makes an
+ * unanswered vote-out a random handover (m107 l.194, 062 l.237), when the game's post has it.
+ */
+export function successionNote(h: SheriffHandover, noContact: string | null, zone: string): string {
+  const claims = h.claims.map((c) =>
+    `${c.name}（${c.by === 'director' ? '导演' : h.from} ${floorText(c.floor)} ${forumTime(c.at, zone)}${c.problem ? `：${CLAIM_PROBLEM[c.problem]}` : ''}）`);
+  const seen = claims.length ? `帖子所指：${list(claims)}` : '帖子中没有继任者的公示或移交帖';
+  if (h.successor) return `警长 ${h.from} ${departureWord(h.how)}，继任 ${h.successor} 读自帖子（${seen}）：请核对`;
+  const random = h.rule === 'chosen' && h.how === 'vote' && noContact ? `；${h.from} 若关门后三十分钟未联系导演则随机移交（${noContact}）` : '';
+  return `警长 ${h.from} ${departureWord(h.how)}，继任者未能从帖子确定（${seen}${random}）：请核对，并在游戏文件中写入继任警长（days[].sheriff）`;
 }
 
 /** Why a process-thread post did not count toward acceleration, in Chinese. */

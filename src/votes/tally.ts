@@ -13,7 +13,9 @@ import { accelerationFor } from './acceleration.js';
 import { ABSTAIN, ruleName, type BallotContext } from './ballot.js';
 import { exitDisagreements, exitsFromTally } from './carry-forward.js';
 import { applyWeights, decide, totalsOf } from './count.js';
+import { citer } from './citations.js';
 import { misplacedBallots } from './misplaced.js';
+import { departureOf, sheriffHandover, successionThreads } from './succession.js';
 import { selectBallots } from './select.js';
 import { noteText, outcomeText, sheriffSourceText, type SheriffSource } from './reasons.js';
 import type { AccelerationResult, TallyKind, TallyResult, VoterSummary } from './types.js';
@@ -63,6 +65,8 @@ export function threadsForTally(game: Game, day: number, opts: TallyOptions = {}
   // The sheriff comes from the day-1 election unless the game file names one on or before this day.
   const d1 = game.days.find((x) => x.day === 1);
   if (day > 1 && d1?.vote && !game.days.some((x) => x.day <= day && x.sheriff)) tids.add(d1.vote.tid);
+  // A sheriff who left passes the badge: the successor is read where the rules publish it.
+  if (day > 1) for (const t of successionThreadsFor(game, day)) tids.add(t);
   return [...tids];
 }
 
@@ -91,9 +95,10 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
   }
 
   const notes: string[] = [];
-  const { sheriff, source: sheriffSource } = kind === 'election'
-    ? { sheriff: null, source: sheriffSourceText({ code: 'election-day' }, zone) }
+  const { sheriff, source: sheriffSource, notes: sheriffNotes } = kind === 'election'
+    ? { sheriff: null, source: sheriffSourceText({ code: 'election-day' }, zone), notes: [] }
     : sheriffFor(game, posts, d, countAt);
+  notes.push(...sheriffNotes);
 
   const acceleration = accelerationOf(game, d, posts, countAt, notes);
   const accelerated = acceleration?.accelerated ?? d.accelerated ?? false;
@@ -154,10 +159,11 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
 
 /**
  * The sheriff on day `d` (rules-spec §4): the game file's `sheriff:` for the day or the nearest earlier
- * day naming one, else the day-1 election's result. A sheriff out of the game by the count has no
- * weight: the successor (殉职/后继有人) is the director's to name in the game file.
+ * day naming one, else the day-1 election's result — then passed on (succession.ts) each time the
+ * holder left before the count, to the successor the posts name. When they name none, there is no
+ * sheriff and a note tells the director what to check (the successor is theirs to write, never guessed).
  */
-export function sheriffFor(game: Game, posts: PostsOf, d: GameDay, countAt: number = d.closes): { sheriff: string | null; source: string } {
+export function sheriffFor(game: Game, posts: PostsOf, d: GameDay, countAt: number = d.closes): { sheriff: string | null; source: string; notes: string[] } {
   const say = (s: SheriffSource) => sheriffSourceText(s, game.timezone);
   let name: string | null = null;
   let source: string;
@@ -166,21 +172,46 @@ export function sheriffFor(game: Game, posts: PostsOf, d: GameDay, countAt: numb
     name = named.sheriff;
     source = say({ code: 'named', day: named.day });
   } else if (d.day === 1) {
-    return { sheriff: null, source: say({ code: 'election-open' }) };
+    return { sheriff: null, source: say({ code: 'election-open' }), notes: [] };
   } else {
     const d1 = game.days.find((e) => e.day === 1);
-    if (!game.rules.day1Election || !game.rules.publicVote) return { sheriff: null, source: say({ code: 'no-sheriff-ruleset', ruleset: game.rules.name }) };
-    if (!d1?.vote) return { sheriff: null, source: say({ code: 'no-day1-thread' }) };
+    if (!game.rules.day1Election || !game.rules.publicVote) return { sheriff: null, source: say({ code: 'no-sheriff-ruleset', ruleset: game.rules.name }), notes: [] };
+    if (!d1?.vote) return { sheriff: null, source: say({ code: 'no-day1-thread' }), notes: [] };
     const r = tallyDay(game, posts, 1, { carryForward: false });
-    if (!r.result.name) return { sheriff: null, source: say({ code: 'elected-nobody', rule: r.result.rule }) };
+    if (!r.result.name) return { sheriff: null, source: say({ code: 'elected-nobody', rule: r.result.rule }), notes: [] };
     name = r.result.name;
     source = say({ code: 'elected', rule: r.result.rule });
   }
-  const out = exitTime(game, name);
-  if (out !== null && out < countAt) {
-    return { sheriff: null, source: say({ code: 'sheriff-out', name, source, at: out }) };
+  const notes: string[] = [];
+  const noContact = citer(game.preset)('succession-no-contact');
+  const previousClose = Math.max(-Infinity, ...game.days.filter((e) => e.day < d.day).map((e) => e.closes));
+  // Each successor may leave too; a seat holds the badge at most once in a chain, so this ends.
+  const held = new Set<string>();
+  for (let dep = departureOf(game, name, countAt); dep; dep = departureOf(game, name, countAt)) {
+    held.add(name);
+    const handover = sheriffHandover(game, posts, dep);
+    // A settled handover of an earlier day is not re-checked every day after it.
+    if (!handover.successor || dep.at >= previousClose) notes.push(noteText({ code: 'succession', handover, noContact }, game.timezone));
+    if (!handover.successor || held.has(handover.successor)) {
+      return { sheriff: null, source: say({ code: 'sheriff-out', name, source, at: dep.at, handover }), notes };
+    }
+    source = say({ code: 'passed', handover, source });
+    name = handover.successor;
   }
-  return { sheriff: name, source };
+  return { sheriff: name, source, notes };
+}
+
+/** The threads a sheriff's successor may be read from: those of every departure (exit, 装傻) before day `day` closes. */
+export function successionThreadsFor(game: Game, day: number): number[] {
+  if (!game.rules.publicVote || !game.rules.day1Election) return [];
+  const closes = findDay(game, day).closes;
+  const tids = new Set<number>();
+  for (const e of game.events) {
+    for (const at of [e.out, game.preset === 'm107' ? e.idiot : undefined]) {
+      if (at !== undefined && at < closes) for (const t of successionThreads(game, at)) tids.add(t);
+    }
+  }
+  return [...tids];
 }
 
 /** The disagreements between the game file and the results of the closed days before `day` whose vote threads are stored. */

@@ -38,11 +38,11 @@ describe('weights', () => {
     expect(r.sheriffSource).toBe('游戏文件指定（第 2 日）');
     expect(r.ballots.find((b) => b.voter === '花卷' && b.status === 'counted')!.weight).toBe(1.5);
   });
-  test('a sheriff out of the game has no weight: the director names the successor', () => {
+  test('a sheriff out of the game has no weight: no successor read from the posts', () => {
     const g = publicGameWith((y) => y.replace('events:\n', 'events:\n  - {player: 包子, out: "2026-11-22 10:00", how: night}\n'));
     const r = tallyDay(g, publicPostsWith('d2vote', d2), 2);
     expect(r.sheriff).toBeNull();
-    expect(r.sheriffSource).toMatch(/^警长 包子（第 1 日竞选当选（.*）已于 11-22 10:00 出局：请在游戏文件中指定继任警长/);
+    expect(r.sheriffSource).toMatch(/^警长 包子（第 1 日竞选当选（.*）已于 11-22 10:00 夜间出局：警徽须由 包子 移交.*：请在游戏文件中指定继任警长/);
   });
 });
 
