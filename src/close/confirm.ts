@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import { DateTime } from 'luxon';
-import { isSeq, parseDocument, YAMLMap, YAMLSeq } from 'yaml';
+import { isMap, isSeq, parseDocument, YAMLMap, YAMLSeq } from 'yaml';
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
 import type { Game } from '../game/types.js';
@@ -54,6 +54,32 @@ export function withExitEvents(source: string, game: Pick<Game, 'timezone' | 'ev
     seq.items.push(node);
   }
   return { text: doc.toString({ flowCollectionPadding: false, lineWidth: 0 }), added };
+}
+
+/**
+ * The game-file text with `sheriff: NAME` added to day `day`'s entry (the badge passed on at the close
+ * before it), spliced into the text like the events: into a flow map before its `}`, or as a line of a
+ * block map with its keys' indentation. Null when the file has no such day, or it names a sheriff already.
+ */
+export function withDaySheriff(source: string, day: number, name: string): string | null {
+  const doc = parseDocument(source);
+  const days = doc.get('days', true);
+  if (!isSeq(days)) return null;
+  const entry = (days as YAMLSeq).items.find((x): x is YAMLMap => isMap(x) && Number(x.get('day')) === day);
+  if (!entry?.range || entry.has('sheriff')) return null;
+  const value = /^[\p{L}\p{N}_][\p{L}\p{N}_.-]*$/u.test(name) ? name : JSON.stringify(name);
+  if (entry.flow) {
+    let at = source.lastIndexOf('}', entry.range[1] - 1);
+    while (at > 0 && /\s/.test(source[at - 1])) at--;
+    return `${source.slice(0, at)}, sheriff: ${value}${source.slice(at)}`;
+  }
+  const first = (entry.items[0]?.key as { range?: [number, number, number] } | undefined)?.range?.[0];
+  if (first === undefined) return null;
+  const indent = ' '.repeat(first - (source.lastIndexOf('\n', first) + 1));
+  const last = source.slice(0, entry.range[1]).replace(/\s*$/, '').length;
+  const eol = source.indexOf('\n', last);
+  const at = eol === -1 ? source.length : eol + 1;
+  return `${source.slice(0, at)}${eol === -1 ? '\n' : ''}${indent}sheriff: ${value}\n${source.slice(at)}`;
 }
 
 /** Writes the game file atomically (a crash leaves the old file or the new one). */

@@ -30,13 +30,15 @@ import { renderTallyJson } from '../render/tally-json.js';
 import { renderTallyTerminal } from '../render/tally-terminal.js';
 import type { Completeness } from '../store/types.js';
 import { exitDisagreements, exitsFromTally, type DerivedExit } from '../votes/carry-forward.js';
+import { successionThreads, type SheriffHandover } from '../votes/succession.js';
 import { forumTime } from '../votes/time.js';
 import type { TallyResult } from '../votes/types.js';
 import { announcementPlan } from './announcement.js';
 import { t } from '../i18n/index.js';
 import { renderElevatorBBCode } from '../render/elevator-bbcode.js';
 import { closingDay, dayHtml, markIncomplete, recordProposals, storedPostLinks, threadsForReport, threadsThroughDay, type ClosingDay } from './closing-day.js';
-import { withExitEvents, writeGameFile } from './confirm.js';
+import { withDaySheriff, withExitEvents, writeGameFile } from './confirm.js';
+import { handoverAtClose, sheriffSummary } from './sheriff.js';
 
 export { announcementPlan, refuseIncompletePost } from './announcement.js';
 export { withExitEvents } from './confirm.js';
@@ -71,6 +73,8 @@ export interface CloseResult {
   disagreements: string[];
   /** The events written into the game file (with confirm). */
   confirmed: DerivedExit[];
+  /** How the badge passes when the day's results put the sheriff out (successor from the posts, or null: see the summary). */
+  handover: SheriffHandover | null;
   incomplete: Completeness[];
   /** The announcement's publish plan (an edit of the tool's earlier post, or a reply); null when the day has no public count. */
   plan: PublishPlan | null;
@@ -101,7 +105,8 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
 
   if (opts.crawl !== false) {
     // Every thread the day's count and report read: the day's own, the process thread, day 1's election.
-    const tids = [...new Set([...threadsForReport(game, opts.day), ...dayTids(day)])];
+    // …and where a successor to a sheriff out at the close would be published (succession.ts).
+    const tids = [...new Set([...threadsForReport(game, opts.day), ...dayTids(day), ...successionThreads(game, day.closes)])];
     const crawl = await crawlGame(game, { ...(typeof opts.crawl === 'object' ? opts.crawl : {}), threads: tids, log });
     const pages = crawl.threads.reduce((n, t) => n + t.fetchedPages.length, 0);
     summary.push(t('close.crawl', crawl.threads.length, opts.day, pages, crawl.requests, Boolean(crawl.incomplete)));
@@ -117,35 +122,45 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   };
   const ledgerFile = ledgerPath(game.file);
 
-  const assembled = await withCountingStore(game, { tids: threadsForReport(game, opts.day), load: threadsThroughDay(game, opts.day), allowIncomplete: opts.allowIncomplete }, async (store, incomplete) => {
+  // Red cards confirmed before the close (the report's proposals recorded below are not confirmed ones).
+  const sentOff = sentOffOn(game, opts.day, day.closes);
+  const load = [...new Set([...threadsThroughDay(game, opts.day), ...successionThreads(game, day.closes)])];
+  const assembled = await withCountingStore(game, { tids: threadsForReport(game, opts.day), load, allowIncomplete: opts.allowIncomplete }, async (store, incomplete) => {
     const closing = markIncomplete(closingDay(game, store, opts.day, { ledgerFile }), incomplete);
     await recordProposals(game, closing.report, ledgerFile);
     const tally = closing.tally;
+    // The day's results, derived; the badge passes when they put the sheriff out.
+    const derived = [...(tally ? exitsFromTally(tally) : []), ...sentOff];
+    const handover = handoverAtClose(game, store, tally, derived);
     const announcement = tally && tally.kind !== 'none' ? renderTallyBBCode(tally) : null;
     const plan = announcement && tally && !incomplete.length ? announcementPlan(store, game, tally, announcement) : null;
-    return { closing, incomplete, links: storedPostLinks(game, store), announcement, plan, html: dayHtml(game, store, closing) };
+    return { closing, incomplete, links: storedPostLinks(game, store), announcement, plan, html: dayHtml(game, store, closing), derived, handover };
   });
-  const { closing, incomplete, links, announcement, plan, html } = assembled;
+  const { closing, incomplete, links, announcement, plan, html, derived, handover } = assembled;
   const tally = closing.tally;
 
-  // The day's results, derived, against the game file.
-  const derived = [...(tally ? exitsFromTally(tally) : []), ...sentOffOn(game, opts.day, day.closes)];
-  let disagreements = exitDisagreements(game, opts.day, day.closes, derived);
+  // The day's results against the game file; --confirm writes the missing ones (exits, the next day's sheriff).
   let confirmed: DerivedExit[] = [];
+  let sheriffWritten = false;
   if (opts.confirm && derived.length) {
     if (incomplete.length) throw new UserError(t('close.confirmIncomplete', incompleteLines(incomplete).join('\n  ')), 3);
     const source = fs.readFileSync(game.file, 'utf8');
     const edited = withExitEvents(source, game, derived);
-    if (edited.added.length) {
-      // The edited file must load, with exactly the new events added, before it replaces the old one.
-      const check = parseGame(edited.text, game.file, { store: opts.store });
+    const withSheriff = handover?.successor ? withDaySheriff(edited.text, opts.day + 1, handover.successor) : null;
+    const text = withSheriff ?? edited.text;
+    if (text !== source) {
+      // The edited file must load, with exactly the new events (and sheriff) added, before it replaces the old one.
+      const check = parseGame(text, game.file, { store: opts.store });
       if (check.events.length !== game.events.length + edited.added.length) throw new Error(`adding events to ${game.file} did not give the expected events`);
-      writeGameFile(game.file, edited.text);
+      if (withSheriff && check.days.find((d) => d.day === opts.day + 1)?.sheriff !== handover?.successor) throw new Error(`adding the sheriff to ${game.file} did not give the expected day`);
+      writeGameFile(game.file, text);
       confirmed = edited.added;
+      sheriffWritten = withSheriff !== null;
       game = loadGame(opts.gameFile, { store: opts.store }); // the file must still load: it is what the next day reads
-      disagreements = exitDisagreements(game, opts.day, day.closes, derived);
     }
   }
+  const badge = handover ? sheriffSummary(game, opts.day, handover, sheriffWritten) : { lines: [], disagreements: [] };
+  const disagreements = [...exitDisagreements(game, opts.day, day.closes, derived), ...badge.disagreements];
 
   // Files: the count, the report, the next day's elevator (with the day's results applied), a summary.
   const zone = game.timezone;
@@ -173,6 +188,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
     const recorded = exitTime(game, x.player);
     summary.push(t('close.result', x.player, x.how, forumTime(x.out, zone), confirmed.includes(x) ? 'written' : recorded !== null ? 'recorded' : 'missing'));
   }
+  summary.push(...badge.lines);
   for (const d of disagreements) summary.push(t('close.disagreement', d));
 
   const next = game.days.find((d) => d.day === opts.day + 1);
@@ -186,5 +202,5 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   }
   if (plan) summary.push(t('close.announcement', plan.kind === 'edit', plan.target?.pid, plan.tid, opts.day, game.file));
   write(t('close.file.summary'), 'summary.txt', `${summary.join('\n')}\n`);
-  return { out, files, summary, tally, closing, derived, disagreements, confirmed, incomplete, plan };
+  return { out, files, summary, tally, closing, derived, disagreements, confirmed, handover, incomplete, plan };
 }

@@ -366,6 +366,12 @@ export const en: Messages = {
   'close.flags': (day, flags, proposed, ledger) => `day ${day}: ${flags} flags, ${proposed} cards proposed (ledger ${ledger})`,
   'close.result': (player, how, at, state) => `result: ${player} out (${how === 'vote' ? '投票出局' : '红牌罚下'}) at ${at} — ${state === 'written' ? 'written into the game file' : state === 'recorded' ? 'in the game file' : 'NOT in the game file (run with --confirm)'}`,
   'close.disagreement': (d) => `disagreement: ${d}`,
+  'close.sheriffPassed': (from, how, successor, floor, byDirector, day, state) =>
+    `sheriff: ${from} ${{ vote: 'voted out', card: 'sent off (red card)', night: 'out at night', other: 'out', idiot: 'used 装傻 (idiot)' }[how]}, the badge passes to ${successor} (${byDirector ? "the director's announcement" : `${from}'s handover`} ${floor}) — day ${day} ${state === 'written' ? 'written into the game file' : state === 'recorded' ? 'in the game file' : state === 'missing' ? 'NOT in the game file (run with --confirm)' : 'is not in the game file yet: add that day, then --confirm'}`,
+  'close.sheriffNamed': (from, how, day, named) => `sheriff: ${from} ${{ vote: 'voted out', card: 'sent off (red card)', night: 'out at night', other: 'out', idiot: 'used 装傻 (idiot)' }[how]}; the game file names ${named} for day ${day} (no successor read from the posts: the game file stands)`,
+  'close.sheriffUnknown': (note) => `[director's note] ${note}`,
+  'close.sheriffDisagrees': (day, named, from, successor) =>
+    successor ? `the game file names ${named} sheriff on day ${day}, but the posts name ${successor} as ${from}'s successor: check` : `the game file still names ${named} sheriff on day ${day}, but ${named} is out: check`,
   'close.elevator': (day, links, marked) => `day ${day}: elevator floor, ${links} links${marked ? ` (${marked} marked out)` : ''}`,
   'close.announcement': (edit, pid, tid, day, file) => `announcement: ${edit ? `would edit the tool's earlier post (pid ${pid})` : `would be a reply in thread ${tid}`} — bansha close --day ${day} --game ${file} --post`,
   'close.editingEarlier': (what, pid) => `${what} (editing its earlier post, pid ${pid})`,

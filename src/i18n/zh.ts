@@ -392,6 +392,12 @@ export const zh = {
   'close.result': (player: string, how: 'vote' | 'card', at: string, state: 'written' | 'recorded' | 'missing') =>
     `结果：${player} ${how === 'vote' ? '投票出局' : '红牌罚下'}，时间 ${at} —— ${state === 'written' ? '已写入游戏文件' : state === 'recorded' ? '游戏文件中已有' : '游戏文件中没有（加 --confirm 运行）'}`,
   'close.disagreement': (d: string) => `不一致：${d}`,
+  'close.sheriffPassed': (from: string, how: 'vote' | 'card' | 'night' | 'other' | 'idiot', successor: string, floor: string, byDirector: boolean, day: number, state: 'written' | 'recorded' | 'missing' | 'no-day') =>
+    `警长：${from} ${{ vote: '投票出局', card: '红牌罚下', night: '夜间出局', other: '出局', idiot: '发动装傻' }[how]}，警徽移交 ${successor}（${byDirector ? '导演公示' : `${from} 移交`} ${floor}）—— 第 ${day} 日${state === 'written' ? '已写入游戏文件' : state === 'recorded' ? '游戏文件中已有' : state === 'missing' ? '游戏文件中没有（加 --confirm 运行）' : '尚不在游戏文件中：加上该日后再 --confirm'}`,
+  'close.sheriffNamed': (from: string, how: 'vote' | 'card' | 'night' | 'other' | 'idiot', day: number, named: string) => `警长：${from} ${{ vote: '投票出局', card: '红牌罚下', night: '夜间出局', other: '出局', idiot: '发动装傻' }[how]}，游戏文件第 ${day} 日警长为 ${named}（帖子中未读到继任者，以游戏文件为准）`,
+  'close.sheriffUnknown': (note: string) => `[导演备注] ${note}`,
+  'close.sheriffDisagrees': (day: number, named: string, from: string, successor: string | null) =>
+    successor ? `游戏文件第 ${day} 日警长为 ${named}，但帖子所指继任者是 ${successor}（${from} 出局后）：请核对` : `游戏文件第 ${day} 日警长仍为 ${named}，但 ${named} 已出局：请核对`,
   'close.elevator': (day: number, links: number, marked: string) => `第 ${day} 日：电梯楼，${links} 个链接${marked ? `（${marked} 标为出局）` : ''}`,
   'close.announcement': (edit: boolean, pid: number | undefined, tid: number, day: number, file: string) =>
     `计票公告：${edit ? `将编辑工具之前发的帖子（pid ${pid}）` : `将作为帖子 ${tid} 的回复`} —— bansha close --day ${day} --game ${file} --post`,

@@ -420,7 +420,7 @@ export function sheriffSourceText(s: SheriffSource, zone: string): string {
     }
     case 'sheriff-out': {
       const h = s.handover;
-      const passes = h ? `：${h.rule === 'random' ? '警徽由导演随机移交' : `警徽须由 ${s.name} 移交`}${h.cite ? `（${h.cite}）` : ''}，${h.missing === 'conflict' ? '帖子所指继任者不一致' : '帖子中未见继任者'}` : '';
+      const passes = h ? `：${h.rule === 'random' ? '警徽由导演随机移交' : `警徽须由 ${s.name} 移交`}${h.cite ? `（${h.cite}）` : ''}，${h.missing === 'conflict' ? '帖子所指继任者不一致' : h.missing === 'unread' ? `帖子 ${h.unread.join('、')} 未抓全` : '帖子中未见继任者'}` : '';
       return `警长 ${s.name}（${s.source}）已于 ${forumTime(s.at, zone)} ${h ? departureWord(h.how) : '出局'}${passes}：请在游戏文件中指定继任警长（days[].sheriff）`;
     }
     case 'none':
@@ -462,7 +462,8 @@ const CLAIM_PROBLEM: Record<NonNullable<SheriffHandover['claims'][number]['probl
 export function successionNote(h: SheriffHandover, noContact: string | null, zone: string): string {
   const claims = h.claims.map((c) =>
     `${c.name}（${c.by === 'director' ? '导演' : h.from} ${floorText(c.floor)} ${forumTime(c.at, zone)}${c.problem ? `：${CLAIM_PROBLEM[c.problem]}` : ''}）`);
-  const seen = claims.length ? `帖子所指：${list(claims)}` : '帖子中没有继任者的公示或移交帖';
+  const seen = (claims.length ? `帖子所指：${list(claims)}` : '帖子中没有继任者的公示或移交帖') +
+    (h.unread.length ? `；帖子 ${h.unread.join('、')} 未抓全或不在存档中，先抓取（bansha crawl）再核对` : '');
   if (h.successor) return `警长 ${h.from} ${departureWord(h.how)}，继任 ${h.successor} 读自帖子（${seen}）：请核对`;
   const random = h.rule === 'chosen' && h.how === 'vote' && noContact ? `；${h.from} 若关门后三十分钟未联系导演则随机移交（${noContact}）` : '';
   return `警长 ${h.from} ${departureWord(h.how)}，继任者未能从帖子确定（${seen}${random}）：请核对，并在游戏文件中写入继任警长（days[].sheriff）`;

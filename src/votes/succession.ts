@@ -70,8 +70,13 @@ export interface SheriffHandover {
   successor: string | null;
   /** Every post naming a successor, in time order. */
   claims: SuccessionClaim[];
-  /** Why there is no successor: no post names a valid one, or valid claims name different players. */
-  missing: null | 'none' | 'conflict';
+  /**
+   * Why there is no successor: no post names a valid one, valid claims name different players, or a
+   * thread it may be published in is not (completely) stored — then nothing is derived from the rest.
+   */
+  missing: null | 'none' | 'conflict' | 'unread';
+  /** The threads of `successionThreads` not completely stored (missing 'unread'). */
+  unread: number[];
 }
 
 const wordsSchema = z.object({
@@ -135,9 +140,15 @@ export function successionThreads(game: Game, at: number): number[] {
 
 /**
  * How the badge passes at `dep`, and to whom the posts say. `alsoOut`: departures the game file does
- * not record yet (the closed day's derived results) — a successor out by then is not valid.
+ * not record yet (the closed day's derived results) — a successor out by then is not valid. `unread`:
+ * threads of successionThreads the caller could not read completely (no successor is derived then).
  */
-export function sheriffHandover(game: Game, posts: PostsOf, dep: Departure, alsoOut: readonly { player: string; out: number }[] = []): SheriffHandover {
+export function sheriffHandover(
+  game: Game, posts: PostsOf, dep: Departure,
+  opts: { alsoOut?: readonly { player: string; out: number }[]; unread?: readonly number[] } = {},
+): SheriffHandover {
+  const alsoOut = opts.alsoOut ?? [];
+  const unread = [...(opts.unread ?? [])];
   const cite = citer(game.preset);
   const rule: SheriffHandover['rule'] = dep.how === 'card' ? 'random' : 'chosen';
   const key: CiteKey = dep.how === 'card' ? 'succession-random' : dep.how === 'idiot' ? 'succession-idiot' : 'succession-chosen';
@@ -167,9 +178,6 @@ export function sheriffHandover(game: Game, posts: PostsOf, dep: Departure, also
   claims.sort((a, b) => a.at - b.at || a.pid - b.pid);
   // A claim naming the outgoing sheriff is the director restating who held the badge, not a successor.
   const valid = [...new Set(claims.filter((c) => c.problem === null).map((c) => c.name))];
-  return {
-    from: dep.player, at: dep.at, how: dep.how, rule, cite: cite(key),
-    successor: valid.length === 1 ? valid[0] : null, claims,
-    missing: valid.length === 1 ? null : valid.length ? 'conflict' : 'none',
-  };
+  const missing = unread.length ? 'unread' : valid.length === 1 ? null : valid.length ? 'conflict' : 'none';
+  return { from: dep.player, at: dep.at, how: dep.how, rule, cite: cite(key), successor: missing ? null : valid[0], claims, missing, unread };
 }
