@@ -14,7 +14,7 @@ import { dayTids } from '../activity/threads.js';
 import { ledgerPath, readLedger } from '../cards/ledger.js';
 import { standings } from '../cards/standing.js';
 import { UserError } from '../errors.js';
-import { withCountingStore, withStore } from '../cli/options.js';
+import { withCountingStore, withStore } from '../store/with-store.js';
 import { crawlGame, type CrawlOptions } from '../crawl/crawler.js';
 import { elevatorFloor } from '../elevator/floor.js';
 import { loadGame, parseGame } from '../game/game-file.js';

@@ -9,7 +9,8 @@ import { resolveAuction, voteOutShare } from '../../auction/index.js';
 import { renderAuctionText } from '../../render/auction-text.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
-import { gameOptions, loadGameDay, stdoutColor, withCountingStore } from '../options.js';
+import { gameOptions, loadGameDay, stdoutColor } from '../options.js';
+import { withCountingStore } from '../../store/with-store.js';
 
 export function register(program: Command): void {
   gameOptions(program.command('auction').description(t('auction.description')), { day: true, store: true })

@@ -15,7 +15,8 @@ import { crawlGame, DEFAULT_MAX_PAGES_PER_THREAD, DEFAULT_MAX_REQUESTS, type Cra
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../crawl/http.js';
 import { describeGaps } from '../../store/completeness.js';
 import { terminalSafe } from '../../render/safe-text.js';
-import { dayNumber, gameOptions, stdoutColor, wholeNumber, withStore } from '../options.js';
+import { dayNumber, gameOptions, stdoutColor, wholeNumber } from '../options.js';
+import { withStore } from '../../store/with-store.js';
 import { unknownUids, withKnownUids } from '../../game/roster.js';
 import { fillUidsFromSpaces } from '../../crawl/space-uid.js';
 

@@ -39,7 +39,8 @@ import { packagePath } from '../../paths.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { padDisplay } from '../../text/width.js';
-import { stdoutColor, withStore } from '../options.js';
+import { stdoutColor } from '../options.js';
+import { withStore } from '../../store/with-store.js';
 import { closingDay, dayHtml, recordProposals } from '../../close/closing-day.js';
 
 /** The bundled demo games: the game file and the replayable site it is played on. */

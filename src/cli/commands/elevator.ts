@@ -12,7 +12,8 @@ import { arbiterRange, duelPairs, elevatorFloor } from '../../elevator/index.js'
 import { renderElevatorBBCode } from '../../render/elevator-bbcode.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
-import { gameOptions, withStore } from '../options.js';
+import { gameOptions } from '../options.js';
+import { withStore } from '../../store/with-store.js';
 
 export function register(program: Command): void {
   gameOptions(program.command('elevator').description(t('elevator.description')), { day: true, store: true })

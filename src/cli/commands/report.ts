@@ -23,7 +23,8 @@ import { renderDayReportMarkdown } from '../../render/report-markdown.js';
 import { renderDayReportTerminal } from '../../render/report-terminal.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
-import { gameOptions, loadGameDay, oneOf, stdoutColor, withCountingStore } from '../options.js';
+import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
+import { withCountingStore } from '../../store/with-store.js';
 
 
 interface ReportCliOptions {

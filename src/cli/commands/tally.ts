@@ -18,7 +18,8 @@ import { postsFromStore, tallyDay, threadsForTally } from '../../votes/tally.js'
 import { withKnownUids } from '../../game/roster.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
-import { gameOptions, loadGameDay, oneOf, stdoutColor, withCountingStore } from '../options.js';
+import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
+import { withCountingStore } from '../../store/with-store.js';
 import { earlierVoteThreads } from '../../votes/carry-forward.js';
 
 interface TallyCliOptions {

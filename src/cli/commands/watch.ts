@@ -22,7 +22,8 @@ import { terminalSafe } from '../../render/safe-text.js';
 import { forumTime } from '../../votes/time.js';
 import { UserError } from '../../errors.js';
 import { t as tr } from '../../i18n/index.js';
-import { dayNumber, gameOptions, stdoutColor, withCountingStore } from '../options.js';
+import { dayNumber, gameOptions, stdoutColor } from '../options.js';
+import { withCountingStore } from '../../store/with-store.js';
 import { assertFetched, crawlFlagOptions, crawlFlags, type CrawlFlags } from './crawl.js';
 
 /** Time as the watch sees it. */

@@ -1,0 +1,62 @@
+/**
+ * The game's evidence store opened read-only for one job — what the commands and the library's closing
+ * job (src/close) share: for a counting job (tally, report, auction, close), only once every thread the
+ * count reads is stored and completely crawled, unless --allow-incomplete.
+ */
+import type { Game } from '../game/types.js';
+import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
+import { assertComplete, completeness } from './completeness.js';
+import { openStore } from './store-file.js';
+import type { Completeness, StoreData } from './types.js';
+
+/**
+ * Opens the game's store read-only (no lock: a crawl may be writing) — only the threads `tids` when
+ * given, so a command parses what it reads and nothing else — hands its data to `use`, and closes it.
+ */
+export async function withStore<T>(game: Game, use: (store: StoreData) => T | Promise<T>, tids?: readonly number[]): Promise<T> {
+  const store = await openStore(game.storePath, { lock: false, forum: game.forum, threads: tids });
+  try {
+    return await use(store.data);
+  } finally {
+    await store.close();
+  }
+}
+
+/** What a counting command reads and how strict it is about it. */
+export interface CountingStoreOptions {
+  /** The threads the count reads. */
+  tids: number[];
+  /** The threads to open (default `tids`): a superset, for a command that also reads threads it does not count. */
+  load?: readonly number[];
+  /** --allow-incomplete: count even when a thread's crawl has gaps (or it is not stored at all). */
+  allowIncomplete?: boolean;
+  /**
+   * The refusal when some of `tids` are not in the store, or undefined to go on without them. Default:
+   * "thread(s) … not in the store … yet: run `bansha crawl`" (exit 3), unless --allow-incomplete.
+   */
+  notStored?: (missing: number[]) => UserError | undefined;
+}
+
+/**
+ * The game's store, read-only, for a counting command: refuses (exit 3) when a thread of `opts.tids`
+ * is not stored (see `notStored`) or, unless --allow-incomplete, is incompletely crawled; then hands
+ * the store's data to `use` with what is missing (empty unless --allow-incomplete let gaps through:
+ * the outputs must say so) and closes the store.
+ */
+export async function withCountingStore<T>(game: Game, opts: CountingStoreOptions, use: (store: StoreData, incomplete: Completeness[]) => T | Promise<T>): Promise<T> {
+  return withStore(game, (store) => {
+    const stored = opts.tids.filter((tid) => store.threads[String(tid)]);
+    const missing = opts.tids.filter((tid) => !store.threads[String(tid)]);
+    if (missing.length) {
+      const refusal = opts.notStored
+        ? opts.notStored(missing)
+        : opts.allowIncomplete
+          ? undefined
+          : new UserError(t('opt.notStored', missing.join(', '), game.storePath, game.file), 3);
+      if (refusal) throw refusal;
+    }
+    assertComplete(store, stored, { allowIncomplete: opts.allowIncomplete });
+    return use(store, opts.tids.map((tid) => completeness(store, tid)).filter((c) => !c.complete));
+  }, opts.load ? [...new Set([...opts.tids, ...opts.load])] : opts.tids);
+}
