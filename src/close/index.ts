@@ -30,7 +30,12 @@ import { renderTallyJson } from '../render/tally-json.js';
 import { renderTallyTerminal } from '../render/tally-terminal.js';
 import type { Completeness } from '../store/types.js';
 import { exitDisagreements, exitsFromTally, type DerivedExit } from '../votes/carry-forward.js';
+import { resolveAuction, voteOutShare } from '../auction/index.js';
+import { withKnownUids } from '../game/roster.js';
+import { renderAuctionText } from '../render/auction-text.js';
+import { threadPosts } from '../store/slice.js';
 import { successionThreads, type SheriffHandover } from '../votes/succession.js';
+import { postsFromStore, tallyDay } from '../votes/tally.js';
 import { forumTime } from '../votes/time.js';
 import type { TallyResult } from '../votes/types.js';
 import { announcementPlan } from './announcement.js';
@@ -39,6 +44,7 @@ import { renderElevatorBBCode } from '../render/elevator-bbcode.js';
 import { closingDay, dayHtml, markIncomplete, recordProposals, storedPostLinks, threadsForReport, threadsThroughDay, type ClosingDay } from './closing-day.js';
 import { withDaySheriff, withExitEvents, writeGameFile } from './confirm.js';
 import { handoverAtClose, sheriffSummary } from './sheriff.js';
+import { reportLines, tallyLine } from './summary-lines.js';
 
 export { announcementPlan, refuseIncompletePost } from './announcement.js';
 export { withExitEvents } from './confirm.js';
@@ -134,9 +140,12 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
     const handover = handoverAtClose(game, store, tally, derived);
     const announcement = tally && tally.kind !== 'none' ? renderTallyBBCode(tally) : null;
     const plan = announcement && tally && !incomplete.length ? announcementPlan(store, game, tally, announcement) : null;
-    return { closing, incomplete, links: storedPostLinks(game, store), announcement, plan, html: dayHtml(game, store, closing), derived, handover };
+    // wuhui: the morning duel-rule vote and the auction close with the day too.
+    const rules = day.rules ? tallyDay(withKnownUids(game, store.users), postsFromStore(store), opts.day, { rules: true }) : null;
+    const auction = day.auction && game.rules.wuhui ? resolveAuction(threadPosts(store, day.auction.tid), game, opts.day) : null;
+    return { closing, incomplete, links: storedPostLinks(game, store), announcement, plan, html: dayHtml(game, store, closing), derived, handover, rules, auction };
   });
-  const { closing, incomplete, links, announcement, plan, html, derived, handover } = assembled;
+  const { closing, incomplete, links, announcement, plan, html, derived, handover, rules, auction } = assembled;
   const tally = closing.tally;
 
   // The day's results against the game file; --confirm writes the missing ones (exits, the next day's sheriff).
@@ -173,17 +182,20 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   write(t('close.file.reportBBCode'), `report-day${opts.day}.bbcode.txt`, renderDayReportBBCode(closing.report, links));
   write(t('close.file.reportJson'), `report-day${opts.day}.json`, renderDayReportJson(closing.report));
   write(t('close.file.reportHtml'), `report-day${opts.day}.html`, html);
+  if (rules) write(t('close.file.rules'), `rules-day${opts.day}.txt`, renderTallyTerminal(rules));
+  if (auction) write(t('close.file.auction'), `auction-day${opts.day}.txt`, renderAuctionText(auction, voteOutShare(game, day)));
+  if (fs.existsSync(ledgerFile)) files.push({ what: t('close.file.ledger'), path: ledgerFile });
 
   if (incomplete.length) summary.push(t('close.incomplete', incompleteLines(incomplete).join('; ')));
-  if (tally && tally.kind !== 'none') {
-    const totals = tally.totals.map((l) => `${l.name} ${l.votes}`).join(t('close.totalsSep'));
-    summary.push(t('close.tally', opts.day, tally.kind, tally.result.name ?? null, totals, tally.ballots.filter((b) => b.status === 'rejected').length));
+  if (tally) {
+    summary.push(tallyLine(tally, game));
     const ruled = tally.ballots.filter((b) => b.details?.some((x) => x.code.startsWith('ruling-'))).length;
     if (ruled) summary.push(t('close.ruled', opts.day, ruled));
     for (const n of tally.notes) summary.push(t('close.note', n));
   }
-  const proposed = closing.report.cards.filter((c) => c.status === 'proposed').length;
-  summary.push(t('close.flags', opts.day, closing.report.flags.length, proposed, ledgerFile));
+  if (rules) summary.push(t('close.line.rules', opts.day, rules.result.name));
+  if (auction) summary.push(t('close.line.auction', opts.day, auction.items.map((i) => `${i.item}号 ${i.winner ? `${i.winner} ${i.price}G` : '—'}`).join(', ')));
+  summary.push(...reportLines(closing.report, game));
   for (const x of derived) {
     const recorded = exitTime(game, x.player);
     summary.push(t('close.result', x.player, x.how, forumTime(x.out, zone), confirmed.includes(x) ? 'written' : recorded !== null ? 'recorded' : 'missing'));

@@ -64,31 +64,8 @@ export const zh = {
   'demo.file.game': '游戏文件',
   'demo.file.store': '证据存档',
   'demo.file.ledger': '牌账',
-  'demo.file.tally': (day: number) => `第 ${day} 日计票`,
-  'demo.file.rules': (day: number) => `第 ${day} 日对战规则计票`,
-  'demo.file.auction': (day: number) => `第 ${day} 日拍卖`,
-  'demo.file.report': (day: number) => `第 ${day} 日报告`,
-  'demo.file.elevator': (day: number) => `第 ${day} 日电梯楼`,
-  'demo.file.html': (day: number) => `第 ${day} 日 HTML 报告`,
+  'demo.file.day': (day: number, files: number) => `第 ${day} 日关门（${files} 个文件）`,
   'demo.file.pairs': '第 1 日对战组合',
-  'demo.line.sep': '；',
-  'demo.line.noVote': (day: number, ruleset: string) => `第 ${day} 日：无公开投票（${ruleset}）`,
-  'demo.line.tally': (day: number, kind: 'election' | 'rule' | 'elimination', name: string | null, totals: string) =>
-    `第 ${day} 日：${kind === 'election' ? '警长' : kind === 'rule' ? '规则' : '出局'} ${name ?? '无'} —— ${totals || '无票'}`,
-  'demo.line.tie': (names: string, rule: string) => `平票 ${names}：${rule}`,
-  'demo.line.sheriff': (name: string, weight: number) => `警长 ${name}（×${weight}）`,
-  'demo.line.acceleration': (accelerated: boolean, asked: number, alive: number, needed: number) =>
-    `${accelerated ? '已加速' : '未加速'}（${alive} 人中 ${asked} 人申请，须 ${needed} 人）`,
-  'demo.line.rejected': (n: number) => `${n} 票无效`,
-  'demo.line.rules': (day: number, name: string | null) => `第 ${day} 日：对战规则 ${name ?? '无'}`,
-  'demo.line.auction': (day: number, items: string) => `第 ${day} 日：拍卖 ${items}`,
-  'demo.line.lurkers': (day: number, few: string | null, noBallot: string, waived: boolean) =>
-    `第 ${day} 日：潜水 —— ${few !== null ? `${few}；` : ''}未投票：${noBallot || '无'}${waived ? '（已加速：免除）' : ''}`,
-  'demo.line.fewPosts': (min: number, names: string) => `不足 ${min} 帖：${names || '无'}`,
-  'demo.line.flags': (day: number, kinds: string, cards: number, colours: string) =>
-    `第 ${day} 日：违规 —— ${kinds || '无'}；建议发牌 ${cards} 张${colours ? `（${colours}）` : ''}`,
-  'demo.line.elevator': (day: number, links: number, marked: string) =>
-    `第 ${day} 日：电梯楼，${links} 个只看该作者链接${marked ? `（${marked} 标为出局）` : ''}`,
   'demo.line.duels': (pairs: string) => `第 1 日对战：${pairs}`,
   'demo.line.arbiter': (day: number, from: string, range: string) => `第 ${day} 日：仲裁者范围（从 ${from} 起）：${range}`,
 
@@ -383,12 +360,25 @@ export const zh = {
   'close.crawl': (threads: number, day: number, pages: number, requests: number, failed: boolean) =>
     `抓取：第 ${day} 日 ${threads} 个帖子，${requests} 次请求抓到 ${pages} 页${failed ? ' —— 有页面抓取失败' : ''}`,
   'close.incomplete': (lines: string) => `不完整 —— 用 --allow-incomplete 照样计算：${lines}`,
-  'close.tally': (day: number, kind: 'election' | 'rule' | 'elimination', name: string | null, totals: string, rejected: number) =>
-    `第 ${day} 日：${kind === 'election' ? '警长' : kind === 'rule' ? '规则' : '出局'} ${name ?? '无'} —— ${totals || '无票'}；${rejected} 票无效`,
   'close.totalsSep': '，',
+  'close.line.sep': '；',
+  'close.line.noVote': (day: number, ruleset: string) => `第 ${day} 日：无公开投票（${ruleset}）`,
+  'close.line.tally': (day: number, kind: 'election' | 'rule' | 'elimination', name: string | null, totals: string) =>
+    `第 ${day} 日：${kind === 'election' ? '警长' : kind === 'rule' ? '规则' : '出局'} ${name ?? '无'} —— ${totals || '无票'}`,
+  'close.line.tie': (names: string, rule: string) => `平票 ${names}：${rule}`,
+  'close.line.sheriff': (name: string, weight: number) => `警长 ${name}（×${weight}）`,
+  'close.line.acceleration': (accelerated: boolean, asked: number, alive: number, needed: number) =>
+    `${accelerated ? '已加速' : '未加速'}（${alive} 人中 ${asked} 人申请，须 ${needed} 人）`,
+  'close.line.rejected': (n: number) => `${n} 票无效`,
+  'close.line.rules': (day: number, name: string | null) => `第 ${day} 日：对战规则 ${name ?? '无'}`,
+  'close.line.auction': (day: number, items: string) => `第 ${day} 日：拍卖 ${items}`,
+  'close.line.lurkers': (day: number, few: string | null, noBallot: string, waived: boolean) =>
+    `第 ${day} 日：潜水 —— ${few !== null ? `${few}；` : ''}未投票：${noBallot || '无'}${waived ? '（已加速：免除）' : ''}`,
+  'close.line.fewPosts': (min: number, names: string) => `不足 ${min} 帖：${names || '无'}`,
+  'close.line.flags': (day: number, kinds: string, cards: number, colours: string) =>
+    `第 ${day} 日：违规 —— ${kinds || '无'}；建议发牌 ${cards} 张${colours ? `（${colours}）` : ''}`,
   'close.ruled': (day: number, n: number) => `第 ${day} 日：${n} 票由导演裁定决定`,
   'close.note': (n: string) => `备注：${n}`,
-  'close.flags': (day: number, flags: number, proposed: number, ledger: string) => `第 ${day} 日：${flags} 条违规，建议发牌 ${proposed} 张（牌账 ${ledger}）`,
   'close.result': (player: string, how: 'vote' | 'card', at: string, state: 'written' | 'recorded' | 'missing') =>
     `结果：${player} ${how === 'vote' ? '投票出局' : '红牌罚下'}，时间 ${at} —— ${state === 'written' ? '已写入游戏文件' : state === 'recorded' ? '游戏文件中已有' : '游戏文件中没有（加 --confirm 运行）'}`,
   'close.disagreement': (d: string) => `不一致：${d}`,
@@ -398,7 +388,7 @@ export const zh = {
   'close.sheriffUnknown': (note: string) => `[导演备注] ${note}`,
   'close.sheriffDisagrees': (day: number, named: string, from: string, successor: string | null) =>
     successor ? `游戏文件第 ${day} 日警长为 ${named}，但帖子所指继任者是 ${successor}（${from} 出局后）：请核对` : `游戏文件第 ${day} 日警长仍为 ${named}，但 ${named} 已出局：请核对`,
-  'close.elevator': (day: number, links: number, marked: string) => `第 ${day} 日：电梯楼，${links} 个链接${marked ? `（${marked} 标为出局）` : ''}`,
+  'close.elevator': (day: number, links: number, marked: string) => `第 ${day} 日：电梯楼，${links} 个只看该作者链接${marked ? `（${marked} 标为出局）` : ''}`,
   'close.announcement': (edit: boolean, pid: number | undefined, tid: number, day: number, file: string) =>
     `计票公告：${edit ? `将编辑工具之前发的帖子（pid ${pid}）` : `将作为帖子 ${tid} 的回复`} —— bansha close --day ${day} --game ${file} --post`,
   'close.editingEarlier': (what: string, pid: number) => `${what}（编辑之前发的帖子，pid ${pid}）`,
@@ -406,6 +396,9 @@ export const zh = {
   'close.postIncomplete': (lines: string) => `--post 拒绝发布不完整的计票（不完整）：\n  ${lines}\n请重新抓取（bansha crawl --game …）直到帖子抓全`,
   'close.eventsNotList': '游戏文件的 events: 不是列表：无法写入当日结果',
   'close.file.tally': '计票（终端）',
+  'close.file.rules': '对战规则计票（终端）',
+  'close.file.auction': '拍卖（终端）',
+  'close.file.ledger': '牌账',
   'close.file.announcement': '计票公告（BBCode，待发布）',
   'close.file.tallyJson': '计票（JSON）',
   'close.file.report': '报告（终端）',

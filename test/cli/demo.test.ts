@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_DEMO_OUT, DEMO_CRAWL_DELAY_MS, register, runDemo } from '../../src/cli/commands/demo.js';
 import { loadGame } from '../../src/game/game-file.js';
 import { readLedger } from '../../src/cards/ledger.js';
+import { defaultCloseDir } from '../../src/close/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const TMP = path.resolve(import.meta.dirname, '../.tmp');
@@ -23,7 +24,7 @@ function tree(dir: string): Map<string, number> {
 }
 
 describe('bansha demo', () => {
-  it.skipIf(!hasChromium)('public: logs in in Chromium, crawls, tallies, reports with a ledger in the output dir, writes the floor and the HTML reports — quickly, touching nothing else', async () => {
+  it.skipIf(!hasChromium)('public: logs in in Chromium, crawls, closes each day as `bansha close` does (ledger in the output dir, floor, HTML) — quickly, touching nothing else', async () => {
     const out = path.join(TMP, 'demo-public');
     const fixturesBefore = tree(path.join(ROOT, 'fixtures'));
     const r = await runDemo({ preset: 'public', out });
@@ -36,7 +37,7 @@ describe('bansha demo', () => {
     // Everything it wrote is in the output directory; the fixtures are untouched.
     for (const f of r.files) {
       expect(fs.existsSync(f.path), f.path).toBe(true);
-      expect(path.dirname(f.path)).toBe(out);
+      expect(f.path.startsWith(`${out}${path.sep}`), f.path).toBe(true);
     }
     expect(tree(path.join(ROOT, 'fixtures'))).toEqual(fixturesBefore);
 
@@ -45,12 +46,15 @@ describe('bansha demo', () => {
     expect(text).toMatch(/抓取：\d+ 个帖子，\d+ 页，\d+ 次请求，全部完整/);
     for (const d of r.days) {
       const day = game.days.find((x) => x.day === d.day)!;
-      const html = fs.readFileSync(path.join(out, `report-day${d.day}.html`), 'utf8');
+      // Each day is `bansha close --day N`: its folder beside the game file, its summary printed whole.
+      expect(d.close.out).toBe(defaultCloseDir(r.gameFile, d.day));
+      expect(text).toContain(d.close.summary.join('\n'));
+      const html = fs.readFileSync(path.join(d.close.out, `report-day${d.day}.html`), 'utf8');
       expect(html).toContain('<svg');
       expect(html).toContain('<table class="activity">');
       expect((html.match(/<tr class="warn">/g) ?? []).length).toBe(new Set(d.report.flags.filter((f) => ['few-posts', 'low-streak', 'no-ballot'].includes(f.kind)).map((f) => f.player)).size);
-      expect(fs.readFileSync(path.join(out, `tally-day${d.day}.txt`), 'utf8')).toContain(`第 ${d.day} 日`);
-      expect(fs.readFileSync(path.join(out, `report-day${d.day}.txt`), 'utf8')).toContain(`第 ${d.day} 日报告`);
+      expect(fs.readFileSync(path.join(d.close.out, `tally-day${d.day}.txt`), 'utf8')).toContain(`第 ${d.day} 日`);
+      expect(fs.readFileSync(path.join(d.close.out, `report-day${d.day}.txt`), 'utf8')).toContain(`第 ${d.day} 日报告`);
       // the report's acceleration is the tally's
       expect(d.report.accelerated).toBe(d.tally!.accelerated);
       expect(d.report.opens).toBe(day.opens);
@@ -66,7 +70,7 @@ describe('bansha demo', () => {
     expect(r.days.every((d) => d.report.cards.every((c) => c.id !== null))).toBe(true);
 
     // the floor links to the replay server's only-author views
-    expect(fs.readFileSync(path.join(out, 'elevator-day2.txt'), 'utf8')).toContain(`${game.forum}forum.php?mod=viewthread&tid=4&page=1&authorid=`);
+    expect(fs.readFileSync(path.join(out, 'game-day1', 'elevator-day2.bbcode.txt'), 'utf8')).toContain(`${game.forum}forum.php?mod=viewthread&tid=4&page=1&authorid=`);
     // day 1 elects the sheriff; the day-2 result matches the game file's vote-out
     expect(text).toContain(`第 1 日：警长 ${r.days[1].tally!.sheriff}`);
     const votedOut = game.events.find((e) => e.how === 'vote')!.player;
@@ -95,7 +99,7 @@ describe('bansha demo', () => {
       vi.restoreAllMocks();
     }
     expect(stdout).toContain(`已写入 ${out}：`);
-    expect(stdout).toContain(path.join(out, 'report-day2.html'));
+    expect(stdout).toContain(`${path.join(out, 'game-day2')}${path.sep}`);
     expect(stdout).toContain('第 2 日：出局 月饼');
     expect(stdout).toMatch(/用时 \d+\.\d 秒/);
     expect(fs.readFileSync(path.join(ROOT, '.gitignore'), 'utf8').split('\n')).toContain(`${DEFAULT_DEMO_OUT}/`);
@@ -113,13 +117,13 @@ describe('bansha demo', () => {
       expect(text).toContain('第 1 日：对战规则 规则3');
       expect(text).toMatch(/第 1 日：拍卖 .*3号 阿狸 20G/);
       expect(text).toContain('第 1 日对战：阿狸–白泽');
-      expect(fs.readFileSync(path.join(out, 'auction-day2.txt'), 'utf8')).toContain('金蝉 被投票出局：47G');
+      expect(fs.readFileSync(path.join(out, 'game-day2', 'auction-day2.txt'), 'utf8')).toContain('金蝉 被投票出局：47G');
     } else {
       expect(text).toContain('第 1 日：无公开投票');
       expect(text).toContain('仲裁者范围（从 雷电 起）：雷电、马里奥');
-      expect(fs.readFileSync(path.join(out, 'report-day1.html'), 'utf8')).toContain('水帖');
+      expect(fs.readFileSync(path.join(out, 'game-day1', 'report-day1.html'), 'utf8')).toContain('水帖');
     }
-    for (const d of r.days) expect(fs.existsSync(path.join(out, `report-day${d.day}.html`))).toBe(true);
+    for (const d of r.days) expect(fs.existsSync(path.join(d.close.out, `report-day${d.day}.html`))).toBe(true);
     return r;
   }
 

@@ -3,11 +3,12 @@
  * with no network. It serves the game's pages from a local replay of the forum (the captured public game,
  * or the wuhui / 120b demo sites rendered from the same captured markup), writes a game file pointing at
  * that server, logs in through its login form (in Chromium when /usr/bin/chromium exists, else a plain
- * HTTP form post), crawls (with a small delay between requests: the server is local), then for every
- * day tallies, resolves the auction (wuhui), builds the day report (lurkers, flags, proposed cards into a
- * ledger in the output directory), the elevator floor and the HTML report, and prints a short summary and
- * the paths of everything it wrote. Everything goes into the output directory (default ./bansha-demo/,
- * git-ignored in this repository); nothing else is written.
+ * HTTP form post), crawls (with a small delay between requests: the server is local), then closes every
+ * day exactly as `bansha close` does (closeDay, src/close: count, duel-rule vote and auction for wuhui,
+ * report with its proposed cards into a ledger in the output directory, the next day's elevator floor,
+ * HTML, summary — into `game-day<N>/`), and prints the days' summaries and the paths of everything it
+ * wrote. Everything goes into the output directory (default ./bansha-demo/, git-ignored in this
+ * repository); nothing else is written.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,27 +22,15 @@ import { formLogin } from '../../demo/form-login.js';
 import { startReplayServer } from '../../replay/server.js';
 import { loadGame } from '../../game/game-file.js';
 import type { Game } from '../../game/types.js';
-import { threadPosts } from '../../store/slice.js';
-import type { StoreData } from '../../store/types.js';
-import { postsFromStore, tallyDay } from '../../votes/tally.js';
-import { withKnownUids } from '../../game/roster.js';
 import type { TallyResult } from '../../votes/types.js';
-import { renderTallyTerminal } from '../../render/tally-terminal.js';
-import { renderDayReportTerminal } from '../../render/report-terminal.js';
-import { COLOR_NAME } from '../../render/report-common.js';
-import { FLAG_KIND_NAMES } from '../../violations/flag.js';
-import { renderAuctionText } from '../../render/auction-text.js';
 import type { DayReport } from '../../report/day-report.js';
-import { resolveAuction, voteOutShare } from '../../auction/index.js';
-import { arbiterRange, duelPairs, elevatorFloor, elevatorRing } from '../../elevator/index.js';
-import { renderElevatorBBCode } from '../../render/elevator-bbcode.js';
+import { arbiterRange, duelPairs, elevatorRing } from '../../elevator/index.js';
 import { packagePath } from '../../paths.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { padDisplay } from '../../text/width.js';
 import { stdoutColor } from '../options.js';
-import { withStore } from '../../store/with-store.js';
-import { closingDay, dayHtml, recordProposals } from '../../close/closing-day.js';
+import { closeDay, type CloseResult } from '../../close/index.js';
 
 /** The bundled demo games: the game file and the replayable site it is played on. */
 export const DEMO_GAMES = {
@@ -70,11 +59,12 @@ export interface DemoOptions {
   log?: (line: string) => void;
 }
 
-/** What the demo found on one day (for the summary and for tests). */
+/** What the demo found on one day (for the summary and for tests): what `bansha close` gives for it. */
 export interface DemoDay {
   day: number;
   tally: TallyResult | null;
   report: DayReport;
+  close: CloseResult;
 }
 
 export interface DemoResult {
@@ -95,7 +85,9 @@ export interface DemoResult {
 }
 
 /** Files a previous demo run left in the output directory that must not leak into this one. */
-const STALE = ['game.store.json', 'game.store.json.bak', 'game.store.threads', 'game.session.json', 'game.cards.json'];
+const STALE = ['game.store.json', 'game.store.json.bak', 'game.store.threads', 'game.session.json', 'game.cards.json', 'game.rulings.json'];
+/** The day folders a previous run's closes wrote (`bansha close`'s default `<game>-day<N>/`). */
+const STALE_DAY = /^game-day\d+$/;
 
 /** Runs the demo end to end; the server is closed before it returns. */
 export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
@@ -108,11 +100,6 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
   fs.mkdirSync(out, { recursive: true });
   const files: DemoResult['files'] = [];
   const summary: string[] = [];
-  const write = (what: string, name: string, text: string) => {
-    const p = path.join(out, name);
-    fs.writeFileSync(p, text);
-    files.push({ what, path: p });
-  };
 
   const server = await startReplayServer({ root: demo.site, users: { [DEMO_USER.username]: DEMO_USER.password } });
   try {
@@ -121,6 +108,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
     const template = fs.readFileSync(demo.game, 'utf8');
     if (!/^forum: .*$/m.test(template)) throw new Error(`${demo.game} has no forum: line`);
     for (const stale of STALE) fs.rmSync(path.join(out, stale), { force: true, recursive: true });
+    for (const e of fs.readdirSync(out)) if (STALE_DAY.test(e)) fs.rmSync(path.join(out, e), { force: true, recursive: true });
     fs.writeFileSync(gameFile, template.replace(/^forum: .*$/m, `forum: ${server.url}`));
     files.push({ what: t('demo.file.game'), path: gameFile });
     const game = loadGame(gameFile);
@@ -133,54 +121,34 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
     const pages = crawl.threads.reduce((n, t) => n + t.fetchedPages.length, 0);
     summary.push(t('demo.crawl', crawl.threads.length, pages, crawl.requests, DEMO_CRAWL_DELAY_MS));
 
-    const days = await withStore(game, (store) => runJob(store, game, preset, write, summary));
+    const days = await runJob(game, preset, files, summary);
     const ledger = ledgerPath(game.file);
-    if (fs.existsSync(ledger)) files.push({ what: t('demo.file.ledger'), path: ledger });
     return { out, gameFile, storePath: game.storePath, ledgerPath: ledger, login: how, forum: server.url, days, files, summary, elapsedMs: Date.now() - started };
   } finally {
     await server.close();
   }
 }
 
-/** The closing-time job on the crawled store, day by day: tallies, auction, reports, elevator, HTML. */
-async function runJob(store: StoreData, game: Game, preset: DemoName, write: (what: string, name: string, text: string) => void, summary: string[]): Promise<DemoDay[]> {
-  const posts = postsFromStore(store);
-  const ledgerFile = ledgerPath(game.file);
+/**
+ * The closing-time job, day by day, as a director runs it: `closeDay` (src/close) on each day of the
+ * crawled game — count, rule vote and auction (wuhui), report with its proposals into the ledger, the
+ * next day's elevator floor, HTML — each into `<game>-day<N>/` like `bansha close`; then the game-level
+ * extras of the two other presets (wuhui's day-1 duels, 120b's 仲裁者 range).
+ */
+async function runJob(game: Game, preset: DemoName, files: DemoResult['files'], summary: string[]): Promise<DemoDay[]> {
   const days: DemoDay[] = [];
   for (const d of game.days) {
-    // One assembly of the day: its tally and its report (acceleration from that tally).
-    const closing = closingDay(game, store, d.day, { ledgerFile });
-    await recordProposals(game, closing.report, ledgerFile);
-    const { tally, report } = closing;
-    days.push({ day: d.day, tally, report });
-    if (tally) {
-      write(t('demo.file.tally', d.day), `tally-day${d.day}.txt`, renderTallyTerminal(tally));
-      summary.push(tallyLine(tally, game));
-    }
-    if (d.rules) {
-      const rules = tallyDay(withKnownUids(game, store.users), posts, d.day, { rules: true });
-      write(t('demo.file.rules', d.day), `rules-day${d.day}.txt`, renderTallyTerminal(rules));
-      summary.push(t('demo.line.rules', d.day, rules.result.name));
-    }
-    if (d.auction && game.rules.wuhui) {
-      const auction = resolveAuction(threadPosts(store, d.auction.tid), game, d.day);
-      write(t('demo.file.auction', d.day), `auction-day${d.day}.txt`, renderAuctionText(auction, voteOutShare(game, d)));
-      summary.push(t('demo.line.auction', d.day, auction.items.map((i) => `${i.item}号 ${i.winner ? `${i.winner} ${i.price}G` : '—'}`).join(', ')));
-    }
-    write(t('demo.file.report', d.day), `report-day${d.day}.txt`, renderDayReportTerminal(report));
-    summary.push(...reportLines(report, game));
-    if (d.discussion) {
-      const floor = elevatorFloor(store, game, d.day);
-      write(t('demo.file.elevator', d.day), `elevator-day${d.day}.txt`, renderElevatorBBCode(floor));
-      const marked = floor.entries.filter((e) => e.out).map((e) => e.player);
-      summary.push(t('demo.line.elevator', d.day, floor.entries.filter((e) => e.url).length, marked.join('、')));
-    }
-    write(t('demo.file.html', d.day), `report-day${d.day}.html`, dayHtml(game, store, closing));
+    const closed = await closeDay({ gameFile: game.file, day: d.day, crawl: false });
+    days.push({ day: d.day, tally: closed.tally, report: closed.closing.report, close: closed });
+    summary.push(...closed.summary);
+    for (const f of closed.files) if (!files.some((x) => x.path === f.path)) files.push(f);
   }
   if (preset === 'wuhui') {
     const pairs = duelPairs(game, 1);
-    write(t('demo.file.pairs'), 'pairs-day1.txt', pairs.map((p) => p.join(' — ')).join('\n') + '\n');
-    summary.push(t('demo.line.duels', pairs.map((p) => p.join('–')).join(', ')));
+    const p = path.join(path.dirname(game.file), 'pairs-day1.txt');
+    fs.writeFileSync(p, pairs.map((x) => x.join(' — ')).join('\n') + '\n');
+    files.push({ what: t('demo.file.pairs'), path: p });
+    summary.push(t('demo.line.duels', pairs.map((x) => x.join('–')).join(', ')));
   }
   if (game.rules.arbiterDivisor) {
     const last = game.days[game.days.length - 1].day;
@@ -189,39 +157,6 @@ async function runJob(store: StoreData, game: Game, preset: DemoName, write: (wh
     summary.push(t('demo.line.arbiter', last, from, range.join('、')));
   }
   return days;
-}
-
-/** "day 2: out 月饼 — 月饼 7.5, 花卷 4; sheriff 包子 (×1.5); not accelerated (5 of 11 asked, 6 needed)". */
-function tallyLine(tl: TallyResult, game: Game): string {
-  if (tl.kind === 'none') return t('demo.line.noVote', tl.day, game.rules.name);
-  const totals = tl.totals.filter((l) => l.votes > 0).map((l) => `${l.name} ${l.votes}`).join(', ');
-  const bits = [t('demo.line.tally', tl.day, tl.kind, tl.result.name, totals)];
-  if (tl.result.tie.length) bits.push(t('demo.line.tie', tl.result.tie.join('/'), tl.result.rule));
-  if (tl.sheriff) bits.push(t('demo.line.sheriff', tl.sheriff, tl.sheriffWeight));
-  const a = tl.acceleration;
-  if (a) bits.push(t('demo.line.acceleration', tl.accelerated, a.requests.length, a.alive, a.needed));
-  const rejected = tl.ballots.filter((b) => b.status === 'rejected').length;
-  if (rejected) bits.push(t('demo.line.rejected', rejected));
-  return bits.join(t('demo.line.sep'));
-}
-
-/** The report of a day in two or three lines: lurkers, flags by kind, cards proposed. */
-function reportLines(r: DayReport, game: Game): string[] {
-  const few = r.flags.filter((f) => f.kind === 'few-posts').map((f) => f.player);
-  const noBallot = r.flags.filter((f) => f.kind === 'no-ballot').map((f) => f.player);
-  const kinds = new Map<string, number>();
-  for (const f of r.flags) {
-    if (f.kind === 'few-posts' || f.kind === 'no-ballot') continue;
-    const name = FLAG_KIND_NAMES[f.kind].short;
-    kinds.set(name, (kinds.get(name) ?? 0) + 1);
-  }
-  const colours = new Map<string, number>();
-  for (const c of r.cards) colours.set(COLOR_NAME[c.color], (colours.get(COLOR_NAME[c.color]) ?? 0) + 1);
-  const lines = [
-    t('demo.line.lurkers', r.day, game.rules.lurking.enabled ? t('demo.line.fewPosts', game.rules.lurking.minPostsPerDay, few.join('、')) : null, noBallot.join('、'), r.waived),
-    t('demo.line.flags', r.day, [...kinds].map(([k, n]) => `${k} ${n}`).join(', '), r.cards.length, [...colours].map(([k, n]) => `${k} ${n}`).join(', ')),
-  ];
-  return lines;
 }
 
 /** Logs in through the replay server's form: in Chromium when available, else a plain HTTP form post. */
@@ -252,7 +187,10 @@ export function register(program: Command): void {
         '',
         c.bold(t('demo.writtenTo', r.out)),
       ];
-      for (const f of r.files) lines.push(`  ${padDisplay(f.what, 24)} ${f.path}`);
+      // A day's close writes a folder as `bansha close` does: shown as the folder, not its every file.
+      const folders = new Set(r.days.map((d) => d.close.out));
+      for (const f of r.files) if (!folders.has(path.dirname(f.path))) lines.push(`  ${padDisplay(f.what, 24)} ${f.path}`);
+      for (const d of r.days) lines.push(`  ${padDisplay(t('demo.file.day', d.day, d.close.files.filter((f) => path.dirname(f.path) === d.close.out).length), 24)} ${d.close.out}${path.sep}`);
       lines.push('', t('demo.done', (r.elapsedMs / 1000).toFixed(1), r.gameFile));
       process.stdout.write(`${lines.join('\n')}\n`);
     });
