@@ -11,15 +11,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { dayTids } from '../activity/threads.js';
-import { ledgerPath, readLedger } from '../cards/ledger.js';
-import { standings } from '../cards/standing.js';
+import { ledgerPath } from '../cards/ledger.js';
 import { UserError } from '../errors.js';
 import { withCountingStore, withStore } from '../store/with-store.js';
 import { crawlGame, type CrawlOptions } from '../crawl/crawler.js';
 import { elevatorFloor } from '../elevator/floor.js';
 import { loadGame, parseGame } from '../game/game-file.js';
 import { exitTime } from '../game/roster.js';
-import type { Game } from '../game/types.js';
 import type { PublishPlan } from '../publish/plan.js';
 import { incompleteLines } from '../render/incomplete.js';
 import { renderDayReportBBCode } from '../render/report-bbcode.js';
@@ -43,11 +41,13 @@ import { t } from '../i18n/index.js';
 import { renderElevatorBBCode } from '../render/elevator-bbcode.js';
 import { closingDay, dayHtml, markIncomplete, recordProposals, storedPostLinks, threadsForReport, threadsThroughDay, type ClosingDay } from './closing-day.js';
 import { withDaySheriff, withExitEvents, writeGameFile } from './confirm.js';
+import { carriedForward, carriedThreads, sentOffOn } from './carried.js';
 import { handoverAtClose, sheriffSummary } from './sheriff.js';
 import { reportLines, tallyLine } from './summary-lines.js';
 
 export { announcementPlan, refuseIncompletePost } from './announcement.js';
 export { withExitEvents } from './confirm.js';
+export { carriedForward, sentOffOn } from './carried.js';
 
 export interface CloseOptions {
   /** The game file. */
@@ -90,15 +90,6 @@ export interface CloseResult {
 export function defaultCloseDir(gameFile: string, day: number): string {
   const base = path.basename(gameFile).replace(/\.ya?ml$/i, '');
   return path.join(path.dirname(path.resolve(gameFile)), `${base}-day${day}`);
-}
-
-/** Players sent off (罚下) by the cards confirmed through day `day` who were not yet sent off before it. */
-export function sentOffOn(game: Game, day: number, closes: number): DerivedExit[] {
-  const ledger = readLedger(game, ledgerPath(game.file));
-  const before = new Set(standings(game, ledger, day - 1).filter((s) => s.sentOff).map((s) => s.player));
-  return standings(game, ledger, day)
-    .filter((s) => s.sentOff && !before.has(s.player))
-    .map((s) => ({ day, player: s.player, out: closes, how: 'card' as const }));
 }
 
 /** Runs the closing-time job for day `opts.day` (see the module comment). */
@@ -205,9 +196,13 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
 
   const next = game.days.find((d) => d.day === opts.day + 1);
   if (next?.discussion) {
-    // The next day starts from the closed day's results, confirmed or not (the summary says which).
-    const after: Game = { ...game, events: [...game.events, ...derived.filter((x) => exitTime(game, x.player) === null).map((x) => ({ player: x.player, out: x.out, how: x.how }))] };
-    const floor = await withStore(game, (store) => elevatorFloor(store, after, next.day));
+    // The next day starts from the closed days' results, confirmed or not (the summary says which).
+    const { floor, carried } = await withStore(game, (store) => {
+      const c = carriedForward(game, store, next.day);
+      return { floor: elevatorFloor(store, c.game, next.day), carried: c };
+    }, [...dayTids(next), ...carriedThreads(game, next.day)]);
+    // This day's own results are in the summary above; earlier days' unrecorded ones are worth a line.
+    for (const w of carried.warnings) if (w.day < opts.day) summary.push(t('close.note', w.text));
     write(t('close.file.elevator', next.day), `elevator-day${next.day}.bbcode.txt`, renderElevatorBBCode(floor));
     const marked = floor.entries.filter((e) => e.out).map((e) => e.player);
     summary.push(t('close.elevator', next.day, floor.entries.filter((e) => e.url).length, marked.join('、')));

@@ -194,6 +194,9 @@ export const en: Messages = {
   'elevator.pairsOrArbiter': 'use --pairs or --arbiter-from, not both',
   'elevator.badPost': (got) => `--post takes "reply" or "edit" (got "${got}")`,
   'elevator.postAlone': '--post publishes the elevator floor: not with --pairs or --arbiter-from',
+  'carried.applied': (player, how, day, at, file) =>
+    `${player} was ${how === 'vote' ? 'voted out' : 'sent off (red card)'} on day ${day} (${at}), and the game file's events do not record it: treated as out here — run bansha close --day ${day} --game ${file} --confirm to record it, or correct the game file`,
+  'carried.unread': (day, tids) => `day ${day}'s threads ${tids} are not completely stored: whether its results (who is out) are in the game file could not be checked — run bansha crawl first`,
   'elevator.warning': (w) => `warning: ${w}`,
   'elevator.bye': ' (bye)',
   'elevator.range': (n, names) => `arbiter range (${n}): ${names}`,

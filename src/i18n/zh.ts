@@ -201,6 +201,9 @@ export const zh = {
   'elevator.pairsOrArbiter': '--pairs 和 --arbiter-from 只能选一个',
   'elevator.badPost': (got: string) => `--post 只接受 "reply" 或 "edit"（收到 "${got}"）`,
   'elevator.postAlone': '--post 发布的是电梯楼：不能与 --pairs 或 --arbiter-from 同用',
+  'carried.applied': (player: string, how: 'vote' | 'card', day: number, at: string, file: string) =>
+    `${player} 第 ${day} 日${how === 'vote' ? '投票出局' : '红牌罚下'}（${at}），游戏文件 events 中没有记录：此处已按出局处理——请运行 bansha close --day ${day} --game ${file} --confirm 写入，或更正游戏文件`,
+  'carried.unread': (day: number, tids: string) => `第 ${day} 日的帖子 ${tids} 未抓全或不在存档中：无法核对该日结果（出局）是否已记入游戏文件——请先 bansha crawl`,
   'elevator.warning': (w: string) => `注意：${w}`,
   'elevator.bye': '（轮空）',
   'elevator.range': (n: number, names: string) => `仲裁范围（${n}人）：${names}`,

@@ -33,15 +33,17 @@ export function exitsFromTally(t: TallyResult): DerivedExit[] {
 /**
  * Where the game file and the derived results of day `day` (closing at `closes`) disagree, in Chinese
  * (empty when they agree): a derived exit the file lacks or dates otherwise, and a 'vote' exit the file
- * records at that close for someone the count did not put out.
+ * records at that close for someone the count did not put out. `unrecorded: false` leaves out the
+ * derived exits the file lacks (a caller that applies them says so in its own words).
  */
-export function exitDisagreements(game: Game, day: number, closes: number, derived: readonly DerivedExit[]): string[] {
+export function exitDisagreements(game: Game, day: number, closes: number, derived: readonly DerivedExit[], opts: { unrecorded?: boolean } = {}): string[] {
   const t = (ms: number) => forumTime(ms, game.timezone);
   const how = (h: ExitHow) => ({ vote: '投票', card: '红牌罚下', night: '夜间', other: '其他' })[h];
   const out: string[] = [];
   for (const d of derived) {
     const events = game.events.filter((e) => e.player === d.player && e.out !== undefined);
     if (!events.length) {
+      if (opts.unrecorded === false) continue;
       out.push(
         `第 ${day} 日结果：${d.player} ${how(d.how)}出局（${t(d.out)}），但游戏文件 events 中没有记录：之后的计票与电梯楼仍把 ${d.player} 当作在场——` +
           `请运行 bansha close --day ${day} --confirm 写入，或在游戏文件中更正`,

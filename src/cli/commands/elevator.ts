@@ -3,6 +3,8 @@
  * (rules-spec §9), ready to paste; `--pairs` the wuhui day-1 duel pairs by elevator neighbours;
  * `--arbiter-from NAME` the 120b 仲裁者 range. `--json` for scripts. `--post [reply|edit]` publishes the
  * floor (a reply, or floor 2 replaced) through the logged-in browser (src/publish): a dry run unless --yes.
+ * A player the closed days put out (voted out, 罚下) whom the game file does not record yet is listed as
+ * out, with a warning naming the player, the day and the result (src/close/carried.ts).
  */
 import type { Command } from 'commander';
 import { dayTids } from '../../activity/threads.js';
@@ -14,6 +16,7 @@ import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions } from '../options.js';
 import { withStore } from '../../store/with-store.js';
+import { carriedForward, carriedThreads } from '../../close/carried.js';
 
 export function register(program: Command): void {
   gameOptions(program.command('elevator').description(t('elevator.description')), { day: true, store: true })
@@ -40,8 +43,10 @@ export function register(program: Command): void {
         return;
       }
       await withStore(game, async (store) => {
-        const floor = elevatorFloor(store, game, o.day);
-        for (const w of floor.warnings) process.stderr.write(`${t('elevator.warning', w)}\n`);
+        // The closed days' results the game file does not record yet are applied, each named (carried.ts).
+        const carried = carriedForward(game, store, o.day);
+        const floor = elevatorFloor(store, carried.game, o.day);
+        for (const w of [...carried.warnings.map((x) => x.text), ...floor.warnings]) process.stderr.write(`${t('elevator.warning', w)}\n`);
         const bbcode = renderElevatorBBCode(floor);
         if (post !== null) {
           const { editFloor2Plan, replyPlan, runPost } = await import('../../publish/index.js'); // the browser only when posting
@@ -51,6 +56,6 @@ export function register(program: Command): void {
           return;
         }
         process.stdout.write(o.json ? `${JSON.stringify({ ...floor, bbcode }, null, 2)}\n` : bbcode);
-      }, dayTids(findDay(game, o.day)));
+      }, [...dayTids(findDay(game, o.day)), ...carriedThreads(game, o.day)]);
     });
 }
