@@ -55,6 +55,11 @@ export type IgnoreReason =
   /** A pledge in a post that may not carry bids: the post's problem, worded for the pledge. */
   | { code: 'pledge-not-counted'; why: PostProblem };
 
+/** The director's ruling on a bid's post (src/rulings, `bansha rule accept|reject PID`): it overrides the rules above. */
+export type BidRuling =
+  | { code: 'ruling-accepted'; id: number; why: string; by: string; at: string; overruled: BidReason | null }
+  | { code: 'ruling-rejected'; id: number; why: string; by: string; at: string };
+
 /** Why a bid is rejected (AuctionBid.code / reason). */
 export type BidReason = PostProblem | BidProblem;
 
@@ -63,7 +68,7 @@ export type BidNote =
   | { code: 'edited-first-counts'; at: string | null; now: string[] }
   | { code: 'edited-no-earlier-version'; at: string };
 
-export type AuctionReason = IgnoreReason | BidReason;
+export type AuctionReason = IgnoreReason | BidReason | BidRuling;
 export type AuctionReasonCode = AuctionReason['code'];
 export type BidNoteCode = BidNote['code'];
 
@@ -120,6 +125,17 @@ export function bidReasonText(r: BidReason, zone: string): string {
     default:
       return postProblemText(r, zone);
   }
+}
+
+/** The director's ruling on a bid, in Chinese: the public sentence (导演裁定, with what it overruled). */
+export function bidRulingText(r: BidRuling, zone: string): string {
+  if (r.code === 'ruling-rejected') return `导演裁定：此出价不计（${r.why}）`;
+  return `导演裁定：认可此出价（${r.why}）${r.overruled ? `；原判：${bidReasonText(r.overruled, zone)}` : ''}`;
+}
+
+/** The director's note on a ruling (never public): which ruling, and how to take it back. */
+export function bidRulingNote(r: BidRuling): string {
+  return `裁定 #${r.id}（${r.by}，${r.at}）；撤销：bansha rule undo ${r.id}`;
 }
 
 /** Why a bid or pledge was set aside, in Chinese. */

@@ -21,14 +21,19 @@ import type { Game, GameDay } from '../game/types.js';
 import type { SlicePost } from '../store/slice.js';
 import { readAuctionPost, type ReadAuctionPost } from './read-bids.js';
 import { strictlyBefore, timeSpan } from '../votes/time.js';
+import { rulingsByPid } from '../rulings/active.js';
+import type { Ruling } from '../rulings/types.js';
 import {
   bidNoteText,
   bidReasonText,
+  bidRulingNote,
+  bidRulingText,
   ignoreReasonText,
   type AuctionReasonCode,
   type BidNote,
   type BidNoteCode,
   type BidReason,
+  type BidRuling,
   type IgnoreReason,
   type PostProblem,
 } from './reasons.js';
@@ -41,10 +46,15 @@ export interface AuctionBid {
   bidder: string;
   price: number;
   status: BidStatus;
-  /** Why a rejected bid does not count, as a stable code (reasons.ts); null for a valid bid. */
+  /**
+   * Why a rejected bid does not count, or the director's ruling on it (ruling-accepted: a bid the rules
+   * rejected counts), as a stable code (reasons.ts); null for a valid bid nobody ruled on.
+   */
   code: AuctionReasonCode | null;
-  /** The same in Chinese, as a director would write it in the thread; null for a valid bid. */
+  /** The same in Chinese, as a director would write it in the thread (public); null with `code`. */
   reason: string | null;
+  /** For the director only (never public): the ruling's id and how to undo it. */
+  directorNote?: string;
   pid: number;
   /** Posted at (ISO 8601 with the forum's offset, as the page showed it). */
   at: string;
@@ -119,6 +129,7 @@ export function resolveAuction(postsAsStored: readonly SlicePost[], game: Game, 
   const calls = new Map<string, number>();
   const pledged = new Map<string, number>();
   const zone = game.timezone;
+  const rulings = rulingsByPid(game.rulings, 'bid', day);
 
   for (const post of [...posts].sort((a, b) => a.pid - b.pid)) {
     if (isDirector(game, post.author)) continue;
@@ -166,7 +177,14 @@ export function resolveAuction(postsAsStored: readonly SlicePost[], game: Game, 
         else if (b.price < item.base) why = { code: 'below-base', item: b.item, base: item.base };
         else if (held !== undefined && b.price > held + extra) why = { code: 'above-holdings', player: post.author, held, pledged: extra };
       }
-      if (why) {
+      // The director's ruling on this post (src/rulings) overrides the rules: accept counts it, reject voids it.
+      const ruled = rulingOn(rulings.get(post.pid), why);
+      if (ruled) {
+        bid.code = ruled.code;
+        bid.reason = bidRulingText(ruled, zone);
+        bid.directorNote = bidRulingNote(ruled);
+        if (ruled.code === 'ruling-rejected') bid.status = 'rejected';
+      } else if (why) {
         bid.status = 'rejected';
         bid.code = why.code;
         bid.reason = bidReasonText(why, zone);
@@ -185,6 +203,13 @@ export function resolveAuction(postsAsStored: readonly SlicePost[], game: Game, 
     }
   }
   return { day, tid: gameDay.auction.tid, closes: gameDay.closes, diamondValue, items, pledges, ignored };
+}
+
+/** A ruling on a bid as the reason it carries: what an acceptance overruled (null: the bid was valid anyway). */
+function rulingOn(r: Ruling | undefined, why: BidReason | null): BidRuling | null {
+  if (!r) return null;
+  const who = { id: r.id, why: r.why, by: r.by, at: r.at };
+  return r.verb === 'reject' ? { code: 'ruling-rejected', ...who } : { code: 'ruling-accepted', ...who, overruled: why };
 }
 
 /** Null when the post may carry bids; else why it may not. */

@@ -424,6 +424,14 @@ export const zh = {
   'rule.opt.undoBy': '撤销人（默认：游戏的第一位导演）',
   'rule.line': (id: number, day: number, accept: boolean, what: string, why: string, by: string, at: string) =>
     `#${id}  第 ${day} 日  ${accept ? '认可' : '不计'}  ${what}  —— ${why}  （${by}，${at}）`,
+  'rule.what.bid': (pid: number) => `出价 pid ${pid}`,
+  'rule.bidEffect': (bidder: string, item: number, price: number, was: string, now: string, winnerBefore: string, winnerAfter: string) =>
+    `  ${bidder} ${item}号物品 ${price}G：${was} → ${now}（得主 ${winnerBefore} → ${winnerAfter}）`,
+  'rule.bidOtherDay': (pid: number, day: number, tid: number, asked: number) => `pid ${pid} 是第 ${day} 日拍卖贴（帖子 ${tid}）的出价，不是第 ${asked} 日的：请用 --day ${day}`,
+  'rule.notABid': (pid: number, floor: string, day: number) => `pid ${pid}（${floor}#）在第 ${day} 日拍卖贴中没有可读的出价：没有可认可或作废的`,
+  'auction.status.winning': '得标',
+  'auction.status.outbid': '有效（未得标）',
+  'auction.status.rejected': '无效',
   'rule.what.card': (card: string) => `牌 ${card}`,
   'rule.what.flag': (pid: number) => `违规 pid ${pid}`,
   'rule.what.ballot': (pid: number) => `选票 pid ${pid}`,

@@ -17,9 +17,10 @@ export function renderAuctionText(r: AuctionResult, share: VoteOutShare | null, 
     out.push(head + (it.winner ? pc.bold(`${it.winner} ${it.price}G`) + tie : pc.dim('无人有效出价')));
     for (const b of it.bids) {
       const mark = b.status === 'winning' ? pc.green('✓') : b.status === 'outbid' ? ' ' : pc.red('✗');
-      const why = b.reason ? pc.red(` — ${b.reason}`) : '';
+      const why = b.reason ? (b.status === 'rejected' ? pc.red : pc.cyan)(` — ${b.reason}`) : '';
       const note = b.note ? pc.yellow(`（${b.note}）`) : '';
       out.push(`  ${mark} ${b.bidder} ${b.price}G  ${b.at.slice(5, 16).replace('T', ' ')}  pid ${b.pid}${why}${note}`);
+      if (b.directorNote) out.push(pc.dim(`      [导演备注] ${b.directorNote}`));
     }
   }
   if (r.pledges.length) {

@@ -10,6 +10,8 @@ import { t } from '../i18n/index.js';
 import { findDay } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import type { StoreData } from '../store/types.js';
+import { resolveAuction, type AuctionBid, type AuctionResult } from '../auction/index.js';
+import { threadPosts } from '../store/slice.js';
 import { postsFromStore, tallyDay } from '../votes/tally.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
 import type { Ruling } from './types.js';
@@ -58,4 +60,42 @@ export function checkBallotRuling(game: Game, store: StoreData, ruling: Omit<Rul
     throw new UserError(t('rule.cannotAccept', pid, ballot.reason ?? null));
   }
   return { before, after, ballot, was };
+}
+
+export interface BidRulingEffect {
+  before: AuctionResult;
+  after: AuctionResult;
+  /** The post's bids once the ruling applies, with each one's item and status before it. */
+  bids: Array<{ item: number; bid: AuctionBid; was: AuctionBid }>;
+}
+
+/** The day whose auction thread holds `tid`, or null. */
+export function auctionDayOf(game: Game, tid: number): number | null {
+  return game.days.find((d) => d.auction?.tid === tid)?.day ?? null;
+}
+
+/**
+ * Checks a ruling on an auction post's bids (`ruling.subject === 'bid'`, wuhui): the pid must be a
+ * stored post of that day's auction thread carrying at least one bid on an item on sale (an unreadable
+ * post has no price a ruling could count). Throws (UserError, exit 2) when it cannot stand.
+ */
+export function checkBidRuling(game: Game, store: StoreData, ruling: Omit<Ruling, 'id'> & { id?: number }): BidRulingEffect {
+  const pid = ruling.pid;
+  if (pid === undefined) throw new UserError(t('rule.ballotNoPid'));
+  const stored = store.posts[String(pid)];
+  if (!stored) throw new UserError(t('rule.ballotNotStored', pid, game.storePath));
+  findDay(game, ruling.day);
+  const day = auctionDayOf(game, stored.tid);
+  if (day === null) throw new UserError(t('rule.notVoteThread', pid, stored.tid, game.file));
+  if (day !== ruling.day) throw new UserError(t('rule.bidOtherDay', pid, day, stored.tid, ruling.day));
+  const posts = threadPosts(store, stored.tid);
+  const others = (game.rulings ?? []).filter((r) => !(r.subject === 'bid' && r.pid === pid));
+  const resolve = (rulings: Ruling[]) => resolveAuction(posts, { ...game, rulings }, day);
+  const before = resolve(game.rulings ?? []);
+  const after = resolve([...others, { ...ruling, id: ruling.id ?? 0 } as Ruling]);
+  const mine = (r: AuctionResult) => r.items.flatMap((it) => it.bids.filter((b) => b.pid === pid).map((bid) => ({ item: it.item, bid })));
+  const was = mine(before);
+  const bids = mine(after).map((x, i) => ({ ...x, was: was[i].bid }));
+  if (!bids.length) throw new UserError(t('rule.notABid', pid, String(stored.versions.at(-1)?.post.floor ?? '?'), day));
+  return { before, after, bids };
 }

@@ -21,7 +21,7 @@ const entrySchema = z.union([
   z.object({
     ...common,
     verb: z.enum(['accept', 'reject']),
-    subject: z.enum(['ballot', 'flag', 'card']),
+    subject: z.enum(['ballot', 'flag', 'bid', 'card']),
     pid: z.number().int().positive().optional(),
     card: z.string().optional(),
     day: z.number().int().positive(),

@@ -4,10 +4,10 @@
  * by the analyses (the tally's ballot selection, the report's flags and cards), never by a renderer.
  */
 
-/** What a ruling is about: a ballot post, a flagged post (by pid), or a proposed card (by ledger id). */
-export type RulingSubject = 'ballot' | 'flag' | 'card';
+/** What a ruling is about: a ballot post, a flagged post, an auction post's bids (by pid), or a proposed card (by ledger id). */
+export type RulingSubject = 'ballot' | 'flag' | 'bid' | 'card';
 
-/** accept: the ballot counts / the flag stands / the card is given; reject: the opposite. */
+/** accept: the ballot counts / the flag stands / the bids count / the card is given; reject: the opposite. */
 export type RulingVerb = 'accept' | 'reject';
 
 export interface Ruling {

@@ -15,7 +15,7 @@ import type { Game } from '../../game/types.js';
 import { terminalSafe as s } from '../../render/safe-text.js';
 import { activeRulings, appendEntry, latestActive } from '../../rulings/active.js';
 import { applyCardRuling, ledgerCard, reopenCard } from '../../rulings/cards.js';
-import { checkBallotRuling } from '../../rulings/check.js';
+import { auctionDayOf, checkBallotRuling, checkBidRuling } from '../../rulings/check.js';
 import { readRulings, rulingsPath, writeRulings } from '../../rulings/file.js';
 import type { Ruling, RulingVerb } from '../../rulings/types.js';
 import { UserError } from '../../errors.js';
@@ -44,7 +44,9 @@ function ruler(game: Game, by?: string): string {
 
 /** One ruling in words, for list and the command's answer. */
 function rulingLine(r: Ruling): string {
-  const what = r.subject === 'card' ? t('rule.what.card', r.card ?? '') : r.subject === 'flag' ? t('rule.what.flag', r.pid ?? 0) : t('rule.what.ballot', r.pid ?? 0);
+  const what = r.subject === 'card'
+    ? t('rule.what.card', r.card ?? '')
+    : r.subject === 'flag' ? t('rule.what.flag', r.pid ?? 0) : r.subject === 'bid' ? t('rule.what.bid', r.pid ?? 0) : t('rule.what.ballot', r.pid ?? 0);
   return t('rule.line', r.id, r.day, r.verb === 'accept', what, s(r.why), s(r.by), r.at);
 }
 
@@ -74,6 +76,20 @@ async function rule(verb: RulingVerb, target: string, o: RuleCliOptions): Promis
   if (o.day === undefined) throw new UserError(t('rule.needsDay'));
   const day = o.day;
   await withStore(game, async (store) => {
+    const stored = store.posts[String(pid)];
+    // A post of an auction thread (wuhui 拍卖贴): its bids are ruled on like a ballot.
+    if (!o.flag && stored && auctionDayOf(game, stored.tid) !== null) {
+      const ruling = { ...base, subject: 'bid' as const, pid, day };
+      const effect = checkBidRuling(game, store, ruling);
+      const { data: next, entry } = appendEntry(data, ruling);
+      await writeRulings(next, file);
+      out.push(t('rule.ruled', rulingLine(entry)));
+      for (const { item, bid, was } of effect.bids) {
+        const winner = (r: typeof effect.after) => r.items.find((x) => x.item === item)?.winner ?? '—';
+        out.push(t('rule.bidEffect', s(bid.bidder), item, bid.price, t(`auction.status.${was.status}`), t(`auction.status.${bid.status}`), s(winner(effect.before)), s(winner(effect.after))));
+      }
+      return;
+    }
     const inVoteThread = game.days.some((d) => [d.vote?.tid, d.rules?.tid].includes(store.posts[String(pid)]?.tid));
     if (!o.flag && (inVoteThread || !store.posts[String(pid)])) {
       const ruling = { ...base, subject: 'ballot' as const, pid, day };
