@@ -116,7 +116,7 @@ export type SheriffSource =
   /** The badge passed on (succession.ts): `source` is how the outgoing sheriff held it. */
   | { code: 'passed'; handover: SheriffHandover; source: string }
   /** The sheriff left and the posts name no successor (handover.missing), or there is none to read. */
-  | { code: 'sheriff-out'; name: string; source: string; at: number; handover?: SheriffHandover }
+  | { code: 'sheriff-out'; name: string; source: string; at: number; handover: SheriffHandover }
   | { code: 'none' };
 
 /** Notes for the director that are not tied to one ballot (TallyResult.notes). */
@@ -420,8 +420,9 @@ export function sheriffSourceText(s: SheriffSource, zone: string): string {
     }
     case 'sheriff-out': {
       const h = s.handover;
-      const passes = h ? `：${h.rule === 'random' ? '警徽由导演随机移交' : `警徽须由 ${s.name} 移交`}${h.cite ? `（${h.cite}）` : ''}，${h.missing === 'conflict' ? '帖子所指继任者不一致' : h.missing === 'unread' ? `帖子 ${h.unread.join('、')} 未抓全` : '帖子中未见继任者'}` : '';
-      return `警长 ${s.name}（${s.source}）已于 ${forumTime(s.at, zone)} ${h ? departureWord(h.how) : '出局'}${passes}：请在游戏文件中指定继任警长（days[].sheriff）`;
+      const missing = h.missing === 'conflict' ? '帖子所指继任者不一致' : h.missing === 'unread' ? `帖子 ${h.unread.join('、')} 未抓全` : '帖子中未见继任者';
+      const passes = `${h.rule === 'random' ? '警徽由导演随机移交' : `警徽须由 ${s.name} 移交`}${h.cite ? `（${h.cite}）` : ''}`;
+      return `警长 ${s.name}（${s.source}）已于 ${forumTime(s.at, zone)} ${departureWord(h.how)}：${passes}，${missing}：请在游戏文件中指定继任警长（days[].sheriff）`;
     }
     case 'none':
       return '无警长';
@@ -443,7 +444,7 @@ export function noteText(n: TallyNote, zone: string): string {
 }
 
 /** How the sheriff left, in Chinese. */
-export function departureWord(how: SheriffHandover['how']): string {
+function departureWord(how: SheriffHandover['how']): string {
   return { vote: '投票出局', card: '红牌罚下', night: '夜间出局', other: '出局', idiot: '发动装傻' }[how];
 }
 
