@@ -56,7 +56,6 @@ export const en: Messages = {
     `crawl: ${threads} threads, ${pages} pages, ${requests} requests, all complete (${delayMs} ms between requests: the server is local; a real forum gets the polite default of 1 s)`,
   'demo.file.game': 'game file',
   'demo.file.store': 'evidence store',
-  'demo.file.ledger': 'card ledger',
   'demo.file.day': (day, files) => `day ${day} close (${files} files)`,
   'demo.file.pairs': 'day 1 duel pairs',
   'demo.line.duels': (pairs) => `day 1 duels: ${pairs}`,

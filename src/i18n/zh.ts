@@ -63,7 +63,6 @@ export const zh = {
     `抓取：${threads} 个帖子，${pages} 页，${requests} 次请求，全部完整（请求间隔 ${delayMs} 毫秒：服务器在本机；真实论坛默认间隔 1 秒）`,
   'demo.file.game': '游戏文件',
   'demo.file.store': '证据存档',
-  'demo.file.ledger': '牌账',
   'demo.file.day': (day: number, files: number) => `第 ${day} 日关门（${files} 个文件）`,
   'demo.file.pairs': '第 1 日对战组合',
   'demo.line.duels': (pairs: string) => `第 1 日对战：${pairs}`,
