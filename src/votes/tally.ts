@@ -4,6 +4,7 @@
  * counts, weighs and counts them, and says who won and by which rule. A pure function of the game and
  * the posts, so tests feed posts directly and the CLI feeds them from the store (`postsFromStore`).
  */
+import { dayTids } from '../activity/threads.js';
 import { UserError } from '../errors.js';
 import { exitTime, findDay, idiotTime, otherSeatNames, seatPosts } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
@@ -205,10 +206,12 @@ export function sheriffFor(game: Game, posts: PostsOf, d: GameDay, countAt: numb
 export function successionThreadsFor(game: Game, day: number): number[] {
   if (!game.rules.publicVote || !game.rules.day1Election) return [];
   const closes = findDay(game, day).closes;
+  // A later day's thread may not exist yet: a departure during this day is read from this day's threads.
+  const later = new Set(game.days.filter((d) => d.day > day).flatMap((d) => dayTids(d)));
   const tids = new Set<number>();
   for (const e of game.events) {
     for (const at of [e.out, game.preset === 'm107' ? e.idiot : undefined]) {
-      if (at !== undefined && at < closes) for (const t of successionThreads(game, at)) tids.add(t);
+      if (at !== undefined && at < closes) for (const t of successionThreads(game, at)) if (!later.has(t)) tids.add(t);
     }
   }
   return [...tids];

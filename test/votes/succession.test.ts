@@ -101,6 +101,13 @@ describe('the sheriff passed on', () => {
     expect(sheriffHandover(game, captured, { player: '包子', at: game.events[0].out!, how: 'card' }).cite).toBe('062 l.174 武林盟主因红牌罚下而出局后，下任武林盟主将被随机指定');
   });
 
+  test("a tally never needs a later day's thread (it may not exist yet)", () => {
+    const game = publicGameWith((y) => y.replace(/(  - \{day: 2,[^\n]*\n)/, '$1  - {day: 3, discussion: 99, opens: "2026-11-23 10:00", closes: "2026-11-23 21:00"}\n')
+      .replace('events:\n', 'events:\n  - {player: 包子, out: "2026-11-22 15:00", how: card}\n'));
+    expect(threadsForTally(game, 2)).not.toContain(99);
+    expect(threadsForTally(game, 3)).toContain(99);
+  });
+
   test('where a successor is published: the process thread, the day left in and the next', () => {
     const game = leaves('vote');
     expect(successionThreads(game, game.days[1].closes).sort()).toEqual([ids.threads.process.tid, ids.threads.d2talk.tid, ids.threads.d2vote.tid].sort());
