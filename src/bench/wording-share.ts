@@ -13,7 +13,7 @@ import { synthGame } from './synth-game.js';
 import { closingDay } from '../close/closing-day.js';
 import { gameTids } from '../activity/threads.js';
 import { threadPosts, type SlicePost } from '../store/slice.js';
-import type { StoreData } from '../store/types.js';
+import { openStore } from '../store/index.js';
 import { postsOfDay } from '../violations/scan.js';
 import { loadWordLists } from '../violations/word-lists.js';
 import { findBannedWording } from '../violations/wording.js';
@@ -37,7 +37,7 @@ export async function measureWordingShare(posts: number): Promise<WordingShare> 
   const dir = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'bansha-wording-'));
   await runPipeline(synth, { dir, keepDir: true, baselineEvery: 1_000_000 });
   const game = gameOf(synth, dir);
-  const data = JSON.parse(fs.readFileSync(game.storePath, 'utf8')) as StoreData;
+  const { data } = await openStore(game.storePath, { lock: false });
   const lists = loadWordLists(game.rules.bannedCategories);
   findBannedWording('预热', lists); // the segmenter's dictionary loads once per run, in either
 

@@ -25,8 +25,8 @@ export interface Words {
   /** For each UTF-16 offset, the [start, end) of the dictionary word it lies in. */
   wordOf: Array<[number, number]>;
   /** For each UTF-16 offset, the [start, end) of the word it lies in when jieba also guesses words
-   *  the dictionary lacks (HMM: 出声 in 出声询问). */
-  guessedWordOf: Array<[number, number]>;
+   *  the dictionary lacks (HMM: 出声 in 出声询问); cut on first use (only same-sound matches ask). */
+  guessedWordOf(): Array<[number, number]>;
 }
 
 function cut(text: string, hmm: boolean): { bounds: Set<number>; wordOf: Array<[number, number]> } {
@@ -45,5 +45,6 @@ function cut(text: string, hmm: boolean): { bounds: Set<number>; wordOf: Array<[
 /** The words of a (simplified Chinese) text: jieba's precise mode, with and without HMM guesses. */
 export function words(text: string): Words {
   const exact = cut(text, false);
-  return { ...exact, guessedWordOf: cut(text, true).wordOf };
+  let guessed: Array<[number, number]> | null = null;
+  return { ...exact, guessedWordOf: () => (guessed ??= cut(text, true).wordOf) };
 }

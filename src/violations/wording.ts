@@ -14,6 +14,7 @@
 import { pinyin } from 'pinyin-pro';
 import { foldChar, foldString, foldText, type FoldedText, type Token } from './text-fold.js';
 import { words, type Words } from './segment.js';
+import { patternCandidates, type Candidate } from './pattern-index.js';
 import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lists.js';
 
 /** How a hit differs from the entry as listed. */
@@ -37,6 +38,9 @@ export interface WordingHit {
 export interface WordingOptions {
   /** The players' names: never part of a match (a player called 周九 is not 诅咒). */
   names?: readonly string[];
+  /** Try every pattern at every token instead of the index's candidates: the reference the tests
+   *  hold the index to (pattern-index.ts); the same hits, slower. */
+  everyEntry?: boolean;
 }
 
 type Step = 'literal' | 'homophone' | 'pinyin' | 'initials' | 'wildcard';
@@ -60,9 +64,6 @@ interface Context {
   sentenceBefore: boolean[];
   /** Word boundaries, segmented on first use (most texts never get that far). */
   segments: () => { words: Words; bounds: Set<number> };
-  /** The index keys of every token (tokenKeys), and whether the text has a wildcard. */
-  present: Set<string>;
-  wildcard: boolean;
   /** The reading each Han character has in this text (pinyin-pro's context rules), by UTF-16 offset; lazy. */
   reading: () => Map<number, string>;
 }
@@ -70,12 +71,16 @@ interface Context {
 /** Particles after which jieba keeps a word whole (去死吧, 龟孙儿): a word boundary for matching. */
 const PARTICLE_END = /^[\p{Script=Han}]{2,}[吧啊呀了的们吗嘛呢儿]$/u;
 
-function context(text: string): Context {
-  const folded = foldText(text);
+function context(text: string, folded: FoldedText): Context {
   const { tokens } = folded;
-  const between = (i: number) => (i > 0 ? text.slice(tokens[i - 1].end, tokens[i].start) : '');
-  const hardBefore = tokens.map((_, i) => HARD_BREAK.test(between(i)));
-  const sentenceBefore = tokens.map((_, i) => SENTENCE_END.test(between(i)));
+  // Most tokens touch the one before: only the text between two that do not is tested.
+  const hardBefore: boolean[] = [];
+  const sentenceBefore: boolean[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const between = i > 0 && tokens[i].start > tokens[i - 1].end ? text.slice(tokens[i - 1].end, tokens[i].start) : '';
+    hardBefore.push(between !== '' && HARD_BREAK.test(between));
+    sentenceBefore.push(between !== '' && SENTENCE_END.test(between));
+  }
   let segmented: { words: Words; bounds: Set<number> } | null = null;
   const segments = () => {
     if (!segmented) {
@@ -100,9 +105,7 @@ function context(text: string): Context {
     }
     return reading;
   };
-  const present = new Set(tokens.flatMap(tokenKeys));
-  const wildcard = tokens.some((t) => t.kind === 'wildcard');
-  return { folded, tokens, hardBefore, sentenceBefore, segments, present, wildcard, reading: readingOf };
+  return { folded, tokens, hardBefore, sentenceBefore, segments, reading: readingOf };
 }
 
 function stepFor(e: CharElement, t: Token): Step | null {
@@ -131,15 +134,17 @@ function runOk(ctx: Context, a: number, b: number, taken: readonly Taken[]): boo
   // own: a real word that sounds like an entry (其实, 事实, 出声) is that word, and two same-sound
   // characters in two words are two words, not a disguise. Slang spellings that are words (煞笔) are
   // listed as entries.
+  // (Word boundaries first: they are cheaper than the readings in context.)
   const same = inRun.filter((x) => x.step === 'homophone');
+  const ownWord = (of: Array<[number, number]>, tok: Token) => {
+    const [ws, we] = of[tok.start] ?? [tok.start, tok.end];
+    return we - ws <= tok.end - tok.start;
+  };
+  for (const x of same) if (!ownWord(w.wordOf, ctx.tokens[x.t])) return false;
+  for (const x of same) if (!ownWord(w.guessedWordOf(), ctx.tokens[x.t])) return false;
   for (const x of same) {
-    const tok = ctx.tokens[x.t];
-    const here = ctx.reading().get(tok.start);
+    const here = ctx.reading().get(ctx.tokens[x.t].start);
     if (here && !x.syls.includes(here)) return false;
-    for (const of of [w.wordOf, w.guessedWordOf]) {
-      const [ws, we] = of[tok.start] ?? [tok.start, tok.end];
-      if (we - ws > tok.end - tok.start) return false;
-    }
   }
   return true;
 }
@@ -214,14 +219,6 @@ function acceptable(entry: WordEntry, taken: readonly Taken[], ctx: Context): bo
   return taken[0].t === first && taken[taken.length - 1].t === last;
 }
 
-/** The token keys the pattern index is keyed by (word-lists.ts firstKeys). */
-function tokenKeys(t: Token): string[] {
-  if (t.kind === 'han') return [`c:${t.text}`, ...t.syls.map((s) => `s:${s}`)];
-  if (t.kind === 'syllable') return [`s:${t.text}`];
-  if (t.kind === 'letter') return [`c:${t.text}`, `i:${t.text}`];
-  return t.kind === 'digit' ? [`c:${t.text}`] : [];
-}
-
 function evasionsOf(taken: readonly Taken[], original: string, tokens: Token[]): Evasion[] {
   const ev = new Set<Evasion>();
   for (const s of taken) if (s.step !== 'literal') ev.add(s.step);
@@ -240,41 +237,22 @@ interface RawHit extends WordingHit {
   literal: Set<number> | null;
 }
 
-/** The pattern entries worth trying at a token, per list set and token kind and text (computed once). */
-const candidatesOf = new WeakMap<WordLists, Map<string, WordEntry[]>>();
-
-function patternHits(text: string, lists: WordLists, ctx: Context): RawHit[] {
+/** The hits of the pattern entries, by first token, then list order. */
+function patternHits(text: string, ctx: Context, candidates: readonly Candidate[]): RawHit[] {
   const hits: RawHit[] = [];
   const { tokens } = ctx;
-  // 0 untested, 1 worth trying, 2 not (by WordEntry.id)
-  const feasible = new Uint8Array(lists.entries.length);
-  const present = [...ctx.present];
-  const holds = (keys: Set<string>) => (keys.size < present.length ? [...keys].some((k) => ctx.present.has(k)) : present.some((k) => keys.has(k)));
-  const worthTrying = (e: WordEntry) => {
-    if (!feasible[e.id]) feasible[e.id] = ctx.wildcard || e.needs.every(holds) ? 1 : 2;
-    return feasible[e.id] === 1;
-  };
-  let byToken = candidatesOf.get(lists);
-  if (!byToken) candidatesOf.set(lists, (byToken = new Map()));
-  for (let at = 0; at < tokens.length; at++) {
-    const tok = tokens[at];
-    const key = `${tok.kind}:${tok.text}`;
-    let candidates = byToken.get(key);
-    if (!candidates) byToken.set(key, (candidates = [...new Set(tokenKeys(tok).flatMap((k) => lists.index.get(k) ?? []))]));
-    for (const entry of candidates) {
-      if (!worthTrying(entry)) continue;
-      const m = matchPattern(entry, ctx, at);
-      if (!m || m.last < at || !acceptable(entry, m.taken, ctx)) continue;
-      const start = tokens[at].start;
-      const end = tokens[m.last].end;
-      const literal = new Set(m.taken.filter((x) => x.step === 'literal').map((x) => x.t));
-      hits.push({ category: entry.category, word: entry.word, cites: entry.cites, matched: text.slice(start, end), start, end, evasions: evasionsOf(m.taken, text, tokens), entry, literal });
-    }
+  for (const { at, entry } of candidates) {
+    const m = matchPattern(entry, ctx, at);
+    if (!m || m.last < at || !acceptable(entry, m.taken, ctx)) continue;
+    const start = tokens[at].start;
+    const end = tokens[m.last].end;
+    const literal = new Set(m.taken.filter((x) => x.step === 'literal').map((x) => x.t));
+    hits.push({ category: entry.category, word: entry.word, cites: entry.cites, matched: text.slice(start, end), start, end, evasions: evasionsOf(m.taken, text, tokens), entry, literal });
   }
   return hits;
 }
 
-function plainHits(text: string, lists: WordLists, ctx: Context): RawHit[] {
+function plainHits(text: string, lists: WordLists, folded: FoldedText): RawHit[] {
   const hits: RawHit[] = [];
   let chars: Array<{ start: number; end: number }> | null = null;
   let flat = '';
@@ -284,9 +262,9 @@ function plainHits(text: string, lists: WordLists, ctx: Context): RawHit[] {
     if (!chars) {
       // Folded characters with their offsets in the original (the simplified text keeps them).
       chars = [];
-      const simplified = ctx.folded.simplified !== text;
+      const simplified = folded.simplified !== text;
       let i = 0;
-      for (const cp of ctx.folded.simplified) {
+      for (const cp of folded.simplified) {
         for (const c of foldChar(cp, simplified)) {
           chars.push({ start: i, end: i + cp.length });
           flat += c;
@@ -341,8 +319,10 @@ function clauseAround(text: string, start: number, end: number): [number, number
 /** Every banned-wording hit in a text (see the header for what is not one), one per place and category. */
 export function findBannedWording(text: string, lists: WordLists, opts: WordingOptions = {}): WordingHit[] {
   if (!text.trim()) return [];
-  const ctx = context(text);
-  const raw = [...patternHits(text, lists, ctx), ...plainHits(text, lists, ctx)];
+  const folded = foldText(text);
+  const candidates = patternCandidates(lists, folded.tokens, opts.everyEntry);
+  const ctx = context(text, folded);
+  const raw = [...(candidates.length ? patternHits(text, ctx, candidates) : []), ...plainHits(text, lists, folded)];
   if (!raw.length) return [];
 
   const names = occurrences(ctx, (opts.names ?? []).map(foldString).filter(Boolean));
