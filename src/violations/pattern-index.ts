@@ -1,40 +1,42 @@
 /**
  * The pattern index of a list set (issue #15: the scan compiles its patterns once per run and indexes
  * them). A token can stand for an entry's character in four ways (wording.ts stepFor): as itself, by
- * a shared reading, as a typed syllable or as an initial. Compiled once per list set: each distinct
- * character of the entries, numbered, and for each token text seen (cached) the characters it can
- * stand for and the entries it can start. A text's tokens mark the characters they can stand for; an
- * entry is walked only from a token that can start it, and only when the text can supply each element
- * a match cannot skip — a character, or every character of one option of an alternative. A wildcard
- * token stands for any character but never starts a match (wording.ts acceptable), so a text with one
- * skips the second test, not the first.
+ * a shared reading, as a typed syllable or as an initial. Compiled once per list set:
+ * - each distinct character of the entries, numbered, and for each token text seen (cached) the
+ *   characters it can stand for and the entries it can start;
+ * - each distinct option (a character sequence; a lone character is one too), filed under its rarest
+ *   character (the one in fewest options), and each distinct element a match cannot skip.
+ * A text's tokens mark the characters they can stand for; only the options filed under a marked
+ * character are checked (can the text supply every character of it?), and mark the elements they
+ * belong to. An entry is walked only from a token that can start it and only when the text can supply
+ * each element it cannot skip; the walk passes over options the text cannot supply. A wildcard token
+ * stands for any character but never starts a match (wording.ts acceptable), so a text with one skips
+ * the supply tests, not the first-token one.
  * What this must never do is drop a match: test/violations/wording-index.test.ts holds it to trying
  * every entry at every token over the whole labelled and everyday corpus.
  */
 import type { Token } from './text-fold.js';
 import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lists.js';
 
-/** A pattern entry as the index holds it. */
-interface IndexedEntry {
-  entry: WordEntry;
-  /** For each element a match cannot skip, its options (a character: one option of one), each the
-   *  ids of its characters: the text must be able to supply every character of one option. */
-  needs: Int32Array[][];
-}
-
 interface PatternIndex {
-  /** By WordEntry.id (undefined: not a pattern). */
-  entries: Array<IndexedEntry | undefined>;
-  /** Key (c:<char>, s:<syllable>, i:<letter>) → the ids of the characters a token with it can stand for. */
+  /** By WordEntry.id (undefined: not a pattern): the entry and the ids of the elements it cannot skip. */
+  entries: Array<{ entry: WordEntry; needs: Int32Array } | undefined>;
+  /** Option id → its characters' ids; the id of each option array of the lists' elements. */
+  options: Int32Array[];
+  optionOf: Map<readonly CharElement[], number>;
+  /** Character id → the options filed under it; option id → the elements (needs) it can supply. */
+  optionsFiledAt: Int32Array[];
+  needsOfOption: Int32Array[];
+  /** Key (c:<char>, s:<syllable>, i:<letter>) → the characters a token with it can stand for / the
+   *  entries whose first token can hold it. */
   charsByKey: Map<string, number[]>;
-  /** Key → the entries whose first token can hold it (ids ascending). */
   startsByKey: Map<string, number[]>;
-  /** Per `kind:text` of a token: the characters it can stand for, the entries it can start. */
-  byToken: Map<string, { chars: Int32Array; starts: Int32Array }>;
-  /** charSeen[c] === generation: the current text can supply character c; feasible per entry likewise
-   *  (generation: worth walking, generation + 1: not). */
+  /** Per token kind and text: the characters it can stand for, the entries it can start (ascending). */
+  byToken: Record<Token['kind'], Map<string, TokenIndex>>;
+  /** What the current text (stamped `generation`) can supply: characters, options, needs. */
   charSeen: Uint32Array;
-  feasible: Uint32Array;
+  optionMet: Uint32Array;
+  needMet: Uint32Array;
   generation: number;
 }
 
@@ -56,46 +58,79 @@ function skippable(e: EntryElement): boolean {
   return e.kind === 'gap' || (e.kind === 'alt' && e.options.some((o) => !o.length));
 }
 
+/** Numbers values by content (a slot's values recur in many entries). */
+class Numbering<T> {
+  readonly values: T[] = [];
+  private readonly ids = new Map<string, number>();
+  id(key: string, make: () => T): number {
+    let n = this.ids.get(key);
+    if (n === undefined) {
+      this.ids.set(key, (n = this.values.length));
+      this.values.push(make());
+    }
+    return n;
+  }
+}
+
 function compile(lists: WordLists): PatternIndex {
-  const charIds = new Map<string, number>();
-  const charsByKey = new Map<string, number[]>();
+  const chars = new Numbering<CharElement>();
+  const options = new Numbering<Int32Array>();
+  const needs = new Numbering<Int32Array>();
+  const optionOf = new Map<readonly CharElement[], number>();
   const startsByKey = new Map<string, number[]>();
-  const add = (m: Map<string, number[]>, k: string, v: number) => {
+  const push = (m: Map<string, number[]>, k: string, v: number) => {
     const list = m.get(k);
     if (!list) m.set(k, [v]);
     else if (!list.includes(v)) list.push(v);
   };
-  const idOf = (c: CharElement) => {
-    let n = charIds.get(c.char);
-    if (n === undefined) {
-      charIds.set(c.char, (n = charIds.size));
-      for (const k of keysOfChar(c)) add(charsByKey, k, n);
-    }
+  const optionId = (o: readonly CharElement[]) => {
+    const ids = Int32Array.from(o, (c) => chars.id(c.char, () => c));
+    const n = options.id(ids.join(','), () => ids);
+    optionOf.set(o, n);
     return n;
   };
   const entries: PatternIndex['entries'] = [];
   for (const entry of lists.entries) {
     if (entry.shape !== 'pattern') continue;
-    const needs = entry.elements.flatMap((e) =>
-      e.kind === 'gap' || skippable(e) ? [] : [(e.kind === 'alt' ? e.options : [[e]]).map((o) => Int32Array.from(o, idOf))],
-    );
-    entries[entry.id] = { entry, needs };
+    const own: number[] = [];
+    for (const e of entry.elements) {
+      if (e.kind === 'gap') continue;
+      const opts = Int32Array.from(e.kind === 'alt' ? e.options : [[e]], optionId);
+      if (!skippable(e)) own.push(needs.id(opts.join(','), () => opts));
+    }
+    entries[entry.id] = { entry, needs: Int32Array.from(own) };
     // The first token taken: the first character of the first element a match cannot pass over, or of
     // an optional one before it.
     for (const e of entry.elements) {
       const firsts = e.kind === 'gap' ? [] : e.kind === 'alt' ? e.options.flatMap((o) => o.slice(0, 1)) : [e];
-      for (const c of firsts) for (const k of keysOfChar(c)) add(startsByKey, k, entry.id);
+      for (const c of firsts) for (const k of keysOfChar(c)) push(startsByKey, k, entry.id);
       if (!skippable(e)) break;
     }
   }
   for (const list of startsByKey.values()) list.sort((a, b) => a - b);
+
+  const charsByKey = new Map<string, number[]>();
+  chars.values.forEach((c, id) => keysOfChar(c).forEach((k) => push(charsByKey, k, id)));
+  const inOptions = new Uint32Array(chars.values.length);
+  for (const o of options.values) for (const c of new Set(o)) inOptions[c]++;
+  const filed: number[][] = chars.values.map(() => []);
+  options.values.forEach((o, id) => {
+    if (o.length) filed[o.reduce((a, b) => (inOptions[b] < inOptions[a] ? b : a))].push(id);
+  });
+  const needsOf: number[][] = options.values.map(() => []);
+  needs.values.forEach((opts, id) => opts.forEach((o) => needsOf[o].push(id)));
   return {
     entries,
+    options: options.values,
+    optionOf,
+    optionsFiledAt: filed.map((f) => Int32Array.from(f)),
+    needsOfOption: needsOf.map((n) => Int32Array.from(n)),
     charsByKey,
     startsByKey,
-    byToken: new Map(),
-    charSeen: new Uint32Array(charIds.size),
-    feasible: new Uint32Array(entries.length),
+    byToken: { han: new Map(), syllable: new Map(), letter: new Map(), digit: new Map(), wildcard: new Map() },
+    charSeen: new Uint32Array(chars.values.length),
+    optionMet: new Uint32Array(options.values.length),
+    needMet: new Uint32Array(needs.values.length),
     generation: 0,
   };
 }
@@ -109,14 +144,19 @@ function indexOf(lists: WordLists): PatternIndex {
   return ix;
 }
 
-function tokenIndex(ix: PatternIndex, t: Token): { chars: Int32Array; starts: Int32Array } {
-  const cacheKey = `${t.kind}:${t.text}`;
-  let found = ix.byToken.get(cacheKey);
+interface TokenIndex {
+  chars: Int32Array;
+  starts: Int32Array;
+}
+
+function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
+  const cache = ix.byToken[t.kind];
+  let found = cache.get(t.text);
   if (!found) {
     const keys = keysOfToken(t);
     const union = (m: Map<string, number[]>) => Int32Array.from(new Set(keys.flatMap((k) => m.get(k) ?? []))).sort();
     found = { chars: union(ix.charsByKey), starts: union(ix.startsByKey) };
-    if (ix.byToken.size < 100_000) ix.byToken.set(cacheKey, found);
+    if (cache.size < 100_000) cache.set(t.text, found);
   }
   return found;
 }
@@ -127,44 +167,71 @@ export interface Candidate {
   entry: WordEntry;
 }
 
+/** Where in a text the patterns are worth walking, and which options the text can supply. */
+export interface PatternCandidates {
+  /** By first token, then list order. */
+  candidates: Candidate[];
+  /** False when no token of the text can stand for some character of the option (it cannot match). */
+  supplied(option: readonly CharElement[]): boolean;
+}
+
+const always = () => true;
+
 /**
- * Where in a text the pattern entries are worth walking: by first token, then list order.
+ * Where in a text the pattern entries are worth walking.
  * `everyEntry`: the reference the index is tested against — every pattern entry at every token.
  */
-export function patternCandidates(lists: WordLists, tokens: readonly Token[], everyEntry = false): Candidate[] {
+export function patternCandidates(lists: WordLists, tokens: readonly Token[], everyEntry = false): PatternCandidates {
   if (everyEntry) {
     const patterns = lists.entries.filter((e) => e.shape === 'pattern');
-    return tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry })));
+    return { candidates: tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry }))), supplied: always };
   }
   const ix = indexOf(lists);
-  ix.generation += 2;
-  if (ix.generation >= 0xfffffff0) {
-    ix.charSeen.fill(0);
-    ix.feasible.fill(0);
-    ix.generation = 2;
+  if (++ix.generation === 0xffffffff) {
+    for (const a of [ix.charSeen, ix.optionMet, ix.needMet]) a.fill(0);
+    ix.generation = 1;
   }
   const g = ix.generation;
-  const { charSeen, feasible } = ix;
+  const { charSeen, optionMet, needMet, options } = ix;
   const perToken = tokens.map((t) => tokenIndex(ix, t));
+  const seen: number[] = [];
   let wildcard = false;
   for (let t = 0; t < tokens.length; t++) {
     if (tokens[t].kind === 'wildcard') wildcard = true;
-    const chars = perToken[t].chars;
-    for (let i = 0; i < chars.length; i++) charSeen[chars[i]] = g;
+    const cs = perToken[t].chars;
+    for (let i = 0; i < cs.length; i++) {
+      if (charSeen[cs[i]] !== g) {
+        charSeen[cs[i]] = g;
+        seen.push(cs[i]);
+      }
+    }
   }
-  const supplied = (option: Int32Array) => {
-    for (let i = 0; i < option.length; i++) if (charSeen[option[i]] !== g) return false;
-    return true;
-  };
-  // A wildcard may stand for any character a match needs beyond its first.
-  const worthWalking = (id: number) => {
-    if (feasible[id] < g) feasible[id] = wildcard || ix.entries[id]!.needs.every((options) => options.some(supplied)) ? g : g + 1;
-    return feasible[id] === g;
-  };
-  const out: Candidate[] = [];
+  for (const c of seen) {
+    const filed = ix.optionsFiledAt[c];
+    for (let i = 0; i < filed.length; i++) {
+      const o = options[filed[i]];
+      let all = true;
+      for (let k = 0; k < o.length && all; k++) all = charSeen[o[k]] === g;
+      if (!all) continue;
+      optionMet[filed[i]] = g;
+      const ns = ix.needsOfOption[filed[i]];
+      for (let k = 0; k < ns.length; k++) needMet[ns[k]] = g;
+    }
+  }
+  const candidates: Candidate[] = [];
   for (let at = 0; at < tokens.length; at++) {
     const starts = perToken[at].starts;
-    for (let i = 0; i < starts.length; i++) if (worthWalking(starts[i])) out.push({ at, entry: ix.entries[starts[i]]!.entry });
+    for (let i = 0; i < starts.length; i++) {
+      const { entry, needs } = ix.entries[starts[i]]!;
+      let all = true;
+      // A wildcard may stand for any character a match needs beyond its first.
+      for (let k = 0; k < needs.length && all && !wildcard; k++) all = needMet[needs[k]] === g;
+      if (all) candidates.push({ at, entry });
+    }
   }
-  return out;
+  const supplied = (option: readonly CharElement[]) => {
+    const id = ix.optionOf.get(option);
+    return id === undefined || option.length === 0 || optionMet[id] === g;
+  };
+  return { candidates, supplied: wildcard ? always : supplied };
 }

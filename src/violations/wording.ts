@@ -14,7 +14,7 @@
 import { pinyin } from 'pinyin-pro';
 import { foldChar, foldString, foldText, type FoldedText, type Token } from './text-fold.js';
 import { words, type Words } from './segment.js';
-import { patternCandidates, type Candidate } from './pattern-index.js';
+import { patternCandidates, type PatternCandidates } from './pattern-index.js';
 import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lists.js';
 
 /** How a hit differs from the entry as listed. */
@@ -122,13 +122,13 @@ function stepFor(e: CharElement, t: Token): Step | null {
 /** Whether tokens a..b, one run of a pattern's characters, sit on word boundaries (see the header). */
 function runOk(ctx: Context, a: number, b: number, taken: readonly Taken[]): boolean {
   if (b < a) return true;
-  const start = ctx.tokens[a].start;
-  const end = ctx.tokens[b].end;
-  const { words: w, bounds } = ctx.segments();
-  const aligned = bounds.has(start) && bounds.has(end);
   const inRun = taken.filter((x) => x.t >= a && x.t <= b);
-  if (inRun.some((x) => x.step === 'wildcard') && inRun.some((x) => x.step !== 'literal' && x.step !== 'wildcard')) return false;
-  if (!inRun.some((x) => x.step !== 'literal' && x.step !== 'wildcard')) return aligned || b - a >= 2;
+  const disguised = inRun.some((x) => x.step !== 'literal' && x.step !== 'wildcard');
+  if (disguised && inRun.some((x) => x.step === 'wildcard')) return false;
+  if (!disguised && b - a >= 2) return true; // (no segmentation needed)
+  const { words: w, bounds } = ctx.segments();
+  const aligned = bounds.has(ctx.tokens[a].start) && bounds.has(ctx.tokens[b].end);
+  if (!disguised) return aligned;
   if (!aligned || b === a) return false;
   // A same-sound character must sound so here (射中 is she zhong, not ye zhong) and be a word of its
   // own: a real word that sounds like an entry (其实, 事实, 出声) is that word, and two same-sound
@@ -157,7 +157,7 @@ interface Cont {
 }
 
 /** Tries the entry's elements from token `at`; returns the last token used and how each was matched. */
-function matchPattern(entry: WordEntry, ctx: Context, at: number): { last: number; taken: Taken[] } | null {
+function matchPattern(entry: WordEntry, ctx: Context, at: number, supplied: PatternCandidates['supplied']): { last: number; taken: Taken[] } | null {
   const { tokens, hardBefore, sentenceBefore } = ctx;
   const taken: Taken[] = []; // pushed and popped while backtracking; copied on success
   // Runs closed by a gap, checked (runOk: segmentation) only once the whole pattern matched.
@@ -186,6 +186,7 @@ function matchPattern(entry: WordEntry, ctx: Context, at: number): { last: numbe
     if (e.kind === 'alt') {
       const after: Cont = { els, j: j + 1, next: cont };
       for (const opt of e.options) {
+        if (!supplied(opt)) continue;
         const r = walk(opt, 0, after, t, runStart, softFrom);
         if (r !== null) return r;
       }
@@ -238,11 +239,11 @@ interface RawHit extends WordingHit {
 }
 
 /** The hits of the pattern entries, by first token, then list order. */
-function patternHits(text: string, ctx: Context, candidates: readonly Candidate[]): RawHit[] {
+function patternHits(text: string, ctx: Context, { candidates, supplied }: PatternCandidates): RawHit[] {
   const hits: RawHit[] = [];
   const { tokens } = ctx;
   for (const { at, entry } of candidates) {
-    const m = matchPattern(entry, ctx, at);
+    const m = matchPattern(entry, ctx, at, supplied);
     if (!m || m.last < at || !acceptable(entry, m.taken, ctx)) continue;
     const start = tokens[at].start;
     const end = tokens[m.last].end;
@@ -322,7 +323,7 @@ export function findBannedWording(text: string, lists: WordLists, opts: WordingO
   const folded = foldText(text);
   const candidates = patternCandidates(lists, folded.tokens, opts.everyEntry);
   const ctx = context(text, folded);
-  const raw = [...(candidates.length ? patternHits(text, ctx, candidates) : []), ...plainHits(text, lists, folded)];
+  const raw = [...(candidates.candidates.length ? patternHits(text, ctx, candidates) : []), ...plainHits(text, lists, folded)];
   if (!raw.length) return [];
 
   const names = occurrences(ctx, (opts.names ?? []).map(foldString).filter(Boolean));
