@@ -21,9 +21,9 @@ import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lis
 interface PatternIndex {
   /** By WordEntry.id (undefined: not a pattern): the entry and the ids of the elements it cannot skip. */
   entries: Array<{ entry: WordEntry; needs: Int32Array } | undefined>;
-  /** Option id → its characters' ids; the id of each option array of the lists' elements. */
+  /** Option id → its characters' ids; each alternative's options' ids, by position. */
   options: Int32Array[];
-  optionOf: Map<readonly CharElement[], number>;
+  optionsOfAlt: Map<Alt, Int32Array>;
   /** Character id → the options filed under it; option id → the elements (needs) it can supply. */
   optionsFiledAt: Int32Array[];
   needsOfOption: Int32Array[];
@@ -76,7 +76,7 @@ function compile(lists: WordLists): PatternIndex {
   const chars = new Numbering<CharElement>();
   const options = new Numbering<Int32Array>();
   const needs = new Numbering<Int32Array>();
-  const optionOf = new Map<readonly CharElement[], number>();
+  const optionsOfAlt = new Map<Alt, Int32Array>();
   const startsByKey = new Map<string, number[]>();
   const push = (m: Map<string, number[]>, k: string, v: number) => {
     const list = m.get(k);
@@ -85,9 +85,7 @@ function compile(lists: WordLists): PatternIndex {
   };
   const optionId = (o: readonly CharElement[]) => {
     const ids = Int32Array.from(o, (c) => chars.id(c.char, () => c));
-    const n = options.id(ids.join(','), () => ids);
-    optionOf.set(o, n);
-    return n;
+    return options.id(ids.join(','), () => ids);
   };
   const entries: PatternIndex['entries'] = [];
   for (const entry of lists.entries) {
@@ -96,6 +94,7 @@ function compile(lists: WordLists): PatternIndex {
     for (const e of entry.elements) {
       if (e.kind === 'gap') continue;
       const opts = Int32Array.from(e.kind === 'alt' ? e.options : [[e]], optionId);
+      if (e.kind === 'alt') optionsOfAlt.set(e, opts);
       if (!skippable(e)) own.push(needs.id(opts.join(','), () => opts));
     }
     entries[entry.id] = { entry, needs: Int32Array.from(own) };
@@ -122,7 +121,7 @@ function compile(lists: WordLists): PatternIndex {
   return {
     entries,
     options: options.values,
-    optionOf,
+    optionsOfAlt,
     optionsFiledAt: filed.map((f) => Int32Array.from(f)),
     needsOfOption: needsOf.map((n) => Int32Array.from(n)),
     charsByKey,
@@ -167,14 +166,19 @@ export interface Candidate {
   entry: WordEntry;
 }
 
+type Alt = Extract<EntryElement, { kind: 'alt' }>;
+
 /** Where in a text the patterns are worth walking, and which options the text can supply. */
 export interface PatternCandidates {
   /** By first token, then list order. */
   candidates: Candidate[];
-  /** False when no token of the text can stand for some character of the option (it cannot match). */
-  supplied(option: readonly CharElement[]): boolean;
+  /** An alternative's option ids by position (null: any option may match), and whether the text can
+   *  supply an option (false: some character of it has no token that can stand for it). */
+  optionIds(alt: Alt): Int32Array | null;
+  supplied(option: number): boolean;
 }
 
+const noIds = () => null;
 const always = () => true;
 
 /**
@@ -184,7 +188,7 @@ const always = () => true;
 export function patternCandidates(lists: WordLists, tokens: readonly Token[], everyEntry = false): PatternCandidates {
   if (everyEntry) {
     const patterns = lists.entries.filter((e) => e.shape === 'pattern');
-    return { candidates: tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry }))), supplied: always };
+    return { candidates: tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry }))), optionIds: noIds, supplied: always };
   }
   const ix = indexOf(lists);
   if (++ix.generation === 0xffffffff) {
@@ -229,9 +233,6 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
       if (all) candidates.push({ at, entry });
     }
   }
-  const supplied = (option: readonly CharElement[]) => {
-    const id = ix.optionOf.get(option);
-    return id === undefined || option.length === 0 || optionMet[id] === g;
-  };
-  return { candidates, supplied: wildcard ? always : supplied };
+  if (wildcard) return { candidates, optionIds: noIds, supplied: always };
+  return { candidates, optionIds: (alt) => ix.optionsOfAlt.get(alt) ?? null, supplied: (o) => optionMet[o] === g || options[o].length === 0 };
 }

@@ -51,6 +51,7 @@ interface Taken {
   syls: readonly string[];
 }
 
+const HAN = /\p{Script=Han}/u;
 /** Clause punctuation: no match reaches across it (except a `~` gap across a comma). */
 const HARD_BREAK = /[，。！？；：、…,!?;:\n\r]/u;
 /** Sentence punctuation: nothing reaches across it. */
@@ -157,7 +158,7 @@ interface Cont {
 }
 
 /** Tries the entry's elements from token `at`; returns the last token used and how each was matched. */
-function matchPattern(entry: WordEntry, ctx: Context, at: number, supplied: PatternCandidates['supplied']): { last: number; taken: Taken[] } | null {
+function matchPattern(entry: WordEntry, ctx: Context, at: number, supply: PatternCandidates): { last: number; taken: Taken[] } | null {
   const { tokens, hardBefore, sentenceBefore } = ctx;
   const taken: Taken[] = []; // pushed and popped while backtracking; copied on success
   // Runs closed by a gap, checked (runOk: segmentation) only once the whole pattern matched.
@@ -185,9 +186,10 @@ function matchPattern(entry: WordEntry, ctx: Context, at: number, supplied: Patt
     }
     if (e.kind === 'alt') {
       const after: Cont = { els, j: j + 1, next: cont };
-      for (const opt of e.options) {
-        if (!supplied(opt)) continue;
-        const r = walk(opt, 0, after, t, runStart, softFrom);
+      const ids = supply.optionIds(e);
+      for (let i = 0; i < e.options.length; i++) {
+        if (ids && !supply.supplied(ids[i])) continue;
+        const r = walk(e.options[i], 0, after, t, runStart, softFrom);
         if (r !== null) return r;
       }
       return null;
@@ -239,11 +241,11 @@ interface RawHit extends WordingHit {
 }
 
 /** The hits of the pattern entries, by first token, then list order. */
-function patternHits(text: string, ctx: Context, { candidates, supplied }: PatternCandidates): RawHit[] {
+function patternHits(text: string, ctx: Context, supply: PatternCandidates): RawHit[] {
   const hits: RawHit[] = [];
   const { tokens } = ctx;
-  for (const { at, entry } of candidates) {
-    const m = matchPattern(entry, ctx, at, supplied);
+  for (const { at, entry } of supply.candidates) {
+    const m = matchPattern(entry, ctx, at, supply);
     if (!m || m.last < at || !acceptable(entry, m.taken, ctx)) continue;
     const start = tokens[at].start;
     const end = tokens[m.last].end;
@@ -253,13 +255,20 @@ function patternHits(text: string, ctx: Context, { candidates, supplied }: Patte
   return hits;
 }
 
+/** Whether an exact entry may be in the text: each of its Han characters is a token (folded alike). */
+function mayHold(folded: FoldedText, entry: WordEntry): boolean {
+  for (const c of entry.folded) if (HAN.test(c) && !folded.tokens.some((t) => t.text === c)) return false;
+  return true;
+}
+
 function plainHits(text: string, lists: WordLists, folded: FoldedText): RawHit[] {
   const hits: RawHit[] = [];
   let chars: Array<{ start: number; end: number }> | null = null;
   let flat = '';
-  let latin = false;
+  // Latin letters in the folded text are the Latin runs' tokens.
+  const latin = folded.runs.length > 0;
   for (const entry of lists.entries) {
-    if (entry.shape === 'pattern') continue;
+    if (entry.shape === 'pattern' || (entry.shape === 'latin' ? !latin : !mayHold(folded, entry))) continue;
     if (!chars) {
       // Folded characters with their offsets in the original (the simplified text keeps them).
       chars = [];
@@ -272,9 +281,7 @@ function plainHits(text: string, lists: WordLists, folded: FoldedText): RawHit[]
         }
         i += cp.length;
       }
-      latin = /[a-z]/.test(flat);
     }
-    if (entry.shape === 'latin' && !latin) continue;
     const found: Array<[number, number]> = [];
     if (entry.shape === 'latin') for (const m of flat.matchAll(entry.regex!)) found.push([m.index, m.index + m[0].length - 1]);
     else for (let a = flat.indexOf(entry.folded); a >= 0; a = flat.indexOf(entry.folded, a + 1)) found.push([a, a + entry.folded.length - 1]);
@@ -288,14 +295,17 @@ function plainHits(text: string, lists: WordLists, folded: FoldedText): RawHit[]
   return hits;
 }
 
-/** Every occurrence of the words in the text, as UTF-16 [start, end) ranges of the original. */
-function occurrences(ctx: Context, list: readonly string[]): Array<{ start: number; end: number; first: number; last: number }> {
-  const { tokens } = ctx;
-  const compact = tokens.map((t) => t.text).join('');
+/** The tokens' texts joined, and the token of each of its UTF-16 offsets. */
+function compactOf(tokens: readonly Token[]): { tokens: readonly Token[]; compact: string; tokenAt: number[] } {
   const tokenAt: number[] = [];
   tokens.forEach((t, i) => {
     for (let k = 0; k < t.text.length; k++) tokenAt.push(i);
   });
+  return { tokens, compact: tokens.map((t) => t.text).join(''), tokenAt };
+}
+
+/** Every occurrence of the words in the text, as UTF-16 [start, end) ranges of the original. */
+function occurrences({ tokens, compact, tokenAt }: ReturnType<typeof compactOf>, list: readonly string[]): Array<{ start: number; end: number; first: number; last: number }> {
   const out: Array<{ start: number; end: number; first: number; last: number }> = [];
   for (const w of list) {
     if (!w) continue;
@@ -306,6 +316,14 @@ function occurrences(ctx: Context, list: readonly string[]): Array<{ start: numb
     }
   }
   return out;
+}
+
+const namesFolded = new WeakMap<readonly string[], string[]>();
+/** The players' names folded (once per roster: the scan passes the same one for every post). */
+function foldedNames(names: readonly string[]): string[] {
+  let f = namesFolded.get(names);
+  if (!f) namesFolded.set(names, (f = names.map(foldString).filter(Boolean)));
+  return f;
 }
 
 /** The clause (between clause punctuation) around [start, end). */
@@ -321,13 +339,13 @@ function clauseAround(text: string, start: number, end: number): [number, number
 export function findBannedWording(text: string, lists: WordLists, opts: WordingOptions = {}): WordingHit[] {
   if (!text.trim()) return [];
   const folded = foldText(text);
-  const candidates = patternCandidates(lists, folded.tokens, opts.everyEntry);
-  const ctx = context(text, folded);
-  const raw = [...(candidates.candidates.length ? patternHits(text, ctx, candidates) : []), ...plainHits(text, lists, folded)];
+  const supply = patternCandidates(lists, folded.tokens, opts.everyEntry);
+  const raw = [...(supply.candidates.length ? patternHits(text, context(text, folded), supply) : []), ...plainHits(text, lists, folded)];
   if (!raw.length) return [];
 
-  const names = occurrences(ctx, (opts.names ?? []).map(foldString).filter(Boolean));
-  const allowed = occurrences(ctx, lists.allow);
+  const compact = compactOf(folded.tokens);
+  const names = occurrences(compact, foldedNames(opts.names ?? []));
+  const allowed = occurrences(compact, lists.allow);
   const kept = raw.filter((h) => {
     if (names.some((n) => n.start < h.end && h.start < n.end)) return false;
     for (const a of allowed) {
