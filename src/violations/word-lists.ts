@@ -77,8 +77,15 @@ function charElement(c: string): CharElement {
   return { kind: 'char', char: c, syls: han ? readings(c) : [c], han };
 }
 
+const charsCache = new Map<string, CharElement[]>();
+/** A string's characters as elements (shared, never changed: a slot's values recur in many entries). */
 function charsOf(s: string): CharElement[] {
-  return [...foldString(s)].map(charElement);
+  let chars = charsCache.get(s);
+  if (!chars) {
+    chars = [...foldString(s)].map(charElement);
+    if (charsCache.size < 100_000) charsCache.set(s, chars);
+  }
+  return chars;
 }
 
 /** Slot definitions of a file's lines: `{name} = a|b|c`. */
