@@ -78,10 +78,11 @@ function compile(lists: WordLists): PatternIndex {
   const needs = new Numbering<Int32Array>();
   const optionsOfAlt = new Map<Alt, Int32Array>();
   const startsByKey = new Map<string, number[]>();
+  // Values come in ascending order (entries by id, characters by id): a repeat is the last one.
   const push = (m: Map<string, number[]>, k: string, v: number) => {
     const list = m.get(k);
     if (!list) m.set(k, [v]);
-    else if (!list.includes(v)) list.push(v);
+    else if (list[list.length - 1] !== v) list.push(v);
   };
   const optionId = (o: readonly CharElement[]) => {
     const ids = Int32Array.from(o, (c) => chars.id(c.char, () => c));
@@ -106,7 +107,6 @@ function compile(lists: WordLists): PatternIndex {
       if (!skippable(e)) break;
     }
   }
-  for (const list of startsByKey.values()) list.sort((a, b) => a - b);
 
   const charsByKey = new Map<string, number[]>();
   chars.values.forEach((c, id) => keysOfChar(c).forEach((k) => push(charsByKey, k, id)));

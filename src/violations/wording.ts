@@ -87,9 +87,9 @@ function context(text: string, folded: FoldedText): Context {
     if (!segmented) {
       const w = words(folded.simplified);
       // jieba does not know pinyin: a typed syllable or letter is a word of its own.
-      const bounds = new Set(w.bounds);
+      const bounds = w.bounds; // (this text's own)
       for (const tok of tokens) if (tok.run >= 0) bounds.add(tok.start).add(tok.end);
-      for (const [a, b] of new Set(w.wordOf)) if (PARTICLE_END.test(folded.simplified.slice(a, b))) bounds.add(b - 1);
+      for (const [a, b] of w.spans) if (b - a >= 3 && PARTICLE_END.test(folded.simplified.slice(a, b))) bounds.add(b - 1);
       segmented = { words: w, bounds };
     }
     return segmented;
