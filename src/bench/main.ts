@@ -12,7 +12,8 @@
  *  - peak memory and store bytes per 1k posts at 10k, 25k and 50k posts (one child process);
  *  - closing time: tally, report, elevator and report --html of the last day as real `bansha`
  *    processes against a bare node reading that day's threads from the store, their peak RSS, and
- *    `bansha --version` against `node -e 0` (src/bench/closing-bench.ts);
+ *    `bansha --version` against `node -e 0` (src/bench/closing-bench.ts); and, in this process, the
+ *    banned-wording scan's share of every day's report (src/bench/wording-share.ts);
  *  - with --scale-posts N (e.g. 200000): the pipeline again at N posts, its peak RSS and time ratio.
  * With --json the last stdout line is one JSON object (names kept stable for scripts).
  */
@@ -30,6 +31,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { runClosingBench, type ClosingBenchResult } from './closing-bench.js';
 import { gameOf } from './pipeline.js';
+import { measureWordingShare, type WordingShare } from './wording-share.js';
 
 /** Command-line options of the bench. */
 export interface BenchOptions {
@@ -93,6 +95,9 @@ export interface BenchReport {
   /** Peak RSS of each closing command, MB. */
   commandPeakMB: Record<'tally' | 'report' | 'elevator' | 'html', number> | null;
   closing: ClosingBenchResult | null;
+  /** The banned-wording scan's CPU time over report's, every day summed (issue #15: ≤ 0.2). */
+  wordingShareOfReport: number | null;
+  wordingShare: WordingShare | null;
   /** The pipeline at --scale-posts: peak RSS, and its time per post over the main run's. */
   scale: { posts: number; pipelineMs: number; peakMemoryMB: number; postsRatio: number; timeRatio: number; timePerPostRatio: number } | null;
   peakMemoryMB200k: number | null;
@@ -169,6 +174,7 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bansha-bench-'));
   let pipe: PipelineResult;
   let closing: ClosingBenchResult | null = null;
+  let wording: WordingShare | null = null;
   try {
     pipe = o.inProcess
       ? await runPipeline(game, { checkpoints, baselineEvery: o.baselineEvery, dir })
@@ -183,6 +189,8 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
       const day = Math.max(...g.days.map((d) => d.day));
       log(`bench: closing-time commands of day ${day} as processes, against a bare node reading that day's threads…`);
       closing = runClosingBench(g, g.file, g.storePath, day);
+      log('bench: the banned-wording scan within report, every day…');
+      wording = await measureWordingShare(g);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -262,6 +270,8 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
     startupVsNode: closing?.startup.ratio ?? null,
     commandPeakMB: closing ? mapFigures(closing, (f) => f.peakMB) : null,
     closing,
+    wordingShareOfReport: wording?.share ?? null,
+    wordingShare: wording,
     scale,
     peakMemoryMB200k: scale && scale.posts === 200_000 ? scale.peakMemoryMB : null,
     storeWriteAmplification: crawl ? Math.max(crawl.fullCrawlWrite.amplification, crawl.recrawl.bytesWritten / crawl.recrawl.newDataBytes) : null,
@@ -311,6 +321,10 @@ export function renderTable(r: BenchReport): string {
     rows.push([`closing commands, day ${c.day}: floor (node reading threads ${c.floorThreads.join(', ')})`, `${Math.round(c.floorMs)} ms, ${f1(c.floorPeakMB, 0)} MB`, '']);
     for (const [name, x] of Object.entries(c.commands)) rows.push([`  ${name === 'html' ? 'report --html' : name} vs floor`, `${f1(x.vsFloor)}× (${Math.round(x.ms)} ms, peak ${f1(x.peakMB, 0)} MB)`, '≤ 2×, ≤ 150 MB']);
     rows.push(['bansha --version vs node -e 0', `${f1(c.startup.ratio)}× (${Math.round(c.startup.banshaMs)} / ${Math.round(c.startup.nodeMs)} ms)`, '≤ 3×']);
+  }
+  if (r.wordingShare) {
+    const w = r.wordingShare;
+    rows.push([`banned-wording scan within report, ${w.days} days (lists loaded each day)`, `${f1(100 * w.share, 0)}% (${Math.round(w.wordingMs)} of ${Math.round(w.reportMs)} ms CPU; highest day ${f1(100 * w.maxDayShare, 0)}%)`, '≤ 20%']);
   }
   rows.push(['peak memory (RSS)', `${f1(r.peakMemoryMB, 0)} MB at ${r.posts} posts`, '≤ 300 MB']);
   if (r.scale) rows.push([`pipeline at ${r.scale.posts} posts`, `peak ${f1(r.scale.peakMemoryMB, 0)} MB; ${f1(r.scale.timeRatio)}× the time for ${f1(r.scale.postsRatio)}× the posts`, '≤ 300 MB; linear']);

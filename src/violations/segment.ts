@@ -24,26 +24,31 @@ export interface Words {
   bounds: Set<number>;
   /** For each UTF-16 offset, the [start, end) of the dictionary word it lies in. */
   wordOf: Array<[number, number]>;
+  /** The dictionary words' [start, end), in order. */
+  spans: Array<[number, number]>;
   /** For each UTF-16 offset, the [start, end) of the word it lies in when jieba also guesses words
-   *  the dictionary lacks (HMM: 出声 in 出声询问). */
-  guessedWordOf: Array<[number, number]>;
+   *  the dictionary lacks (HMM: 出声 in 出声询问); cut on first use (only same-sound matches ask). */
+  guessedWordOf(): Array<[number, number]>;
 }
 
-function cut(text: string, hmm: boolean): { bounds: Set<number>; wordOf: Array<[number, number]> } {
+function cut(text: string, hmm: boolean): Pick<Words, 'bounds' | 'wordOf' | 'spans'> {
   const bounds = new Set<number>([0]);
   const wordOf: Array<[number, number]> = [];
+  const spans: Array<[number, number]> = [];
   let at = 0;
   for (const w of segmenter().cut(text, hmm)) {
     const span: [number, number] = [at, at + w.length];
+    spans.push(span);
     for (let i = 0; i < w.length; i++) wordOf.push(span);
     at += w.length;
     bounds.add(at);
   }
-  return { bounds, wordOf };
+  return { bounds, wordOf, spans };
 }
 
 /** The words of a (simplified Chinese) text: jieba's precise mode, with and without HMM guesses. */
 export function words(text: string): Words {
   const exact = cut(text, false);
-  return { ...exact, guessedWordOf: cut(text, true).wordOf };
+  let guessed: Array<[number, number]> | null = null;
+  return { ...exact, guessedWordOf: () => (guessed ??= cut(text, true).wordOf) };
 }

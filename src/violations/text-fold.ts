@@ -92,14 +92,15 @@ export function readings(ch: string): string[] {
   return r;
 }
 
-const foldCache = new Map<string, string>();
+/** Folded code points, by whether the text was already converted to simplified as a whole. */
+const foldCache = [new Map<string, string>(), new Map<string, string>()];
 /**
  * One code point folded: NFKC, lower case, simplified, look-alike replaced ('' when invisible).
  * `simplified`: the caller already converted the text to simplified as a whole (phrase tables).
  */
 export function foldChar(ch: string, simplified = false): string {
-  const key = simplified ? `s${ch}` : ch;
-  let f = foldCache.get(key);
+  const cache = foldCache[simplified ? 1 : 0];
+  let f = cache.get(ch);
   if (f === undefined) {
     if (INVISIBLE.test(ch)) f = '';
     else {
@@ -107,9 +108,31 @@ export function foldChar(ch: string, simplified = false): string {
       f = [...ch.normalize('NFKC').toLowerCase()].map((c) => table.get(c) ?? c).join('');
       if (HAN.test(f) && (!simplified || f !== ch)) f = t2s(f);
     }
-    if (foldCache.size < 100_000) foldCache.set(key, f);
+    if (cache.size < 100_000) cache.set(ch, f);
   }
   return f;
+}
+
+/** What a folded code point gives the tokens: Latin letters (runs are split later), Han characters,
+ *  digits, wildcards; a separator gives nothing but ends a Latin run. */
+type Piece = { kind: 'latin'; text: string } | { kind: 'separator'; text: string } | { kind: 'han' | 'digit' | 'wildcard'; text: string; syls: readonly string[] };
+
+const pieceCache = [new Map<string, Piece[]>(), new Map<string, Piece[]>()];
+/** The pieces of one code point (foldChar's arguments; [] when invisible). Cached: texts repeat characters. */
+function piecesOf(src: string, simplified: boolean): Piece[] {
+  const cache = pieceCache[simplified ? 1 : 0];
+  let pieces = cache.get(src);
+  if (!pieces) {
+    pieces = [...foldChar(src, simplified)].map((f): Piece => {
+      if (/[a-z]/.test(f)) return { kind: 'latin', text: f };
+      if (HAN.test(f)) return { kind: 'han', text: f, syls: readings(f) };
+      if (/[0-9]/.test(f)) return { kind: 'digit', text: f, syls: [] };
+      if (WILDCARDS.has(f) || WILDCARDS.has(src)) return { kind: 'wildcard', text: f, syls: [] };
+      return { kind: 'separator', text: f };
+    });
+    if (cache.size < 100_000) cache.set(src, pieces);
+  }
+  return pieces;
 }
 
 const charT2s = new Map<string, boolean>();
@@ -187,19 +210,16 @@ export function foldText(original: string): FoldedText {
     const start = i;
     const end = i + cp.length;
     i = end;
-    const src = aligned ? whole.slice(start, end) : cp;
-    const folded = foldChar(src, aligned);
-    if (folded === '') continue; // invisible: neither a token nor a separator
-    for (const f of folded) {
-      if (/[a-z]/.test(f)) {
-        latin.push({ c: f, start, end });
+    const src = aligned && whole !== original ? whole.slice(start, end) : cp;
+    // (an invisible code point has no pieces: neither a token nor a separator)
+    for (const p of piecesOf(src, aligned)) {
+      if (p.kind === 'latin') {
+        latin.push({ c: p.text, start, end });
         continue;
       }
       flushLatin();
-      if (HAN.test(f)) tokens.push({ kind: 'han', text: f, syls: readings(f), start, end, run: -1 });
-      else if (/[0-9]/.test(f)) tokens.push({ kind: 'digit', text: f, syls: [], start, end, run: -1 });
-      else if (WILDCARDS.has(f) || WILDCARDS.has(src)) tokens.push({ kind: 'wildcard', text: f, syls: [], start, end, run: -1 });
-      // anything else is a separator: dropped
+      if (p.kind === 'separator') continue; // dropped
+      tokens.push({ kind: p.kind, text: p.text, syls: p.syls, start, end, run: -1 });
     }
   }
   flushLatin();

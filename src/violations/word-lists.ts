@@ -2,7 +2,7 @@
  * The banned-wording patterns (rules-spec §7, issue #15): one data file per category under
  * src/violations/words/ (the ruleset's `bannedCategories` names them), extended per game by files of
  * the same name in a `words/` folder beside the game file. Entries are compiled once per run into the
- * shapes the matcher needs, and indexed by what their first character can be.
+ * shapes the matcher needs (pattern-index.ts indexes them on first use).
  *
  * Line syntax (`#` starts a comment line):
  *  - `@m107:259 @120b:536` alone: the rule-post lines the following entries enforce (until the next such
@@ -61,8 +61,6 @@ export interface WordEntry {
   clauseEnd: boolean;
   /** Position in WordLists.entries (set by loadWordLists). */
   id: number;
-  /** pattern: for each element a match cannot skip, the index keys one of which the text must hold. */
-  needs: Array<Set<string>>;
 }
 
 export interface WordLists {
@@ -70,8 +68,6 @@ export interface WordLists {
   entries: WordEntry[];
   /** Folded allow words. */
   allow: string[];
-  /** pattern entries by the keys their first character can match (see firstKeys). */
-  index: Map<string, WordEntry[]>;
 }
 
 const HAN = /\p{Script=Han}/u;
@@ -81,8 +77,15 @@ function charElement(c: string): CharElement {
   return { kind: 'char', char: c, syls: han ? readings(c) : [c], han };
 }
 
+const charsCache = new Map<string, CharElement[]>();
+/** A string's characters as elements (shared, never changed: a slot's values recur in many entries). */
 function charsOf(s: string): CharElement[] {
-  return [...foldString(s)].map(charElement);
+  let chars = charsCache.get(s);
+  if (!chars) {
+    chars = [...foldString(s)].map(charElement);
+    if (charsCache.size < 100_000) charsCache.set(s, chars);
+  }
+  return chars;
 }
 
 /** Slot definitions of a file's lines: `{name} = a|b|c`. */
@@ -106,7 +109,7 @@ function alternatives(body: string, slots: ReadonlyMap<string, string[]>, where:
 export function parseEntry(word: string, category: string, slots: ReadonlyMap<string, string[]> = new Map(), cites: string[] = [], unless: string[] = []): WordEntry {
   const clauseEnd = word.endsWith('$');
   if (clauseEnd) word = word.slice(0, -1);
-  const base = { id: -1, word, category, cites, unless, clauseEnd, elements: [] as EntryElement[], needs: [] as Array<Set<string>> };
+  const base = { id: -1, word, category, cites, unless, clauseEnd, elements: [] as EntryElement[] };
   const folded = foldString(word);
   if (/^[a-z0-9]+$/.test(folded)) {
     const letters = [...folded].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
@@ -125,16 +128,7 @@ export function parseEntry(word: string, category: string, slots: ReadonlyMap<st
     else if (m[0].startsWith('*') || m[0].startsWith('~')) elements.push({ kind: 'gap', max: m[2] ? Number(m[2]) : ENTRY_GAP, acrossCommas: m[0].startsWith('~') });
     else elements.push(...charsOf(m[3]));
   }
-  // What a text must hold for the pattern to be worth trying: a quick test before the walk.
-  const needs = elements.flatMap((e) => (e.kind === 'gap' || (e.kind === 'alt' && e.options.some((o) => !o.length)) ? [] : [new Set(firstKeys(e))]));
-  return { ...base, shape: 'pattern', elements, folded, needs };
-}
-
-/** The index keys a first element can match: c:<char>, s:<syllable>, i:<initial letter>. */
-function firstKeys(e: EntryElement): string[] {
-  if (e.kind === 'gap') return [];
-  const chars = e.kind === 'alt' ? e.options.map((o) => o[0]).filter(Boolean) : [e];
-  return chars.flatMap((c) => [`c:${c.char}`, ...(c.han ? c.syls.flatMap((s) => [`s:${s}`, `i:${s[0]}`]) : [])]);
+  return { ...base, shape: 'pattern', elements, folded };
 }
 
 /** Parses a category file's lines into entries (slots from `shared` and the file itself). */
@@ -199,13 +193,7 @@ export function loadWordLists(categories: readonly string[], extraDirs: readonly
     }
   }
   const allow = existing([BUNDLED_ALLOW_FILE, ...extraDirs.map((d) => path.join(d, 'allow.txt'))]).flatMap((f) => readDataLines(f).map(foldString));
-  const index = new Map<string, WordEntry[]>();
-  for (const e of entries) {
-    if (e.shape !== 'pattern') continue;
-    const first = e.elements.find((x) => x.kind !== 'gap');
-    for (const k of new Set(first ? firstKeys(first) : [])) index.set(k, [...(index.get(k) ?? []), e]);
-  }
-  return { categories: [...categories], entries, allow, index };
+  return { categories: [...categories], entries, allow };
 }
 
 /** The categories that have a bundled list. */

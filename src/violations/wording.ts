@@ -14,6 +14,7 @@
 import { pinyin } from 'pinyin-pro';
 import { foldChar, foldString, foldText, type FoldedText, type Token } from './text-fold.js';
 import { words, type Words } from './segment.js';
+import { patternCandidates, type PatternCandidates } from './pattern-index.js';
 import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lists.js';
 
 /** How a hit differs from the entry as listed. */
@@ -37,6 +38,9 @@ export interface WordingHit {
 export interface WordingOptions {
   /** The players' names: never part of a match (a player called 周九 is not 诅咒). */
   names?: readonly string[];
+  /** Try every pattern at every token instead of the index's candidates: the reference the tests
+   *  hold the index to (pattern-index.ts); the same hits, slower. */
+  everyEntry?: boolean;
 }
 
 type Step = 'literal' | 'homophone' | 'pinyin' | 'initials' | 'wildcard';
@@ -47,6 +51,7 @@ interface Taken {
   syls: readonly string[];
 }
 
+const HAN = /\p{Script=Han}/u;
 /** Clause punctuation: no match reaches across it (except a `~` gap across a comma). */
 const HARD_BREAK = /[，。！？；：、…,!?;:\n\r]/u;
 /** Sentence punctuation: nothing reaches across it. */
@@ -60,9 +65,6 @@ interface Context {
   sentenceBefore: boolean[];
   /** Word boundaries, segmented on first use (most texts never get that far). */
   segments: () => { words: Words; bounds: Set<number> };
-  /** The index keys of every token (tokenKeys), and whether the text has a wildcard. */
-  present: Set<string>;
-  wildcard: boolean;
   /** The reading each Han character has in this text (pinyin-pro's context rules), by UTF-16 offset; lazy. */
   reading: () => Map<number, string>;
 }
@@ -70,20 +72,24 @@ interface Context {
 /** Particles after which jieba keeps a word whole (去死吧, 龟孙儿): a word boundary for matching. */
 const PARTICLE_END = /^[\p{Script=Han}]{2,}[吧啊呀了的们吗嘛呢儿]$/u;
 
-function context(text: string): Context {
-  const folded = foldText(text);
+function context(text: string, folded: FoldedText): Context {
   const { tokens } = folded;
-  const between = (i: number) => (i > 0 ? text.slice(tokens[i - 1].end, tokens[i].start) : '');
-  const hardBefore = tokens.map((_, i) => HARD_BREAK.test(between(i)));
-  const sentenceBefore = tokens.map((_, i) => SENTENCE_END.test(between(i)));
+  // Most tokens touch the one before: only the text between two that do not is tested.
+  const hardBefore: boolean[] = [];
+  const sentenceBefore: boolean[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const between = i > 0 && tokens[i].start > tokens[i - 1].end ? text.slice(tokens[i - 1].end, tokens[i].start) : '';
+    hardBefore.push(between !== '' && HARD_BREAK.test(between));
+    sentenceBefore.push(between !== '' && SENTENCE_END.test(between));
+  }
   let segmented: { words: Words; bounds: Set<number> } | null = null;
   const segments = () => {
     if (!segmented) {
       const w = words(folded.simplified);
       // jieba does not know pinyin: a typed syllable or letter is a word of its own.
-      const bounds = new Set(w.bounds);
+      const bounds = w.bounds; // (this text's own)
       for (const tok of tokens) if (tok.run >= 0) bounds.add(tok.start).add(tok.end);
-      for (const [a, b] of new Set(w.wordOf)) if (PARTICLE_END.test(folded.simplified.slice(a, b))) bounds.add(b - 1);
+      for (const [a, b] of w.spans) if (b - a >= 3 && PARTICLE_END.test(folded.simplified.slice(a, b))) bounds.add(b - 1);
       segmented = { words: w, bounds };
     }
     return segmented;
@@ -100,9 +106,7 @@ function context(text: string): Context {
     }
     return reading;
   };
-  const present = new Set(tokens.flatMap(tokenKeys));
-  const wildcard = tokens.some((t) => t.kind === 'wildcard');
-  return { folded, tokens, hardBefore, sentenceBefore, segments, present, wildcard, reading: readingOf };
+  return { folded, tokens, hardBefore, sentenceBefore, segments, reading: readingOf };
 }
 
 function stepFor(e: CharElement, t: Token): Step | null {
@@ -119,27 +123,29 @@ function stepFor(e: CharElement, t: Token): Step | null {
 /** Whether tokens a..b, one run of a pattern's characters, sit on word boundaries (see the header). */
 function runOk(ctx: Context, a: number, b: number, taken: readonly Taken[]): boolean {
   if (b < a) return true;
-  const start = ctx.tokens[a].start;
-  const end = ctx.tokens[b].end;
-  const { words: w, bounds } = ctx.segments();
-  const aligned = bounds.has(start) && bounds.has(end);
   const inRun = taken.filter((x) => x.t >= a && x.t <= b);
-  if (inRun.some((x) => x.step === 'wildcard') && inRun.some((x) => x.step !== 'literal' && x.step !== 'wildcard')) return false;
-  if (!inRun.some((x) => x.step !== 'literal' && x.step !== 'wildcard')) return aligned || b - a >= 2;
+  const disguised = inRun.some((x) => x.step !== 'literal' && x.step !== 'wildcard');
+  if (disguised && inRun.some((x) => x.step === 'wildcard')) return false;
+  if (!disguised && b - a >= 2) return true; // (no segmentation needed)
+  const { words: w, bounds } = ctx.segments();
+  const aligned = bounds.has(ctx.tokens[a].start) && bounds.has(ctx.tokens[b].end);
+  if (!disguised) return aligned;
   if (!aligned || b === a) return false;
   // A same-sound character must sound so here (射中 is she zhong, not ye zhong) and be a word of its
   // own: a real word that sounds like an entry (其实, 事实, 出声) is that word, and two same-sound
   // characters in two words are two words, not a disguise. Slang spellings that are words (煞笔) are
   // listed as entries.
+  // (Word boundaries first: they are cheaper than the readings in context.)
   const same = inRun.filter((x) => x.step === 'homophone');
+  const ownWord = (of: Array<[number, number]>, tok: Token) => {
+    const [ws, we] = of[tok.start] ?? [tok.start, tok.end];
+    return we - ws <= tok.end - tok.start;
+  };
+  for (const x of same) if (!ownWord(w.wordOf, ctx.tokens[x.t])) return false;
+  for (const x of same) if (!ownWord(w.guessedWordOf(), ctx.tokens[x.t])) return false;
   for (const x of same) {
-    const tok = ctx.tokens[x.t];
-    const here = ctx.reading().get(tok.start);
+    const here = ctx.reading().get(ctx.tokens[x.t].start);
     if (here && !x.syls.includes(here)) return false;
-    for (const of of [w.wordOf, w.guessedWordOf]) {
-      const [ws, we] = of[tok.start] ?? [tok.start, tok.end];
-      if (we - ws > tok.end - tok.start) return false;
-    }
   }
   return true;
 }
@@ -152,7 +158,7 @@ interface Cont {
 }
 
 /** Tries the entry's elements from token `at`; returns the last token used and how each was matched. */
-function matchPattern(entry: WordEntry, ctx: Context, at: number): { last: number; taken: Taken[] } | null {
+function matchPattern(entry: WordEntry, ctx: Context, at: number, supply: PatternCandidates): { last: number; taken: Taken[] } | null {
   const { tokens, hardBefore, sentenceBefore } = ctx;
   const taken: Taken[] = []; // pushed and popped while backtracking; copied on success
   // Runs closed by a gap, checked (runOk: segmentation) only once the whole pattern matched.
@@ -180,8 +186,10 @@ function matchPattern(entry: WordEntry, ctx: Context, at: number): { last: numbe
     }
     if (e.kind === 'alt') {
       const after: Cont = { els, j: j + 1, next: cont };
-      for (const opt of e.options) {
-        const r = walk(opt, 0, after, t, runStart, softFrom);
+      const ids = supply.optionIds(e);
+      for (let i = 0; i < e.options.length; i++) {
+        if (ids && !supply.supplied(ids[i])) continue;
+        const r = walk(e.options[i], 0, after, t, runStart, softFrom);
         if (r !== null) return r;
       }
       return null;
@@ -214,14 +222,6 @@ function acceptable(entry: WordEntry, taken: readonly Taken[], ctx: Context): bo
   return taken[0].t === first && taken[taken.length - 1].t === last;
 }
 
-/** The token keys the pattern index is keyed by (word-lists.ts firstKeys). */
-function tokenKeys(t: Token): string[] {
-  if (t.kind === 'han') return [`c:${t.text}`, ...t.syls.map((s) => `s:${s}`)];
-  if (t.kind === 'syllable') return [`s:${t.text}`];
-  if (t.kind === 'letter') return [`c:${t.text}`, `i:${t.text}`];
-  return t.kind === 'digit' ? [`c:${t.text}`] : [];
-}
-
 function evasionsOf(taken: readonly Taken[], original: string, tokens: Token[]): Evasion[] {
   const ev = new Set<Evasion>();
   for (const s of taken) if (s.step !== 'literal') ev.add(s.step);
@@ -240,62 +240,48 @@ interface RawHit extends WordingHit {
   literal: Set<number> | null;
 }
 
-/** The pattern entries worth trying at a token, per list set and token kind and text (computed once). */
-const candidatesOf = new WeakMap<WordLists, Map<string, WordEntry[]>>();
-
-function patternHits(text: string, lists: WordLists, ctx: Context): RawHit[] {
+/** The hits of the pattern entries, by first token, then list order. */
+function patternHits(text: string, ctx: Context, supply: PatternCandidates): RawHit[] {
   const hits: RawHit[] = [];
   const { tokens } = ctx;
-  // 0 untested, 1 worth trying, 2 not (by WordEntry.id)
-  const feasible = new Uint8Array(lists.entries.length);
-  const present = [...ctx.present];
-  const holds = (keys: Set<string>) => (keys.size < present.length ? [...keys].some((k) => ctx.present.has(k)) : present.some((k) => keys.has(k)));
-  const worthTrying = (e: WordEntry) => {
-    if (!feasible[e.id]) feasible[e.id] = ctx.wildcard || e.needs.every(holds) ? 1 : 2;
-    return feasible[e.id] === 1;
-  };
-  let byToken = candidatesOf.get(lists);
-  if (!byToken) candidatesOf.set(lists, (byToken = new Map()));
-  for (let at = 0; at < tokens.length; at++) {
-    const tok = tokens[at];
-    const key = `${tok.kind}:${tok.text}`;
-    let candidates = byToken.get(key);
-    if (!candidates) byToken.set(key, (candidates = [...new Set(tokenKeys(tok).flatMap((k) => lists.index.get(k) ?? []))]));
-    for (const entry of candidates) {
-      if (!worthTrying(entry)) continue;
-      const m = matchPattern(entry, ctx, at);
-      if (!m || m.last < at || !acceptable(entry, m.taken, ctx)) continue;
-      const start = tokens[at].start;
-      const end = tokens[m.last].end;
-      const literal = new Set(m.taken.filter((x) => x.step === 'literal').map((x) => x.t));
-      hits.push({ category: entry.category, word: entry.word, cites: entry.cites, matched: text.slice(start, end), start, end, evasions: evasionsOf(m.taken, text, tokens), entry, literal });
-    }
+  for (const { at, entry } of supply.candidates) {
+    const m = matchPattern(entry, ctx, at, supply);
+    if (!m || m.last < at || !acceptable(entry, m.taken, ctx)) continue;
+    const start = tokens[at].start;
+    const end = tokens[m.last].end;
+    const literal = new Set(m.taken.filter((x) => x.step === 'literal').map((x) => x.t));
+    hits.push({ category: entry.category, word: entry.word, cites: entry.cites, matched: text.slice(start, end), start, end, evasions: evasionsOf(m.taken, text, tokens), entry, literal });
   }
   return hits;
 }
 
-function plainHits(text: string, lists: WordLists, ctx: Context): RawHit[] {
+/** Whether an exact entry may be in the text: each of its Han characters is a token (folded alike). */
+function mayHold(folded: FoldedText, entry: WordEntry): boolean {
+  for (const c of entry.folded) if (HAN.test(c) && !folded.tokens.some((t) => t.text === c)) return false;
+  return true;
+}
+
+function plainHits(text: string, lists: WordLists, folded: FoldedText): RawHit[] {
   const hits: RawHit[] = [];
   let chars: Array<{ start: number; end: number }> | null = null;
   let flat = '';
-  let latin = false;
+  // Latin letters in the folded text are the Latin runs' tokens.
+  const latin = folded.runs.length > 0;
   for (const entry of lists.entries) {
-    if (entry.shape === 'pattern') continue;
+    if (entry.shape === 'pattern' || (entry.shape === 'latin' ? !latin : !mayHold(folded, entry))) continue;
     if (!chars) {
       // Folded characters with their offsets in the original (the simplified text keeps them).
       chars = [];
-      const simplified = ctx.folded.simplified !== text;
+      const simplified = folded.simplified !== text;
       let i = 0;
-      for (const cp of ctx.folded.simplified) {
+      for (const cp of folded.simplified) {
         for (const c of foldChar(cp, simplified)) {
           chars.push({ start: i, end: i + cp.length });
           flat += c;
         }
         i += cp.length;
       }
-      latin = /[a-z]/.test(flat);
     }
-    if (entry.shape === 'latin' && !latin) continue;
     const found: Array<[number, number]> = [];
     if (entry.shape === 'latin') for (const m of flat.matchAll(entry.regex!)) found.push([m.index, m.index + m[0].length - 1]);
     else for (let a = flat.indexOf(entry.folded); a >= 0; a = flat.indexOf(entry.folded, a + 1)) found.push([a, a + entry.folded.length - 1]);
@@ -309,14 +295,17 @@ function plainHits(text: string, lists: WordLists, ctx: Context): RawHit[] {
   return hits;
 }
 
-/** Every occurrence of the words in the text, as UTF-16 [start, end) ranges of the original. */
-function occurrences(ctx: Context, list: readonly string[]): Array<{ start: number; end: number; first: number; last: number }> {
-  const { tokens } = ctx;
-  const compact = tokens.map((t) => t.text).join('');
+/** The tokens' texts joined, and the token of each of its UTF-16 offsets. */
+function compactOf(tokens: readonly Token[]): { tokens: readonly Token[]; compact: string; tokenAt: number[] } {
   const tokenAt: number[] = [];
   tokens.forEach((t, i) => {
     for (let k = 0; k < t.text.length; k++) tokenAt.push(i);
   });
+  return { tokens, compact: tokens.map((t) => t.text).join(''), tokenAt };
+}
+
+/** Every occurrence of the words in the text, as UTF-16 [start, end) ranges of the original. */
+function occurrences({ tokens, compact, tokenAt }: ReturnType<typeof compactOf>, list: readonly string[]): Array<{ start: number; end: number; first: number; last: number }> {
   const out: Array<{ start: number; end: number; first: number; last: number }> = [];
   for (const w of list) {
     if (!w) continue;
@@ -327,6 +316,14 @@ function occurrences(ctx: Context, list: readonly string[]): Array<{ start: numb
     }
   }
   return out;
+}
+
+const namesFolded = new WeakMap<readonly string[], string[]>();
+/** The players' names folded (once per roster: the scan passes the same one for every post). */
+function foldedNames(names: readonly string[]): string[] {
+  let f = namesFolded.get(names);
+  if (!f) namesFolded.set(names, (f = names.map(foldString).filter(Boolean)));
+  return f;
 }
 
 /** The clause (between clause punctuation) around [start, end). */
@@ -341,12 +338,14 @@ function clauseAround(text: string, start: number, end: number): [number, number
 /** Every banned-wording hit in a text (see the header for what is not one), one per place and category. */
 export function findBannedWording(text: string, lists: WordLists, opts: WordingOptions = {}): WordingHit[] {
   if (!text.trim()) return [];
-  const ctx = context(text);
-  const raw = [...patternHits(text, lists, ctx), ...plainHits(text, lists, ctx)];
+  const folded = foldText(text);
+  const supply = patternCandidates(lists, folded.tokens, opts.everyEntry);
+  const raw = [...(supply.candidates.length ? patternHits(text, context(text, folded), supply) : []), ...plainHits(text, lists, folded)];
   if (!raw.length) return [];
 
-  const names = occurrences(ctx, (opts.names ?? []).map(foldString).filter(Boolean));
-  const allowed = occurrences(ctx, lists.allow);
+  const compact = compactOf(folded.tokens);
+  const names = occurrences(compact, foldedNames(opts.names ?? []));
+  const allowed = occurrences(compact, lists.allow);
   const kept = raw.filter((h) => {
     if (names.some((n) => n.start < h.end && h.start < n.end)) return false;
     for (const a of allowed) {
