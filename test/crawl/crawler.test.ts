@@ -17,6 +17,7 @@ import { removePost, duplicatePost } from '../../src/replay/page-edits.js';
 import { parsePage } from '../../src/discuz/parse-page.js';
 import type { FetchedPage } from '../../src/discuz/types.js';
 import { ids, idsPosts } from '../store/fixture-pages.js';
+import { countedStore } from '../helpers/counted-store.js';
 
 const T = { d1talk: ids.threads.d1talk.tid, d1vote: ids.threads.d1vote.tid, d2vote: ids.threads.d2vote.tid, process: ids.threads.process.tid };
 const fast: Partial<CrawlOptions> = { delayMs: 0, backoffMs: 5, maxBackoffMs: 50, challengeWaitMs: 5, timeoutMs: 2000, retries: 3, progress: false };
@@ -321,18 +322,9 @@ describe('fault matrix', () => {
 });
 
 describe('store writes during a crawl', () => {
-  /** The rig's store with its writes counted, failing from the `failFrom`-th write on. */
-  const counted = (store: Store, failFrom = Infinity): Store & { writes: number } => {
-    const c: Store & { writes: number } = Object.assign(Object.create(store) as Store, {
-      writes: 0,
-      write: () => (++c.writes >= failFrom ? Promise.reject(new Error('disk full')) : store.write()),
-    });
-    return c;
-  };
-
   test('the store is written in batches, not after every page, and holds everything when the crawl returns', async () => {
     const r = await rig();
-    const store = counted(r.store);
+    const store = countedStore(r.store);
     const tids = [T.d1talk, T.d1vote, T.d2vote, T.process];
     const res = await crawlThreads(store, r.srv.url, tids, { ...fast, session: r.srv.sessionState(), concurrency: 2 });
     const fetched = res.threads.reduce((s, t) => s + t.fetchedPages.length, 0);
@@ -348,7 +340,7 @@ describe('store writes during a crawl', () => {
     const r = await rig();
     const tid = T.d1talk;
     const n = r.srv.pageCounts[tid];
-    const store = counted(r.store, 2); // the first write lands, every later one fails
+    const store = countedStore(r.store, 2); // the first write lands, every later one fails
     const err = await crawlThreads(store, r.srv.url, [tid], { ...fast, session: r.srv.sessionState(), concurrency: 1, writeIntervalMs: 0 }).catch((e) => e);
     expect(err).toBeInstanceOf(Error);
     expect(err.message).toBe('disk full');
