@@ -1,14 +1,17 @@
 /**
- * The offline pipeline of a closing-time run, stage by stage, over every page of a synthetic game:
- * decode + parse (parsePage) → store (applyPage into the evidence store, one atomic write at the end)
- * → tally (tallyDay for every day) → report (each day's HTML report with the tally and the activity
- * table). Beside it, in the same run and on the same bytes, the floor: decoding plus a bare
- * htmlparser2 parseDocument of each page, and decoding plus a bare parse5 parse (htmlparser2 tree
- * adapter: the HTML5 tree bansha reads, src/discuz/tree.ts) — of every `baselineEvery`-th batch of
- * pages (a fixed sample, all sides on the same pages in rotating order), scaled to all pages by
- * bytes; the parser alone is compared with them on the sampled pages only. Pages arrive batch by batch (built from
- * the real markup here, or by the parent process: src/bench/pipeline-child.ts), so the HTML of a
- * 50,000-post game never sits in memory at once; building them is not timed.
+ * The offline pipeline of what a director runs, stage by stage, over every page of a synthetic game:
+ * the crawl's work — decode + parse (parsePage) → store (applyPage into the evidence store holding
+ * one thread at a time, as src/crawl/crawler.ts does: each thread opened when its first page comes,
+ * written and released at its end) — then the last day's closing commands from that store: its tally
+ * and its report as `bansha report` composes it (src/close/closing-day.ts, the store read from disk
+ * with the threads that day's report reads, HTML page included). Beside it, in the same run and on the
+ * same bytes, the floor: decoding plus a bare htmlparser2 parseDocument of each page, and decoding
+ * plus a bare parse5 parse (htmlparser2 tree adapter: the HTML5 tree bansha reads,
+ * src/discuz/tree.ts) — of every `baselineEvery`-th batch of pages (a fixed sample, all sides on the
+ * same pages in rotating order), scaled to all pages by bytes; the parser alone is compared with them
+ * on the sampled pages only. Pages arrive batch by batch (built from the real markup here, or by the
+ * parent process: src/bench/pipeline-child.ts), so the HTML of a 50,000-post game never sits in
+ * memory at once; building them is not timed.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,16 +23,17 @@ import { buildTree } from '../discuz/tree.js';
 import type { FetchedPage } from '../discuz/types.js';
 import { parseGame } from '../game/game-file.js';
 import type { Game } from '../game/types.js';
-import { openStore, storeBytesOnDisk } from '../store/store-file.js';
-import { applyPage } from '../store/record.js';
-import type { SlicePost } from '../store/slice.js';
-import type { StoreData } from '../store/types.js';
-import { postsFromStore, tallyDay, type PostsOf } from '../votes/tally.js';
-import { activityTable } from '../activity/table.js';
-import { renderHtmlReport } from '../render/html-report.js';
+import { closingDay, dayHtml, tallyForReport, threadsThroughDay } from '../close/closing-day.js';
+import { openStore, storeBytesOnDisk, storedTids } from '../store/store-file.js';
+import { applyPage, tidFromUrl } from '../store/record.js';
+import { threadPosts } from '../store/slice.js';
 import { gamePage, type SynthGame } from './synth-game.js';
 
-/** Milliseconds spent in each stage, summed over the run. */
+/**
+ * Milliseconds spent in each stage, summed over the run: parse, store (recording pages in memory),
+ * persist (opening each thread, writing and releasing it at its end), then the last day's tally
+ * (reading the store from disk included) and report.
+ */
 export interface StageTimes {
   parse: number;
   store: number;
@@ -45,7 +49,7 @@ export interface PipelineResult {
   bytes: number;
   /** Posts the parser read (must equal `posts`). */
   parsedPosts: number;
-  /** Posts in the store at the end. */
+  /** Posts in the store on disk at the end (counted thread by thread). */
   storedPosts: number;
   stages: StageTimes;
   pipelineMs: number;
@@ -65,9 +69,9 @@ export interface PipelineResult {
   parseVsParse5: number;
   /** Size of the store file written at the end. */
   storeBytes: number;
-  /** Days tallied and reported. */
+  /** Days of the game (the last one is tallied and reported). */
   days: number;
-  /** Bytes of all HTML reports. */
+  /** Bytes of the last day's HTML report. */
   reportBytes: number;
   /** Store size and peak memory as the store grew (at the first batch boundary past each checkpoint). */
   checkpoints: Checkpoint[];
@@ -75,7 +79,7 @@ export interface PipelineResult {
   peakMemoryMB: number;
   /** Peak RSS so far (MB) at the end of each stage: where the peak is reached. */
   peakMemoryAfterMB: { parse: number; persist: number; tally: number; report: number };
-  /** V8 heap in use after a full GC with the whole store in memory (when run with --expose-gc), MB. */
+  /** V8 heap in use after a full GC once every thread is stored and released (when run with --expose-gc), MB. */
   storeHeapMB: number | null;
 }
 
@@ -160,21 +164,31 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
     : source;
   const dir = opts.dir ?? mkdtempSync(path.join(tmpdir(), 'bansha-bench-'));
   const g = gameOf(input, dir);
-  const store = await openStore(g.storePath, { forum: g.forum });
+  // as the crawler opens it: no thread held but the one being recorded
+  const store = await openStore(g.storePath, { forum: g.forum, threads: [] });
   const stages: StageTimes = { parse: 0, store: 0, persist: 0, tally: 0, report: 0 };
   const every = Math.max(1, Math.round(opts.baselineEvery ?? 1));
   const sample = { pages: 0, bytes: 0, baselineMs: 0, parse5Ms: 0, parseMs: 0, every };
   let bytes = 0;
   let parsedPosts = 0;
+  let recordedPosts = 0;
   let sink = 0;
+  /** The thread being recorded: written and released when the next one starts (the crawler's thread end). */
+  let held: number | null = null;
+  const releaseHeld = async (): Promise<void> => {
+    if (held === null) return;
+    const t0 = now();
+    await store.release([held]);
+    held = null;
+    stages.persist += now() - t0;
+  };
   const pending = [...(opts.checkpoints ?? [])].sort((a, b) => a - b);
   const checkpoints: Checkpoint[] = [];
   const checkpoint = async (): Promise<void> => {
     // not timed: the store as it would be written at this size
     await store.write();
     const size = storeBytesOnDisk(g.storePath);
-    const posts = Object.keys(store.data.posts).length;
-    checkpoints.push({ posts, storeBytes: size, storeBytesPer1kPosts: (size / posts) * 1000, peakMemoryMB: peakRssMB() });
+    checkpoints.push({ posts: recordedPosts, storeBytes: size, storeBytesPer1kPosts: (size / recordedPosts) * 1000, peakMemoryMB: peakRssMB() });
   };
   try {
     let b = 0;
@@ -200,10 +214,18 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
             const t0 = now();
             const parsed = parsePage(p);
             const t1 = now();
-            applyPage(store.data, p, parsed);
-            const t2 = now();
             stages.parse += t1 - t0;
-            stages.store += t2 - t1;
+            const tid = parsed.page.tid ?? tidFromUrl(p.url)!;
+            if (tid !== held) {
+              await releaseHeld();
+              const t = now();
+              await store.open([tid]);
+              held = tid;
+              stages.persist += now() - t;
+            }
+            const t2 = now();
+            recordedPosts += applyPage(store.data, p, parsed, (pid) => store.threadOfPost(pid)).newPosts.length;
+            stages.store += now() - t2;
             if (sampled) {
               sample.parseMs += t1 - t0;
               sample.bytes += p.bytes.length;
@@ -218,32 +240,41 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
         await checkpoint();
       }
     }
-    const peakAfter = { parse: peakRssMB(), persist: 0, tally: 0, report: 0 };
+    await releaseHeld();
+    const peakAfter = { parse: peakRssMB(), persist: peakRssMB(), tally: 0, report: 0 };
     const gc = (globalThis as { gc?: () => void }).gc;
     let storeHeapMB: number | null = null;
     if (gc) {
       gc();
       storeHeapMB = process.memoryUsage().heapUsed / 1048576;
     }
-    let t0 = now();
-    await store.write();
-    stages.persist = now() - t0;
-    peakAfter.persist = peakRssMB();
 
-    t0 = now();
-    const posts = postsFromStore(store.data);
-    const tallies = g.days.map((d) => tallyDay(g, posts, d.day));
+    // the last day at closing: the store read from disk as `bansha report --day N` reads it
+    const day = Math.max(...g.days.map((d) => d.day));
+    let t0 = now();
+    const reading = await openStore(g.storePath, { lock: false, forum: g.forum, threads: threadsThroughDay(g, day) });
+    const posts = new Map(Object.values(reading.data.threads).map((t) => [t.tid, threadPosts(reading.data, t.tid)]));
+    sink += tallyForReport(g, (tid) => posts.get(tid) ?? [], day)?.ballots.length ?? 0;
+    posts.clear();
     stages.tally = now() - t0;
     peakAfter.tally = peakRssMB();
 
     t0 = now();
-    const reportBytes = reportAll(g, store.data, tallies, posts);
+    const reportBytes = dayHtml(g, reading.data, closingDay(g, reading.data, day, { ledgerFile: null })).length;
     stages.report = now() - t0;
     peakAfter.report = peakRssMB();
+    await reading.close();
+    const peakMemoryMB = peakRssMB();
 
+    // not timed: what reached the disk, one thread at a time
+    let storedPosts = 0;
+    for (const tid of await storedTids(g.storePath)) {
+      const one = await openStore(g.storePath, { lock: false, threads: [tid] });
+      storedPosts += Object.keys(one.data.posts).length;
+      await one.close();
+    }
     const storeBytes = storeBytesOnDisk(g.storePath);
-    const storedPosts = Object.keys(store.data.posts).length;
-    if (pending.length) checkpoints.push({ posts: storedPosts, storeBytes, storeBytesPer1kPosts: (storeBytes / storedPosts) * 1000, peakMemoryMB: peakRssMB() });
+    if (pending.length) checkpoints.push({ posts: storedPosts, storeBytes, storeBytesPer1kPosts: (storeBytes / storedPosts) * 1000, peakMemoryMB });
     const pipelineMs = stages.parse + stages.store + stages.persist + stages.tally + stages.report;
     const baselineMs = sample.baselineMs * (bytes / sample.bytes);
     const parse5Ms = sample.parse5Ms * (bytes / sample.bytes);
@@ -267,7 +298,7 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
       days: g.days.length,
       reportBytes,
       checkpoints,
-      peakMemoryMB: peakRssMB(),
+      peakMemoryMB,
       peakMemoryAfterMB: peakAfter,
       storeHeapMB,
     };
@@ -277,32 +308,3 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
   }
 }
 
-/**
- * Each day's HTML report (tally + activity table through that day); returns the total size. The
- * threads' posts come from the tally's `posts` (one slice of the store for both stages, as the CLI's
- * report does), not from a second copy.
- */
-function reportAll(g: Game, data: StoreData, tallies: ReturnType<typeof tallyDay>[], posts: PostsOf): number {
-  const byThread = new Map<number, readonly SlicePost[]>();
-  for (const key of Object.keys(data.threads)) byThread.set(Number(key), posts(Number(key)));
-  let size = 0;
-  for (const [i, d] of g.days.entries()) {
-    const act = activityTable(g, byThread, d.day);
-    const html = renderHtmlReport({
-      title: 'bench',
-      day: d.day,
-      timezone: g.timezone,
-      opens: d.opens,
-      closes: d.closes,
-      generatedAt: d.closes,
-      tally: tallies[i],
-      activity: {
-        columns: ['玩家', ...act.days.map((x) => `第${x}日`), '合计'],
-        rows: act.rows.map((r) => ({ player: r.player, cells: [...r.counts.map((c) => c ?? '—'), r.total] })),
-      },
-      flags: [],
-    });
-    size += html.length;
-  }
-  return size;
-}

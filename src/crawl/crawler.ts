@@ -16,6 +16,10 @@
  *    page claims more); a mismatch stops the crawl (exit 3) and nothing from that page is stored.
  *  - Limits, each a refusal (exit 3) that names the option raising it: the size of one response
  *    (http.ts), the pages of one thread, the requests of one crawl.
+ *  - Threads are crawled one after another (each one's pages `concurrency` at a time), and a thread the
+ *    store handle does not hold is opened for its crawl and released once written: memory is bounded
+ *    by one thread, not the game. Which thread every stored post is in is read first, so a page that
+ *    shows another thread's post is still refused.
  *  - The store is written in the background, batched in time (src/store/write-batcher.ts: at most every
  *    `writeIntervalMs`), and always at the end of each thread and of the crawl, fatal stop included;
  *    never after every page (a whole-store write per page made crawls quadratic and serialised the
@@ -321,7 +325,7 @@ export async function crawlThreads(
 
     /** Record a page in memory; the batcher persists it soon (and flush() at the latest). */
     const take = (fetched: HttpResult, parsed: Page): RecordResult => {
-      const rec = applyPage(store.data, fetched, parsed);
+      const rec = applyPage(store.data, fetched, parsed, (pid) => store.threadOfPost(pid));
       persist.changed();
       bar?.increment(1, { tid });
       return rec;
@@ -430,19 +434,46 @@ export async function crawlThreads(
     return result;
   }
 
+  /**
+   * One thread, open in the store only while it is crawled when the caller's handle does not hold it
+   * already: written and released at its end (a fatal stop included), so memory is one thread's.
+   */
+  async function crawlHeld(tid: number): Promise<ThreadCrawlResult> {
+    const visiting = !store.holds(tid);
+    if (visiting) await store.open([tid]);
+    let result: ThreadCrawlResult;
+    try {
+      result = await crawlThread(tid);
+    } finally {
+      // a write error here is the crawl's end's to throw (persist.close / the store's next write)
+      if (visiting) await store.release([tid]).catch((e: unknown) => void (fatal ??= e as Error));
+    }
+    return result;
+  }
+
   try {
-    const settled = await Promise.allSettled(tids.map((tid) => crawlThread(tid)));
+    // Which thread each stored post is in, read before anything is fetched (a damaged log refused
+    // here): a page claiming a post of a thread not open is refused as if every thread were open.
+    await store.learnPosts(tids);
+    // One thread at a time (its pages `concurrency` at a time): the first error stops the crawl.
+    const threads: ThreadCrawlResult[] = [];
+    let failed: unknown = null;
+    for (const tid of tids) {
+      if (fatal) break;
+      try {
+        threads.push(await crawlHeld(tid));
+      } catch (e) {
+        failed = e;
+        break;
+      }
+    }
     await queue.onIdle();
     // Everything recorded reaches the disk before the crawl returns or throws (a fatal stop included).
     let writeError: unknown = null;
     await persist.close().catch((e: unknown) => (writeError = e));
     if (fatal) throw fatal;
     if (writeError) throw writeError;
-    const threads: ThreadCrawlResult[] = [];
-    for (const s of settled) {
-      if (s.status === 'rejected') throw s.reason;
-      threads.push(s.value);
-    }
+    if (failed) throw failed;
     return { storePath: store.path, threads, requests, incomplete: threads.some((t) => t.failures.length > 0) };
   } finally {
     queue.clear();
@@ -459,7 +490,8 @@ export async function crawlThreads(
 export async function crawlGame(game: Game, opts: CrawlOptions = {}): Promise<CrawlResult> {
   const tids = opts.threads ?? gameThreads(game, opts.day);
   const session = opts.session ?? (await readSession(game.sessionPath, game.file));
-  const store = await openStore(opts.storePath ?? game.storePath, { forum: game.forum, threads: tids });
+  // no thread open yet: the crawl opens each in turn (memory bounded by one thread, not the game)
+  const store = await openStore(opts.storePath ?? game.storePath, { forum: game.forum, threads: [] });
   try {
     return await crawlThreads(store, game.forum, tids, { ...opts, session, gameFile: game.file, selectorFiles: game.selectorFiles });
   } finally {

@@ -151,9 +151,10 @@ function markMissing(data: StoreData, thread: StoredThread, pids: number[], at: 
 /**
  * Apply one fetched and parsed page to the store data (in memory). Only thread pages and not-found
  * pages may be recorded: login, permission, challenge and error pages are refused with an Error, so
- * nothing from them can ever reach the store.
+ * nothing from them can ever reach the store. `threadOf` names the thread of a post that is not in
+ * `data` (a store handle's threadOfPost: threads released or not opened), for the check below.
  */
-export function applyPage(data: StoreData, fetched: FetchedPage, parsed: Page): RecordResult {
+export function applyPage(data: StoreData, fetched: FetchedPage, parsed: Page, threadOf?: (pid: number) => number | undefined): RecordResult {
   const kind = parsed.page.kind;
   const at = fetched.fetchedAt.toISOString();
   const tid = parsed.page.tid ?? tidFromUrl(fetched.url);
@@ -179,10 +180,10 @@ export function applyPage(data: StoreData, fetched: FetchedPage, parsed: Page): 
   // A pid is one post of one thread: a page claiming a stored post of another thread is damaged
   // (or misread) and must not add a version to it. Checked before anything is written.
   for (const post of posts) {
-    const stored = data.posts[String(post.pid)];
-    if (stored && stored.tid !== tid) {
+    const owner = data.posts[String(post.pid)]?.tid ?? threadOf?.(post.pid as number);
+    if (owner !== undefined && owner !== tid) {
       throw new UserError(
-        `refusing ${fetched.url}: it shows post ${post.pid} as part of thread ${tid}, but the store holds post ${post.pid} in thread ${stored.tid}; nothing from this page was stored (a damaged page: refetch it; or a moderator moved the post between threads)`,
+        `refusing ${fetched.url}: it shows post ${post.pid} as part of thread ${tid}, but the store holds post ${post.pid} in thread ${owner}; nothing from this page was stored (a damaged page: refetch it; or a moderator moved the post between threads)`,
         3,
       );
     }
@@ -241,7 +242,7 @@ export function trimPages(data: StoreData, tid: number, at: Date): number[] {
  * Throws (and stores nothing) for login, no-permission, challenge and error pages.
  */
 export async function recordPage(store: Store, fetched: FetchedPage, parsed: Page): Promise<RecordResult> {
-  const result = applyPage(store.data, fetched, parsed);
+  const result = applyPage(store.data, fetched, parsed, (pid) => store.threadOfPost(pid));
   await store.write();
   return result;
 }

@@ -12,7 +12,9 @@
  * In memory a store is the same StoreData as ever (threads, posts, users), holding the threads opened.
  * A write compares each opened thread with what its log holds (a fingerprint per post and page record,
  * taken when it was read or last written) and appends only the difference; an unchanged thread, and an
- * unchanged store, write nothing.
+ * unchanged store, write nothing. A handle opened on some threads (`threads`) can open more later and
+ * release them once written, so a crawl holds one thread at a time however long the game (issue #16);
+ * it remembers only which thread each post it has seen belongs to.
  *
  * A version-1 store (the whole game in one JSON file) is read as it is by a reader, and migrated once
  * by the first writer: every thread written to its log, then the index renamed over the old file (the
@@ -48,6 +50,19 @@ export interface Store {
   readonly bytesWritten: number;
   /** Release the write lock (if taken). The store must not be written afterwards. */
   close(): Promise<void>;
+  /** Whether thread `tid` is open in `data` (a handle opened on every thread holds every thread, new ones too). */
+  holds(tid: number): boolean;
+  /** Open these threads too: their logs read into `data` (a damaged log refused), then changed and written as any other. */
+  open(tids: readonly number[]): Promise<void>;
+  /**
+   * Write what changed, then drop these threads from `data` (their posts remembered as pid → tid only):
+   * memory for the next thread. A handle opened on every thread cannot release one.
+   */
+  release(tids: readonly number[]): Promise<void>;
+  /** Read these threads' logs only to learn which thread each of their posts is in (a damaged log refused); nothing else is kept. */
+  learnPosts(tids: readonly number[]): Promise<void>;
+  /** The thread of post `pid` as this handle knows it (open, released or learned threads), or undefined. */
+  threadOfPost(pid: number): number | undefined;
 }
 
 export interface OpenStoreOptions {
@@ -321,21 +336,81 @@ async function migrateV1(storePath: string, data: StoreData): Promise<void> {
   await writeFileAtomic(storePath, [Buffer.from(indexText(data))]);
 }
 
+/** Read thread `tid`'s log (null when it has none); a damaged log is refused. */
+async function readThreadLog(storePath: string, tid: number): Promise<ReadLog | null> {
+  const file = threadLogPath(storePath, tid);
+  const log = await readLog(file);
+  if (log?.damage) {
+    throw damagedError(file, t('store.damagedAt', log.damage.line, log.damage.offset, log.damage.reason, log.damage.line - 1), await describeBackup(file), storePath);
+  }
+  return log;
+}
+
 /** Read the logs of `tids` into `data`; a damaged log is refused. Returns each log as read. */
 async function loadThreads(storePath: string, data: StoreData, tids: readonly number[]): Promise<Map<number, ReadLog>> {
   const logs = new Map<number, ReadLog>();
   for (const tid of tids) {
-    const file = threadLogPath(storePath, tid);
-    const log = await readLog(file);
+    const log = await readThreadLog(storePath, tid);
     if (!log) continue;
-    if (log.damage) {
-      throw damagedError(file, t('store.damagedAt', log.damage.line, log.damage.offset, log.damage.reason, log.damage.line - 1), await describeBackup(file), storePath);
-    }
     if (log.thread) data.threads[String(tid)] = log.thread;
     for (const sp of log.posts) data.posts[String(sp.pid)] = sp;
     logs.set(tid, log);
   }
   return logs;
+}
+
+/**
+ * Which threads a handle holds in `data`, and the thread of every post it has seen: what lets a crawl
+ * open one thread at a time yet still refuse a page that claims another thread's post (record.ts).
+ */
+class Residency {
+  /** pid → tid of the posts of threads released or only learned. */
+  readonly #owners = new Map<number, number>();
+  /** The threads open (null: every thread, new ones included). */
+  readonly #open: Set<number> | null;
+
+  constructor(
+    readonly storePath: string,
+    readonly data: StoreData,
+    open: readonly number[] | undefined,
+  ) {
+    this.#open = open ? new Set(open) : null;
+  }
+
+  holds(tid: number): boolean {
+    return this.#open === null || this.#open.has(tid);
+  }
+
+  /** Read the logs of the threads not open yet into `data`; returns them. */
+  async open(tids: readonly number[]): Promise<Map<number, ReadLog>> {
+    const fresh = [...new Set(tids)].filter((tid) => !this.holds(tid));
+    const logs = await loadThreads(this.storePath, this.data, fresh);
+    for (const tid of fresh) this.#open!.add(tid);
+    return logs;
+  }
+
+  /** Drop these threads from `data`, keeping their posts' pid → tid. */
+  drop(tids: readonly number[]): void {
+    if (this.#open === null) throw new Error('a store handle opened on every thread keeps them all: open it on some threads to release any');
+    const gone = new Set(tids.filter((tid) => this.#open!.delete(tid)));
+    for (const [key, sp] of Object.entries(this.data.posts)) {
+      if (!gone.has(sp.tid)) continue;
+      this.#owners.set(sp.pid, sp.tid);
+      delete this.data.posts[key];
+    }
+    for (const tid of gone) delete this.data.threads[String(tid)];
+  }
+
+  async learnPosts(tids: readonly number[]): Promise<void> {
+    for (const tid of tids) {
+      if (this.holds(tid)) continue;
+      for (const sp of (await readThreadLog(this.storePath, tid))?.posts ?? []) this.#owners.set(sp.pid, tid);
+    }
+  }
+
+  threadOfPost(pid: number): number | undefined {
+    return this.data.posts[String(pid)]?.tid ?? this.#owners.get(pid);
+  }
 }
 
 /**
@@ -369,45 +444,59 @@ export async function openStore(storePath: string, opts: OpenStoreOptions = {}):
     const data = emptyStore(f.kind === 'v2' ? f.index.forum : '');
     if (f.kind === 'v2') data.users = f.index.users;
     if (!data.forum && opts.forum) data.forum = opts.forum;
-    const tids = opts.threads ?? (await storedTids(file));
-    const logs = await loadThreads(file, data, tids);
-    if (!writer) return reader(file, data);
+    const residency = new Residency(file, data, opts.threads ? [] : undefined);
+    const logs = opts.threads ? await residency.open(opts.threads) : await loadThreads(file, data, await storedTids(file));
+    if (!writer) return reader(file, residency);
 
     await mkdirPrivate(threadsDir(file));
     const prints = new Map<number, ThreadPrint>();
-    for (const [tid, log] of logs) {
-      await cutTornTail(threadLogPath(file, tid), log);
-      prints.set(tid, ThreadPrint.of(log, log.goodBytes));
-    }
-    return writerStore(file, data, prints, f.kind === 'v2' ? f.text : '', release);
+    await takePrints(file, logs, prints);
+    return writerStore(file, residency, prints, f.kind === 'v2' ? f.text : '', release);
   } catch (e) {
     release();
     throw e;
   }
 }
 
-function reader(file: string, data: StoreData): Store {
+/** A writer's start on logs just read: a torn last line cut off, each log fingerprinted. */
+async function takePrints(file: string, logs: Map<number, ReadLog>, prints: Map<number, ThreadPrint>): Promise<void> {
+  for (const [tid, log] of logs) {
+    await cutTornTail(threadLogPath(file, tid), log);
+    prints.set(tid, ThreadPrint.of(log, log.goodBytes));
+  }
+}
+
+function reader(file: string, residency: Residency): Store {
   return {
     path: file,
-    data,
+    data: residency.data,
     bytesWritten: 0,
     write: () => Promise.reject(new Error(`the store ${file} was opened read-only`)),
     close: async () => undefined,
+    holds: (tid) => residency.holds(tid),
+    open: async (tids) => void (await residency.open(tids)),
+    release: async (tids) => residency.drop(tids),
+    learnPosts: (tids) => residency.learnPosts(tids),
+    threadOfPost: (pid) => residency.threadOfPost(pid),
   };
 }
 
 /** A version-1 store opened by a reader: the threads asked for, from the one file. */
 function legacyReader(file: string, all: StoreData, tids: readonly number[] | undefined): Store {
-  if (!tids) return reader(file, all);
-  const want = new Set(tids);
-  const data = emptyStore(all.forum);
-  data.users = all.users;
-  for (const tid of want) if (all.threads[String(tid)]) data.threads[String(tid)] = all.threads[String(tid)];
-  for (const [k, sp] of Object.entries(all.posts)) if (want.has(sp.tid)) data.posts[k] = sp;
-  return reader(file, data);
+  const data = tids ? emptyStore(all.forum) : all;
+  if (tids) {
+    const want = new Set(tids);
+    data.users = all.users;
+    for (const tid of want) if (all.threads[String(tid)]) data.threads[String(tid)] = all.threads[String(tid)];
+    for (const [k, sp] of Object.entries(all.posts)) if (want.has(sp.tid)) data.posts[k] = sp;
+  }
+  const whole = reader(file, new Residency(file, data, undefined));
+  const refuse = (): Promise<never> => Promise.reject(new Error(`the version-1 store ${file} is read whole: a writer migrates it first`));
+  return { ...whole, open: refuse, release: refuse, learnPosts: refuse };
 }
 
-function writerStore(file: string, data: StoreData, prints: Map<number, ThreadPrint>, lastIndex: string, release: () => void): Store {
+function writerStore(file: string, residency: Residency, prints: Map<number, ThreadPrint>, lastIndex: string, release: () => void): Store {
+  const data = residency.data;
   let chain: Promise<void> = Promise.resolve();
   let written = 0;
   let broken: unknown = null;
@@ -459,32 +548,45 @@ function writerStore(file: string, data: StoreData, prints: Map<number, ThreadPr
     return jobs;
   };
 
+  const write = (): Promise<void> => {
+    if (broken) return Promise.reject(broken);
+    const jobs = snapshot();
+    if (!jobs.length) return chain;
+    const next = chain.then(async () => {
+      try {
+        if (jobs.length) await mkdirPrivate(threadsDir(file));
+        for (const job of jobs) await job();
+      } catch (e) {
+        // The fingerprints already count this write: no later write may go on from them.
+        broken = e;
+        throw e;
+      }
+    });
+    chain = next.catch(() => undefined);
+    return next;
+  };
+
   return {
     path: file,
     data,
     get bytesWritten() {
       return written;
     },
-    write() {
-      if (broken) return Promise.reject(broken);
-      const jobs = snapshot();
-      if (!jobs.length) return chain;
-      const next = chain.then(async () => {
-        try {
-          if (jobs.length) await mkdirPrivate(threadsDir(file));
-          for (const job of jobs) await job();
-        } catch (e) {
-          // The fingerprints already count this write: no later write may go on from them.
-          broken = e;
-          throw e;
-        }
-      });
-      chain = next.catch(() => undefined);
-      return next;
-    },
+    write,
     async close() {
       await chain;
       release();
     },
+    holds: (tid) => residency.holds(tid),
+    open: async (tids) => takePrints(file, await residency.open(tids), prints),
+    async release(tids) {
+      // The write's lines are decided synchronously (snapshot), so the threads can go at once.
+      const landed = write();
+      residency.drop(tids);
+      for (const tid of tids) prints.delete(tid);
+      await landed;
+    },
+    learnPosts: (tids) => residency.learnPosts(tids),
+    threadOfPost: (pid) => residency.threadOfPost(pid),
   };
 }

@@ -10,11 +10,14 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { crawlThreads, LoginRequiredError, type CrawlOptions } from '../../src/crawl/crawler.js';
 import { ROBOT_WORDS, USER_AGENT } from '../../src/crawl/http.js';
-import { openStore, type Store } from '../../src/store/store-file.js';
+import { openStore, threadLogPath, type Store } from '../../src/store/store-file.js';
 import { completeness, assertComplete } from '../../src/store/completeness.js';
 import { startReplayServer, type ReplayServer, type ReplayOptions } from '../../src/replay/server.js';
 import { removePost, duplicatePost } from '../../src/replay/page-edits.js';
+import { parsePage } from '../../src/discuz/parse-page.js';
+import type { FetchedPage } from '../../src/discuz/types.js';
 import { ids, idsPosts } from '../store/fixture-pages.js';
+import { countedStore } from '../helpers/counted-store.js';
 
 const T = { d1talk: ids.threads.d1talk.tid, d1vote: ids.threads.d1vote.tid, d2vote: ids.threads.d2vote.tid, process: ids.threads.process.tid };
 const fast: Partial<CrawlOptions> = { delayMs: 0, backoffMs: 5, maxBackoffMs: 50, challengeWaitMs: 5, timeoutMs: 2000, retries: 3, progress: false };
@@ -319,24 +322,9 @@ describe('fault matrix', () => {
 });
 
 describe('store writes during a crawl', () => {
-  /** The rig's store with its writes counted, failing from the `failFrom`-th write on. */
-  const counted = (store: Store, failFrom = Infinity): Store & { writes: number } => {
-    const c = {
-      writes: 0, path: store.path, close: () => store.close(),
-      get bytesWritten() {
-        return store.bytesWritten;
-      },
-      get data() {
-        return store.data;
-      },
-      write: () => (++c.writes >= failFrom ? Promise.reject(new Error('disk full')) : store.write()),
-    };
-    return c;
-  };
-
   test('the store is written in batches, not after every page, and holds everything when the crawl returns', async () => {
     const r = await rig();
-    const store = counted(r.store);
+    const store = countedStore(r.store);
     const tids = [T.d1talk, T.d1vote, T.d2vote, T.process];
     const res = await crawlThreads(store, r.srv.url, tids, { ...fast, session: r.srv.sessionState(), concurrency: 2 });
     const fetched = res.threads.reduce((s, t) => s + t.fetchedPages.length, 0);
@@ -352,7 +340,7 @@ describe('store writes during a crawl', () => {
     const r = await rig();
     const tid = T.d1talk;
     const n = r.srv.pageCounts[tid];
-    const store = counted(r.store, 2); // the first write lands, every later one fails
+    const store = countedStore(r.store, 2); // the first write lands, every later one fails
     const err = await crawlThreads(store, r.srv.url, [tid], { ...fast, session: r.srv.sessionState(), concurrency: 1, writeIntervalMs: 0 }).catch((e) => e);
     expect(err).toBeInstanceOf(Error);
     expect(err.message).toBe('disk full');
@@ -375,6 +363,108 @@ describe('store writes during a crawl', () => {
       expect(storedPids(again, tid)).toEqual(expectedPids(tid));
     } finally {
       await again.close();
+    }
+  });
+});
+
+describe('one thread at a time (a store handle opened on no thread, as crawlGame opens it)', () => {
+  const all = [T.d1talk, T.d1vote, T.d2vote, T.process];
+  /** A handle on the rig's store file holding no thread; closed by the test. */
+  const partial = (r: Rig) => openStore(r.store.path, { forum: r.srv.url, threads: [] });
+
+  test('holds only the thread being crawled, and leaves the same store as a crawl holding every thread', async () => {
+    const r = await rig();
+    await r.store.close();
+    const store = await partial(r);
+    const seen: number[][] = [];
+    // what the handle holds whenever a page is parsed: one thread's record and only its posts
+    const parse = (f: FetchedPage) => {
+      const tids = new Set([...Object.keys(store.data.threads).map(Number), ...Object.values(store.data.posts).map((p) => p.tid)]);
+      seen.push([...tids]);
+      return parsePage(f);
+    };
+    try {
+      const res = await crawlThreads(store, r.srv.url, all, { ...fast, session: r.srv.sessionState(), concurrency: 2, parse });
+      for (const t of res.threads) expect(t.completeness.complete).toBe(true);
+      expect(seen.length).toBe(all.reduce((s, t) => s + r.srv.pageCounts[t], 0));
+      for (const held of seen) expect(held.length).toBeLessThanOrEqual(1);
+      expect(store.data.threads).toEqual({});
+      expect(store.data.posts).toEqual({});
+    } finally {
+      await store.close();
+    }
+    // the same crawl, from the same server, into a handle holding every thread
+    const whole = await openStore(path.join(r.dir, 'whole.store.json'), { forum: r.srv.url });
+    try {
+      await crawlThreads(whole, r.srv.url, all, { ...fast, session: r.srv.sessionState(), concurrency: 2 });
+    } finally {
+      await whole.close();
+    }
+    const disk = (await openStore(r.store.path, { lock: false })).data;
+    const firstSeenToo = (d: unknown) => JSON.parse(JSON.stringify(withoutSeenTimes(d), (k, v) => (k === 'firstSeen' ? undefined : v)));
+    expect(firstSeenToo(disk)).toEqual(firstSeenToo((await openStore(whole.path, { lock: false })).data));
+    for (const tid of all) expect(storedPids({ data: disk } as Store, tid)).toEqual(expectedPids(tid));
+  });
+
+  test('a recrawl asks for the last known page of each thread only, as with every thread open', async () => {
+    const r = await rig();
+    await r.crawl(all);
+    await r.store.close();
+    const store = await partial(r);
+    try {
+      const mark = r.srv.requests.length;
+      const res = await crawlThreads(store, r.srv.url, all, { ...fast, session: r.srv.sessionState() });
+      expect(r.paths(mark).sort()).toEqual(all.map((tid) => pageUrl(tid, r.srv.pageCounts[tid])).sort());
+      for (const t of res.threads) expect(t.completeness.complete).toBe(true);
+      expect(store.bytesWritten).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test("a page showing another thread's post is refused whether that thread was crawled before it (released) or after it (stored: learned up front)", async () => {
+    const d2talk = ids.threads.d2talk.tid;
+    const foreign = idsPosts(d2talk)[5].pid;
+    // d1talk page 2 with one post carrying the pid of a d2talk post
+    const parse = (f: FetchedPage) => {
+      const page = parsePage(f);
+      if (page.page.tid === T.d1talk && page.page.page === 2) page.posts[4] = { ...page.posts[4], pid: foreign };
+      return page;
+    };
+    for (const [order, stored] of [[[d2talk, T.d1talk], false], [[T.d1talk, d2talk], true]] as const) {
+      const r = await rig();
+      if (stored) await r.crawl([d2talk]);
+      await r.store.close();
+      const store = await partial(r);
+      try {
+        const err = await crawlThreads(store, r.srv.url, [...order], { ...fast, session: r.srv.sessionState(), parse }).catch((e) => e);
+        expect(err.exitCode).toBe(3);
+        expect(err.message).toContain(`post ${foreign} as part of thread ${T.d1talk}, but the store holds post ${foreign} in thread ${d2talk}`);
+      } finally {
+        await store.close();
+      }
+      const disk = (await openStore(r.store.path, { lock: false })).data;
+      expect(disk.posts[String(foreign)].tid).toBe(d2talk);
+      expect(disk.posts[String(foreign)].versions).toHaveLength(1);
+      expect(disk.threads[String(T.d1talk)]?.pages['2']).toBeUndefined();
+    }
+  });
+
+  test('a damaged log is refused before anything is fetched, even when it is not the first thread', async () => {
+    const r = await rig();
+    await r.crawl([T.d1vote]);
+    await r.store.close();
+    const log = threadLogPath(r.store.path, T.d1vote);
+    fs.writeFileSync(log, fs.readFileSync(log, 'utf8').replace(/"/, "'"));
+    const store = await partial(r);
+    try {
+      const mark = r.srv.requests.length;
+      const err = await crawlThreads(store, r.srv.url, [T.d1talk, T.d1vote], { ...fast, session: r.srv.sessionState() }).catch((e) => e);
+      expect(err.exitCode).toBe(3);
+      expect(err.message).toContain(log);
+      expect(r.srv.requests.length).toBe(mark);
+    } finally {
+      await store.close();
     }
   });
 });

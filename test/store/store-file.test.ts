@@ -138,6 +138,64 @@ describe('store files', () => {
   });
 });
 
+describe('a handle holding some threads (a crawl holds one at a time)', () => {
+  test('opens a thread, writes it on release and drops it, keeping only which thread its posts are in', async () => {
+    const file = tmp();
+    const { store: first, pid } = await seeded(file);
+    await first.close();
+    const store = await openStore(file, { forum: ids.base, threads: [] });
+    try {
+      expect(store.holds(tid)).toBe(false);
+      expect(store.data.posts).toEqual({});
+      await store.learnPosts([tid]);
+      expect(store.threadOfPost(pid)).toBe(tid);
+      expect(store.data.posts).toEqual({}); // learned, not held
+      await store.open([vote]); // not stored yet: held as a new thread
+      for (let p = 1; p <= capturedPages(vote); p++) {
+        const c = capture(vote, p);
+        applyPage(store.data, c.fetched, c.parsed);
+      }
+      const votePid = store.data.threads[String(vote)].pages['1'].pids[0];
+      await store.release([vote]);
+      expect(store.holds(vote)).toBe(false);
+      expect([store.data.threads, store.data.posts]).toEqual([{}, {}]);
+      expect(store.threadOfPost(votePid)).toBe(vote);
+      // a released thread changed without being opened again would be overwritten by a partial view: refused
+      const again = capture(vote, 1, { at: new Date('2026-11-26T00:00:00Z') });
+      applyPage(store.data, again.fetched, again.parsed);
+      expect(() => store.write()).toThrow(`thread ${vote} is stored but was not opened`);
+    } finally {
+      await store.close();
+    }
+    const disk = (await openStore(file, { lock: false })).data;
+    expect(Object.keys(disk.threads).map(Number).sort()).toEqual([tid, vote].sort());
+    expect(disk.posts[String(pid)].versions).toHaveLength(2);
+  });
+
+  test('a thread opened again appends only what changed since; a handle on every thread cannot release one', async () => {
+    const file = tmp();
+    const { store: whole, pid } = await seeded(file);
+    await expect(whole.release([tid])).rejects.toThrow('keeps them all');
+    await whole.close();
+    const store = await openStore(file, { forum: ids.base, threads: [] });
+    try {
+      await store.open([tid]);
+      const same = capture(tid, 1, { html: editPostText(pageHtml(tid, 1), pid, '第二版'), at: new Date('2026-11-27T00:00:00Z') });
+      applyPage(store.data, same.fetched, same.parsed);
+      await store.release([tid]);
+      expect(store.bytesWritten).toBe(0); // the page as last written: nothing new
+      await store.open([tid]);
+      const edited = capture(tid, 1, { html: editPostText(pageHtml(tid, 1), pid, '第三版'), at: new Date('2026-11-28T00:00:00Z') });
+      applyPage(store.data, edited.fetched, edited.parsed);
+      await store.release([tid]);
+      expect(store.bytesWritten).toBeGreaterThan(0);
+      expect(store.bytesWritten).toBeLessThan(fs.statSync(threadLogPath(file, tid)).size / 2); // one line, not the thread again
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('migration from the one-file store (version 1)', () => {
   test('a reader reads it as it is; the first writer migrates it once, keeping the old file, and the data is the same', async () => {
     const file = tmp();

@@ -11,6 +11,7 @@ import { openStore, type Store } from '../../src/store/store-file.js';
 import { applyPage } from '../../src/store/record.js';
 import { WriteBatcher } from '../../src/store/write-batcher.js';
 import { capture, capturedPages, ids } from './fixture-pages.js';
+import { countedStore } from '../helpers/counted-store.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -21,22 +22,6 @@ async function fresh(): Promise<Store> {
   dirs.push(d);
   return openStore(path.join(d, 'game.store.json'), { forum: ids.base });
 }
-/** The store with its writes counted (and optionally failing from the nth on). */
-function counted(store: Store, failFrom = Infinity): Store & { writes: number } {
-  const c = {
-    writes: 0,
-    path: store.path,
-    get data() {
-      return store.data;
-    },
-    get bytesWritten() {
-      return store.bytesWritten;
-    },
-    close: () => store.close(),
-    write: () => (++c.writes >= failFrom ? Promise.reject(new Error('disk full')) : store.write()),
-  };
-  return c;
-}
 /** The store as a fresh reader sees it on disk. */
 const onDisk = async (store: Store) => (await openStore(store.path, { lock: false })).data;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -45,7 +30,7 @@ const pages = Array.from({ length: capturedPages(tid) }, (_, i) => capture(tid, 
 
 describe('WriteBatcher', () => {
   test('many changes inside the interval make no write; flush writes them all at once', async () => {
-    const store = counted(await fresh());
+    const store = countedStore(await fresh());
     const batch = new WriteBatcher(store, { intervalMs: 60_000 });
     for (const p of pages) {
       applyPage(store.data, p.fetched, p.parsed);
@@ -63,7 +48,7 @@ describe('WriteBatcher', () => {
   });
 
   test('a change after the interval is written in the background without flush', async () => {
-    const store = counted(await fresh());
+    const store = countedStore(await fresh());
     const batch = new WriteBatcher(store, { intervalMs: 20 });
     applyPage(store.data, pages[0].fetched, pages[0].parsed);
     batch.changed();
@@ -77,7 +62,7 @@ describe('WriteBatcher', () => {
   });
 
   test('with no interval, changes during a write are coalesced into the next write (one at a time)', async () => {
-    const store = counted(await fresh());
+    const store = countedStore(await fresh());
     const batch = new WriteBatcher(store, { intervalMs: 0, maxWriteShare: 1 });
     for (const p of pages) {
       applyPage(store.data, p.fetched, p.parsed);
@@ -91,7 +76,7 @@ describe('WriteBatcher', () => {
   });
 
   test('a failed background write is thrown by the next change and by flush', async () => {
-    const store = counted(await fresh(), 1);
+    const store = countedStore(await fresh(), 1);
     const batch = new WriteBatcher(store, { intervalMs: 0 });
     applyPage(store.data, pages[0].fetched, pages[0].parsed);
     batch.changed();
