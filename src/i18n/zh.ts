@@ -504,7 +504,58 @@ export const zh = {
   'game.notThreadRef': (label: string, v: string) => `${label}: "${v}" 既不是帖子编号也不是网址`,
   'game.otherForum': (label: string, host: string, forum: string) => `${label}: ${host} 不是本游戏的论坛（${forum}）；bansha 只读取配置的论坛`,
   'game.noTid': (label: string, v: string) => `${label}: "${v}" 中没有帖子编号（tid）`,
+  'game.blankName': (at: string, field: string, name: string) => `${at}: ${field}: 名字「${name}」去掉空白与不可见字符后为空`,
+  'game.nameListedTwice': (at: string, field: string, name: string, otherField: string, otherAt: string) => `${at}: ${field}: ${name} 重复列出（${otherField}，${otherAt}）`,
+  'game.nameLooksSame': (at: string, field: string, name: string, other: string, key: string, otherField: string, otherAt: string) =>
+    `${at}: ${field}: ${name} 与 ${other} 在论坛上看起来相同（规范化后都是「${key}」）（${otherField}，${otherAt}）`,
+  'game.uidTwice': (at: string, field: string, uid: number, owner: string, ownerAt: string) => `${at}: ${field}: uid ${uid} 已属于 ${owner}（${ownerAt}）：同一账号改名请写作 aliases`,
+  'game.daysOverlap': (at: string, field: string, day: number, prev: number, prevAt: string) => `${at}: ${field}: 第${day}日在第${prev}日关门（${prevAt}）之前就开门了：两天的时间不能重叠`,
+  'game.threadTwice': (at: string, field: string, tid: number, was: string, wasAt: string, now: string) => `${at}: ${field}: 帖子 ${tid} 已是${was}（${wasAt}），不能再作${now}`,
+  'game.threadJob': (role: string, day: number | null) => (day === null ? '进程帖 (process)' : `第${day}日的 ${role}`),
+  'game.topLevel': '（顶层）',
+  'game.timeFormat': '论坛当地时间，如 "2026-11-22 21:00"',
+  'game.substituteOnly': (at: string, i: number) => `${at}: events[${i}]: 替补事件只写 {player, substitute, uid, at}；出局或装傻请另写一条事件`,
+  'game.substituteNoAt': (at: string, i: number) => `${at}: events[${i}].at: 替补须写上场时间 at（如 "2026-11-22 12:00"）`,
+  'game.substituteOutside': (at: string, i: number, when: string, start: string, end: string) => `${at}: events[${i}].at: 替补时间 ${when} 不在游戏之内（${start} 至 ${end}）`,
+  'game.uidAtSubstituteOnly': (at: string, i: number) => `${at}: events[${i}]: uid 与 at 只用于替补事件（substitute）`,
+  'game.outTwice': (at: string, i: number, player: string, firstAt: string, first: number) => `${at}: events[${i}].out: ${player} 已在 ${firstAt}（events[${first}]）出局：一名玩家只能出局一次`,
+  'game.substituteAfterOut': (at: string, i: number, player: string, out: string, outAt: string) => `${at}: events[${i}].at: ${player} 已于 ${out} 出局（${outAt}），出局后不能替补`,
+  'game.twoSubstitutes': (at: string, i: number, player: string, a: string, b: string) => `${at}: events[${i}].at: ${player} 在同一时刻有两名替补（${a}、${b}）`,
 
+  // ── what the YAML/JSON parsers found wrong in a director's file ──────────────────────────────
+  'parser.problem': (line: number, col: number, what: string, text: string) => `第 ${line} 行第 ${col} 列：${what}（该行：「${text}」）`,
+  'yaml.code': (code: string): string => YAML_CODES[code] ?? `YAML 语法错误（${code}）`,
+  'json.problem': (message: string): string =>
+    /Unexpected end/.test(message) ? '文件在 JSON 结束之前就完了（少了 } 或 ]？）'
+    : /double-quoted property name/.test(message) ? '这里应是带双引号的键名（多了一个逗号？）'
+    : /after property name/.test(message) ? '键名后应是冒号 :'
+    : /after (property value|array element)/.test(message) ? '值后应是逗号、} 或 ]（少了一个逗号？）'
+    : /Bad control character|Bad escaped character|Unterminated string/.test(message) ? '字符串里有不合法的字符或转义（少了一个引号？）'
+    : 'JSON 语法错误',
+  'file.cannotRead': (what: string, file: string, why: string) => `无法读取${what} ${file}：${why}`,
+  'file.notJson': (what: string, file: string, problem: string) => `${what} ${file} 不是有效的 JSON：${problem}`,
+  'file.errno': (code: string, message: string): string =>
+    code === 'ENOENT' ? '文件不存在' : code === 'EACCES' || code === 'EPERM' ? '没有读取权限' : code === 'EISDIR' ? '这是一个文件夹，不是文件' : `读取失败（${message}）`,
+  'selectors.what': '选择器文件',
+  'cards.ledgerLabel': '卡片账本',
+  'selectors.badField': (file: string, problem: string) => `选择器文件 ${file} 有误：${problem}`,
+  'selectors.badSelector': (file: string, key: string, selector: string, detail: string) => `选择器文件 ${file} 的 ${key} 不是 css-select 能读的 CSS 选择器："${selector}"（css-select：${detail}）`,
+  'selectors.badPattern': (file: string, key: string, pattern: string, detail: string) => `选择器文件 ${file} 的 ${key} 不是有效的 JavaScript 正则表达式："${pattern}"（${detail}）`,
+  'publish.noMessageBox': (selector: string, file: string) => `编辑页上没有正文框（${file} 中的选择器 edit.form + edit.textarea："${selector}"）：论坛的编辑页模板变了`,
+  'publish.stepLoggedIn': (name: string, uid: number) => `已登录为 ${name}（uid ${uid}）`,
+  'publish.stepReply': (tid: number) => `正在回复帖子 ${tid}`,
+  'publish.stepOpenEdit': (floor: number, pid: number) => `正在打开 ${floor} 楼（pid ${pid}）的编辑页`,
+  'publish.stepSave': (floor: number, tid: number) => `正在保存帖子 ${tid} 的 ${floor} 楼`,
+  'login.inWindow': '请在浏览器窗口里登录（含验证码）；bansha 会等到论坛显示已登录',
+  'session.badCookie': (file: string, what: string, hint: string) => `登录会话 ${file} 已损坏：cookie ${what}；${hint}`,
+  'session.notCookie': (n: number) => `第 ${n} 项不是 cookie`,
+  'session.badCookieName': (n: number) => `第 ${n} 项的名称无法发送`,
+  'session.badCookieValue': (name: string) => `${name} 的值含有换行或控制字符（无法发送，也不予显示）`,
+  'file.textFile': '文本文件',
+  'file.notUtf8': (file: string, line: number) => `${file} 不是 UTF-8 文本（第 ${line} 行起）：可能是以 GBK/ANSI 保存的；请用“UTF-8”编码另存后再试`,
+  'words.noList': (category: string, dirs: string) => `违禁言论类别“${category}”没有词表（找过：${dirs}）：请检查规则的 bannedCategories，或在 words/ 文件夹里放一个 ${category}.txt`,
+  'words.unknownSlot': (where: string, slot: string) => `${where}：未知的词槽 {${slot}}（请在该文件或 data/slots.txt 里写一行 "{${slot}} = 词1|词2" 定义它）`,
+  'words.unbalanced': (file: string, line: string) => `${file}：这一行的花括号 { } 没有配对：「${line}」`,
   // ── publish refusals (the browser) ─────────────────────────────────────────────────────────────
   'publish.guest': (hint: string) => `论坛把保存的会话当作游客（已退出或已过期）：${hint}`,
   'publish.failed': (message: string) => `发帖失败：${message}`,
@@ -535,6 +586,34 @@ export const zh = {
   'page.badZone': (zone: string) => `未知的时区 "${zone}"`,
   'page.emptyBody': (status: number | null) => `页面正文为空${status ? `（HTTP ${status}）` : ''}`,
   'page.truncated': '页面在 </html> 之前就结束了：正文被截断',
+  'page.noFooter': (source: string) =>
+    `帖子页在帖子列表之外没有页脚：服务器的输出中途停止、帖子里未闭合的 HTML（如 <table>）把页脚吞进了帖子，或选择器文件 ${source} 的 page.footer 与这个论坛的模板不符`,
+  'page.census': (n: number, pids: string, source: string) =>
+    `页面字节里有 ${n} 个帖子没有读出来（pid ${pids}）：页面的 HTML 结构与选择器文件 ${source} 不符，或页面已损坏；不会只保存其余的帖子`,
+  'page.refetchAsc': '请用 ordertype=2（正序浏览）重新抓取（bansha crawl 总是这样请求）',
+  'page.looksReversed': (refetch: string) => `页面上的帖子看起来是倒序（新帖在前）排列的（楼层标签“#”或 pid 递减），但页面没有“正序浏览”链接：无法确定真实楼层。${refetch}`,
+  'page.reversedNoFirst': (page: number | null, refetch: string) => `倒序浏览的第 ${page ?? '?'} 页：这一页没有主楼，无法确定 Discuz 把楼层标签少算了几层。${refetch}`,
+  'page.reversedFirstLabel': (label: string, refetch: string) => `倒序浏览的页面，主楼的楼层标签是“${label}”（应为“#”或“楼主”）：无法确定真实楼层。${refetch}`,
+  'page.reversedLabel': (pid: number | string, label: string, refetch: string) => `倒序浏览的页面，帖子 ${pid} 的楼层标签“${label}”与前后的帖子对不上：无法确定真实楼层。${refetch}`,
+  'page.mobileApi': '这是 Discuz! 移动端 API 的 JSON 响应（api/mobile，Variables.postlist），不是帖子网页：bansha 读取帖子网页（forum.php?mod=viewthread），请保存或抓取网页本身',
+  'page.afterEnd': (n: number, start: string) => `页面在 </html> 之后还有 ${n} 个字符的其他内容（开头：“${start}”）：这不是论坛发来的单个页面（例如另存后又粘贴了一份），请重新保存或抓取该页`,
+  'page.emptyRedirect': (status: number) => `HTTP ${status} 重定向，正文为空`,
+  'page.emptyServerError': (status: number) => `HTTP ${status}，正文为空`,
+  'page.scriptRedirect': '防盗链脚本跳转（请在真实浏览器里跟随它）',
+  // Warnings: the page was read, but a director should know how.
+  'warn.escapedMessage': (pid: number | string) => `帖子 ${pid}：作者的 HTML 有多余的结束标签，一部分正文被浏览器排到了正文元素之外；已按浏览器显示的位置一并读入，请人工核对这一楼`,
+  'warn.reversed': (shifted: boolean) => `这是倒序浏览（新帖在前）的页面：已按正序重排，楼层按 Discuz 的倒序编号${shifted ? '加 1 ' : ''}还原`,
+  'warn.zoneMismatch': (shown: string, zone: string, offset: string) => `页面按 GMT${shown} 显示时间，但论坛时区 ${zone} 是 UTC${offset}：请把 --timezone 设成与查看账号一致`,
+  'warn.headerCharsetUnknown': (raw: string) => `Content-Type 里的字符集 "${raw}" 不是已知的字符集`,
+  'warn.metaCharsetUnknown': (raw: string) => `<meta> 里的字符集 "${raw}" 为空或未知`,
+  'warn.charsetsDisagree': (header: string, meta: string) => `Content-Type 说是 ${header}，<meta> 却说是 ${meta}`,
+  'warn.notDiscuzCharset': (declared: string, used: string | null) => `声明的字符集 ${declared} 不是任何 Discuz 版本会用的；${used ? `改用 <meta> 声明的 ${used}` : '按字节内容判断字符集'}`,
+  'warn.utf8ButMeta': (meta: string) => `声明为 utf-8，但字节不是有效的 UTF-8；已按 <meta> 声明的 ${meta} 解码`,
+  'warn.utf8ButGbk': '声明为 utf-8，但字节不是有效的 UTF-8；按 GB18030（GBK）解码完全正确，已采用',
+  'warn.undeclaredUtf8': '没有声明字符集；字节是有效的 UTF-8，已按 UTF-8 解码',
+  'warn.undeclaredGbk': '没有声明字符集；字节不是 UTF-8，但按 GB18030（GBK）解码完全正确，已采用',
+  'warn.legacyButUtf8': (declared: string) => `声明为 ${declared}，但字节是含中日韩文字的有效 UTF-8；已按 UTF-8 解码`,
+  'warn.replaced': (n: number, charset: string) => `${n} 处无效的 ${charset} 字节序列已替换为 U+FFFD`,
   // ── director-caused errors (game file, store, crawl) ─────────────────────────────────────────
   'err.noArbiter': (rules: string, file: string) => `${rules} 规则没有仲裁者（要用 --arbiter-from，请在 ${file} 里设置 rules.arbiterDivisor）`,
   'err.noDiscussion': (day: number, file: string) => `${file} 里第 ${day} 天没有讨论帖：请在这一天加上 "discussion: TID"`,
@@ -562,6 +641,33 @@ export const zh = {
   'err.notLivingPlayer': (from: string, day: number, hint: string | null) => `"${from}" 不是第 ${day} 天的存活玩家${hint ? `（是不是 ${hint}？）` : ''}`,
   'err.notLedger': (file: string) => `${file} 不是 bansha 卡片账本（version 1）`,
 } as const;
+
+/** yaml's error codes (yaml ErrorCode) as a director reads them. */
+const YAML_CODES: Record<string, string> = {
+  MISSING_CHAR: '少了一个字符：键后要有冒号和值（如 "key: 值"），或括号、引号没有配对',
+  BAD_INDENT: '缩进不对：同一层的行要对齐，括号要在足够缩进的位置闭合',
+  TAB_AS_INDENT: '不能用 Tab 缩进，请改用空格',
+  DUPLICATE_KEY: '同一个键写了两次',
+  BAD_DQ_ESCAPE: '双引号字符串里有无效的转义（\\ 后的字符）',
+  BLOCK_AS_IMPLICIT_KEY: '一行里不能再嵌套一层 "键: 值"（值里有冒号时请加引号）',
+  MULTILINE_IMPLICIT_KEY: '键不能跨行（值里有冒号时请加引号）',
+  UNEXPECTED_TOKEN: '这里出现了意外的符号',
+  BAD_SCALAR_START: '值不能以这个符号开头（以 @、` 等开头的值请加引号）',
+  BLOCK_IN_FLOW: '方括号/花括号里不能写多行的块',
+  MULTIPLE_DOCS: '文件里有多个 YAML 文档（---）：只能有一个',
+  BAD_ALIAS: '别名（*名字）无效',
+  ALIAS_PROPS: '别名不能带锚点或标签',
+  MULTIPLE_ANCHORS: '一个值只能有一个锚点（&）',
+  MULTIPLE_TAGS: '一个值只能有一个标签（!）',
+  TAG_RESOLVE_FAILED: '无法识别的标签（!）',
+  KEY_OVER_1024_CHARS: '键超过 1024 个字符',
+  NON_STRING_KEY: '键必须是文字',
+  BAD_DIRECTIVE: '无效的 % 指令',
+  BAD_PROP_ORDER: '锚点与标签的位置不对',
+  BAD_COLLECTION_TYPE: '集合类型不对',
+  RESOURCE_EXHAUSTION: '别名展开过多',
+  IMPOSSIBLE: 'YAML 解析器内部错误',
+};
 
 /** Discuz page kinds as the parse table names them. */
 const PAGE_KINDS: Record<string, string> = {
