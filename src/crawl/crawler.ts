@@ -264,7 +264,7 @@ export async function crawlThreads(
       }
       if (attempt < retries) {
         const wait = Math.min(maxBackoffMs, Math.max(waitAtLeast, backoffMs * 2 ** attempt * (0.75 + Math.random() * 0.5)));
-        log(`thread ${tid} page ${page}: ${lastReason}; retry ${attempt + 1}/${retries} in ${Math.round(wait)} ms`);
+        log(t('crawl.retrying', tid, page, lastReason, attempt + 1, retries, Math.round(wait)));
         await sleep(wait);
       }
     }
@@ -357,7 +357,7 @@ export async function crawlThreads(
         const rec = take(fetched, parsed);
         result.deleted = true;
         if (!rec.threadDeleted && !store.data.threads[key]) {
-          result.failures.push({ page, reason: 'the thread does not exist (not found)' });
+          result.failures.push({ page, reason: t('crawl.threadNotFound') });
         }
         return;
       }
@@ -386,7 +386,7 @@ export async function crawlThreads(
       const pids = rec.nowMissing;
       const lowest = Math.min(...(store.data.threads[key]?.pages[String(actual)]?.pids ?? [Infinity]));
       if (actual > 1 && pids.some((pid) => pid < lowest) && !requested.has(actual - 1)) {
-        log(`thread ${tid} page ${actual}: posts moved to an earlier page; fetching page ${actual - 1} too`);
+        log(t('crawl.walkBack', tid, actual, actual - 1));
         schedule(actual - 1);
       }
     }
