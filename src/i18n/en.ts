@@ -583,7 +583,7 @@ export const en: Messages = {
   'page.emptyServerError': (status) => `HTTP ${status} with an empty body`,
   'page.scriptRedirect': 'antitheft script redirect (follow it in a real browser)',
   'warn.escapedMessage': (pid) => `post ${pid}: the author's HTML has stray end tags, so the browser put part of the message outside the message element; read where the browser shows it — check this floor by hand`,
-  'warn.reversed': (shifted) => `a newest-first (倒序) page: put back in order, floors restored from Discuz's reversed numbering${shifted ? ' plus 1' : ''}`,
+  'warn.reversed': (shifted) => `a newest-first page: put back in order, floors restored from Discuz's reversed numbering${shifted ? ' plus 1' : ''}`,
   'warn.zoneMismatch': (shown, zone, offset) => `the page renders times in GMT${shown} but the forum zone ${zone} is UTC${offset}: set --timezone to match the viewing account`,
   'warn.headerCharsetUnknown': (raw) => `Content-Type charset "${raw}" is not a known charset`,
   'warn.metaCharsetUnknown': (raw) => `<meta> charset "${raw}" is empty or unknown`,

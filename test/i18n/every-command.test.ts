@@ -11,38 +11,10 @@ import { saveSession } from '../../src/crawl/session.js';
 import { startReplayServer, type ReplayServer } from '../../src/replay/index.js';
 import { bansha, type CliRun } from '../helpers/cli.js';
 import { DISCUZ, FIXTURES } from '../helpers/captured.js';
+import { englishLeft } from '../helpers/language.js';
 
 const TMP = path.resolve(import.meta.dirname, '../.tmp/i18n');
 const ZH = { LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
-
-/** Words that stay as they are in Chinese output: names of things, formats and units. */
-const KEPT = new Set([
-  'bansha', 'Discuz', 'BBCode', 'HTML', 'JSON', 'YAML', 'Markdown', 'Chromium', 'Chrome', 'Edge', 'HTTP', 'IANA', 'UTC', 'ISO',
-  'pid', 'tid', 'uid', 'fid', 'TID', 'ID', 'TODO', 'LANG', 'BANSHA_USERNAME', 'BANSHA_PASSWORD', 'BANSHA_CHROMIUM',
-  'zh', 'en', 'wuhui', 'public', 'm107', 'Asia', 'Shanghai', 'utf', 'gbk', 'mobile', 'reply', 'edit', 'list', 'confirm', 'dismiss',
-  'demo', 'init', 'login', 'crawl', 'watch', 'parse', 'tally', 'report', 'cards', 'elevator', 'auction', 'lastwords', 'help', 'store', 'check', 'recover', 'rule', 'accept', 'reject', 'undo', 'close',
-  'options', 'command', 'file', 'fileOrUrl', 'pidOrCard', 'lang', 'game', 'n', 'path', 'time', 'text', 'name', 'how', 'dir', 'url', 'tag',
-  'zone', 'seconds', 'id', 'day', 'cards', 'activity', 'flags', 'page', 'posts', 'totals', 'result', 'ballots', 'active', 'entries', 'kind', 'sheriff',
-  'accelerated', 'standings', 'clean', 'findings', 'written', 'line', 'column', 'requests', 'pages', 'newPosts', 'changedPosts',
-  'complete', 'threads', 'color', 'size', 'img', 'quote', 'b', 'G', 'D', 'Q', 'R', 'E', 'C', 'S', 'L', 'M', 'curl', 'pbpaste',
-  'px', 'MiB', // units
-  'Red', // a colour as the player's [color=Red] wrote it (data, quoted)
-  'events', 'mod', 'forumdisplay', 'forum', 'txt', 'yaml', 'html', 'day', 'out', 'N', 'default', 'public', 'redirect', 'goto', 'findpost', 'ptid',
-]);
-
-/** The English words left in `text` once URLs, paths, options and placeholders are taken out. */
-export function englishLeft(text: string): string[] {
-  const stripped = text
-    .replace(/\u001b\[[0-9;]*m/g, '')
-    .replace(/https?:\/\/\S+/g, ' ')
-    .replace(/\S*[/\\]\S*/g, ' ') // paths
-    .replace(/[A-Z_]+=\S+/g, ' ') // environment settings (LANG=en_US.UTF-8)
-    .replace(/(?<![\w-])--?[a-z][\w-]*/gi, ' ') // options
-    .replace(/\S+\.(ya?ml|json|html|txt|php)\b\S*/g, ' ');
-  // Rule citations (m107 l.118, 062 l.261) and other letter-and-number codes are not words.
-  const words = (stripped.replace(/\bl\.\d+/g, ' ').match(/[A-Za-z][A-Za-z0-9_]*/g) ?? []).filter((w) => !/\d/.test(w));
-  return [...new Set(words.filter((w) => !KEPT.has(w) && !/^[A-Z]$/.test(w)))]; // 导演A: a letter in a name
-}
 
 let server: ReplayServer;
 let game: string;
