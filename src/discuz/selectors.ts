@@ -180,7 +180,7 @@ export interface SelectorSet {
 export function compileSelectorSet(raw: unknown, source = '<inline>'): SelectorSet {
   useZodLanguage();
   const parsed = selectorSetSchema.safeParse(raw);
-  if (!parsed.success) throw new UserError(t('selectors.badField', source, zodProblem(parsed.error)));
+  if (!parsed.success) throw new UserError(t('selectors.badField', source, zodProblem(parsed.error, raw)));
   const d = parsed.data;
   const css = (key: string, sel: string): Matcher => {
     try {

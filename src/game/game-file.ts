@@ -10,7 +10,7 @@ import { LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
-import { useZodLanguage, yamlProblem } from '../i18n/parser-problems.js';
+import { useZodLanguage, yamlProblem, zodProblem } from '../i18n/parser-problems.js';
 import { loadRuleset } from './ruleset.js';
 import { FORUM_TIME, formatForumTime as fmt, parseForumTime } from './forum-time.js';
 import type { Game, GameDay, GameEvent, PresetName, Seat, ThreadRef } from './types.js';
@@ -113,10 +113,11 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
     throw new UserError(t('game.notYaml', file, yamlProblem(doc.errors[0], source)));
   }
   useZodLanguage();
-  const parsed = gameFileSchema.safeParse(doc.toJS());
+  const js: unknown = doc.toJS();
+  const parsed = gameFileSchema.safeParse(js);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UserError(`${where(file, doc, lineCounter, issue.path)}: ${fieldName(issue.path)}: ${issue.message}`);
+    throw new UserError(`${where(file, doc, lineCounter, issue.path)}: ${zodProblem(parsed.error, js)}`);
   }
   const raw = parsed.data;
   const at = (p: Array<string | number>) => where(file, doc, lineCounter, p);

@@ -511,7 +511,7 @@ export const zh = {
   'game.uidTwice': (at: string, field: string, uid: number, owner: string, ownerAt: string) => `${at}: ${field}: uid ${uid} 已属于 ${owner}（${ownerAt}）：同一账号改名请写作 aliases`,
   'game.daysOverlap': (at: string, field: string, day: number, prev: number, prevAt: string) => `${at}: ${field}: 第${day}日在第${prev}日关门（${prevAt}）之前就开门了：两天的时间不能重叠`,
   'game.threadTwice': (at: string, field: string, tid: number, was: string, wasAt: string, now: string) => `${at}: ${field}: 帖子 ${tid} 已是${was}（${wasAt}），不能再作${now}`,
-  'game.threadJob': (role: string, day: number | null) => (day === null ? '进程帖 (process)' : `第${day}日的 ${role}`),
+  'game.threadJob': (role: string, day: number | null) => (day === null ? '进程帖（process）' : `第${day}日的${THREAD_ROLES[role] ?? role}（${role}）`),
   'game.topLevel': '（顶层）',
   'game.timeFormat': '论坛当地时间，如 "2026-11-22 21:00"',
   'game.substituteOnly': (at: string, i: number) => `${at}: events[${i}]: 替补事件只写 {player, substitute, uid, at}；出局或装傻请另写一条事件`,
@@ -539,8 +539,8 @@ export const zh = {
   'selectors.what': '选择器文件',
   'cards.ledgerLabel': '卡片账本',
   'selectors.badField': (file: string, problem: string) => `选择器文件 ${file} 有误：${problem}`,
-  'selectors.badSelector': (file: string, key: string, selector: string, detail: string) => `选择器文件 ${file} 的 ${key} 不是 css-select 能读的 CSS 选择器："${selector}"（css-select：${detail}）`,
-  'selectors.badPattern': (file: string, key: string, pattern: string, detail: string) => `选择器文件 ${file} 的 ${key} 不是有效的 JavaScript 正则表达式："${pattern}"（${detail}）`,
+  'selectors.badSelector': (file: string, key: string, selector: string, detail: string) => `选择器文件 ${file} 的 ${key} 不是 css-select 能读的 CSS 选择器："${selector}"（css-select 原文：“${detail}”）`,
+  'selectors.badPattern': (file: string, key: string, pattern: string, detail: string) => `选择器文件 ${file} 的 ${key} 不是有效的 JavaScript 正则表达式："${pattern}"（原文：“${detail}”）`,
   'publish.noMessageBox': (selector: string, file: string) => `编辑页上没有正文框（${file} 中的选择器 edit.form + edit.textarea："${selector}"）：论坛的编辑页模板变了`,
   'publish.stepLoggedIn': (name: string, uid: number) => `已登录为 ${name}（uid ${uid}）`,
   'publish.stepReply': (tid: number) => `正在回复帖子 ${tid}`,
@@ -579,6 +579,9 @@ export const zh = {
   'err.notLockFile': (file: string, what: string) => `${file} 不是 bansha 的锁文件；如果没有 bansha 进程在写 ${what}，请删除它`,
   'err.rulesNotWuhui': (ruleset: string) => `--rules 是无回之城（wuhui）的决斗规则投票；本游戏的规则是 ${ruleset}`,
   'demo.loginRefused': (status: number) => `登录被拒绝（HTTP ${status}）`,
+  'zod.missing': (type: string) => `缺少这一项（应为${type}）`,
+  'zod.wrongType': (want: string, got: string) => `应为${want}，实际是${got}`,
+  'zod.type': (type: string): string => ZOD_TYPES[type] ?? type,
   // ── publish refusals (the browser) ─────────────────────────────────────────────────────────────
   'publish.guest': (hint: string) => `论坛把保存的会话当作游客（已退出或已过期）：${hint}`,
   'publish.failed': (message: string) => `发帖失败：${message}`,
@@ -664,6 +667,23 @@ export const zh = {
   'err.notLivingPlayer': (from: string, day: number, hint: string | null) => `"${from}" 不是第 ${day} 天的存活玩家${hint ? `（是不是 ${hint}？）` : ''}`,
   'err.notLedger': (file: string) => `${file} 不是 bansha 卡片账本（version 1）`,
 } as const;
+
+/** A day's thread jobs (the game file's keys). */
+const THREAD_ROLES: Record<string, string> = { vote: '投票帖', discussion: '讨论帖', rules: '决斗规则投票帖', auction: '拍卖帖' };
+
+/** zod's type names as a director reads them. */
+const ZOD_TYPES: Record<string, string> = {
+  string: '文字',
+  number: '数字',
+  int: '整数',
+  boolean: ' true 或 false',
+  array: '列表',
+  object: '对象（键: 值）',
+  record: '对象（键: 值）',
+  null: '空值',
+  undefined: '空',
+  bigint: '整数',
+};
 
 /** yaml's error codes (yaml ErrorCode) as a director reads them. */
 const YAML_CODES: Record<string, string> = {

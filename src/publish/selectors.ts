@@ -48,7 +48,7 @@ export function publishSelectors(file = packagePath('selectors', PUBLISH_SELECTO
   const raw = readJsonFile(file, t('selectors.what'));
   useZodLanguage();
   const parsed = publishSelectorsSchema.safeParse(raw);
-  if (!parsed.success) throw new UserError(t('selectors.badField', file, zodProblem(parsed.error)));
+  if (!parsed.success) throw new UserError(t('selectors.badField', file, zodProblem(parsed.error, raw)));
   const s = parsed.data;
   const patterns: Array<[string, string]> = [
     ['page.uidPattern', s.page.uidPattern],
