@@ -582,6 +582,19 @@ export const zh = {
   'zod.missing': (type: string) => `缺少这一项（应为${type}）`,
   'zod.wrongType': (want: string, got: string) => `应为${want}，实际是${got}`,
   'zod.type': (type: string): string => ZOD_TYPES[type] ?? type,
+  // ── card colours and statuses, and the director's note, as the terminal shows them ────────────
+  'card.color': (_color: string, chinese: string) => chinese,
+  'card.status': (_status: string, chinese: string) => chinese,
+  'note.director': '[导演备注] ',
+  // ── the auction in the terminal ─────────────────────────────────────────────────────────────
+  'auction.heading': (day: number, tid: number) => `第${day}日拍卖（帖子 ${tid}）`,
+  'auction.item': (n: number, name: string, base: number) => `${n}号物品 ${name}（底价${base}G）：`,
+  'auction.noBid': '无人有效出价',
+  'auction.pledges': (value: number | null) => `抵押（每颗钻石 ${value ?? '?'}G）：`,
+  'auction.diamonds': (n: number) => `${n}颗`,
+  'auction.ignored': '未能读取或不计入：',
+  'auction.shareUnknown': (player: string, n: number, among: string) => `${player} 被投票出局：其G平分给 ${n} 名存活角色（${among}）；在游戏文件的 holdings 中填写持有G即可显示分配。`,
+  'auction.share': (player: string, amount: number, n: number, each: number, rest: number) => `${player} 被投票出局：${amount}G 平分给 ${n} 人，每人 ${each}G${rest ? `，余 ${rest}G` : ''}`,
   // ── publish refusals (the browser) ─────────────────────────────────────────────────────────────
   'publish.guest': (hint: string) => `论坛把保存的会话当作游客（已退出或已过期）：${hint}`,
   'publish.failed': (message: string) => `发帖失败：${message}`,

@@ -3,6 +3,8 @@
  * of things, formats, options, paths and URLs aside), and Chinese in English output once the game's own
  * data (player names, thread titles, post text, the rule posts' words) is taken out.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 
 /** Words that stay as they are in Chinese output: names of things, formats and units. */
 const KEPT = new Set([
@@ -43,4 +45,38 @@ const CJK_RUN = /[\u3000-\u303f\u3400-\u9fff\uff00-\uffef\u2014\u201c\u201d]+/g;
 export function chineseLeft(text: string, data: Iterable<string>): string[] {
   const all = [...data].join('\n');
   return [...new Set((text.match(CJK_RUN) ?? []).filter((r) => /[\u3400-\u9fff]/.test(r) && !all.includes(r)))];
+}
+
+/**
+ * What the players and the forum wrote in a game, from its files: the game file's names (players,
+ * aliases, substitutes, directors) and, from the evidence store beside it, thread titles, authors and
+ * every line of every post. Pieces of two characters or more (a one-character name would match anywhere).
+ */
+export function playerContent(gameFiles: readonly string[]): string[] {
+  const out = new Set<string>();
+  const add = (s: unknown) => {
+    if (typeof s !== 'string') return;
+    for (const piece of s.split(/\n|[，。！？；：、（）「」“”\s]+/)) if ([...piece.trim()].length >= 2 && /[\u3400-\u9fff]/.test(piece)) out.add(piece.trim());
+  };
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') add(v);
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x);
+  };
+  for (const game of gameFiles) {
+    const text = fs.readFileSync(game, 'utf8');
+    for (const m of text.matchAll(/[\u3400-\u9fff][\u3400-\u9fffA-Za-z0-9]*/g)) add(m[0]);
+    const logs = path.join(path.dirname(game), `${path.basename(game).replace(/\.ya?ml$/, '')}.store.threads`);
+    for (const f of fs.existsSync(logs) ? fs.readdirSync(logs).filter((x) => x.endsWith('.jsonl')) : []) {
+      for (const line of fs.readFileSync(path.join(logs, f), 'utf8').split('\n')) {
+        if (!line) continue;
+        try {
+          walk(JSON.parse(line.replace(/ [0-9a-f]+$/, ''))); // each line: the JSON, then its checksum
+        } catch {
+          // a checksum layout this reader does not know: the whole line is content
+          add(line);
+        }
+      }
+    }
+  }
+  return [...out];
 }
