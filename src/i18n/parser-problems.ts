@@ -13,7 +13,7 @@ import { language, t } from './index.js';
 /** The 1-based line and column of a character offset in `text`, and that line's text. */
 function lineAt(text: string, offset: number): { line: number; col: number; lineText: string } {
   const at = Math.max(0, Math.min(offset, text.length));
-  const start = text.lastIndexOf('\n', at - 1) + 1;
+  const start = at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1;
   const end = text.indexOf('\n', at);
   const line = text.slice(0, start).split('\n').length;
   return { line, col: at - start + 1, lineText: text.slice(start, end < 0 ? text.length : end).replace(/\r$/, '') };

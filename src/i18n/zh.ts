@@ -706,7 +706,7 @@ const YAML_CODES: Record<string, string> = {
   DUPLICATE_KEY: '同一个键写了两次',
   BAD_DQ_ESCAPE: '双引号字符串里有无效的转义（\\ 后的字符）',
   BLOCK_AS_IMPLICIT_KEY: '一行里不能再嵌套一层 "键: 值"（值里有冒号时请加引号）',
-  MULTILINE_IMPLICIT_KEY: '键不能跨行（值里有冒号时请加引号）',
+  MULTILINE_IMPLICIT_KEY: '这一行没有“键: 值”的冒号，和下一行被读成了一个跨行的键（少了冒号？）',
   UNEXPECTED_TOKEN: '这里出现了意外的符号',
   BAD_SCALAR_START: '值不能以这个符号开头（以 @、` 等开头的值请加引号）',
   BLOCK_IN_FLOW: '方括号/花括号里不能写多行的块',

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
+import { fileProblem } from '../i18n/parser-problems.js';
 
 const strict = new TextDecoder('utf-8', { fatal: true });
 
@@ -14,7 +15,7 @@ export function readUtf8Text(file: string): string {
   try {
     bytes = fs.readFileSync(file);
   } catch (err) {
-    throw new UserError(t('file.cannotRead', t('file.textFile'), file, t('file.errno', (err as NodeJS.ErrnoException).code ?? '', (err as Error).message)));
+    throw new UserError(t('file.cannotRead', t('file.textFile'), file, fileProblem(err)));
   }
   try {
     return strict.decode(bytes).replace(/^\uFEFF/, '');

@@ -80,7 +80,7 @@ describe('the game file (YAML)', () => {
     expect(en).toBe(`g.yaml: not valid YAML: line ${line}, column 1: Implicit map keys need to be followed by map values (the line: "oops")`);
     // A key without its colon between others: the line it is on.
     const bare = GAME.replace('timezone: Asia/Shanghai', 'timezone Asia/Shanghai');
-    expect(refusal('zh', () => parseGame(bare, 'g.yaml')).message).toMatch(/：第 \d+ 行第 1 列：键不能跨行（值里有冒号时请加引号）（该行：「timezone Asia\/Shanghai」）$/);
+    expect(refusal('zh', () => parseGame(bare, 'g.yaml')).message).toMatch(/：第 \d+ 行第 1 列：这一行没有“键: 值”的冒号，和下一行被读成了一个跨行的键（少了冒号？）（该行：「timezone Asia\/Shanghai」）$/);
   });
 
   test('tabs, duplicate keys and an unclosed bracket each get their own Chinese explanation', () => {
