@@ -17,6 +17,8 @@ import { packagePath } from '../../src/paths.js';
 import { publishSelectors } from '../../src/publish/selectors.js';
 import { JsonDocument } from '../../src/store/json-document.js';
 import { loadWordLists } from '../../src/violations/word-lists.js';
+import { bansha } from '../helpers/cli.js';
+import { DISCUZ } from '../helpers/captured.js';
 import { chineseLeft, englishLeft } from '../helpers/language.js';
 
 const TMP = path.resolve(import.meta.dirname, '../.tmp/director-files');
@@ -186,5 +188,21 @@ describe('where a JSON text breaks (whatever Node version words the error)', () 
       err = e;
     }
     expect(jsonProblem(err, text)).toMatch(new RegExp(`^第 ${line} 行第 ${col} 列：.*（该行：「${shown.replace(/[\\[\]{}()]/g, '\\$&')}」）$`));
+  });
+});
+
+describe('through the CLI: bansha parse --selectors FILE', () => {
+  test('a broken selector file is exit 2 with the place and the reason, in either language', async () => {
+    const page = path.join(DISCUZ, 'public', 'viewthread-t2-p1.html');
+    const bad = file('cli-bad.json', DESKTOP.replace('"detect": "', '"detect": "div[id='));
+    const zh = await bansha(['parse', '--selectors', bad, page], { LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '' });
+    expect(zh.code).toBe(2);
+    expect(zh.stderr).toMatch(/^bansha: 选择器文件 .*cli-bad\.json 的 detect 不是 css-select 能读的 CSS 选择器："div\[id=/);
+    const en = await bansha(['parse', '--selectors', bad, page, '--lang', 'en'], {});
+    expect(en.code).toBe(2);
+    expect(en.stderr).toMatch(/^bansha: bad selector file .*cli-bad\.json: detect is not a CSS selector css-select can read/);
+    const notJson = await bansha(['parse', '--selectors', file('cli-not-json.json', '{\n  "name": "x",\n}\n'), page], { LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '' });
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toMatch(/不是有效的 JSON：第 3 行第 1 列：这里应是带双引号的键名（多了一个逗号？）（该行：「}」）/);
   });
 });
