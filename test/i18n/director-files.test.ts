@@ -206,3 +206,12 @@ describe('through the CLI: bansha parse --selectors FILE', () => {
     expect(notJson.stderr).toMatch(/不是有效的 JSON：第 3 行第 1 列：这里应是带双引号的键名（多了一个逗号？）（该行：「}」）/);
   });
 });
+
+describe('a rules override of the wrong type', () => {
+  test('names the field and the type in Chinese (zod keeps "string"/"undefined" English in zh-CN)', () => {
+    const source = GAME.replace(/^ruleset: (.*)$/m, 'ruleset: $1\nrules: {changeMinutesBeforeClose: 一小时}');
+    const { zh, en } = bothLanguages(() => parseGame(source, 'g.yaml'), ['一小时']);
+    expect(zh).toMatch(/^g\.yaml:\d+: rules\.changeMinutesBeforeClose: 应为数字，实际是文字$/);
+    expect(en).toMatch(/^g\.yaml:\d+: rules\.changeMinutesBeforeClose: Invalid input: expected number, received string$/);
+  });
+});
