@@ -219,10 +219,7 @@ export async function crawlThreads(
         const fetched = await queue.add(async () => {
           if (fatal) throw fatal;
           if (requests >= maxRequests) {
-            throw new CrawlLimitError(
-              `已发出 ${requests} 个请求，达到单次抓取的上限（--max-requests ${maxRequests}），抓取停止；已抓到的内容均已存入——` +
-                '再次抓取即可继续，或调高上限',
-            );
+            throw new CrawlLimitError(t('crawl.maxRequestsHit', requests, maxRequests));
           }
           requests++;
           return httpGet(url, {
@@ -300,10 +297,7 @@ export async function crawlThreads(
       // Page 1 was checked against its own reply count (checkAnswer); a later page against page 1's.
       if (page > 1) await checkAgainstReplies(count, page);
       if (count > maxPages) {
-        throw new CrawlLimitError(
-          `主题 ${tid} 第 ${page} 页显示共 ${count} 页，超过每个主题 ${maxPages} 页的上限（--max-pages）；该页内容未存入。` +
-            '若主题确实这么长，请调高上限',
-        );
+        throw new CrawlLimitError(t('crawl.maxPagesHit', tid, page, count, maxPages));
       }
     }
 
@@ -312,10 +306,7 @@ export async function crawlThreads(
       if (freshBound === null && page1Again) await page1Again;
       const bound = freshBound ?? storedBound();
       if (bound !== null && count > bound + PAGE_SLACK) {
-        throw new PageMismatchError(
-          `主题 ${tid} 第 ${page} 页显示共 ${count} 页，但第 1 页的回复数最多只允许 ${bound} 页（另加 ${PAGE_SLACK} 页余量）` +
-            `${freshBound === null ? '（按存档中的记录：第 1 页未能重新读取）' : ''}；该页内容未存入`,
-        );
+        throw new PageMismatchError(t('crawl.beyondReplies', tid, page, count, bound, PAGE_SLACK, freshBound === null));
       }
     }
 

@@ -554,6 +554,12 @@ export const en: Messages = {
   'auction.ignored': 'not read or not counted:',
   'auction.shareUnknown': (player, n, among) => `${player} voted out: their G is split among ${n} living characters (${among}); fill in holdings in the game file to see the split.`,
   'auction.share': (player, amount, n, each, rest) => `${player} voted out: ${amount}G split among ${n}, ${each}G each${rest ? `, ${rest}G left over` : ''}`,
+  'crawl.maxRequestsHit': (n, max) => `${n} requests sent, the limit of one crawl (--max-requests ${max}): the crawl stops; everything fetched is stored — crawl again to go on, or raise the limit`,
+  'crawl.maxPagesHit': (tid, page, count, max) => `thread ${tid} page ${page} shows ${count} pages, over the limit of ${max} pages a thread (--max-pages); nothing from it was stored. If the thread really is that long, raise the limit`,
+  'crawl.beyondReplies': (tid, page, count, bound, slack, fromStore) =>
+    `thread ${tid} page ${page} shows ${count} pages, but page 1's reply count allows at most ${bound} (plus ${slack} of slack)${fromStore ? ' (by the store: page 1 could not be read again)' : ''}; nothing from it was stored`,
+  'crawl.offHost': (origin, host) => `refusing to request ${origin}: bansha only talks to the game's forum (${host})`,
+  'crawl.tooLarge': (url, max) => `refusing ${url}: the response is over ${max} (no Discuz page is that big); nothing was stored. If the forum's pages really are that big, raise --max-response-mb`,
   'publish.guest': (hint) => `the forum treats the saved session as a guest (logged out or expired): ${hint}`,
   'publish.failed': (message) => `posting failed: ${message}`,
   'publish.readBack': (tid, page, kind, message) => `reading thread ${tid} page ${page} back: the forum answered a ${kind} page${message ? ` (${message})` : ''}`,

@@ -595,6 +595,12 @@ export const zh = {
   'auction.ignored': '未能读取或不计入：',
   'auction.shareUnknown': (player: string, n: number, among: string) => `${player} 被投票出局：其G平分给 ${n} 名存活角色（${among}）；在游戏文件的 holdings 中填写持有G即可显示分配。`,
   'auction.share': (player: string, amount: number, n: number, each: number, rest: number) => `${player} 被投票出局：${amount}G 平分给 ${n} 人，每人 ${each}G${rest ? `，余 ${rest}G` : ''}`,
+  'crawl.maxRequestsHit': (n: number, max: number) => `已发出 ${n} 个请求，达到单次抓取的上限（--max-requests ${max}），抓取停止；已抓到的内容均已存入——再次抓取即可继续，或调高上限`,
+  'crawl.maxPagesHit': (tid: number, page: number, count: number, max: number) => `主题 ${tid} 第 ${page} 页显示共 ${count} 页，超过每个主题 ${max} 页的上限（--max-pages）；该页内容未存入。若主题确实这么长，请调高上限`,
+  'crawl.beyondReplies': (tid: number, page: number, count: number, bound: number, slack: number, fromStore: boolean) =>
+    `主题 ${tid} 第 ${page} 页显示共 ${count} 页，但第 1 页的回复数最多只允许 ${bound} 页（另加 ${slack} 页余量）${fromStore ? '（按存档中的记录：第 1 页未能重新读取）' : ''}；该页内容未存入`,
+  'crawl.offHost': (origin: string, host: string) => `拒绝请求 ${origin}：bansha 只访问本游戏的论坛（${host}）`,
+  'crawl.tooLarge': (url: string, max: string) => `拒绝 ${url}：响应超过 ${max}（Discuz 页面不会这么大）；未存入任何内容。若论坛的页面确实这么大，请用 --max-response-mb 调高上限`,
   // ── publish refusals (the browser) ─────────────────────────────────────────────────────────────
   'publish.guest': (hint: string) => `论坛把保存的会话当作游客（已退出或已过期）：${hint}`,
   'publish.failed': (message: string) => `发帖失败：${message}`,
