@@ -601,6 +601,16 @@ export const zh = {
     `主题 ${tid} 第 ${page} 页显示共 ${count} 页，但第 1 页的回复数最多只允许 ${bound} 页（另加 ${slack} 页余量）${fromStore ? '（按存档中的记录：第 1 页未能重新读取）' : ''}；该页内容未存入`,
   'crawl.offHost': (origin: string, host: string) => `拒绝请求 ${origin}：bansha 只访问本游戏的论坛（${host}）`,
   'crawl.tooLarge': (url: string, max: string) => `拒绝 ${url}：响应超过 ${max}（Discuz 页面不会这么大）；未存入任何内容。若论坛的页面确实这么大，请用 --max-response-mb 调高上限`,
+  // The director's notes on a ballot or a count (src/votes/reasons.ts), never posted.
+  'note.relativeTime': '发帖时间只有相对时间，请导演核对',
+  'note.didYouMean': (hint: string) => `是否为 ${hint}？若是，导演可用 bansha rule accept 认可`,
+  'note.replyInvisible': (floor: string) => `Discuz X3.5 的“回复”不在帖子里留痕迹，工具看不到：若确是回复 ${floor}，导演可用 bansha rule accept 认可`,
+  'note.mayAccept': '导演可酌情认可（bansha rule accept）',
+  'note.checkEdit': '请导演核对编辑内容',
+  'note.ruling': (id: number, by: string, at: string) => `裁定 #${id}（${by}，${at}）；撤销：bansha rule undo ${id}`,
+  'note.running': (at: string, closes: string) => `实时统计：截至 ${at}，本日关门时间 ${closes}`,
+  'note.noRuleChosen': (day: number) => `第 ${day} 日对战规则投票未选出规则：不因它排除任何规则`,
+  'note.noProcessThread': '游戏文件中没有进程帖（process: TID）：未检查进程加速',
   // ── publish refusals (the browser) ─────────────────────────────────────────────────────────────
   'publish.guest': (hint: string) => `论坛把保存的会话当作游客（已退出或已过期）：${hint}`,
   'publish.failed': (message: string) => `发帖失败：${message}`,

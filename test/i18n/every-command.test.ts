@@ -23,13 +23,10 @@ const ZH = { LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
  */
 const PUBLIC_TEXT = /\[\/?(b|s|url)\b|^bansha 计票 · |\(遗言中禁止使用Discuz!代码\)/;
 /**
- * Director-facing text still written in Chinese only (issue #17, left): the notes of a ballot's reason
- * (src/votes/reasons.ts) and a flag's detail sentence (src/violations/details.ts, evidence.ts).
+ * Director-facing text still written in Chinese only (issue #17, left): a flag's detail sentence
+ * (src/violations/scan.ts, details.ts, lurking).
  */
-const NOT_YET_TRANSLATED = [
-  /^\s+\[director note\] (Discuz X3\.5 的“回复”不在帖子里留痕迹|请导演核对编辑内容)/,
-  /^\s+(放大字体：size=\d+（\d+px），上限|红色字体：Red（ΔE|发誓与诅咒：「|「第\d+日发言 \d+ 帖」)/,
-];
+const NOT_YET_TRANSLATED = [/^\s+(放大字体：size=\d+（\d+px），上限|红色字体：Red（ΔE|发誓与诅咒：「|「第\d+日发言 \d+ 帖」)/];
 
 let server: ReplayServer;
 let game: string;
