@@ -21,6 +21,16 @@ describe('catalogue', () => {
     expect(notChinese.map(([k]) => k).filter((k) => !k.endsWith('.examples') && k !== 'parse.kind')).toEqual([]);
   });
 
+  test('the English catalogue is English: Chinese only as a gloss in brackets or a term of the game a director knows by its name', () => {
+    // Terms of the forum and the game kept as they are, as directors write them (roles, the forum's own buttons).
+    const terms = ['仲裁者', '导演裁定', '正序浏览', '无回之城', '楼主', '导演A', '装傻', '防采集'];
+    const samples = (m: unknown): string => (typeof m === 'function' ? String((m as (...a: unknown[]) => string)('x', 'y', 'z', 'w', 'v', 'u', 's')) : String(m));
+    const chinese = Object.entries(en)
+      .map(([key, m]) => ({ key, rest: terms.reduce((s, w) => s.split(w).join(''), samples(m)).replace(/[（(][^（()）]*[）)]/g, '') }))
+      .filter(({ rest }) => /[\u3400-\u9fff]/.test(rest));
+    expect(chinese).toEqual([]);
+  });
+
   test('t renders in the language set, and parameters land in the text', () => {
     setLanguage('en');
     expect(t('tally.heading', 2, 'elimination vote', 5, 'closed 11-22 21:00', 'Asia/Shanghai')).toBe('Day 2 — elimination vote (thread 5), closed 11-22 21:00 [Asia/Shanghai]');
