@@ -3,7 +3,7 @@
  * analyses → render. Each stage is importable on its own; everything from the store on is pure.
  */
 export { UserError, ExitCode } from './errors.js';
-export { setLanguage, language, t, type Lang, type MessageKey } from './i18n/index.js';
+export { setLanguage, withLanguage, language, t, type Lang, type MessageKey } from './i18n/index.js';
 export { findBrowser, discoverBrowser, type FoundBrowser, type BrowserName } from './browser/discover.js';
 export * from './discuz/index.js';
 export * from './store/index.js';

@@ -27,7 +27,7 @@ export function emptyLedger(game: Pick<Game, 'file'>): Ledger {
 
 /** The ledger file as a lowdb document (validated on reading, written atomically and owner-only). */
 function ledgerDocument(file: string): JsonDocument<Ledger> {
-  return new JsonDocument(file, 'the card ledger', (data) => {
+  return new JsonDocument(file, t('cards.ledgerLabel'), (data) => {
     const l = data as Ledger;
     if (!l || l.version !== 1 || !Array.isArray(l.cards)) throw new UserError(t('err.notLedger', file));
     return l;

@@ -5,9 +5,9 @@
  */
 import { t } from '../i18n/index.js';
 import type { Game } from '../game/types.js';
-import { COLOR_NAME } from '../render/report-common.js';
+import { colorLabel } from '../render/report-common.js';
 import type { DayReport } from '../report/day-report.js';
-import { FLAG_KIND_NAMES } from '../violations/flag.js';
+import { flagKindLabel } from '../violations/flag.js';
 import type { TallyResult } from '../votes/types.js';
 
 /** "第 2 日：出局 月饼 —— 月饼 7.5，花卷 4；警长 包子（×1.5）；未加速（11 人中 5 人申请，须 6 人）；3 票无效". */
@@ -31,11 +31,11 @@ export function reportLines(r: DayReport, game: Game): string[] {
   const kinds = new Map<string, number>();
   for (const f of r.flags) {
     if (f.kind === 'few-posts' || f.kind === 'no-ballot') continue;
-    const name = FLAG_KIND_NAMES[f.kind].short;
+    const name = flagKindLabel(f.kind);
     kinds.set(name, (kinds.get(name) ?? 0) + 1);
   }
   const colours = new Map<string, number>();
-  for (const c of r.cards) colours.set(COLOR_NAME[c.color], (colours.get(COLOR_NAME[c.color]) ?? 0) + 1);
+  for (const c of r.cards) colours.set(colorLabel(c.color), (colours.get(colorLabel(c.color)) ?? 0) + 1);
   return [
     t('close.line.lurkers', r.day, game.rules.lurking.enabled ? t('close.line.fewPosts', game.rules.lurking.minPostsPerDay, few.join('、')) : null, noBallot.join('、'), r.waived),
     t('close.line.flags', r.day, [...kinds].map(([k, n]) => `${k} ${n}`).join(', '), r.cards.length, [...colours].map(([k, n]) => `${k} ${n}`).join(', ')),

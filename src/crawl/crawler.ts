@@ -223,10 +223,7 @@ export async function crawlThreads(
         const fetched = await queue.add(async () => {
           if (fatal) throw fatal;
           if (requests >= maxRequests) {
-            throw new CrawlLimitError(
-              `已发出 ${requests} 个请求，达到单次抓取的上限（--max-requests ${maxRequests}），抓取停止；已抓到的内容均已存入——` +
-                '再次抓取即可继续，或调高上限',
-            );
+            throw new CrawlLimitError(t('crawl.maxRequestsHit', requests, maxRequests));
           }
           requests++;
           return httpGet(url, {
@@ -268,7 +265,7 @@ export async function crawlThreads(
       }
       if (attempt < retries) {
         const wait = Math.min(maxBackoffMs, Math.max(waitAtLeast, backoffMs * 2 ** attempt * (0.75 + Math.random() * 0.5)));
-        log(`thread ${tid} page ${page}: ${lastReason}; retry ${attempt + 1}/${retries} in ${Math.round(wait)} ms`);
+        log(t('crawl.retrying', tid, page, lastReason, attempt + 1, retries, Math.round(wait)));
         await sleep(wait);
       }
     }
@@ -304,10 +301,7 @@ export async function crawlThreads(
       // Page 1 was checked against its own reply count (checkAnswer); a later page against page 1's.
       if (page > 1) await checkAgainstReplies(count, page);
       if (count > maxPages) {
-        throw new CrawlLimitError(
-          `主题 ${tid} 第 ${page} 页显示共 ${count} 页，超过每个主题 ${maxPages} 页的上限（--max-pages）；该页内容未存入。` +
-            '若主题确实这么长，请调高上限',
-        );
+        throw new CrawlLimitError(t('crawl.maxPagesHit', tid, page, count, maxPages));
       }
     }
 
@@ -316,10 +310,7 @@ export async function crawlThreads(
       if (freshBound === null && page1Again) await page1Again;
       const bound = freshBound ?? storedBound();
       if (bound !== null && count > bound + PAGE_SLACK) {
-        throw new PageMismatchError(
-          `主题 ${tid} 第 ${page} 页显示共 ${count} 页，但第 1 页的回复数最多只允许 ${bound} 页（另加 ${PAGE_SLACK} 页余量）` +
-            `${freshBound === null ? '（按存档中的记录：第 1 页未能重新读取）' : ''}；该页内容未存入`,
-        );
+        throw new PageMismatchError(t('crawl.beyondReplies', tid, page, count, bound, PAGE_SLACK, freshBound === null));
       }
     }
 
@@ -361,7 +352,7 @@ export async function crawlThreads(
         const rec = take(fetched, parsed);
         result.deleted = true;
         if (!rec.threadDeleted && !store.data.threads[key]) {
-          result.failures.push({ page, reason: 'the thread does not exist (not found)' });
+          result.failures.push({ page, reason: t('crawl.threadNotFound') });
         }
         return;
       }
@@ -390,7 +381,7 @@ export async function crawlThreads(
       const pids = rec.nowMissing;
       const lowest = Math.min(...(store.data.threads[key]?.pages[String(actual)]?.pids ?? [Infinity]));
       if (actual > 1 && pids.some((pid) => pid < lowest) && !requested.has(actual - 1)) {
-        log(`thread ${tid} page ${actual}: posts moved to an earlier page; fetching page ${actual - 1} too`);
+        log(t('crawl.walkBack', tid, actual, actual - 1));
         schedule(actual - 1);
       }
     }

@@ -48,7 +48,7 @@ export class HostScope {
 /** A request (or a redirect) to a host other than the forum's was refused. */
 export class OutOfScopeError extends UserError {
   constructor(readonly url: string, host: string) {
-    super(`refusing to request ${new URL(url).origin}: bansha only talks to the game's forum (${host})`, 5);
+    super(t('crawl.offHost', new URL(url).origin, host), 5);
     this.name = 'OutOfScopeError';
   }
 }
@@ -89,11 +89,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
 /** A response larger than the cap: refused unread (exit 3), the cap named with the option that raises it. */
 export class ResponseTooLargeError extends UserError {
   constructor(readonly url: string, readonly maxBytes: number) {
-    super(
-      `拒绝 ${url}：响应超过 ${formatMiB(maxBytes)}（Discuz 页面不会这么大）；未存入任何内容。` +
-        '若论坛的页面确实这么大，请用 --max-response-mb 调高上限',
-      3,
-    );
+    super(t('crawl.tooLarge', url, formatMiB(maxBytes)), 3);
     this.name = 'ResponseTooLargeError';
   }
 }

@@ -73,7 +73,7 @@ export async function login(opts: LoginOptions): Promise<LoginResult> {
     if (headless) {
       await form.locator('[name="loginsubmit"]').first().click();
     } else {
-      log('log in in the browser window (captcha included); bansha waits for the forum to say you are logged in');
+      log(t('login.inWindow'));
     }
 
     // Poll the forum (with the context's cookies, through bansha's own host-checked client) until it names a logged-in uid.

@@ -8,6 +8,7 @@
  */
 import type { Page } from '../discuz/types.js';
 import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
 import { tidFromUrl } from '../store/record.js';
 
 /** The page answered is not the page asked for: nothing from it was stored. Exit code 3. */
@@ -33,7 +34,6 @@ export interface PageRequest {
   url: string;
 }
 
-const stored = '该页内容未存入';
 
 /**
  * How many pages past what the reply count allows are still believed. The count a page shows can lag
@@ -62,29 +62,27 @@ export function maxPagesFor(replies: number, postsPerPage: number): number {
  */
 export function checkAnswer(req: PageRequest, finalUrl: string, parsed: Page): void {
   const info = parsed.page;
-  const asked = `请求的是主题 ${req.tid} 第 ${req.page} 页（${req.url}）`;
+  const asked = t('check.asked', req.tid, req.page, req.url);
+  const stored = t('check.notStored');
   const answered = info.tid ?? tidFromUrl(finalUrl);
   if (answered !== req.tid) {
-    const what = answered === null ? `未标明主题的页面（${finalUrl}）` : `主题 ${answered} 的${info.kind === 'not-found' ? '“主题不存在”页面' : '页面'}`;
-    throw new PageMismatchError(`${asked}，论坛返回的却是${what}；${stored}。请检查游戏文件中的论坛地址，或稍后重新抓取`);
+    const what = answered === null ? t('check.untitledPage', finalUrl) : t('check.otherThread', answered, info.kind === 'not-found');
+    throw new PageMismatchError(t('check.wrongThread', asked, what, stored));
   }
   if (info.kind !== 'thread') return;
   const other = parsed.posts.find((p) => p.tid !== null && p.tid !== req.tid);
   if (other) {
-    throw new PageMismatchError(`${asked}，但返回页面上的帖子（pid ${other.pid ?? '?'}）属于主题 ${other.tid}；${stored}`);
+    throw new PageMismatchError(t('check.postOfOtherThread', asked, other.pid ?? '?', other.tid!, stored));
   }
   const actual = info.page ?? 1;
   const count = Math.max(info.pageCount ?? 1, actual);
   if (actual > req.page || (actual < req.page && actual !== count)) {
-    throw new PageMismatchError(`${asked}，论坛返回的却是第 ${actual} 页（共 ${count} 页）；${stored}`);
+    throw new PageMismatchError(t('check.wrongPage', asked, actual, count, stored));
   }
   if (actual === 1 && count > 1 && typeof info.replies === 'number') {
     const bound = maxPagesFor(info.replies, parsed.posts.length);
     if (count > bound + PAGE_SLACK) {
-      throw new PageMismatchError(
-        `${asked}：分页显示共 ${count} 页，但该页自己显示 ${info.replies} 个回复、每页 ${parsed.posts.length} 帖，` +
-          `最多只能有 ${bound} 页（另加 ${PAGE_SLACK} 页余量）；${stored}`,
-      );
+      throw new PageMismatchError(t('check.pagerTooLong', asked, count, info.replies, parsed.posts.length, bound, PAGE_SLACK, stored));
     }
   }
 }

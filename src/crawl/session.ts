@@ -75,7 +75,7 @@ export async function readSession(file: string, gameFile?: string): Promise<Stor
   }
   s.cookies.forEach((c, i) => {
     const bad = cookieProblem(c);
-    if (bad) throw new UserError(`登录会话 ${file} 已损坏：cookie ${bad(i)}；${loginHint(gameFile)}`, 4);
+    if (bad) throw new UserError(t('session.badCookie', file, bad(i), loginHint(gameFile)), 4);
   });
   return { cookies: s.cookies, origins: Array.isArray(s.origins) ? s.origins : [] };
 }
@@ -90,9 +90,9 @@ const NOT_IN_NAME = /[\u0000-\u0020\u007f;=]/;
 /** What is wrong with a stored cookie (a phrase, given its index), or null. Never quotes the value. */
 function cookieProblem(c: unknown): ((i: number) => string) | null {
   const k = c as Partial<StoredCookie> | null;
-  if (!k || typeof k.name !== 'string' || typeof k.value !== 'string' || typeof k.domain !== 'string') return (i) => `第 ${i + 1} 项不是 cookie`;
-  if (!k.name || NOT_IN_NAME.test(k.name)) return (i) => `第 ${i + 1} 项的名称无法发送`;
-  if (NOT_IN_HEADER.test(k.value)) return () => `${k.name} 的值含有换行或控制字符（无法发送，也不予显示）`;
+  if (!k || typeof k.name !== 'string' || typeof k.value !== 'string' || typeof k.domain !== 'string') return (i) => t('session.notCookie', i + 1);
+  if (!k.name || NOT_IN_NAME.test(k.name)) return (i) => t('session.badCookieName', i + 1);
+  if (NOT_IN_HEADER.test(k.value)) return () => t('session.badCookieValue', k.name!);
   return null;
 }
 

@@ -7,6 +7,7 @@
 import { USER_AGENT } from '../crawl/http.js';
 import { saveSession, type StorageState } from '../crawl/session.js';
 import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
 
 /** An account on the replay server. */
 export interface FormLoginUser {
@@ -25,7 +26,7 @@ export async function formLogin(forum: string, sessionPath: string, user: FormLo
   });
   await res.arrayBuffer();
   const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]).filter((c) => c.includes('='));
-  if (res.status !== 302 || cookies.length === 0) throw new UserError(`the login was refused (HTTP ${res.status})`, 4);
+  if (res.status !== 302 || cookies.length === 0) throw new UserError(t('demo.loginRefused', res.status), 4);
   const state: StorageState = {
     cookies: cookies.map((c) => {
       const i = c.indexOf('=');

@@ -137,10 +137,10 @@ export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string
   const rawMeta = metaCharset(bytes);
   const fromHeader = rawHeader !== undefined ? canonicalCharset(rawHeader) : null;
   const fromMeta = rawMeta !== undefined ? canonicalCharset(rawMeta) : null;
-  if (rawHeader !== undefined && !fromHeader) warnings.push(`Content-Type charset "${rawHeader}" is not a known charset`);
-  if (rawMeta !== undefined && !fromMeta) warnings.push(`<meta> charset "${rawMeta}" is empty or unknown`);
+  if (rawHeader !== undefined && !fromHeader) warnings.push(t('warn.headerCharsetUnknown', rawHeader));
+  if (rawMeta !== undefined && !fromMeta) warnings.push(t('warn.metaCharsetUnknown', rawMeta));
   if (fromHeader && fromMeta && fromHeader !== fromMeta) {
-    warnings.push(`Content-Type says ${fromHeader} but <meta> says ${fromMeta}`);
+    warnings.push(t('warn.charsetsDisagree', fromHeader, fromMeta));
   }
   const declared = fromHeader ?? fromMeta;
   // Discuz editions serve UTF-8, GBK or BIG5 only. A single-byte declaration (ISO-8859-1, windows-1252…)
@@ -149,7 +149,7 @@ export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string
   let effective = declared;
   if (declared && !DISCUZ_CHARSETS.has(declared)) {
     effective = fromMeta && DISCUZ_CHARSETS.has(fromMeta) ? fromMeta : null;
-    warnings.push(`declared ${declared}, which no Discuz edition serves; ${effective ? `used the <meta> declaration ${effective}` : 'detecting the charset from the bytes'}`);
+    warnings.push(t('warn.notDiscuzCharset', declared, effective));
   }
 
   if (!hasNonAscii(bytes)) {
@@ -161,15 +161,15 @@ export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string
     if (asUtf8 !== null) return { text: asUtf8, charset: 'utf-8', declared, warnings };
     // Declared UTF-8 but not UTF-8: a GBK page with a wrong declaration?
     if (fromMeta && fromMeta !== 'utf-8') {
-      const t = iconvDecode(bytes, fromMeta);
-      if (countReplacements(t) === 0) {
-        warnings.push(`declared utf-8 but the bytes are not valid UTF-8; decoded as ${fromMeta} (the <meta> declaration)`);
-        return { text: t, charset: fromMeta, declared, warnings };
+      const asMeta = iconvDecode(bytes, fromMeta);
+      if (countReplacements(asMeta) === 0) {
+        warnings.push(t('warn.utf8ButMeta', fromMeta));
+        return { text: asMeta, charset: fromMeta, declared, warnings };
       }
     }
     const gb = cleanGbk(bytes);
     if (gb !== null) {
-      warnings.push('declared utf-8 but the bytes are not valid UTF-8; they decode cleanly as GB18030 (GBK), used that');
+      warnings.push(t('warn.utf8ButGbk'));
       return { text: gb, charset: 'gb18030', declared, warnings };
     }
     throw new ParseError(t('decode.badUtf8'), url);
@@ -178,12 +178,12 @@ export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string
   if (effective === null) {
     const asUtf8 = tryUtf8(bytes);
     if (asUtf8 !== null) {
-      warnings.push('no charset declared; the bytes are valid UTF-8, decoded as UTF-8');
+      warnings.push(t('warn.undeclaredUtf8'));
       return { text: asUtf8, charset: 'utf-8', declared, warnings };
     }
     const gb = cleanGbk(bytes);
     if (gb !== null) {
-      warnings.push('no charset declared; the bytes are not UTF-8 but decode cleanly as GB18030 (GBK), used that');
+      warnings.push(t('warn.undeclaredGbk'));
       return { text: gb, charset: 'gb18030', declared, warnings };
     }
     throw new ParseError(t('decode.noCharset'), url);
@@ -193,7 +193,7 @@ export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string
   // multi-byte GBK runs essentially never form valid UTF-8 sequences.
   const asUtf8 = isUtf8(bytes) ? utf8Lenient.decode(bytes) : null;
   if (asUtf8 !== null && CJK.test(asUtf8)) {
-    warnings.push(`declared ${effective} but the bytes are valid UTF-8 with CJK text; decoded as UTF-8`);
+    warnings.push(t('warn.legacyButUtf8', effective));
     return { text: asUtf8, charset: 'utf-8', declared, warnings };
   }
   const text = iconvDecode(bytes, effective);
@@ -203,7 +203,7 @@ export function decodeBody(bytes: Uint8Array, contentType?: string, url?: string
     if (bad > 8 && bad * 200 > text.length) {
       throw new ParseError(t('decode.badBytes', effective, bad), url);
     }
-    warnings.push(`${bad} invalid ${effective} byte sequence(s) replaced with U+FFFD`);
+    warnings.push(t('warn.replaced', bad, effective));
   }
   return { text, charset: effective, declared, warnings };
 }

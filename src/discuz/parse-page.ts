@@ -189,8 +189,8 @@ function readPager(ctx: Ctx, sel: SelectorSet, pgEl: Element | null): { page: nu
 
 function readFooterTime(ctx: Ctx, sel: SelectorSet, el: Element | null): void {
   if (!sel.footerTimePattern) return;
-  const t = el ? collapse(textOf(el)) : null;
-  const m = t ? sel.footerTimePattern.exec(t) : null;
+  const footer = el ? collapse(textOf(el)) : null;
+  const m = footer ? sel.footerTimePattern.exec(footer) : null;
   if (!m) return;
   const hours = parseFloat(m[1]);
   const zoneFixed = `UTC${hours >= 0 ? '+' : '-'}${Math.floor(Math.abs(hours))}${Math.abs(hours) % 1 ? ':' + String(Math.round((Math.abs(hours) % 1) * 60)).padStart(2, '0') : ''}`;
@@ -201,9 +201,7 @@ function readFooterTime(ctx: Ctx, sel: SelectorSet, el: Element | null): void {
   ctx.info.renderedAt = renderedAt;
   const forumOffset = offsetMinutes(ctx.zone, new Date(renderedAt));
   if (forumOffset !== null && forumOffset !== Math.round(hours * 60)) {
-    ctx.info.warnings!.push(
-      `the page renders times in GMT${m[1]} but the forum zone ${ctx.zone} is UTC${forumOffset >= 0 ? '+' : ''}${forumOffset / 60}: set --timezone to match the viewing account`,
-    );
+    ctx.info.warnings!.push(t('warn.zoneMismatch', m[1], ctx.zone, `${forumOffset >= 0 ? '+' : ''}${forumOffset / 60}`));
   }
 }
 
@@ -294,10 +292,7 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
   // Discuz always renders the footer. The page reached </html> (parsePage checked), so without it the
   // render stopped early, markup left open in a post swallowed it, or the selectors do not fit.
   if (sel.page.footer && !footerEl) {
-    throw new ParseError(
-      `帖子页在帖子列表之外没有页脚：服务器的输出中途停止、帖子里未闭合的 HTML（如 <table>）把页脚吞进了帖子，或选择器文件 ${sel.source} 的 page.footer 与这个论坛的模板不符`,
-      url,
-    );
+    throw new ParseError(t('page.noFooter', sel.source), url);
   }
   const tid = tidFromText(sel, ctx.text) ?? (queryParam(url, 'tid') ? +queryParam(url, 'tid')! : rewriteTid(url));
   ctx.info.tid = tid;
@@ -355,7 +350,7 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
     let msg = emptyMessageParts();
     if (msgEl && !deleted) {
       const { root, escaped } = messageRoot(msgEl, item, P.messageBox);
-      if (escaped) ctx.info.warnings!.push(`帖子 ${pid}：作者的 HTML 有多余的结束标签，一部分正文被浏览器排到了正文元素之外；已按浏览器显示的位置一并读入，请人工核对这一楼`);
+      if (escaped) ctx.info.warnings!.push(t('warn.escapedMessage', pid));
       msg = readMessage(root, sel, zone, base);
     }
     const post: Post = {
@@ -398,10 +393,7 @@ function checkCensus(ctx: Ctx, sel: SelectorSet, parsed: Set<number>, copies: Se
   }
   if (missing.size) {
     const list = [...missing].sort((a, b) => a - b);
-    throw new ParseError(
-      `页面字节里有 ${list.length} 个帖子没有读出来（pid ${list.join(', ')}）：页面的 HTML 结构与选择器文件 ${sel.source} 不符，或页面已损坏；不会只保存其余的帖子`,
-      ctx.fetched.url,
-    );
+    throw new ParseError(t('page.census', list.length, list.join(', '), sel.source), ctx.fetched.url);
   }
 }
 
@@ -426,32 +418,32 @@ function orderFloors(ctx: Ctx, sel: SelectorSet, posts: Post[], ascLink: boolean
   const zero = (p: Post) => p.floorLabel !== null && sel.zeroFloorPattern.test(p.floorLabel);
   const replies = ctx.info.page === 1 ? posts.slice(1) : posts;
   const pidsDown = replies.length >= 3 && replies.every((p, i) => i === 0 || p.pid! < replies[i - 1].pid!);
-  const refetch = '请用 ordertype=2（正序浏览）重新抓取（bansha crawl 总是这样请求）';
+  const refetch = t('page.refetchAsc');
   if (!ascLink) {
     if (posts.some(zero) || pidsDown) {
-      throw new ParseError(`页面上的帖子看起来是倒序（新帖在前）排列的（楼层标签“#”或 pid 递减），但页面没有“正序浏览”链接：无法确定真实楼层。${refetch}`, url);
+      throw new ParseError(t('page.looksReversed', refetch), url);
     }
     return posts;
   }
   ctx.info.reversed = true;
   const first = posts[0];
   if (ctx.info.page !== 1 || !first) {
-    throw new ParseError(`倒序浏览的第 ${ctx.info.page} 页：这一页没有主楼，无法确定 Discuz 把楼层标签少算了几层。${refetch}`, url);
+    throw new ParseError(t('page.reversedNoFirst', ctx.info.page, refetch), url);
   }
   const shift = zero(first) ? 1 : labelFloor(sel, first.floorLabel) === 1 ? 0 : null;
-  if (shift === null) throw new ParseError(`倒序浏览的页面，主楼的楼层标签是“${first.floorLabel ?? ''}”（应为“#”或“楼主”）：无法确定真实楼层。${refetch}`, url);
+  if (shift === null) throw new ParseError(t('page.reversedFirstLabel', first.floorLabel ?? '', refetch), url);
   const out: Post[] = [{ ...first, floor: 1 }];
   let prev: Post | null = null;
   for (const p of replies) {
     const shown = labelFloor(sel, p.floorLabel);
     const floor = shown === null ? null : shown + shift;
     if (floor === null || floor < 2 || (prev && (floor >= prev.floor! || p.pid! >= prev.pid!))) {
-      throw new ParseError(`倒序浏览的页面，帖子 ${p.pid} 的楼层标签“${p.floorLabel ?? ''}”与前后的帖子对不上：无法确定真实楼层。${refetch}`, url);
+      throw new ParseError(t('page.reversedLabel', p.pid!, p.floorLabel ?? '', refetch), url);
     }
     prev = { ...p, floor };
     out.push(prev);
   }
-  ctx.info.warnings!.push(`这是倒序浏览（新帖在前）的页面：已按正序重排，楼层按 Discuz 的倒序编号${shift ? '加 1 ' : ''}还原`);
+  ctx.info.warnings!.push(t('warn.reversed', shift === 1));
   return [out[0], ...out.slice(1).reverse()];
 }
 
@@ -597,12 +589,12 @@ export function parsePage(fetched: FetchedPage, opts: ParseOptions = {}): Page {
   }
   if (empty) {
     if (status !== undefined && status >= 300 && status < 400) {
-      info.message = `HTTP ${status} redirect with an empty body`;
+      info.message = t('page.emptyRedirect', status);
       return { page: info, posts: [] };
     }
     if (status !== undefined && status >= 500) {
       info.kind = 'server-error';
-      info.message = `HTTP ${status} with an empty body`;
+      info.message = t('page.emptyServerError', status);
       return { page: info, posts: [] };
     }
     throw new ParseError(t('page.emptyBody', status ?? null), url);
@@ -612,7 +604,7 @@ export function parsePage(fetched: FetchedPage, opts: ParseOptions = {}): Page {
   info.warnings!.push(...decoded.warnings);
   const text = decoded.text;
   if (isMobileApiJson(text)) {
-    throw new ParseError('这是 Discuz! 移动端 API 的 JSON 响应（api/mobile，Variables.postlist），不是帖子网页：bansha 读取帖子网页（forum.php?mod=viewthread），请保存或抓取网页本身', url);
+    throw new ParseError(t('page.mobileApi'), url);
   }
   const doc = buildTree(text);
   // cheerio over the same DOM, created on first use: the thread hot path never needs it.
@@ -629,7 +621,7 @@ export function parsePage(fetched: FetchedPage, opts: ParseOptions = {}): Page {
   };
 
   // Challenges and server errors first: they are not truncated threads, whatever their shape.
-  if (isBareScriptRedirect(doc)) return set('challenge', 'antitheft script redirect (follow it in a real browser)');
+  if (isBareScriptRedirect(doc)) return set('challenge', t('page.scriptRedirect'));
   const threadSet = sets.find((s) => selectOne(s.detect, doc) !== null) ?? null;
   if (!threadSet) {
     if (k.challengeTitles.some((t) => title.includes(t))) return set('challenge', title);
@@ -644,10 +636,7 @@ export function parsePage(fetched: FetchedPage, opts: ParseOptions = {}): Page {
   if (end < 0) throw new ParseError(t('page.truncated'), url);
   const after = visibleAfterEnd(text, end);
   if (after) {
-    throw new ParseError(
-      `页面在 </html> 之后还有 ${after.length} 个字符的其他内容（开头：“${collapse(after).slice(0, 40)}”）：这不是论坛发来的单个页面（例如另存后又粘贴了一份），请重新保存或抓取该页`,
-      url,
-    );
+    throw new ParseError(t('page.afterEnd', after.length, collapse(after).slice(0, 40)), url);
   }
   if (threadSet) {
     info.template = threadSet.template as Template;

@@ -7,8 +7,10 @@
  * run through cheerio on the few non-thread pages, but are compiled at load too so that a bad
  * selector anywhere fails at load time with the file name.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
+import { readJsonFile, useZodLanguage, zodProblem } from '../i18n/parser-problems.js';
 import { packagePath } from '../paths.js';
 import { compileSelector as compile, type Matcher } from './select.js';
 import type { Template } from './types.js';
@@ -170,78 +172,95 @@ export interface SelectorSet {
   };
 }
 
-function maybe(sel: string): Matcher | null {
-  return sel.trim() ? compile(sel) : null;
-}
-function re(p: string): RegExp {
-  return new RegExp(p);
-}
-
-/** Validate and compile a selector set (from JSON data). Throws with the file name on bad data. */
+/**
+ * Validate and compile a selector set (from JSON data). A bad file is the director's to fix: a
+ * UserError (exit 2) naming the file, the key, what is wrong and, quoted, what css-select or the
+ * regular-expression engine said.
+ */
 export function compileSelectorSet(raw: unknown, source = '<inline>'): SelectorSet {
+  useZodLanguage();
   const parsed = selectorSetSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`bad selector file ${source}: ${parsed.error.message}`);
+  if (!parsed.success) throw new UserError(t('selectors.badField', source, zodProblem(parsed.error, raw)));
   const d = parsed.data;
-  try {
-    const post = {} as SelectorSet['post'];
-    for (const [k, v] of Object.entries(d.post)) {
-      if (POST_PATTERN_KEYS.has(k)) continue;
-      (post as unknown as Record<string, Matcher | null>)[k] = maybe(v);
+  const css = (key: string, sel: string): Matcher => {
+    try {
+      return compile(sel);
+    } catch (e) {
+      throw new UserError(t('selectors.badSelector', source, key, sel, (e as Error).message));
     }
-    post.itemId = re(d.post.itemIdPattern);
-    post.pidId = d.post.pidIdPattern ? re(d.post.pidIdPattern) : null;
-    post.census = new RegExp(d.post.censusPattern, 'g');
-    const m = d.message;
-    for (const k of [d.kinds.message, d.kinds.noPermissionMarker, d.kinds.login, d.kinds.printable, d.printable.separator, d.printable.end]) {
-      if (k.trim()) compile(k);
+  };
+  const maybe = (key: string, sel: string): Matcher | null => (sel.trim() ? css(key, sel) : null);
+  const re = (key: string, p: string, flags?: string): RegExp => {
+    try {
+      return new RegExp(p, flags);
+    } catch (e) {
+      throw new UserError(t('selectors.badPattern', source, key, p, (e as Error).message));
     }
-    return {
-      data: d,
-      template: d.template,
-      source,
-      post,
-      message: {
-        strip: compile(m.strip),
-        trailer: m.trailerPattern ? re(m.trailerPattern) : null,
-        quote: compile(m.quote),
-        quoteLink: compile(m.quoteLink),
-        editMarker: compile(m.editMarker),
-        editPattern: re(m.editPattern),
-        replyHeader: compile(m.replyHeader),
-        replyPattern: re(m.replyPattern),
-        replyLink: compile(m.replyLink),
-        smilie: compile(m.smilie),
-      },
-      floorPattern: re(d.floorPattern),
-      zeroFloorPattern: re(d.zeroFloorPattern),
-      copyFloorPattern: re(d.copyFloorPattern),
-      deletedPattern: re(d.deletedPattern),
-      tidPatterns: d.page.tidPatterns.map(re),
-      authorFilterPattern: d.page.authorFilterPattern ? re(d.page.authorFilterPattern) : null,
-      footerTimePattern: d.page.footerTimePattern ? re(d.page.footerTimePattern) : null,
-      repliesPattern: d.page.repliesPattern ? re(d.page.repliesPattern) : null,
-      pagerTotalPattern: re(d.page.pagerTotalPattern),
-      detect: compile(d.detect),
-      page: {
-        title: compile(d.page.title),
-        titleIgnore: maybe(d.page.titleIgnore),
-        orderAscLink: maybe(d.page.orderAscLink),
-        pager: compile(d.page.pager),
-        pagerCurrent: compile(d.page.pagerCurrent),
-        pagerTotal: compile(d.page.pagerTotal),
-        footer: maybe(d.page.footer),
-        footerTime: maybe(d.page.footerTime),
-        replies: maybe(d.page.replies),
-      },
-    };
-  } catch (e) {
-    throw new Error(`bad selector file ${source}: ${(e as Error).message}`);
+  };
+  const maybeRe = (key: string, p: string): RegExp | null => (p ? re(key, p) : null);
+  const post = {} as SelectorSet['post'];
+  for (const [k, v] of Object.entries(d.post)) {
+    if (POST_PATTERN_KEYS.has(k)) continue;
+    (post as unknown as Record<string, Matcher | null>)[k] = maybe(`post.${k}`, v);
   }
+  post.itemId = re('post.itemIdPattern', d.post.itemIdPattern);
+  post.pidId = maybeRe('post.pidIdPattern', d.post.pidIdPattern);
+  post.census = re('post.censusPattern', d.post.censusPattern, 'g');
+  const m = d.message;
+  // The kinds.* and printable.* selectors run through cheerio later: compiled here only to fail early.
+  const cheerioSelectors = {
+    'kinds.message': d.kinds.message,
+    'kinds.noPermissionMarker': d.kinds.noPermissionMarker,
+    'kinds.login': d.kinds.login,
+    'kinds.printable': d.kinds.printable,
+    'printable.separator': d.printable.separator,
+    'printable.end': d.printable.end,
+  };
+  for (const [key, sel] of Object.entries(cheerioSelectors)) maybe(key, sel);
+  return {
+    data: d,
+    template: d.template,
+    source,
+    post,
+    message: {
+      strip: css('message.strip', m.strip),
+      trailer: maybeRe('message.trailerPattern', m.trailerPattern),
+      quote: css('message.quote', m.quote),
+      quoteLink: css('message.quoteLink', m.quoteLink),
+      editMarker: css('message.editMarker', m.editMarker),
+      editPattern: re('message.editPattern', m.editPattern),
+      replyHeader: css('message.replyHeader', m.replyHeader),
+      replyPattern: re('message.replyPattern', m.replyPattern),
+      replyLink: css('message.replyLink', m.replyLink),
+      smilie: css('message.smilie', m.smilie),
+    },
+    floorPattern: re('floorPattern', d.floorPattern),
+    zeroFloorPattern: re('zeroFloorPattern', d.zeroFloorPattern),
+    copyFloorPattern: re('copyFloorPattern', d.copyFloorPattern),
+    deletedPattern: re('deletedPattern', d.deletedPattern),
+    tidPatterns: d.page.tidPatterns.map((p, i) => re(`page.tidPatterns[${i}]`, p)),
+    authorFilterPattern: maybeRe('page.authorFilterPattern', d.page.authorFilterPattern),
+    footerTimePattern: maybeRe('page.footerTimePattern', d.page.footerTimePattern),
+    repliesPattern: maybeRe('page.repliesPattern', d.page.repliesPattern),
+    pagerTotalPattern: re('page.pagerTotalPattern', d.page.pagerTotalPattern),
+    detect: css('detect', d.detect),
+    page: {
+      title: css('page.title', d.page.title),
+      titleIgnore: maybe('page.titleIgnore', d.page.titleIgnore),
+      orderAscLink: maybe('page.orderAscLink', d.page.orderAscLink),
+      pager: css('page.pager', d.page.pager),
+      pagerCurrent: css('page.pagerCurrent', d.page.pagerCurrent),
+      pagerTotal: css('page.pagerTotal', d.page.pagerTotal),
+      footer: maybe('page.footer', d.page.footer),
+      footerTime: maybe('page.footerTime', d.page.footerTime),
+      replies: maybe('page.replies', d.page.replies),
+    },
+  };
 }
 
-/** Load one selector file by path. */
+/** Load one selector file by path: unreadable or not JSON is a UserError (exit 2) naming the place. */
 export function loadSelectorSet(file: string): SelectorSet {
-  return compileSelectorSet(JSON.parse(readFileSync(file, 'utf8')), file);
+  return compileSelectorSet(readJsonFile(file, t('selectors.what')), file);
 }
 
 /** The bundled selector files, in the order they are tried. */

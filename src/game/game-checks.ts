@@ -4,8 +4,13 @@
  * (one index, one sort): a 200-player file loads as fast as a 12-player one.
  */
 import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
+import { fieldPath as fieldName } from '../i18n/parser-problems.js';
 import { normalizeName } from '../text/normalize.js';
 import type { GameDay, ThreadRef } from './types.js';
+
+/** A path in the file as a field name: days[1].closes. */
+export { fieldName };
 
 /** "file:line" of a path in the game file. */
 export type LineOf = (p: Array<string | number>) => string;
@@ -23,18 +28,21 @@ export class NameIndex {
 
   add(name: string, seat: number, p: Array<string | number>): void {
     const key = normalizeName(name);
-    if (key === '') throw new UserError(`${this.at(p)}: ${fieldName(p)}: 名字「${visible(name)}」去掉空白与不可见字符后为空`);
+    if (key === '') throw new UserError(t('game.blankName', this.at(p), fieldName(p), visible(name)));
     const seen = this.#names.get(key);
     if (seen) {
-      const same = seen.written === name ? '重复列出' : `与 ${visible(seen.written)} 在论坛上看起来相同（规范化后都是「${key}」）`;
-      throw new UserError(`${this.at(p)}: ${fieldName(p)}: ${visible(name)} ${same}（${fieldName(seen.p)}，${this.at(seen.p)}）`);
+      throw new UserError(
+        seen.written === name
+          ? t('game.nameListedTwice', this.at(p), fieldName(p), visible(name), fieldName(seen.p), this.at(seen.p))
+          : t('game.nameLooksSame', this.at(p), fieldName(p), visible(name), visible(seen.written), key, fieldName(seen.p), this.at(seen.p)),
+      );
     }
     this.#names.set(key, { seat, written: name, p });
   }
 
   addUid(uid: number, name: string, p: Array<string | number>): void {
     const seen = this.#uids.get(uid);
-    if (seen) throw new UserError(`${this.at(p)}: ${fieldName(p)}: uid ${uid} 已属于 ${seen.name}（${this.at(seen.p)}）：同一账号改名请写作 aliases`);
+    if (seen) throw new UserError(t('game.uidTwice', this.at(p), fieldName(p), uid, seen.name, this.at(seen.p)));
     this.#uids.set(uid, { name, p });
   }
 
@@ -51,9 +59,8 @@ export function checkDays(days: readonly GameDay[], at: LineOf): void {
     const prev = order[k - 1];
     const cur = order[k];
     if (cur.d.opens < prev.d.closes) {
-      throw new UserError(
-        `${at(['days', cur.i, 'opens'])}: days[${cur.i}].opens: 第${cur.d.day}日在第${prev.d.day}日关门（${at(['days', prev.i, 'closes'])}）之前就开门了：两天的时间不能重叠`,
-      );
+      const p = ['days', cur.i, 'opens'];
+      throw new UserError(t('game.daysOverlap', at(p), fieldName(p), cur.d.day, prev.d.day, at(['days', prev.i, 'closes'])));
     }
   }
 }
@@ -67,8 +74,7 @@ export function checkThreads(days: readonly GameDay[], process: ThreadRef | unde
   const use = (tid: number, role: string, day: number | null, p: Array<string | number>) => {
     const seen = uses.get(tid);
     if (seen && !(seen.role === 'discussion' && role === 'discussion')) {
-      const what = (r: string, d: number | null) => (d === null ? '进程帖 (process)' : `第${d}日的 ${r}`);
-      throw new UserError(`${at(p)}: ${fieldName(p)}: 帖子 ${tid} 已是${what(seen.role, seen.day)}（${at(seen.p)}），不能再作${what(role, day)}`);
+      throw new UserError(t('game.threadTwice', at(p), fieldName(p), tid, t('game.threadJob', seen.role, seen.day), at(seen.p), t('game.threadJob', role, day)));
     }
     if (!seen) uses.set(tid, { role, day, p });
   };
@@ -86,7 +92,3 @@ function visible(name: string): string {
   return name.replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** A path in the file as a field name: days[1].closes. */
-export function fieldName(p: PropertyKey[]): string {
-  return p.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i ? '.' : ''}${String(k)}`)).join('') || '(top level)';
-}

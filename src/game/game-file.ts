@@ -9,7 +9,8 @@ import { DateTime } from 'luxon';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
-import { language, t } from '../i18n/index.js';
+import { t } from '../i18n/index.js';
+import { useZodLanguage, yamlProblem, zodProblem } from '../i18n/parser-problems.js';
 import { loadRuleset } from './ruleset.js';
 import { FORUM_TIME, formatForumTime as fmt, parseForumTime } from './forum-time.js';
 import type { Game, GameDay, GameEvent, PresetName, Seat, ThreadRef } from './types.js';
@@ -18,7 +19,8 @@ import { nearestName } from '../text/nearest.js';
 import { activeRulings } from '../rulings/active.js';
 import { readRulings, rulingsPath } from '../rulings/file.js';
 
-const timeString = z.string().regex(FORUM_TIME, 'a forum-local time like "2026-11-22 21:00"');
+// The message is read when the schema fails, so it follows the language of that moment.
+const timeString = z.string().regex(FORUM_TIME, { error: () => t('game.timeFormat') });
 const threadRef = z.union([z.number().int().positive(), z.string().min(1)]);
 const uid = z.number().int().positive();
 
@@ -108,16 +110,14 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
   const lineCounter = new LineCounter();
   const doc = parseDocument(source, { lineCounter, prettyErrors: true });
   if (doc.errors.length > 0) {
-    const e = doc.errors[0];
-    const line = e.linePos?.[0]?.line;
-    throw new UserError(t('game.notYaml', `${file}${line ? `:${line}` : ''}`, e.message.split('\n')[0]));
+    throw new UserError(t('game.notYaml', file, yamlProblem(doc.errors[0], source)));
   }
-  // zod's own words (expected a number, unknown key…) in the director's language too.
-  z.config(language() === 'zh' ? z.locales.zhCN() : z.locales.en());
-  const parsed = gameFileSchema.safeParse(doc.toJS());
+  useZodLanguage();
+  const js: unknown = doc.toJS();
+  const parsed = gameFileSchema.safeParse(js);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UserError(`${where(file, doc, lineCounter, issue.path)}: ${fieldName(issue.path)}: ${issue.message}`);
+    throw new UserError(`${where(file, doc, lineCounter, issue.path)}: ${zodProblem(parsed.error, js)}`);
   }
   const raw = parsed.data;
   const at = (p: Array<string | number>) => where(file, doc, lineCounter, p);
@@ -193,12 +193,12 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
     const player = players[seat];
     if (e.substitute !== undefined) {
       if (e.out !== undefined || e.idiot !== undefined || e.how !== undefined) {
-        throw new UserError(`${at(['events', i])}: events[${i}]: 替补事件只写 {player, substitute, uid, at}；出局或装傻请另写一条事件`);
+        throw new UserError(t('game.substituteOnly', at(['events', i]), i));
       }
-      if (e.at === undefined) throw new UserError(`${at(['events', i])}: events[${i}].at: 替补须写上场时间 at（如 "2026-11-22 12:00"）`);
+      if (e.at === undefined) throw new UserError(t('game.substituteNoAt', at(['events', i]), i));
       const when = time(e.at, ['events', i, 'at']);
       if (when <= gameStart || when >= gameEnd) {
-        throw new UserError(`${at(['events', i, 'at'])}: events[${i}].at: 替补时间 ${e.at} 不在游戏之内（${fmt(gameStart, raw.timezone)} 至 ${fmt(gameEnd, raw.timezone)}）`);
+        throw new UserError(t('game.substituteOutside', at(['events', i, 'at']), i, e.at, fmt(gameStart, raw.timezone), fmt(gameEnd, raw.timezone)));
       }
       names.add(e.substitute, seat, ['events', i, 'substitute']);
       if (e.uid !== undefined) names.addUid(e.uid, e.substitute, ['events', i, 'uid']);
@@ -206,7 +206,7 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
       return;
     }
     if (e.uid !== undefined || e.at !== undefined) {
-      throw new UserError(`${at(['events', i])}: events[${i}]: uid 与 at 只用于替补事件（substitute）`);
+      throw new UserError(t('game.uidAtSubstituteOnly', at(['events', i]), i));
     }
     if (e.out === undefined && e.idiot === undefined) {
       throw new UserError(t('game.needsOutOrIdiot', at(['events', i]), i));
@@ -215,7 +215,7 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
     if (e.out !== undefined) {
       const first = exits.get(seat);
       if (first !== undefined) {
-        throw new UserError(`${at(['events', i, 'out'])}: events[${i}].out: ${player} 已在 ${at(['events', first, 'out'])}（events[${first}]）出局：一名玩家只能出局一次`);
+        throw new UserError(t('game.outTwice', at(['events', i, 'out']), i, player, at(['events', first, 'out']), first));
       }
       exits.set(seat, i);
       ev.out = time(e.out, ['events', i, 'out']);
@@ -231,10 +231,10 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
     const exit = exits.get(sub.seat);
     const out = exit === undefined ? undefined : events.find((e) => e.player === seat.name && e.out !== undefined)?.out;
     if (out !== undefined && sub.at >= out) {
-      throw new UserError(`${at(['events', sub.i, 'at'])}: events[${sub.i}].at: ${seat.name} 已于 ${fmt(out, raw.timezone)} 出局（${at(['events', exit!, 'out'])}），出局后不能替补`);
+      throw new UserError(t('game.substituteAfterOut', at(['events', sub.i, 'at']), sub.i, seat.name, fmt(out, raw.timezone), at(['events', exit!, 'out'])));
     }
     const last = seat.accounts[seat.accounts.length - 1];
-    if (last.from === sub.at) throw new UserError(`${at(['events', sub.i, 'at'])}: events[${sub.i}].at: ${seat.name} 在同一时刻有两名替补（${last.name}、${sub.name}）`);
+    if (last.from === sub.at) throw new UserError(t('game.twoSubstitutes', at(['events', sub.i, 'at']), sub.i, seat.name, last.name, sub.name));
     last.until = sub.at;
     seat.accounts.push({ name: sub.name, from: sub.at, until: null, ...(sub.uid !== undefined ? { uid: sub.uid } : {}) });
   }

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { parse } from 'yaml';
 import { UserError } from '../errors.js';
+import { zodIssueText } from '../i18n/parser-problems.js';
 import { packagePath } from '../paths.js';
 import { rulesetSchema, type Ruleset } from './ruleset-schema.js';
 import type { PresetName } from './types.js';
@@ -32,7 +33,7 @@ export function loadRuleset(
   const parsed = rulesetSchema.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UserError(label(issue.path, issue.message));
+    throw new UserError(label(issue.path, zodIssueText(issue, merged)));
   }
   return parsed.data;
 }

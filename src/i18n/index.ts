@@ -4,9 +4,12 @@
  * and of each message's parameters, en.ts must match it key for key); code asks `t(key, …params)`.
  * JSON keys and data never go through here: only text for people.
  *
- * The language is process-wide: the CLI sets it once, before it builds its commands (their help is
- * text too); a library user who wants English output calls setLanguage('en').
+ * The CLI sets the process's language once, before it builds its commands (their help is text too). A
+ * library user asks per call instead: `withLanguage('en', () => closeDay(…))` holds for everything that
+ * call does, awaits included (AsyncLocalStorage), without touching other calls running at the same time;
+ * setLanguage changes the default for the whole process.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { en } from './en.js';
 import { zh, type Messages } from './zh.js';
 
@@ -16,14 +19,21 @@ type Params<K extends MessageKey> = Messages[K] extends (...args: infer A) => st
 
 const CATALOGUES: Record<Lang, Messages> = { zh, en };
 let current: Lang = 'zh';
+const scoped = new AsyncLocalStorage<Lang>();
 
-/** The language `t` writes in. */
+/** The language `t` writes in: the one of the enclosing withLanguage call, else the process's. */
 export function language(): Lang {
-  return current;
+  return scoped.getStore() ?? current;
 }
 
+/** The process's default language (the CLI's --lang / LANG). */
 export function setLanguage(lang: Lang): void {
   current = lang;
+}
+
+/** Runs `fn` (and everything it awaits) in `lang`, whatever the process's language; returns what `fn` returns. */
+export function withLanguage<T>(lang: Lang, fn: () => T): T {
+  return scoped.run(lang, fn);
 }
 
 /** `zh`/`zh-CN`/`en`/`en_US.UTF-8`… → its language; null for anything else. */
@@ -53,7 +63,7 @@ export function languageFrom(argv: readonly string[], env: NodeJS.ProcessEnv = p
 
 /** The message `key` in the current language. */
 export function t<K extends MessageKey>(key: K, ...params: Params<K>): string {
-  const m = CATALOGUES[current][key] as string | ((...a: unknown[]) => string);
+  const m = CATALOGUES[language()][key] as string | ((...a: unknown[]) => string);
   return typeof m === 'function' ? m(...params) : m;
 }
 

@@ -18,7 +18,7 @@ import type { Page, Post } from '../discuz/types.js';
 import { postUrl } from '../store/slice.js';
 import { terminalSafe } from '../render/safe-text.js';
 import { editRefusal, threadUrl, type Poster, type PublishPlan } from './plan.js';
-import { editPath, pageUid, publishSelectors, type PublishSelectors } from './selectors.js';
+import { editPath, pageUid, PUBLISH_SELECTOR_FILE, publishSelectors, type PublishSelectors } from './selectors.js';
 
 /** How to reach the forum as the director. */
 export interface PublishOptions {
@@ -83,7 +83,7 @@ export async function publish(plan: PublishPlan, opts: PublishOptions): Promise<
     const { context } = fb;
     context.setDefaultTimeout(timeout);
     const page = await context.newPage();
-    log(`opening ${threadUrl(plan.forum, plan.tid)}`);
+    log(t('login.opening', threadUrl(plan.forum, plan.tid)));
     await page.goto(threadUrl(plan.forum, plan.tid), { waitUntil: 'domcontentloaded' });
     fb.assertOnHost();
     const html = await page.content();
@@ -93,7 +93,7 @@ export async function publish(plan: PublishPlan, opts: PublishOptions): Promise<
     }
     const name = (await page.locator(sel.page.userName).first().textContent({ timeout: 2000 }).catch(() => null))?.trim() || null;
     const poster: Poster = { uid, name };
-    log(`logged in as ${name ?? '?'} (uid ${uid})`);
+    log(t('publish.stepLoggedIn', name ?? '?', uid));
 
     const pid = plan.kind === 'reply' ? await reply(fb, page, plan, poster, sel, log) : await edit(fb, page, plan, poster, sel, html, log);
     fb.assertOnHost();
@@ -154,7 +154,7 @@ async function reply(fb: ForumBrowser, page: PwPage, plan: PublishPlan, poster: 
   const lastBefore = first.page.pageCount ?? 1;
   const before = new Set((lastBefore === 1 ? first : await readThreadPage(fb, plan.forum, plan.tid, lastBefore)).posts.map((p) => p.pid));
   await form.locator(sel.reply.textarea).first().fill(plan.message);
-  log(`replying to thread ${plan.tid}`);
+  log(t('publish.stepReply', plan.tid));
   await submitAndWait(fb, page, `${sel.reply.form} ${sel.reply.submit}`, sel.reply.requestPattern, sel);
 
   for (let attempt = 0; attempt < 4; attempt++) {
@@ -178,13 +178,15 @@ async function edit(fb: ForumBrowser, page: PwPage, plan: PublishPlan, poster: P
   if (!fid) throw new UserError(t('publish.noFid', plan.tid), 5);
   const onPage = target.page ?? 1;
   const url = new URL(editPath(sel, { fid: Number(fid), tid: plan.tid, pid: target.pid, page: onPage }), plan.forum).toString();
-  log(`opening the edit page of floor ${target.floor} (pid ${target.pid})`);
+  log(t('publish.stepOpenEdit', target.floor, target.pid));
   await page.goto(url, { waitUntil: 'domcontentloaded' });
   fb.assertOnHost();
   if ((await page.locator(sel.edit.form).count()) === 0) {
     const why = await shownMessage(page, sel.page.message);
     throw new UserError(t('publish.noEditPage', target.pid, why), 5);
   }
+  const textarea = `${sel.edit.form} ${sel.edit.textarea}`;
+  if ((await page.locator(textarea).count()) === 0) throw new UserError(t('publish.noMessageBox', textarea, PUBLISH_SELECTOR_FILE), 3);
   // BBCode mode: Discuz's validate() takes the WYSIWYG iframe's HTML instead of the textarea while
   // wysiwyg is on, so switch it off (switchEditor(0) where editor.js runs) before setting the text.
   await page.evaluate(
@@ -201,13 +203,13 @@ async function edit(fb: ForumBrowser, page: PwPage, plan: PublishPlan, poster: P
       const mode = document.querySelector<HTMLInputElement>(modeInput);
       if (mode) mode.value = '0';
       const ta = document.querySelector<HTMLTextAreaElement>(textarea);
-      if (!ta) throw new Error('the edit page has no message box');
+      if (!ta) throw new Error(`no ${textarea}`); // checked above: the page changed under us
       ta.value = message;
       ta.dispatchEvent(new Event('input', { bubbles: true }));
     },
-    { textarea: `${sel.edit.form} ${sel.edit.textarea}`, modeInput: `${sel.edit.form} ${sel.edit.modeInput}`, message: plan.message },
+    { textarea, modeInput: `${sel.edit.form} ${sel.edit.modeInput}`, message: plan.message },
   );
-  log(`saving floor ${target.floor} of thread ${plan.tid}`);
+  log(t('publish.stepSave', target.floor, plan.tid));
   await submitAndWait(fb, page, `${sel.edit.form} ${sel.edit.submit}`, sel.edit.requestPattern, sel);
 
   for (let attempt = 0; attempt < 4; attempt++) {

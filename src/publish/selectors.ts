@@ -4,8 +4,10 @@
  * how the forum reports a refused post. Loaded once, validated with zod, so a director can adapt
  * `--post` to a forum's theme by editing the file.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
+import { readJsonFile, useZodLanguage, zodProblem } from '../i18n/parser-problems.js';
 import { packagePath } from '../paths.js';
 
 const publishSelectorsSchema = z.object({
@@ -35,17 +37,34 @@ export type PublishSelectors = z.infer<typeof publishSelectorsSchema>;
 /** The bundled posting selector file. */
 export const PUBLISH_SELECTOR_FILE = 'discuz-x3-publish.json';
 
-let loaded: PublishSelectors | null = null;
+let loaded: { file: string; selectors: PublishSelectors } | null = null;
 
-/** The bundled posting selectors (loaded and validated once; every pattern compiled to fail early). */
-export function publishSelectors(): PublishSelectors {
-  if (loaded) return loaded;
-  const file = packagePath('selectors', PUBLISH_SELECTOR_FILE);
-  const parsed = publishSelectorsSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-  if (!parsed.success) throw new Error(`bad selector file ${file}: ${parsed.error.message}`);
+/**
+ * The bundled posting selectors (loaded and validated once; every pattern compiled to fail early). A
+ * file the director broke is a UserError (exit 2) naming the file, the key and what is wrong.
+ */
+export function publishSelectors(file = packagePath('selectors', PUBLISH_SELECTOR_FILE)): PublishSelectors {
+  if (loaded?.file === file) return loaded.selectors;
+  const raw = readJsonFile(file, t('selectors.what'));
+  useZodLanguage();
+  const parsed = publishSelectorsSchema.safeParse(raw);
+  if (!parsed.success) throw new UserError(t('selectors.badField', file, zodProblem(parsed.error, raw)));
   const s = parsed.data;
-  for (const p of [s.page.uidPattern, ...s.page.fidPatterns, s.reply.requestPattern, s.edit.requestPattern, s.errorPattern]) new RegExp(p);
-  loaded = s;
+  const patterns: Array<[string, string]> = [
+    ['page.uidPattern', s.page.uidPattern],
+    ...s.page.fidPatterns.map((p, i): [string, string] => [`page.fidPatterns[${i}]`, p]),
+    ['reply.requestPattern', s.reply.requestPattern],
+    ['edit.requestPattern', s.edit.requestPattern],
+    ['errorPattern', s.errorPattern],
+  ];
+  for (const [key, p] of patterns) {
+    try {
+      new RegExp(p);
+    } catch (e) {
+      throw new UserError(t('selectors.badPattern', file, key, p, (e as Error).message));
+    }
+  }
+  loaded = { file, selectors: s };
   return s;
 }
 

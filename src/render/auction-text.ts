@@ -5,16 +5,17 @@
  */
 import { createColors } from 'picocolors';
 import { tieText, type AuctionResult, type VoteOutShare } from '../auction/index.js';
+import { t } from '../i18n/index.js';
 
 /** The lines `bansha auction` prints. */
 export function renderAuctionText(r: AuctionResult, share: VoteOutShare | null, color = false): string {
   const pc = createColors(color);
-  const out: string[] = [`第${r.day}日拍卖（帖子 ${r.tid}）`];
+  const out: string[] = [t('auction.heading', r.day, r.tid)];
   for (const it of r.items) {
-    const head = `${it.item}号物品 ${it.name}（底价${it.base}G）：`;
+    const head = t('auction.item', it.item, it.name, it.base);
     const tied = it.bids.filter((b) => b.status === 'outbid' && b.price === it.price && b.bidder !== it.winner).map((b) => b.bidder);
     const tie = it.winner && tied.length ? pc.dim(`（${tieText(it.winner, it.price ?? 0, [...new Set(tied)])}）`) : '';
-    out.push(head + (it.winner ? pc.bold(`${it.winner} ${it.price}G`) + tie : pc.dim('无人有效出价')));
+    out.push(head + (it.winner ? pc.bold(`${it.winner} ${it.price}G`) + tie : pc.dim(t('auction.noBid'))));
     for (const b of it.bids) {
       const mark = b.status === 'winning' ? pc.green('✓') : b.status === 'outbid' ? ' ' : pc.red('✗');
       const why = b.reason ? (b.status === 'rejected' ? pc.red : pc.cyan)(` — ${b.reason}`) : '';
@@ -24,11 +25,11 @@ export function renderAuctionText(r: AuctionResult, share: VoteOutShare | null, 
     }
   }
   if (r.pledges.length) {
-    out.push(`抵押（每颗钻石 ${r.diamondValue}G）：`);
-    for (const p of r.pledges) out.push(`  ${p.player} ${p.diamonds}颗 = ${p.value}G  pid ${p.pid}`);
+    out.push(t('auction.pledges', r.diamondValue));
+    for (const p of r.pledges) out.push(`  ${p.player} ${t('auction.diamonds', p.diamonds)} = ${p.value}G  pid ${p.pid}`);
   }
   if (r.ignored.length) {
-    out.push(pc.yellow('未能读取或不计入：'));
+    out.push(pc.yellow(t('auction.ignored')));
     for (const x of r.ignored) out.push(`  ${x.author} pid ${x.pid} “${x.text}” — ${x.reason}`);
   }
   if (share) out.push(...renderShareText(share));
@@ -38,9 +39,9 @@ export function renderAuctionText(r: AuctionResult, share: VoteOutShare | null, 
 /** The vote-out's G shared among the living. */
 export function renderShareText(s: VoteOutShare): string[] {
   if (s.amount === null) {
-    return [`${s.player} 被投票出局：其G平分给 ${s.among.length} 名存活角色（${s.among.join('、')}）；在游戏文件的 holdings 中填写持有G即可显示分配。`];
+    return [t('auction.shareUnknown', s.player, s.among.length, s.among.join('、'))];
   }
-  const lines = [`${s.player} 被投票出局：${s.amount}G 平分给 ${s.among.length} 人，每人 ${s.eachWhole}G${s.remainder ? `，余 ${s.remainder}G` : ''}`];
+  const lines = [t('auction.share', s.player, s.amount, s.among.length, s.eachWhole ?? 0, s.remainder ?? 0)];
   if (s.after) for (const [p, g] of Object.entries(s.after)) lines.push(`  ${p}: ${g - (s.eachWhole ?? 0)}G → ${g}G`);
   return lines;
 }

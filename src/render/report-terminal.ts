@@ -8,8 +8,8 @@ import pc from 'picocolors';
 import { hasCards, standingText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
-import { COLOR_NAME, STATUS_NAME } from './report-common.js';
-import { FLAG_KIND_NAMES, LURKING_KINDS } from '../violations/flag.js';
+import { colorLabel, statusLabel } from './report-common.js';
+import { flagKindLabel, LURKING_KINDS } from '../violations/flag.js';
 import { t as tr } from '../i18n/index.js';
 import { displayWidth as width, padDisplay as pad } from '../text/width.js';
 import { terminalSafe } from './safe-text.js';
@@ -54,7 +54,7 @@ export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOption
   if (!r.flags.length) out.push(tr('report.none'));
   for (const f of r.flags) {
     const where = f.pid !== null ? `${f.floor !== null ? `${f.floor}#` : `pid ${f.pid}`} ${f.at !== null ? t(f.at) : ''}` : '';
-    out.push(`  ${c.bold(FLAG_KIND_NAMES[f.kind].short)}  ${terminalSafe(f.player)}  ${where}`.trimEnd());
+    out.push(`  ${c.bold(flagKindLabel(f.kind))}  ${terminalSafe(f.player)}  ${where}`.trimEnd());
     out.push(`      ${terminalSafe(f.detail)}`);
     if (f.snippet) out.push(`      「${terminalSafe(f.snippet)}」`);
     if (f.url) out.push(c.dim(`      ${f.url}`));
@@ -64,7 +64,7 @@ export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOption
   if (!r.cards.length) out.push(tr('report.none'));
   for (const card of r.cards) {
     const colour = card.color === 'red' ? c.red : card.color === 'yellow' ? c.yellow : c.blue;
-    out.push(`  ${card.id ?? '--'}  ${colour(COLOR_NAME[card.color])}  ${terminalSafe(card.player)}  [${STATUS_NAME[card.status]}]  ${terminalSafe(card.reason)}${card.directorNote ? `  [导演备注] ${terminalSafe(card.directorNote)}` : ''}${card.evidence.length ? `  ${tr('report.evidence', card.evidence.map((p) => `pid ${p}`).join(', '))}` : ''}`);
+    out.push(`  ${card.id ?? '--'}  ${colour(colorLabel(card.color))}  ${terminalSafe(card.player)}  [${statusLabel(card.status)}]  ${terminalSafe(card.reason)}${card.directorNote ? `  ${tr('note.director')}${terminalSafe(card.directorNote)}` : ''}${card.evidence.length ? `  ${tr('report.evidence', card.evidence.map((p) => `pid ${p}`).join(', '))}` : ''}`);
   }
   if (r.cards.some((x) => x.id)) out.push(c.dim(tr('report.decideHint')));
 

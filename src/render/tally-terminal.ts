@@ -21,7 +21,6 @@ export interface TerminalOptions {
 }
 
 /** Marks what only the director reads (never in BBCode or a post). */
-export const DIRECTOR = '[导演备注] ';
 
 const KIND = { election: 'tally.kind.election', elimination: 'tally.kind.elimination', rule: 'tally.kind.rule', none: 'tally.kind.none' } as const;
 
@@ -51,21 +50,21 @@ export function renderTallyTerminal(r: TallyResult, opts: TerminalOptions = {}):
 
   const name = r.result.name !== null ? s(r.result.name) : r.kind === 'elimination' ? t('tally.nobodyOut') : t('tally.noResult');
   out.push('', `${c.bold(t('tally.result'))}${c.bold(name)}${r.result.tie.length ? t('tally.tie', r.result.tie.map(s).join(', ')) : ''}`, t('tally.why', s(r.result.rule)));
-  if (r.result.note) out.push(c.yellow(`  ${DIRECTOR}${s(r.result.note)}`));
+  if (r.result.note) out.push(c.yellow(`  ${t('note.director')}${s(r.result.note)}`));
 
   out.push('', c.bold(t('tally.players')));
   for (const p of r.players) {
     const tag = p.state === 'out' ? c.dim(t('tally.out')) : p.state === 'idiot' ? c.dim(t('tally.idiot')) : '';
     if (p.counted) {
       out.push(`  ${c.green('✓')} ${s(p.player)}${tag} → ${s(p.counted.target ?? '')}${weightNote(p.counted)}  ${line(p.counted, time)}${p.counted.reason ? c.yellow(`  ! ${s(p.counted.reason)}`) : ''}`);
-      if (p.counted.note) out.push(c.yellow(`        ${DIRECTOR}${s(p.counted.note)}`));
+      if (p.counted.note) out.push(c.yellow(`        ${t('note.director')}${s(p.counted.note)}`));
     }
     else out.push(`  ${c.red('·')} ${s(p.player)}${tag}${t('tally.colon')}${t(p.state === 'out' ? 'tally.noVoteOut' : p.state === 'idiot' ? 'tally.noVote' : p.others.length ? 'tally.noValidBallot' : 'tally.castNothing')}`);
     for (const b of p.others) {
       const mark = b.status === 'superseded' ? c.dim('↺') : c.red('✗');
       out.push(`      ${mark} ${t(`tally.status.${b.status}`)}${t('tally.colon')}${b.target !== null ? s(revealBidi(b.target)) : t('tally.noneRead')}  ${line(b, time)}`);
       if (b.reason) out.push(`        ${b.status === 'rejected' ? c.red(s(b.reason)) : c.dim(s(b.reason))}`);
-      if (b.note) out.push(c.yellow(`        ${DIRECTOR}${s(b.note)}`));
+      if (b.note) out.push(c.yellow(`        ${t('note.director')}${s(b.note)}`));
       if (b.edit) out.push(c.dim(`        ${t('tally.edit', oneLine(b.edit.before), oneLine(b.edit.after))}`));
     }
     if (p.counted?.edit) out.push(c.dim(`        ${t('tally.edit', oneLine(p.counted.edit.before), oneLine(p.counted.edit.after))}`));
@@ -73,7 +72,7 @@ export function renderTallyTerminal(r: TallyResult, opts: TerminalOptions = {}):
   const strays = r.ballots.filter((b) => !r.players.some((p) => p.player === b.voter));
   if (strays.length) {
     out.push('', c.bold(t('tally.notPlayers')));
-    for (const b of strays) out.push(`  ${c.red('✗')} ${s(b.voter)}${t('tally.colon')}${line(b, time)}  ${s(b.reason ?? '')}${b.note ? `  ${DIRECTOR}${s(b.note)}` : ''}`);
+    for (const b of strays) out.push(`  ${c.red('✗')} ${s(b.voter)}${t('tally.colon')}${line(b, time)}  ${s(b.reason ?? '')}${b.note ? `  ${t('note.director')}${s(b.note)}` : ''}`);
   }
   if (r.misplaced?.length) {
     out.push('', c.bold(t('tally.misplaced')));

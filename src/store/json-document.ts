@@ -6,28 +6,22 @@
  */
 import fs from 'node:fs';
 import { Low, type Adapter } from 'lowdb';
-import { UserError } from '../errors.js';
+import { readJsonFile } from '../i18n/parser-problems.js';
 import { writeFileAtomic } from './thread-log.js';
 
 /** A lowdb adapter for one JSON file; `parse` validates what was read (and throws a UserError). */
 export class JsonDocument<T> implements Adapter<T> {
   constructor(
     readonly file: string,
-    /** What the file is, for messages: "the card ledger". */
+    /** What the file is, for messages (from the catalogue: 卡片账本 / the card ledger). */
     readonly what: string,
     readonly parse: (data: unknown) => T,
   ) {}
 
-  /** The document, validated; null when the file does not exist yet. A file that is not JSON is a UserError. */
+  /** The document, validated; null when the file does not exist yet. A file that cannot be read or is not JSON is a UserError naming the line. */
   readNow(): T | null {
     if (!fs.existsSync(this.file)) return null;
-    let data: unknown;
-    try {
-      data = JSON.parse(fs.readFileSync(this.file, 'utf8'));
-    } catch (err) {
-      throw new UserError(`${this.what} ${this.file} is not valid JSON: ${(err as Error).message}`);
-    }
-    return this.parse(data);
+    return this.parse(readJsonFile(this.file, this.what));
   }
 
   async read(): Promise<T | null> {

@@ -147,7 +147,7 @@ export function takeFileLock(file: string, what: string): () => void {
     }
     if (holder === 'unreadable') {
       // Only a lock of another program, or a damaged one: never guess whose it is.
-      throw new UserError(`${file} is not a bansha lock file; if no bansha process is running for ${what}, delete it`, 2);
+      throw new UserError(t('err.notLockFile', file, what), 2);
     }
     if (ownerAlive(holder)) {
       throw new UserError(t('err.locked', holder.pid, what), 2);

@@ -31,6 +31,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
+import { jsonProblem } from '../i18n/parser-problems.js';
 import { takeFileLock } from './lock.js';
 import {
   appendLine, cutTornTail, fsyncDir, fullEntry, logLine, readLog, writeFileAtomic,
@@ -141,7 +142,7 @@ export async function readStoreFile(file: string): Promise<StoreFile> {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    return { kind: 'damaged', reason: t('store.notJson', (e as Error).message) };
+    return { kind: 'damaged', reason: t('store.notJson', jsonProblem(e, text)) };
   }
   if (isIndexV2(v)) return { kind: 'v2', index: v, text };
   if (isStoreDataV1(v)) return { kind: 'v1', data: v };

@@ -3,6 +3,7 @@
  * Flags are proposals: the report lists them and the card ledger (src/cards/) may propose a card for
  * them; nothing here punishes anybody.
  */
+import { language } from '../i18n/index.js';
 import type { SlicePost } from '../store/slice.js';
 
 export type FlagKind =
@@ -26,22 +27,27 @@ export type FlagKind =
  * Markdown, HTML, the demo's summary); `offence` names it in a proposed card's reason (src/cards/propose.ts),
  * where the three 潜水 kinds say which offence they are.
  */
-export const FLAG_KIND_NAMES: Record<FlagKind, { short: string; offence: string }> = {
-  'few-posts': { short: '发言不足', offence: '潜水（发言不足）' },
-  'low-streak': { short: '连续发言不足', offence: '潜水（连续多日发言不足）' },
-  'no-ballot': { short: '未投票', offence: '潜水（未投票）' },
-  'red-font': { short: '红色字体', offence: '红色字体' },
-  'enlarged-font': { short: '放大字体', offence: '放大字体' },
-  'banned-wording': { short: '违禁言论', offence: '违禁言论' },
-  'zombie-post': { short: '诈尸', offence: '诈尸' },
-  'pasted-evidence': { short: '贴证', offence: '贴证' },
-  'avatar-changed': { short: '更换头像', offence: '更换头像' },
-  'signature-changed': { short: '更换签名档', offence: '更换签名档' },
-  filler: { short: '水帖', offence: '无谓的水帖' },
-  'late-post': { short: '关门后发帖', offence: '关门后发帖' },
-  'replaced-account': { short: '被替补账号发帖', offence: '被替补账号发帖' },
-  'misplaced-ballot': { short: '投票发错帖', offence: '投票发错帖' },
+export const FLAG_KIND_NAMES: Record<FlagKind, { short: string; offence: string; en: string }> = {
+  'few-posts': { short: '发言不足', offence: '潜水（发言不足）', en: 'too few posts' },
+  'low-streak': { short: '连续发言不足', offence: '潜水（连续多日发言不足）', en: 'too few posts, days running' },
+  'no-ballot': { short: '未投票', offence: '潜水（未投票）', en: 'no ballot' },
+  'red-font': { short: '红色字体', offence: '红色字体', en: 'red font' },
+  'enlarged-font': { short: '放大字体', offence: '放大字体', en: 'enlarged font' },
+  'banned-wording': { short: '违禁言论', offence: '违禁言论', en: 'banned wording' },
+  'zombie-post': { short: '诈尸', offence: '诈尸', en: 'post after going out' },
+  'pasted-evidence': { short: '贴证', offence: '贴证', en: 'pasted evidence' },
+  'avatar-changed': { short: '更换头像', offence: '更换头像', en: 'avatar changed' },
+  'signature-changed': { short: '更换签名档', offence: '更换签名档', en: 'signature changed' },
+  filler: { short: '水帖', offence: '无谓的水帖', en: 'filler post' },
+  'late-post': { short: '关门后发帖', offence: '关门后发帖', en: 'post after closing' },
+  'replaced-account': { short: '被替补账号发帖', offence: '被替补账号发帖', en: 'post by a replaced account' },
+  'misplaced-ballot': { short: '投票发错帖', offence: '投票发错帖', en: 'ballot in the wrong thread' },
 };
+
+/** A flag kind as the terminal heads it: `short` in Chinese, `en` in English (BBCode and HTML keep `short`). */
+export function flagKindLabel(kind: FlagKind): string {
+  return language() === 'zh' ? FLAG_KIND_NAMES[kind].short : FLAG_KIND_NAMES[kind].en;
+}
 
 /** The flag kinds of the lurker rules (rules-spec §6): a report marks the player's activity row for them. */
 export const LURKING_KINDS: ReadonlySet<FlagKind> = new Set<FlagKind>(['few-posts', 'low-streak', 'no-ballot']);

@@ -14,9 +14,9 @@
  *   tokens, any other short run becomes letters usable as pinyin initials ("sb", "nmsl");
  * - wildcards: * × ○ □ and a lone x stand for one character (傻X).
  */
-import fs from 'node:fs';
 import { pinyin } from 'pinyin-pro';
 import { packagePath } from '../paths.js';
+import { readUtf8Text } from '../text/read-utf8.js';
 import { toSimplified } from '../text/simplified.js';
 
 export type TokenKind = 'han' | 'syllable' | 'letter' | 'digit' | 'wildcard';
@@ -70,10 +70,13 @@ export function pinyinSyllables(): Set<string> {
   return syllables;
 }
 
-/** Non-empty, non-comment lines of a data file. */
+/**
+ * Non-empty, non-comment lines of a data file. The file must be UTF-8 (a BOM is dropped): a list a
+ * director saved in another encoding (GBK from Windows Notepad) would match nothing, so it is refused
+ * (exit 2) naming the file and the first line that is not UTF-8.
+ */
 export function readDataLines(file: string): string[] {
-  return fs
-    .readFileSync(file, 'utf8')
+  return readUtf8Text(file)
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'));

@@ -21,6 +21,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
 import { packagePath } from '../paths.js';
 import { foldString, readDataLines, readings } from './text-fold.js';
 
@@ -88,6 +90,21 @@ function charsOf(s: string): CharElement[] {
   return chars;
 }
 
+/** Whether every `{` of the line closes before the next one opens, and every `}` closes one. */
+function balancedBraces(line: string): boolean {
+  let open = false;
+  for (const c of line) {
+    if (c === '{') {
+      if (open) return false;
+      open = true;
+    } else if (c === '}') {
+      if (!open) return false;
+      open = false;
+    }
+  }
+  return !open;
+}
+
 /** Slot definitions of a file's lines: `{name} = a|b|c`. */
 function readSlot(line: string): [string, string[]] | null {
   const m = /^\{([^{}|=]+)\}\s*=\s*(.*)$/.exec(line);
@@ -98,7 +115,7 @@ function readSlot(line: string): [string, string[]] | null {
 function alternatives(body: string, slots: ReadonlyMap<string, string[]>, where: string): string[] {
   if (!body.includes('|')) {
     const slot = slots.get(body.trim());
-    if (!slot) throw new Error(`${where}: unknown slot {${body}} (define it as "{${body}} = a|b" in the file or in data/slots.txt)`);
+    if (!slot) throw new UserError(t('words.unknownSlot', where, body));
     return slot;
   }
   // An alternative that names a slot stands for the slot's values.
@@ -147,6 +164,8 @@ export function parseCategoryLines(lines: readonly string[], category: string, s
       sectionCites = parts.map((p) => p.slice(1));
       continue;
     }
+    // A brace left open would make the entry an exact text that never matches: refused instead.
+    if (!balancedBraces(line)) throw new UserError(t('words.unbalanced', file, line));
     const [pattern, ...rest] = parts;
     const own = rest.filter((p) => p.startsWith('@')).map((p) => p.slice(1));
     const unless = rest
@@ -181,7 +200,7 @@ export function loadWordLists(categories: readonly string[], extraDirs: readonly
   for (const category of categories) {
     const files = existing([BUNDLED_WORDS_DIR, ...extraDirs].map((d) => path.join(d, `${category}.txt`)));
     if (!files.length) {
-      throw new Error(`no word list for the banned category "${category}" (looked in ${[BUNDLED_WORDS_DIR, ...extraDirs].join(', ')})`);
+      throw new UserError(t('words.noList', category, [BUNDLED_WORDS_DIR, ...extraDirs].join(', ')));
     }
     const seen = new Set<string>();
     for (const f of files) {

@@ -10,6 +10,7 @@
  */
 import { DateTime } from 'luxon';
 import type { PresetName } from '../game/types.js';
+import { t as tr } from '../i18n/index.js';
 import { citer, type Cite, type CiteKey } from './citations.js';
 import { forumTime } from './time.js';
 import type { SheriffHandover } from './succession.js';
@@ -197,8 +198,6 @@ const hiddenText = (h: string) => (h === 'deleted' ? '已删除' : h);
 const precise = (p: TimePrecision) => (p ? `（${precisionText(p)}）` : '');
 const list = (names: readonly string[]) => names.join('、');
 const FORMAT = '格式：投票对象：名字 / 投票理由：理由';
-const ACCEPT = '可用 bansha rule accept 认可';
-
 /**
  * One ballot reason's public sentence, in Chinese: the rule and the fact, fit for the announcement
  * players read (no advice to the director: that is ballotReasonNote).
@@ -308,20 +307,21 @@ export function ballotReasonText(r: BallotReason, ctx: ReasonContext): string {
  * public sentence says it all.
  */
 export function ballotReasonNote(r: BallotReason): string | null {
-  const relative = 'precision' in r && r.precision === 'relative' ? '发帖时间只有相对时间，请导演核对' : null;
+  // For the director alone, so in the director's language (the public sentence stays the forum's Chinese).
+  const relative = 'precision' in r && r.precision === 'relative' ? tr('note.relativeTime') : null;
   switch (r.code) {
     case 'unknown-target':
     case 'not-a-rule':
-      return r.hint ? `是否为 ${r.hint}？若是，导演${ACCEPT}` : null;
+      return r.hint ? tr('note.didYouMean', r.hint) : null;
     case 'change-not-quoting-vote':
-      return `Discuz X3.5 的“回复”不在帖子里留痕迹，工具看不到：若确是回复 ${floorText(r.voteFloor)}，导演${ACCEPT}`;
+      return tr('note.replyInvisible', floorText(r.voteFloor));
     case 'change-without-vote':
-      return `导演可酌情认可（bansha rule accept）`;
+      return tr('note.mayAccept');
     case 'edited-no-earlier-version':
-      return '请导演核对编辑内容';
+      return tr('note.checkEdit');
     case 'ruling-accepted':
     case 'ruling-rejected':
-      return `裁定 #${r.id}（${r.by}，${r.at}）；撤销：bansha rule undo ${r.id}`;
+      return tr('note.ruling', r.id, r.by, r.at);
     default:
       return relative;
   }
@@ -429,15 +429,15 @@ export function sheriffSourceText(s: SheriffSource, zone: string): string {
   }
 }
 
-/** A note for the director, in Chinese. */
+/** A note for the director, in the director's language. */
 export function noteText(n: TallyNote, zone: string): string {
   switch (n.code) {
     case 'running':
-      return `实时统计：截至 ${forumTime(n.at, zone)}，本日关门时间 ${forumTime(n.closes, zone)}`;
+      return tr('note.running', forumTime(n.at, zone), forumTime(n.closes, zone));
     case 'no-rule-chosen':
-      return `第 ${n.day} 日对战规则投票未选出规则：不因它排除任何规则`;
+      return tr('note.noRuleChosen', n.day);
     case 'no-process-thread':
-      return '游戏文件中没有进程帖（process: TID）：未检查进程加速';
+      return tr('note.noProcessThread');
     case 'succession':
       return successionNote(n.handover, n.noContact, zone);
   }

@@ -83,7 +83,7 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
   let kind: TallyKind;
   let tid: number;
   if (opts.rules) {
-    if (!rules.wuhui) throw new UserError(`--rules is the duel-rule vote of 无回之城 (wuhui); this game's ruleset is ${rules.name}`);
+    if (!rules.wuhui) throw new UserError(t('err.rulesNotWuhui', rules.name));
     if (!d.rules) throw new UserError(t('err.noRulesThread', day, game.file));
     kind = 'rule';
     tid = d.rules.tid;

@@ -59,7 +59,7 @@ describe('bansha init against the replay server', () => {
     // Every drafted player carries the uid their posts show (the elevator's links need it).
     const users = idsOf('public').users;
     expect(draft.seats.map((s) => s.accounts[0].uid)).toEqual(draft.players.map((p) => users[p]));
-    await expect(runInit({ board: `${server.url}forum.php?mod=forumdisplay&fid=3`, out, session })).rejects.toThrow(/never overwrites/);
+    await expect(runInit({ board: `${server.url}forum.php?mod=forumdisplay&fid=3`, out, session })).rejects.toThrow(/从不覆盖文件/);
   });
 
   it('says a login is needed when the board refuses a guest (exit 4)', async () => {

@@ -62,7 +62,7 @@ describe.skipIf(!fs.existsSync(chromium))('every browser path stays on the forum
       const session = path.join(dir, `login${i}.session.json`);
       const err = await login({ forum: forum.url, sessionPath: session, ...DIRECTOR, timeoutMs: 5000 }).catch((e) => e);
       expect(err).toMatchObject({ name: 'OutOfScopeError', exitCode: 5 });
-      expect(err.message).toContain('only talks to the game\'s forum');
+      expect(err.message).toContain('bansha 只访问本游戏的论坛');
       expect(fs.existsSync(session)).toBe(false);
       noFarRequests();
     });

@@ -278,7 +278,7 @@ describe('fault matrix', () => {
   test('a thread that never existed is reported, not stored', async () => {
     const r = await rig();
     const res = await r.crawl([424242]);
-    expect(res.threads[0].failures[0].reason).toMatch(/does not exist/);
+    expect(res.threads[0].failures[0].reason).toMatch(/帖子不存在/);
     expect(r.store.data.threads['424242']).toBeUndefined();
   });
 

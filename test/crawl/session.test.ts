@@ -118,7 +118,7 @@ describe('no secret in anything bansha prints', () => {
       vi.restoreAllMocks();
       expect(code).toBe(4);
       expect(printed).toContain('bansha login --game');
-      expect(printed).toContain('retry');
+      expect(printed).toContain('次重试');
       for (const c of state.cookies) expect(printed).not.toContain(c.value);
       expect(printed).not.toMatch(/lastrequest=/);
     } finally {

@@ -63,7 +63,7 @@ describe('nothing raw reaches the terminal', () => {
       const r = await bansha(['crawl', '--game', game, '--full', '--verbose', ...crawlArgs, '--retries', '1']);
       expect(r.code).toBe(4);
       expect(r.stderr).toContain('抱歉，您尚未登录');
-      expect(r.stderr).toMatch(/retry 1\/1/);
+      expect(r.stderr).toMatch(/第 1\/1 次重试/);
       expect(r.out).not.toMatch(UNSAFE);
     } finally {
       server.setFault();

@@ -224,10 +224,10 @@ describe('selector files', () => {
   test('a selector css-select cannot read fails at load time, naming the file', () => {
     const data = JSON.parse(readFileSync(packagePath('selectors', 'discuz-x3-desktop.json'), 'utf8'));
     expect(() => compileSelectorSet(data, 'ok.json')).not.toThrow();
-    for (const edit of [(d: typeof data) => (d.post.author = 'a[href*=uid'), (d: typeof data) => (d.kinds.login = 'form[name=login')]) {
+    for (const [key, edit] of [['post.author', (d: typeof data) => (d.post.author = 'a[href*=uid')], ['kinds.login', (d: typeof data) => (d.kinds.login = 'form[name=login')]] as const) {
       const bad = structuredClone(data);
       edit(bad);
-      expect(() => compileSelectorSet(bad, 'bad.json')).toThrow(/bad selector file bad\.json/);
+      expect(() => compileSelectorSet(bad, 'bad.json')).toThrow(new RegExp(`选择器文件 bad\\.json 的 ${key.replace('.', '\\.')} 不是 css-select 能读的 CSS 选择器`));
     }
   });
 });
@@ -266,7 +266,7 @@ describe('hand-made from real markup', () => {
     fp.contentType = 'text/html; charset=utf-8';
     const page = parsePage(fp);
     expect(page.page.charset).toBe('gb18030');
-    expect(page.page.warnings!.join()).toMatch(/not valid UTF-8/);
+    expect(page.page.warnings!.join()).toMatch(/不是有效的 UTF-8/);
     expect(page.page.title).toBe(gbk.threads.d1vote.title);
     expect(page.posts[1].text).toBe('投票对象：钱二\n投票理由：稳');
   });
@@ -275,7 +275,7 @@ describe('hand-made from real markup', () => {
     fp.contentType = 'text/html; charset=gbk';
     const page = parsePage(fp);
     expect(page.page.charset).toBe('utf-8');
-    expect(page.page.warnings!.join()).toMatch(/declared gb18030 but the bytes are valid UTF-8/);
+    expect(page.page.warnings!.join()).toMatch(/声明为 gb18030，但字节是含中日韩文字的有效 UTF-8/);
     expect(page.page.title).toBe(pub.threads.d1talk.title);
   });
   test('bytes that fit no charset are refused, not turned into mojibake', () => {

@@ -143,7 +143,7 @@ describe('fixtures/discuz/public-defense', () => {
     const page = parsePage(fetched(dir, e, at, undefined, ids('public').base));
     expect(page.page.charset).toBe('utf-8');
     expect(page.page.message).toContain('页面重载开启');
-    expect(page.page.warnings!.join()).toMatch(/meta.*empty/);
+    expect(page.page.warnings!.join()).toMatch(/meta.*为空/);
   });
   test('a System Error page counts as server-error even without the 503 status', () => {
     const e = defense.find((x) => x.file === 'system-error-t2-p2.html')!;

@@ -37,20 +37,20 @@ describe('decodeBody', () => {
     const bytes = Buffer.from(gbkPage.toString('latin1').replace(/<meta charset="gbk" \/>/, ''), 'latin1');
     const d = decodeBody(bytes);
     expect(d.charset).toBe('gb18030');
-    expect(d.warnings.join()).toMatch(/no charset declared/);
+    expect(d.warnings.join()).toMatch(/没有声明字符集/);
     expect(d.text).toContain('第一日投票帖');
   });
   test('header and meta disagreeing is reported', () => {
     const d = decodeBody(gbkPage, 'text/html; charset=utf-8');
     expect(d.charset).toBe('gb18030');
-    expect(d.warnings.join()).toMatch(/Content-Type says utf-8 but <meta> says gb18030/);
+    expect(d.warnings.join()).toMatch(/Content-Type 说是 utf-8，<meta> 却说是 gb18030/);
   });
   test('a single-byte declaration (ISO-8859-1) is not trusted: the bytes decide, with a warning', () => {
     const bytes = Buffer.from(gbkPage.toString('latin1').replace(/<meta charset="gbk" \/>/, ''), 'latin1');
     const d = decodeBody(bytes, 'text/html; charset=iso-8859-1');
     expect(d.charset).toBe('gb18030');
     expect(d.declared).toBe('iso-8859-1');
-    expect(d.warnings.join()).toMatch(/no Discuz edition serves/);
+    expect(d.warnings.join()).toMatch(/不是任何 Discuz 版本会用的/);
     expect(d.text).toContain('第一日投票帖');
     // With the page's own meta still there, that declaration is used.
     expect(decodeBody(gbkPage, 'text/html; charset=windows-1252').charset).toBe('gb18030');

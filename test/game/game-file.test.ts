@@ -44,7 +44,7 @@ describe('errors', () => {
   test('a value of the wrong type: what the schema library says is in the language of the director too', () => {
     const edited = source.replace('{day: 2,', '{day: "二",');
     expect(edited).not.toBe(source);
-    expect(() => parseGame(edited, 'g.yaml')).toThrow(/g\.yaml:\d+: days\[1\]\.day: 无效输入：期望 数字/);
+    expect(() => parseGame(edited, 'g.yaml')).toThrow(/g\.yaml:\d+: days\[1\]\.day: 应为数字，实际是文字/);
   });
   test('an unknown ruleset override key is an error at its line', () => {
     const edited = source.replace('ruleset: m107', 'ruleset: m107\nrules:\n  maxChange: 2');
@@ -150,9 +150,9 @@ describe('the game file refuses what would count wrong (issue 18)', () => {
     expect(refusal(edited)).toBe(`g.yaml:${lineOf(edited, '{day: 2')}: days[1].opens: 第2日在第1日关门（g.yaml:${lineOf(edited, '{day: 1')}）之前就开门了：两天的时间不能重叠`);
   });
   test('one vote thread on two days, vote = discussion, a day thread = the process thread', () => {
-    expect(refusal(source.replace('vote: 5,', 'vote: 3,'))).toMatch(/days\[1\]\.vote: 帖子 3 已是第1日的 vote（g\.yaml:\d+），不能再作第2日的 vote/);
-    expect(refusal(source.replace('vote: 5,', 'vote: 4,'))).toMatch(/days\[1\]\.vote: 帖子 4 已是第2日的 discussion/);
-    expect(refusal(source.replace('vote: 5,', 'vote: [5, 6],'))).toMatch(/days\[1\]\.vote\[1\]: 帖子 6 已是进程帖 \(process\)/);
+    expect(refusal(source.replace('vote: 5,', 'vote: 3,'))).toMatch(/days\[1\]\.vote: 帖子 3 已是第1日的投票帖（vote）（g\.yaml:\d+），不能再作第2日的投票帖（vote）/);
+    expect(refusal(source.replace('vote: 5,', 'vote: 4,'))).toMatch(/days\[1\]\.vote: 帖子 4 已是第2日的讨论帖（discussion）/);
+    expect(refusal(source.replace('vote: 5,', 'vote: [5, 6],'))).toMatch(/days\[1\]\.vote\[1\]: 帖子 6 已是进程帖（process）/);
     // One discussion thread over two days is a layout some games use: allowed.
     expect(parseGame(source.replace('discussion: 4,', 'discussion: 2,'), 'g.yaml').days[1].discussion?.tid).toBe(2);
   });

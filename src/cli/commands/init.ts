@@ -44,15 +44,15 @@ export function forumRoot(board: string): string {
 /** Drafts the game file and writes it; returns its path. Throws when the file exists. */
 export async function runInit(o: InitOptions): Promise<{ file: string; game: BoardGame; players: string[] }> {
   const out = path.resolve(o.out);
-  if (fs.existsSync(out)) throw new UserError(`${out} already exists: bansha init never overwrites a file (choose another --out)`);
+  if (fs.existsSync(out)) throw new UserError(t('init.exists', out));
   let board: URL;
   try {
     board = new URL(o.board);
   } catch {
-    throw new UserError(`--board must be the board's URL (forum.php?mod=forumdisplay&fid=F or forum-F-1.html), not "${o.board}"`);
+    throw new UserError(t('init.notUrl', o.board));
   }
   if (!/mod=forumdisplay|forum-\d+-\d+\.html/.test(board.toString())) {
-    throw new UserError(`${board} is not a board listing (forum.php?mod=forumdisplay&fid=F or forum-F-1.html)`);
+    throw new UserError(t('init.notBoard', board.toString()));
   }
   const forum = forumRoot(board.toString());
   const sessionPath = o.session ? path.resolve(o.session) : out.replace(/\.ya?ml$/i, '') + '.session.json';
@@ -72,15 +72,15 @@ export async function runInit(o: InitOptions): Promise<{ file: string; game: Boa
     const refused = /messagelogin|alert_error|尚未登录|没有权限/.test(html);
     throw new UserError(
       refused
-        ? `the board refused to list its threads (login needed): run \`bansha init --board ${o.board} --login\` (or pass --session FILE)`
-        : `no threads found on ${board}: is it a board listing?`,
+        ? t('init.boardRefused', o.board)
+        : t('init.noThreads', board.toString()),
       refused ? 4 : 2,
     );
   }
   const games = gamesOnBoard(threads);
   const game = o.tag ? games.find((g) => g.tag === o.tag || g.tag === `[${o.tag}]`) : games[0];
   if (!game) {
-    throw new UserError(o.tag ? `no game tagged ${o.tag} on the board (tags: ${games.map((g) => g.tag).join(', ') || 'none'})` : 'no game threads (第N日讨论帖/投票帖, 进程帖) on the board');
+    throw new UserError(o.tag ? t('init.noTag', o.tag, games.map((g) => g.tag).join(', ')) : t('init.noGames'));
   }
 
   // Players: the posters of day 1's discussion thread, then of its vote thread, in order of their first

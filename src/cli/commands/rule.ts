@@ -23,7 +23,7 @@ import { dayNumber, gameOptions } from '../options.js';
 import { withStore } from '../../store/with-store.js';
 import { closingDay } from '../../close/closing-day.js';
 import { language, t } from '../../i18n/index.js';
-import { FLAG_KIND_NAMES } from '../../violations/flag.js';
+import { flagKindLabel } from '../../violations/flag.js';
 
 interface RuleCliOptions {
   game: string;
@@ -109,7 +109,7 @@ async function rule(verb: RulingVerb, target: string, o: RuleCliOptions): Promis
     if (!flagged.length) throw new UserError(t('rule.notFlagged', pid, day));
     const { data: next, entry } = appendEntry(data, { ...base, subject: 'flag' as const, pid, day });
     await writeRulings(next, file);
-    out.push(t('rule.ruled', rulingLine(entry)), ...flagged.map((f) => t('rule.flagEffect', s(f.player), language() === 'zh' ? FLAG_KIND_NAMES[f.kind].short : f.kind, verb === 'accept')));
+    out.push(t('rule.ruled', rulingLine(entry)), ...flagged.map((f) => t('rule.flagEffect', s(f.player), flagKindLabel(f.kind), verb === 'accept')));
   });
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -1,0 +1,163 @@
+/**
+ * What the YAML, JSON and zod parsers say about a director's file, in the director's language. Their
+ * own text is English ("Implicit map keys need to be followed by map values at line 3, column 1"):
+ * in Chinese the line, the column, what is wrong there and the offending line are given instead; in
+ * English the library's own sentence is kept, with the offending line.
+ */
+import { readFileSync } from 'node:fs';
+import type { YAMLError } from 'yaml';
+import { z } from 'zod';
+import { UserError } from '../errors.js';
+import { language, t } from './index.js';
+
+/** The 1-based line and column of a character offset in `text`, and that line's text. */
+function lineAt(text: string, offset: number): { line: number; col: number; lineText: string } {
+  const at = Math.max(0, Math.min(offset, text.length));
+  const start = at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1;
+  const end = text.indexOf('\n', at);
+  const line = text.slice(0, start).split('\n').length;
+  return { line, col: at - start + 1, lineText: text.slice(start, end < 0 ? text.length : end).replace(/\r$/, '') };
+}
+
+/** A line as it is quoted in a message: trimmed, cut at 80 characters, control characters shown as \uXXXX. */
+function quoted(lineText: string): string {
+  const s = lineText.trim();
+  const cut = s.length > 80 ? `${s.slice(0, 80)}…` : s;
+  return cut.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const JSON_NUMBER = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+
+/**
+ * Where JSON.parse fails when its message does not say (Node 20: "Unexpected token '}', … is not valid
+ * JSON" has no position): the offset where a strict reading of the JSON grammar stops.
+ */
+function errorOffset(s: string): number {
+  let i = 0;
+  const fail = (): never => {
+    throw i;
+  };
+  const ws = () => {
+    while (i < s.length && ' \t\n\r'.includes(s[i])) i++;
+  };
+  const word = (w: string) => (s.startsWith(w, i) ? (i += w.length) : fail());
+  const string = () => {
+    for (i++; s[i] !== '"'; i++) {
+      if (i >= s.length || s.charCodeAt(i) < 0x20) fail();
+      if (s[i] !== '\\') continue;
+      i++;
+      if (s[i] === 'u' && /^[0-9a-fA-F]{4}$/.test(s.slice(i + 1, i + 5))) i += 4;
+      else if (!'"\\/bfnrt'.includes(s[i] ?? 'x')) fail();
+    }
+    i++;
+  };
+  const items = (close: string, item: () => void) => {
+    i++;
+    ws();
+    if (s[i] === close) return void i++;
+    for (;;) {
+      item();
+      ws();
+      if (s[i] === close) return void i++;
+      if (s[i] !== ',') fail();
+      i++;
+    }
+  };
+  const value = (): void => {
+    ws();
+    const c = s[i];
+    if (c === '{') {
+      return items('}', () => {
+        ws();
+        if (s[i] !== '"') fail();
+        string();
+        ws();
+        if (s[i] !== ':') fail();
+        i++;
+        value();
+      });
+    }
+    if (c === '[') return items(']', value);
+    if (c === '"') return string();
+    if (c === 't' || c === 'f' || c === 'n') return void word(c === 't' ? 'true' : c === 'f' ? 'false' : 'null');
+    JSON_NUMBER.lastIndex = i;
+    const m = JSON_NUMBER.exec(s);
+    if (!m || !m[0]) fail();
+    i += m![0].length;
+  };
+  try {
+    value();
+    ws();
+    return i < s.length ? i : s.length;
+  } catch (at) {
+    if (typeof at === 'number') return at;
+    throw at;
+  }
+}
+
+/** One YAML error of `source` (parseDocument's `errors[i]`): where, what, and the offending line. */
+export function yamlProblem(e: YAMLError, source: string): string {
+  const { line, col, lineText } = lineAt(source, e.pos[0]);
+  const what = language() === 'zh' ? t('yaml.code', e.code) : e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  return t('parser.problem', line, col, what, quoted(lineText));
+}
+
+/** A JSON.parse failure on `text`: where (from V8's "at position N"; the end for a cut file), what, the line. */
+export function jsonProblem(err: unknown, text: string): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const pos = /position (\d+)/.exec(message);
+  const { line, col, lineText } = lineAt(text, pos ? Number(pos[1]) : errorOffset(text));
+  const what = language() === 'zh' ? t('json.problem', message) : message.replace(/ in JSON at position \d+.*$/, '');
+  return t('parser.problem', line, col, what, quoted(lineText));
+}
+
+/**
+ * zod's own words (expected a number, unknown key…) in the current language: call before safeParse,
+ * since zod writes its messages when it fails.
+ */
+export function useZodLanguage(): void {
+  z.config(language() === 'zh' ? z.locales.zhCN() : z.locales.en());
+}
+
+/** A path in a file as a field name: days[1].closes. */
+export function fieldPath(p: readonly PropertyKey[]): string {
+  return p.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i ? '.' : ''}${String(k)}`)).join('') || t('game.topLevel');
+}
+
+/** What zod says of one issue. zod's zh-CN locale leaves some type names English (期望 string，实际接收 undefined): those are said here. */
+export function zodIssueText(issue: z.core.$ZodIssue, raw: unknown): string {
+  if (issue.code !== 'invalid_type' || language() !== 'zh') return issue.message;
+  let value: unknown = raw;
+  for (const k of issue.path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[k] : undefined;
+  const got = value === undefined ? 'undefined' : value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  return value === undefined ? t('zod.missing', t('zod.type', issue.expected)) : t('zod.wrongType', t('zod.type', issue.expected), t('zod.type', got));
+}
+
+/** The first issue of a zod failure on `raw`: the field path and what is wrong there. */
+export function zodProblem(error: z.ZodError, raw: unknown): string {
+  const issue = error.issues[0];
+  return `${fieldPath(issue.path)}: ${zodIssueText(issue, raw)}`;
+}
+
+/** Why a file could not be read (ENOENT, EACCES…), in the director's language. */
+export function fileProblem(err: unknown): string {
+  return t('file.errno', (err as NodeJS.ErrnoException).code ?? '', (err as Error).message);
+}
+
+/**
+ * A director's JSON file (`what`: its kind, as a message names it), parsed: a file that cannot be read
+ * or is not JSON is a UserError (exit 2) naming the file and, for JSON, the line, column and line text.
+ */
+export function readJsonFile(file: string, what: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UserError(t('file.cannotRead', what, file, fileProblem(err)));
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UserError(t('file.notJson', what, file, jsonProblem(err, text)));
+  }
+}
