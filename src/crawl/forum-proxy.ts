@@ -45,10 +45,14 @@ export async function startForumProxy(scope: HostScope): Promise<ForumProxy> {
         const out: http.OutgoingHttpHeaders = {};
         for (const [k, v] of Object.entries(answer.headers)) if (!HOP_HEADERS.has(k) && v !== undefined) out[k] = v;
         res.writeHead(answer.statusCode ?? 502, out);
+        answer.on('error', () => res.destroy()); // the forum reset mid-answer: the browser sees a failed load
         answer.pipe(res);
       },
     );
     upstream.on('error', () => res.destroy());
+    // A browser that resets its side (a tab closed mid-load) must not take the proxy down with an unhandled ECONNRESET.
+    req.on('error', () => upstream.destroy());
+    res.on('error', () => upstream.destroy());
     res.on('close', () => upstream.destroy()); // the browser gave up (or the answer is done): nothing left dangling
     req.pipe(upstream);
   });
@@ -71,6 +75,7 @@ export async function startForumProxy(scope: HostScope): Promise<ForumProxy> {
     socket.on('error', () => upstream.destroy());
   });
 
+  server.on('clientError', (_err, socket: net.Socket) => socket.destroy());
   server.on('upgrade', (req: http.IncomingMessage, socket: net.Socket) => {
     refused.push(req.url ?? '');
     socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');

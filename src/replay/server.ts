@@ -618,6 +618,8 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('error', () => res.destroy()); // a client that resets mid-request (a browser closing) is no server fault
+    res.on('error', () => undefined);
     req.on('end', () => {
       void handle(req, res, Buffer.concat(chunks)).catch(() => res.destroy());
     });
