@@ -95,6 +95,10 @@ export function writeDerived(storePath: string, name: string, key: string, value
     fs.writeFileSync(tmp, `${key} ${sumOf(key, json)}\n${json}`, { mode: 0o600 });
     fs.renameSync(tmp, file);
   } catch {
-    fs.rmSync(tmp, { force: true });
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // nothing was made
+    }
   }
 }
