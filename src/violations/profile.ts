@@ -42,6 +42,19 @@ interface Seen {
 export function profileChanges(posts: readonly DigestPost[], players: readonly string[]): ProfileChange[] {
   const inGame = new Set(players);
   const out: ProfileChange[] = [];
+  // A crawl's fetch times are shared by thousands of sightings: each ISO time parsed once, each value normalised once.
+  const times = new Map<string, number>();
+  const ms = (iso: string): number => {
+    let t = times.get(iso);
+    if (t === undefined) times.set(iso, (t = Date.parse(iso)));
+    return t;
+  };
+  const norms = new Map<string | null, string | null>();
+  const normed = (v: string | null): string | null => {
+    let n = norms.get(v);
+    if (n === undefined) norms.set(v, (n = norm(v)));
+    return n;
+  };
   // By account (the seat's name and the account's uid): a substitute (替补) playing the seat has its own avatar.
   const byAccount = new Map<string, DigestPost[]>();
   for (const p of posts) {
@@ -57,9 +70,9 @@ export function profileChanges(posts: readonly DigestPost[], players: readonly s
       const values = new Map<string | null, Seen>();
       for (const p of mine) {
         for (const s of p.sightings) {
-          const value = norm(s[what]);
-          const first = Date.parse(s.firstSeen);
-          const last = Date.parse(s.lastSeen);
+          const value = normed(s[what]);
+          const first = ms(s.firstSeen);
+          const last = ms(s.lastSeen);
           const seen = values.get(value) ?? { value, first, last, posts: [] };
           seen.first = Math.min(seen.first, first);
           seen.last = Math.max(seen.last, last);
