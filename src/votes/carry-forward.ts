@@ -10,11 +10,6 @@ import type { ExitHow, Game } from '../game/types.js';
 import { forumTime } from './time.js';
 import type { ClosedOutcome } from './tally.js';
 
-/** The vote threads of the days before `day`: what a tally reads to check their results (load them with the store). */
-export function earlierVoteThreads(game: Pick<Game, 'days'>, day: number): number[] {
-  return game.days.flatMap((d) => (d.day < day && d.vote ? [d.vote.tid] : []));
-}
-
 /** A departure a closed day's result implies. */
 export interface DerivedExit {
   day: number;
