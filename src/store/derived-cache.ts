@@ -5,9 +5,10 @@
  * computed from, and a file that is missing, unreadable, damaged (its checksum), or saved under another
  * key is ignored and computed again — a stale or broken cache can cost time, never give another answer.
  *
- * A thread's part of a key is its log's length, modification time and last line's checksum
+ * A thread's part of a key is its log's length, file id, modification time and last line's checksum
  * (`threadLogKey`): the logs are append-only (src/store/thread-log.ts), so every write bansha makes to a
- * thread — an appended line, a compaction, a recovery — changes it, without reading the log.
+ * thread — an appended line, a compaction or recovery (a new file renamed in) — changes it, without
+ * reading the log. (An edit by hand that keeps all four is not seen: `bansha store check` reads the logs.)
  * Files are owner-only (0600) in an owner-only folder, written atomically (temp file, rename); a write
  * that fails (a read-only folder) only means the next command computes again.
  */
@@ -29,7 +30,7 @@ export function derivedDir(storePath: string): string {
 const TAIL = 18;
 
 /**
- * What identifies the current content of thread `tid`'s log without reading it: "size:mtime:last
+ * What identifies the current content of thread `tid`'s log without reading it: "size:inode:mtime:last
  * checksum", or null when the thread has no log (not stored).
  */
 export function threadLogKey(storePath: string, tid: number): string | null {
@@ -44,7 +45,7 @@ export function threadLogKey(storePath: string, tid: number): string | null {
     const st = fs.fstatSync(fd);
     const tail = Buffer.alloc(Math.min(TAIL, st.size));
     fs.readSync(fd, tail, 0, tail.length, st.size - tail.length);
-    return `${st.size}:${st.mtimeMs}:${tail.toString('latin1').trim()}`;
+    return `${st.size}:${st.ino}:${st.mtimeMs}:${tail.toString('latin1').trim()}`;
   } finally {
     fs.closeSync(fd);
   }
