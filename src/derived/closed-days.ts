@@ -12,6 +12,7 @@ import { seatPosts } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { derivedKey, readDerived, threadLogKey, writeDerived } from '../store/derived-cache.js';
 import { openStore, threadsDir } from '../store/store-file.js';
+import { threadPosts, type SlicePost } from '../store/slice.js';
 import type { StoreData } from '../store/types.js';
 import { acceleratedIn, closedFromPosts, earlierClosedDays, postsFromStore, successionThreadsFor, threadsForTally, type ClosedOutcome, type ClosedOutcomes, type PostsOf } from '../votes/tally.js';
 
@@ -47,19 +48,17 @@ function outcomeThreads(game: Game, d: GameDay): number[] {
  */
 export async function closedOutcomes(game: Game, day: number, loaded: StoreData): Promise<ClosedOutcomes> {
   const days = daysRead(game, day);
-  const have = (tid: number) => loaded.threads[String(tid)] !== undefined;
   const fromLoaded = postsFromStore(loaded);
-  let extra: PostsOf | null = null;
-  /** The posts of threads, reading the ones `loaded` lacks once (a version-1 store reads from its one file). */
+  const extra = new Map<number, readonly SlicePost[]>();
+  /** The posts of threads, reading those neither `loaded` nor an earlier call holds (a version-1 store reads from its one file). */
   const postsOf = async (tids: readonly number[]): Promise<PostsOf> => {
-    const missing = tids.filter((t) => !have(t));
-    if (missing.length && !extra) {
+    const missing = tids.filter((t) => !loaded.threads[String(t)] && !extra.has(t));
+    if (missing.length) {
       const store = await openStore(game.storePath, { lock: false, forum: game.forum, threads: missing });
-      extra = postsFromStore(store.data);
+      for (const t of missing) extra.set(t, threadPosts(store.data, t));
       await store.close();
     }
-    const more = extra;
-    return (tid) => (have(tid) ? fromLoaded(tid) : more ? more(tid) : []);
+    return (tid) => extra.get(tid) ?? fromLoaded(tid);
   };
 
   // A version-1 store (one file, not yet migrated by a crawl) has no thread logs to key on: count.

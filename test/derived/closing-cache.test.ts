@@ -24,7 +24,7 @@ import { renderTallyJson } from '../../src/render/tally-json.js';
 import { derivedDir, derivedKey, readDerived, threadLogKey, writeDerived } from '../../src/store/derived-cache.js';
 import { applyPage, emptyStore, openStore } from '../../src/store/index.js';
 import type { StoreData } from '../../src/store/types.js';
-import { postsFromStore, tallyDay } from '../../src/votes/tally.js';
+import { postsFromStore, tallyDay, threadsForTally } from '../../src/votes/tally.js';
 import { FIXTURES, recordFetched, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
 
 let root: string;
@@ -164,6 +164,23 @@ describe('a synthetic 10-day store', () => {
       const closed = await closedOutcomes(counted, d.day, all.data);
       expect(renderTallyJson(tallyDay(counted, postsFromStore(all.data), d.day, { closed }))).toEqual(renderTallyJson(tallyDay(counted, postsFromStore(all.data), d.day)));
     }
+  }, 60_000);
+
+  test('tally: a day declared not accelerated (the process thread not opened) still counts the closed days from their threads', async () => {
+    const yaml = fs.readFileSync(game.file, 'utf8').replace(/(\{day: 10, [^}]*)\}/, '$1, accelerated: false}');
+    const declared = await onDisk('synth-declared', '', (await openStore(game.storePath, { lock: false })).data, yaml);
+    const all = await openStore(declared.storePath, { lock: false });
+    const counted = withKnownUids(declared, all.data.users);
+    const tids = threadsForTally(counted, 10);
+    expect(tids).not.toContain(declared.process!.tid);
+    const part = await openStore(declared.storePath, { lock: false, threads: tids });
+    const closed = await closedOutcomes(counted, 10, part.data);
+    // what the closed days give the count (the day's own audit differs: the process thread is not read)
+    const of = (t: ReturnType<typeof tallyDay>) => ({ notes: t.notes, sheriff: t.sheriff, sheriffSource: t.sheriffSource, result: t.result });
+    const want = of(tallyDay(counted, postsFromStore(all.data), 10));
+    expect(want.notes.join('\n')).toMatch(/第 8 日结果/);
+    expect(want.sheriff).not.toBeNull();
+    expect(of(tallyDay(counted, postsFromStore(part.data), 10, { closed }))).toEqual(want);
   }, 60_000);
 
   test('a changed thread: its digest alone is made again, and the report counts the new post', async () => {
