@@ -80,7 +80,8 @@ export async function closedOutcomes(game: Game, day: number, loaded: StoreData)
       outcomes.set(d.day, null); // not stored: nothing to carry forward
       continue;
     }
-    const accelerated = [...new Set([d, game.days.find((x) => x.day === 1)!])].map((x) => acceleratedIn(game, x, seated));
+    // whether the day and day 1 (its election gives the sheriff) were accelerated: the count's cut-offs
+    const accelerated = [...new Set([d, ...game.days.filter((x) => x.day === 1)])].map((x) => acceleratedIn(game, x, seated));
     const key = derivedKey({ game: fingerprint, day: d.day, threads, logs, accelerated });
     keys.set(d.day, key);
     const saved = readDerived<{ outcome: ClosedOutcome | null }>(game.storePath, `closed-day-${d.day}`, key);
