@@ -85,10 +85,10 @@ export async function threadDigests(storePath: string, forum: string, tids: read
   for (const { tid, key } of misses) {
     // One thread at a time: a digest costs one thread's memory, not the game's.
     const store = await openStore(storePath, { lock: false, forum, threads: [tid] });
-    const digest = digestThread(store.data, tid);
+    const saved = save(digestThread(store.data, tid));
     await store.close();
-    writeDerived(storePath, `thread-${tid}`, key, save(digest));
-    out.set(tid, load(tid, forum, save(digest)));
+    writeDerived(storePath, `thread-${tid}`, key, saved);
+    out.set(tid, load(tid, forum, saved)); // as a later run reads it
   }
   return out;
 }
