@@ -13,8 +13,6 @@ import { synthGame, gamePage } from '../../src/bench/synth-game.js';
 import { closingDay, dayHtml, storedPostLinks } from '../../src/close/closing-day.js';
 import { closedOutcomes } from '../../src/derived/closed-days.js';
 import { reportInputs, reportThreads } from '../../src/derived/closing-inputs.js';
-import { demoSiteDir } from '../../src/demo/synth-games.js';
-import { parsePage } from '../../src/discuz/index.js';
 import { loadGame, parseGame } from '../../src/game/game-file.js';
 import { withKnownUids } from '../../src/game/roster.js';
 import type { Game } from '../../src/game/types.js';
@@ -22,10 +20,10 @@ import { renderDayReportBBCode } from '../../src/render/report-bbcode.js';
 import { renderDayReportJson } from '../../src/render/report-json.js';
 import { renderTallyJson } from '../../src/render/tally-json.js';
 import { derivedDir, derivedKey, readDerived, threadLogKey, writeDerived } from '../../src/store/derived-cache.js';
-import { applyPage, emptyStore, openStore } from '../../src/store/index.js';
+import { emptyStore, openStore } from '../../src/store/index.js';
 import type { StoreData } from '../../src/store/types.js';
 import { postsFromStore, tallyDay, threadsForTally } from '../../src/votes/tally.js';
-import { FIXTURES, recordFetched, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
+import { demoStore, FIXTURES, recordFetched, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
 
 let root: string;
 beforeAll(() => {
@@ -97,18 +95,6 @@ const derivedFiles = (game: Game): Record<string, string> => {
   const dir = derivedDir(game.storePath);
   return Object.fromEntries(fs.readdirSync(dir).sort().map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
 };
-
-/** The committed demo site's thread pages, parsed and stored as a crawl would. */
-function demoStore(name: 'wuhui' | '120b'): StoreData {
-  const dir = demoSiteDir(name);
-  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Array<{ file: string; url: string; content_type: string }>;
-  const data = emptyStore('http://127.0.0.1:8081/');
-  for (const m of manifest.filter((e) => e.file.startsWith('viewthread-'))) {
-    const page = { bytes: new Uint8Array(fs.readFileSync(path.join(dir, m.file))), url: data.forum + m.url, fetchedAt: new Date('2027-01-01T00:00:00Z'), status: 200, contentType: m.content_type };
-    applyPage(data, page, parsePage(page));
-  }
-  return data;
-}
 
 describe('the captured games: every day, cache cold and warm, as when every thread is read in full', () => {
   const games = {
