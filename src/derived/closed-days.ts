@@ -18,7 +18,7 @@ import { acceleratedIn, closedFromPosts, earlierClosedDays, postsFromStore, succ
 
 /** The game as far as a count depends on it: everything but where its files are. */
 export function gameFingerprint(game: Game): unknown {
-  return { ...game, file: undefined, storePath: undefined, sessionPath: undefined, browser: undefined };
+  return { ...game, file: undefined, storePath: undefined, sessionPath: undefined, browser: undefined, selectorFiles: undefined };
 }
 
 /** The days a count of `day` reads the outcome of: the earlier closed days and day 1 (the election). */
