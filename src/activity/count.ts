@@ -7,34 +7,37 @@
 import { isDirector, isOut } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import type { SlicePost } from '../store/slice.js';
-import { countedTids, type PostsByThread } from './threads.js';
+import { countedTids } from './threads.js';
 
-export interface PlayerDayPosts {
+export interface PlayerDayPosts<P = SlicePost> {
   player: string;
   /** Posts counted: in a counted thread, by the player, at or after opening and before closing. */
   posts: number;
   /** The counted posts' pids, oldest first (evidence). */
   pids: number[];
   /** Posts in the counted threads after closing (not counted). */
-  late: SlicePost[];
+  late: P[];
   /** Out before the day opened: no duty to post or vote (§6). */
   exempt: boolean;
 }
 
-export interface DayPosts {
+export interface DayPosts<P = SlicePost> {
   day: number;
   /** The counted threads; empty when the day has none. */
   tids: number[];
   /** Counted threads that were not supplied (not stored): the counts are then unknown. */
   missing: number[];
-  players: PlayerDayPosts[];
+  players: Array<PlayerDayPosts<P>>;
 }
 
-/** Counts one day's posts for every player in elevator order. */
-export function countDayPosts(game: Game, day: GameDay, posts: PostsByThread): DayPosts {
+/** What counting reads of a post (full posts, or the digests of earlier days' threads: src/store/slice.ts). */
+export type CountedPost = Pick<SlicePost, 'pid' | 'at' | 'author'>;
+
+/** Counts one day's posts (as seated) for every player in elevator order. */
+export function countDayPosts<P extends CountedPost = SlicePost>(game: Game, day: GameDay, posts: ReadonlyMap<number, readonly P[]>): DayPosts<P> {
   const tids = countedTids(game, day);
   const missing = tids.filter((t) => !posts.has(t));
-  const rows = new Map<string, PlayerDayPosts>(
+  const rows = new Map<string, PlayerDayPosts<P>>(
     game.players.map((p) => [p, { player: p, posts: 0, pids: [], late: [], exempt: isOut(game, p, day.opens) }]),
   );
   for (const tid of tids) {

@@ -18,7 +18,7 @@ export interface LurkingInput {
   game: Game;
   day: number;
   /** Post counts of every stored day up to and including `day` (missing days break streaks). */
-  postsByDay: ReadonlyMap<number, DayPosts>;
+  postsByDay: ReadonlyMap<number, DayPosts<unknown>>;
   /** Whether each day was accelerated (a day absent from the map counts as not accelerated). */
   accelerated: Readonly<Record<number, boolean>>;
   /** Players who posted a ballot on `day`; null when the day has no public vote thread. */

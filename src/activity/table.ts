@@ -25,7 +25,7 @@ export function activityTable(game: Game, posts: PostsByThread, through?: number
 }
 
 /** The table of days already counted (countDayPosts), in the order given. */
-export function activityTableOf(game: Game, perDay: readonly DayPosts[]): ActivityTable {
+export function activityTableOf(game: Game, perDay: ReadonlyArray<DayPosts<unknown>>): ActivityTable {
   const unstored = perDay.filter((p) => p.missing.length > 0 || p.tids.length === 0).map((p) => p.day);
   const rows = game.players.map((player) => {
     const counts = perDay.map((p) => {

@@ -3,6 +3,9 @@
  * as a real `bansha` process over the bench's store, against the floor — a bare node process reading
  * and JSON-parsing the day's threads from the same store (src/bench/floor-read.ts) — run in pairs,
  * alternating, the median ratio kept; their peak RSS; and `bansha --version` against `node -e 0`.
+ * Each command first runs once without the store's derived files (src/store/derived-cache.ts: the
+ * earlier days' digests and outcomes), as after a change to every earlier thread or the game file
+ * (`coldMs`); the rounds then measure the run a director repeats at closing time.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { dayTids } from '../activity/threads.js';
 import { findDay } from '../game/roster.js';
 import type { Game } from '../game/types.js';
+import { derivedDir } from '../store/derived-cache.js';
 import { threadLogPath } from '../store/store-file.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -42,6 +46,8 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 export interface ClosingFigure {
   ms: number;
+  /** The first run, the derived files made from the thread logs (every earlier day read in full). */
+  coldMs: number;
   peakMB: number;
   /** Median over the rounds of (command time / floor time) in the same round. */
   vsFloor: number;
@@ -73,6 +79,11 @@ export function runClosingBench(game: Game, gameFile: string, storePath: string,
       html: [cli, 'report', ...common, '--html', '--no-ledger', '--out', path.join(scratch, 'day.html')],
     };
     run(floorArgs, scratch); // warm the page cache
+    const cold: Record<string, number> = {};
+    for (const [name, args] of Object.entries(commands)) {
+      rmSync(derivedDir(storePath), { recursive: true, force: true });
+      cold[name] = run(args, scratch).ms;
+    }
     const floors: Run[] = [];
     const runs: Record<string, Run[]> = {};
     const ratios: Record<string, number[]> = {};
@@ -95,6 +106,7 @@ export function runClosingBench(game: Game, gameFile: string, storePath: string,
     }
     const figure = (name: string): ClosingFigure => ({
       ms: median(runs[name].map((x) => x.ms)),
+      coldMs: cold[name],
       peakMB: Math.max(...runs[name].map((x) => x.peakMB)),
       vsFloor: median(ratios[name]),
     });

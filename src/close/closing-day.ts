@@ -19,7 +19,8 @@ import { postUrl, threadPosts, type SlicePost } from '../store/slice.js';
 import type { Completeness, StoreData } from '../store/types.js';
 import { loadWordLists } from '../violations/word-lists.js';
 import { accelerationFor } from '../votes/acceleration.js';
-import { tallyDay, threadsForTally, type PostsOf } from '../votes/tally.js';
+import { tallyDay, threadsForTally, type ClosedOutcomes, type PostsOf } from '../votes/tally.js';
+import type { LookBack } from '../store/thread-digest.js';
 import type { TallyResult } from '../votes/types.js';
 
 /** One day at closing time, assembled once: its tally (null when the day has no vote thread) and its report. */
@@ -44,10 +45,10 @@ export function acceleratedOn(game: Game, d: GameDay, posts: PostsOf, tally?: Ta
 }
 
 /** Day `day`'s count at closing, when the day has one to make (a public-vote ruleset needs the day's vote thread). */
-export function tallyForReport(game: Game, posts: PostsOf, day: number): TallyResult | null {
+export function tallyForReport(game: Game, posts: PostsOf, day: number, closed?: ClosedOutcomes): TallyResult | null {
   const d = findDay(game, day);
   if (game.rules.publicVote && !d.vote) return null;
-  return tallyDay(game, posts, day);
+  return tallyDay(game, posts, day, { closed });
 }
 
 /** The threads the report of `day` reads: the day's threads, its tally's threads and the process thread. */
@@ -71,13 +72,23 @@ export function threadsThroughDay(game: Game, day: number): number[] {
   return [...tids];
 }
 
+/** What `closingDay` may be given besides the store. */
+export interface ClosingDayOptions {
+  /** The card ledger's file; null: none. Default: beside the game file. */
+  ledgerFile?: string | null;
+  /** The closed days' outcomes (src/derived/closed-days.ts); default: tallied again from the store. */
+  closed?: ClosedOutcomes;
+  /** Threads of days 1..N not in the store as digests (src/store/thread-digest.ts); default: all in the store. */
+  lookBack?: LookBack;
+}
+
 /** Day `day` from a store: the tally and the report (acceleration from that tally; the ledger read, not written). */
-export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opts: { ledgerFile?: string | null } = {}): ClosingDay {
+export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opts: ClosingDayOptions = {}): ClosingDay {
   const game = withKnownUids(gameAsFiled, store.users);
   const posts = new Map<number, SlicePost[]>();
   for (const tid of threadsThroughDay(game, day)) if (store.threads[String(tid)]) posts.set(tid, threadPosts(store, tid));
   const postsOf: PostsOf = (tid) => posts.get(tid) ?? [];
-  const tally = tallyForReport(game, postsOf, day);
+  const tally = tallyForReport(game, postsOf, day, opts.closed);
   const accelerated: Record<number, boolean> = {};
   for (const d of game.days) if (d.day <= day) accelerated[d.day] = acceleratedOn(game, d, postsOf, d.day === day ? tally : null);
   const extra = path.join(path.dirname(path.resolve(game.file)), 'words');
@@ -87,6 +98,7 @@ export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opt
     accelerated,
     lists,
     ledger: ledgerFile ? readLedger(game, ledgerFile) : null,
+    lookBack: opts.lookBack && new Map([...opts.lookBack].map(([tid, d]) => [tid, d.posts])),
   });
   return { tally, report };
 }
@@ -121,9 +133,10 @@ export async function recordProposals(game: Game, report: DayReport, ledgerFile:
   }
 }
 
-/** Links to the stored posts by pid (the forum's find-post URL). */
-export function storedPostLinks(game: Game, store: StoreData): (pid: number) => string | null {
+/** Links to the stored posts by pid (the forum's find-post URL), those of the store and of `lookBack`. */
+export function storedPostLinks(game: Game, store: StoreData, lookBack?: LookBack): (pid: number) => string | null {
   const tids = new Map<number, number>();
+  for (const d of lookBack?.values() ?? []) for (const p of d.posts) tids.set(p.pid, p.tid);
   for (const p of Object.values(store.posts)) tids.set(p.pid, p.tid);
   return (pid) => {
     const tid = tids.get(pid);
@@ -132,9 +145,10 @@ export function storedPostLinks(game: Game, store: StoreData): (pid: number) => 
 }
 
 /** The self-contained HTML report of the day as text: titled by the game's threads, the store's age and completeness in its footer. */
-export function dayHtml(game: Game, store: StoreData, day: ClosingDay, now = Date.now()): string {
+export function dayHtml(game: Game, store: StoreData, day: ClosingDay, now = Date.now(), lookBack?: LookBack): string {
   const source = htmlSource(store, threadsForReport(game, day.report.day), VERSION);
-  return renderHtmlReport(htmlDayInput(day.report, day.tally, { title: gameTitle(game, store), now, postUrl: storedPostLinks(game, store), source }));
+  const title = gameTitle(game, (tid) => store.threads[String(tid)]?.title ?? lookBack?.get(tid)?.title);
+  return renderHtmlReport(htmlDayInput(day.report, day.tally, { title, now, postUrl: storedPostLinks(game, store, lookBack), source }));
 }
 
 /** Where `--html` writes by default: beside the game file, `<game>-day<N>.html`. */

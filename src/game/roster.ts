@@ -78,8 +78,8 @@ export function seatOfPost(game: Game, post: Pick<SlicePost, 'author' | 'authorI
 }
 
 /** A post by an account a substitute had replaced: not the seat's, shown to the director. */
-export interface ReplacedPost {
-  post: SlicePost;
+export interface ReplacedPost<P = SlicePost> {
+  post: P;
   seat: string;
   /** The account holding the seat at the post's time. */
   by: string;
@@ -88,12 +88,15 @@ export interface ReplacedPost {
 }
 
 /** A thread's posts as the seats see them: each author is its seat's name, replaced accounts' posts apart. */
-export interface SeatedPosts {
-  posts: SlicePost[];
-  replaced: ReplacedPost[];
+export interface SeatedPosts<P = SlicePost> {
+  posts: P[];
+  replaced: Array<ReplacedPost<P>>;
 }
 
-const seated = new WeakMap<readonly SlicePost[], { seats: readonly Seat[]; result: SeatedPosts }>();
+/** What seating reads of a post (full posts, and the digests the report looks back through). */
+type SeatablePost = Pick<SlicePost, 'author' | 'authorId' | 'at'>;
+
+const seated = new WeakMap<readonly SeatablePost[], { seats: readonly Seat[]; result: SeatedPosts<SeatablePost> }>();
 
 /**
  * A thread's posts with each author replaced by the seat it speaks for (a renamed account's or a
@@ -102,10 +105,10 @@ const seated = new WeakMap<readonly SlicePost[], { seats: readonly Seat[]; resul
  * by people who hold no seat (directors, spectators) keep their author. Unchanged posts are the same
  * objects; the answer for one list is kept, and a list already seated comes back as it is.
  */
-export function seatPosts(game: Game, posts: readonly SlicePost[]): SeatedPosts {
+export function seatPosts<P extends SeatablePost = SlicePost>(game: Game, posts: readonly P[]): SeatedPosts<P> {
   const known = seated.get(posts);
-  if (known && known.seats === game.seats) return known.result;
-  const result: SeatedPosts = { posts: [], replaced: [] };
+  if (known && known.seats === game.seats) return known.result as SeatedPosts<P>;
+  const result: SeatedPosts<P> = { posts: [], replaced: [] };
   const plain = game.seats.every((s) => s.accounts.length === 1 && s.accounts[0].uid === undefined);
   for (const p of posts) {
     if (plain) {

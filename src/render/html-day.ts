@@ -23,12 +23,12 @@ export function reportTitle(game: Pick<Game, 'file'>): string {
 
 /**
  * The game's title as its threads name it — the tag before "第N日…" in a stored day thread's title
- * ("[M901]第二日讨论帖" → "[M901]") — else the game file's name.
+ * ("[M901]第二日讨论帖" → "[M901]") — else the game file's name. `titleOf`: a stored thread's title.
  */
-export function gameTitle(game: Pick<Game, 'file' | 'days'>, store: StoreData): string {
+export function gameTitle(game: Pick<Game, 'file' | 'days'>, titleOf: (tid: number) => string | undefined): string {
   for (const d of game.days) {
     for (const ref of [d.discussion, d.vote]) {
-      const title = ref && store.threads[String(ref.tid)]?.title;
+      const title = ref && titleOf(ref.tid);
       const tag = title ? classifyTitle(title)?.tag : undefined;
       if (tag) return tag;
     }

@@ -6,12 +6,12 @@
  */
 import { findDay, isOut, otherSeatNames, seatPosts, type ReplacedPost } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
-import type { SlicePost } from '../store/slice.js';
+import type { DigestPost, SlicePost } from '../store/slice.js';
 import { misplacedBallots } from '../votes/misplaced.js';
 import { forumTime } from '../votes/time.js';
 import { dayEnd, dayTids } from '../activity/threads.js';
 import { playersWithBallot } from '../activity/ballots.js';
-import { countDayPosts, type DayPosts } from '../activity/count.js';
+import { countDayPosts, type CountedPost, type DayPosts } from '../activity/count.js';
 import { lurkingFlags } from '../activity/lurking.js';
 import { activityTableOf, type ActivityTable } from '../activity/table.js';
 import type { PostsByThread } from '../activity/threads.js';
@@ -89,6 +89,12 @@ export interface DayReportOptions {
   lists?: WordLists;
   /** The card ledger: decided cards keep their status, confirmed ones make repeats and standings. */
   ledger?: Ledger | null;
+  /**
+   * Earlier days' threads not in the posts given, as digests (src/store/thread-digest.ts): what the
+   * activity table, the lurking streaks and the avatar/signature check read of them. The day's own
+   * threads and the process thread must be given in full.
+   */
+  lookBack?: ReadonlyMap<number, readonly DigestPost[]>;
 }
 
 /** Builds day `day`'s report. Throws when the game has no such day. */
@@ -108,9 +114,12 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
   const lists = opts.lists ?? loadWordLists(game.rules.bannedCategories);
   const notes: string[] = [];
 
-  const postsByDay = new Map<number, DayPosts>();
-  for (const g of game.days) if (g.day <= day) postsByDay.set(g.day, countDayPosts(game, g, posts));
-  const today = postsByDay.get(day)!;
+  const lookBack = new Map<number, readonly DigestPost[]>();
+  for (const [tid, list] of opts.lookBack ?? []) if (!posts.has(tid)) lookBack.set(tid, seatPosts(game, list).posts);
+  const counted = new Map<number, readonly CountedPost[]>([...lookBack, ...posts]);
+  const today = countDayPosts(game, d, posts);
+  const postsByDay = new Map<number, DayPosts<CountedPost>>();
+  for (const g of game.days) if (g.day <= day) postsByDay.set(g.day, g.day === day ? today : countDayPosts(game, g, counted));
   if (today.tids.length === 0) notes.push(`第${day}日没有计数的讨论帖（${game.rules.lurking.countedThreads.join('、')}）`);
   if (today.missing.length) notes.push(`未读到帖子 ${today.missing.join(', ')}：发言数不完整，不据此提议潜水黄牌`);
 
@@ -134,7 +143,7 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
 
   const found: Flag[] = [
     ...lurkingFlags({ game, day, postsByDay, accelerated, ballots }),
-    ...violationFlags({ game, day: d, posts, lists }),
+    ...violationFlags({ game, day: d, posts, lists, lookBack }),
   ];
   for (const r of today.players) {
     for (const p of r.late) {

@@ -73,3 +73,23 @@ export function threadPosts(store: StoreData, tid: number): SlicePost[] {
   }
   return out.sort((a, b) => a.pid - b.pid);
 }
+
+/** What a post's avatar and signature were over an interval of fetches (ISO times). */
+export type Sighting = Required<ProfileSighting>;
+
+/** A post as the look-back reads it: the fields of SlicePost it needs, and its avatar/signature sightings. */
+export interface DigestPost extends Pick<SlicePost, 'pid' | 'tid' | 'floor' | 'at' | 'url' | 'author' | 'authorId' | 'deleted'> {
+  sightings: Sighting[];
+}
+
+/** What each fetch showed of the post's author's avatar and signature (StoredPost.profiles, else its versions). */
+export function sightingsOf(p: Pick<SlicePost, 'versions' | 'profiles'>): Sighting[] {
+  const latest = p.versions[p.versions.length - 1].lastSeen;
+  if (p.profiles) return p.profiles.map((s) => ({ ...s, lastSeen: s.lastSeen ?? latest }));
+  return p.versions.map((v) => ({ avatar: v.post.avatar ?? null, signature: v.post.signature ?? null, firstSeen: v.firstSeen, lastSeen: v.lastSeen }));
+}
+
+/** A full post as the look-back reads it. */
+export function digestPost(p: SlicePost): DigestPost {
+  return { pid: p.pid, tid: p.tid, floor: p.floor, at: p.at, url: p.url, author: p.author, authorId: p.authorId, deleted: p.deleted, sightings: sightingsOf(p) };
+}

@@ -56,7 +56,7 @@ export async function withCountingStore<T>(game: Game, opts: CountingStoreOption
           : new UserError(t('opt.notStored', missing.join(', '), game.storePath, game.file), 3);
       if (refusal) throw refusal;
     }
-    assertComplete(store, stored, { allowIncomplete: opts.allowIncomplete });
-    return use(store, opts.tids.map((tid) => completeness(store, tid)).filter((c) => !c.complete));
+    const checked = new Map(assertComplete(store, stored, { allowIncomplete: opts.allowIncomplete }).map((c) => [c.tid, c]));
+    return use(store, opts.tids.map((tid) => checked.get(tid) ?? completeness(store, tid)).filter((c) => !c.complete));
   }, opts.load ? [...new Set([...opts.tids, ...opts.load])] : opts.tids);
 }

@@ -75,7 +75,7 @@ export interface Flag {
 /** A flag about one post, its evidence fields filled from the post. */
 export function postFlag(
   kind: FlagKind,
-  post: SlicePost,
+  post: Pick<SlicePost, 'author' | 'pid' | 'tid' | 'floor' | 'at' | 'url'>,
   snippet: string,
   detail: string,
   extra: Partial<Pick<Flag, 'category' | 'related' | 'at'>> = {},

@@ -7,8 +7,7 @@
  * change, the right way round, whatever posts were refetched). A value that comes back after another
  * (A → B → A) reads as the single change A → B.
  */
-import type { SlicePost } from '../store/slice.js';
-import type { ProfileSighting } from '../store/types.js';
+import type { DigestPost } from '../store/slice.js';
 
 export interface ProfileChange {
   player: string;
@@ -16,10 +15,10 @@ export interface ProfileChange {
   before: string | null;
   after: string | null;
   /** The latest-posted post that showed the old value. */
-  beforePost: SlicePost;
+  beforePost: DigestPost;
   /** The post that is the evidence of the new value: the first one posted after the old value was last
    *  seen, or, when every post showing it is older (a recrawl), the latest-posted of those. */
-  post: SlicePost;
+  post: DigestPost;
   /** Whether `post` was posted after the old value was last seen (then the change is timed by it). */
   postedAfter: boolean;
   /** When a fetch last showed the old value and first showed the new one (epoch ms). */
@@ -32,25 +31,32 @@ function norm(v: string | null | undefined): string | null {
   return t || null;
 }
 
-function sightings(p: SlicePost): Array<Required<ProfileSighting>> {
-  const latest = p.versions[p.versions.length - 1].lastSeen;
-  if (p.profiles) return p.profiles.map((s) => ({ ...s, lastSeen: s.lastSeen ?? latest }));
-  return p.versions.map((v) => ({ avatar: v.post.avatar ?? null, signature: v.post.signature ?? null, firstSeen: v.firstSeen, lastSeen: v.lastSeen }));
-}
-
 interface Seen {
   value: string | null;
   first: number;
   last: number;
-  posts: SlicePost[];
+  posts: DigestPost[];
 }
 
-/** Every change of avatar or signature per player across the given posts (all the game's threads). */
-export function profileChanges(posts: readonly SlicePost[], players: readonly string[]): ProfileChange[] {
+/** Every change of avatar or signature per player across the given posts (all the game's threads, as seated). */
+export function profileChanges(posts: readonly DigestPost[], players: readonly string[]): ProfileChange[] {
   const inGame = new Set(players);
   const out: ProfileChange[] = [];
+  // A crawl's fetch times are shared by thousands of sightings: each ISO time parsed once, each value normalised once.
+  const times = new Map<string, number>();
+  const ms = (iso: string): number => {
+    let t = times.get(iso);
+    if (t === undefined) times.set(iso, (t = Date.parse(iso)));
+    return t;
+  };
+  const norms = new Map<string | null, string | null>();
+  const normed = (v: string | null): string | null => {
+    let n = norms.get(v);
+    if (n === undefined) norms.set(v, (n = norm(v)));
+    return n;
+  };
   // By account (the seat's name and the account's uid): a substitute (替补) playing the seat has its own avatar.
-  const byAccount = new Map<string, SlicePost[]>();
+  const byAccount = new Map<string, DigestPost[]>();
   for (const p of posts) {
     if (!inGame.has(p.author) || p.deleted) continue;
     const account = `${p.author}\u0000${p.authorId ?? ''}`;
@@ -63,10 +69,10 @@ export function profileChanges(posts: readonly SlicePost[], players: readonly st
     for (const what of ['avatar', 'signature'] as const) {
       const values = new Map<string | null, Seen>();
       for (const p of mine) {
-        for (const s of sightings(p)) {
-          const value = norm(s[what]);
-          const first = Date.parse(s.firstSeen);
-          const last = Date.parse(s.lastSeen);
+        for (const s of p.sightings) {
+          const value = normed(s[what]);
+          const first = ms(s.firstSeen);
+          const last = ms(s.lastSeen);
           const seen = values.get(value) ?? { value, first, last, posts: [] };
           seen.first = Math.min(seen.first, first);
           seen.last = Math.max(seen.last, last);
@@ -78,7 +84,7 @@ export function profileChanges(posts: readonly SlicePost[], players: readonly st
       for (let i = 1; i < order.length; i++) {
         const old = order[i - 1];
         const now = order[i];
-        const byTime = (a: SlicePost, b: SlicePost) => a.at - b.at || a.pid - b.pid;
+        const byTime = (a: DigestPost, b: DigestPost) => a.at - b.at || a.pid - b.pid;
         const beforePost = [...old.posts].sort(byTime).at(-1)!;
         const later = now.posts.filter((p) => p.at > old.last).sort(byTime);
         const post = later[0] ?? [...now.posts].sort(byTime).at(-1)!;

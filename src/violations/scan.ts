@@ -15,6 +15,7 @@ import { pastedEvidence } from './evidence.js';
 import { contentKey, fillerDetail, fillerReason } from './filler.js';
 import { postFlag, snippetAround, type Flag } from './flag.js';
 import { profileChanges } from './profile.js';
+import { digestPost, type DigestPost } from '../store/slice.js';
 import { findBannedWording } from './wording.js';
 import { profileDetail, profileSnippet, wordingDetail } from './details.js';
 import type { WordLists } from './word-lists.js';
@@ -27,6 +28,11 @@ export interface ViolationScanInput {
   posts: PostsByThread;
   /** The word lists of the ruleset's bannedCategories (loadWordLists). */
   lists: WordLists;
+  /**
+   * The other stored threads of the game as digests (src/store/thread-digest.ts, seated like `posts`):
+   * what the avatar/signature check reads of threads not in `posts`. Not for filler, which reads words.
+   */
+  lookBack?: ReadonlyMap<number, readonly DigestPost[]>;
 }
 
 /** The posts a day's flags are about: its own threads (any time) and the process thread in its span. */
@@ -95,7 +101,7 @@ function flagKey(f: Flag): string {
 
 /** Every violation flag of the day, in time order. */
 export function violationFlags(input: ViolationScanInput): Flag[] {
-  const { game, day, posts, lists } = input;
+  const { game, day, posts, lists, lookBack } = input;
   const scope = postsOfDay(game, day, posts);
   const inScope = new Set(scope.map((p) => p.pid));
   const flags: Flag[] = [];
@@ -120,6 +126,7 @@ export function violationFlags(input: ViolationScanInput): Flag[] {
   }
 
   if (game.rules.flagFiller) {
+    if (lookBack?.size) throw new Error('the filler check reads every thread of the game in full: pass them in posts, not as digests');
     // The player's earlier posts anywhere in the game, so a repeat of yesterday's text is caught too.
     const all = gameTids(game)
       .flatMap((t) => posts.get(t) ?? [])
@@ -138,7 +145,7 @@ export function violationFlags(input: ViolationScanInput): Flag[] {
 
   // A change is reported once, on the day of the post that shows it — or, when only refetched older
   // posts show it, on the day the fetch that first showed it falls in.
-  const everything = gameTids(game).flatMap((t) => posts.get(t) ?? []);
+  const everything = gameTids(game).flatMap((t) => posts.get(t)?.map(digestPost) ?? lookBack?.get(t) ?? []);
   for (const c of profileChanges(everything, game.players)) {
     if (c.postedAfter ? !inScope.has(c.post.pid) : dayAt(game, c.newFirstSeen) !== day.day) continue;
     const kind = c.what === 'avatar' ? 'avatar-changed' : 'signature-changed';

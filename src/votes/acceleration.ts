@@ -50,17 +50,21 @@ export function accelerationFor(game: Game, day: GameDay, processPosts: readonly
   };
   const mine = (p: SlicePost) => strictlyBefore(timeSpan(p), day.opens) !== 'yes' && (at === undefined || timeSpan(p).lo <= at);
   for (const r of seated.replaced) {
+    if (!mine(r.post) || strictlyBefore(timeSpan(r.post), day.closes) !== 'yes') continue;
     const kind = requestKind(r.post.text, acc.requestWords, acc.delayWords);
-    if (kind && mine(r.post) && strictlyBefore(timeSpan(r.post), day.closes) === 'yes') skip(r.post, kind, { code: 'replaced', author: r.post.author, seat: r.seat, by: r.by });
+    if (kind) skip(r.post, kind, { code: 'replaced', author: r.post.author, seat: r.seat, by: r.by });
   }
 
   // Each player's standing request: the first since their last withdrawal; asking again changes nothing.
   const active = new Map<string, { kind: 'request' | 'delay'; post: SlicePost }>();
   const sorted = [...seated.posts].sort((a, b) => a.at - b.at || a.pid - b.pid);
   for (const p of sorted) {
-    const kind = requestKind(p.text, acc.requestWords, acc.delayWords);
-    if (!kind || !mine(p)) continue; // another day's request (or, with --at, one not yet posted): not this count's business
+    // Another day's post (or, with --at, one not yet posted) is not this count's business: not even read.
+    // (One not strictly before closing, were it a request, would be after the cut-off `until` ≤ closing too.)
     const span = timeSpan(p);
+    if (!mine(p) || strictlyBefore(span, day.closes) !== 'yes') continue;
+    const kind = requestKind(p.text, acc.requestWords, acc.delayWords);
+    if (!kind) continue;
     if (strictlyBefore(span, until) !== 'yes') {
       if (strictlyBefore(span, day.closes) === 'yes') skip(p, kind, { code: 'after-cutoff', at: p.at, cutoff: until, atMoment: at !== undefined && at < cutoff });
       continue;

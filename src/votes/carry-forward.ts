@@ -8,12 +8,7 @@
  */
 import type { ExitHow, Game } from '../game/types.js';
 import { forumTime } from './time.js';
-import type { TallyResult } from './types.js';
-
-/** The vote threads of the days before `day`: what a tally reads to check their results (load them with the store). */
-export function earlierVoteThreads(game: Pick<Game, 'days'>, day: number): number[] {
-  return game.days.flatMap((d) => (d.day < day && d.vote ? [d.vote.tid] : []));
-}
+import type { ClosedOutcome } from './tally.js';
 
 /** A departure a closed day's result implies. */
 export interface DerivedExit {
@@ -25,7 +20,7 @@ export interface DerivedExit {
 }
 
 /** The player a closed elimination count puts out (none while running, for ties with nobody out, or elections). */
-export function exitsFromTally(t: TallyResult): DerivedExit[] {
+export function exitsFromTally(t: ClosedOutcome): DerivedExit[] {
   if (t.kind !== 'elimination' || t.running || !t.result.name) return [];
   return [{ day: t.day, player: t.result.name, out: t.closes, how: 'vote' }];
 }

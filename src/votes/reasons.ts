@@ -8,11 +8,10 @@
  * Times are epoch ms and are shown in the forum's zone: a time on the same forum-local day as the
  * deadline it is compared with is shown as 21:10, otherwise as 11-21 21:10.
  */
-import { DateTime } from 'luxon';
 import type { PresetName } from '../game/types.js';
 import { t as tr } from '../i18n/index.js';
 import { citer, type Cite, type CiteKey } from './citations.js';
-import { forumTime } from './time.js';
+import { clockText, forumClock, forumTime } from './time.js';
 import type { SheriffHandover } from './succession.js';
 import type { BallotHead, TallyKind } from './types.js';
 
@@ -161,9 +160,10 @@ export function fmt(n: number): string {
 
 /** `ms` as "21:10" when on the same forum-local day as `ref`, else "11-21 21:10". */
 export function timeNear(ms: number, ref: number, zone: string): string {
-  const dt = DateTime.fromMillis(ms, { zone });
-  if (!dt.hasSame(DateTime.fromMillis(ref, { zone }), 'day')) return forumTime(ms, zone);
-  return dt.toFormat(dt.second ? 'HH:mm:ss' : 'HH:mm');
+  const at = forumClock(ms, zone);
+  const near = forumClock(ref, zone);
+  if (!at || !near || at.year !== near.year || at.month !== near.month || at.day !== near.day) return forumTime(ms, zone);
+  return clockText(at);
 }
 
 /** 60 → "1 小时", 90 → "90 分钟". */

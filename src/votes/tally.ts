@@ -50,6 +50,38 @@ export interface TallyOptions {
    * every disagreement (default true; the tallies of those earlier days are made without it).
    */
   carryForward?: boolean;
+  /**
+   * What the closed days before `day` decided (the day-1 election for the sheriff, the days whose results
+   * carry forward), when the caller has them at hand (src/derived/closed-days.ts keeps them between
+   * runs); default: each such day tallied again from `posts`.
+   */
+  closed?: ClosedOutcomes;
+}
+
+/** What a closed day's count decided, all that later days read of it: the sheriff elected, the player voted out. */
+export interface ClosedOutcome {
+  day: number;
+  kind: TallyKind;
+  running: boolean;
+  closes: number;
+  result: Pick<TallyResult['result'], 'name' | 'rule'>;
+}
+
+/** A closed day's outcome, by day; null when its vote thread is not stored. */
+export type ClosedOutcomes = (day: number) => ClosedOutcome | null;
+
+/** Closed days' outcomes tallied again from the posts (null when the day's vote thread holds no posts). */
+export function closedFromPosts(game: Game, posts: PostsOf): ClosedOutcomes {
+  return (day) => {
+    const d = findDay(game, day);
+    if (!d.vote || posts(d.vote.tid).length === 0) return null;
+    return outcomeOf(tallyDay(game, posts, day, { carryForward: false }));
+  };
+}
+
+/** The part of a tally later days read. */
+export function outcomeOf(t: TallyResult): ClosedOutcome {
+  return { day: t.day, kind: t.kind, running: t.running, closes: t.closes, result: { name: t.result.name, rule: t.result.rule } };
 }
 
 /** The threads a tally of `day` reads (for the CLI's completeness check). */
@@ -98,11 +130,11 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
   const notes: string[] = [];
   const { sheriff, source: sheriffSource, notes: sheriffNotes } = kind === 'election'
     ? { sheriff: null, source: sheriffSourceText({ code: 'election-day' }, zone), notes: [] }
-    : sheriffFor(game, posts, d, countAt);
+    : sheriffFor(game, posts, d, countAt, opts.closed);
   notes.push(...sheriffNotes);
 
   const acceleration = accelerationOf(game, d, posts, countAt, notes);
-  const accelerated = acceleration?.accelerated ?? d.accelerated ?? false;
+  const accelerated = acceleratedBy(d, acceleration);
 
   const usedRules = new Map<number, number>();
   if (kind === 'rule') {
@@ -133,7 +165,7 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
     eliminationTie: rules.eliminationTie, zone,
   });
   if (countAt < d.closes) notes.push(noteText({ code: 'running', at: countAt, closes: d.closes }, zone));
-  if (opts.carryForward !== false && kind !== 'rule') notes.push(...earlierResults(game, posts, day, countAt));
+  if (opts.carryForward !== false && kind !== 'rule') notes.push(...earlierResults(game, opts.closed ?? closedFromPosts(game, posts), day, countAt));
 
   const players: VoterSummary[] = game.players.map((p) => {
     const mine = ballots.filter((b) => b.voter === p);
@@ -164,7 +196,7 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
  * holder left before the count, to the successor the posts name. When they name none, there is no
  * sheriff and a note tells the director what to check (the successor is theirs to write, never guessed).
  */
-export function sheriffFor(game: Game, posts: PostsOf, d: GameDay, countAt: number = d.closes): { sheriff: string | null; source: string; notes: string[] } {
+export function sheriffFor(game: Game, posts: PostsOf, d: GameDay, countAt: number = d.closes, closed?: ClosedOutcomes): { sheriff: string | null; source: string; notes: string[] } {
   const say = (s: SheriffSource) => sheriffSourceText(s, game.timezone);
   let name: string | null = null;
   let source: string;
@@ -178,7 +210,7 @@ export function sheriffFor(game: Game, posts: PostsOf, d: GameDay, countAt: numb
     const d1 = game.days.find((e) => e.day === 1);
     if (!game.rules.day1Election || !game.rules.publicVote) return { sheriff: null, source: say({ code: 'no-sheriff-ruleset', ruleset: game.rules.name }), notes: [] };
     if (!d1?.vote) return { sheriff: null, source: say({ code: 'no-day1-thread' }), notes: [] };
-    const r = tallyDay(game, posts, 1, { carryForward: false });
+    const r = closed?.(1) ?? tallyDay(game, posts, 1, { carryForward: false });
     if (!r.result.name) return { sheriff: null, source: say({ code: 'elected-nobody', rule: r.result.rule }), notes: [] };
     name = r.result.name;
     source = say({ code: 'elected', rule: r.result.rule });
@@ -217,12 +249,27 @@ export function successionThreadsFor(game: Game, day: number): number[] {
   return [...tids];
 }
 
-/** The disagreements between the game file and the results of the closed days before `day` whose vote threads are stored. */
-function earlierResults(game: Game, posts: PostsOf, day: number, countAt: number): string[] {
+/** The days before `day` closed by `countAt` whose results carry forward (their vote threads are read for it). */
+export function earlierClosedDays(game: Game, day: number, countAt: number = findDay(game, day).closes): number[] {
   if (!game.rules.publicVote) return [];
-  return game.days
-    .filter((e) => e.day < day && e.vote && e.closes <= countAt && posts(e.vote.tid).length > 0)
-    .flatMap((e) => exitDisagreements(game, e.day, e.closes, exitsFromTally(tallyDay(game, posts, e.day, { carryForward: false }))));
+  return game.days.filter((e) => e.day < day && e.vote && e.closes <= countAt).map((e) => e.day);
+}
+
+/** The disagreements between the game file and the results of the closed days before `day` whose vote threads are stored. */
+function earlierResults(game: Game, closed: ClosedOutcomes, day: number, countAt: number): string[] {
+  return earlierClosedDays(game, day, countAt).flatMap((e) => {
+    const outcome = closed(e);
+    return outcome ? exitDisagreements(game, e, outcome.closes, exitsFromTally(outcome)) : [];
+  });
+}
+
+/** Whether the count of day `d` treats it as accelerated, from the process thread's posts as seated (roster.ts). */
+export function acceleratedIn(game: Game, d: GameDay, seated: PostsOf, countAt: number = d.closes): boolean {
+  return acceleratedBy(d, accelerationOf(game, d, seated, countAt, []));
+}
+
+function acceleratedBy(d: GameDay, acceleration: AccelerationResult | null): boolean {
+  return acceleration?.accelerated ?? d.accelerated ?? false;
 }
 
 function accelerationOf(game: Game, d: GameDay, posts: PostsOf, countAt: number, notes: string[]): AccelerationResult | null {

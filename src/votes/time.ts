@@ -39,10 +39,52 @@ export function atOrBefore(span: TimeSpan, deadline: number): Certainty {
   return 'uncertain';
 }
 
+/** An instant's forum-local date and clock, two digits each (the year as written). */
+export interface ForumClock {
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minute: string;
+  second: string;
+}
+
+/** One Intl formatter per zone: luxon's toFormat parses its format string on every call, and a tally writes times per ballot. */
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
+/** The instant's date and clock in `zone`, or null when Intl does not know the zone. */
+export function forumClock(ms: number, zone: string): ForumClock | null {
+  let clock = clocks.get(zone);
+  if (!clock) {
+    try {
+      clock = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    } catch {
+      return null;
+    }
+    clocks.set(zone, clock);
+  }
+  // "11/22/2026, 20:15:07" (format is 2× formatToParts' speed); the parts when this ICU writes it otherwise
+  const m = /^(\d{2})\/(\d{2})\/(\d+),? (\d{2}):(\d{2}):(\d{2})$/.exec(clock.format(ms));
+  if (m) return { month: m[1], day: m[2], year: m[3], hour: m[4], minute: m[5], second: m[6] };
+  const parts = clock.formatToParts(ms);
+  const part = (type: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === type)?.value ?? '';
+  return { year: `${part('era') === 'BC' ? '-' : ''}${part('year')}`, month: part('month'), day: part('day'), hour: part('hour'), minute: part('minute'), second: part('second') };
+}
+
+/** "20:15" (":07" added when the seconds are not zero). */
+export function clockText(c: ForumClock): string {
+  return `${c.hour}:${c.minute}${c.second !== '00' ? `:${c.second}` : ''}`;
+}
+
 /** "11-22 20:15" (":ss" added when not zero) in the forum's zone. */
 export function forumTime(ms: number, zone: string): string {
-  const dt = DateTime.fromMillis(ms, { zone });
-  return dt.toFormat(dt.second ? 'MM-dd HH:mm:ss' : 'MM-dd HH:mm');
+  const c = forumClock(ms, zone);
+  if (!c) {
+    // a zone Intl does not know: luxon says so its own way ("Invalid DateTime")
+    const dt = DateTime.fromMillis(ms, { zone });
+    return dt.toFormat(dt.second ? 'MM-dd HH:mm:ss' : 'MM-dd HH:mm');
+  }
+  return `${c.month}-${c.day} ${clockText(c)}`;
 }
 
 /** ISO 8601 with the forum's offset ("2026-11-22T13:00:00+08:00"). */

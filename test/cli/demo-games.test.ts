@@ -11,6 +11,7 @@ import { threadPosts } from '../../src/store/slice.js';
 import { arbiterRange, duelPairs, elevatorFloor } from '../../src/elevator/index.js';
 import { renderElevatorBBCode } from '../../src/render/elevator-bbcode.js';
 import { FIXTURES } from '../auction/synth-store.js';
+import { demoStore } from '../helpers/captured.js';
 import { completeness } from '../../src/store/completeness.js';
 import { startReplayServer } from '../../src/replay/server.js';
 import { forumTimeMs } from '../../src/replay/synth.js';
@@ -20,16 +21,7 @@ import { saveSession } from '../../src/crawl/session.js';
 import { parseGame } from '../../src/game/game-file.js';
 
 /** The committed demo site, parsed and stored as a crawl would. */
-function storeOf(name: 'wuhui' | '120b') {
-  const dir = demoSiteDir(name);
-  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Array<{ file: string; url: string; content_type: string }>;
-  const data = emptyStore('http://127.0.0.1:8081/');
-  for (const m of manifest.filter((e) => e.file.startsWith('viewthread-'))) {
-    const fetched = { bytes: new Uint8Array(fs.readFileSync(path.join(dir, m.file))), url: data.forum + m.url, fetchedAt: new Date('2027-01-01T00:00:00Z'), status: 200, contentType: m.content_type };
-    applyPage(data, fetched, parsePage(fetched));
-  }
-  return data;
-}
+const storeOf = demoStore;
 
 describe('demo sites', () => {
   it.each(['wuhui', '120b'] as const)('the committed %s pages are exactly what the generator renders', (name) => {

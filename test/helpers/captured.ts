@@ -14,6 +14,7 @@ import type { Game } from '../../src/game/types.js';
 import type { FetchedPage } from '../../src/discuz/types.js';
 import { applyPage } from '../../src/store/record.js';
 import { emptyStore } from '../../src/store/store-file.js';
+import { demoSiteDir } from '../../src/demo/synth-games.js';
 import type { StoreData } from '../../src/store/types.js';
 
 /** fixtures/ at the repository root. */
@@ -141,4 +142,16 @@ export function threadPageFiles(dir: string): string[] {
 /** The game file of the public capture (fixtures/games/public.yaml). */
 export function publicGame(): Game {
   return loadGame(path.join(FIXTURES, 'games', 'public.yaml'));
+}
+
+/** The committed demo site's thread pages (fixtures/discuz/demo-<name>), parsed and stored as a crawl would. */
+export function demoStore(name: 'wuhui' | '120b'): StoreData {
+  const dir = demoSiteDir(name);
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Array<{ file: string; url: string; content_type: string }>;
+  const data = emptyStore('http://127.0.0.1:8081/');
+  for (const m of manifest.filter((e) => e.file.startsWith('viewthread-'))) {
+    const page = { bytes: new Uint8Array(fs.readFileSync(path.join(dir, m.file))), url: data.forum + m.url, fetchedAt: new Date('2027-01-01T00:00:00Z'), status: 200, contentType: m.content_type };
+    applyPage(data, page, parsePage(page));
+  }
+  return data;
 }

@@ -16,7 +16,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ledgerPath } from '../../cards/ledger.js';
-import { closingDay, dayHtml, defaultHtmlPath, markIncomplete, recordProposals, storedPostLinks, threadsForReport, threadsThroughDay } from '../../close/closing-day.js';
+import { closingDay, dayHtml, defaultHtmlPath, markIncomplete, recordProposals, storedPostLinks } from '../../close/closing-day.js';
+import { reportInputs, reportThreads } from '../../derived/closing-inputs.js';
 import { renderDayReportBBCode } from '../../render/report-bbcode.js';
 import { renderDayReportJson } from '../../render/report-json.js';
 import { renderDayReportMarkdown } from '../../render/report-markdown.js';
@@ -54,11 +55,13 @@ export function register(program: Command): void {
       if (o.out !== undefined && !o.html) throw new UserError(t('opt.goesWith', '--out', '--html'));
       const { game } = loadGameDay(o);
       const file = ledgerPath(game.file);
-      const { day, links, html } = await withCountingStore(game, { tids: threadsForReport(game, o.day), load: threadsThroughDay(game, o.day), allowIncomplete: o.allowIncomplete }, async (store, incomplete) => {
-        const closing = markIncomplete(closingDay(game, store, o.day, { ledgerFile: file }), incomplete);
+      const { day, links, html } = await withCountingStore(game, { ...reportThreads(game, o.day), allowIncomplete: o.allowIncomplete }, async (store, incomplete) => {
+        // Earlier days through their digests and outcomes kept in the store's derived files.
+        const { closed, lookBack } = await reportInputs(game, o.day, store);
+        const closing = markIncomplete(closingDay(game, store, o.day, { ledgerFile: file, closed, lookBack }), incomplete);
         // The ledger ids go into the report (and so into the HTML) before it is drawn.
         if (o.ledger) await recordProposals(game, closing.report, file);
-        return { day: closing, links: storedPostLinks(game, store), html: o.html ? dayHtml(game, store, closing) : null };
+        return { day: closing, links: storedPostLinks(game, store, lookBack), html: o.html ? dayHtml(game, store, closing, undefined, lookBack) : null };
       });
       const report = day.report;
       if (html !== null) {

@@ -20,7 +20,7 @@ import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
 import { withCountingStore } from '../../store/with-store.js';
-import { earlierVoteThreads } from '../../votes/carry-forward.js';
+import { closedOutcomes } from '../../derived/closed-days.js';
 
 interface TallyCliOptions {
   game: string;
@@ -72,9 +72,12 @@ export function register(program: Command): void {
         return;
       }
       const tids = threadsForTally(game, o.day, { rules: o.rules });
-      // Earlier days' vote threads too: the tally checks their results against the game file (carry-forward.ts).
-      await withCountingStore(game, { tids, load: earlierVoteThreads(game, o.day), allowIncomplete: o.allowIncomplete }, async (store, incomplete) => {
-        const result = tallyDay(withKnownUids(game, store.users), postsFromStore(store), o.day, { at, rules: o.rules });
+      await withCountingStore(game, { tids, allowIncomplete: o.allowIncomplete }, async (store, incomplete) => {
+        const counted = withKnownUids(game, store.users);
+        // The earlier days' results (checked against the game file: carry-forward.ts) and the day-1
+        // election, kept between runs instead of tallied again each time.
+        const closed = await closedOutcomes(counted, o.day, store);
+        const result = tallyDay(counted, postsFromStore(store), o.day, { at, rules: o.rules, closed });
         if (incomplete.length) result.incomplete = incomplete;
         if (o.post) {
           // The publishing code (and through it the page parser) only when posting.

@@ -1,0 +1,34 @@
+/**
+ * What a report of day N reads, so that it costs day N's work: the day's threads, its tally's and the
+ * process thread in full; the earlier days' threads as digests (src/store/thread-digest.ts); the closed
+ * days' outcomes from src/derived/closed-days.ts. Both are kept between runs in the store's derived files
+ * and rebuilt from a thread's log when it changes. A 120b game (filler reads every earlier post's words)
+ * and a version-1 store (no thread logs to key a digest on) read every thread of days 1..N in full.
+ */
+import fs from 'node:fs';
+import { threadsForReport, threadsThroughDay, type ClosingDayOptions } from '../close/closing-day.js';
+import { withKnownUids } from '../game/roster.js';
+import type { Game } from '../game/types.js';
+import { threadsDir } from '../store/store-file.js';
+import { threadDigests } from '../store/thread-digest.js';
+import type { StoreData } from '../store/types.js';
+import { closedOutcomes } from './closed-days.js';
+
+/** The threads a report of `day` counts (checked complete) and those it opens in full. */
+export function reportThreads(game: Game, day: number): { tids: number[]; load: number[] } {
+  const tids = threadsForReport(game, day);
+  if (!readsDigests(game)) return { tids, load: threadsThroughDay(game, day) };
+  return { tids, load: [...new Set([...tids, ...(game.process ? [game.process.tid] : [])])] };
+}
+
+function readsDigests(game: Game): boolean {
+  return !game.rules.flagFiller && fs.existsSync(threadsDir(game.storePath));
+}
+
+/** The rest of what `closingDay` reads for `day`, given the store opened with `reportThreads(…).load`. */
+export async function reportInputs(game: Game, day: number, store: StoreData): Promise<Pick<ClosingDayOptions, 'closed' | 'lookBack'>> {
+  const closed = await closedOutcomes(withKnownUids(game, store.users), day, store);
+  if (!readsDigests(game)) return { closed };
+  const earlier = threadsThroughDay(game, day).filter((tid) => !store.threads[String(tid)]);
+  return { closed, lookBack: await threadDigests(game.storePath, store.forum, earlier) };
+}

@@ -1,0 +1,105 @@
+/**
+ * Derived files beside the evidence store: what later commands need from threads they would otherwise
+ * re-read (a closed day's count, …), kept in `<store>.derived/<name>.json` so a closing command costs
+ * its own day's work. They are a cache, never evidence: each is saved with the key of everything it was
+ * computed from, and a file that is missing, unreadable, damaged (its checksum), or saved under another
+ * key is ignored and computed again — a stale or broken cache can cost time, never give another answer.
+ *
+ * A thread's part of a key is its log's length, file id, modification time and last line's checksum
+ * (`threadLogKey`): the logs are append-only (src/store/thread-log.ts), so every write bansha makes to a
+ * thread — an appended line, a compaction or recovery (a new file renamed in) — changes it, without
+ * reading the log. (An edit by hand that keeps all four is not seen: `bansha store check` reads the logs.)
+ * Files are owner-only (0600) in an owner-only folder, written atomically (temp file, rename); a write
+ * that fails (a read-only folder) only means the next command computes again.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { threadLogPath } from './store-file.js';
+import { VERSION } from '../version.js';
+
+/** Bump when what a derived file holds changes shape or meaning. */
+const FORMAT = 1;
+
+/** The folder of a store's derived files. */
+export function derivedDir(storePath: string): string {
+  return `${path.resolve(storePath).replace(/\.json$/i, '')}.derived`;
+}
+
+/** Bytes of a log line's checksum and the space before it (thread-log.ts: `json sum\n`). */
+const TAIL = 18;
+
+/**
+ * What identifies the current content of thread `tid`'s log without reading it: "size:inode:mtime:last
+ * checksum", or null when the thread has no log (not stored).
+ */
+export function threadLogKey(storePath: string, tid: number): string | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(threadLogPath(path.resolve(storePath), tid), 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    const tail = Buffer.alloc(Math.min(TAIL, st.size));
+    fs.readSync(fd, tail, 0, tail.length, st.size - tail.length);
+    return `${st.size}:${st.ino}:${st.mtimeMs}:${tail.toString('latin1').trim()}`;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The key of a derived value: a digest of everything it was computed from (any JSON value). */
+export function derivedKey(inputs: unknown): string {
+  return createHash('sha256').update(JSON.stringify([FORMAT, VERSION, inputs])).digest('hex');
+}
+
+const sumOf = (key: string, json: string): string => createHash('sha256').update(key).update('\n').update(json).digest('hex').slice(0, 16);
+
+const fileOf = (storePath: string, name: string): string => path.join(derivedDir(storePath), `${name}.json`);
+
+/**
+ * The value saved as `name` under `key`, or undefined when there is none, it was saved under another key,
+ * or the file is damaged (then the caller computes it again and saves it over).
+ */
+export function readDerived<T>(storePath: string, name: string, key: string): T | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(fileOf(storePath, name), 'utf8');
+  } catch {
+    return undefined;
+  }
+  // Line 1: key and checksum; line 2: the value's JSON.
+  const nl = text.indexOf('\n');
+  const [savedKey, sum] = text.slice(0, nl).split(' ');
+  const json = text.slice(nl + 1);
+  if (nl < 0 || savedKey !== key || sum !== sumOf(key, json)) return undefined;
+  try {
+    return JSON.parse(json) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+let tmpSeq = 0;
+
+/** Save `value` as `name` under `key` (atomically, owner-only). A failure is ignored: it is a cache. */
+export function writeDerived(storePath: string, name: string, key: string, value: unknown): void {
+  const dir = derivedDir(storePath);
+  const file = fileOf(storePath, name);
+  const tmp = path.join(dir, `.${name}.${process.pid}.${++tmpSeq}.tmp`);
+  const json = JSON.stringify(value);
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(tmp, `${key} ${sumOf(key, json)}\n${json}`, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch {
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // nothing was made
+    }
+  }
+}

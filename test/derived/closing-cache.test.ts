@@ -1,0 +1,247 @@
+/**
+ * The closing commands' derived files (issue #16): a report or tally of day N reads day N's threads in
+ * full, the earlier days' threads through their digests and the closed days' outcomes from the store's
+ * derived files — and says exactly what it says when it reads every thread in full: on the captured
+ * games and a synthetic 10-day store, with the cache cold and warm, after a thread changed, after the
+ * game file changed, and with the derived files damaged.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { synthGame, gamePage } from '../../src/bench/synth-game.js';
+import { closingDay, dayHtml, storedPostLinks } from '../../src/close/closing-day.js';
+import { closedOutcomes } from '../../src/derived/closed-days.js';
+import { reportInputs, reportThreads } from '../../src/derived/closing-inputs.js';
+import { loadGame, parseGame } from '../../src/game/game-file.js';
+import { withKnownUids } from '../../src/game/roster.js';
+import type { Game } from '../../src/game/types.js';
+import { renderDayReportBBCode } from '../../src/render/report-bbcode.js';
+import { renderDayReportJson } from '../../src/render/report-json.js';
+import { renderTallyJson } from '../../src/render/tally-json.js';
+import { derivedDir, derivedKey, readDerived, threadLogKey, writeDerived } from '../../src/store/derived-cache.js';
+import { emptyStore, openStore } from '../../src/store/index.js';
+import type { StoreData } from '../../src/store/types.js';
+import { postsFromStore, tallyDay, threadsForTally } from '../../src/votes/tally.js';
+import { demoStore, FIXTURES, recordFetched, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
+
+let root: string;
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-derived-'));
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+/** `data` written as a store of its own (thread logs and index) beside a copy of the game file. */
+async function onDisk(name: string, gameFile: string, data: StoreData, yaml?: string): Promise<Game> {
+  const dir = path.join(root, name);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'game.yaml');
+  fs.writeFileSync(file, yaml ?? fs.readFileSync(gameFile, 'utf8'));
+  const game = loadGame(file);
+  const store = await openStore(game.storePath, { forum: data.forum });
+  Object.assign(store.data.threads, data.threads);
+  Object.assign(store.data.posts, data.posts);
+  Object.assign(store.data.users, data.users);
+  await store.write();
+  await store.close();
+  return game;
+}
+
+/** Everything a director reads of day `day`: the tally and report whole, their JSON, the BBCode notice with links, the HTML. */
+interface Outputs {
+  tally: string | null;
+  report: string;
+  values: string;
+  bbcode: string;
+  html: string;
+}
+
+/** Day `day` read as before the cache: every thread of days 1..N in full, earlier days tallied again. */
+async function readInFull(game: Game, day: number): Promise<Outputs> {
+  const store = await openStore(game.storePath, { lock: false });
+  const closing = closingDay(game, store.data, day, { ledgerFile: null });
+  return {
+    tally: closing.tally && renderTallyJson(closing.tally),
+    report: renderDayReportJson(closing.report),
+    values: JSON.stringify(closing),
+    bbcode: renderDayReportBBCode(closing.report, storedPostLinks(game, store.data)),
+    html: dayHtml(game, store.data, closing, 0),
+  };
+}
+
+/** Day `day` as `bansha report` reads it: its own threads in full, the rest through the derived files. */
+async function readThroughCache(game: Game, day: number): Promise<Outputs & { opened: number[] }> {
+  const { tids, load } = reportThreads(game, day);
+  const store = await openStore(game.storePath, { lock: false, threads: [...new Set([...tids, ...load])] });
+  const inputs = await reportInputs(game, day, store.data);
+  const closing = closingDay(game, store.data, day, { ledgerFile: null, ...inputs });
+  return {
+    tally: closing.tally && renderTallyJson(closing.tally),
+    report: renderDayReportJson(closing.report),
+    values: JSON.stringify(closing),
+    bbcode: renderDayReportBBCode(closing.report, storedPostLinks(game, store.data, inputs.lookBack)),
+    html: dayHtml(game, store.data, closing, 0, inputs.lookBack),
+    opened: Object.keys(store.data.threads).map(Number),
+  };
+}
+
+async function expectSame(game: Game, day: number): Promise<void> {
+  const full = await readInFull(game, day);
+  const { opened: _, ...cached } = await readThroughCache(game, day);
+  expect(cached).toEqual(full);
+}
+
+const derivedFiles = (game: Game): Record<string, string> => {
+  const dir = derivedDir(game.storePath);
+  return Object.fromEntries(fs.readdirSync(dir).sort().map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
+};
+
+describe('the captured games: every day, cache cold and warm, as when every thread is read in full', () => {
+  const games = {
+    public: () => onDisk('public', path.join(FIXTURES, 'games', 'public.yaml'), storeFromFixture('public', threadPageFiles('public'))),
+    wuhui: () => onDisk('wuhui', path.join(FIXTURES, 'games', 'wuhui.yaml'), demoStore('wuhui')),
+    '120b': () => onDisk('120b', path.join(FIXTURES, 'games', '120b.yaml'), demoStore('120b')),
+  };
+  for (const [name, make] of Object.entries(games)) {
+    test(name, async () => {
+      const game = await make();
+      for (const d of [...game.days].reverse()) await expectSame(game, d.day); // cold: the latest day first
+      for (const d of game.days) await expectSame(game, d.day); // warm
+    }, 60_000);
+  }
+});
+
+describe('a synthetic 10-day store', () => {
+  const synth = synthGame({ posts: 2500, players: 20, days: 10 });
+  let game: Game;
+  beforeAll(async () => {
+    const data = emptyStore(synth.forum);
+    for (const ref of synth.pages) {
+      const page = gamePage(ref);
+      recordFetched(data, { bytes: page.bytes, url: page.url, fetchedAt: new Date('2027-01-01T00:00:00Z'), status: 200, contentType: page.contentType });
+    }
+    game = await onDisk('synth', '', data, synth.gameYaml);
+  }, 60_000);
+
+  test('day 10 opens only the threads its tally and report count, and says what reading every thread says', async () => {
+    const full = await readInFull(game, 10);
+    const cold = await readThroughCache(game, 10);
+    // (its own threads, the process thread, day 1's election and the threads a sheriff's successor is read from)
+    const { load } = reportThreads(game, 10);
+    expect(cold.opened.sort()).toEqual([...new Set(load)].sort());
+    const warm = await readThroughCache(game, 10);
+    for (const r of [cold, warm]) expect({ ...r, opened: undefined }).toEqual({ ...full, opened: undefined });
+    // the earlier results' disagreements with the game file are there: the carry-forward check ran
+    expect(JSON.parse(full.tally!).notes.join('\n')).toMatch(/第 2 日结果[^]*第 8 日结果/);
+    // one digest per earlier thread (day 1's vote thread is read in full: the election), one outcome per closed day
+    const files = Object.keys(derivedFiles(game));
+    const through = game.days.filter((d) => d.day < 10).flatMap((d) => [d.discussion!.tid, d.vote!.tid]);
+    expect(files.filter((f) => f.startsWith('thread-')).sort()).toEqual(through.filter((t) => !load.includes(t)).map((t) => `thread-${t}.json`).sort());
+    expect(files.filter((f) => f.startsWith('closed-day-'))).toHaveLength(9);
+  }, 60_000);
+
+  test('every day, as when read in full', async () => {
+    for (const d of game.days) await expectSame(game, d.day);
+  }, 120_000);
+
+  test('tally: the closed days from the derived files give the tally read from every vote thread', async () => {
+    const all = await openStore(game.storePath, { lock: false });
+    const counted = withKnownUids(game, all.data.users);
+    for (const d of game.days) {
+      const closed = await closedOutcomes(counted, d.day, all.data);
+      expect(renderTallyJson(tallyDay(counted, postsFromStore(all.data), d.day, { closed }))).toEqual(renderTallyJson(tallyDay(counted, postsFromStore(all.data), d.day)));
+    }
+  }, 60_000);
+
+  test('tally: a day declared not accelerated (the process thread not opened) still counts the closed days from their threads', async () => {
+    const yaml = fs.readFileSync(game.file, 'utf8').replace(/(\{day: 10, [^}]*)\}/, '$1, accelerated: false}');
+    const declared = await onDisk('synth-declared', '', (await openStore(game.storePath, { lock: false })).data, yaml);
+    const all = await openStore(declared.storePath, { lock: false });
+    const counted = withKnownUids(declared, all.data.users);
+    // the process thread not opened (were it one a successor is read from, the day's own count would differ)
+    const tids = threadsForTally(counted, 10).filter((t) => t !== declared.process!.tid);
+    const part = await openStore(declared.storePath, { lock: false, threads: tids });
+    const closed = await closedOutcomes(counted, 10, part.data);
+    // what the closed days give the count (the day's own audit differs: the process thread is not read)
+    const of = (t: ReturnType<typeof tallyDay>) => ({ carried: t.notes.filter((n) => /^第 \d+ 日结果/.test(n)) });
+    const want = of(tallyDay(counted, postsFromStore(all.data), 10));
+    expect(want.carried.join('\n')).toMatch(/第 8 日结果/);
+    expect(of(tallyDay(counted, postsFromStore(part.data), 10, { closed }))).toEqual(want);
+  }, 60_000);
+
+  test('a changed thread: its digest alone is made again, and the report counts the new post', async () => {
+    await readThroughCache(game, 10);
+    const before = derivedFiles(game);
+    const d3 = game.days.find((d) => d.day === 3)!;
+    const tid = d3.discussion!.tid;
+    const keyBefore = threadLogKey(game.storePath, tid);
+    const day3Of = (values: string): number => JSON.parse(values).report.table.rows.find((r: { player: string }) => r.player === '锅贴').counts[2];
+    const countBefore = day3Of((await readInFull(game, 10)).values);
+    // a player's post added to day 3's discussion (as a recrawl that found one would store it)
+    const store = await openStore(game.storePath, { threads: [tid] });
+    const last = Object.values(store.data.posts).sort((a, b) => b.pid - a.pid)[0];
+    const pid = 9_000_000;
+    const v = last.versions[last.versions.length - 1];
+    store.data.posts[String(pid)] = { ...last, pid, versions: [{ ...v, post: { ...v.post, pid, floor: (v.post.floor ?? 0) + 1, author: '锅贴', authorId: null, postedAt: new Date(d3.opens + 60_000).toISOString() } }] };
+    await store.write();
+    await store.close();
+    expect(threadLogKey(game.storePath, tid)).not.toEqual(keyBefore);
+
+    const full = await readInFull(game, 10);
+    const cached = await readThroughCache(game, 10);
+    expect({ ...cached, opened: undefined }).toEqual({ ...full, opened: undefined });
+    expect(day3Of(full.values)).toBe(countBefore + 1);
+    const after = derivedFiles(game);
+    const changed = Object.keys(after).filter((f) => after[f] !== before[f]);
+    // (no digest but the changed thread's: that one too unless a successor is read from it in full)
+    expect(changed.filter((f) => f.startsWith('thread-') && f !== `thread-${tid}.json`)).toEqual([]);
+    // closed days whose sheriff's successor may be read from day 3's thread are counted again; no earlier one
+    expect(changed.filter((f) => f.startsWith('closed-day-')).map((f) => Number(/\d+/.exec(f)![0])).every((d) => d >= 3)).toBe(true);
+  }, 60_000);
+
+  test('a changed game file: the closed days are counted again', async () => {
+    const yaml = fs.readFileSync(game.file, 'utf8') + '  - {player: 麻团, out: "2026-12-02 21:00", how: vote}\n';
+    const changed = await onDisk('synth-changed', '', (await openStore(game.storePath, { lock: false })).data, yaml);
+    await readThroughCache(game, 10); // the old game's files, then the changed game over its own store
+    await expectSame(changed, 10);
+    await expectSame(changed, 10);
+  }, 60_000);
+
+  test('damaged derived files are made again, never read', async () => {
+    await readThroughCache(game, 10);
+    const dir = derivedDir(game.storePath);
+    const good = derivedFiles(game);
+    const names = Object.keys(good);
+    const digest = names.find((f) => f.startsWith('thread-'))!;
+    const closed = names.find((f) => f.startsWith('closed-day-'))!;
+    // a changed byte inside the value (the author of a post, a vote-out's name), a cut-off file, an empty one
+    expect(good[digest]).toContain('饺子');
+    fs.writeFileSync(path.join(dir, digest), good[digest].replace('饺子', '包子'));
+    fs.writeFileSync(path.join(dir, closed), good[closed].slice(0, good[closed].length - 5));
+    const third = names.find((f) => f !== digest && f !== closed)!;
+    fs.writeFileSync(path.join(dir, third), '');
+    await expectSame(game, 10);
+    expect(derivedFiles(game)).toEqual(good);
+  }, 60_000);
+});
+
+describe('derived files', () => {
+  test('owner-only, read back only under their own key', () => {
+    const store = path.join(root, 'unit', 'game.store.json');
+    const key = derivedKey({ any: 'inputs' });
+    writeDerived(store, 'x', key, { value: [1, '二'] });
+    expect(readDerived(store, 'x', key)).toEqual({ value: [1, '二'] });
+    expect(readDerived(store, 'x', derivedKey({ any: 'other inputs' }))).toBeUndefined();
+    expect(readDerived(store, 'missing', key)).toBeUndefined();
+    expect(fs.statSync(derivedDir(store)).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(derivedDir(store), 'x.json')).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(derivedDir(store))).toEqual(['x.json']); // no temp file left
+  });
+
+  test('a write that cannot be made is only a cache miss', () => {
+    const blocked = path.join(root, 'unit-blocked');
+    fs.writeFileSync(`${blocked}.derived`, 'a file where the folder would go');
+    expect(() => writeDerived(`${blocked}.json`, 'x', 'k', 1)).not.toThrow();
+    expect(readDerived(`${blocked}.json`, 'x', 'k')).toBeUndefined();
+  });
+});
