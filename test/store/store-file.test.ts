@@ -257,6 +257,9 @@ describe('store lock', () => {
         const results = await Promise.all(outcomes);
         expect(results.filter((r) => r === 'held').length, `round ${round}: ${results.join(', ')}`).toBe(1);
         expect(results.filter((r) => r === 'refused').length).toBe(3);
+        const released = children.map(next);
+        for (const c of children) c.send('release');
+        await Promise.all(released);
         expect(fs.existsSync(`${file}.lock`)).toBe(false);
       }
     } finally {
