@@ -35,23 +35,34 @@ function voteThreads(game: Game): Map<number, { day: number; rules: boolean }> {
   return out;
 }
 
-/** Checks a ruling on a ballot (`ruling.subject === 'ballot'`) against the store; throws when it cannot stand. */
-export function checkBallotRuling(game: Game, store: StoreData, ruling: Omit<Ruling, 'id'> & { id?: number }): BallotRulingEffect {
+type RulingDraft = Omit<Ruling, 'id'> & { id?: number };
+
+/** The stored post a ruling names (its pid must be given and held by the store), the ruling's day checked to exist. */
+function ruledPost(game: Game, store: StoreData, ruling: RulingDraft): { pid: number; stored: StoreData['posts'][string] } {
   const pid = ruling.pid;
   if (pid === undefined) throw new UserError(t('rule.ballotNoPid'));
   const stored = store.posts[String(pid)];
   if (!stored) throw new UserError(t('rule.ballotNotStored', pid, game.storePath));
   findDay(game, ruling.day);
+  return { pid, stored };
+}
+
+/** `count` under the rulings in force, and again with `ruling` in place of any earlier ruling on the same post. */
+function beforeAndAfter<R>(game: Game, ruling: RulingDraft, count: (rulings: Ruling[]) => R): { before: R; after: R } {
+  const others = (game.rulings ?? []).filter((r) => !(r.subject === ruling.subject && r.pid === ruling.pid));
+  return { before: count(game.rulings ?? []), after: count([...others, { ...ruling, id: ruling.id ?? 0 } as Ruling]) };
+}
+
+/** Checks a ruling on a ballot (`ruling.subject === 'ballot'`) against the store; throws when it cannot stand. */
+export function checkBallotRuling(game: Game, store: StoreData, ruling: RulingDraft): BallotRulingEffect {
+  const { pid, stored } = ruledPost(game, store, ruling);
   const thread = voteThreads(game).get(stored.tid);
   if (!thread) throw new UserError(t('rule.notVoteThread', pid, stored.tid, game.file));
   if (thread.day !== ruling.day) {
     throw new UserError(t('rule.otherDay', pid, thread.day, stored.tid, ruling.day));
   }
   const posts = postsFromStore(store);
-  const others = (game.rulings ?? []).filter((r) => !(r.subject === 'ballot' && r.pid === pid));
-  const tally = (rulings: Ruling[]) => tallyDay({ ...game, rulings }, posts, ruling.day, { rules: thread.rules });
-  const before = tally(game.rulings ?? []);
-  const after = tally([...others, { ...ruling, id: ruling.id ?? 0 } as Ruling]);
+  const { before, after } = beforeAndAfter(game, ruling, (rulings) => tallyDay({ ...game, rulings }, posts, ruling.day, { rules: thread.rules }));
   const find = (t: TallyResult) => t.ballots.find((b) => b.pid === pid);
   const ballot = find(after);
   const was = find(before);
@@ -79,20 +90,13 @@ export function auctionDayOf(game: Game, tid: number): number | null {
  * stored post of that day's auction thread carrying at least one bid on an item on sale (an unreadable
  * post has no price a ruling could count). Throws (UserError, exit 2) when it cannot stand.
  */
-export function checkBidRuling(game: Game, store: StoreData, ruling: Omit<Ruling, 'id'> & { id?: number }): BidRulingEffect {
-  const pid = ruling.pid;
-  if (pid === undefined) throw new UserError(t('rule.ballotNoPid'));
-  const stored = store.posts[String(pid)];
-  if (!stored) throw new UserError(t('rule.ballotNotStored', pid, game.storePath));
-  findDay(game, ruling.day);
+export function checkBidRuling(game: Game, store: StoreData, ruling: RulingDraft): BidRulingEffect {
+  const { pid, stored } = ruledPost(game, store, ruling);
   const day = auctionDayOf(game, stored.tid);
   if (day === null) throw new UserError(t('rule.notVoteThread', pid, stored.tid, game.file));
   if (day !== ruling.day) throw new UserError(t('rule.bidOtherDay', pid, day, stored.tid, ruling.day));
   const posts = threadPosts(store, stored.tid);
-  const others = (game.rulings ?? []).filter((r) => !(r.subject === 'bid' && r.pid === pid));
-  const resolve = (rulings: Ruling[]) => resolveAuction(posts, { ...game, rulings }, day);
-  const before = resolve(game.rulings ?? []);
-  const after = resolve([...others, { ...ruling, id: ruling.id ?? 0 } as Ruling]);
+  const { before, after } = beforeAndAfter(game, ruling, (rulings) => resolveAuction(posts, { ...game, rulings }, day));
   const mine = (r: AuctionResult) => r.items.flatMap((it) => it.bids.filter((b) => b.pid === pid).map((bid) => ({ item: it.item, bid })));
   const was = mine(before);
   const bids = mine(after).map((x, i) => ({ ...x, was: was[i].bid }));
