@@ -165,8 +165,7 @@ function isAntiCc(fetched: HttpResult): boolean {
 async function defaultParser(selectorFiles: string[] = []): Promise<(fetched: FetchedPage) => Page> {
   const { parsePage } = await import('../discuz/parse-page.js');
   if (!selectorFiles.length) return (f) => parsePage(f);
-  const { bundledSelectorSets, loadSelectorSet } = await import('../discuz/selectors.js');
-  const selectors = [...selectorFiles.map(loadSelectorSet), ...bundledSelectorSets()];
+  const selectors = (await import('../discuz/selectors.js')).selectorSetsWith(selectorFiles);
   return (f) => parsePage(f, { selectors });
 }
 

@@ -4,6 +4,7 @@ export { decodeBody, canonicalCharset, type DecodedBody } from './decode.js';
 export { ParseError } from './errors.js';
 export {
   bundledSelectorSets,
+  selectorSetsWith,
   compileSelectorSet,
   loadSelectorSet,
   BUNDLED_SELECTOR_FILES,

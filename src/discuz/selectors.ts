@@ -273,3 +273,8 @@ export function bundledSelectorSets(): SelectorSet[] {
   bundled ??= BUNDLED_SELECTOR_FILES.map((f) => loadSelectorSet(packagePath('selectors', f)));
   return bundled;
 }
+
+/** A forum's own selector files (a director's template), tried before the bundled sets, in order. */
+export function selectorSetsWith(files: readonly string[]): SelectorSet[] {
+  return [...files.map(loadSelectorSet), ...bundledSelectorSets()];
+}

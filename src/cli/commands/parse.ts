@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { parsePage } from '../../discuz/parse-page.js';
-import { bundledSelectorSets, loadSelectorSet, type SelectorSet } from '../../discuz/selectors.js';
+import { selectorSetsWith } from '../../discuz/selectors.js';
 import type { FetchedPage, Page } from '../../discuz/types.js';
 import { terminalSafe } from '../../render/safe-text.js';
 import { UserError } from '../../errors.js';
@@ -151,12 +151,6 @@ export function pageTable(p: Page, source: string): string {
   return lines.join('\n');
 }
 
-/** A selector file named on the command line: a missing one is a usage error, not a crash. */
-function loadSelectorFile(file: string): SelectorSet {
-  if (!existsSync(file)) throw new UserError(t('parse.noFile', file), 2);
-  return loadSelectorSet(path.resolve(file));
-}
-
 export function register(program: Command): void {
   program
     .command('parse')
@@ -173,8 +167,8 @@ export function register(program: Command): void {
         if (Number.isNaN(fetchedAt.getTime())) throw new UserError(t('parse.badTime', o.fetchedAt), 2);
       }
       if (inputs.filter((x) => x === '-').length > 1) throw new UserError(t('parse.stdinTwice'), 2);
-      // The director's own template first, the bundled sets as the fallback (as the crawl reads it).
-      const selectors: SelectorSet[] | undefined = o.selectors.length ? [...o.selectors.map(loadSelectorFile), ...bundledSelectorSets()] : undefined;
+      // The director's own template first, as the crawl reads it (a missing or broken file: exit 2, named).
+      const selectors = o.selectors.length ? selectorSetsWith(o.selectors) : undefined;
       const results: { source: string; page: Page }[] = [];
       for (const input of inputs) {
         const fetched = input === '-' ? await fetchedFromStdin(fetchedAt) : /^https?:\/\//i.test(input) ? await fetchUrl(input) : fetchedFromFile(input, fetchedAt);
