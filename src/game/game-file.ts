@@ -243,12 +243,15 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
   const base = path.basename(file).replace(/\.ya?ml$/i, '');
   const rules = loadRuleset(raw.ruleset as PresetName, raw.rules ?? {}, (p, msg) => `${where(file, doc, lineCounter, ["rules", ...p])}: rules.${p.join('.')}: ${msg}`);
 
-  substitutes.forEach((sub, k) => {
-    const taken = substitutes.slice(0, k + 1).filter((s) => s.seat === sub.seat).length;
-    if (rules.maxSubstitutesPerSeat !== null && taken > rules.maxSubstitutesPerSeat) {
-      throw new UserError(t('game.tooManySubstitutes', at(['events', sub.i, 'substitute']), sub.i, players[sub.seat], rules.maxSubstitutesPerSeat));
+  // 062 l.268 每名角色仅限更换一次替补: the first substitute over the limit, in time order, is named.
+  const max = rules.maxSubstitutesPerSeat;
+  if (max !== null) {
+    const taken = new Map<number, number>();
+    for (const sub of substitutes) {
+      taken.set(sub.seat, (taken.get(sub.seat) ?? 0) + 1);
+      if (taken.get(sub.seat)! > max) throw new UserError(t('game.tooManySubstitutes', at(['events', sub.i, 'substitute']), sub.i, players[sub.seat], max));
     }
-  });
+  }
 
   const game: Game = {
     forum,
