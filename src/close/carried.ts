@@ -18,8 +18,7 @@ import { postsFromStore, tallyDay, threadsForTally } from '../votes/tally.js';
 import { forumTime } from '../votes/time.js';
 
 /** Players sent off (罚下) by the cards confirmed through day `day` who were not yet sent off before it. */
-export function sentOffOn(game: Game, day: number, closes: number): DerivedExit[] {
-  const ledger = readLedger(game, ledgerPath(game.file));
+export function sentOffOn(game: Game, day: number, closes: number, ledger = readLedger(game, ledgerPath(game.file))): DerivedExit[] {
   const before = new Set(standings(game, ledger, day - 1).filter((s) => s.sentOff).map((s) => s.player));
   return standings(game, ledger, day)
     .filter((s) => s.sentOff && !before.has(s.player))
@@ -37,6 +36,7 @@ export function carriedThreads(game: Game, day: number): number[] {
 /** The game as day `day` starts from the closed days before it: unrecorded results applied; what the director must know. */
 export function carriedForward(game: Game, store: StoreData, day: number): { game: Game; applied: DerivedExit[]; warnings: Array<{ day: number; text: string }> } {
   const posts = postsFromStore(store);
+  const ledger = readLedger(game, ledgerPath(game.file)); // once, not once per closed day
   const applied: DerivedExit[] = [];
   const warnings: Array<{ day: number; text: string }> = [];
   for (const e of game.days) {
@@ -47,7 +47,7 @@ export function carriedForward(game: Game, store: StoreData, day: number): { gam
       if (unread.length) warnings.push({ day: e.day, text: t('carried.unread', e.day, unread.join(', ')) });
       else derived.push(...exitsFromTally(tallyDay(game, posts, e.day, { carryForward: false })));
     }
-    derived.push(...sentOffOn(game, e.day, e.closes));
+    derived.push(...sentOffOn(game, e.day, e.closes, ledger));
     for (const x of derived) {
       if (exitTime(game, x.player) !== null || applied.some((a) => a.player === x.player)) continue;
       applied.push(x);
