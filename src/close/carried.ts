@@ -3,18 +3,16 @@
  * voted out by their count, sent off (罚下) by the red cards confirmed in the ledger — and day N's
  * elevator floor must not list them as in. A result the game file does not record yet is applied and
  * named in a warning (the director confirms it with `bansha close --day D --confirm`, or corrects the
- * file); a day whose threads are not completely stored cannot be checked, and the warning says so
- * instead of guessing. Disagreements with what the file records are shown, never resolved.
+ * file); a day whose count read threads not completely stored cannot be checked, and the warning says
+ * so instead of guessing. The closed days' outcomes are read, not tallied again (src/derived/closed-days.ts). Disagreements with what the file records are shown, never resolved.
  */
 import { ledgerPath, readLedger } from '../cards/ledger.js';
 import { standings } from '../cards/standing.js';
 import { exitTime } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import { t } from '../i18n/index.js';
-import { completeness } from '../store/completeness.js';
-import type { StoreData } from '../store/types.js';
 import { exitDisagreements, exitsFromTally, type DerivedExit } from '../votes/carry-forward.js';
-import { postsFromStore, tallyDay, threadsForTally } from '../votes/tally.js';
+import type { ClosedOutcomes } from '../votes/tally.js';
 import { forumTime } from '../votes/time.js';
 
 /** Players sent off (罚下) by the cards confirmed through day `day` who were not yet sent off before it. */
@@ -25,17 +23,11 @@ export function sentOffOn(game: Game, day: number, closes: number, ledger = read
     .map((s) => ({ day, player: s.player, out: closes, how: 'card' as const }));
 }
 
-/** The threads checking the days before `day` reads (their tallies'): open them with the store. */
-export function carriedThreads(game: Game, day: number): number[] {
-  const tids = new Set<number>();
-  if (!game.rules.publicVote) return [];
-  for (const e of game.days) if (e.day < day && e.vote) for (const tid of threadsForTally(game, e.day)) tids.add(tid);
-  return [...tids];
-}
-
-/** The game as day `day` starts from the closed days before it: unrecorded results applied; what the director must know. */
-export function carriedForward(game: Game, store: StoreData, day: number): { game: Game; applied: DerivedExit[]; warnings: Array<{ day: number; text: string }> } {
-  const posts = postsFromStore(store);
+/**
+ * The game as day `day` starts from the closed days before it (their outcomes: `closed`, from
+ * src/derived/closed-days.ts): unrecorded results applied; what the director must know.
+ */
+export function carriedForward(game: Game, closed: ClosedOutcomes, day: number): { game: Game; applied: DerivedExit[]; warnings: Array<{ day: number; text: string }> } {
   const ledger = readLedger(game, ledgerPath(game.file)); // once, not once per closed day
   const applied: DerivedExit[] = [];
   const warnings: Array<{ day: number; text: string }> = [];
@@ -43,9 +35,10 @@ export function carriedForward(game: Game, store: StoreData, day: number): { gam
     if (e.day >= day) continue;
     const derived: DerivedExit[] = [];
     if (game.rules.publicVote && e.vote) {
-      const unread = threadsForTally(game, e.day).filter((tid) => !store.threads[String(tid)] || !completeness(store, tid).complete);
+      const outcome = closed.outcome(e.day);
+      const unread = outcome ? outcome.unread ?? [] : e.votes.map((v) => v.tid);
       if (unread.length) warnings.push({ day: e.day, text: t('carried.unread', e.day, unread.join(', ')) });
-      else derived.push(...exitsFromTally(tallyDay(game, posts, e.day, { carryForward: false })));
+      else derived.push(...exitsFromTally(outcome!));
     }
     derived.push(...sentOffOn(game, e.day, e.closes, ledger));
     for (const x of derived) {

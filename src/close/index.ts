@@ -33,15 +33,17 @@ import { withKnownUids } from '../game/roster.js';
 import { renderAuctionText } from '../render/auction-text.js';
 import { threadPosts } from '../store/slice.js';
 import { successionThreads, type SheriffHandover } from '../votes/succession.js';
-import { postsFromStore, tallyDay } from '../votes/tally.js';
+import { postsFromStore, tallyDay, threadsForTally } from '../votes/tally.js';
 import { forumTime } from '../votes/time.js';
 import type { TallyResult } from '../votes/types.js';
 import { announcementPlan } from './announcement.js';
 import { t } from '../i18n/index.js';
 import { renderElevatorBBCode } from '../render/elevator-bbcode.js';
-import { closingDay, dayHtml, markIncomplete, recordProposals, storedPostLinks, threadsForReport, threadsThroughDay, type ClosingDay } from './closing-day.js';
+import { closingDay, dayHtml, markIncomplete, recordProposals, storedPostLinks, threadsForReport, type ClosingDay } from './closing-day.js';
+import { closedOutcomes, handoverThreadsNow } from '../derived/closed-days.js';
+import { reportInputs, reportThreads } from '../derived/closing-inputs.js';
 import { withDaySheriff, withExitEvents, writeGameFile } from './confirm.js';
-import { carriedForward, carriedThreads, sentOffOn } from './carried.js';
+import { carriedForward, sentOffOn } from './carried.js';
 import { handoverAtClose, sheriffSummary } from './sheriff.js';
 import { reportLines, tallyLine } from './summary-lines.js';
 
@@ -101,9 +103,11 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   const summary: string[] = [];
 
   if (opts.crawl !== false) {
-    // Every thread the day's count and report read: the day's own, the process thread, day 1's election.
-    // …and where a successor to a sheriff out at the close would be published (succession.ts).
-    const tids = [...new Set([...threadsForReport(game, opts.day), ...dayTids(day), ...successionThreads(game, day.closes)])];
+    // Every thread the day's count and report read: the day's own, the process thread, day 1's election,
+    // those the count's sheriffs' handovers are read from, and where a successor to a sheriff out at the
+    // close would be published (succession.ts).
+    const handovers = await handoverThreadsNow(game, opts.day);
+    const tids = [...new Set([...threadsForReport(game, opts.day), ...dayTids(day), ...handovers, ...successionThreads(game, day.closes)])];
     const crawl = await crawlGame(game, { ...(typeof opts.crawl === 'object' ? opts.crawl : {}), threads: tids, log });
     const pages = crawl.threads.reduce((n, t) => n + t.fetchedPages.length, 0);
     summary.push(t('close.crawl', crawl.threads.length, opts.day, pages, crawl.requests, Boolean(crawl.incomplete)));
@@ -121,9 +125,13 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
 
   // Red cards confirmed before the close (the report's proposals recorded below are not confirmed ones).
   const sentOff = sentOffOn(game, opts.day, day.closes);
-  const load = [...new Set([...threadsThroughDay(game, opts.day), ...successionThreads(game, day.closes)])];
-  const assembled = await withCountingStore(game, { tids: threadsForReport(game, opts.day), load, allowIncomplete: opts.allowIncomplete }, async (store, incomplete) => {
-    const closing = markIncomplete(closingDay(game, store, opts.day, { ledgerFile }), incomplete);
+  // As `report` reads (earlier days through the store's derived files), with the threads a successor at
+  // the close is read from and, for wuhui, the duel-rule votes.
+  const report = reportThreads(game, opts.day);
+  const load = [...report.load, ...successionThreads(game, day.closes), ...(day.rules ? threadsForTally(game, opts.day, { rules: true }) : [])];
+  const assembled = await withCountingStore(game, { tids: report.tids, load, allowIncomplete: opts.allowIncomplete }, async (store, checked) => {
+    const { closed, lookBack, incomplete } = await reportInputs(game, opts.day, store, checked, opts.allowIncomplete);
+    const closing = markIncomplete(closingDay(game, store, opts.day, { ledgerFile, closed, lookBack }), incomplete);
     await recordProposals(game, closing.report, ledgerFile);
     const tally = closing.tally;
     // The day's results, derived; the badge passes when they put the sheriff out.
@@ -132,9 +140,9 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
     const announcement = tally && tally.kind !== 'none' ? renderTallyBBCode(tally) : null;
     const plan = announcement && tally && !incomplete.length ? announcementPlan(store, game, tally, announcement) : null;
     // wuhui: the morning duel-rule vote and the auction close with the day too.
-    const rules = day.rules ? tallyDay(withKnownUids(game, store.users), postsFromStore(store), opts.day, { rules: true }) : null;
+    const rules = day.rules ? tallyDay(withKnownUids(game, store.users), postsFromStore(store), opts.day, { rules: true, closed }) : null;
     const auction = day.auction && game.rules.wuhui ? resolveAuction(threadPosts(store, day.auction.tid), game, opts.day) : null;
-    return { closing, incomplete, links: storedPostLinks(game, store), announcement, plan, html: dayHtml(game, store, closing), derived, handover, rules, auction };
+    return { closing, incomplete, links: storedPostLinks(game, store, lookBack), announcement, plan, html: dayHtml(game, store, closing, undefined, lookBack), derived, handover, rules, auction };
   });
   const { closing, incomplete, links, announcement, plan, html, derived, handover, rules, auction } = assembled;
   const tally = closing.tally;
@@ -197,10 +205,10 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   const next = game.days.find((d) => d.day === opts.day + 1);
   if (next?.discussion) {
     // The next day starts from the closed days' results, confirmed or not (the summary says which).
-    const { floor, carried } = await withStore(game, (store) => {
-      const c = carriedForward(game, store, next.day);
+    const { floor, carried } = await withStore(game, async (store) => {
+      const c = carriedForward(game, (await closedOutcomes(withKnownUids(game, store.users), next.day, store)).closed, next.day);
       return { floor: elevatorFloor(store, c.game, next.day), carried: c };
-    }, [...dayTids(next), ...carriedThreads(game, next.day)]);
+    }, dayTids(next));
     // This day's own results are in the summary above; earlier days' unrecorded ones are worth a line.
     for (const w of carried.warnings) if (w.day < opts.day) summary.push(t('close.note', w.text));
     write(t('close.file.elevator', next.day), `elevator-day${next.day}.bbcode.txt`, renderElevatorBBCode(floor));

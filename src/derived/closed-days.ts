@@ -1,20 +1,32 @@
 /**
- * The closed days' outcomes a count of day N reads — the day-1 election (the sheriff) and each earlier
- * day's result (carried forward: src/votes/carry-forward.ts) — without tallying days 1..N−1 again on
- * every run: each is kept in the store's derived files (src/store/derived-cache.ts) under the key of
- * what it was counted from — the game (file, rulings, uids learned), the day's vote threads (and the
- * day-1 vote thread when the sheriff comes from it) and whether those days were accelerated — and
- * counted again, from those threads only, when any of it changed. So a tally of day N reads its own
- * threads, plus the earlier days' vote threads once after they (or the game file) change.
+ * What a count of day N reads of the days before it — the closed days' outcomes (the day-1 election for
+ * the sheriff, each earlier day's result carried forward: src/votes/carry-forward.ts) and the posts a
+ * sheriff's successor is read from (src/votes/succession.ts) — without tallying days 1..N−1 again or
+ * reading their discussion threads on every run. Kept in the store's derived files
+ * (src/store/derived-cache.ts):
+ *  - `closed-day-<D>`: day D's outcome, saved with the threads its count read and their logs' keys
+ *    (taken before reading them), and used only while every one of those logs is unchanged and the game
+ *    (file, rulings, uids learned) is the same;
+ *  - `succession-<tid>`: the posts of a thread that name someone as a successor would be named (all a
+ *    handover reads of it) and how completely the thread is stored, under the thread log's key.
+ * The badge's path (tally.ts badgePath) is walked ahead of the count, so only the threads of the
+ * departures of the sheriffs who held the badge are read — not those of every player who left.
  */
 import fs from 'node:fs';
-import { seatPosts } from '../game/roster.js';
+import { withKnownUids } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
+import { completeness } from '../store/completeness.js';
 import { derivedKey, readDerived, threadLogKey, writeDerived } from '../store/derived-cache.js';
 import { openStore, threadsDir } from '../store/store-file.js';
 import { threadPosts, type SlicePost } from '../store/slice.js';
-import type { StoreData } from '../store/types.js';
-import { acceleratedIn, closedFromPosts, earlierClosedDays, postsFromStore, successionThreadsFor, threadsForTally, type ClosedOutcome, type ClosedOutcomes, type PostsOf } from '../votes/tally.js';
+import type { Completeness, StoreData } from '../store/types.js';
+import { countingGaps, threadRead, withStore, type ThreadRead } from '../store/with-store.js';
+import { successionCandidates, successionPatternsKey } from '../votes/succession.js';
+import {
+  badgePath, closedFromPosts, earlierClosedDays, handoverFor, handoverThreads, outcomeOf, postsFromStore, sheriffStart, tallyDay,
+  type ClosedOutcome, type ClosedOutcomes, type PostsOf,
+} from '../votes/tally.js';
+import type { TallyResult } from '../votes/types.js';
 
 /** The game as far as a count depends on it: everything but where its files are. */
 export function gameFingerprint(game: Game): unknown {
@@ -28,77 +40,192 @@ function daysRead(game: Game, day: number): GameDay[] {
   return game.days.filter((d) => days.has(d.day)).sort((a, b) => a.day - b.day);
 }
 
-/**
- * The threads a closed day's outcome is counted from: its vote threads, day 1's when the sheriff comes
- * from the election, and those a sheriff's successor is read from (succession.ts; the process thread too
- * when it is one of them).
- */
-function outcomeThreads(game: Game, d: GameDay): number[] {
-  const d1 = game.days.find((x) => x.day === 1);
-  const tids = new Set(d.votes.map((v) => v.tid));
-  if (d1?.vote && threadsForTally(game, d.day).includes(d1.vote.tid)) for (const v of d1.votes) tids.add(v.tid);
-  if (d.day > 1) for (const t of successionThreadsFor(game, d.day)) tids.add(t);
-  return [...tids].sort((a, b) => a - b);
+/** A thread as read here: its posts (all, or a handover's candidates), how it is stored, its log's key before the read (undefined: not known, read by the caller). */
+interface Read {
+  posts: readonly SlicePost[];
+  read: ThreadRead;
+  log?: string | null;
+}
+
+/** A closed day's outcome as saved: with the threads its count read and their logs' keys. */
+interface SavedOutcome {
+  outcome: ClosedOutcome | null;
+  reads: Array<[number, string | null]>;
+}
+
+/** What `closedOutcomes` gives a count: the closed days and handovers, and the threads the badge's path read (for the completeness check). */
+export interface EarlierDays {
+  closed: ClosedOutcomes;
+  reads: ThreadRead[];
 }
 
 /**
- * The outcomes of the closed days a count of `day` reads, for `tallyDay`'s `closed` option: from the
- * derived files when their keys still hold, else counted from the store (threads `loaded` already holds
- * are not read again) and saved. `game` is the game as counted (withKnownUids applied).
+ * What a count of `day` (as of `at`) reads of the days before it, for `tallyDay`'s `closed` option: from
+ * the derived files when their keys still hold, else counted again from the store and saved. `loaded`
+ * holds the count's own threads (not read again for the handovers). `reads`: how the threads of the
+ * count's own handovers are stored — the caller checks them as it checks its own (with-store.ts
+ * countingGaps). `game` is the game as counted (withKnownUids applied).
  */
-export async function closedOutcomes(game: Game, day: number, loaded: StoreData): Promise<ClosedOutcomes> {
-  const days = daysRead(game, day);
+export async function closedOutcomes(game: Game, day: number, loaded: StoreData, opts: { at?: number } = {}): Promise<EarlierDays> {
+  // A version-1 store (one file, not yet migrated by a crawl) has no thread logs to key on: nothing saved.
+  const keyed = fs.existsSync(threadsDir(game.storePath));
+  const logKey = (tid: number) => (keyed ? threadLogKey(game.storePath, tid) : null);
   const fromLoaded = postsFromStore(loaded);
-  const extra = new Map<number, readonly SlicePost[]>();
-  /** The posts of threads, reading those neither `loaded` nor an earlier call holds (a version-1 store reads from its one file). */
-  const postsOf = async (tids: readonly number[]): Promise<PostsOf> => {
-    const missing = tids.filter((t) => !loaded.threads[String(t)] && !extra.has(t));
-    if (missing.length) {
-      const store = await openStore(game.storePath, { lock: false, forum: game.forum, threads: missing });
-      for (const t of missing) extra.set(t, threadPosts(store.data, t));
-      await store.close();
-    }
-    return (tid) => extra.get(tid) ?? fromLoaded(tid);
+  const full = new Map<number, Read>();
+  const candidates = new Map<number, Read>();
+
+  /** Read these threads in full (those not read yet), their logs' keys taken first. */
+  const readFull = async (tids: readonly number[]): Promise<void> => {
+    const missing = [...new Set(tids)].filter((t) => !full.has(t));
+    if (!missing.length) return;
+    const logs = missing.map(logKey);
+    const store = await openStore(game.storePath, { lock: false, forum: game.forum, threads: missing });
+    missing.forEach((t, i) => full.set(t, { posts: threadPosts(store.data, t), read: threadRead(store.data, t), log: logs[i] }));
+    await store.close();
   };
 
-  // A version-1 store (one file, not yet migrated by a crawl) has no thread logs to key on: count.
-  if (!fs.existsSync(threadsDir(game.storePath))) {
-    const all = await postsOf([...new Set(days.flatMap((d) => [...outcomeThreads(game, d), ...(game.process ? [game.process.tid] : [])]))]);
-    return closedFromPosts(game, all);
-  }
+  /** A thread's handover candidates: from a thread at hand, the derived file, or its log (one thread at a time, then let go). */
+  const readCandidates = async (tid: number): Promise<void> => {
+    if (candidates.has(tid)) return;
+    const at = full.get(tid) ?? (loaded.threads[String(tid)] ? { posts: fromLoaded(tid), read: threadRead(loaded, tid) } : null);
+    if (at) {
+      candidates.set(tid, { ...at, posts: successionCandidates(game, at.posts) });
+      return;
+    }
+    const log = logKey(tid);
+    const key = derivedKey({ succession: tid, log, patterns: successionPatternsKey(game) });
+    const saved = log === null ? undefined : readDerived<Omit<Read, 'log'>>(game.storePath, `succession-${tid}`, key);
+    if (saved) {
+      candidates.set(tid, { ...saved, log });
+      return;
+    }
+    const store = await openStore(game.storePath, { lock: false, forum: game.forum, threads: [tid] });
+    const value = { posts: successionCandidates(game, threadPosts(store.data, tid)), read: threadRead(store.data, tid) };
+    await store.close();
+    if (log !== null) writeDerived(game.storePath, `succession-${tid}`, key, value);
+    candidates.set(tid, { ...value, log });
+  };
 
-  const process = game.process ? await postsOf([game.process.tid]) : () => [];
-  const seated: PostsOf = (tid) => seatPosts(game, process(tid)).posts;
+  const outcomes = new Map<number, SavedOutcome>();
+  const outcome = (d: number): ClosedOutcome | null => {
+    const o = outcomes.get(d);
+    if (!o) throw new Error(`closed day ${d} was not prepared for the count of day ${day}`);
+    return o.outcome;
+  };
+  const successionPosts = (tid: number): readonly SlicePost[] => {
+    const c = candidates.get(tid);
+    if (!c) throw new Error(`thread ${tid} was not read ahead for the count of day ${day}`);
+    return c.posts;
+  };
+
+  /** Read ahead the threads of each handover on the badge's path for a count of day `d` at `countAt`; returns them. */
+  const readBadgePath = async (d: GameDay, countAt: number): Promise<number[]> => {
+    const start = sheriffStart(game, d, { outcome });
+    if (start.name === null) return [];
+    const read: number[] = [];
+    const walk = badgePath(game, start.name, countAt);
+    for (let step = walk.next(); !step.done; ) {
+      const threads = handoverThreads(game, step.value, d.day);
+      for (const t of threads) await readCandidates(t);
+      read.push(...threads);
+      step = walk.next(handoverFor(game, { successionPosts }, step.value, d.day));
+    }
+    return read;
+  };
+
+  /** Day `d`'s outcome counted again from its vote threads and the process thread (acceleration), read apart from `loaded`. */
+  const countAgain = async (d: GameDay): Promise<SavedOutcome> => {
+    await readFull([...d.votes.map((v) => v.tid), ...(game.process ? [game.process.tid] : [])]);
+    if (!d.vote || !full.get(d.vote.tid)!.posts.length) return { outcome: null, reads: d.votes.map((v) => [v.tid, full.get(v.tid)!.log ?? null]) };
+    if (countsSheriff(d)) await readBadgePath(d, d.closes);
+    // What the count reads, as it reads it: the day-1 outcome brings the threads it was counted from.
+    const reads = new Map<number, Read>();
+    const track = (from: Map<number, Read>): PostsOf => (tid) => {
+      const r = from.get(tid);
+      if (!r) return [];
+      reads.set(tid, r);
+      return r.posts;
+    };
+    const earlier = new Map<number, string | null>();
+    const view: ClosedOutcomes = {
+      outcome: (x) => {
+        for (const [t, log] of outcomes.get(x)?.reads ?? []) earlier.set(t, log);
+        return outcome(x);
+      },
+      successionPosts: track(candidates),
+    };
+    const counted = outcomeOf(tallyDay(game, track(full), d.day, { carryForward: false, closed: view }));
+    counted.unread = [...reads].filter(([, r]) => !r.read.completeness.complete).map(([t]) => t).sort((a, b) => a - b);
+    const unkeyed = [...reads.values()].some((r) => r.log === undefined);
+    const all = new Map([...earlier, ...[...reads].map(([t, r]) => [t, r.log ?? null] as const)]);
+    return { outcome: counted, reads: unkeyed ? [] : [...all].sort((a, b) => a[0] - b[0]) };
+  };
+
+  // (day 1's election has no sheriff to weigh)
+  const countsSheriff = (d: GameDay) => !(d.day === 1 && game.rules.day1Election);
   const fingerprint = gameFingerprint(game);
-  const outcomes = new Map<number, ClosedOutcome | null>();
-  const keys = new Map<number, string>();
-  const misses: GameDay[] = [];
-  for (const d of days) {
-    const threads = outcomeThreads(game, d);
-    const logs = threads.map((tid) => threadLogKey(game.storePath, tid));
-    if (logs.every((k) => k === null)) {
-      outcomes.set(d.day, null); // not stored: nothing to carry forward
+  for (const d of daysRead(game, day)) {
+    const name = `closed-day-${d.day}`;
+    const key = derivedKey({ game: fingerprint, day: d.day });
+    const saved = keyed ? readDerived<SavedOutcome>(game.storePath, name, key) : undefined;
+    if (saved && saved.reads.length && (saved.outcome === null || saved.outcome.day === d.day) && saved.reads.every(([t, log]) => logKey(t) === log)) {
+      outcomes.set(d.day, saved);
       continue;
     }
-    // whether the day and day 1 (its election gives the sheriff) were accelerated: the count's cut-offs
-    const accelerated = [...new Set([d, ...game.days.filter((x) => x.day === 1)])].map((x) => acceleratedIn(game, x, seated));
-    const key = derivedKey({ game: fingerprint, day: d.day, threads, logs, accelerated });
-    keys.set(d.day, key);
-    const saved = readDerived<{ outcome: ClosedOutcome | null }>(game.storePath, `closed-day-${d.day}`, key);
-    if (saved && (saved.outcome === null || saved.outcome.day === d.day)) outcomes.set(d.day, saved.outcome);
-    else misses.push(d);
+    const value = await countAgain(d);
+    if (keyed && value.reads.length) writeDerived(game.storePath, name, key, value);
+    outcomes.set(d.day, value);
   }
-  if (misses.length) {
-    const posts = await postsOf([...new Set(misses.flatMap((d) => [...outcomeThreads(game, d), ...(game.process ? [game.process.tid] : [])]))]);
-    const counted = closedFromPosts(game, posts);
-    for (const d of misses) {
-      const outcome = counted(d.day);
-      outcomes.set(d.day, outcome);
-      writeDerived(game.storePath, `closed-day-${d.day}`, keys.get(d.day)!, { outcome });
-    }
-  }
-  return (d) => {
-    if (!outcomes.has(d)) throw new Error(`closed day ${d} was not prepared for the count of day ${day}`);
-    return outcomes.get(d)!;
+
+  const d = game.days.find((x) => x.day === day)!;
+  const own = countsSheriff(d) ? await readBadgePath(d, Math.min(opts.at ?? d.closes, d.closes)) : [];
+  return { closed: { outcome, successionPosts }, reads: [...new Set(own)].map((t) => candidates.get(t)!.read) };
+}
+
+/**
+ * Day `day`'s count from a store opened on its threads (with-store.ts withCountingStore: `incomplete` is
+ * what that check let through), as `bansha tally` makes it: the closed days and handovers from the
+ * derived files (`earlier`, when the caller read them already), the threads of the count's handovers
+ * checked as its own are (refused, or listed as incomplete with --allow-incomplete).
+ */
+export async function tallyFromStore(
+  game: Game, store: StoreData, day: number, incomplete: readonly Completeness[],
+  opts: { at?: number; rules?: boolean; allowIncomplete?: boolean } = {}, earlier?: EarlierDays,
+): Promise<TallyResult> {
+  const counted = withKnownUids(game, store.users);
+  const read = earlier ?? (await closedOutcomes(counted, day, store, { at: opts.at }));
+  const gaps = withHandoverGaps(game, incomplete, read, opts.allowIncomplete);
+  const result = tallyDay(counted, postsFromStore(store), day, { at: opts.at, rules: opts.rules, closed: read.closed });
+  if (gaps.length) result.incomplete = gaps;
+  return result;
+}
+
+/** A count's incomplete threads (`incomplete`, of its own) with its handovers' threads, checked as its own are (refused unless allowIncomplete). */
+export function withHandoverGaps(game: Game, incomplete: readonly Completeness[], earlier: EarlierDays, allowIncomplete?: boolean): Completeness[] {
+  const known = new Set(incomplete.map((c) => c.tid));
+  return [...incomplete, ...countingGaps(game, earlier.reads.filter((r) => !known.has(r.completeness.tid)), { allowIncomplete })];
+}
+
+/**
+ * The threads a count of `day` (as of `at`) reads its sheriffs' handovers from, as the store names them
+ * now: what a crawl before the count fetches beside the count's own threads (watch, close).
+ */
+export async function handoverThreadsNow(game: Game, day: number, at?: number): Promise<number[]> {
+  return withStore(game, async (store) => (await closedOutcomes(withKnownUids(game, store.users), day, store, { at })).reads.map((r) => r.completeness.tid), []);
+}
+
+/**
+ * The closed days' outcomes counted again from a store held in memory (no derived files: a library
+ * caller's, a test's), each with the threads its count read that the store does not hold completely.
+ */
+export function closedInStore(game: Game, store: StoreData): ClosedOutcomes {
+  const posts = postsFromStore(store);
+  return {
+    outcome: (day) => {
+      const read = new Set<number>();
+      const outcome = closedFromPosts(game, (tid) => (read.add(tid), posts(tid))).outcome(day);
+      return outcome && { ...outcome, unread: [...read].filter((t) => !completeness(store, t).complete).sort((a, b) => a - b) };
+    },
+    successionPosts: posts,
   };
 }

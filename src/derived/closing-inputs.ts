@@ -11,8 +11,8 @@ import { withKnownUids } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import { threadsDir } from '../store/store-file.js';
 import { threadDigests } from '../store/thread-digest.js';
-import type { StoreData } from '../store/types.js';
-import { closedOutcomes } from './closed-days.js';
+import type { Completeness, StoreData } from '../store/types.js';
+import { closedOutcomes, withHandoverGaps } from './closed-days.js';
 
 /** The threads a report of `day` counts (checked complete) and those it opens in full. */
 export function reportThreads(game: Game, day: number): { tids: number[]; load: number[] } {
@@ -25,10 +25,17 @@ function readsDigests(game: Game): boolean {
   return !game.rules.flagFiller && fs.existsSync(threadsDir(game.storePath));
 }
 
-/** The rest of what `closingDay` reads for `day`, given the store opened with `reportThreads(…).load`. */
-export async function reportInputs(game: Game, day: number, store: StoreData): Promise<Pick<ClosingDayOptions, 'closed' | 'lookBack'>> {
-  const closed = await closedOutcomes(withKnownUids(game, store.users), day, store);
-  if (!readsDigests(game)) return { closed };
-  const earlier = threadsThroughDay(game, day).filter((tid) => !store.threads[String(tid)]);
-  return { closed, lookBack: await threadDigests(game.storePath, store.forum, earlier) };
+/**
+ * The rest of what `closingDay` reads for `day`, given the store opened with `reportThreads(…).load`,
+ * and the threads read incompletely: `checked`, those of the report's own (with-store.ts), with those of
+ * its tally's handovers (refused, unless allowIncomplete, as the report's own are).
+ */
+export async function reportInputs(
+  game: Game, day: number, store: StoreData, checked: readonly Completeness[] = [], allowIncomplete?: boolean,
+): Promise<Pick<ClosingDayOptions, 'closed' | 'lookBack'> & { incomplete: Completeness[] }> {
+  const earlier = await closedOutcomes(withKnownUids(game, store.users), day, store);
+  const incomplete = withHandoverGaps(game, checked, earlier, allowIncomplete);
+  if (!readsDigests(game)) return { closed: earlier.closed, incomplete };
+  const before = threadsThroughDay(game, day).filter((tid) => !store.threads[String(tid)]);
+  return { closed: earlier.closed, lookBack: await threadDigests(game.storePath, store.forum, before), incomplete };
 }

@@ -19,7 +19,7 @@ import { threadLogPath } from './store-file.js';
 import { VERSION } from '../version.js';
 
 /** Bump when what a derived file holds changes shape or meaning. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** The folder of a store's derived files. */
 export function derivedDir(storePath: string): string {

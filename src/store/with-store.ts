@@ -6,7 +6,7 @@
 import type { Game } from '../game/types.js';
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
-import { assertComplete, completeness } from './completeness.js';
+import { completeness, describeGaps } from './completeness.js';
 import { openStore } from './store-file.js';
 import type { Completeness, StoreData } from './types.js';
 
@@ -38,6 +38,37 @@ export interface CountingStoreOptions {
   notStored?: (missing: number[]) => UserError | undefined;
 }
 
+/** A thread a count reads, as found: whether it is stored at all, and how completely. */
+export interface ThreadRead {
+  stored: boolean;
+  completeness: Completeness;
+}
+
+/**
+ * The counting commands' check of the threads a count read: a refusal (exit 3) when one is not stored
+ * (see `notStored`) or, unless --allow-incomplete, incompletely crawled; else those read incompletely
+ * (empty unless --allow-incomplete let gaps through: the outputs must say so).
+ */
+export function countingGaps(game: Game, reads: readonly ThreadRead[], opts: Omit<CountingStoreOptions, 'tids' | 'load'>): Completeness[] {
+  const missing = reads.filter((r) => !r.stored).map((r) => r.completeness.tid);
+  if (missing.length) {
+    const refusal = opts.notStored
+      ? opts.notStored(missing)
+      : opts.allowIncomplete
+        ? undefined
+        : new UserError(t('opt.notStored', missing.join(', '), game.storePath, game.file), 3);
+    if (refusal) throw refusal;
+  }
+  const gaps = reads.filter((r) => r.stored && !r.completeness.complete).map((r) => r.completeness);
+  if (gaps.length && !opts.allowIncomplete) throw new UserError(t('gaps.refusal', gaps.map(describeGaps).join('\n  ')), 3);
+  return reads.filter((r) => !r.completeness.complete).map((r) => r.completeness);
+}
+
+/** How thread `tid` of an opened store reads. */
+export function threadRead(store: StoreData, tid: number): ThreadRead {
+  return { stored: Boolean(store.threads[String(tid)]), completeness: completeness(store, tid) };
+}
+
 /**
  * The game's store, read-only, for a counting command: refuses (exit 3) when a thread of `opts.tids`
  * is not stored (see `notStored`) or, unless --allow-incomplete, is incompletely crawled; then hands
@@ -45,18 +76,5 @@ export interface CountingStoreOptions {
  * the outputs must say so) and closes the store.
  */
 export async function withCountingStore<T>(game: Game, opts: CountingStoreOptions, use: (store: StoreData, incomplete: Completeness[]) => T | Promise<T>): Promise<T> {
-  return withStore(game, (store) => {
-    const stored = opts.tids.filter((tid) => store.threads[String(tid)]);
-    const missing = opts.tids.filter((tid) => !store.threads[String(tid)]);
-    if (missing.length) {
-      const refusal = opts.notStored
-        ? opts.notStored(missing)
-        : opts.allowIncomplete
-          ? undefined
-          : new UserError(t('opt.notStored', missing.join(', '), game.storePath, game.file), 3);
-      if (refusal) throw refusal;
-    }
-    const checked = new Map(assertComplete(store, stored, { allowIncomplete: opts.allowIncomplete }).map((c) => [c.tid, c]));
-    return use(store, opts.tids.map((tid) => checked.get(tid) ?? completeness(store, tid)).filter((c) => !c.complete));
-  }, opts.load ? [...new Set([...opts.tids, ...opts.load])] : opts.tids);
+  return withStore(game, (store) => use(store, countingGaps(game, opts.tids.map((tid) => threadRead(store, tid)), opts)), opts.load ? [...new Set([...opts.tids, ...opts.load])] : opts.tids);
 }

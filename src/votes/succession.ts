@@ -105,6 +105,21 @@ function patternsFor(game: Game): { res: RegExp[]; seatOf: Map<string, string> }
   return { res, seatOf };
 }
 
+/**
+ * The posts that name some seat the way a successor is named, whoever wrote them and whenever: all that
+ * a handover reads of a thread (sheriffHandover finds no claim in any other post), so a thread's
+ * candidates can stand for it (src/derived/closed-days.ts keeps them between runs).
+ */
+export function successionCandidates<P extends Pick<SlicePost, 'text'>>(game: Game, posts: readonly P[]): P[] {
+  const { res, seatOf } = patternsFor(game);
+  return posts.filter((p) => namedIn(p.text, res, seatOf).length > 0);
+}
+
+/** What `successionCandidates` depends on of the game: its patterns with the seats' names filled in. */
+export function successionPatternsKey(game: Game): string[] {
+  return patternsFor(game).res.map((re) => re.source);
+}
+
 /** The seats a post names as the successor (distinct, in order). */
 function namedIn(text: string, res: readonly RegExp[], seatOf: ReadonlyMap<string, string>): string[] {
   const t = normalizeText(text);
@@ -142,10 +157,11 @@ export function successionThreads(game: Game, at: number): number[] {
  * How the badge passes at `dep`, and to whom the posts say. `alsoOut`: departures the game file does
  * not record yet (the closed day's derived results) — a successor out by then is not valid. `unread`:
  * threads of successionThreads the caller could not read completely (no successor is derived then).
+ * `threads`: where to read (default successionThreads; a tally leaves out the days after its own).
  */
 export function sheriffHandover(
   game: Game, posts: PostsOf, dep: Departure,
-  opts: { alsoOut?: readonly { player: string; out: number }[]; unread?: readonly number[] } = {},
+  opts: { alsoOut?: readonly { player: string; out: number }[]; unread?: readonly number[]; threads?: readonly number[] } = {},
 ): SheriffHandover {
   const alsoOut = opts.alsoOut ?? [];
   const unread = [...(opts.unread ?? [])];
@@ -156,7 +172,7 @@ export function sheriffHandover(
   const out = (p: string) => isOut(game, p, dep.at) || alsoOut.some((x) => x.player === p && x.out <= dep.at);
   const claims: SuccessionClaim[] = [];
   const seen = new Set<number>();
-  for (const tid of successionThreads(game, dep.at)) {
+  for (const tid of opts.threads ?? successionThreads(game, dep.at)) {
     for (const p of posts(tid)) {
       if (p.missing || p.at < dep.at || seen.has(p.pid) || isOwnPost(game, p)) continue;
       const seat = seatOfPost(game, p);

@@ -16,7 +16,7 @@ import { exitDisagreements, exitsFromTally } from './carry-forward.js';
 import { applyWeights, decide, totalsOf } from './count.js';
 import { citer } from './citations.js';
 import { misplacedBallots } from './misplaced.js';
-import { departureOf, sheriffHandover, successionThreads } from './succession.js';
+import { departureOf, sheriffHandover, successionThreads, type Departure, type SheriffHandover } from './succession.js';
 import { selectBallots } from './select.js';
 import { noteText, outcomeText, sheriffSourceText, type SheriffSource } from './reasons.js';
 import type { AccelerationResult, TallyKind, TallyResult, VoterSummary } from './types.js';
@@ -52,8 +52,8 @@ export interface TallyOptions {
   carryForward?: boolean;
   /**
    * What the closed days before `day` decided (the day-1 election for the sheriff, the days whose results
-   * carry forward), when the caller has them at hand (src/derived/closed-days.ts keeps them between
-   * runs); default: each such day tallied again from `posts`.
+   * carry forward) and the posts a sheriff's successor is read from, when the caller has them at hand
+   * (src/derived/closed-days.ts keeps them between runs); default: each such day tallied again from `posts`.
    */
   closed?: ClosedOutcomes;
 }
@@ -65,17 +65,30 @@ export interface ClosedOutcome {
   running: boolean;
   closes: number;
   result: Pick<TallyResult['result'], 'name' | 'rule'>;
+  /** Threads its count read that are not completely stored (then its result is not carried forward); absent: not known. */
+  unread?: number[];
 }
 
-/** A closed day's outcome, by day; null when its vote thread is not stored. */
-export type ClosedOutcomes = (day: number) => ClosedOutcome | null;
+/** What a count reads of the days before it, as the caller has it. */
+export interface ClosedOutcomes {
+  /** A closed day's outcome; null when its vote thread is not stored. */
+  outcome(day: number): ClosedOutcome | null;
+  /**
+   * The posts of thread `tid`, as stored, that a sheriff's handover is read from: the thread's posts, or
+   * only those naming someone as a successor would be named (succession.ts successionCandidates).
+   */
+  successionPosts(tid: number): readonly SlicePost[];
+}
 
 /** Closed days' outcomes tallied again from the posts (null when the day's vote thread holds no posts). */
 export function closedFromPosts(game: Game, posts: PostsOf): ClosedOutcomes {
-  return (day) => {
-    const d = findDay(game, day);
-    if (!d.vote || posts(d.vote.tid).length === 0) return null;
-    return outcomeOf(tallyDay(game, posts, day, { carryForward: false }));
+  return {
+    outcome: (day) => {
+      const d = findDay(game, day);
+      if (!d.vote || posts(d.vote.tid).length === 0) return null;
+      return outcomeOf(tallyDay(game, posts, day, { carryForward: false }));
+    },
+    successionPosts: posts,
   };
 }
 
@@ -98,8 +111,8 @@ export function threadsForTally(game: Game, day: number, opts: TallyOptions = {}
   // The sheriff comes from the day-1 election unless the game file names one on or before this day.
   const d1 = game.days.find((x) => x.day === 1);
   if (day > 1 && d1?.vote && !game.days.some((x) => x.day <= day && x.sheriff)) tids.add(d1.vote.tid);
-  // A sheriff who left passes the badge: the successor is read where the rules publish it.
-  if (day > 1) for (const t of successionThreadsFor(game, day)) tids.add(t);
+  // (A sheriff who left passes the badge: where the successor is read depends on who held it, which the
+  // posts say — src/derived/closed-days.ts reads those threads, badgePath below walks the holders.)
   return [...tids];
 }
 
@@ -128,9 +141,10 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
   }
 
   const notes: string[] = [];
+  const closed = opts.closed ?? closedFromPosts(game, posts);
   const { sheriff, source: sheriffSource, notes: sheriffNotes } = kind === 'election'
     ? { sheriff: null, source: sheriffSourceText({ code: 'election-day' }, zone), notes: [] }
-    : sheriffFor(game, posts, d, countAt, opts.closed);
+    : sheriffFor(game, d, countAt, closed);
   notes.push(...sheriffNotes);
 
   const acceleration = accelerationOf(game, d, posts, countAt, notes);
@@ -165,7 +179,7 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
     eliminationTie: rules.eliminationTie, zone,
   });
   if (countAt < d.closes) notes.push(noteText({ code: 'running', at: countAt, closes: d.closes }, zone));
-  if (opts.carryForward !== false && kind !== 'rule') notes.push(...earlierResults(game, opts.closed ?? closedFromPosts(game, posts), day, countAt));
+  if (opts.carryForward !== false && kind !== 'rule') notes.push(...earlierResults(game, closed, day, countAt));
 
   const players: VoterSummary[] = game.players.map((p) => {
     const mine = ballots.filter((b) => b.voter === p);
@@ -190,63 +204,78 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
   };
 }
 
+/** Where day `d`'s sheriff starts from before any handover: the holder and why, or no sheriff at all (and why). */
+export function sheriffStart(game: Game, d: GameDay, closed: Pick<ClosedOutcomes, 'outcome'>): { name: string | null; source: string } {
+  const say = (s: SheriffSource) => sheriffSourceText(s, game.timezone);
+  const named = [...game.days].filter((e) => e.day <= d.day && e.sheriff).sort((a, b) => b.day - a.day)[0];
+  if (named?.sheriff) return { name: named.sheriff, source: say({ code: 'named', day: named.day }) };
+  if (d.day === 1) return { name: null, source: say({ code: 'election-open' }) };
+  if (!game.rules.day1Election || !game.rules.publicVote) return { name: null, source: say({ code: 'no-sheriff-ruleset', ruleset: game.rules.name }) };
+  if (!game.days.find((e) => e.day === 1)?.vote) return { name: null, source: say({ code: 'no-day1-thread' }) };
+  // Day 1's vote thread not stored: the election of nobody's ballots.
+  const r = closed.outcome(1) ?? outcomeOf(tallyDay(game, () => [], 1, { carryForward: false }));
+  if (!r.result.name) return { name: null, source: say({ code: 'elected-nobody', rule: r.result.rule }) };
+  return { name: r.result.name, source: say({ code: 'elected', rule: r.result.rule }) };
+}
+
+/**
+ * The badge from `name` on (succession.ts): each departure of its holder before `countAt` is yielded and
+ * answered with its handover, until a holder stays (returned) or the badge is lost (null). A seat holds
+ * it at most once in a chain, so this ends. One walk for the count (sheriffFor) and for what reads the
+ * handovers' threads ahead of it (src/derived/closed-days.ts).
+ */
+export function* badgePath(game: Game, name: string, countAt: number): Generator<Departure, string | null, SheriffHandover> {
+  const held = new Set<string>();
+  for (let dep = departureOf(game, name, countAt); dep; dep = departureOf(game, name, countAt)) {
+    held.add(name);
+    const handover = yield dep;
+    if (!handover.successor || held.has(handover.successor)) return null;
+    name = handover.successor;
+  }
+  return name;
+}
+
+/**
+ * The threads a count of `day` reads the handover at `dep` from: where the rules publish it, without the
+ * days after `day` (a later day's thread may not exist yet: a departure during this day is read from
+ * this day's threads).
+ */
+export function handoverThreads(game: Game, dep: Departure, day: number): number[] {
+  const later = new Set(game.days.filter((d) => d.day > day).flatMap((d) => dayTids(d)));
+  return successionThreads(game, dep.at).filter((t) => !later.has(t));
+}
+
+/** The handover at `dep` as the count of `day` reads it, from the posts `closed` gives (seated: roster.ts). */
+export function handoverFor(game: Game, closed: Pick<ClosedOutcomes, 'successionPosts'>, dep: Departure, day: number): SheriffHandover {
+  return sheriffHandover(game, (tid) => seatPosts(game, closed.successionPosts(tid)).posts, dep, { threads: handoverThreads(game, dep, day) });
+}
+
 /**
  * The sheriff on day `d` (rules-spec §4): the game file's `sheriff:` for the day or the nearest earlier
  * day naming one, else the day-1 election's result — then passed on (succession.ts) each time the
  * holder left before the count, to the successor the posts name. When they name none, there is no
  * sheriff and a note tells the director what to check (the successor is theirs to write, never guessed).
  */
-export function sheriffFor(game: Game, posts: PostsOf, d: GameDay, countAt: number = d.closes, closed?: ClosedOutcomes): { sheriff: string | null; source: string; notes: string[] } {
+export function sheriffFor(game: Game, d: GameDay, countAt: number, closed: ClosedOutcomes): { sheriff: string | null; source: string; notes: string[] } {
   const say = (s: SheriffSource) => sheriffSourceText(s, game.timezone);
-  let name: string | null = null;
-  let source: string;
-  const named = [...game.days].filter((e) => e.day <= d.day && e.sheriff).sort((a, b) => b.day - a.day)[0];
-  if (named?.sheriff) {
-    name = named.sheriff;
-    source = say({ code: 'named', day: named.day });
-  } else if (d.day === 1) {
-    return { sheriff: null, source: say({ code: 'election-open' }), notes: [] };
-  } else {
-    const d1 = game.days.find((e) => e.day === 1);
-    if (!game.rules.day1Election || !game.rules.publicVote) return { sheriff: null, source: say({ code: 'no-sheriff-ruleset', ruleset: game.rules.name }), notes: [] };
-    if (!d1?.vote) return { sheriff: null, source: say({ code: 'no-day1-thread' }), notes: [] };
-    const r = closed?.(1) ?? tallyDay(game, posts, 1, { carryForward: false });
-    if (!r.result.name) return { sheriff: null, source: say({ code: 'elected-nobody', rule: r.result.rule }), notes: [] };
-    name = r.result.name;
-    source = say({ code: 'elected', rule: r.result.rule });
-  }
+  const start = sheriffStart(game, d, closed);
+  let source = start.source;
+  if (start.name === null) return { sheriff: null, source, notes: [] };
   const notes: string[] = [];
   const noContact = citer(game.preset)('succession-no-contact');
   const previousClose = Math.max(-Infinity, ...game.days.filter((e) => e.day < d.day).map((e) => e.closes));
-  // Each successor may leave too; a seat holds the badge at most once in a chain, so this ends.
-  const held = new Set<string>();
-  for (let dep = departureOf(game, name, countAt); dep; dep = departureOf(game, name, countAt)) {
-    held.add(name);
-    const handover = sheriffHandover(game, posts, dep);
+  const walk = badgePath(game, start.name, countAt);
+  for (let step = walk.next(); ; ) {
+    if (step.done) return { sheriff: step.value, source, notes };
+    const dep = step.value;
+    const handover = handoverFor(game, closed, dep, d.day);
     // A settled handover of an earlier day is not re-checked every day after it.
     if (!handover.successor || dep.at >= previousClose) notes.push(noteText({ code: 'succession', handover, noContact }, game.timezone));
-    if (!handover.successor || held.has(handover.successor)) {
-      return { sheriff: null, source: say({ code: 'sheriff-out', name, source, at: dep.at, handover }), notes };
-    }
-    source = say({ code: 'passed', handover, source });
-    name = handover.successor;
+    step = walk.next(handover);
+    source = step.done && step.value === null
+      ? say({ code: 'sheriff-out', name: dep.player, source, at: dep.at, handover })
+      : say({ code: 'passed', handover, source });
   }
-  return { sheriff: name, source, notes };
-}
-
-/** The threads a sheriff's successor may be read from: those of every departure (exit, 装傻) before day `day` closes. */
-export function successionThreadsFor(game: Game, day: number): number[] {
-  if (!game.rules.publicVote || !game.rules.day1Election) return [];
-  const closes = findDay(game, day).closes;
-  // A later day's thread may not exist yet: a departure during this day is read from this day's threads.
-  const later = new Set(game.days.filter((d) => d.day > day).flatMap((d) => dayTids(d)));
-  const tids = new Set<number>();
-  for (const e of game.events) {
-    for (const at of [e.out, game.preset === 'm107' ? e.idiot : undefined]) {
-      if (at !== undefined && at < closes) for (const t of successionThreads(game, at)) if (!later.has(t)) tids.add(t);
-    }
-  }
-  return [...tids];
 }
 
 /** The days before `day` closed by `countAt` whose results carry forward (their vote threads are read for it). */
@@ -258,7 +287,7 @@ export function earlierClosedDays(game: Game, day: number, countAt: number = fin
 /** The disagreements between the game file and the results of the closed days before `day` whose vote threads are stored. */
 function earlierResults(game: Game, closed: ClosedOutcomes, day: number, countAt: number): string[] {
   return earlierClosedDays(game, day, countAt).flatMap((e) => {
-    const outcome = closed(e);
+    const outcome = closed.outcome(e);
     return outcome ? exitDisagreements(game, e, outcome.closes, exitsFromTally(outcome)) : [];
   });
 }

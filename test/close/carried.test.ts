@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { carriedForward } from '../../src/close/carried.js';
+import { closedInStore } from '../../src/derived/closed-days.js';
 import { FIXTURES, ids as readIds } from '../helpers/captured.js';
 import { bansha } from '../helpers/cli.js';
 import { captureStore, publicGameWith } from '../votes/fixtures.js';
@@ -45,7 +46,7 @@ describe('bansha elevator after a closed day', () => {
 describe('carriedForward', () => {
   test('a file recording another vote-out at that close: the mismatch is shown, the count\'s result applied', () => {
     const game = publicGameWith((y) => withDay3(y.replace(EVENT, '  - {player: 花卷, out: "2026-11-22 21:00", how: vote}\n')));
-    const c = carriedForward(game, captureStore('public'), 3);
+    const c = carriedForward(game, closedInStore(game, captureStore('public')), 3);
     expect(c.applied.map((x) => x.player)).toEqual(['月饼']);
     expect(c.warnings.map((w) => w.text)).toContainEqual('游戏文件记 花卷 于第 2 日关门时（11-22 21:00）投票出局，但计票结果是 月饼 出局：请核对');
   });
@@ -53,7 +54,8 @@ describe('carriedForward', () => {
   test('a closed day whose vote thread is not stored cannot be checked: said, nothing applied', () => {
     const store = captureStore('public');
     delete store.threads[String(ids.threads.d2vote.tid)];
-    const c = carriedForward(publicGameWith((y) => withDay3(y.replace(EVENT, ''))), store, 3);
+    const game = publicGameWith((y) => withDay3(y.replace(EVENT, '')));
+    const c = carriedForward(game, closedInStore(game, store), 3);
     expect(c.applied).toEqual([]);
     expect(c.warnings).toContainEqual({ day: 2, text: expect.stringMatching(new RegExp(`^第 2 日的帖子 .*${ids.threads.d2vote.tid}.* 未抓全或不在存档中`)) });
   });

@@ -148,7 +148,7 @@ describe('a synthetic 10-day store', () => {
     const all = await openStore(game.storePath, { lock: false });
     const counted = withKnownUids(game, all.data.users);
     for (const d of game.days) {
-      const closed = await closedOutcomes(counted, d.day, all.data);
+      const { closed } = await closedOutcomes(counted, d.day, all.data);
       expect(renderTallyJson(tallyDay(counted, postsFromStore(all.data), d.day, { closed }))).toEqual(renderTallyJson(tallyDay(counted, postsFromStore(all.data), d.day)));
     }
   }, 60_000);
@@ -161,7 +161,7 @@ describe('a synthetic 10-day store', () => {
     // the process thread not opened (were it one a successor is read from, the day's own count would differ)
     const tids = threadsForTally(counted, 10).filter((t) => t !== declared.process!.tid);
     const part = await openStore(declared.storePath, { lock: false, threads: tids });
-    const closed = await closedOutcomes(counted, 10, part.data);
+    const { closed } = await closedOutcomes(counted, 10, part.data);
     // what the closed days give the count (the day's own audit differs: the process thread is not read)
     const of = (t: ReturnType<typeof tallyDay>) => ({ carried: t.notes.filter((n) => /^第 \d+ 日结果/.test(n)) });
     const want = of(tallyDay(counted, postsFromStore(all.data), 10));

@@ -9,14 +9,15 @@
 import type { Command } from 'commander';
 import { dayTids } from '../../activity/threads.js';
 import { loadGame } from '../../game/game-file.js';
-import { findDay } from '../../game/roster.js';
+import { findDay, withKnownUids } from '../../game/roster.js';
 import { arbiterRange, duelPairs, elevatorFloor } from '../../elevator/index.js';
 import { renderElevatorBBCode } from '../../render/elevator-bbcode.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions } from '../options.js';
 import { withStore } from '../../store/with-store.js';
-import { carriedForward, carriedThreads } from '../../close/carried.js';
+import { carriedForward } from '../../close/carried.js';
+import { closedOutcomes } from '../../derived/closed-days.js';
 
 export function register(program: Command): void {
   gameOptions(program.command('elevator').description(t('elevator.description')), { day: true, store: true })
@@ -43,8 +44,10 @@ export function register(program: Command): void {
         return;
       }
       await withStore(game, async (store) => {
-        // The closed days' results the game file does not record yet are applied, each named (carried.ts).
-        const carried = carriedForward(game, store, o.day);
+        // The closed days' results the game file does not record yet are applied, each named (carried.ts),
+        // from their outcomes kept in the store's derived files.
+        const { closed } = await closedOutcomes(withKnownUids(game, store.users), o.day, store);
+        const carried = carriedForward(game, closed, o.day);
         const floor = elevatorFloor(store, carried.game, o.day);
         for (const w of [...carried.warnings.map((x) => x.text), ...floor.warnings]) process.stderr.write(`${t('elevator.warning', w)}\n`);
         const bbcode = renderElevatorBBCode(floor);
@@ -56,6 +59,6 @@ export function register(program: Command): void {
           return;
         }
         process.stdout.write(o.json ? `${JSON.stringify({ ...floor, bbcode }, null, 2)}\n` : bbcode);
-      }, [...dayTids(findDay(game, o.day)), ...carriedThreads(game, o.day)]);
+      }, dayTids(findDay(game, o.day)));
     });
 }

@@ -57,8 +57,8 @@ export function register(program: Command): void {
       const file = ledgerPath(game.file);
       const { day, links, html } = await withCountingStore(game, { ...reportThreads(game, o.day), allowIncomplete: o.allowIncomplete }, async (store, incomplete) => {
         // Earlier days through their digests and outcomes kept in the store's derived files.
-        const { closed, lookBack } = await reportInputs(game, o.day, store);
-        const closing = markIncomplete(closingDay(game, store, o.day, { ledgerFile: file, closed, lookBack }), incomplete);
+        const { closed, lookBack, incomplete: gaps } = await reportInputs(game, o.day, store, incomplete, o.allowIncomplete);
+        const closing = markIncomplete(closingDay(game, store, o.day, { ledgerFile: file, closed, lookBack }), gaps);
         // The ledger ids go into the report (and so into the HTML) before it is drawn.
         if (o.ledger) await recordProposals(game, closing.report, file);
         return { day: closing, links: storedPostLinks(game, store, lookBack), html: o.html ? dayHtml(game, store, closing, undefined, lookBack) : null };

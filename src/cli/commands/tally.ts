@@ -14,13 +14,12 @@ import type { Game } from '../../game/types.js';
 import { renderTallyBBCode } from '../../render/tally-bbcode.js';
 import { renderTallyJson } from '../../render/tally-json.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
-import { postsFromStore, tallyDay, threadsForTally } from '../../votes/tally.js';
-import { withKnownUids } from '../../game/roster.js';
+import { tallyDay, threadsForTally } from '../../votes/tally.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
 import { withCountingStore } from '../../store/with-store.js';
-import { closedOutcomes } from '../../derived/closed-days.js';
+import { tallyFromStore } from '../../derived/closed-days.js';
 
 interface TallyCliOptions {
   game: string;
@@ -72,13 +71,11 @@ export function register(program: Command): void {
         return;
       }
       const tids = threadsForTally(game, o.day, { rules: o.rules });
-      await withCountingStore(game, { tids, allowIncomplete: o.allowIncomplete }, async (store, incomplete) => {
-        const counted = withKnownUids(game, store.users);
-        // The earlier days' results (checked against the game file: carry-forward.ts) and the day-1
-        // election, kept between runs instead of tallied again each time.
-        const closed = await closedOutcomes(counted, o.day, store);
-        const result = tallyDay(counted, postsFromStore(store), o.day, { at, rules: o.rules, closed });
-        if (incomplete.length) result.incomplete = incomplete;
+      await withCountingStore(game, { tids, allowIncomplete: o.allowIncomplete }, async (store, checked) => {
+        // The earlier days' results (checked against the game file: carry-forward.ts), the day-1 election
+        // and the sheriffs' handovers, kept between runs instead of read again each time.
+        const result = await tallyFromStore(game, store, o.day, checked, { at, rules: o.rules, allowIncomplete: o.allowIncomplete });
+        const incomplete = result.incomplete ?? [];
         if (o.post) {
           // The publishing code (and through it the page parser) only when posting.
           const { announcementPlan, refuseIncompletePost } = await import('../../close/announcement.js');

@@ -14,8 +14,8 @@ import { crawlGame, type CrawlOptions } from '../../crawl/crawler.js';
 import { loadGame } from '../../game/game-file.js';
 import { findDay } from '../../game/roster.js';
 import type { Game } from '../../game/types.js';
-import { postsFromStore, tallyDay, threadsForTally } from '../../votes/tally.js';
-import { withKnownUids } from '../../game/roster.js';
+import { tallyDay, threadsForTally } from '../../votes/tally.js';
+import { handoverThreadsNow, tallyFromStore } from '../../derived/closed-days.js';
 import type { TallyResult } from '../../votes/types.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
 import { terminalSafe } from '../../render/safe-text.js';
@@ -68,14 +68,17 @@ export function refusedFrame(err: UserError, at: number, timezone: string): stri
 
 /**
  * Day `day`'s count at `at`, exactly as `bansha crawl` then `bansha tally` make it: the threads the
- * tally reads are crawled (incrementally), every page of them must have been fetched, and the store
- * must hold them completely (unless allowIncomplete) — else the same refusal.
+ * tally reads are crawled (incrementally) — its own, and those its sheriffs' handovers are read from as
+ * the store names them (src/derived/closed-days.ts) — every page of them must have been fetched, and the
+ * store must hold them completely (unless allowIncomplete) — else the same refusal.
  */
 export async function countAsTally(game: Game, day: number, at: number, opts: { crawl?: CrawlOptions; allowIncomplete?: boolean } = {}): Promise<TallyResult> {
   if (!game.rules.publicVote) return tallyDay(game, () => [], day, { at }); // 120b: nothing to read, as tally
   const tids = threadsForTally(game, day);
-  assertFetched(await crawlGame(game, { progress: false, ...opts.crawl, threads: tids }));
-  return withCountingStore(game, { tids, allowIncomplete: opts.allowIncomplete }, (store) => tallyDay(withKnownUids(game, store.users), postsFromStore(store), day, { at }));
+  const threads = [...new Set([...tids, ...(await handoverThreadsNow(game, day, at))])];
+  assertFetched(await crawlGame(game, { progress: false, ...opts.crawl, threads }));
+  return withCountingStore(game, { tids, allowIncomplete: opts.allowIncomplete }, (store, incomplete) =>
+    tallyFromStore(game, store, day, incomplete, { at, allowIncomplete: opts.allowIncomplete }));
 }
 
 /** Runs the watch until closing; returns the final tally. */
