@@ -62,15 +62,16 @@ export interface EarlierDays {
 /**
  * What a count of `day` (as of `at`) reads of the days before it, for `tallyDay`'s `closed` option: from
  * the derived files when their keys still hold, else counted again from the store and saved. `loaded`
- * holds the count's own threads (not read again for the handovers). `reads`: how the threads of the
- * count's own handovers are stored — the caller checks them as it checks its own (with-store.ts
- * countingGaps). `game` is the game as counted (withKnownUids applied).
+ * holds the count's own threads (not read again for the handovers; `loadedPosts`: the count's view of
+ * them, not made twice). `reads`: how the threads of the count's own handovers are stored — the caller
+ * checks them as it checks its own (with-store.ts countingGaps). `game` is the game as counted
+ * (withKnownUids applied).
  */
-export async function closedOutcomes(game: Game, day: number, loaded: StoreData, opts: { at?: number } = {}): Promise<EarlierDays> {
+export async function closedOutcomes(game: Game, day: number, loaded: StoreData, opts: { at?: number; loadedPosts?: PostsOf } = {}): Promise<EarlierDays> {
   // A version-1 store (one file, not yet migrated by a crawl) has no thread logs to key on: nothing saved.
   const keyed = fs.existsSync(threadsDir(game.storePath));
   const logKey = (tid: number) => (keyed ? threadLogKey(game.storePath, tid) : null);
-  const fromLoaded = postsFromStore(loaded);
+  const fromLoaded = opts.loadedPosts ?? postsFromStore(loaded);
   const full = new Map<number, Read>();
   const candidates = new Map<number, Read>();
 
@@ -193,9 +194,10 @@ export async function tallyFromStore(
   opts: { at?: number; rules?: boolean; allowIncomplete?: boolean } = {}, earlier?: EarlierDays,
 ): Promise<TallyResult> {
   const counted = withKnownUids(game, store.users);
-  const read = earlier ?? (await closedOutcomes(counted, day, store, { at: opts.at }));
+  const posts = postsFromStore(store);
+  const read = earlier ?? (await closedOutcomes(counted, day, store, { at: opts.at, loadedPosts: posts }));
   const gaps = withHandoverGaps(game, incomplete, read, opts.allowIncomplete);
-  const result = tallyDay(counted, postsFromStore(store), day, { at: opts.at, rules: opts.rules, closed: read.closed });
+  const result = tallyDay(counted, posts, day, { at: opts.at, rules: opts.rules, closed: read.closed });
   if (gaps.length) result.incomplete = gaps;
   return result;
 }

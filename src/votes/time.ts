@@ -87,7 +87,21 @@ export function forumTime(ms: number, zone: string): string {
   return `${c.month}-${c.day} ${clockText(c)}`;
 }
 
-/** ISO 8601 with the forum's offset ("2026-11-22T13:00:00+08:00"). */
+/**
+ * ISO 8601 with the forum's offset ("2026-11-22T13:00:00+08:00"), as luxon writes it. A tally's JSON writes
+ * one per ballot: whole seconds in a named zone are written from the zone's clock (forumClock), the
+ * offset being that clock minus UTC; anything else (milliseconds, "UTC", a fixed offset, an offset of
+ * seconds, a year outside 1000–9999) by luxon.
+ */
 export function forumIso(ms: number, zone: string): string {
+  const c = ms % 1000 === 0 && zone.includes('/') ? forumClock(ms, zone) : null;
+  if (c && c.year.length === 4 && !c.year.startsWith('0')) {
+    const offset = (Date.UTC(Number(c.year), Number(c.month) - 1, Number(c.day), Number(c.hour), Number(c.minute), Number(c.second)) - ms) / 60_000;
+    if (Number.isInteger(offset)) {
+      const abs = Math.abs(offset);
+      const two = (n: number) => String(n).padStart(2, '0');
+      return `${c.year}-${c.month}-${c.day}T${c.hour}:${c.minute}:${c.second}${offset < 0 ? '-' : '+'}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+    }
+  }
   return DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }) ?? new Date(ms).toISOString();
 }

@@ -8,13 +8,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { synthGame, gamePage } from '../../src/bench/synth-game.js';
 import { closingDay, dayHtml, storedPostLinks } from '../../src/close/closing-day.js';
-import { closedOutcomes } from '../../src/derived/closed-days.js';
+import { closedOutcomes, tallyFromStore } from '../../src/derived/closed-days.js';
 import { reportInputs, reportThreads } from '../../src/derived/closing-inputs.js';
 import { loadGame, parseGame } from '../../src/game/game-file.js';
-import { withKnownUids } from '../../src/game/roster.js';
+import { departureOf, successionThreads } from '../../src/votes/succession.js';
+import { findDay, withKnownUids } from '../../src/game/roster.js';
 import type { Game } from '../../src/game/types.js';
 import { renderDayReportBBCode } from '../../src/render/report-bbcode.js';
 import { renderDayReportJson } from '../../src/render/report-json.js';
@@ -22,7 +24,7 @@ import { renderTallyJson } from '../../src/render/tally-json.js';
 import { derivedDir, derivedKey, readDerived, threadLogKey, writeDerived } from '../../src/store/derived-cache.js';
 import { emptyStore, openStore } from '../../src/store/index.js';
 import type { StoreData } from '../../src/store/types.js';
-import { postsFromStore, tallyDay, threadsForTally } from '../../src/votes/tally.js';
+import { handoverThreads, postsFromStore, tallyDay, threadsForTally } from '../../src/votes/tally.js';
 import { demoStore, FIXTURES, recordFetched, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
 
 let root: string;
@@ -197,6 +199,82 @@ describe('a synthetic 10-day store', () => {
     expect(changed.filter((f) => f.startsWith('thread-') && f !== `thread-${tid}.json`)).toEqual([]);
     // closed days whose sheriff's successor may be read from day 3's thread are counted again; no earlier one
     expect(changed.filter((f) => f.startsWith('closed-day-')).map((f) => Number(/\d+/.exec(f)![0])).every((d) => d >= 3)).toBe(true);
+  }, 60_000);
+
+  /**
+   * The synthetic game with its day-1 sheriff leaving on day 6 (players leave one a night: the sheriff
+   * may not be among them), in a store of its own: the departure and the threads a count of day 10
+   * reads its handover from.
+   */
+  const sheriffLeaves = async (name: string) => {
+    const all = await openStore(game.storePath, { lock: false });
+    const elected = tallyDay(withKnownUids(game, all.data.users), postsFromStore(all.data), 1).result.name!;
+    let yaml = fs.readFileSync(game.file, 'utf8');
+    const day6 = DateTime.fromMillis(findDay(game, 6).opens, { zone: game.timezone }).toFormat('yyyy-MM-dd HH:mm');
+    if (!game.events.some((e) => e.player === elected)) yaml = yaml.replace('events:\n', `events:\n  - {player: ${elected}, out: "${day6}", how: night}\n`);
+    const g = await onDisk(name, '', all.data, yaml);
+    const dep = departureOf(g, elected, findDay(g, 10).closes)!;
+    return { game: g, elected, dep, threads: handoverThreads(g, dep, 10) };
+  };
+  const day10Threads = (g: Game) => threadsForTally(g, 10);
+  const openedOn = async (g: Game, tids: number[]) => (await openStore(g.storePath, { lock: false, threads: tids })).data;
+
+  test("a sheriff's handover is read around the sheriff's own departure only, not every player's", async () => {
+    const { game, dep, threads } = await sheriffLeaves('synth-sheriff');
+    expect(dep).not.toBeNull();
+    const others = game.events.filter((e) => e.player !== dep.player && e.out !== undefined && e.out < dep.at);
+    expect(others.length).toBeGreaterThan(0); // players left before the sheriff did: their threads are not read
+    fs.rmSync(derivedDir(game.storePath), { recursive: true, force: true });
+    const { reads } = await closedOutcomes(withKnownUids(game, {}), 10, await openedOn(game, day10Threads(game)));
+    expect(reads.map((r) => r.completeness.tid).sort()).toEqual([...threads].sort());
+    // the discussion threads read outside the count's own: only those, kept as their candidate posts (a
+    // vote thread is read in full anyway, for its day's count)
+    const kept = Object.keys(derivedFiles(game)).filter((f) => f.startsWith('succession-')).map((f) => Number(/\d+/.exec(f)![0]));
+    const talk = new Set(game.days.map((d) => d.discussion?.tid));
+    expect(kept.sort()).toEqual(threads.filter((t) => talk.has(t) && !day10Threads(game).includes(t)).sort());
+    const otherThreads = others.flatMap((e) => successionThreads(game, e.out!)).filter((t) => !threads.includes(t) && !day10Threads(game).includes(t));
+    expect(otherThreads.length).toBeGreaterThan(0);
+    for (const t of otherThreads) expect(kept).not.toContain(t);
+  }, 60_000);
+
+  test("a director naming the successor in a handover thread: the next tally passes the badge, as when read in full", async () => {
+    const { game: changed, elected, dep, threads } = await sheriffLeaves('synth-successor');
+    const tally = async () => {
+      const store = await openedOn(changed, day10Threads(changed));
+      return renderTallyJson(await tallyFromStore(changed, store, 10, []));
+    };
+    const before = JSON.parse(await tally());
+    const successor = changed.players.find((p) => p !== elected && !changed.events.some((e) => e.player === p))!;
+    // the director's post, after the departure, in the first handover thread outside day 10's own
+    const tid = threads.find((t) => !day10Threads(changed).includes(t))!;
+    const store = await openStore(changed.storePath, { threads: [tid] });
+    const last = Object.values(store.data.posts).sort((a, b) => b.pid - a.pid)[0];
+    const v = last.versions[last.versions.length - 1];
+    const pid = 9_100_000;
+    store.data.posts[String(pid)] = { ...last, pid, versions: [{ ...v, post: { ...v.post, pid, floor: (v.post.floor ?? 0) + 1, author: changed.directors[0], authorId: null, text: `警徽移交给 ${successor}`, postedAt: new Date(dep.at + 60_000).toISOString() } }] };
+    await store.write();
+    await store.close();
+    const after = JSON.parse(await tally());
+    expect(before.sheriff).not.toBe(successor);
+    expect(after.sheriff).toBe(successor);
+    const all = await openStore(changed.storePath, { lock: false });
+    const counted = withKnownUids(changed, all.data.users);
+    expect(JSON.stringify(after, null, 2) + '\n').toEqual(renderTallyJson({ ...tallyDay(counted, postsFromStore(all.data), 10) }));
+  }, 60_000);
+
+  test("a handover thread crawled incompletely: the tally refuses naming it, or counts it as incomplete when allowed", async () => {
+    const { game: gap, threads } = await sheriffLeaves('synth-gap');
+    const tid = threads.find((t) => !day10Threads(gap).includes(t))!;
+    const store = await openStore(gap.storePath, { threads: [tid] });
+    const thread = store.data.threads[String(tid)];
+    expect(thread.pageCount).toBeGreaterThan(1);
+    delete thread.pages[String(thread.pageCount)];
+    await store.write();
+    await store.close();
+    const loaded = await openedOn(gap, day10Threads(gap));
+    await expect(tallyFromStore(gap, loaded, 10, [])).rejects.toMatchObject({ exitCode: 3, message: expect.stringContaining(String(tid)) });
+    const counted = await tallyFromStore(gap, loaded, 10, [], { allowIncomplete: true });
+    expect(counted.incomplete?.map((c) => c.tid)).toContain(tid);
   }, 60_000);
 
   test('a changed game file: the closed days are counted again', async () => {
