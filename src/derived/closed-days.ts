@@ -20,7 +20,7 @@ import { derivedKey, readDerived, threadLogKey, writeDerived } from '../store/de
 import { openStore, threadsDir } from '../store/store-file.js';
 import { threadPosts, type SlicePost } from '../store/slice.js';
 import type { Completeness, StoreData } from '../store/types.js';
-import { countingGaps, threadRead, withStore, type ThreadRead } from '../store/with-store.js';
+import { countingGaps, threadReads, withStore, type ThreadRead } from '../store/with-store.js';
 import { successionCandidates, successionPatternsKey } from '../votes/succession.js';
 import {
   badgePath, closedFromPosts, earlierClosedDays, handoverFor, handoverThreads, outcomeOf, postsFromStore, sheriffStart, tallyDay,
@@ -81,14 +81,15 @@ export async function closedOutcomes(game: Game, day: number, loaded: StoreData,
     if (!missing.length) return;
     const logs = missing.map(logKey);
     const store = await openStore(game.storePath, { lock: false, forum: game.forum, threads: missing });
-    missing.forEach((t, i) => full.set(t, { posts: threadPosts(store.data, t), read: threadRead(store.data, t), log: logs[i] }));
+    const reads = threadReads(store.data, missing);
+    missing.forEach((t, i) => full.set(t, { posts: threadPosts(store.data, t), read: reads[i], log: logs[i] }));
     await store.close();
   };
 
   /** A thread's handover candidates: from a thread at hand, the derived file, or its log (one thread at a time, then let go). */
   const readCandidates = async (tid: number): Promise<void> => {
     if (candidates.has(tid)) return;
-    const at = full.get(tid) ?? (loaded.threads[String(tid)] ? { posts: fromLoaded(tid), read: threadRead(loaded, tid) } : null);
+    const at = full.get(tid) ?? (loaded.threads[String(tid)] ? { posts: fromLoaded(tid), read: threadReads(loaded, [tid])[0] } : null);
     if (at) {
       candidates.set(tid, { ...at, posts: successionCandidates(game, at.posts) });
       return;
@@ -101,7 +102,7 @@ export async function closedOutcomes(game: Game, day: number, loaded: StoreData,
       return;
     }
     const store = await openStore(game.storePath, { lock: false, forum: game.forum, threads: [tid] });
-    const value = { posts: successionCandidates(game, threadPosts(store.data, tid)), read: threadRead(store.data, tid) };
+    const value = { posts: successionCandidates(game, threadPosts(store.data, tid)), read: threadReads(store.data, [tid])[0] };
     await store.close();
     if (log !== null) writeDerived(game.storePath, `succession-${tid}`, key, value);
     candidates.set(tid, { ...value, log });

@@ -37,8 +37,23 @@ function dataOf(store: Store | StoreData): StoreData {
  * two posts share a floor, never hide a post (posts are keyed by pid).
  */
 export function completeness(store: Store | StoreData, tid: number): Completeness {
+  return completenessOf(store, [tid])[0];
+}
+
+/** The completeness of each thread of `tids`, the store's posts walked once for all of them. */
+export function completenessOf(store: Store | StoreData, tids: readonly number[]): Completeness[] {
   const data = dataOf(store);
-  const thread = data.threads[String(tid)];
+  const floors = new Map<number, Set<number>>(tids.map((tid) => [tid, new Set<number>()]));
+  for (const stored of Object.values(data.posts)) {
+    const of = floors.get(stored.tid);
+    if (!of) continue;
+    const floor = stored.versions[stored.versions.length - 1].post.floor;
+    if (floor !== null && floor > 0) of.add(floor);
+  }
+  return tids.map((tid) => threadCompleteness(data.threads[String(tid)], tid, floors.get(tid)!));
+}
+
+function threadCompleteness(thread: StoredThread | undefined, tid: number, floors: ReadonlySet<number>): Completeness {
   if (!thread) {
     return { tid, pagesFetched: 0, pageCount: 0, missingPages: [1], maxFloor: 0, missingFloors: [], replies: null, complete: false };
   }
@@ -48,13 +63,8 @@ export function completeness(store: Store | StoreData, tid: number): Completenes
     if (thread.pages[String(p)]) pagesFetched++;
     else missingPages.push(p);
   }
-  const floors = new Set<number>();
-  for (const stored of Object.values(data.posts)) {
-    if (stored.tid !== tid) continue;
-    const floor = stored.versions[stored.versions.length - 1].post.floor;
-    if (floor !== null && floor > 0) floors.add(floor);
-  }
-  const maxFloor = floors.size ? Math.max(...floors) : 0;
+  let maxFloor = 0;
+  for (const f of floors) if (f > maxFloor) maxFloor = f;
   const replies = tailCount(thread);
   const lastFloor = replies === null ? maxFloor : Math.max(maxFloor, replies + 1);
   const missingFloors: number[] = [];

@@ -6,7 +6,7 @@
 import type { Game } from '../game/types.js';
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
-import { completeness, describeGaps } from './completeness.js';
+import { completenessOf, describeGaps } from './completeness.js';
 import { openStore } from './store-file.js';
 import type { Completeness, StoreData } from './types.js';
 
@@ -64,9 +64,9 @@ export function countingGaps(game: Game, reads: readonly ThreadRead[], opts: Omi
   return reads.filter((r) => !r.completeness.complete).map((r) => r.completeness);
 }
 
-/** How thread `tid` of an opened store reads. */
-export function threadRead(store: StoreData, tid: number): ThreadRead {
-  return { stored: Boolean(store.threads[String(tid)]), completeness: completeness(store, tid) };
+/** How the threads `tids` of an opened store read. */
+export function threadReads(store: StoreData, tids: readonly number[]): ThreadRead[] {
+  return completenessOf(store, tids).map((c) => ({ stored: Boolean(store.threads[String(c.tid)]), completeness: c }));
 }
 
 /**
@@ -76,5 +76,5 @@ export function threadRead(store: StoreData, tid: number): ThreadRead {
  * the outputs must say so) and closes the store.
  */
 export async function withCountingStore<T>(game: Game, opts: CountingStoreOptions, use: (store: StoreData, incomplete: Completeness[]) => T | Promise<T>): Promise<T> {
-  return withStore(game, (store) => use(store, countingGaps(game, opts.tids.map((tid) => threadRead(store, tid)), opts)), opts.load ? [...new Set([...opts.tids, ...opts.load])] : opts.tids);
+  return withStore(game, (store) => use(store, countingGaps(game, threadReads(store, opts.tids), opts)), opts.load ? [...new Set([...opts.tids, ...opts.load])] : opts.tids);
 }
