@@ -206,7 +206,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   if (next?.discussion) {
     // The next day starts from the closed days' results, confirmed or not (the summary says which).
     const { floor, carried } = await withStore(game, async (store) => {
-      const c = carriedForward(game, (await closedOutcomes(withKnownUids(game, store.users), next.day, store)).closed, next.day);
+      const c = carriedForward(game, (await closedOutcomes(withKnownUids(game, store.users), next.day, store, { outcomesOnly: true })).closed, next.day);
       return { floor: elevatorFloor(store, c.game, next.day), carried: c };
     }, dayTids(next));
     // This day's own results are in the summary above; earlier days' unrecorded ones are worth a line.

@@ -64,16 +64,21 @@ export interface EarlierDays {
  * the derived files when their keys still hold, else counted again from the store and saved. `loaded`
  * holds the count's own threads (not read again for the handovers; `loadedPosts`: the count's view of
  * them, not made twice). `reads`: how the threads of the count's own handovers are stored — the caller
- * checks them as it checks its own (with-store.ts countingGaps). `game` is the game as counted
- * (withKnownUids applied).
+ * checks them as it checks its own (with-store.ts countingGaps). `outcomesOnly`: day `day` itself is not
+ * counted (the elevator: the closed days' results only), so its handovers are not read. `game` is the
+ * game as counted (withKnownUids applied).
  */
-export async function closedOutcomes(game: Game, day: number, loaded: StoreData, opts: { at?: number; loadedPosts?: PostsOf } = {}): Promise<EarlierDays> {
+export async function closedOutcomes(
+  game: Game, day: number, loaded: StoreData, opts: { at?: number; loadedPosts?: PostsOf; outcomesOnly?: boolean } = {},
+): Promise<EarlierDays> {
   // A version-1 store (one file, not yet migrated by a crawl) has no thread logs to key on: nothing saved.
   const keyed = fs.existsSync(threadsDir(game.storePath));
   const logKey = (tid: number) => (keyed ? threadLogKey(game.storePath, tid) : null);
   const fromLoaded = opts.loadedPosts ?? postsFromStore(loaded);
   const full = new Map<number, Read>();
   const candidates = new Map<number, Read>();
+  // (day 1's election has no sheriff to weigh)
+  const countsSheriff = (d: GameDay) => !(d.day === 1 && game.rules.day1Election);
 
   /** Read these threads in full (those not read yet), their logs' keys taken first. */
   const readFull = async (tids: readonly number[]): Promise<void> => {
@@ -163,8 +168,6 @@ export async function closedOutcomes(game: Game, day: number, loaded: StoreData,
     return { outcome: counted, reads: unkeyed ? [] : [...all].sort((a, b) => a[0] - b[0]) };
   };
 
-  // (day 1's election has no sheriff to weigh)
-  const countsSheriff = (d: GameDay) => !(d.day === 1 && game.rules.day1Election);
   const fingerprint = gameFingerprint(game);
   for (const d of daysRead(game, day)) {
     const name = `closed-day-${d.day}`;
@@ -180,7 +183,7 @@ export async function closedOutcomes(game: Game, day: number, loaded: StoreData,
   }
 
   const d = game.days.find((x) => x.day === day)!;
-  const own = countsSheriff(d) ? await readBadgePath(d, Math.min(opts.at ?? d.closes, d.closes)) : [];
+  const own = countsSheriff(d) && !opts.outcomesOnly ? await readBadgePath(d, Math.min(opts.at ?? d.closes, d.closes)) : [];
   return { closed: { outcome, successionPosts }, reads: [...new Set(own)].map((t) => candidates.get(t)!.read) };
 }
 
@@ -226,7 +229,10 @@ export function closedInStore(game: Game, store: StoreData): ClosedOutcomes {
   return {
     outcome: (day) => {
       const read = new Set<number>();
-      const outcome = closedFromPosts(game, (tid) => (read.add(tid), posts(tid))).outcome(day);
+      const outcome = closedFromPosts(game, (tid) => {
+        read.add(tid);
+        return posts(tid);
+      }).outcome(day);
       return outcome && { ...outcome, unread: [...read].filter((t) => !completeness(store, t).complete).sort((a, b) => a - b) };
     },
     successionPosts: posts,

@@ -46,7 +46,7 @@ export function register(program: Command): void {
       await withStore(game, async (store) => {
         // The closed days' results the game file does not record yet are applied, each named (carried.ts),
         // from their outcomes kept in the store's derived files.
-        const { closed } = await closedOutcomes(withKnownUids(game, store.users), o.day, store);
+        const { closed } = await closedOutcomes(withKnownUids(game, store.users), o.day, store, { outcomesOnly: true });
         const carried = carriedForward(game, closed, o.day);
         const floor = elevatorFloor(store, carried.game, o.day);
         for (const w of [...carried.warnings.map((x) => x.text), ...floor.warnings]) process.stderr.write(`${t('elevator.warning', w)}\n`);
