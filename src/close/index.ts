@@ -40,7 +40,7 @@ import { announcementPlan } from './announcement.js';
 import { t } from '../i18n/index.js';
 import { renderElevatorBBCode } from '../render/elevator-bbcode.js';
 import { closingDay, dayHtml, markIncomplete, recordProposals, storedPostLinks, threadsForReport, type ClosingDay } from './closing-day.js';
-import { closedOutcomes, handoverThreadsNow } from '../derived/closed-days.js';
+import { closedOutcomes, crawlWithHandovers } from '../derived/closed-days.js';
 import { reportInputs, reportThreads } from '../derived/closing-inputs.js';
 import { withDaySheriff, withExitEvents, writeGameFile } from './confirm.js';
 import { carriedForward, sentOffOn } from './carried.js';
@@ -106,11 +106,16 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
     // Every thread the day's count and report read: the day's own, the process thread, day 1's election,
     // those the count's sheriffs' handovers are read from, and where a successor to a sheriff out at the
     // close would be published (succession.ts).
-    const handovers = await handoverThreadsNow(game, opts.day);
-    const tids = [...new Set([...threadsForReport(game, opts.day), ...dayTids(day), ...handovers, ...successionThreads(game, day.closes)])];
-    const crawl = await crawlGame(game, { ...(typeof opts.crawl === 'object' ? opts.crawl : {}), threads: tids, log });
-    const pages = crawl.threads.reduce((n, t) => n + t.fetchedPages.length, 0);
-    summary.push(t('close.crawl', crawl.threads.length, opts.day, pages, crawl.requests, Boolean(crawl.incomplete)));
+    const tids = [...threadsForReport(game, opts.day), ...dayTids(day), ...successionThreads(game, day.closes)];
+    const done = { threads: 0, pages: 0, requests: 0, incomplete: false };
+    await crawlWithHandovers(game, opts.day, tids, async (threads) => {
+      const crawl = await crawlGame(game, { ...(typeof opts.crawl === 'object' ? opts.crawl : {}), threads, log });
+      done.threads += crawl.threads.length;
+      done.pages += crawl.threads.reduce((n, x) => n + x.fetchedPages.length, 0);
+      done.requests += crawl.requests;
+      done.incomplete ||= Boolean(crawl.incomplete);
+    });
+    summary.push(t('close.crawl', done.threads, opts.day, done.pages, done.requests, done.incomplete));
   }
 
   const out = path.resolve(opts.out ?? defaultCloseDir(game.file, opts.day));

@@ -213,11 +213,18 @@ export function withHandoverGaps(game: Game, incomplete: readonly Completeness[]
 }
 
 /**
- * The threads a count of `day` (as of `at`) reads its sheriffs' handovers from, as the store names them
- * now: what a crawl before the count fetches beside the count's own threads (watch, close).
+ * Crawl (with `crawl`) the threads `tids`, then the threads a count of `day` (as of `at`) reads its
+ * sheriffs' handovers from as the store then names them, until there is none left uncrawled (a crawl
+ * can bring the post naming a successor who left too): what `watch` and `close` fetch before counting.
  */
-export async function handoverThreadsNow(game: Game, day: number, at?: number): Promise<number[]> {
-  return withStore(game, async (store) => (await closedOutcomes(withKnownUids(game, store.users), day, store, { at })).reads.map((r) => r.completeness.tid), []);
+export async function crawlWithHandovers(game: Game, day: number, tids: readonly number[], crawl: (tids: number[]) => Promise<void>, at?: number): Promise<void> {
+  const crawled = new Set<number>();
+  for (let fresh = [...new Set(tids)]; fresh.length; ) {
+    await crawl(fresh);
+    for (const t of fresh) crawled.add(t);
+    const handovers = await withStore(game, async (store) => (await closedOutcomes(withKnownUids(game, store.users), day, store, { at })).reads, []);
+    fresh = [...new Set(handovers.map((r) => r.completeness.tid))].filter((t) => !crawled.has(t));
+  }
 }
 
 /**

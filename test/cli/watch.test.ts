@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReplayServer, type ReplayServer } from '../../src/replay/index.js';
-import { runWatch, type WatchClock } from '../../src/cli/commands/watch.js';
+import { countAsTally, runWatch, type WatchClock } from '../../src/cli/commands/watch.js';
 import { loadGame } from '../../src/game/game-file.js';
-import { FIXTURES } from '../helpers/captured.js';
+import { openStore } from '../../src/store/index.js';
+import { threadsForTally } from '../../src/votes/tally.js';
+import { FIXTURES, ids } from '../helpers/captured.js';
 
 const TMP = path.resolve(import.meta.dirname, '../.tmp/watch');
 
@@ -44,4 +46,23 @@ describe('bansha watch with a fake clock', () => {
     const counted = (f: string) => (f.match(/^ {2}✓/gm) ?? []).length;
     expect(counted(running[0].frame)).toBeLessThanOrEqual(counted(frames.at(-1)!.frame));
   });
+
+  it("crawls the threads a sheriff's handover is read from, as the posts name the sheriff, on a fresh store", async () => {
+    // 包子, elected on day 1, leaves before day 2 opens: the handover is read from day 1's discussion too
+    const dir = path.join(TMP, 'handover');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'game.yaml');
+    fs.writeFileSync(file, fs.readFileSync(path.join(FIXTURES, 'games', 'public.yaml'), 'utf8').replace(/^forum: .*$/m, `forum: ${server.url}`)
+      .replace('events:\n', 'events:\n  - {player: 包子, out: "2026-11-22 09:00", how: night}\n'));
+    const game = loadGame(file);
+    const d1talk = ids('public').threads.d1talk.tid;
+    expect(threadsForTally(game, 2)).not.toContain(d1talk);
+    const closes = game.days.find((d) => d.day === 2)!.closes;
+    const final = await countAsTally(game, 2, closes, { crawl: { session: server.sessionState(), delayMs: 0, concurrency: 4 } });
+    expect(final.sheriffSource).toContain('包子');
+    const store = await openStore(game.storePath, { lock: false });
+    expect(Object.keys(store.data.threads)).toContain(String(d1talk));
+    expect(final.incomplete).toBeUndefined();
+  });
 });
+

@@ -15,7 +15,7 @@ import { loadGame } from '../../game/game-file.js';
 import { findDay } from '../../game/roster.js';
 import type { Game } from '../../game/types.js';
 import { tallyDay, threadsForTally } from '../../votes/tally.js';
-import { handoverThreadsNow, tallyFromStore } from '../../derived/closed-days.js';
+import { crawlWithHandovers, tallyFromStore } from '../../derived/closed-days.js';
 import type { TallyResult } from '../../votes/types.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
 import { terminalSafe } from '../../render/safe-text.js';
@@ -75,8 +75,7 @@ export function refusedFrame(err: UserError, at: number, timezone: string): stri
 export async function countAsTally(game: Game, day: number, at: number, opts: { crawl?: CrawlOptions; allowIncomplete?: boolean } = {}): Promise<TallyResult> {
   if (!game.rules.publicVote) return tallyDay(game, () => [], day, { at }); // 120b: nothing to read, as tally
   const tids = threadsForTally(game, day);
-  const threads = [...new Set([...tids, ...(await handoverThreadsNow(game, day, at))])];
-  assertFetched(await crawlGame(game, { progress: false, ...opts.crawl, threads }));
+  await crawlWithHandovers(game, day, tids, async (threads) => assertFetched(await crawlGame(game, { progress: false, ...opts.crawl, threads })), at);
   return withCountingStore(game, { tids, allowIncomplete: opts.allowIncomplete }, (store, incomplete) =>
     tallyFromStore(game, store, day, incomplete, { at, allowIncomplete: opts.allowIncomplete }));
 }
