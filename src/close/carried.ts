@@ -4,7 +4,8 @@
  * elevator floor must not list them as in. A result the game file does not record yet is applied and
  * named in a warning (the director confirms it with `bansha close --day D --confirm`, or corrects the
  * file); a day whose count read threads not completely stored cannot be checked, and the warning says
- * so instead of guessing. The closed days' outcomes are read, not tallied again (src/derived/closed-days.ts). Disagreements with what the file records are shown, never resolved.
+ * so instead of guessing. Disagreements with what the file records are shown, never resolved. The
+ * closed days' outcomes are read (src/derived/closed-days.ts), not tallied again.
  */
 import { ledgerPath, readLedger } from '../cards/ledger.js';
 import { standings } from '../cards/standing.js';

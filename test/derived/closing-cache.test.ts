@@ -12,7 +12,8 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { synthGame, gamePage } from '../../src/bench/synth-game.js';
 import { closingDay, dayHtml, storedPostLinks } from '../../src/close/closing-day.js';
-import { closedOutcomes, tallyFromStore } from '../../src/derived/closed-days.js';
+import { carriedForward } from '../../src/close/carried.js';
+import { closedInStore, closedOutcomes, tallyFromStore } from '../../src/derived/closed-days.js';
 import { reportInputs, reportThreads } from '../../src/derived/closing-inputs.js';
 import { loadGame, parseGame } from '../../src/game/game-file.js';
 import { departureOf, successionThreads } from '../../src/votes/succession.js';
@@ -93,6 +94,8 @@ async function expectSame(game: Game, day: number): Promise<void> {
   expect(cached).toEqual(full);
 }
 
+const openedOn = async (g: Game, tids: number[]) => (await openStore(g.storePath, { lock: false, threads: tids })).data;
+
 const derivedFiles = (game: Game): Record<string, string> => {
   const dir = derivedDir(game.storePath);
   return Object.fromEntries(fs.readdirSync(dir).sort().map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
@@ -152,6 +155,18 @@ describe('a synthetic 10-day store', () => {
     for (const d of game.days) {
       const { closed } = await closedOutcomes(counted, d.day, all.data);
       expect(renderTallyJson(tallyDay(counted, postsFromStore(all.data), d.day, { closed }))).toEqual(renderTallyJson(tallyDay(counted, postsFromStore(all.data), d.day)));
+    }
+  }, 60_000);
+
+  test("elevator: the closed days' results carried forward from the derived files, as counted from every thread", async () => {
+    const all = await openStore(game.storePath, { lock: false });
+    const counted = withKnownUids(game, all.data.users);
+    for (const d of game.days) {
+      for (const round of ['cold', 'warm']) {
+        if (round === 'cold') fs.rmSync(derivedDir(game.storePath), { recursive: true, force: true });
+        const { closed } = await closedOutcomes(counted, d.day, await openedOn(game, []), { outcomesOnly: true });
+        expect(carriedForward(game, closed, d.day), `day ${d.day} ${round}`).toEqual(carriedForward(game, closedInStore(counted, all.data), d.day));
+      }
     }
   }, 60_000);
 
@@ -217,7 +232,6 @@ describe('a synthetic 10-day store', () => {
     return { game: g, elected, dep, threads: handoverThreads(g, dep, 10) };
   };
   const day10Threads = (g: Game) => threadsForTally(g, 10);
-  const openedOn = async (g: Game, tids: number[]) => (await openStore(g.storePath, { lock: false, threads: tids })).data;
 
   test("a sheriff's handover is read around the sheriff's own departure only, not every player's", async () => {
     const { game, dep, threads } = await sheriffLeaves('synth-sheriff');
