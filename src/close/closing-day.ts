@@ -1,8 +1,8 @@
 /**
  * One day at closing time, assembled once from the store: its tally (src/votes/tally.ts) and its day
  * report (src/report/day-report.ts), whose acceleration comes from that tally — what `bansha report`,
- * `bansha close` and `demo` render. Also the report's threads, the ledger step, post links and the
- * day's HTML page.
+ * `bansha close` and `demo` render. Also the report's threads, the ledger step and post links (the
+ * day's HTML page: day-html.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,9 +11,6 @@ import { readLedger, ledgerPath, mergeProposals, updateLedger } from '../cards/l
 import type { CardProposal, LedgerCard } from '../cards/types.js';
 import { findDay, withKnownUids } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
-import { gameTitle, htmlDayInput, htmlSource, reportTitle } from '../render/html-day.js';
-import { VERSION } from '../version.js';
-import { renderHtmlReport } from '../render/html-report.js';
 import { buildDayReport, type DayReport } from '../report/day-report.js';
 import { postUrl, threadPosts, type SlicePost } from '../store/slice.js';
 import type { Completeness, StoreData } from '../store/types.js';
@@ -135,23 +132,15 @@ export async function recordProposals(game: Game, report: DayReport, ledgerFile:
 
 /** Links to the stored posts by pid (the forum's find-post URL), those of the store and of `lookBack`. */
 export function storedPostLinks(game: Game, store: StoreData, lookBack?: LookBack): (pid: number) => string | null {
-  const tids = new Map<number, number>();
-  for (const d of lookBack?.values() ?? []) for (const p of d.posts) tids.set(p.pid, p.tid);
-  for (const p of Object.values(store.posts)) tids.set(p.pid, p.tid);
+  // Built on the first link asked for: the JSON and terminal views ask for none.
+  let tids: Map<number, number> | undefined;
   return (pid) => {
+    if (!tids) {
+      tids = new Map();
+      for (const d of lookBack?.values() ?? []) for (const p of d.posts) tids.set(p.pid, p.tid);
+      for (const p of Object.values(store.posts)) tids.set(p.pid, p.tid);
+    }
     const tid = tids.get(pid);
     return tid === undefined ? null : postUrl(game.forum, tid, pid);
   };
-}
-
-/** The self-contained HTML report of the day as text: titled by the game's threads, the store's age and completeness in its footer. */
-export function dayHtml(game: Game, store: StoreData, day: ClosingDay, now = Date.now(), lookBack?: LookBack): string {
-  const source = htmlSource(store, threadsForReport(game, day.report.day), VERSION);
-  const title = gameTitle(game, (tid) => store.threads[String(tid)]?.title ?? lookBack?.get(tid)?.title);
-  return renderHtmlReport(htmlDayInput(day.report, day.tally, { title, now, postUrl: storedPostLinks(game, store, lookBack), source }));
-}
-
-/** Where `--html` writes by default: beside the game file, `<game>-day<N>.html`. */
-export function defaultHtmlPath(game: Game, day: number): string {
-  return path.join(path.dirname(path.resolve(game.file)), `${reportTitle(game)}-day${day}.html`);
 }
