@@ -38,6 +38,19 @@ interface Seen {
   posts: DigestPost[];
 }
 
+/** Posts in time order (pid within a second): one pass for the first or the last, not a sort per change. */
+const later = (a: DigestPost, b: DigestPost): boolean => a.at > b.at || (a.at === b.at && a.pid > b.pid);
+function earliest(posts: readonly DigestPost[]): DigestPost | undefined {
+  let best: DigestPost | undefined;
+  for (const p of posts) if (!best || later(best, p)) best = p;
+  return best;
+}
+function latest(posts: readonly DigestPost[]): DigestPost {
+  let best = posts[0];
+  for (const p of posts) if (later(p, best)) best = p;
+  return best;
+}
+
 /** Every change of avatar or signature per player across the given posts (all the game's threads, as seated). */
 export function profileChanges(posts: readonly DigestPost[], players: readonly string[]): ProfileChange[] {
   const inGame = new Set(players);
@@ -84,11 +97,10 @@ export function profileChanges(posts: readonly DigestPost[], players: readonly s
       for (let i = 1; i < order.length; i++) {
         const old = order[i - 1];
         const now = order[i];
-        const byTime = (a: DigestPost, b: DigestPost) => a.at - b.at || a.pid - b.pid;
-        const beforePost = [...old.posts].sort(byTime).at(-1)!;
-        const later = now.posts.filter((p) => p.at > old.last).sort(byTime);
-        const post = later[0] ?? [...now.posts].sort(byTime).at(-1)!;
-        out.push({ player, what, before: old.value, after: now.value, beforePost, post, postedAfter: later.length > 0, oldLastSeen: old.last, newFirstSeen: now.first });
+        const beforePost = latest(old.posts);
+        const firstAfter = earliest(now.posts.filter((p) => p.at > old.last));
+        const post = firstAfter ?? latest(now.posts);
+        out.push({ player, what, before: old.value, after: now.value, beforePost, post, postedAfter: firstAfter !== undefined, oldLastSeen: old.last, newFirstSeen: now.first });
       }
     }
   }
