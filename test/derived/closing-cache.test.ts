@@ -22,6 +22,7 @@ import { renderDayReportJson } from '../../src/render/report-json.js';
 import { renderTallyJson } from '../../src/render/tally-json.js';
 import { derivedDir, derivedKey, readDerived, threadLogKey, writeDerived } from '../../src/store/derived-cache.js';
 import { emptyStore, openStore } from '../../src/store/index.js';
+import { digestThread, threadDigests } from '../../src/store/thread-digest.js';
 import type { StoreData } from '../../src/store/types.js';
 import { postsFromStore, tallyDay, threadsForTally } from '../../src/votes/tally.js';
 import { demoStore, FIXTURES, recordFetched, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
@@ -139,6 +140,20 @@ describe('a synthetic 10-day store', () => {
     const through = game.days.filter((d) => d.day < 10).flatMap((d) => [d.discussion!.tid, d.vote!.tid]);
     expect(files.filter((f) => f.startsWith('thread-')).sort()).toEqual(through.filter((t) => !load.includes(t)).map((t) => `thread-${t}.json`).sort());
     expect(files.filter((f) => f.startsWith('closed-day-'))).toHaveLength(9);
+  }, 60_000);
+
+  test('a digest read back from its file is the digest of the thread read in full (shared sightings and link stems included)', async () => {
+    const all = await openStore(game.storePath, { lock: false });
+    const tids = game.days.filter((d) => d.day < 10).flatMap((d) => [d.discussion!.tid, d.vote!.tid]);
+    const made = await threadDigests(game.storePath, all.data.forum, tids); // made now or read back
+    const read = await threadDigests(game.storePath, all.data.forum, tids); // read back
+    for (const tid of tids) {
+      const want = digestThread(all.data, tid);
+      expect(made.get(tid)).toEqual(want);
+      expect(read.get(tid)).toEqual(want);
+    }
+    // avatar changes are in the game (else the sightings would prove little)
+    expect(new Set(tids.flatMap((t) => digestThread(all.data, t).posts.map((p) => p.sightings[0].avatar))).size).toBeGreaterThan(1);
   }, 60_000);
 
   test('every day, as when read in full', async () => {
