@@ -102,7 +102,32 @@ export function forumFormat(ms: number, zone: string, pattern: ForumPattern): st
   return pattern.replace(/yyyy|MM|dd|HH|mm|ss/g, (token) => parts[token]);
 }
 
-/** ISO 8601 with the forum's offset ("2026-11-22T13:00:00+08:00"). */
+/** Zones luxon holds as a fixed offset ("UTC"): it writes their zero offset as "Z". */
+const fixedZones = new Map<string, boolean>();
+const isFixedZone = (zone: string): boolean => {
+  let fixed = fixedZones.get(zone);
+  if (fixed === undefined) fixedZones.set(zone, (fixed = DateTime.fromMillis(0, { zone }).zone.isUniversal));
+  return fixed;
+};
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/**
+ * ISO 8601 with the forum's offset ("2026-11-22T13:00:00+08:00"), as luxon's toISO({ suppressMilliseconds })
+ * writes it — from the forum clock (a report writes one per post it lists); luxon's own for a fixed-offset
+ * zone, a year outside 1000–9999 or an offset of odd seconds (local mean time before 1900).
+ */
 export function forumIso(ms: number, zone: string): string {
+  const c = Number.isFinite(ms) && !isFixedZone(zone) ? forumClock(ms, zone) : null;
+  const year = c ? Number(c.year) : NaN;
+  if (c && year >= 1000 && year <= 9999) {
+    const milli = ((ms % 1000) + 1000) % 1000;
+    // the offset as luxon takes it: the clock read as UTC minus the instant's whole second
+    const offset = (Date.UTC(year, Number(c.month) - 1, Number(c.day), Number(c.hour), Number(c.minute), Number(c.second)) - (ms - milli)) / 60_000;
+    if (Number.isInteger(offset)) {
+      const abs = Math.abs(offset);
+      return `${c.year}-${c.month}-${c.day}T${c.hour}:${c.minute}:${c.second}${milli ? `.${String(milli).padStart(3, '0')}` : ''}` +
+        `${offset < 0 ? '-' : '+'}${two(Math.trunc(abs / 60))}:${two(abs % 60)}`;
+    }
+  }
   return DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }) ?? new Date(ms).toISOString();
 }
