@@ -132,15 +132,22 @@ export async function recordProposals(game: Game, report: DayReport, ledgerFile:
 
 /** Links to the stored posts by pid (the forum's find-post URL), those of the store and of `lookBack`. */
 export function storedPostLinks(game: Game, store: StoreData, lookBack?: LookBack): (pid: number) => string | null {
-  // Built on the first link asked for: the JSON and terminal views ask for none.
-  let tids: Map<number, number> | undefined;
+  const earlier = [...(lookBack?.values() ?? [])];
   return (pid) => {
-    if (!tids) {
-      tids = new Map();
-      for (const d of lookBack?.values() ?? []) for (const p of d.posts) tids.set(p.pid, p.tid);
-      for (const p of Object.values(store.posts)) tids.set(p.pid, p.tid);
-    }
-    const tid = tids.get(pid);
+    // A digest's posts are in pid order: a report links a few hundred posts, so a search, not a map of every pid.
+    const tid = store.posts[String(pid)]?.tid ?? earlier.find((d) => holdsPid(d.posts, pid))?.tid;
     return tid === undefined ? null : postUrl(game.forum, tid, pid);
   };
+}
+
+function holdsPid(posts: ReadonlyArray<{ pid: number }>, pid: number): boolean {
+  let lo = 0;
+  let hi = posts.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (posts[mid].pid === pid) return true;
+    if (posts[mid].pid < pid) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
