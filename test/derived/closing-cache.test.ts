@@ -151,6 +151,8 @@ describe('a synthetic 10-day store', () => {
       const want = digestThread(all.data, tid);
       expect(made.get(tid)).toEqual(want);
       expect(read.get(tid)).toEqual(want);
+      // posts of one page share one sightings list: frozen, so no reader can change another post's
+      expect(Object.isFrozen(read.get(tid)!.posts[0].sightings)).toBe(true);
     }
     // avatar changes are in the game (else the sightings would prove little)
     expect(new Set(tids.flatMap((t) => digestThread(all.data, t).posts.map((p) => p.sightings[0].avatar))).size).toBeGreaterThan(1);
