@@ -122,7 +122,8 @@ export async function recordProposals(game: Game, report: DayReport, ledgerFile:
     if (!proposals.length) return before;
     const merged = mergeProposals(before, proposals, now);
     entries = merged.entries;
-    return merged.ledger;
+    // A rerun that proposes what the ledger holds leaves the file as it is (no write each minute).
+    return JSON.stringify(merged.ledger) === JSON.stringify(before) ? before : merged.ledger;
   });
   for (const card of report.cards) {
     const e = entries.find((x) => x.player === card.player && x.kind === card.kind && (x.category ?? '') === (card.category ?? ''));
