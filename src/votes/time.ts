@@ -92,13 +92,14 @@ export type ForumPattern = 'yyyy-MM-dd HH:mm' | 'yyyy-MM-dd HH:mm:ss' | 'MM-dd H
 
 /**
  * `DateTime.fromMillis(ms, { zone }).toFormat(pattern)` without luxon's per-call cost (a report writes a
- * time per flag and per ballot): the same text, luxon's own when Intl does not know the zone.
+ * time per flag and per ballot): the same text; luxon's own when Intl does not know the zone or the year
+ * is outside 1000–9999.
  */
 export function forumFormat(ms: number, zone: string, pattern: ForumPattern): string {
   const c = forumClock(ms, zone);
-  if (!c) return DateTime.fromMillis(ms, { zone }).toFormat(pattern);
-  const year = c.year.startsWith('-') ? c.year : c.year.padStart(4, '0');
-  const parts: Record<string, string> = { yyyy: year, MM: c.month, dd: c.day, HH: c.hour, mm: c.minute, ss: c.second };
+  const year = c ? Number(c.year) : NaN;
+  if (!c || !(year >= 1000 && year <= 9999)) return DateTime.fromMillis(ms, { zone }).toFormat(pattern);
+  const parts: Record<string, string> = { yyyy: c.year, MM: c.month, dd: c.day, HH: c.hour, mm: c.minute, ss: c.second };
   return pattern.replace(/yyyy|MM|dd|HH|mm|ss/g, (token) => parts[token]);
 }
 
