@@ -49,8 +49,11 @@ function save(d: ThreadDigest): SavedDigest {
   return {
     title: d.title,
     values,
-    posts: d.posts.map((p) => [p.pid, p.floor, p.at, p.author, p.authorId, p.deleted ? 1 : 0,
-      ...p.sightings.flatMap((s) => [ix(s.avatar), ix(s.signature), ix(s.firstSeen), ix(s.lastSeen)])]),
+    posts: d.posts.map((p) => {
+      const row: SavedDigest['posts'][number] = [p.pid, p.floor, p.at, p.author, p.authorId, p.deleted ? 1 : 0];
+      for (const s of p.sightings) row.push(ix(s.avatar), ix(s.signature), ix(s.firstSeen), ix(s.lastSeen));
+      return row;
+    }),
   };
 }
 
