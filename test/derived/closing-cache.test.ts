@@ -158,6 +158,21 @@ describe('a synthetic 10-day store', () => {
     expect(new Set(tids.flatMap((t) => digestThread(all.data, t).posts.map((p) => p.sightings[0].avatar))).size).toBeGreaterThan(1);
   }, 60_000);
 
+  test('post links through the digests are the links of the posts read in full', async () => {
+    const all = await openStore(game.storePath, { lock: false });
+    const { tids, load } = reportThreads(game, 10);
+    const part = await openStore(game.storePath, { lock: false, threads: [...new Set([...tids, ...load])] });
+    const { lookBack } = await reportInputs(game, 10, part.data);
+    expect(lookBack!.size).toBeGreaterThan(0);
+    const full = storedPostLinks(game, all.data);
+    const through = storedPostLinks(game, part.data, lookBack);
+    const pids = Object.values(all.data.posts).map((p) => p.pid);
+    for (const pid of pids) expect(through(pid), `pid ${pid}`).toBe(full(pid));
+    expect(pids.every((pid) => full(pid) !== null)).toBe(true);
+    expect(through(Math.max(...pids) + 1)).toBeNull();
+    expect(through(Math.min(...pids) - 1)).toBeNull();
+  }, 60_000);
+
   test('every day, as when read in full', async () => {
     for (const d of game.days) await expectSame(game, d.day);
   }, 120_000);
