@@ -1,8 +1,8 @@
 /**
  * One day at closing time, assembled once from the store: its tally (src/votes/tally.ts) and its day
  * report (src/report/day-report.ts), whose acceleration comes from that tally — what `bansha report`,
- * `bansha close` and `demo` render. Also the report's threads, the ledger step, post links and the
- * day's HTML page.
+ * `bansha close` and `demo` render. Also the report's threads, the ledger step and post links (the
+ * day's HTML page: day-html.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,9 +11,6 @@ import { readLedger, ledgerPath, mergeProposals, updateLedger } from '../cards/l
 import type { CardProposal, LedgerCard } from '../cards/types.js';
 import { findDay, withKnownUids } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
-import { gameTitle, htmlDayInput, htmlSource, reportTitle } from '../render/html-day.js';
-import { VERSION } from '../version.js';
-import { renderHtmlReport } from '../render/html-report.js';
 import { buildDayReport, type DayReport } from '../report/day-report.js';
 import { postUrl, threadPosts, type SlicePost } from '../store/slice.js';
 import type { Completeness, StoreData } from '../store/types.js';
@@ -125,7 +122,8 @@ export async function recordProposals(game: Game, report: DayReport, ledgerFile:
     if (!proposals.length) return before;
     const merged = mergeProposals(before, proposals, now);
     entries = merged.entries;
-    return merged.ledger;
+    // A rerun that proposes what the ledger holds leaves the file as it is (no write each minute).
+    return JSON.stringify(merged.ledger) === JSON.stringify(before) ? before : merged.ledger;
   });
   for (const card of report.cards) {
     const e = entries.find((x) => x.player === card.player && x.kind === card.kind && (x.category ?? '') === (card.category ?? ''));
@@ -135,23 +133,22 @@ export async function recordProposals(game: Game, report: DayReport, ledgerFile:
 
 /** Links to the stored posts by pid (the forum's find-post URL), those of the store and of `lookBack`. */
 export function storedPostLinks(game: Game, store: StoreData, lookBack?: LookBack): (pid: number) => string | null {
-  const tids = new Map<number, number>();
-  for (const d of lookBack?.values() ?? []) for (const p of d.posts) tids.set(p.pid, p.tid);
-  for (const p of Object.values(store.posts)) tids.set(p.pid, p.tid);
+  const earlier = [...(lookBack?.values() ?? [])];
   return (pid) => {
-    const tid = tids.get(pid);
+    // A digest's posts are in pid order: a report links a few hundred posts, so a search, not a map of every pid.
+    const tid = store.posts[String(pid)]?.tid ?? earlier.find((d) => holdsPid(d.posts, pid))?.tid;
     return tid === undefined ? null : postUrl(game.forum, tid, pid);
   };
 }
 
-/** The self-contained HTML report of the day as text: titled by the game's threads, the store's age and completeness in its footer. */
-export function dayHtml(game: Game, store: StoreData, day: ClosingDay, now = Date.now(), lookBack?: LookBack): string {
-  const source = htmlSource(store, threadsForReport(game, day.report.day), VERSION);
-  const title = gameTitle(game, (tid) => store.threads[String(tid)]?.title ?? lookBack?.get(tid)?.title);
-  return renderHtmlReport(htmlDayInput(day.report, day.tally, { title, now, postUrl: storedPostLinks(game, store, lookBack), source }));
-}
-
-/** Where `--html` writes by default: beside the game file, `<game>-day<N>.html`. */
-export function defaultHtmlPath(game: Game, day: number): string {
-  return path.join(path.dirname(path.resolve(game.file)), `${reportTitle(game)}-day${day}.html`);
+function holdsPid(posts: ReadonlyArray<{ pid: number }>, pid: number): boolean {
+  let lo = 0;
+  let hi = posts.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (posts[mid].pid === pid) return true;
+    if (posts[mid].pid < pid) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }

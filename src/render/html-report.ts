@@ -12,7 +12,7 @@
 import type { Completeness } from '../store/types.js';
 import { INCOMPLETE_HEAD, incompleteLines } from './incomplete.js';
 import { createHash } from 'node:crypto';
-import { DateTime } from 'luxon';
+import { forumFormat, type ForumPattern } from '../votes/time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
 import { escapeHtml, link } from './html-escape.js';
 import { renderTimelineSvg } from './timeline-svg.js';
@@ -117,7 +117,7 @@ export function reportCsp(style = STYLE): string {
 
 /** The report page as HTML text. */
 export function renderHtmlReport(input: HtmlReportInput): string {
-  const fmt = (t: number, f = 'yyyy-MM-dd HH:mm') => DateTime.fromMillis(t, { zone: input.timezone }).toFormat(f);
+  const fmt = (t: number, f: ForumPattern = 'yyyy-MM-dd HH:mm') => forumFormat(t, input.timezone, f);
   const body: string[] = [];
   body.push(
     `<h1>${escapeHtml(input.title)} · 第${input.day}日</h1>`,
@@ -152,7 +152,7 @@ export function renderHtmlReport(input: HtmlReportInput): string {
 }
 
 /** bansha's version, when the data was crawled and made into this page, and whether the crawl was complete. */
-function footer(input: HtmlReportInput, fmt: (t: number, f?: string) => string): string {
+function footer(input: HtmlReportInput, fmt: (t: number, f?: ForumPattern) => string): string {
   const src = input.source;
   const lines = [`bansha${src ? ` ${escapeHtml(src.version)}` : ''} · 生成于 ${escapeHtml(fmt(input.generatedAt, 'yyyy-MM-dd HH:mm:ss'))}（${escapeHtml(input.timezone)}）`];
   if (src) {
@@ -167,7 +167,7 @@ function td(label: string, html: string, cls = ''): string {
   return `<td${cls ? ` class="${cls}"` : ''} data-label="${escapeHtml(label)}">${html}</td>`;
 }
 
-function tallySection(input: HtmlReportInput, fmt: (t: number, f?: string) => string): string[] {
+function tallySection(input: HtmlReportInput, fmt: (t: number, f?: ForumPattern) => string): string[] {
   const t = input.tally;
   const out = ['<section id="tally">', '<h2>票型</h2>'];
   if (!t) {
@@ -235,7 +235,7 @@ function tallySection(input: HtmlReportInput, fmt: (t: number, f?: string) => st
 
 const STATUS: Record<BallotRecord['status'], string> = { counted: '计入', rejected: '无效', superseded: '已改' };
 
-function ballotRow(b: BallotRecord, fmt: (t: number, f?: string) => string): string {
+function ballotRow(b: BallotRecord, fmt: (t: number, f?: ForumPattern) => string): string {
   // The public reason first, then what only the director reads, marked (each note once).
   const notes = [...new Set([b.proxyBy ? `代投：${b.proxyBy}` : null, b.edit ? `编辑：${b.edit.before} → ${b.edit.after}` : null, ...b.flags].filter((n): n is string => !!n))];
   const mine = [b.note, ...notes].filter((n): n is string => !!n);
@@ -263,7 +263,7 @@ function activitySection(a: HtmlActivityTable | null, notes: string[]): string[]
   return out;
 }
 
-function flagsSection(flags: HtmlFlag[], fmt: (t: number, f?: string) => string): string[] {
+function flagsSection(flags: HtmlFlag[], fmt: (t: number, f?: ForumPattern) => string): string[] {
   const out = ['<section id="flags">', '<h2>需要导演确认</h2>'];
   if (flags.length === 0) {
     out.push('<p class="empty">没有标记。</p>', '</section>');

@@ -7,6 +7,7 @@
  * attributes), so the page's strict CSP needs no 'unsafe-inline'. Pure: a VoteTimeline in, SVG text out.
  */
 import { DateTime } from 'luxon';
+import { forumFormat, type ForumPattern } from '../votes/time.js';
 import { escapeHtml } from './html-escape.js';
 import type { VoteTimeline } from './vote-timeline.js';
 
@@ -43,7 +44,7 @@ export function renderTimelineSvg(tl: VoteTimeline, opts: TimelineChartOptions):
   const yMax = Math.ceil(maxVotes);
   const x = (t: number) => m.left + ((t - x0) / (x1 - x0)) * pw;
   const y = (v: number) => m.top + ph - (v / yMax) * ph;
-  const fmt = (t: number, f = 'MM-dd HH:mm') => DateTime.fromMillis(t, { zone: opts.timezone }).toFormat(f);
+  const fmt = (t: number, f: ForumPattern = 'MM-dd HH:mm') => forumFormat(t, opts.timezone, f);
   const f1 = (n: number) => String(Math.round(n * 10) / 10);
 
   const parts: string[] = [];

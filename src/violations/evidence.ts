@@ -26,6 +26,7 @@ const CHAT_LINE = new RegExp(
 
 /** Lines of the text that look like a pasted chat record (one with seconds, or two or more). */
 export function chatRecordLines(text: string): string[] {
+  if (!/\d:\d\d/.test(text)) return []; // every chat line has a time: most posts have none, and are not split
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
   const hits = lines.filter((l) => CHAT_LINE.test(l));
   const withSeconds = hits.some((l) => /\d{1,2}:\d{2}:\d{2}/.test(l));

@@ -6,7 +6,12 @@
  * other CSS name a player can type by hand), #rgb, #rrggbb, rgb()/rgba(). A size is enlarged when a
  * Discuz size number is above maxSize or a CSS size is above maxPx.
  */
-import { differenceCiede2000, parse, type Color } from 'culori';
+import { createRequire } from 'node:module';
+import type * as Culori from 'culori';
+import type { Color } from 'culori';
+
+// culori's one-file build (the same version's code): its ES entry is ~150 modules, ~60 ms to load per run.
+const { differenceCiede2000, parse } = createRequire(import.meta.url)('culori/require') as typeof Culori;
 
 /** The colour names Discuz's editor offers (static/js/bbcode.js `coloroptions`), for reference and tests. */
 export const DISCUZ_EDITOR_COLORS = [
@@ -30,10 +35,18 @@ export function parseColor(value: string): Color | null {
   return c ?? null;
 }
 
+/** A day's posts repeat a handful of colour values: each is read and measured once a run. */
+const deltas = new Map<string, number | null>();
+
 /** CIEDE2000 difference from #FF0000, or null when the value is not a colour. */
 export function redDeltaE(value: string): number | null {
-  const c = parseColor(value);
-  return c ? delta(RED, c) : null;
+  let d = deltas.get(value);
+  if (d === undefined) {
+    const c = parseColor(value);
+    if (deltas.size >= 10_000) deltas.clear(); // a long-lived process (watch) stays bounded
+    deltas.set(value, (d = c ? delta(RED, c) : null));
+  }
+  return d;
 }
 
 /** True when the value is red or near it under the threshold. */

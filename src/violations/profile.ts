@@ -38,6 +38,19 @@ interface Seen {
   posts: DigestPost[];
 }
 
+/** Posts in time order (pid within a second): one pass for the first or the last, not a sort per change. */
+const later = (a: DigestPost, b: DigestPost): boolean => a.at > b.at || (a.at === b.at && a.pid > b.pid);
+function earliest(posts: readonly DigestPost[]): DigestPost | undefined {
+  let best: DigestPost | undefined;
+  for (const p of posts) if (!best || later(best, p)) best = p;
+  return best;
+}
+function latest(posts: readonly DigestPost[]): DigestPost {
+  let best = posts[0];
+  for (const p of posts) if (later(p, best)) best = p;
+  return best;
+}
+
 /** Every change of avatar or signature per player across the given posts (all the game's threads, as seated). */
 export function profileChanges(posts: readonly DigestPost[], players: readonly string[]): ProfileChange[] {
   const inGame = new Set(players);
@@ -55,40 +68,50 @@ export function profileChanges(posts: readonly DigestPost[], players: readonly s
     if (n === undefined) norms.set(v, (n = norm(v)));
     return n;
   };
-  // By account (the seat's name and the account's uid): a substitute (替补) playing the seat has its own avatar.
-  const byAccount = new Map<string, DigestPost[]>();
+  // By account (the seat's name, then the account's uid): a substitute (替补) playing the seat has its own avatar.
+  const byAccount = new Map<string, Map<number | null, DigestPost[]>>();
   for (const p of posts) {
     if (!inGame.has(p.author) || p.deleted) continue;
-    const account = `${p.author}\u0000${p.authorId ?? ''}`;
-    const mine = byAccount.get(account);
+    let ids = byAccount.get(p.author);
+    if (!ids) byAccount.set(p.author, (ids = new Map()));
+    const mine = ids.get(p.authorId);
     if (mine) mine.push(p);
-    else byAccount.set(account, [p]);
+    else ids.set(p.authorId, [p]);
   }
-  for (const mine of byAccount.values()) {
-    const player = mine[0].author;
-    for (const what of ['avatar', 'signature'] as const) {
-      const values = new Map<string | null, Seen>();
+  const note = (values: Map<string | null, Seen>, value: string | null, first: number, last: number, p: DigestPost): void => {
+    const seen = values.get(value);
+    if (!seen) values.set(value, { value, first, last, posts: [p] });
+    else {
+      if (first < seen.first) seen.first = first;
+      if (last > seen.last) seen.last = last;
+      if (seen.posts[seen.posts.length - 1] !== p) seen.posts.push(p);
+    }
+  };
+  for (const ids of byAccount.values()) {
+    for (const mine of ids.values()) {
+      const player = mine[0].author;
+      // One pass over the account's sightings for both (avatar, then signature, in the output's order).
+      const seenBy = { avatar: new Map<string | null, Seen>(), signature: new Map<string | null, Seen>() };
       for (const p of mine) {
-        for (const s of p.sightings) {
-          const value = normed(s[what]);
+        const sightings = p.sightings;
+        for (let i = 0; i < sightings.length; i++) {
+          const s = sightings[i];
           const first = ms(s.firstSeen);
           const last = ms(s.lastSeen);
-          const seen = values.get(value) ?? { value, first, last, posts: [] };
-          seen.first = Math.min(seen.first, first);
-          seen.last = Math.max(seen.last, last);
-          if (seen.posts[seen.posts.length - 1] !== p) seen.posts.push(p);
-          values.set(value, seen);
+          note(seenBy.avatar, normed(s.avatar), first, last, p);
+          note(seenBy.signature, normed(s.signature), first, last, p);
         }
       }
-      const order = [...values.values()].sort((a, b) => a.first - b.first);
-      for (let i = 1; i < order.length; i++) {
-        const old = order[i - 1];
-        const now = order[i];
-        const byTime = (a: DigestPost, b: DigestPost) => a.at - b.at || a.pid - b.pid;
-        const beforePost = [...old.posts].sort(byTime).at(-1)!;
-        const later = now.posts.filter((p) => p.at > old.last).sort(byTime);
-        const post = later[0] ?? [...now.posts].sort(byTime).at(-1)!;
-        out.push({ player, what, before: old.value, after: now.value, beforePost, post, postedAfter: later.length > 0, oldLastSeen: old.last, newFirstSeen: now.first });
+      for (const what of ['avatar', 'signature'] as const) {
+        const order = [...seenBy[what].values()].sort((a, b) => a.first - b.first);
+        for (let i = 1; i < order.length; i++) {
+          const old = order[i - 1];
+          const now = order[i];
+          const beforePost = latest(old.posts);
+          const firstAfter = earliest(now.posts.filter((p) => p.at > old.last));
+          const post = firstAfter ?? latest(now.posts);
+          out.push({ player, what, before: old.value, after: now.value, beforePost, post, postedAfter: firstAfter !== undefined, oldLastSeen: old.last, newFirstSeen: now.first });
+        }
       }
     }
   }

@@ -19,7 +19,7 @@ import { digestPost, type DigestPost } from '../store/slice.js';
 import { findBannedWording } from './wording.js';
 import { profileDetail, profileSnippet, wordingDetail } from './details.js';
 import type { WordLists } from './word-lists.js';
-import { DateTime } from 'luxon';
+import { forumFormat } from '../votes/time.js';
 
 export interface ViolationScanInput {
   game: Game;
@@ -106,7 +106,7 @@ export function violationFlags(input: ViolationScanInput): Flag[] {
   const inScope = new Set(scope.map((p) => p.pid));
   const flags: Flag[] = [];
   const zone = game.timezone;
-  const local = (ms: number) => DateTime.fromMillis(ms, { zone }).toFormat('yyyy-LL-dd HH:mm');
+  const local = (ms: number) => forumFormat(ms, zone, 'yyyy-MM-dd HH:mm');
 
   for (const post of scope) {
     const exit = exitTime(game, post.author);

@@ -87,20 +87,47 @@ export function forumTime(ms: number, zone: string): string {
   return `${c.month}-${c.day} ${clockText(c)}`;
 }
 
+/** The forum-local patterns the reports write (luxon tokens: yyyy year, MM month, dd day, HH hour, mm minute, ss second). */
+export type ForumPattern = 'yyyy-MM-dd HH:mm' | 'yyyy-MM-dd HH:mm:ss' | 'MM-dd HH:mm' | 'MM-dd HH:mm:ss' | 'MM-dd' | 'HH:mm';
+
 /**
- * ISO 8601 with the forum's offset ("2026-11-22T13:00:00+08:00"), as luxon writes it. A tally's JSON writes
- * one per ballot: whole seconds in a named zone are written from the zone's clock (forumClock), the
- * offset being that clock minus UTC; anything else (milliseconds, "UTC", a fixed offset, an offset of
- * seconds, a year outside 1000–9999) by luxon.
+ * `DateTime.fromMillis(ms, { zone }).toFormat(pattern)` without luxon's per-call cost (a report writes a
+ * time per flag and per ballot): the same text; luxon's own when Intl does not know the zone or the year
+ * is outside 1000–9999.
+ */
+export function forumFormat(ms: number, zone: string, pattern: ForumPattern): string {
+  const c = forumClock(ms, zone);
+  const year = c ? Number(c.year) : NaN;
+  if (!c || !(year >= 1000 && year <= 9999)) return DateTime.fromMillis(ms, { zone }).toFormat(pattern);
+  const parts: Record<string, string> = { yyyy: c.year, MM: c.month, dd: c.day, HH: c.hour, mm: c.minute, ss: c.second };
+  return pattern.replace(/yyyy|MM|dd|HH|mm|ss/g, (token) => parts[token]);
+}
+
+/** Zones luxon holds as a fixed offset ("UTC"): it writes their zero offset as "Z". */
+const fixedZones = new Map<string, boolean>();
+const isFixedZone = (zone: string): boolean => {
+  let fixed = fixedZones.get(zone);
+  if (fixed === undefined) fixedZones.set(zone, (fixed = DateTime.fromMillis(0, { zone }).zone.isUniversal));
+  return fixed;
+};
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/**
+ * ISO 8601 with the forum's offset ("2026-11-22T13:00:00+08:00"), as luxon's toISO({ suppressMilliseconds })
+ * writes it — from the forum clock (a report writes one per post it lists); luxon's own for a fixed-offset
+ * zone, a year outside 1000–9999 or an offset of odd seconds (local mean time before 1900).
  */
 export function forumIso(ms: number, zone: string): string {
-  const c = ms % 1000 === 0 && zone.includes('/') ? forumClock(ms, zone) : null;
-  if (c && c.year.length === 4 && !c.year.startsWith('0')) {
-    const offset = (Date.UTC(Number(c.year), Number(c.month) - 1, Number(c.day), Number(c.hour), Number(c.minute), Number(c.second)) - ms) / 60_000;
+  const c = Number.isFinite(ms) && !isFixedZone(zone) ? forumClock(ms, zone) : null;
+  const year = c ? Number(c.year) : NaN;
+  if (c && year >= 1000 && year <= 9999) {
+    const milli = ((ms % 1000) + 1000) % 1000;
+    // the offset as luxon takes it: the clock read as UTC minus the instant's whole second
+    const offset = (Date.UTC(year, Number(c.month) - 1, Number(c.day), Number(c.hour), Number(c.minute), Number(c.second)) - (ms - milli)) / 60_000;
     if (Number.isInteger(offset)) {
       const abs = Math.abs(offset);
-      const two = (n: number) => String(n).padStart(2, '0');
-      return `${c.year}-${c.month}-${c.day}T${c.hour}:${c.minute}:${c.second}${offset < 0 ? '-' : '+'}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+      return `${c.year}-${c.month}-${c.day}T${c.hour}:${c.minute}:${c.second}${milli ? `.${String(milli).padStart(3, '0')}` : ''}` +
+        `${offset < 0 ? '-' : '+'}${two(Math.trunc(abs / 60))}:${two(abs % 60)}`;
     }
   }
   return DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }) ?? new Date(ms).toISOString();

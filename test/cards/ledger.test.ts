@@ -149,6 +149,14 @@ describe('CLI: report → ledger → confirm → list', () => {
       expect(json.day).toBe(1);
       const ledger = readLedger({ file: gameFile });
       expect(ledger.cards.length).toBe(json.cards.length);
+      // a rerun proposing the same cards gives the same ids and leaves the ledger file as it was
+      const file = ledgerPath(gameFile);
+      const stat = (f: string) => (({ ino, mtimeMs, size }) => ({ ino, mtimeMs, size }))(fs.statSync(f));
+      const written = stat(file);
+      out.length = 0;
+      await run('report', '--game', gameFile, '--day', '1', '--json');
+      expect(JSON.parse(out.join('')).cards.map((c: { id: string }) => c.id)).toEqual(json.cards.map((c: { id: string }) => c.id));
+      expect(stat(file)).toEqual(written);
       const id = ledger.cards.find((c) => c.player === '月饼' && c.kind === 'no-ballot')!.id;
       out.length = 0;
       await run('cards', 'confirm', id, '--game', gameFile, '--note', '确认');

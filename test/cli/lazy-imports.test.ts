@@ -10,16 +10,17 @@ import { describe, expect, test } from 'vitest';
 
 const root = path.resolve(__dirname, '../..');
 
-/** The npm packages `bansha ARGS…` resolves, in order (the hook prints them on stderr). */
-function packagesLoaded(args: string[]): string[] {
+/** What `bansha ARGS…` resolves, in order (the hook prints it on stderr): npm packages, or bansha's own modules. */
+function loaded(args: string[], what: 'package' | 'module' = 'package'): string[] {
   const r = spawnSync(
     process.execPath,
     ['--import', path.join(root, 'test/store/register-ts.mjs'), '--import', path.join(__dirname, 'packages-hook.mjs'), path.join(root, 'src/cli/main.ts'), ...args],
     { encoding: 'utf8' },
   );
   if (r.status !== 0) throw new Error(`bansha ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return r.stderr.split('\n').flatMap((l) => /^\[package\] (.+)$/.exec(l)?.[1] ?? []);
+  return r.stderr.split('\n').flatMap((l) => new RegExp(`^\\[${what}\\] (.+)$`).exec(l)?.[1] ?? []);
 }
+const packagesLoaded = (args: string[]): string[] => loaded(args);
 
 describe('lazy imports', () => {
   test('--version loads no command module and no package but commander', () => {
@@ -36,4 +37,12 @@ describe('lazy imports', () => {
       if (cmd !== 'report') expect(pkgs).not.toContain('pinyin-pro');
     }, 60_000);
   }
+
+  test('report loads its views only for the one asked for (the HTML renderers only with --html)', () => {
+    const modules = loaded(['report', '--help'], 'module');
+    expect(modules).toContain('src/cli/commands/report.ts');
+    for (const view of ['close/day-html', 'render/html-report', 'render/html-day', 'render/report-json', 'render/report-bbcode', 'render/report-markdown', 'render/report-terminal']) {
+      expect(modules).not.toContain(`src/${view}.ts`);
+    }
+  }, 60_000);
 });

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { synthGame, gamePage } from '../../src/bench/synth-game.js';
-import { closingDay, dayHtml, storedPostLinks } from '../../src/close/closing-day.js';
+import { closingDay, storedPostLinks } from '../../src/close/closing-day.js';
+import { dayHtml } from '../../src/close/day-html.js';
 import { carriedForward } from '../../src/close/carried.js';
 import { closedInStore, closedOutcomes, tallyFromStore } from '../../src/derived/closed-days.js';
 import { reportInputs, reportThreads } from '../../src/derived/closing-inputs.js';
@@ -24,6 +25,7 @@ import { renderDayReportJson } from '../../src/render/report-json.js';
 import { renderTallyJson } from '../../src/render/tally-json.js';
 import { derivedDir, derivedKey, readDerived, threadLogKey, writeDerived } from '../../src/store/derived-cache.js';
 import { emptyStore, openStore } from '../../src/store/index.js';
+import { digestThread, threadDigests } from '../../src/store/thread-digest.js';
 import type { StoreData } from '../../src/store/types.js';
 import { handoverThreads, postsFromStore, tallyDay, threadsForTally } from '../../src/votes/tally.js';
 import { demoStore, FIXTURES, recordFetched, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
@@ -143,6 +145,37 @@ describe('a synthetic 10-day store', () => {
     const through = game.days.filter((d) => d.day < 10).flatMap((d) => [d.discussion!.tid, d.vote!.tid]);
     expect(files.filter((f) => f.startsWith('thread-')).sort()).toEqual(through.filter((t) => !load.includes(t)).map((t) => `thread-${t}.json`).sort());
     expect(files.filter((f) => f.startsWith('closed-day-'))).toHaveLength(9);
+  }, 60_000);
+
+  test('a digest read back from its file is the digest of the thread read in full (shared sightings and link stems included)', async () => {
+    const all = await openStore(game.storePath, { lock: false });
+    const tids = game.days.filter((d) => d.day < 10).flatMap((d) => [d.discussion!.tid, d.vote!.tid]);
+    const made = await threadDigests(game.storePath, all.data.forum, tids); // made now or read back
+    const read = await threadDigests(game.storePath, all.data.forum, tids); // read back
+    for (const tid of tids) {
+      const want = digestThread(all.data, tid);
+      expect(made.get(tid)).toEqual(want);
+      expect(read.get(tid)).toEqual(want);
+      // posts of one page share one sightings list: frozen, so no reader can change another post's
+      expect(Object.isFrozen(read.get(tid)!.posts[0].sightings)).toBe(true);
+    }
+    // avatar changes are in the game (else the sightings would prove little)
+    expect(new Set(tids.flatMap((t) => digestThread(all.data, t).posts.map((p) => p.sightings[0].avatar))).size).toBeGreaterThan(1);
+  }, 60_000);
+
+  test('post links through the digests are the links of the posts read in full', async () => {
+    const all = await openStore(game.storePath, { lock: false });
+    const { tids, load } = reportThreads(game, 10);
+    const part = await openStore(game.storePath, { lock: false, threads: [...new Set([...tids, ...load])] });
+    const { lookBack } = await reportInputs(game, 10, part.data);
+    expect(lookBack!.size).toBeGreaterThan(0);
+    const full = storedPostLinks(game, all.data);
+    const through = storedPostLinks(game, part.data, lookBack);
+    const pids = Object.values(all.data.posts).map((p) => p.pid);
+    for (const pid of pids) expect(through(pid), `pid ${pid}`).toBe(full(pid));
+    expect(pids.every((pid) => full(pid) !== null)).toBe(true);
+    expect(through(Math.max(...pids) + 1)).toBeNull();
+    expect(through(Math.min(...pids) - 1)).toBeNull();
   }, 60_000);
 
   test('every day, as when read in full', async () => {

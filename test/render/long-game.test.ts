@@ -6,7 +6,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { synthGame, gamePage } from '../../src/bench/synth-game.js';
-import { closingDay, dayHtml } from '../../src/close/closing-day.js';
+import { closingDay } from '../../src/close/closing-day.js';
+import { dayHtml } from '../../src/close/day-html.js';
 import { parseGame } from '../../src/game/game-file.js';
 import { renderDayReportBBCode } from '../../src/render/report-bbcode.js';
 import { renderDayReportTerminal } from '../../src/render/report-terminal.js';

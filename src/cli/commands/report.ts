@@ -16,16 +16,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ledgerPath } from '../../cards/ledger.js';
-import { closingDay, dayHtml, defaultHtmlPath, markIncomplete, recordProposals, storedPostLinks } from '../../close/closing-day.js';
+import { closingDay, markIncomplete, recordProposals, storedPostLinks } from '../../close/closing-day.js';
 import { reportInputs, reportThreads } from '../../derived/closing-inputs.js';
-import { renderDayReportBBCode } from '../../render/report-bbcode.js';
-import { renderDayReportJson } from '../../render/report-json.js';
-import { renderDayReportMarkdown } from '../../render/report-markdown.js';
-import { renderDayReportTerminal } from '../../render/report-terminal.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
 import { withCountingStore } from '../../store/with-store.js';
+import type { DayReport } from '../../report/day-report.js';
 
 
 interface ReportCliOptions {
@@ -55,29 +52,32 @@ export function register(program: Command): void {
       if (o.out !== undefined && !o.html) throw new UserError(t('opt.goesWith', '--out', '--html'));
       const { game } = loadGameDay(o);
       const file = ledgerPath(game.file);
-      const { day, links, html } = await withCountingStore(game, { ...reportThreads(game, o.day), allowIncomplete: o.allowIncomplete }, async (store, incomplete) => {
+      // Only the view asked for is loaded (the HTML renderers are the largest).
+      const html = o.html ? await import('../../close/day-html.js') : null;
+      const { day, links, page } = await withCountingStore(game, { ...reportThreads(game, o.day), allowIncomplete: o.allowIncomplete }, async (store, incomplete) => {
         // Earlier days through their digests and outcomes kept in the store's derived files.
         const { closed, lookBack, incomplete: gaps } = await reportInputs(game, o.day, store, incomplete, o.allowIncomplete);
         const closing = markIncomplete(closingDay(game, store, o.day, { ledgerFile: file, closed, lookBack }), gaps);
         // The ledger ids go into the report (and so into the HTML) before it is drawn.
         if (o.ledger) await recordProposals(game, closing.report, file);
-        return { day: closing, links: storedPostLinks(game, store, lookBack), html: o.html ? dayHtml(game, store, closing, undefined, lookBack) : null };
+        return { day: closing, links: storedPostLinks(game, store, lookBack), page: html ? html.dayHtml(game, store, closing, undefined, lookBack) : null };
       });
       const report = day.report;
-      if (html !== null) {
-        const out = path.resolve(o.out ?? defaultHtmlPath(game, o.day));
+      if (html && page !== null) {
+        const out = path.resolve(o.out ?? html.defaultHtmlPath(game, o.day));
         fs.mkdirSync(path.dirname(out), { recursive: true });
-        fs.writeFileSync(out, html);
+        fs.writeFileSync(out, page);
         process.stdout.write(`${out}\n`);
         return;
       }
-      const text = o.json
-        ? renderDayReportJson(report)
-        : o.bbcode
-          ? renderDayReportBBCode(report, links)
-          : o.markdown
-            ? renderDayReportMarkdown(report)
-            : renderDayReportTerminal(report, { color: stdoutColor() });
-      process.stdout.write(text);
+      process.stdout.write(await view(o, report, links));
     });
+}
+
+/** The report as text in the view asked for, its renderer loaded only then. */
+async function view(o: ReportCliOptions, report: DayReport, links: (pid: number) => string | null): Promise<string> {
+  if (o.json) return (await import('../../render/report-json.js')).renderDayReportJson(report);
+  if (o.bbcode) return (await import('../../render/report-bbcode.js')).renderDayReportBBCode(report, links);
+  if (o.markdown) return (await import('../../render/report-markdown.js')).renderDayReportMarkdown(report);
+  return (await import('../../render/report-terminal.js')).renderDayReportTerminal(report, { color: stdoutColor() });
 }
