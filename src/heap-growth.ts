@@ -6,8 +6,9 @@
  * again. Reading a page builds its parse5 tree, which outlives a young-generation collection or two and
  * dies in the old generation; so a crawl's resident memory was about 4× what it really holds: 466 MB at
  * 200,000 posts for a live heap of ~75 MB (the longest thread, 17,640 posts, held). With the growth
- * capped at 1.5× the same crawl peaks at ~240 MB and spends no more CPU (fewer pages touched; measured:
- * 22 s user without, 17 s with, same thread). Set once at start-up by the CLI and the bench's pipeline
+ * capped at 1.5× that thread, recorded alone, peaks at 284 MB instead of 457 (the process's own 150 MB
+ * included) in no more CPU (22 s user without, 17 s with: fewer pages touched); the whole crawl part
+ * of the bench at 200,000 posts at 278 MB. Set once at start-up by the CLI and the bench's pipeline
  * child, not by the library: a program embedding bansha keeps its own heap settings.
  */
 import v8 from 'node:v8';

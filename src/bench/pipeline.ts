@@ -4,8 +4,8 @@
  * one thread at a time, as src/crawl/crawler.ts does: each thread opened when its first page comes,
  * written and released at its end) — then the last day's closing commands from that store, as
  * `bansha tally` and `bansha report --html` read it: the day's threads from disk, the earlier days
- * through the store's derived files (src/derived/closing-inputs.ts), made on this first run. Beside it, in the same run and on the
- * same bytes, the floor: decoding plus a bare htmlparser2 parseDocument of each page, and decoding
+ * through the store's derived files (src/derived/closing-inputs.ts), made on this first run. Beside
+ * it, in the same run and on the same bytes, the floor: decoding plus a bare htmlparser2 parseDocument of each page, and decoding
  * plus a bare parse5 parse (htmlparser2 tree adapter: the HTML5 tree bansha reads,
  * src/discuz/tree.ts) — of every `baselineEvery`-th batch of pages (a fixed sample, all sides on the
  * same pages in rotating order), scaled to all pages by bytes; the parser alone is compared with them

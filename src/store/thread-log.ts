@@ -7,8 +7,8 @@
  * ever rewritten — except by compaction: once the log is several times the thread it holds, it is
  * rewritten as one line (temp file, fsync, rename, the previous file kept as `<tid>.jsonl.bak`).
  *
- * Crash safety: a line is appended with one write and fsynced; a crash mid-append leaves a last line
- * without its newline, which was never acknowledged: readers ignore it, and the next writer cuts it
+ * Crash safety: a line is appended (its chunks one after another, the newline last) and fsynced; a
+ * crash mid-append leaves a last line without its newline, which was never acknowledged: readers ignore it, and the next writer cuts it
  * off. Any other unreadable line (bad checksum, bad JSON) is damage: the file is refused, never read
  * as its readable part (src/store/check.ts says what is damaged and recovers on request).
  */
