@@ -13,6 +13,7 @@
  * prints the PipelineResult as one JSON line on stdout.
  */
 import type { FetchedPage } from '../discuz/types.js';
+import { boundHeapGrowth } from '../heap-growth.js';
 import { runPipeline, type PipelineInput, type PipelineResult } from './pipeline.js';
 import { synthGame } from './synth-game.js';
 
@@ -51,6 +52,7 @@ async function* batchesFromParent(): AsyncGenerator<FetchedPage[]> {
 }
 
 async function main(): Promise<void> {
+  boundHeapGrowth(); // as the `bansha` command runs: the pipeline's memory is the CLI's
   if (process.send) {
     const start = await new Promise<Extract<ToPipelineChild, { type: 'start' }>>((resolve) => {
       const first = (m: ToPipelineChild): void => {

@@ -2,10 +2,10 @@
  * The offline pipeline of what a director runs, stage by stage, over every page of a synthetic game:
  * the crawl's work — decode + parse (parsePage) → store (applyPage into the evidence store holding
  * one thread at a time, as src/crawl/crawler.ts does: each thread opened when its first page comes,
- * written and released at its end) — then the last day's closing commands from that store: its tally
- * and its report as `bansha report` composes it (src/close/closing-day.ts, the store read from disk
- * with the threads that day's report reads, HTML page included). Beside it, in the same run and on the
- * same bytes, the floor: decoding plus a bare htmlparser2 parseDocument of each page, and decoding
+ * written and released at its end) — then the last day's closing commands from that store, as
+ * `bansha tally` and `bansha report --html` read it: the day's threads from disk, the earlier days
+ * through the store's derived files (src/derived/closing-inputs.ts), made on this first run. Beside
+ * it, in the same run and on the same bytes, the floor: decoding plus a bare htmlparser2 parseDocument of each page, and decoding
  * plus a bare parse5 parse (htmlparser2 tree adapter: the HTML5 tree bansha reads,
  * src/discuz/tree.ts) — of every `baselineEvery`-th batch of pages (a fixed sample, all sides on the
  * same pages in rotating order), scaled to all pages by bytes; the parser alone is compared with them
@@ -23,11 +23,15 @@ import { buildTree } from '../discuz/tree.js';
 import type { FetchedPage } from '../discuz/types.js';
 import { parseGame } from '../game/game-file.js';
 import type { Game } from '../game/types.js';
-import { closingDay, tallyForReport, threadsThroughDay } from '../close/closing-day.js';
+import { closingDay, tallyForReport } from '../close/closing-day.js';
 import { dayHtml } from '../close/day-html.js';
+import { reportInputs, reportThreads } from '../derived/closing-inputs.js';
+import { closedOutcomes } from '../derived/closed-days.js';
+import { withKnownUids } from '../game/roster.js';
+import { withCountingStore } from '../store/with-store.js';
+import { postsFromStore, threadsForTally } from '../votes/tally.js';
 import { openStore, storeBytesOnDisk, storedTids } from '../store/store-file.js';
 import { applyPage, tidFromUrl } from '../store/record.js';
-import { threadPosts } from '../store/slice.js';
 import { gamePage, type SynthGame } from './synth-game.js';
 
 /**
@@ -250,21 +254,25 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
       storeHeapMB = process.memoryUsage().heapUsed / 1048576;
     }
 
-    // the last day at closing: the store read from disk as `bansha report --day N` reads it
+    // the last day at closing, read from disk as `bansha tally --day N` and then `bansha report --day N`
+    // read it: the day's threads in full, the closed days' outcomes and the earlier threads' digests
+    // through the store's derived files (made here, as on a director's first run after the crawl)
     const day = Math.max(...g.days.map((d) => d.day));
     let t0 = now();
-    const reading = await openStore(g.storePath, { lock: false, forum: g.forum, threads: threadsThroughDay(g, day) });
-    const posts = new Map(Object.values(reading.data.threads).map((t) => [t.tid, threadPosts(reading.data, t.tid)]));
-    sink += tallyForReport(g, (tid) => posts.get(tid) ?? [], day)?.ballots.length ?? 0;
-    posts.clear();
+    sink += await withCountingStore(g, { tids: threadsForTally(g, day) }, async (store) => {
+      const counted = withKnownUids(g, store.users);
+      return tallyForReport(counted, postsFromStore(store), day, await closedOutcomes(counted, day, store))?.ballots.length ?? 0;
+    });
     stages.tally = now() - t0;
     peakAfter.tally = peakRssMB();
 
     t0 = now();
-    const reportBytes = dayHtml(g, reading.data, closingDay(g, reading.data, day, { ledgerFile: null })).length;
+    const reportBytes = await withCountingStore(g, reportThreads(g, day), async (store) => {
+      const { closed, lookBack } = await reportInputs(g, day, store);
+      return dayHtml(g, store, closingDay(g, store, day, { ledgerFile: null, closed, lookBack }), undefined, lookBack).length;
+    });
     stages.report = now() - t0;
     peakAfter.report = peakRssMB();
-    await reading.close();
     const peakMemoryMB = peakRssMB();
 
     // not timed: what reached the disk, one thread at a time

@@ -86,7 +86,7 @@ export async function recoverStore(storePath: string): Promise<{ before: StoreCh
       const aside = await keepDamaged(f.file, stamp);
       const bak = await readLog(backupPath(f.file));
       const source = log.lines > 0 ? { what: t('store.fromLines', log.lines), log } : bak && !bak.damage ? { what: t('store.fromBackup'), log: bak } : null;
-      if (source) await writeFileAtomic(f.file, [logLine(fullEntry(source.log))]);
+      if (source) await writeFileAtomic(f.file, logLine(fullEntry(source.log)));
       actions.push(t('store.rebuilt', f.file, aside, source ? t('store.rebuiltFrom', source.what, logDetail(source.log)) : t('store.rebuiltNothing')));
     }
     if (before.files.some((x) => x.file === file && x.state === 'damaged')) {

@@ -34,7 +34,7 @@ import { t } from '../i18n/index.js';
 import { jsonProblem } from '../i18n/parser-problems.js';
 import { takeFileLock } from './lock.js';
 import {
-  appendLine, cutTornTail, fsyncDir, fullEntry, logLine, readLog, writeFileAtomic,
+  appendLine, cutTornTail, fsyncDir, fullEntry, lineBytes, logLine, readLog, writeFileAtomic,
   type LogEntry, type ReadLog, type ThreadContent, type ThreadMeta,
 } from './thread-log.js';
 import type { FetchedPageRecord, StoreData, StoredPost, StoredThread } from './types.js';
@@ -326,7 +326,7 @@ async function migrateV1(storePath: string, data: StoreData): Promise<void> {
   const tids = new Set<number>([...Object.values(data.threads).map((t) => t.tid), ...byTid.keys()]);
   for (const tid of tids) {
     const content = { thread: data.threads[String(tid)] ?? null, posts: (byTid.get(tid) ?? []).sort((a, b) => a.pid - b.pid) };
-    await writeFileAtomic(path.join(fresh, `${tid}.jsonl`), [logLine(fullEntry(content))]);
+    await writeFileAtomic(path.join(fresh, `${tid}.jsonl`), logLine(fullEntry(content)));
   }
   await fsp.rename(fresh, dir);
   await fsyncDir(path.dirname(dir));
@@ -523,15 +523,16 @@ function writerStore(file: string, residency: Residency, prints: Map<number, Thr
       if (p.fileBytes > COMPACT_FACTOR * p.liveBytes + COMPACT_SLACK) {
         const whole = logLine(fullEntry({ thread, posts: [...posts].sort((a, b) => a.pid - b.pid) }));
         jobs.push(async () => {
-          written += await writeFileAtomic(log, [whole], { backup: true });
-          p.fileBytes = whole.length;
+          written += await writeFileAtomic(log, whole, { backup: true });
+          p.fileBytes = lineBytes(whole);
         });
       } else {
         const line = logLine(entry);
+        const bytes = lineBytes(line);
         jobs.push(async () => {
           await appendLine(log, line);
-          written += line.length;
-          p.fileBytes += line.length;
+          written += bytes;
+          p.fileBytes += bytes;
         });
       }
     }

@@ -7,8 +7,8 @@
  * ever rewritten — except by compaction: once the log is several times the thread it holds, it is
  * rewritten as one line (temp file, fsync, rename, the previous file kept as `<tid>.jsonl.bak`).
  *
- * Crash safety: a line is appended with one write and fsynced; a crash mid-append leaves a last line
- * without its newline, which was never acknowledged: readers ignore it, and the next writer cuts it
+ * Crash safety: a line is appended (its chunks one after another, the newline last) and fsynced; a
+ * crash mid-append leaves a last line without its newline, which was never acknowledged: readers ignore it, and the next writer cuts it
  * off. Any other unreadable line (bad checksum, bad JSON) is damage: the file is refused, never read
  * as its readable part (src/store/check.ts says what is damaged and recovers on request).
  */
@@ -64,10 +64,49 @@ function checksum(json: string): string {
   return createHash('sha256').update(json).digest('hex').slice(0, SUM_CHARS);
 }
 
-/** One log line, newline included. */
-export function logLine(entry: LogEntry): Buffer {
-  const json = JSON.stringify(entry);
-  return Buffer.from(`${json} ${checksum(json)}\n`, 'utf8');
+/** A log line's chunks are cut at about this many characters of JSON. */
+const CHUNK_CHARS = 64 * 1024;
+
+/**
+ * One log line, newline included, as chunks of its UTF-8 bytes: the entry's JSON (what JSON.stringify
+ * gives) made post by post and checksummed as it goes, so a whole thread (a compaction, a migration, a
+ * long thread's first write: 13 MB at 17,640 posts) is never also one string — twice its bytes for
+ * Chinese text, and copied again to append the checksum — in memory beside its bytes (issue #16).
+ */
+export function logLine(entry: LogEntry): Buffer[] {
+  const hash = createHash('sha256');
+  const chunks: Buffer[] = [];
+  let pending = '';
+  const flush = (): void => {
+    const b = Buffer.from(pending, 'utf8');
+    hash.update(b);
+    chunks.push(b);
+    pending = '';
+  };
+  const put = (s: string): void => {
+    pending += s;
+    if (pending.length >= CHUNK_CHARS) flush();
+  };
+  let sep = '{';
+  for (const [key, value] of Object.entries(entry) as Array<[keyof LogEntry, unknown]>) {
+    if (value === undefined) continue; // as JSON.stringify leaves it out
+    put(`${sep}${JSON.stringify(key)}:`);
+    sep = ',';
+    if (key === 'p') {
+      put('[');
+      (value as StoredPost[]).forEach((sp, i) => put(i ? `,${JSON.stringify(sp)}` : JSON.stringify(sp)));
+      put(']');
+    } else put(JSON.stringify(value));
+  }
+  put(sep === '{' ? '{}' : '}');
+  flush();
+  chunks.push(Buffer.from(` ${hash.digest('hex').slice(0, SUM_CHARS)}\n`));
+  return chunks;
+}
+
+/** Bytes of a line's chunks. */
+export function lineBytes(line: readonly Buffer[]): number {
+  return line.reduce((n, b) => n + b.length, 0);
 }
 
 /** Apply one entry to a thread being replayed. */
@@ -163,7 +202,7 @@ let tmpSeq = 0;
  * Replace `file` with `bytes` atomically and durably (owner-only): temp file, fsync, the current file
  * kept as `<file>.bak` when `backup`, rename, fsync of the folder. The temp file never outlives a failure.
  */
-export async function writeFileAtomic(file: string, bytes: Buffer[], opts: { backup?: boolean } = {}): Promise<number> {
+export async function writeFileAtomic(file: string, bytes: readonly Buffer[], opts: { backup?: boolean } = {}): Promise<number> {
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${++tmpSeq}.tmp`);
   let written = 0;
@@ -198,15 +237,16 @@ export async function writeFileAtomic(file: string, bytes: Buffer[], opts: { bac
 }
 
 /**
- * Append one line to a log, durably. A failed append is cut back off, so a later append can never
- * follow a half-written line (which would read as damage).
+ * Append one line (its chunks) to a log, durably. A failed append is cut back off, so a later append
+ * can never follow a half-written line (which would read as damage); a crash mid-append leaves a line
+ * without its newline (the last chunk's), which readers ignore and the next writer cuts off.
  */
-export async function appendLine(file: string, line: Buffer): Promise<void> {
+export async function appendLine(file: string, line: readonly Buffer[]): Promise<void> {
   const created = !fs.existsSync(file);
   const h = await fsp.open(file, 'a', 0o600);
   const size = (await h.stat()).size;
   try {
-    for (let at = 0; at < line.length; ) at += (await h.write(line, at, line.length - at)).bytesWritten;
+    for (const b of line) for (let at = 0; at < b.length; ) at += (await h.write(b, at, b.length - at)).bytesWritten;
     await h.sync();
   } catch (e) {
     await h.truncate(size).catch(() => undefined);

@@ -3,10 +3,16 @@
  * checking that every page of the game is read back into exactly the posts it was built from, that the
  * JSON interface has its stable names, and that the crawl and recrawl counts hold.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { derivedDir } from '../../src/store/derived-cache.js';
 import { parsePage } from '../../src/discuz/parse-page.js';
 import { synthGame, gamePage } from '../../src/bench/synth-game.js';
-import { runPipeline } from '../../src/bench/pipeline.js';
+import { gameOf, runPipeline } from '../../src/bench/pipeline.js';
+import { threadsThroughDay } from '../../src/close/closing-day.js';
+import { reportThreads } from '../../src/derived/closing-inputs.js';
 import { parseArgs, renderTable, runBench } from '../../src/bench/main.js';
 import { forumTimeMs } from '../../src/replay/synth.js';
 
@@ -42,8 +48,17 @@ describe('bench', () => {
   });
 
   it('runs the bench at a tiny size and reports the stable JSON names', async () => {
-    const pipe = await runPipeline(game, { checkpoints: [100, 250, 500] });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-bench-'));
+    const pipe = await runPipeline(game, { checkpoints: [100, 250, 500], dir });
     expect([pipe.parsedPosts, pipe.storedPosts, pipe.days]).toEqual([500, 500, 10]);
+    // day 10 read as report reads it: the earlier threads it does not open in full, through their digests (made here)
+    const g = gameOf(game, dir);
+    const { load } = reportThreads(g, 10);
+    const digested = threadsThroughDay(g, 10).filter((tid) => !load.includes(tid));
+    expect(digested.length).toBeGreaterThan(0);
+    expect(fs.readdirSync(derivedDir(g.storePath)).filter((f) => f.startsWith('thread-')).sort()).toEqual(digested.map((tid) => `thread-${tid}.json`).sort());
+    expect(pipe.reportBytes).toBeGreaterThan(0);
+    fs.rmSync(dir, { recursive: true, force: true });
     expect(pipe.checkpoints.map((c) => c.posts)).toEqual([...pipe.checkpoints.map((c) => c.posts)].sort((x, y) => x - y));
 
     const opts = { ...parseArgs(['--posts', '500', '--no-browser', '--no-parse-bench', '--latency', '2', '--crawl-pages', '12', '--no-closing']), inProcess: true, concurrencies: [1, 2] };

@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, test } from 'vitest';
+import { applyPage } from '../../src/store/record.js';
+import { fullEntry, lineBytes, logLine, replayLog, type LogEntry } from '../../src/store/thread-log.js';
+import type { StoreData, StoredPost } from '../../src/store/types.js';
+import { capture, capturedPages, ids } from './fixture-pages.js';
+
+const tid = ids.threads.d1talk.tid;
+
+/** The line as one string: what the log format is (JSON, a space, 16 hex of its sha256, a newline). */
+function oneString(e: LogEntry): Buffer {
+  const json = JSON.stringify(e);
+  return Buffer.from(`${json} ${createHash('sha256').update(json).digest('hex').slice(0, 16)}\n`, 'utf8');
+}
+
+/** A real thread, every captured page recorded, its posts repeated under fresh pids until it is `n` posts. */
+function bigThread(n: number): { entry: LogEntry; posts: StoredPost[] } {
+  const data: StoreData = { version: 1, forum: ids.base, threads: {}, posts: {}, users: {} };
+  for (let p = 1; p <= capturedPages(tid); p++) {
+    const c = capture(tid, p);
+    applyPage(data, c.fetched, c.parsed);
+  }
+  const real = Object.values(data.posts);
+  const posts = Array.from({ length: n }, (_, i) => ({ ...real[i % real.length], pid: 1_000_000 + i }));
+  return { entry: fullEntry({ thread: data.threads[String(tid)], posts }), posts };
+}
+
+describe('thread log lines', () => {
+  test('a line made in chunks is byte for byte the one-string line, and replays to the same thread', () => {
+    const { entry, posts } = bigThread(600);
+    const line = logLine(entry);
+    expect(line.length).toBeGreaterThan(3); // cut into chunks: the whole line was never one string
+    const whole = Buffer.concat(line);
+    expect(whole.equals(oneString(entry))).toBe(true);
+    expect(lineBytes(line)).toBe(whole.length);
+    const log = replayLog(whole);
+    expect(log.damage).toBeNull();
+    expect(log.posts).toEqual(posts);
+    expect(log.thread).toEqual(JSON.parse(JSON.stringify(entry.t && { ...entry.t, pages: entry.pg })));
+  });
+
+  test('small and empty entries, and one with page records dropped, are the one-string line too', () => {
+    const { entry } = bigThread(1);
+    for (const e of [{}, { rm: ['3', '4'] }, { t: entry.t }, { p: [] }, entry]) {
+      expect(Buffer.concat(logLine(e)).equals(oneString(e))).toBe(true);
+    }
+  });
+});
