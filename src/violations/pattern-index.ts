@@ -3,15 +3,18 @@
  * them). A token can stand for an entry's character in four ways (wording.ts stepFor): as itself, by
  * a shared reading, as a typed syllable or as an initial. Compiled once per list set:
  * - each distinct character of the entries, numbered, and for each token text seen (cached) the
- *   characters it can stand for and the entries it can start;
- * - each distinct option (a character sequence; a lone character is one too), filed under its rarest
- *   character (the one in fewest options), and each distinct element a match cannot skip.
- * A text's tokens mark the characters they can stand for; only the options filed under a marked
- * character are checked (can the text supply every character of it?), and mark the elements they
- * belong to. An entry is walked only from a token that can start it and only when the text can supply
- * each element it cannot skip; the walk passes over options the text cannot supply. A wildcard token
- * stands for any character but never starts a match (wording.ts acceptable), so a text with one skips
- * the supply tests, not the first-token one.
+ *   characters it can stand for, the entries it can start and the entries whose second character it
+ *   can stand for;
+ * - each distinct option (a character sequence; a lone character is one too) and each distinct
+ *   element a match cannot skip, as the options it may take.
+ * An entry is walked only from a token that can start it, with a token that can be its second within
+ * reach (the next one, or as far as the gaps between allow), and only when the text can supply each
+ * element it cannot skip —
+ * some option of it whose every character a token of the text can stand for; the walk passes over
+ * options the text cannot supply. Most tokens start nothing, so what a text can supply is worked out
+ * only for the first entry that gets that far, and each option and element once per text (stamps).
+ * A wildcard token stands for any character but never starts a match (wording.ts acceptable), so a
+ * text with one skips the supply tests and passes the second-token one, not the first-token one.
  * What this must never do is drop a match: test/violations/wording-index.test.ts holds it to trying
  * every entry at every token over the whole labelled and everyday corpus.
  */
@@ -21,22 +24,27 @@ import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lis
 interface PatternIndex {
   /** By WordEntry.id (undefined: not a pattern): the entry and the ids of the elements it cannot skip. */
   entries: Array<{ entry: WordEntry; needs: Int32Array } | undefined>;
-  /** Option id → its characters' ids; each alternative's options' ids, by position. */
+  /** Option id → its characters' ids; each alternative's options' ids, by position; need id (an
+   *  element a match cannot skip) → its options' ids. */
   options: Int32Array[];
   optionsOfAlt: Map<Alt, Int32Array>;
-  /** Character id → the options filed under it; option id → the elements (needs) it can supply. */
-  optionsFiledAt: Int32Array[];
-  needsOfOption: Int32Array[];
+  needs: Int32Array[];
   /** Key (c:<char>, s:<syllable>, i:<letter>) → the characters a token with it can stand for / the
    *  entries whose first token can hold it. */
   charsByKey: Map<string, number[]>;
   startsByKey: Map<string, number[]>;
-  /** Per token kind and text: the characters it can stand for, the entries it can start (ascending). */
+  /** Character id → the entries that may take it second; by entry id, how many tokens after the
+   *  first that second one may be (0: the entry may end after one). */
+  secondAt: number[][];
+  secondWithin: Uint8Array;
+  /** Per token kind and text: the characters it can stand for, the entries it can start and those it
+   *  can be the second token of (ascending). */
   byToken: Record<Token['kind'], Map<string, TokenIndex>>;
-  /** What the current text (stamped `generation`) can supply: characters, options, needs. */
+  /** What the current text can supply: a character is there when charSeen holds the text's stamp
+   *  `generation`; an option or need was found there (2·stamp + 1) or not (2·stamp), else not yet asked. */
   charSeen: Uint32Array;
-  optionMet: Uint32Array;
-  needMet: Uint32Array;
+  optionState: Uint32Array;
+  needState: Uint32Array;
   generation: number;
 }
 
@@ -56,6 +64,52 @@ function keysOfChar(c: CharElement): string[] {
 /** Whether a match may pass over the element without taking a token (a gap, an optional alternative). */
 function skippable(e: EntryElement): boolean {
   return e.kind === 'gap' || (e.kind === 'alt' && e.options.some((o) => !o.length));
+}
+
+/** The character a match takes after its first: one of `chars`, at most `within` tokens on. */
+interface Next {
+  chars: CharElement[];
+  within: number;
+}
+
+/** The next character a match may take from element `k` on, `within` tokens after its first; null
+ *  when the pattern may end there. */
+function nextFrom(els: readonly EntryElement[], k: number, within: number): Next | null {
+  const chars: CharElement[] = [];
+  for (; k < els.length; k++) {
+    const e = els[k];
+    // (A gap that ends the pattern takes nothing: wording.ts walk.)
+    if (e.kind === 'gap') {
+      if (k === els.length - 1) return null;
+      within += e.max;
+      continue;
+    }
+    if (e.kind === 'char') return { chars: [...chars, e], within };
+    for (const o of e.options) if (o.length) chars.push(o[0]);
+    if (!skippable(e)) return { chars, within };
+  }
+  return null;
+}
+
+/**
+ * The character a match takes second, whichever it took first; null when the pattern may end after
+ * one. (A gap before the first character takes nothing: wording.ts walk.)
+ */
+function secondOf(els: readonly EntryElement[]): Next | null {
+  const second: Next = { chars: [], within: 1 };
+  for (let j = 0; j < els.length; j++) {
+    const e = els[j];
+    if (e.kind === 'gap') continue;
+    for (const o of e.kind === 'alt' ? e.options : [[e]]) {
+      if (!o.length) continue;
+      const next = o.length > 1 ? { chars: [o[1]], within: 1 } : nextFrom(els, j + 1, 1);
+      if (!next) return null;
+      second.chars.push(...next.chars);
+      second.within = Math.max(second.within, next.within);
+    }
+    if (!skippable(e)) break;
+  }
+  return second;
 }
 
 /** Numbers values by content (a slot's values recur in many entries). */
@@ -89,6 +143,7 @@ function compile(lists: WordLists): PatternIndex {
     return options.id(ids.join(','), () => ids);
   };
   const entries: PatternIndex['entries'] = [];
+  const seconds: Array<{ chars: number[]; within: number } | null> = [];
   for (const entry of lists.entries) {
     if (entry.shape !== 'pattern') continue;
     const own: number[] = [];
@@ -106,30 +161,32 @@ function compile(lists: WordLists): PatternIndex {
       for (const c of firsts) for (const k of keysOfChar(c)) push(startsByKey, k, entry.id);
       if (!skippable(e)) break;
     }
+    const second = secondOf(entry.elements);
+    seconds[entry.id] = second && { chars: second.chars.map((c) => chars.id(c.char, () => c)), within: second.within };
   }
 
   const charsByKey = new Map<string, number[]>();
   chars.values.forEach((c, id) => keysOfChar(c).forEach((k) => push(charsByKey, k, id)));
-  const inOptions = new Uint32Array(chars.values.length);
-  for (const o of options.values) for (const c of new Set(o)) inOptions[c]++;
-  const filed: number[][] = chars.values.map(() => []);
-  options.values.forEach((o, id) => {
-    if (o.length) filed[o.reduce((a, b) => (inOptions[b] < inOptions[a] ? b : a))].push(id);
+  const secondAt: number[][] = chars.values.map(() => []);
+  const secondWithin = new Uint8Array(lists.entries.length);
+  seconds.forEach((second, id) => {
+    if (!second) return;
+    secondWithin[id] = Math.min(second.within, 255);
+    for (const c of new Set(second.chars)) secondAt[c].push(id);
   });
-  const needsOf: number[][] = options.values.map(() => []);
-  needs.values.forEach((opts, id) => opts.forEach((o) => needsOf[o].push(id)));
   return {
     entries,
     options: options.values,
     optionsOfAlt,
-    optionsFiledAt: filed.map((f) => Int32Array.from(f)),
-    needsOfOption: needsOf.map((n) => Int32Array.from(n)),
+    needs: needs.values,
     charsByKey,
     startsByKey,
+    secondAt,
+    secondWithin,
     byToken: { han: new Map(), syllable: new Map(), letter: new Map(), digit: new Map(), wildcard: new Map() },
     charSeen: new Uint32Array(chars.values.length),
-    optionMet: new Uint32Array(options.values.length),
-    needMet: new Uint32Array(needs.values.length),
+    optionState: new Uint32Array(options.values.length),
+    needState: new Uint32Array(needs.values.length),
     generation: 0,
   };
 }
@@ -146,6 +203,7 @@ function indexOf(lists: WordLists): PatternIndex {
 interface TokenIndex {
   chars: Int32Array;
   starts: Int32Array;
+  seconds: Int32Array;
 }
 
 function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
@@ -154,7 +212,9 @@ function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
   if (!found) {
     const keys = keysOfToken(t);
     const union = (m: Map<string, number[]>) => Int32Array.from(new Set(keys.flatMap((k) => m.get(k) ?? []))).sort();
-    found = { chars: union(ix.charsByKey), starts: union(ix.startsByKey) };
+    const chars = union(ix.charsByKey);
+    const seconds = Int32Array.from(new Set(Array.from(chars, (c) => ix.secondAt[c]).flat())).sort();
+    found = { chars, starts: union(ix.startsByKey), seconds };
     if (cache.size < 100_000) cache.set(t.text, found);
   }
   return found;
@@ -181,6 +241,52 @@ export interface PatternCandidates {
 const noIds = () => null;
 const always = () => true;
 
+/** Whether an ascending list holds the value. */
+function holds(sorted: Int32Array, v: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] === v) return true;
+    if (sorted[mid] < v) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** A new stamp for a text, with the characters its tokens can stand for marked. */
+function markChars(ix: PatternIndex, perToken: readonly TokenIndex[]): number {
+  if (++ix.generation >= 0x7fffffff) {
+    for (const a of [ix.charSeen, ix.optionState, ix.needState]) a.fill(0);
+    ix.generation = 1;
+  }
+  const g = ix.generation;
+  for (const { chars } of perToken) for (let i = 0; i < chars.length; i++) ix.charSeen[chars[i]] = g;
+  return g;
+}
+
+/** Whether the text stamped `g` can supply the option: a token for each of its characters. */
+function optionSupplied(ix: PatternIndex, g: number, o: number): boolean {
+  const state = ix.optionState[o];
+  if (state >>> 1 === g) return (state & 1) === 1;
+  const chars = ix.options[o];
+  let all = true;
+  for (let k = 0; k < chars.length && all; k++) all = ix.charSeen[chars[k]] === g;
+  ix.optionState[o] = 2 * g + (all ? 1 : 0);
+  return all;
+}
+
+/** Whether the text stamped `g` can supply the element: one of its options. */
+function needSupplied(ix: PatternIndex, g: number, n: number): boolean {
+  const state = ix.needState[n];
+  if (state >>> 1 === g) return (state & 1) === 1;
+  const opts = ix.needs[n];
+  let any = false;
+  for (let k = 0; k < opts.length && !any; k++) any = optionSupplied(ix, g, opts[k]);
+  ix.needState[n] = 2 * g + (any ? 1 : 0);
+  return any;
+}
+
 /**
  * Where in a text the pattern entries are worth walking.
  * `everyEntry`: the reference the index is tested against — every pattern entry at every token.
@@ -191,48 +297,30 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
     return { candidates: tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry }))), optionIds: noIds, supplied: always };
   }
   const ix = indexOf(lists);
-  if (++ix.generation === 0xffffffff) {
-    for (const a of [ix.charSeen, ix.optionMet, ix.needMet]) a.fill(0);
-    ix.generation = 1;
-  }
-  const g = ix.generation;
-  const { charSeen, optionMet, needMet, options } = ix;
   const perToken = tokens.map((t) => tokenIndex(ix, t));
-  const seen: number[] = [];
-  let wildcard = false;
-  for (let t = 0; t < tokens.length; t++) {
-    if (tokens[t].kind === 'wildcard') wildcard = true;
-    const cs = perToken[t].chars;
-    for (let i = 0; i < cs.length; i++) {
-      if (charSeen[cs[i]] !== g) {
-        charSeen[cs[i]] = g;
-        seen.push(cs[i]);
-      }
-    }
-  }
-  for (const c of seen) {
-    const filed = ix.optionsFiledAt[c];
-    for (let i = 0; i < filed.length; i++) {
-      const o = options[filed[i]];
-      let all = true;
-      for (let k = 0; k < o.length && all; k++) all = charSeen[o[k]] === g;
-      if (!all) continue;
-      optionMet[filed[i]] = g;
-      const ns = ix.needsOfOption[filed[i]];
-      for (let k = 0; k < ns.length; k++) needMet[ns[k]] = g;
-    }
-  }
+  const wildcard = tokens.some((t) => t.kind === 'wildcard');
+  let g = 0; // the text's stamp, once its characters are marked
   const candidates: Candidate[] = [];
   for (let at = 0; at < tokens.length; at++) {
     const starts = perToken[at].starts;
+    if (!starts.length) continue;
     for (let i = 0; i < starts.length; i++) {
-      const { entry, needs } = ix.entries[starts[i]]!;
+      const id = starts[i];
+      // A token within reach that can stand for the character the entry takes second (a wildcard can).
+      let reached = !ix.secondWithin[id];
+      const last = Math.min(at + ix.secondWithin[id], tokens.length - 1);
+      for (let t = at + 1; t <= last && !reached; t++) reached = tokens[t].kind === 'wildcard' || holds(perToken[t].seconds, id);
+      if (!reached) continue;
+      const { entry, needs } = ix.entries[id]!;
       let all = true;
       // A wildcard may stand for any character a match needs beyond its first.
-      for (let k = 0; k < needs.length && all && !wildcard; k++) all = needMet[needs[k]] === g;
+      if (!wildcard && needs.length) {
+        g ||= markChars(ix, perToken);
+        for (let k = 0; k < needs.length && all; k++) all = needSupplied(ix, g, needs[k]);
+      }
       if (all) candidates.push({ at, entry });
     }
   }
-  if (wildcard) return { candidates, optionIds: noIds, supplied: always };
-  return { candidates, optionIds: (alt) => ix.optionsOfAlt.get(alt) ?? null, supplied: (o) => optionMet[o] === g || options[o].length === 0 };
+  if (!g) return { candidates, optionIds: noIds, supplied: always };
+  return { candidates, optionIds: (alt) => ix.optionsOfAlt.get(alt) ?? null, supplied: (o) => optionSupplied(ix, g, o) };
 }

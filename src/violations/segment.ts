@@ -4,6 +4,7 @@
  * (@node-rs/jieba with its bundled dictionary), loaded once, on first use, because the dictionary
  * takes a fifth of a second to load and many commands never match wording.
  */
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Jieba } from '@node-rs/jieba';
 
@@ -13,8 +14,9 @@ function segmenter(): Jieba {
   if (!jieba) {
     const require = createRequire(import.meta.url);
     const { Jieba: JiebaClass } = require('@node-rs/jieba') as typeof import('@node-rs/jieba');
-    const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
-    jieba = JiebaClass.withDict(dict);
+    // The dictionary file itself, not '@node-rs/jieba/dict': that module also reads the 6 MB keyword
+    // (idf) table segmentation never uses, and keeps both buffers for the life of the process.
+    jieba = JiebaClass.withDict(fs.readFileSync(require.resolve('@node-rs/jieba/dict.txt')));
   }
   return jieba;
 }
