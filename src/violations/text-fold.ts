@@ -76,7 +76,12 @@ export function pinyinSyllables(): Set<string> {
  * (exit 2) naming the file and the first line that is not UTF-8.
  */
 export function readDataLines(file: string): string[] {
-  return readUtf8Text(file)
+  return dataLines(readUtf8Text(file));
+}
+
+/** Non-empty, non-comment lines of a data file's text (readUtf8Text). */
+export function dataLines(text: string): string[] {
+  return text
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'));
