@@ -45,7 +45,13 @@ interface PatternIndex {
   charSeen: Uint32Array;
   optionState: Uint32Array;
   needState: Uint32Array;
+  /** By entry id: whether the text can supply every element the entry cannot skip (as the others). */
+  entryState: Uint32Array;
   generation: number;
+  /** By entry id: the nearest token after the one at hand that can stand for the entry's second
+   *  character, as `reachBase` + its position (a text's tokens are numbered from a new base). */
+  secondNear: Float64Array;
+  reachBase: number;
 }
 
 /** The keys a token can be matched by. */
@@ -187,6 +193,9 @@ function compile(lists: WordLists): PatternIndex {
     charSeen: new Uint32Array(chars.values.length),
     optionState: new Uint32Array(options.values.length),
     needState: new Uint32Array(needs.values.length),
+    entryState: new Uint32Array(lists.entries.length),
+    secondNear: new Float64Array(lists.entries.length),
+    reachBase: 0,
     generation: 0,
   };
 }
@@ -241,23 +250,10 @@ export interface PatternCandidates {
 const noIds = () => null;
 const always = () => true;
 
-/** Whether an ascending list holds the value. */
-function holds(sorted: Int32Array, v: number): boolean {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] === v) return true;
-    if (sorted[mid] < v) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
-}
-
 /** A new stamp for a text, with the characters its tokens can stand for marked. */
 function markChars(ix: PatternIndex, perToken: readonly TokenIndex[]): number {
   if (++ix.generation >= 0x7fffffff) {
-    for (const a of [ix.charSeen, ix.optionState, ix.needState]) a.fill(0);
+    for (const a of [ix.charSeen, ix.optionState, ix.needState, ix.entryState]) a.fill(0);
     ix.generation = 1;
   }
   const g = ix.generation;
@@ -287,6 +283,16 @@ function needSupplied(ix: PatternIndex, g: number, n: number): boolean {
   return any;
 }
 
+/** Whether the text stamped `g` can supply every element the entry cannot skip. */
+function entrySupplied(ix: PatternIndex, g: number, id: number, needs: Int32Array): boolean {
+  const state = ix.entryState[id];
+  if (state >>> 1 === g) return (state & 1) === 1;
+  let all = true;
+  for (let k = 0; k < needs.length && all; k++) all = needSupplied(ix, g, needs[k]);
+  ix.entryState[id] = 2 * g + (all ? 1 : 0);
+  return all;
+}
+
 /**
  * Where in a text the pattern entries are worth walking.
  * `everyEntry`: the reference the index is tested against — every pattern entry at every token.
@@ -297,30 +303,42 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
     return { candidates: tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry }))), optionIds: noIds, supplied: always };
   }
   const ix = indexOf(lists);
+  const n = tokens.length;
   const perToken = tokens.map((t) => tokenIndex(ix, t));
   const wildcard = tokens.some((t) => t.kind === 'wildcard');
   let g = 0; // the text's stamp, once its characters are marked
-  const candidates: Candidate[] = [];
-  for (let at = 0; at < tokens.length; at++) {
+  // From the last token back, so that where each entry's second character can be next is known.
+  // (A new base per text: an earlier text's marks are all behind it; exact for 2^53 tokens.)
+  const { secondNear, secondWithin } = ix;
+  const base = ix.reachBase;
+  ix.reachBase += n + 1;
+  let nextWildcard = Infinity;
+  const candidates: Candidate[] = []; // (in reverse until the end)
+  for (let at = n - 1; at >= 0; at--) {
+    if (at + 1 < n) {
+      const seconds = perToken[at + 1].seconds;
+      for (let i = 0; i < seconds.length; i++) secondNear[seconds[i]] = base + at + 1;
+      if (tokens[at + 1].kind === 'wildcard') nextWildcard = at + 1;
+    }
     const starts = perToken[at].starts;
-    if (!starts.length) continue;
-    for (let i = 0; i < starts.length; i++) {
+    for (let i = starts.length - 1; i >= 0; i--) {
       const id = starts[i];
       // A token within reach that can stand for the character the entry takes second (a wildcard can).
-      let reached = !ix.secondWithin[id];
-      const last = Math.min(at + ix.secondWithin[id], tokens.length - 1);
-      for (let t = at + 1; t <= last && !reached; t++) reached = tokens[t].kind === 'wildcard' || holds(perToken[t].seconds, id);
-      if (!reached) continue;
+      const within = secondWithin[id];
+      if (within) {
+        const near = secondNear[id] - base;
+        if (!(near > at && near <= at + within) && nextWildcard > at + within) continue;
+      }
       const { entry, needs } = ix.entries[id]!;
-      let all = true;
       // A wildcard may stand for any character a match needs beyond its first.
       if (!wildcard && needs.length) {
         g ||= markChars(ix, perToken);
-        for (let k = 0; k < needs.length && all; k++) all = needSupplied(ix, g, needs[k]);
+        if (!entrySupplied(ix, g, id, needs)) continue;
       }
-      if (all) candidates.push({ at, entry });
+      candidates.push({ at, entry });
     }
   }
+  candidates.reverse();
   if (!g) return { candidates, optionIds: noIds, supplied: always };
   return { candidates, optionIds: (alt) => ix.optionsOfAlt.get(alt) ?? null, supplied: (o) => optionSupplied(ix, g, o) };
 }

@@ -261,14 +261,22 @@ function mayHold(folded: FoldedText, entry: WordEntry): boolean {
   return true;
 }
 
+const plainOf = new WeakMap<WordLists, WordEntry[]>();
+/** The list set's latin and exact entries (a few among hundreds of patterns), in list order. */
+function plainEntries(lists: WordLists): WordEntry[] {
+  let plain = plainOf.get(lists);
+  if (!plain) plainOf.set(lists, (plain = lists.entries.filter((e) => e.shape !== 'pattern')));
+  return plain;
+}
+
 function plainHits(text: string, lists: WordLists, folded: FoldedText): RawHit[] {
   const hits: RawHit[] = [];
   let chars: Array<{ start: number; end: number }> | null = null;
   let flat = '';
   // Latin letters in the folded text are the Latin runs' tokens.
   const latin = folded.runs.length > 0;
-  for (const entry of lists.entries) {
-    if (entry.shape === 'pattern' || (entry.shape === 'latin' ? !latin : !mayHold(folded, entry))) continue;
+  for (const entry of plainEntries(lists)) {
+    if (entry.shape === 'latin' ? !latin : !mayHold(folded, entry)) continue;
     if (!chars) {
       // Folded characters with their offsets in the original (the simplified text keeps them).
       chars = [];
