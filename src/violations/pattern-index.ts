@@ -27,7 +27,9 @@ interface PatternIndex {
   /** Option id → its characters' ids; each alternative's options' ids, by position; need id (an
    *  element a match cannot skip) → its options' ids. */
   options: Int32Array[];
-  optionsOfAlt: Map<Alt, Int32Array>;
+  /** Alternative → its number; by number, its options' ids. */
+  alts: Map<Alt, number>;
+  optionsOfAlt: Int32Array[];
   needs: Int32Array[];
   /** Key (c:<char>, s:<syllable>, i:<letter>) → the characters a token with it can stand for / the
    *  entries whose first token can hold it. */
@@ -47,6 +49,9 @@ interface PatternIndex {
   needState: Uint32Array;
   /** By entry id: whether the text can supply every element the entry cannot skip (as the others). */
   entryState: Uint32Array;
+  /** By alternative number: the options the text can supply, worked out for the text stamped in altState. */
+  altSupplied: CharElement[][][];
+  altState: Uint32Array;
   generation: number;
   /** By entry id: the nearest token after the one at hand that can stand for the entry's second
    *  character, as `reachBase` + its position (a text's tokens are numbered from a new base). */
@@ -136,7 +141,8 @@ function compile(lists: WordLists): PatternIndex {
   const chars = new Numbering<CharElement>();
   const options = new Numbering<Int32Array>();
   const needs = new Numbering<Int32Array>();
-  const optionsOfAlt = new Map<Alt, Int32Array>();
+  const alts = new Map<Alt, number>();
+  const optionsOfAlt: Int32Array[] = [];
   const startsByKey = new Map<string, number[]>();
   // Values come in ascending order (entries by id, characters by id): a repeat is the last one.
   const push = (m: Map<string, number[]>, k: string, v: number) => {
@@ -156,7 +162,7 @@ function compile(lists: WordLists): PatternIndex {
     for (const e of entry.elements) {
       if (e.kind === 'gap') continue;
       const opts = Int32Array.from(e.kind === 'alt' ? e.options : [[e]], optionId);
-      if (e.kind === 'alt') optionsOfAlt.set(e, opts);
+      if (e.kind === 'alt') alts.set(e, optionsOfAlt.push(opts) - 1);
       if (!skippable(e)) own.push(needs.id(opts.join(','), () => opts));
     }
     entries[entry.id] = { entry, needs: Int32Array.from(own) };
@@ -183,6 +189,7 @@ function compile(lists: WordLists): PatternIndex {
   return {
     entries,
     options: options.values,
+    alts,
     optionsOfAlt,
     needs: needs.values,
     charsByKey,
@@ -194,6 +201,8 @@ function compile(lists: WordLists): PatternIndex {
     optionState: new Uint32Array(options.values.length),
     needState: new Uint32Array(needs.values.length),
     entryState: new Uint32Array(lists.entries.length),
+    altSupplied: [],
+    altState: new Uint32Array(optionsOfAlt.length),
     secondNear: new Float64Array(lists.entries.length),
     reachBase: 0,
     generation: 0,
@@ -241,19 +250,17 @@ type Alt = Extract<EntryElement, { kind: 'alt' }>;
 export interface PatternCandidates {
   /** By first token, then list order. */
   candidates: Candidate[];
-  /** An alternative's option ids by position (null: any option may match), and whether the text can
-   *  supply an option (false: some character of it has no token that can stand for it). */
-  optionIds(alt: Alt): Int32Array | null;
-  supplied(option: number): boolean;
+  /** The options of an alternative worth trying, in order: those the text can supply (a token for
+   *  each character of it). */
+  options(alt: Alt): readonly (readonly CharElement[])[];
 }
 
-const noIds = () => null;
-const always = () => true;
+const allOptions = (alt: Alt) => alt.options;
 
 /** A new stamp for a text, with the characters its tokens can stand for marked. */
 function markChars(ix: PatternIndex, perToken: readonly TokenIndex[]): number {
   if (++ix.generation >= 0x7fffffff) {
-    for (const a of [ix.charSeen, ix.optionState, ix.needState, ix.entryState]) a.fill(0);
+    for (const a of [ix.charSeen, ix.optionState, ix.needState, ix.entryState, ix.altState]) a.fill(0);
     ix.generation = 1;
   }
   const g = ix.generation;
@@ -283,6 +290,18 @@ function needSupplied(ix: PatternIndex, g: number, n: number): boolean {
   return any;
 }
 
+/** The options of the alternative the text stamped `g` can supply, in order. */
+function altSupplied(ix: PatternIndex, g: number, alt: Alt): readonly CharElement[][] {
+  const a = ix.alts.get(alt);
+  if (a === undefined) return alt.options;
+  if (ix.altState[a] !== g) {
+    const ids = ix.optionsOfAlt[a];
+    ix.altSupplied[a] = alt.options.filter((_, i) => optionSupplied(ix, g, ids[i]));
+    ix.altState[a] = g;
+  }
+  return ix.altSupplied[a];
+}
+
 /** Whether the text stamped `g` can supply every element the entry cannot skip. */
 function entrySupplied(ix: PatternIndex, g: number, id: number, needs: Int32Array): boolean {
   const state = ix.entryState[id];
@@ -300,7 +319,7 @@ function entrySupplied(ix: PatternIndex, g: number, id: number, needs: Int32Arra
 export function patternCandidates(lists: WordLists, tokens: readonly Token[], everyEntry = false): PatternCandidates {
   if (everyEntry) {
     const patterns = lists.entries.filter((e) => e.shape === 'pattern');
-    return { candidates: tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry }))), optionIds: noIds, supplied: always };
+    return { candidates: tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry }))), options: allOptions };
   }
   const ix = indexOf(lists);
   const n = tokens.length;
@@ -339,6 +358,6 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
     }
   }
   candidates.reverse();
-  if (!g) return { candidates, optionIds: noIds, supplied: always };
-  return { candidates, optionIds: (alt) => ix.optionsOfAlt.get(alt) ?? null, supplied: (o) => optionSupplied(ix, g, o) };
+  if (!g) return { candidates, options: allOptions };
+  return { candidates, options: (alt) => altSupplied(ix, g, alt) };
 }

@@ -186,10 +186,8 @@ function matchPattern(entry: WordEntry, ctx: Context, at: number, supply: Patter
     }
     if (e.kind === 'alt') {
       const after: Cont = { els, j: j + 1, next: cont };
-      const ids = supply.optionIds(e);
-      for (let i = 0; i < e.options.length; i++) {
-        if (ids && !supply.supplied(ids[i])) continue;
-        const r = walk(e.options[i], 0, after, t, runStart, softFrom);
+      for (const option of supply.options(e)) {
+        const r = walk(option, 0, after, t, runStart, softFrom);
         if (r !== null) return r;
       }
       return null;
