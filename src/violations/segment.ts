@@ -22,35 +22,36 @@ function segmenter(): Jieba {
 }
 
 export interface Words {
-  /** UTF-16 offsets where a dictionary word starts or ends (0 and the length included). */
-  bounds: Set<number>;
-  /** For each UTF-16 offset, the [start, end) of the dictionary word it lies in. */
-  wordOf: Array<[number, number]>;
-  /** The dictionary words' [start, end), in order. */
-  spans: Array<[number, number]>;
-  /** For each UTF-16 offset, the [start, end) of the word it lies in when jieba also guesses words
-   *  the dictionary lacks (HMM: 出声 in 出声询问); cut on first use (only same-sound matches ask). */
-  guessedWordOf(): Array<[number, number]>;
+  /** 1 at each UTF-16 offset where a dictionary word starts or ends (0 and the length included). */
+  bounds: Uint8Array;
+  /** For each UTF-16 offset, the length of the dictionary word it lies in. */
+  wordLength: Int32Array;
+  /** The dictionary words of three or more UTF-16 units, as [start, end). */
+  longWords: Array<[number, number]>;
+  /** wordLength when jieba also guesses words the dictionary lacks (HMM: 出声 in 出声询问); cut on
+   *  first use (only same-sound matches ask). */
+  guessedWordLength(): Int32Array;
 }
 
-function cut(text: string, hmm: boolean): Pick<Words, 'bounds' | 'wordOf' | 'spans'> {
-  const bounds = new Set<number>([0]);
-  const wordOf: Array<[number, number]> = [];
-  const spans: Array<[number, number]> = [];
+function cut(text: string, hmm: boolean): Omit<Words, 'guessedWordLength'> {
+  // (Typed arrays, not a set and a span per character: a scan segments thousands of texts.)
+  const bounds = new Uint8Array(text.length + 1);
+  const wordLength = new Int32Array(text.length);
+  const longWords: Array<[number, number]> = [];
+  bounds[0] = 1;
   let at = 0;
   for (const w of segmenter().cut(text, hmm)) {
-    const span: [number, number] = [at, at + w.length];
-    spans.push(span);
-    for (let i = 0; i < w.length; i++) wordOf.push(span);
+    wordLength.fill(w.length, at, at + w.length);
+    if (w.length >= 3) longWords.push([at, at + w.length]);
     at += w.length;
-    bounds.add(at);
+    bounds[at] = 1;
   }
-  return { bounds, wordOf, spans };
+  return { bounds, wordLength, longWords };
 }
 
 /** The words of a (simplified Chinese) text: jieba's precise mode, with and without HMM guesses. */
 export function words(text: string): Words {
   const exact = cut(text, false);
-  let guessed: Array<[number, number]> | null = null;
-  return { ...exact, guessedWordOf: () => (guessed ??= cut(text, true).wordOf) };
+  let guessed: Int32Array | null = null;
+  return { ...exact, guessedWordLength: () => (guessed ??= cut(text, true).wordLength) };
 }

@@ -64,7 +64,7 @@ interface Context {
   hardBefore: boolean[];
   sentenceBefore: boolean[];
   /** Word boundaries, segmented on first use (most texts never get that far). */
-  segments: () => { words: Words; bounds: Set<number> };
+  segments: () => { words: Words; bounds: Uint8Array };
   /** The reading each Han character has in this text (pinyin-pro's context rules), by UTF-16 offset; lazy. */
   reading: () => Map<number, string>;
 }
@@ -82,14 +82,14 @@ function context(text: string, folded: FoldedText): Context {
     hardBefore.push(between !== '' && HARD_BREAK.test(between));
     sentenceBefore.push(between !== '' && SENTENCE_END.test(between));
   }
-  let segmented: { words: Words; bounds: Set<number> } | null = null;
+  let segmented: { words: Words; bounds: Uint8Array } | null = null;
   const segments = () => {
     if (!segmented) {
       const w = words(folded.simplified);
       // jieba does not know pinyin: a typed syllable or letter is a word of its own.
       const bounds = w.bounds; // (this text's own)
-      for (const tok of tokens) if (tok.run >= 0) bounds.add(tok.start).add(tok.end);
-      for (const [a, b] of w.spans) if (b - a >= 3 && PARTICLE_END.test(folded.simplified.slice(a, b))) bounds.add(b - 1);
+      for (const tok of tokens) if (tok.run >= 0) bounds[tok.start] = bounds[tok.end] = 1;
+      for (const [a, b] of w.longWords) if (PARTICLE_END.test(folded.simplified.slice(a, b))) bounds[b - 1] = 1;
       segmented = { words: w, bounds };
     }
     return segmented;
@@ -128,7 +128,7 @@ function runOk(ctx: Context, a: number, b: number, taken: readonly Taken[]): boo
   if (disguised && inRun.some((x) => x.step === 'wildcard')) return false;
   if (!disguised && b - a >= 2) return true; // (no segmentation needed)
   const { words: w, bounds } = ctx.segments();
-  const aligned = bounds.has(ctx.tokens[a].start) && bounds.has(ctx.tokens[b].end);
+  const aligned = bounds[ctx.tokens[a].start] === 1 && bounds[ctx.tokens[b].end] === 1;
   if (!disguised) return aligned;
   if (!aligned || b === a) return false;
   // A same-sound character must sound so here (射中 is she zhong, not ye zhong) and be a word of its
@@ -137,12 +137,9 @@ function runOk(ctx: Context, a: number, b: number, taken: readonly Taken[]): boo
   // listed as entries.
   // (Word boundaries first: they are cheaper than the readings in context.)
   const same = inRun.filter((x) => x.step === 'homophone');
-  const ownWord = (of: Array<[number, number]>, tok: Token) => {
-    const [ws, we] = of[tok.start] ?? [tok.start, tok.end];
-    return we - ws <= tok.end - tok.start;
-  };
-  for (const x of same) if (!ownWord(w.wordOf, ctx.tokens[x.t])) return false;
-  for (const x of same) if (!ownWord(w.guessedWordOf(), ctx.tokens[x.t])) return false;
+  const ownWord = (wordLength: Int32Array, tok: Token) => wordLength[tok.start] <= tok.end - tok.start;
+  for (const x of same) if (!ownWord(w.wordLength, ctx.tokens[x.t])) return false;
+  for (const x of same) if (!ownWord(w.guessedWordLength(), ctx.tokens[x.t])) return false;
   for (const x of same) {
     const here = ctx.reading().get(ctx.tokens[x.t].start);
     if (here && !x.syls.includes(here)) return false;
