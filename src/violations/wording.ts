@@ -63,8 +63,11 @@ interface Context {
   /** hardBefore[t]: clause punctuation between token t-1 and token t; sentenceBefore[t]: sentence punctuation. */
   hardBefore: boolean[];
   sentenceBefore: boolean[];
-  /** Word boundaries, segmented on first use (most texts never get that far). */
-  segments: () => { words: Words; bounds: Uint8Array };
+  /** The text's words (segment.ts: cut on first use, and most texts never get that far), and whether
+   *  a word starts or ends at a UTF-16 offset — as jieba has it, but a typed syllable or letter is a
+   *  word of its own and a particle after a longer word ends one (去死|吧). */
+  words: () => Words;
+  boundAt: (offset: number) => boolean;
   /** The reading each Han character has in this text (pinyin-pro's context rules), by UTF-16 offset; lazy. */
   reading: () => Map<number, string>;
 }
@@ -82,17 +85,15 @@ function context(text: string, folded: FoldedText): Context {
     hardBefore.push(between !== '' && HARD_BREAK.test(between));
     sentenceBefore.push(between !== '' && SENTENCE_END.test(between));
   }
-  let segmented: { words: Words; bounds: Uint8Array } | null = null;
-  const segments = () => {
-    if (!segmented) {
-      const w = words(folded.simplified);
-      // jieba does not know pinyin: a typed syllable or letter is a word of its own.
-      const bounds = w.bounds; // (this text's own)
-      for (const tok of tokens) if (tok.run >= 0) bounds[tok.start] = bounds[tok.end] = 1;
-      for (const [a, b] of w.longWords) if (PARTICLE_END.test(folded.simplified.slice(a, b))) bounds[b - 1] = 1;
-      segmented = { words: w, bounds };
-    }
-    return segmented;
+  let segmented: Words | null = null;
+  const wordsOf = () => (segmented ??= words(folded.simplified));
+  const boundAt = (offset: number) => {
+    if (wordsOf().boundAt(offset)) return true;
+    // jieba does not know pinyin: a typed syllable or letter is a word of its own.
+    if (folded.runs.length && tokens.some((tok) => tok.run >= 0 && (tok.start === offset || tok.end === offset))) return true;
+    if (offset >= folded.simplified.length) return false;
+    const [a, b] = wordsOf().wordAt(offset);
+    return b === offset + 1 && b - a >= 3 && PARTICLE_END.test(folded.simplified.slice(a, b));
   };
   let reading: Map<number, string> | null = null;
   const readingOf = () => {
@@ -106,7 +107,7 @@ function context(text: string, folded: FoldedText): Context {
     }
     return reading;
   };
-  return { folded, tokens, hardBefore, sentenceBefore, segments, reading: readingOf };
+  return { folded, tokens, hardBefore, sentenceBefore, words: wordsOf, boundAt, reading: readingOf };
 }
 
 function stepFor(e: CharElement, t: Token): Step | null {
@@ -127,8 +128,7 @@ function runOk(ctx: Context, a: number, b: number, taken: readonly Taken[]): boo
   const disguised = inRun.some((x) => x.step !== 'literal' && x.step !== 'wildcard');
   if (disguised && inRun.some((x) => x.step === 'wildcard')) return false;
   if (!disguised && b - a >= 2) return true; // (no segmentation needed)
-  const { words: w, bounds } = ctx.segments();
-  const aligned = bounds[ctx.tokens[a].start] === 1 && bounds[ctx.tokens[b].end] === 1;
+  const aligned = ctx.boundAt(ctx.tokens[a].start) && ctx.boundAt(ctx.tokens[b].end);
   if (!disguised) return aligned;
   if (!aligned || b === a) return false;
   // A same-sound character must sound so here (射中 is she zhong, not ye zhong) and be a word of its
@@ -137,9 +137,12 @@ function runOk(ctx: Context, a: number, b: number, taken: readonly Taken[]): boo
   // listed as entries.
   // (Word boundaries first: they are cheaper than the readings in context.)
   const same = inRun.filter((x) => x.step === 'homophone');
-  const ownWord = (wordLength: Int32Array, tok: Token) => wordLength[tok.start] <= tok.end - tok.start;
-  for (const x of same) if (!ownWord(w.wordLength, ctx.tokens[x.t])) return false;
-  for (const x of same) if (!ownWord(w.guessedWordLength(), ctx.tokens[x.t])) return false;
+  const ownWord = (tok: Token, guessed: boolean) => {
+    const [ws, we] = ctx.words().wordAt(tok.start, guessed);
+    return we - ws <= tok.end - tok.start;
+  };
+  for (const x of same) if (!ownWord(ctx.tokens[x.t], false)) return false;
+  for (const x of same) if (!ownWord(ctx.tokens[x.t], true)) return false;
   for (const x of same) {
     const here = ctx.reading().get(ctx.tokens[x.t].start);
     if (here && !x.syls.includes(here)) return false;
