@@ -186,7 +186,10 @@ function matchPattern(entry: WordEntry, ctx: Context, at: number, supply: Patter
     }
     if (e.kind === 'alt') {
       const after: Cont = { els, j: j + 1, next: cont };
+      const here = tokens[t];
       for (const option of supply.options(e)) {
+        // (an option whose first character this token cannot stand for fails at once: not walked)
+        if (option.length && (!here || !stepFor(option[0], here))) continue;
         const r = walk(option, 0, after, t, runStart, softFrom);
         if (r !== null) return r;
       }
