@@ -165,6 +165,8 @@ function compile(lists: WordLists): PatternIndex {
       if (e.kind === 'alt') alts.set(e, optionsOfAlt.push(opts) - 1);
       if (!skippable(e)) own.push(needs.id(opts.join(','), () => opts));
     }
+    // Elements with fewer options first: the cheaper to rule out.
+    own.sort((x, y) => needs.values[x].length - needs.values[y].length);
     entries[entry.id] = { entry, needs: Int32Array.from(own) };
     // The first token taken: the first character of the first element a match cannot pass over, or of
     // an optional one before it.
