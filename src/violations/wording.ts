@@ -110,11 +110,17 @@ function context(text: string, folded: FoldedText): Context {
   return { folded, tokens, hardBefore, sentenceBefore, words: wordsOf, boundAt, reading: readingOf };
 }
 
+/** Whether two characters have a reading in common (plain loops: this runs at every step of a walk). */
+function sharesReading(a: readonly string[], b: readonly string[]): boolean {
+  for (let i = 0; i < a.length; i++) for (let k = 0; k < b.length; k++) if (a[i] === b[k]) return true;
+  return false;
+}
+
 function stepFor(e: CharElement, t: Token): Step | null {
   if ((t.kind === 'han' || t.kind === 'letter' || t.kind === 'digit') && t.text === e.char) return 'literal';
   if (t.kind === 'wildcard') return 'wildcard';
   if (!e.han) return null;
-  if (t.kind === 'han' && t.syls.some((s) => e.syls.includes(s))) return 'homophone';
+  if (t.kind === 'han' && sharesReading(t.syls, e.syls)) return 'homophone';
   if (t.kind === 'syllable' && e.syls.includes(t.text)) return 'pinyin';
   // Initials by the character's first (usual) reading only: MC is not 无耻 (无 read mo).
   if (t.kind === 'letter' && e.syls[0]?.[0] === t.text) return 'initials';
