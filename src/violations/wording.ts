@@ -163,9 +163,12 @@ interface Cont {
   next: Cont | null;
 }
 
-/** Tries the entry's elements from token `at`; returns the last token used and how each was matched. */
-function matchPattern(entry: WordEntry, ctx: Context, at: number, supply: PatternCandidates): { last: number; taken: Taken[] } | null {
+/** A text's matcher: tries an entry's elements from token `at`; returns the last token used and how
+ *  each was matched. (One per text, its state reused from candidate to candidate.) */
+function matcher(ctx: Context, supply: PatternCandidates): (entry: WordEntry, at: number) => { last: number; taken: Taken[] } | null {
   const { tokens, hardBefore, sentenceBefore } = ctx;
+  let entry: WordEntry;
+  let at = 0;
   const taken: Taken[] = []; // pushed and popped while backtracking; copied on success
   // Runs closed by a gap, checked (runOk: segmentation) only once the whole pattern matched.
   const runs: Array<[number, number]> = [];
@@ -210,8 +213,14 @@ function matchPattern(entry: WordEntry, ctx: Context, at: number, supply: Patter
     if (r === null) taken.pop();
     return r;
   };
-  const last = walk(entry.elements, 0, null, at, at, -1);
-  return last === null ? null : { last, taken: [...taken] };
+  return (e, from) => {
+    entry = e;
+    at = from;
+    taken.length = 0;
+    runs.length = 0;
+    const last = walk(entry.elements, 0, null, at, at, -1);
+    return last === null ? null : { last, taken: [...taken] };
+  };
 }
 
 function acceptable(entry: WordEntry, taken: readonly Taken[], ctx: Context): boolean {
@@ -251,8 +260,9 @@ interface RawHit extends WordingHit {
 function patternHits(text: string, ctx: Context, supply: PatternCandidates): RawHit[] {
   const hits: RawHit[] = [];
   const { tokens } = ctx;
+  const match = matcher(ctx, supply);
   for (const { at, entry } of supply.candidates) {
-    const m = matchPattern(entry, ctx, at, supply);
+    const m = match(entry, at);
     if (!m || m.last < at || !acceptable(entry, m.taken, ctx)) continue;
     const start = tokens[at].start;
     const end = tokens[m.last].end;
