@@ -9,9 +9,8 @@
  *   element a match cannot skip, as the options it may take.
  * An entry is walked only from a token that can start it, with a token that can be its second within
  * reach (the next one, or as far as the gaps between allow), and only when the text can supply each
- * element it cannot skip —
- * some option of it whose every character a token of the text can stand for; the walk passes over
- * options the text cannot supply. Most tokens start nothing, so what a text can supply is worked out
+ * element it cannot skip (some option of it whose every character a token of the text can stand
+ * for); the walk passes over options the text cannot supply. Most tokens start nothing, so what a text can supply is worked out
  * only for the first entry that gets that far, and each option and element once per text (stamps).
  * A wildcard token stands for any character but never starts a match (wording.ts acceptable), so a
  * text with one skips the supply tests and passes the second-token one, not the first-token one.
@@ -38,7 +37,7 @@ interface PatternIndex {
   /** Character id → the entries that may take it second; by entry id, how many tokens after the
    *  first that second one may be (0: the entry may end after one). */
   secondAt: number[][];
-  secondWithin: Uint8Array;
+  secondWithin: Int32Array;
   /** Per token kind and text: the characters it can stand for, the entries it can start and those it
    *  can be the second token of (ascending). */
   byToken: Record<Token['kind'], Map<string, TokenIndex>>;
@@ -182,10 +181,10 @@ function compile(lists: WordLists): PatternIndex {
   const charsByKey = new Map<string, number[]>();
   chars.values.forEach((c, id) => keysOfChar(c).forEach((k) => push(charsByKey, k, id)));
   const secondAt: number[][] = chars.values.map(() => []);
-  const secondWithin = new Uint8Array(lists.entries.length);
+  const secondWithin = new Int32Array(lists.entries.length);
   seconds.forEach((second, id) => {
     if (!second) return;
-    secondWithin[id] = Math.min(second.within, 255);
+    secondWithin[id] = second.within;
     for (const c of new Set(second.chars)) secondAt[c].push(id);
   });
   return {
