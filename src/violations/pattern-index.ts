@@ -3,15 +3,17 @@
  * them). A token can stand for an entry's character in four ways (wording.ts stepFor): as itself, by
  * a shared reading, as a typed syllable or as an initial. Compiled once per list set:
  * - each distinct character of the entries, numbered, and for each token text seen (cached) the
- *   characters it can stand for and the entries it can start;
- * - each distinct option (a character sequence; a lone character is one too), filed under its rarest
- *   character (the one in fewest options), and each distinct element a match cannot skip.
- * A text's tokens mark the characters they can stand for; only the options filed under a marked
- * character are checked (can the text supply every character of it?), and mark the elements they
- * belong to. An entry is walked only from a token that can start it and only when the text can supply
- * each element it cannot skip; the walk passes over options the text cannot supply. A wildcard token
- * stands for any character but never starts a match (wording.ts acceptable), so a text with one skips
- * the supply tests, not the first-token one.
+ *   characters it can stand for, the entries it can start and the entries whose second character it
+ *   can stand for;
+ * - each distinct option (a character sequence; a lone character is one too) and each distinct
+ *   element a match cannot skip, as the options it may take.
+ * An entry is walked only from a token that can start it, with a token that can be its second within
+ * reach (the next one, or as far as the gaps between allow), and only when the text can supply each
+ * element it cannot skip (some option of it whose every character a token of the text can stand
+ * for); the walk passes over options the text cannot supply. Most tokens start nothing, so what a text can supply is worked out
+ * only for the first entry that gets that far, and each option and element once per text (stamps).
+ * A wildcard token stands for any character but never starts a match (wording.ts acceptable), so a
+ * text with one skips the supply tests and passes the second-token one, not the first-token one.
  * What this must never do is drop a match: test/violations/wording-index.test.ts holds it to trying
  * every entry at every token over the whole labelled and everyday corpus.
  */
@@ -21,23 +23,39 @@ import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lis
 interface PatternIndex {
   /** By WordEntry.id (undefined: not a pattern): the entry and the ids of the elements it cannot skip. */
   entries: Array<{ entry: WordEntry; needs: Int32Array } | undefined>;
-  /** Option id → its characters' ids; each alternative's options' ids, by position. */
+  /** Option id → its characters' ids; each alternative's options' ids, by position; need id (an
+   *  element a match cannot skip) → its options' ids. */
   options: Int32Array[];
-  optionsOfAlt: Map<Alt, Int32Array>;
-  /** Character id → the options filed under it; option id → the elements (needs) it can supply. */
-  optionsFiledAt: Int32Array[];
-  needsOfOption: Int32Array[];
+  /** Alternative → its number; by number, its options' ids. */
+  alts: Map<Alt, number>;
+  optionsOfAlt: Int32Array[];
+  needs: Int32Array[];
   /** Key (c:<char>, s:<syllable>, i:<letter>) → the characters a token with it can stand for / the
    *  entries whose first token can hold it. */
   charsByKey: Map<string, number[]>;
   startsByKey: Map<string, number[]>;
-  /** Per token kind and text: the characters it can stand for, the entries it can start (ascending). */
+  /** Character id → the entries that may take it second; by entry id, how many tokens after the
+   *  first that second one may be (0: the entry may end after one). */
+  secondAt: number[][];
+  secondWithin: Int32Array;
+  /** Per token kind and text: the characters it can stand for, the entries it can start and those it
+   *  can be the second token of (ascending). */
   byToken: Record<Token['kind'], Map<string, TokenIndex>>;
-  /** What the current text (stamped `generation`) can supply: characters, options, needs. */
+  /** What the current text can supply: a character is there when charSeen holds the text's stamp
+   *  `generation`; an option or need was found there (2·stamp + 1) or not (2·stamp), else not yet asked. */
   charSeen: Uint32Array;
-  optionMet: Uint32Array;
-  needMet: Uint32Array;
+  optionState: Uint32Array;
+  needState: Uint32Array;
+  /** By entry id: whether the text can supply every element the entry cannot skip (as the others). */
+  entryState: Uint32Array;
+  /** By alternative number: the options the text can supply, worked out for the text stamped in altState. */
+  altSupplied: CharElement[][][];
+  altState: Uint32Array;
   generation: number;
+  /** By entry id: the nearest token after the one at hand that can stand for the entry's second
+   *  character, as `reachBase` + its position (a text's tokens are numbered from a new base). */
+  secondNear: Float64Array;
+  reachBase: number;
 }
 
 /** The keys a token can be matched by. */
@@ -58,6 +76,52 @@ function skippable(e: EntryElement): boolean {
   return e.kind === 'gap' || (e.kind === 'alt' && e.options.some((o) => !o.length));
 }
 
+/** The character a match takes after its first: one of `chars`, at most `within` tokens on. */
+interface Next {
+  chars: CharElement[];
+  within: number;
+}
+
+/** The next character a match may take from element `k` on, `within` tokens after its first; null
+ *  when the pattern may end there. */
+function nextFrom(els: readonly EntryElement[], k: number, within: number): Next | null {
+  const chars: CharElement[] = [];
+  for (; k < els.length; k++) {
+    const e = els[k];
+    // (A gap that ends the pattern takes nothing: wording.ts walk.)
+    if (e.kind === 'gap') {
+      if (k === els.length - 1) return null;
+      within += e.max;
+      continue;
+    }
+    if (e.kind === 'char') return { chars: [...chars, e], within };
+    for (const o of e.options) if (o.length) chars.push(o[0]);
+    if (!skippable(e)) return { chars, within };
+  }
+  return null;
+}
+
+/**
+ * The character a match takes second, whichever it took first; null when the pattern may end after
+ * one. (A gap before the first character takes nothing: wording.ts walk.)
+ */
+function secondOf(els: readonly EntryElement[]): Next | null {
+  const second: Next = { chars: [], within: 1 };
+  for (let j = 0; j < els.length; j++) {
+    const e = els[j];
+    if (e.kind === 'gap') continue;
+    for (const o of e.kind === 'alt' ? e.options : [[e]]) {
+      if (!o.length) continue;
+      const next = o.length > 1 ? { chars: [o[1]], within: 1 } : nextFrom(els, j + 1, 1);
+      if (!next) return null;
+      second.chars.push(...next.chars);
+      second.within = Math.max(second.within, next.within);
+    }
+    if (!skippable(e)) break;
+  }
+  return second;
+}
+
 /** Numbers values by content (a slot's values recur in many entries). */
 class Numbering<T> {
   readonly values: T[] = [];
@@ -76,7 +140,8 @@ function compile(lists: WordLists): PatternIndex {
   const chars = new Numbering<CharElement>();
   const options = new Numbering<Int32Array>();
   const needs = new Numbering<Int32Array>();
-  const optionsOfAlt = new Map<Alt, Int32Array>();
+  const alts = new Map<Alt, number>();
+  const optionsOfAlt: Int32Array[] = [];
   const startsByKey = new Map<string, number[]>();
   // Values come in ascending order (entries by id, characters by id): a repeat is the last one.
   const push = (m: Map<string, number[]>, k: string, v: number) => {
@@ -89,15 +154,18 @@ function compile(lists: WordLists): PatternIndex {
     return options.id(ids.join(','), () => ids);
   };
   const entries: PatternIndex['entries'] = [];
+  const seconds: Array<{ chars: number[]; within: number } | null> = [];
   for (const entry of lists.entries) {
     if (entry.shape !== 'pattern') continue;
     const own: number[] = [];
     for (const e of entry.elements) {
       if (e.kind === 'gap') continue;
       const opts = Int32Array.from(e.kind === 'alt' ? e.options : [[e]], optionId);
-      if (e.kind === 'alt') optionsOfAlt.set(e, opts);
+      if (e.kind === 'alt') alts.set(e, optionsOfAlt.push(opts) - 1);
       if (!skippable(e)) own.push(needs.id(opts.join(','), () => opts));
     }
+    // Elements with fewer options first: the cheaper to rule out.
+    own.sort((x, y) => needs.values[x].length - needs.values[y].length);
     entries[entry.id] = { entry, needs: Int32Array.from(own) };
     // The first token taken: the first character of the first element a match cannot pass over, or of
     // an optional one before it.
@@ -106,30 +174,38 @@ function compile(lists: WordLists): PatternIndex {
       for (const c of firsts) for (const k of keysOfChar(c)) push(startsByKey, k, entry.id);
       if (!skippable(e)) break;
     }
+    const second = secondOf(entry.elements);
+    seconds[entry.id] = second && { chars: second.chars.map((c) => chars.id(c.char, () => c)), within: second.within };
   }
 
   const charsByKey = new Map<string, number[]>();
   chars.values.forEach((c, id) => keysOfChar(c).forEach((k) => push(charsByKey, k, id)));
-  const inOptions = new Uint32Array(chars.values.length);
-  for (const o of options.values) for (const c of new Set(o)) inOptions[c]++;
-  const filed: number[][] = chars.values.map(() => []);
-  options.values.forEach((o, id) => {
-    if (o.length) filed[o.reduce((a, b) => (inOptions[b] < inOptions[a] ? b : a))].push(id);
+  const secondAt: number[][] = chars.values.map(() => []);
+  const secondWithin = new Int32Array(lists.entries.length);
+  seconds.forEach((second, id) => {
+    if (!second) return;
+    secondWithin[id] = second.within;
+    for (const c of new Set(second.chars)) secondAt[c].push(id);
   });
-  const needsOf: number[][] = options.values.map(() => []);
-  needs.values.forEach((opts, id) => opts.forEach((o) => needsOf[o].push(id)));
   return {
     entries,
     options: options.values,
+    alts,
     optionsOfAlt,
-    optionsFiledAt: filed.map((f) => Int32Array.from(f)),
-    needsOfOption: needsOf.map((n) => Int32Array.from(n)),
+    needs: needs.values,
     charsByKey,
     startsByKey,
+    secondAt,
+    secondWithin,
     byToken: { han: new Map(), syllable: new Map(), letter: new Map(), digit: new Map(), wildcard: new Map() },
     charSeen: new Uint32Array(chars.values.length),
-    optionMet: new Uint32Array(options.values.length),
-    needMet: new Uint32Array(needs.values.length),
+    optionState: new Uint32Array(options.values.length),
+    needState: new Uint32Array(needs.values.length),
+    entryState: new Uint32Array(lists.entries.length),
+    altSupplied: [],
+    altState: new Uint32Array(optionsOfAlt.length),
+    secondNear: new Float64Array(lists.entries.length),
+    reachBase: 0,
     generation: 0,
   };
 }
@@ -146,6 +222,7 @@ function indexOf(lists: WordLists): PatternIndex {
 interface TokenIndex {
   chars: Int32Array;
   starts: Int32Array;
+  seconds: Int32Array;
 }
 
 function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
@@ -154,7 +231,9 @@ function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
   if (!found) {
     const keys = keysOfToken(t);
     const union = (m: Map<string, number[]>) => Int32Array.from(new Set(keys.flatMap((k) => m.get(k) ?? []))).sort();
-    found = { chars: union(ix.charsByKey), starts: union(ix.startsByKey) };
+    const chars = union(ix.charsByKey);
+    const seconds = Int32Array.from(new Set(Array.from(chars, (c) => ix.secondAt[c]).flat())).sort();
+    found = { chars, starts: union(ix.startsByKey), seconds };
     if (cache.size < 100_000) cache.set(t.text, found);
   }
   return found;
@@ -172,14 +251,67 @@ type Alt = Extract<EntryElement, { kind: 'alt' }>;
 export interface PatternCandidates {
   /** By first token, then list order. */
   candidates: Candidate[];
-  /** An alternative's option ids by position (null: any option may match), and whether the text can
-   *  supply an option (false: some character of it has no token that can stand for it). */
-  optionIds(alt: Alt): Int32Array | null;
-  supplied(option: number): boolean;
+  /** The options of an alternative worth trying, in order: those the text can supply (a token for
+   *  each character of it). */
+  options(alt: Alt): readonly (readonly CharElement[])[];
 }
 
-const noIds = () => null;
-const always = () => true;
+const allOptions = (alt: Alt) => alt.options;
+
+/** A new stamp for a text, with the characters its tokens can stand for marked. */
+function markChars(ix: PatternIndex, perToken: readonly TokenIndex[]): number {
+  if (++ix.generation >= 0x7fffffff) {
+    for (const a of [ix.charSeen, ix.optionState, ix.needState, ix.entryState, ix.altState]) a.fill(0);
+    ix.generation = 1;
+  }
+  const g = ix.generation;
+  for (const { chars } of perToken) for (let i = 0; i < chars.length; i++) ix.charSeen[chars[i]] = g;
+  return g;
+}
+
+/** Whether the text stamped `g` can supply the option: a token for each of its characters. */
+function optionSupplied(ix: PatternIndex, g: number, o: number): boolean {
+  const state = ix.optionState[o];
+  if (state >>> 1 === g) return (state & 1) === 1;
+  const chars = ix.options[o];
+  let all = true;
+  for (let k = 0; k < chars.length && all; k++) all = ix.charSeen[chars[k]] === g;
+  ix.optionState[o] = 2 * g + (all ? 1 : 0);
+  return all;
+}
+
+/** Whether the text stamped `g` can supply the element: one of its options. */
+function needSupplied(ix: PatternIndex, g: number, n: number): boolean {
+  const state = ix.needState[n];
+  if (state >>> 1 === g) return (state & 1) === 1;
+  const opts = ix.needs[n];
+  let any = false;
+  for (let k = 0; k < opts.length && !any; k++) any = optionSupplied(ix, g, opts[k]);
+  ix.needState[n] = 2 * g + (any ? 1 : 0);
+  return any;
+}
+
+/** The options of the alternative the text stamped `g` can supply, in order. */
+function altSupplied(ix: PatternIndex, g: number, alt: Alt): readonly CharElement[][] {
+  const a = ix.alts.get(alt);
+  if (a === undefined) return alt.options;
+  if (ix.altState[a] !== g) {
+    const ids = ix.optionsOfAlt[a];
+    ix.altSupplied[a] = alt.options.filter((_, i) => optionSupplied(ix, g, ids[i]));
+    ix.altState[a] = g;
+  }
+  return ix.altSupplied[a];
+}
+
+/** Whether the text stamped `g` can supply every element the entry cannot skip. */
+function entrySupplied(ix: PatternIndex, g: number, id: number, needs: Int32Array): boolean {
+  const state = ix.entryState[id];
+  if (state >>> 1 === g) return (state & 1) === 1;
+  let all = true;
+  for (let k = 0; k < needs.length && all; k++) all = needSupplied(ix, g, needs[k]);
+  ix.entryState[id] = 2 * g + (all ? 1 : 0);
+  return all;
+}
 
 /**
  * Where in a text the pattern entries are worth walking.
@@ -188,51 +320,45 @@ const always = () => true;
 export function patternCandidates(lists: WordLists, tokens: readonly Token[], everyEntry = false): PatternCandidates {
   if (everyEntry) {
     const patterns = lists.entries.filter((e) => e.shape === 'pattern');
-    return { candidates: tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry }))), optionIds: noIds, supplied: always };
+    return { candidates: tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry }))), options: allOptions };
   }
   const ix = indexOf(lists);
-  if (++ix.generation === 0xffffffff) {
-    for (const a of [ix.charSeen, ix.optionMet, ix.needMet]) a.fill(0);
-    ix.generation = 1;
-  }
-  const g = ix.generation;
-  const { charSeen, optionMet, needMet, options } = ix;
+  const n = tokens.length;
   const perToken = tokens.map((t) => tokenIndex(ix, t));
-  const seen: number[] = [];
-  let wildcard = false;
-  for (let t = 0; t < tokens.length; t++) {
-    if (tokens[t].kind === 'wildcard') wildcard = true;
-    const cs = perToken[t].chars;
-    for (let i = 0; i < cs.length; i++) {
-      if (charSeen[cs[i]] !== g) {
-        charSeen[cs[i]] = g;
-        seen.push(cs[i]);
-      }
+  const wildcard = tokens.some((t) => t.kind === 'wildcard');
+  let g = 0; // the text's stamp, once its characters are marked
+  // From the last token back, so that where each entry's second character can be next is known.
+  // (A new base per text: an earlier text's marks are all behind it; exact for 2^53 tokens.)
+  const { secondNear, secondWithin } = ix;
+  const base = ix.reachBase;
+  ix.reachBase += n + 1;
+  let nextWildcard = Infinity;
+  const candidates: Candidate[] = []; // (in reverse until the end)
+  for (let at = n - 1; at >= 0; at--) {
+    if (at + 1 < n) {
+      const seconds = perToken[at + 1].seconds;
+      for (let i = 0; i < seconds.length; i++) secondNear[seconds[i]] = base + at + 1;
+      if (tokens[at + 1].kind === 'wildcard') nextWildcard = at + 1;
     }
-  }
-  for (const c of seen) {
-    const filed = ix.optionsFiledAt[c];
-    for (let i = 0; i < filed.length; i++) {
-      const o = options[filed[i]];
-      let all = true;
-      for (let k = 0; k < o.length && all; k++) all = charSeen[o[k]] === g;
-      if (!all) continue;
-      optionMet[filed[i]] = g;
-      const ns = ix.needsOfOption[filed[i]];
-      for (let k = 0; k < ns.length; k++) needMet[ns[k]] = g;
-    }
-  }
-  const candidates: Candidate[] = [];
-  for (let at = 0; at < tokens.length; at++) {
     const starts = perToken[at].starts;
-    for (let i = 0; i < starts.length; i++) {
-      const { entry, needs } = ix.entries[starts[i]]!;
-      let all = true;
+    for (let i = starts.length - 1; i >= 0; i--) {
+      const id = starts[i];
+      // A token within reach that can stand for the character the entry takes second (a wildcard can).
+      const within = secondWithin[id];
+      if (within) {
+        const near = secondNear[id] - base;
+        if (!(near > at && near <= at + within) && nextWildcard > at + within) continue;
+      }
+      const { entry, needs } = ix.entries[id]!;
       // A wildcard may stand for any character a match needs beyond its first.
-      for (let k = 0; k < needs.length && all && !wildcard; k++) all = needMet[needs[k]] === g;
-      if (all) candidates.push({ at, entry });
+      if (!wildcard && needs.length) {
+        g ||= markChars(ix, perToken);
+        if (!entrySupplied(ix, g, id, needs)) continue;
+      }
+      candidates.push({ at, entry });
     }
   }
-  if (wildcard) return { candidates, optionIds: noIds, supplied: always };
-  return { candidates, optionIds: (alt) => ix.optionsOfAlt.get(alt) ?? null, supplied: (o) => optionMet[o] === g || options[o].length === 0 };
+  candidates.reverse();
+  if (!g) return { candidates, options: allOptions };
+  return { candidates, options: (alt) => altSupplied(ix, g, alt) };
 }

@@ -4,6 +4,7 @@
  * (@node-rs/jieba with its bundled dictionary), loaded once, on first use, because the dictionary
  * takes a fifth of a second to load and many commands never match wording.
  */
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Jieba } from '@node-rs/jieba';
 
@@ -13,42 +14,77 @@ function segmenter(): Jieba {
   if (!jieba) {
     const require = createRequire(import.meta.url);
     const { Jieba: JiebaClass } = require('@node-rs/jieba') as typeof import('@node-rs/jieba');
-    const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
-    jieba = JiebaClass.withDict(dict);
+    // The dictionary file itself, not '@node-rs/jieba/dict': that module also reads the 6 MB keyword
+    // (idf) table segmentation never uses, and keeps both buffers for the life of the process.
+    jieba = JiebaClass.withDict(fs.readFileSync(require.resolve('@node-rs/jieba/dict.txt')));
   }
   return jieba;
 }
 
+/**
+ * Clause punctuation: where a text can be cut in pieces that jieba cuts exactly as it cuts the whole.
+ * jieba segments each stretch of Han characters, Latin letters, digits and +#&._%- on its own and
+ * makes every other character a word by itself (only \r\n is kept together), so the words of a piece
+ * between two of these marks are the whole text's words there (test/violations/segment.test.ts holds
+ * this to cutting the whole text, over the labelled and everyday corpus). A match lies within a
+ * clause or two: cutting only those pieces halves jieba's work.
+ */
+const PIECE_END = /[，。！？；：、…,!?;:]/;
+
 export interface Words {
-  /** UTF-16 offsets where a dictionary word starts or ends (0 and the length included). */
-  bounds: Set<number>;
-  /** For each UTF-16 offset, the [start, end) of the dictionary word it lies in. */
-  wordOf: Array<[number, number]>;
-  /** The dictionary words' [start, end), in order. */
-  spans: Array<[number, number]>;
-  /** For each UTF-16 offset, the [start, end) of the word it lies in when jieba also guesses words
-   *  the dictionary lacks (HMM: 出声 in 出声询问); cut on first use (only same-sound matches ask). */
-  guessedWordOf(): Array<[number, number]>;
+  /** Whether a word starts or ends at the UTF-16 offset (0 and the length included). */
+  boundAt(offset: number): boolean;
+  /** The [start, end) of the word the UTF-16 offset (< length) lies in; `guessed`: when jieba also
+   *  guesses words the dictionary lacks (HMM: 出声 in 出声询问). */
+  wordAt(offset: number, guessed?: boolean): [number, number];
 }
 
-function cut(text: string, hmm: boolean): Pick<Words, 'bounds' | 'wordOf' | 'spans'> {
-  const bounds = new Set<number>([0]);
-  const wordOf: Array<[number, number]> = [];
-  const spans: Array<[number, number]> = [];
-  let at = 0;
-  for (const w of segmenter().cut(text, hmm)) {
-    const span: [number, number] = [at, at + w.length];
-    spans.push(span);
-    for (let i = 0; i < w.length; i++) wordOf.push(span);
-    at += w.length;
-    bounds.add(at);
+/** A piece's words: for each UTF-16 offset in it, where the word it lies in starts and ends. */
+interface Piece {
+  from: number;
+  starts: Int32Array;
+  ends: Int32Array;
+}
+
+function cutPiece(text: string, from: number, to: number, hmm: boolean): Piece {
+  const starts = new Int32Array(to - from);
+  const ends = new Int32Array(to - from);
+  let at = from;
+  for (const w of segmenter().cut(text.slice(from, to), hmm)) {
+    const end = Math.min(at + w.length, to);
+    starts.fill(at, at - from, end - from);
+    ends.fill(end, at - from, end - from);
+    at = end;
   }
-  return { bounds, wordOf, spans };
+  return { from, starts, ends };
 }
 
-/** The words of a (simplified Chinese) text: jieba's precise mode, with and without HMM guesses. */
+/** The words of a (simplified Chinese) text, jieba's precise mode, each piece cut on first use. */
 export function words(text: string): Words {
-  const exact = cut(text, false);
-  let guessed: Array<[number, number]> | null = null;
-  return { ...exact, guessedWordOf: () => (guessed ??= cut(text, true).wordOf) };
+  const pieces = [new Map<number, Piece>(), new Map<number, Piece>()];
+  const isEnd = (i: number) => PIECE_END.test(text[i]);
+  const pieceAround = (offset: number, hmm: boolean): Piece => {
+    let from = offset;
+    while (from > 0 && !isEnd(from - 1)) from--;
+    const cache = pieces[hmm ? 1 : 0];
+    let piece = cache.get(from);
+    if (!piece) {
+      let to = offset;
+      while (to < text.length && !isEnd(to)) to++;
+      cache.set(from, (piece = cutPiece(text, from, to, hmm)));
+    }
+    return piece;
+  };
+  return {
+    boundAt(offset) {
+      if (offset <= 0 || offset >= text.length || isEnd(offset - 1) || isEnd(offset)) return true;
+      const p = pieceAround(offset, false);
+      return p.starts[offset - p.from] === offset;
+    },
+    wordAt(offset, guessed = false) {
+      if (isEnd(offset)) return [offset, offset + 1];
+      const p = pieceAround(offset, guessed);
+      return [p.starts[offset - p.from], p.ends[offset - p.from]];
+    },
+  };
 }

@@ -76,7 +76,12 @@ export function pinyinSyllables(): Set<string> {
  * (exit 2) naming the file and the first line that is not UTF-8.
  */
 export function readDataLines(file: string): string[] {
-  return readUtf8Text(file)
+  return dataLines(readUtf8Text(file));
+}
+
+/** Non-empty, non-comment lines of a data file's text (readUtf8Text). */
+export function dataLines(text: string): string[] {
+  return text
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'));
@@ -138,18 +143,25 @@ function piecesOf(src: string, simplified: boolean): Piece[] {
   return pieces;
 }
 
-const charT2s = new Map<string, boolean>();
+/** A code point as a text with no traditional characters gives it: its pieces, and whether t2s alone
+ *  would change it (then the text is converted as a whole first, phrase tables and all). */
+interface CodePoint {
+  traditional: boolean;
+  pieces: Piece[];
+}
+const codePoints = new Map<string, CodePoint>();
+function codePoint(cp: string): CodePoint {
+  let c = codePoints.get(cp);
+  if (!c) {
+    c = { traditional: cp.charCodeAt(0) >= 0x2e80 && t2s(cp) !== cp, pieces: piecesOf(cp, true) };
+    if (codePoints.size < 100_000) codePoints.set(cp, c);
+  }
+  return c;
+}
+
 /** Whether any Han character of the text changes under t2s alone (else the phrase pass can be skipped). */
 function hasTraditional(s: string): boolean {
-  for (const cp of s) {
-    if (cp.charCodeAt(0) < 0x2e80) continue;
-    let changes = charT2s.get(cp);
-    if (changes === undefined) {
-      changes = t2s(cp) !== cp;
-      if (charT2s.size < 100_000) charT2s.set(cp, changes);
-    }
-    if (changes) return true;
-  }
+  for (const cp of s) if (cp.charCodeAt(0) >= 0x2e80 && codePoint(cp).traditional) return true;
   return false;
 }
 
@@ -182,8 +194,18 @@ export function foldText(original: string): FoldedText {
   const tokens: Token[] = [];
   const runs: FoldedText['runs'] = [];
   // Fold the whole string to simplified first when opencc keeps its length (it maps char to char
-  // almost always); otherwise fold char by char.
-  const whole = hasTraditional(original) ? t2s(original) : original;
+  // almost always); otherwise fold char by char. Most texts have no traditional character: their
+  // code points' pieces are looked up once.
+  const plain: Piece[][] = [];
+  for (const cp of original) {
+    const c = codePoint(cp);
+    if (c.traditional) {
+      plain.length = 0;
+      break;
+    }
+    plain.push(c.pieces);
+  }
+  const whole = plain.length || !original ? original : t2s(original);
   const aligned = whole.length === original.length;
   let latin: Array<{ c: string; start: number; end: number }> = [];
 
@@ -209,13 +231,14 @@ export function foldText(original: string): FoldedText {
   };
 
   let i = 0;
+  let k = 0;
   for (const cp of original) {
     const start = i;
     const end = i + cp.length;
     i = end;
-    const src = aligned && whole !== original ? whole.slice(start, end) : cp;
+    const pieces = plain.length ? plain[k++] : piecesOf(aligned ? whole.slice(start, end) : cp, aligned);
     // (an invisible code point has no pieces: neither a token nor a separator)
-    for (const p of piecesOf(src, aligned)) {
+    for (const p of pieces) {
       if (p.kind === 'latin') {
         latin.push({ c: p.text, start, end });
         continue;

@@ -24,7 +24,8 @@ import path from 'node:path';
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { packagePath } from '../paths.js';
-import { foldString, readDataLines, readings } from './text-fold.js';
+import { readUtf8Text } from '../text/read-utf8.js';
+import { dataLines, foldString, readings } from './text-fold.js';
 
 /** Where the bundled lists live. */
 export const BUNDLED_WORDS_DIR = packagePath('src', 'violations', 'words');
@@ -177,10 +178,10 @@ export function parseCategoryLines(lines: readonly string[], category: string, s
   return out;
 }
 
-/** Slots of a slots file (data/slots.txt or a director's words/slots.txt). */
-function readSlots(files: readonly string[]): Map<string, string[]> {
+/** Slots of slots files' texts (data/slots.txt, a director's words/slots.txt). */
+function readSlots(texts: readonly string[]): Map<string, string[]> {
   const slots = new Map<string, string[]>();
-  for (const f of files) for (const line of readDataLines(f)) {
+  for (const text of texts) for (const line of dataLines(text)) {
     const s = readSlot(line);
     if (s) slots.set(...s);
   }
@@ -188,31 +189,49 @@ function readSlots(files: readonly string[]): Map<string, string[]> {
 }
 
 /**
+ * List sets loaded in this process, by categories and folders, with the texts they were read from:
+ * demo and close build a report a day, and a set whose files did not change is the same set, its
+ * compiled index (pattern-index.ts) kept.
+ */
+const loaded = new Map<string, { sources: string; lists: WordLists }>();
+
+/**
  * Loads the lists of the given categories: the bundled file of each, plus `<extraDir>/<category>.txt`
  * for each extra directory that has one (a director's additions); `<extraDir>/allow.txt` extends the
  * allow list and `<extraDir>/slots.txt` the slots. A category with no file anywhere is an error naming
- * where it was looked for.
+ * where it was looked for. The files are read each time; unchanged, they give the set loaded before.
  */
 export function loadWordLists(categories: readonly string[], extraDirs: readonly string[] = []): WordLists {
   const existing = (files: string[]) => files.filter((f) => fs.existsSync(f));
-  const shared = readSlots(existing([BUNDLED_SLOTS_FILE, ...extraDirs.map((d) => path.join(d, 'slots.txt'))]));
-  const entries: WordEntry[] = [];
-  for (const category of categories) {
+  const slotFiles = existing([BUNDLED_SLOTS_FILE, ...extraDirs.map((d) => path.join(d, 'slots.txt'))]);
+  const categoryFiles = categories.map((category) => {
     const files = existing([BUNDLED_WORDS_DIR, ...extraDirs].map((d) => path.join(d, `${category}.txt`)));
-    if (!files.length) {
-      throw new UserError(t('words.noList', category, [BUNDLED_WORDS_DIR, ...extraDirs].join(', ')));
-    }
+    if (!files.length) throw new UserError(t('words.noList', category, [BUNDLED_WORDS_DIR, ...extraDirs].join(', ')));
+    return files;
+  });
+  const allowFiles = existing([BUNDLED_ALLOW_FILE, ...extraDirs.map((d) => path.join(d, 'allow.txt'))]);
+  const texts = new Map([...slotFiles, ...categoryFiles.flat(), ...allowFiles].map((f) => [f, readUtf8Text(f)]));
+  const key = JSON.stringify([categories, extraDirs]);
+  const sources = [...texts].flat().join('\u0000');
+  const before = loaded.get(key);
+  if (before?.sources === sources) return before.lists;
+
+  const shared = readSlots(slotFiles.map((f) => texts.get(f)!));
+  const entries: WordEntry[] = [];
+  categories.forEach((category, c) => {
     const seen = new Set<string>();
-    for (const f of files) {
-      for (const e of parseCategoryLines(readDataLines(f), category, shared, f)) {
+    for (const f of categoryFiles[c]) {
+      for (const e of parseCategoryLines(dataLines(texts.get(f)!), category, shared, f)) {
         if (seen.has(e.word)) continue;
         seen.add(e.word);
         entries.push({ ...e, id: entries.length });
       }
     }
-  }
-  const allow = existing([BUNDLED_ALLOW_FILE, ...extraDirs.map((d) => path.join(d, 'allow.txt'))]).flatMap((f) => readDataLines(f).map(foldString));
-  return { categories: [...categories], entries, allow };
+  });
+  const allow = allowFiles.flatMap((f) => dataLines(texts.get(f)!).map(foldString));
+  const lists: WordLists = { categories: [...categories], entries, allow };
+  loaded.set(key, { sources, lists });
+  return lists;
 }
 
 /** The categories that have a bundled list. */

@@ -63,8 +63,11 @@ interface Context {
   /** hardBefore[t]: clause punctuation between token t-1 and token t; sentenceBefore[t]: sentence punctuation. */
   hardBefore: boolean[];
   sentenceBefore: boolean[];
-  /** Word boundaries, segmented on first use (most texts never get that far). */
-  segments: () => { words: Words; bounds: Set<number> };
+  /** The text's words (segment.ts: cut on first use, and most texts never get that far), and whether
+   *  a word starts or ends at a UTF-16 offset — as jieba has it, but a typed syllable or letter is a
+   *  word of its own and a particle after a longer word ends one (去死|吧). */
+  words: () => Words;
+  boundAt: (offset: number) => boolean;
   /** The reading each Han character has in this text (pinyin-pro's context rules), by UTF-16 offset; lazy. */
   reading: () => Map<number, string>;
 }
@@ -82,17 +85,15 @@ function context(text: string, folded: FoldedText): Context {
     hardBefore.push(between !== '' && HARD_BREAK.test(between));
     sentenceBefore.push(between !== '' && SENTENCE_END.test(between));
   }
-  let segmented: { words: Words; bounds: Set<number> } | null = null;
-  const segments = () => {
-    if (!segmented) {
-      const w = words(folded.simplified);
-      // jieba does not know pinyin: a typed syllable or letter is a word of its own.
-      const bounds = w.bounds; // (this text's own)
-      for (const tok of tokens) if (tok.run >= 0) bounds.add(tok.start).add(tok.end);
-      for (const [a, b] of w.spans) if (b - a >= 3 && PARTICLE_END.test(folded.simplified.slice(a, b))) bounds.add(b - 1);
-      segmented = { words: w, bounds };
-    }
-    return segmented;
+  let segmented: Words | null = null;
+  const wordsOf = () => (segmented ??= words(folded.simplified));
+  const boundAt = (offset: number) => {
+    if (wordsOf().boundAt(offset)) return true;
+    // jieba does not know pinyin: a typed syllable or letter is a word of its own.
+    if (folded.runs.length && tokens.some((tok) => tok.run >= 0 && (tok.start === offset || tok.end === offset))) return true;
+    if (offset >= folded.simplified.length) return false;
+    const [a, b] = wordsOf().wordAt(offset);
+    return b === offset + 1 && b - a >= 3 && PARTICLE_END.test(folded.simplified.slice(a, b));
   };
   let reading: Map<number, string> | null = null;
   const readingOf = () => {
@@ -106,14 +107,20 @@ function context(text: string, folded: FoldedText): Context {
     }
     return reading;
   };
-  return { folded, tokens, hardBefore, sentenceBefore, segments, reading: readingOf };
+  return { folded, tokens, hardBefore, sentenceBefore, words: wordsOf, boundAt, reading: readingOf };
+}
+
+/** Whether two characters have a reading in common (plain loops: this runs at every step of a walk). */
+function sharesReading(a: readonly string[], b: readonly string[]): boolean {
+  for (let i = 0; i < a.length; i++) for (let k = 0; k < b.length; k++) if (a[i] === b[k]) return true;
+  return false;
 }
 
 function stepFor(e: CharElement, t: Token): Step | null {
   if ((t.kind === 'han' || t.kind === 'letter' || t.kind === 'digit') && t.text === e.char) return 'literal';
   if (t.kind === 'wildcard') return 'wildcard';
   if (!e.han) return null;
-  if (t.kind === 'han' && t.syls.some((s) => e.syls.includes(s))) return 'homophone';
+  if (t.kind === 'han' && sharesReading(t.syls, e.syls)) return 'homophone';
   if (t.kind === 'syllable' && e.syls.includes(t.text)) return 'pinyin';
   // Initials by the character's first (usual) reading only: MC is not 无耻 (无 read mo).
   if (t.kind === 'letter' && e.syls[0]?.[0] === t.text) return 'initials';
@@ -127,8 +134,7 @@ function runOk(ctx: Context, a: number, b: number, taken: readonly Taken[]): boo
   const disguised = inRun.some((x) => x.step !== 'literal' && x.step !== 'wildcard');
   if (disguised && inRun.some((x) => x.step === 'wildcard')) return false;
   if (!disguised && b - a >= 2) return true; // (no segmentation needed)
-  const { words: w, bounds } = ctx.segments();
-  const aligned = bounds.has(ctx.tokens[a].start) && bounds.has(ctx.tokens[b].end);
+  const aligned = ctx.boundAt(ctx.tokens[a].start) && ctx.boundAt(ctx.tokens[b].end);
   if (!disguised) return aligned;
   if (!aligned || b === a) return false;
   // A same-sound character must sound so here (射中 is she zhong, not ye zhong) and be a word of its
@@ -137,12 +143,12 @@ function runOk(ctx: Context, a: number, b: number, taken: readonly Taken[]): boo
   // listed as entries.
   // (Word boundaries first: they are cheaper than the readings in context.)
   const same = inRun.filter((x) => x.step === 'homophone');
-  const ownWord = (of: Array<[number, number]>, tok: Token) => {
-    const [ws, we] = of[tok.start] ?? [tok.start, tok.end];
+  const ownWord = (tok: Token, guessed: boolean) => {
+    const [ws, we] = ctx.words().wordAt(tok.start, guessed);
     return we - ws <= tok.end - tok.start;
   };
-  for (const x of same) if (!ownWord(w.wordOf, ctx.tokens[x.t])) return false;
-  for (const x of same) if (!ownWord(w.guessedWordOf(), ctx.tokens[x.t])) return false;
+  for (const x of same) if (!ownWord(ctx.tokens[x.t], false)) return false;
+  for (const x of same) if (!ownWord(ctx.tokens[x.t], true)) return false;
   for (const x of same) {
     const here = ctx.reading().get(ctx.tokens[x.t].start);
     if (here && !x.syls.includes(here)) return false;
@@ -157,9 +163,12 @@ interface Cont {
   next: Cont | null;
 }
 
-/** Tries the entry's elements from token `at`; returns the last token used and how each was matched. */
-function matchPattern(entry: WordEntry, ctx: Context, at: number, supply: PatternCandidates): { last: number; taken: Taken[] } | null {
+/** A text's matcher: tries an entry's elements from token `at`; returns the last token used and how
+ *  each was matched. (One per text, its state reused from candidate to candidate.) */
+function matcher(ctx: Context, supply: PatternCandidates): (entry: WordEntry, at: number) => { last: number; taken: Taken[] } | null {
   const { tokens, hardBefore, sentenceBefore } = ctx;
+  let entry: WordEntry;
+  let at = 0;
   const taken: Taken[] = []; // pushed and popped while backtracking; copied on success
   // Runs closed by a gap, checked (runOk: segmentation) only once the whole pattern matched.
   const runs: Array<[number, number]> = [];
@@ -186,10 +195,11 @@ function matchPattern(entry: WordEntry, ctx: Context, at: number, supply: Patter
     }
     if (e.kind === 'alt') {
       const after: Cont = { els, j: j + 1, next: cont };
-      const ids = supply.optionIds(e);
-      for (let i = 0; i < e.options.length; i++) {
-        if (ids && !supply.supplied(ids[i])) continue;
-        const r = walk(e.options[i], 0, after, t, runStart, softFrom);
+      const here = tokens[t];
+      for (const option of supply.options(e)) {
+        // (an option whose first character this token cannot stand for fails at once: not walked)
+        if (option.length && (!here || !stepFor(option[0], here))) continue;
+        const r = walk(option, 0, after, t, runStart, softFrom);
         if (r !== null) return r;
       }
       return null;
@@ -203,8 +213,14 @@ function matchPattern(entry: WordEntry, ctx: Context, at: number, supply: Patter
     if (r === null) taken.pop();
     return r;
   };
-  const last = walk(entry.elements, 0, null, at, at, -1);
-  return last === null ? null : { last, taken: [...taken] };
+  return (e, from) => {
+    entry = e;
+    at = from;
+    taken.length = 0;
+    runs.length = 0;
+    const last = walk(entry.elements, 0, null, at, at, -1);
+    return last === null ? null : { last, taken: [...taken] };
+  };
 }
 
 function acceptable(entry: WordEntry, taken: readonly Taken[], ctx: Context): boolean {
@@ -244,8 +260,9 @@ interface RawHit extends WordingHit {
 function patternHits(text: string, ctx: Context, supply: PatternCandidates): RawHit[] {
   const hits: RawHit[] = [];
   const { tokens } = ctx;
+  const match = matcher(ctx, supply);
   for (const { at, entry } of supply.candidates) {
-    const m = matchPattern(entry, ctx, at, supply);
+    const m = match(entry, at);
     if (!m || m.last < at || !acceptable(entry, m.taken, ctx)) continue;
     const start = tokens[at].start;
     const end = tokens[m.last].end;
@@ -261,14 +278,22 @@ function mayHold(folded: FoldedText, entry: WordEntry): boolean {
   return true;
 }
 
+const plainOf = new WeakMap<WordLists, WordEntry[]>();
+/** The list set's latin and exact entries (a few among hundreds of patterns), in list order. */
+function plainEntries(lists: WordLists): WordEntry[] {
+  let plain = plainOf.get(lists);
+  if (!plain) plainOf.set(lists, (plain = lists.entries.filter((e) => e.shape !== 'pattern')));
+  return plain;
+}
+
 function plainHits(text: string, lists: WordLists, folded: FoldedText): RawHit[] {
   const hits: RawHit[] = [];
   let chars: Array<{ start: number; end: number }> | null = null;
   let flat = '';
   // Latin letters in the folded text are the Latin runs' tokens.
   const latin = folded.runs.length > 0;
-  for (const entry of lists.entries) {
-    if (entry.shape === 'pattern' || (entry.shape === 'latin' ? !latin : !mayHold(folded, entry))) continue;
+  for (const entry of plainEntries(lists)) {
+    if (entry.shape === 'latin' ? !latin : !mayHold(folded, entry)) continue;
     if (!chars) {
       // Folded characters with their offsets in the original (the simplified text keeps them).
       chars = [];

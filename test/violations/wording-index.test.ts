@@ -39,6 +39,35 @@ describe('the pattern index never drops a match', () => {
     expect(both('真是狼的话我就直播').indexed.find((h) => h.category === '发誓与诅咒')?.matched).toBe('是狼的话我就直播');
   });
 
+  test('the second character is looked for as far as the gaps after the first reach, no further', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-reach-'));
+    try {
+      // 甲 then up to 3 characters then 乙丙; an optional 戊 then a gap; (another category, so that a
+      // longer hit does not hide it) 甲 or 丁 then 乙 at once.
+      fs.writeFileSync(path.join(dir, '称谓与叹词.txt'), '@m107:1\n甲*3乙丙\n{戊|}*2己庚\n');
+      fs.writeFileSync(path.join(dir, '侮辱性评论.txt'), '@m107:1\n{甲|丁}乙\n');
+      const l = loadWordLists(['称谓与叹词', '侮辱性评论'], [dir]);
+      const words = (s: string) => {
+        const r = both(s, l);
+        expect(r.indexed, s).toEqual(r.everyEntry);
+        return r.indexed.map((h) => h.word);
+      };
+      expect(words('甲乙丙')).toContain('甲*3乙丙');
+      expect(words('甲乙')).toEqual(['{甲|丁}乙']);
+      expect(words('甲一二三乙丙')).toContain('甲*3乙丙');
+      expect(words('甲一二三四乙丙')).not.toContain('甲*3乙丙');
+      expect(words('丁乙')).toEqual(['{甲|丁}乙']);
+      expect(words('丁一乙')).toEqual([]);
+      // A wildcard can stand for the second character; a same sound (钾 jia) for the first.
+      expect(words('甲一*丙')).toContain('甲*3乙丙');
+      expect(words('钾 乙')).toContain('{甲|丁}乙');
+      expect(words('戊一二己庚')).toContain('{戊|}*2己庚');
+      expect(words('一二己庚')).toContain('{戊|}*2己庚');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('wildcards, typed pinyin, initials, same sounds, names and a director’s own lists', () => {
     const cases = ['傻x一个', '你个傻*', 'wo fa shi 我是好人', '你是sb吗', 'nmsl', '我法师，不是狼', '周九发言', '明天出发，誓要找狼', '以我奶奶的名义担保'];
     for (const s of cases) expect(both(s, lists, ['周九']).indexed, s).toEqual(both(s, lists, ['周九']).everyEntry);

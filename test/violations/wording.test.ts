@@ -100,6 +100,14 @@ describe('patterns, not only words (issue #15)', () => {
     expect(findBannedWording('菜狗一个', extended).map((h) => h.matched)).toEqual(['菜狗']);
     expect(findBannedWording('我若菜鸡', extended).map((h) => h.matched)).toEqual(['我若菜鸡']);
     expect(findBannedWording('其实发誓', extended)).toEqual([]);
+    // Loaded again unchanged (demo and close report every day in one run): the same set, its index
+    // kept; a file changed in between is read anew.
+    expect(loadWordLists(['称谓与叹词', '发誓与诅咒'], [dir])).toBe(extended);
+    fs.writeFileSync(path.join(dir, 'allow.txt'), '其实\n');
+    const changed = loadWordLists(['称谓与叹词', '发誓与诅咒'], [dir]);
+    expect(changed).not.toBe(extended);
+    expect(changed.allow).toContain('其实');
+    expect(loadWordLists(['称谓与叹词'], [dir])).not.toBe(changed);
     expect(() => loadWordLists(['不存在的类别'])).toThrow(/不存在的类别/);
     expect(() => parseCategoryLines(['以*{无此槽}'], 'x', new Map(), 'f')).toThrow(/无此槽/);
   });
