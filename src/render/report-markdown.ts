@@ -11,6 +11,7 @@ import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
 import { COLOR_NAME, STATUS_NAME } from './report-common.js';
 import { FLAG_KIND_NAMES } from '../violations/flag.js';
+import { publicFlagDetail } from '../violations/details.js';
 import { terminalSafe } from './safe-text.js';
 
 /** Text that renders as itself in Markdown, also inside a table cell, with nothing a terminal acts on. */
@@ -48,7 +49,7 @@ export function renderDayReportMarkdown(r: DayReport): string {
     out.push('| 类别 | 玩家 | 楼层 | 时间 | 内容 | 说明 |', '|---|---|---|---|---|---|');
     for (const f of r.flags) {
       const floor = f.pid !== null ? linkTo(f.url, f.floor !== null ? `${f.floor}#` : `pid ${f.pid}`) : '';
-      out.push(`| ${FLAG_KIND_NAMES[f.kind].short} | ${escapeMarkdown(f.player)} | ${floor} | ${f.at !== null ? t(f.at) : ''} | ${escapeMarkdown(f.snippet)} | ${escapeMarkdown(f.detail)} |`);
+      out.push(`| ${FLAG_KIND_NAMES[f.kind].short} | ${escapeMarkdown(f.player)} | ${floor} | ${f.at !== null ? t(f.at) : ''} | ${escapeMarkdown(f.snippet)} | ${escapeMarkdown(publicFlagDetail(f, r.timezone))} |`);
     }
   }
 

@@ -10,6 +10,7 @@ import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
 import { colorLabel, statusLabel } from './report-common.js';
 import { flagKindLabel, LURKING_KINDS } from '../violations/flag.js';
+import { flagDetail } from '../violations/details.js';
 import { t as tr } from '../i18n/index.js';
 import { displayWidth as width, padDisplay as pad } from '../text/width.js';
 import { terminalSafe } from './safe-text.js';
@@ -55,7 +56,7 @@ export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOption
   for (const f of r.flags) {
     const where = f.pid !== null ? `${f.floor !== null ? `${f.floor}#` : `pid ${f.pid}`} ${f.at !== null ? t(f.at) : ''}` : '';
     out.push(`  ${c.bold(flagKindLabel(f.kind))}  ${terminalSafe(f.player)}  ${where}`.trimEnd());
-    out.push(`      ${terminalSafe(f.detail)}`);
+    out.push(`      ${terminalSafe(flagDetail(f, r.timezone))}`);
     if (f.snippet) out.push(`      「${terminalSafe(f.snippet)}」`);
     if (f.url) out.push(c.dim(`      ${f.url}`));
   }

@@ -9,6 +9,7 @@
  */
 import pc from 'picocolors';
 import { fmt } from '../votes/count.js';
+import { sheriffSourceText } from '../votes/reasons.js';
 import { forumTime } from '../votes/time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
 import { incompleteText } from './incomplete.js';
@@ -32,7 +33,8 @@ export function renderTallyTerminal(r: TallyResult, opts: TerminalOptions = {}):
   const out: string[] = incompleteText(r.incomplete).map((l) => c.red(l));
   const when = r.running ? t('tally.running', time(r.countedAt), time(r.closes)) : t('tally.closed', time(r.closes));
   out.push(c.bold(t('tally.heading', r.day, t(KIND[r.kind]), r.tid, when, r.timezone)));
-  out.push(t('tally.sheriff', r.sheriff ? t('tally.sheriffWeight', s(r.sheriff), s(r.sheriffSource), fmt(r.sheriffWeight)) : s(r.sheriffSource)));
+  const source = s(sheriffSourceText(r.sheriffFrom, r.timezone));
+  out.push(t('tally.sheriff', r.sheriff ? t('tally.sheriffWeight', s(r.sheriff), source, fmt(r.sheriffWeight)) : source));
   if (r.acceleration) {
     out.push(t('tally.acceleration', s(r.acceleration.explanation)));
     // Who asked, when, where — and why a request did not count (the audit, src/votes/acceleration.ts).

@@ -8,7 +8,6 @@ import { findDay, isOut, otherSeatNames, seatPosts, type ReplacedPost } from '..
 import type { Game, GameDay } from '../game/types.js';
 import type { DigestPost, SlicePost } from '../store/slice.js';
 import { misplacedBallots } from '../votes/misplaced.js';
-import { forumTime } from '../votes/time.js';
 import { dayEnd, dayTids } from '../activity/threads.js';
 import { playersWithBallot } from '../activity/ballots.js';
 import { countDayPosts, type CountedPost, type DayPosts } from '../activity/count.js';
@@ -148,7 +147,7 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
   for (const r of today.players) {
     for (const p of r.late) {
       if (isOut(game, r.player, p.at)) continue; // already a 诈尸 flag
-      found.push(postFlag('late-post', p, p.text, '关门后发帖：不计入当日发言数'));
+      found.push(postFlag(p, p.text, { kind: 'late-post' }));
     }
   }
   found.push(...seatFlags(game, d, replaced, posts));
@@ -205,7 +204,7 @@ function seatFlags(game: Game, d: GameDay, replaced: readonly ReplacedPost[], po
     const p = r.post;
     if (!mine.has(p.tid) || p.at < d.opens || p.at >= end) continue;
     flags.push({
-      ...postFlag('replaced-account', p, p.text, `${p.author} 已于 ${forumTime(r.since, game.timezone)} 由替补 ${r.by} 接替（${r.seat} 的座位）：此帖不计入任何玩家，也不算诈尸，请导演查看`),
+      ...postFlag(p, p.text, { kind: 'replaced-account', account: p.author, since: r.since, by: r.by, seat: r.seat }),
       player: r.seat,
     });
   }
@@ -216,8 +215,7 @@ function seatFlags(game: Game, d: GameDay, replaced: readonly ReplacedPost[], po
     ];
     for (const m of misplacedBallots(game, d, threads, { kind: 'players', players: game.players, otherNames: otherSeatNames(game) })) {
       const post = threads.flatMap((t) => t.posts).find((p) => p.pid === m.pid)!;
-      const where = m.thread === 'discussion' ? '讨论帖' : '进程帖';
-      flags.push(postFlag('misplaced-ballot', post, post.text, `投票发在${where}（帖子 ${m.tid}），不在投票帖：不计票，请导演裁定${m.target ? `（写的是 ${m.target}）` : ''}`));
+      flags.push(postFlag(post, post.text, { kind: 'misplaced-ballot', thread: m.thread, tid: m.tid, target: m.target }));
     }
   }
   return flags;

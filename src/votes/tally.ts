@@ -20,7 +20,7 @@ import { departureOf, sheriffHandover, successionThreads } from './succession.js
 import { selectBallots } from './select.js';
 import { noteText, outcomeText, sheriffSourceText, type SheriffSource } from './reasons.js';
 import type { AccelerationResult, TallyKind, TallyResult, VoterSummary } from './types.js';
-import { t } from '../i18n/index.js';
+import { t, withLanguage } from '../i18n/index.js';
 
 /** Where the tally gets a thread's posts from: a function of the thread id. */
 export type PostsOf = (tid: number) => readonly SlicePost[];
@@ -128,9 +128,10 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
   }
 
   const notes: string[] = [];
-  const { sheriff, source: sheriffSource, notes: sheriffNotes } = kind === 'election'
-    ? { sheriff: null, source: sheriffSourceText({ code: 'election-day' }, zone), notes: [] }
+  const { sheriff, source: sheriffFrom, notes: sheriffNotes } = kind === 'election'
+    ? { sheriff: null, source: { code: 'election-day' } as const, notes: [] }
     : sheriffFor(game, posts, d, countAt, opts.closed);
+  const sheriffSource = withLanguage('zh', () => sheriffSourceText(sheriffFrom, zone));
   notes.push(...sheriffNotes);
 
   const acceleration = accelerationOf(game, d, posts, countAt, notes);
@@ -184,7 +185,7 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
 
   return {
     day, kind, reason: null, tid, closes: d.closes, countedAt: countAt, running: countAt < d.closes,
-    timezone: game.timezone, sheriff, sheriffSource, sheriffWeight: rules.sheriffWeight, accelerated, acceleration,
+    timezone: game.timezone, sheriff, sheriffSource, sheriffFrom, sheriffWeight: rules.sheriffWeight, accelerated, acceleration,
     totals, abstentions: ballots.filter((b) => b.status === 'counted' && b.target === ABSTAIN).map((b) => b.voter),
     result, ballots, players, misplaced, notes,
   };
@@ -196,24 +197,23 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
  * holder left before the count, to the successor the posts name. When they name none, there is no
  * sheriff and a note tells the director what to check (the successor is theirs to write, never guessed).
  */
-export function sheriffFor(game: Game, posts: PostsOf, d: GameDay, countAt: number = d.closes, closed?: ClosedOutcomes): { sheriff: string | null; source: string; notes: string[] } {
-  const say = (s: SheriffSource) => sheriffSourceText(s, game.timezone);
+export function sheriffFor(game: Game, posts: PostsOf, d: GameDay, countAt: number = d.closes, closed?: ClosedOutcomes): { sheriff: string | null; source: SheriffSource; notes: string[] } {
   let name: string | null = null;
-  let source: string;
+  let source: SheriffSource;
   const named = [...game.days].filter((e) => e.day <= d.day && e.sheriff).sort((a, b) => b.day - a.day)[0];
   if (named?.sheriff) {
     name = named.sheriff;
-    source = say({ code: 'named', day: named.day });
+    source = { code: 'named', day: named.day };
   } else if (d.day === 1) {
-    return { sheriff: null, source: say({ code: 'election-open' }), notes: [] };
+    return { sheriff: null, source: { code: 'election-open' }, notes: [] };
   } else {
     const d1 = game.days.find((e) => e.day === 1);
-    if (!game.rules.day1Election || !game.rules.publicVote) return { sheriff: null, source: say({ code: 'no-sheriff-ruleset', ruleset: game.rules.name }), notes: [] };
-    if (!d1?.vote) return { sheriff: null, source: say({ code: 'no-day1-thread' }), notes: [] };
+    if (!game.rules.day1Election || !game.rules.publicVote) return { sheriff: null, source: { code: 'no-sheriff-ruleset', ruleset: game.rules.name }, notes: [] };
+    if (!d1?.vote) return { sheriff: null, source: { code: 'no-day1-thread' }, notes: [] };
     const r = closed?.(1) ?? tallyDay(game, posts, 1, { carryForward: false });
-    if (!r.result.name) return { sheriff: null, source: say({ code: 'elected-nobody', rule: r.result.rule }), notes: [] };
+    if (!r.result.name) return { sheriff: null, source: { code: 'elected-nobody', rule: r.result.rule }, notes: [] };
     name = r.result.name;
-    source = say({ code: 'elected', rule: r.result.rule });
+    source = { code: 'elected', rule: r.result.rule };
   }
   const notes: string[] = [];
   const noContact = citer(game.preset)('succession-no-contact');
@@ -226,9 +226,9 @@ export function sheriffFor(game: Game, posts: PostsOf, d: GameDay, countAt: numb
     // A settled handover of an earlier day is not re-checked every day after it.
     if (!handover.successor || dep.at >= previousClose) notes.push(noteText({ code: 'succession', handover, noContact }, game.timezone));
     if (!handover.successor || held.has(handover.successor)) {
-      return { sheriff: null, source: say({ code: 'sheriff-out', name, source, at: dep.at, handover }), notes };
+      return { sheriff: null, source: { code: 'sheriff-out', name, source, at: dep.at, handover }, notes };
     }
-    source = say({ code: 'passed', handover, source });
+    source = { code: 'passed', handover, source };
     name = handover.successor;
   }
   return { sheriff: name, source, notes };
@@ -287,7 +287,7 @@ function noneResult(game: Game, d: GameDay, countAt: number): TallyResult {
   const reason = outcomeText(detail, game.timezone);
   return {
     day: d.day, kind: 'none', reason, tid: null, closes: d.closes, countedAt: countAt, running: countAt < d.closes,
-    timezone: game.timezone, sheriff: null, sheriffSource: sheriffSourceText({ code: 'none' }, game.timezone), sheriffWeight: game.rules.sheriffWeight,
+    timezone: game.timezone, sheriff: null, sheriffSource: withLanguage('zh', () => sheriffSourceText({ code: 'none' }, game.timezone)), sheriffFrom: { code: 'none' }, sheriffWeight: game.rules.sheriffWeight,
     accelerated: false, acceleration: null, totals: [], abstentions: [], result: { name: null, tie: [], rule: reason, detail },
     ballots: [], players: [], misplaced: [], notes: [],
   };

@@ -19,6 +19,7 @@ import { renderDayReportMarkdown } from '../../src/render/report-markdown.js';
 import { renderDayReportTerminal } from '../../src/render/report-terminal.js';
 import { FIXTURES, publicGame } from '../helpers/captured.js';
 import { pidOf, postsByThread, publicStore } from '../activity/captured.js';
+import { withLanguage } from '../../src/i18n/index.js';
 
 const game = publicGame();
 const posts = postsByThread(publicStore(), [2, 3, 4, 5, 6, 7]);
@@ -106,11 +107,14 @@ describe('renderers escape player text for their format', () => {
     const j = dayReportJson(r);
     expect(Object.keys(j)).toEqual(['day', 'activity', 'flags', 'cards']);
     expect(Object.keys(j.activity[0])).toEqual(['player', 'posts', 'voted', 'exempt']);
-    expect(Object.keys(j.flags[0])).toEqual(['kind', 'player', 'pid', 'floor', 'at', 'snippet', 'detail']);
+    expect(Object.keys(j.flags[0])).toEqual(['kind', 'player', 'pid', 'floor', 'at', 'snippet', 'detail', 'facts']);
     expect(Object.keys(j.cards[0])).toEqual(['player', 'color', 'kinds', 'reason', 'note', 'evidence', 'status']);
     for (const c of j.cards) expect(c.kinds.length).toBeGreaterThan(0);
     const red = j.flags.find((f) => f.pid === pidOf('d1talk-6'))!;
     expect(red.at).toBe('2026-11-20T12:48:39+08:00');
+    expect(red.facts).toEqual({ kind: 'red-font', colors: [{ value: 'Red', deltaE: 0 }], maxDeltaE: 10 });
+    expect(red.detail).toBe('红色字体：Red（ΔE 0.0），阈值 ΔE ≤ 10');
+    expect(withLanguage('en', () => dayReportJson(r)).flags.find((f) => f.pid === red.pid)!.detail).toBe('red font: Red (ΔE 0.0), threshold ΔE ≤ 10');
   });
   test('BBCode: no tag can open; only confirmed cards are published', () => {
     const b = renderDayReportBBCode(evil);

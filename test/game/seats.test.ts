@@ -20,6 +20,7 @@ import { renderTallyTerminal } from '../../src/render/tally-terminal.js';
 import { postsFromStore, tallyDay } from '../../src/votes/tally.js';
 import { bansha } from '../helpers/cli.js';
 import { FORUM, PID, PLAYERS, SEATS_YAML, seatsWorld, UID, writeSeatsWorld } from './seats-world.js';
+import { publicFlagDetail } from '../../src/violations/details.js';
 
 const world = seatsWorld();
 const game = withKnownUids(world.game, world.store.users);
@@ -43,7 +44,7 @@ describe('a substitute (替补) takes the seat over mid-game', () => {
     const replaced = report2.flags.filter((f) => f.kind === 'replaced-account');
     expect(replaced.map((f) => f.pid).sort()).toEqual([PID.d2OldAccountTalk, PID.d2OldAccountBallot, PID.accelOldAccount].sort());
     expect(replaced[0]).toMatchObject({ player: '馒头', url: expect.stringContaining(`pid=${replaced[0].pid}`) });
-    expect(replaced[0].detail).toMatch(/^馒头 已于 11-22 12:00 由替补 花卷 接替（馒头 的座位）：此帖不计入任何玩家，也不算诈尸/);
+    expect(publicFlagDetail(replaced[0], report2.timezone)).toMatch(/^馒头 已于 11-22 12:00 由替补 花卷 接替（馒头 的座位）：此帖不计入任何玩家，也不算诈尸/);
     expect(report2.flags.filter((f) => f.kind === 'zombie-post')).toEqual([]);
     expect(report2.cards.filter((c) => c.kind === 'replaced-account')).toEqual([]);
   });
