@@ -399,7 +399,7 @@ export const en: Messages = {
   'flag.pasted.chat-record': 'chat-record layout',
   'flag.pastedWord': (word) => `“${word}”`,
   'flag.pastedWordFor': (matched, word) => `“${matched}” for “${word}”`,
-  'flag.zombie': (player, out, at) => `post after going out: ${player} went out at ${out}, this post is of ${at}`,
+  'flag.zombie': (player, out, at) => `post after going out: ${player} went out at ${out} and posted this at ${at}`,
   'flag.filler.empty': 'filler post: empty',
   'flag.filler.no-words': 'filler post: only punctuation/smilies',
   'flag.filler.filler-word': 'filler post: only a filler word',

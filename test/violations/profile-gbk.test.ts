@@ -10,7 +10,8 @@ import { buildDayReport } from '../../src/report/day-report.js';
 import { emptyStore } from '../../src/store/index.js';
 import { threadPosts } from '../../src/store/slice.js';
 import { FIXTURES, ids as readIds, recordFetched, storeFromFixture, publicGame } from '../helpers/captured.js';
-import { publicFlagDetail } from '../../src/violations/details.js';
+import { flagDetail, publicFlagDetail } from '../../src/violations/details.js';
+import { withLanguage } from '../../src/i18n/index.js';
 
 function record(data: ReturnType<typeof emptyStore>, dir: string, file: string, url: string, fetchedAt: Date, edit?: (html: string) => string) {
   let html = fs.readFileSync(path.join(FIXTURES, 'discuz', dir, file), 'latin1');
@@ -45,6 +46,7 @@ describe('avatar and signature changed during the game (real markup, a later fet
     expect(changes[1].snippet).toContain('我是预言家');
     for (const c of changes) {
       expect(JSON.stringify(c.facts)).not.toMatch(/https?:|avatar\.php/);
+      expect(withLanguage('en', () => flagDetail(c, report.timezone))).toMatch(/^(avatar|signature) changed during the game: (the old one|no signature) in thread 4 floor \d+ \(.*\), the new one in thread 4 floor \d+ \(/);
       expect(publicFlagDetail(c, report.timezone)).toMatch(/原.*见帖 4 的 \d+ 楼.*新.*见帖 4 的 \d+ 楼/);
       expect(c.related?.length).toBe(1);
     }
