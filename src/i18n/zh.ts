@@ -348,8 +348,14 @@ export const zh = {
   'report.standings': '累计（已确认的牌，含升级）',
 
 
+  // ── notes of a day report (src/report/day-report.ts, src/rulings/flags.ts): the director's ──
+  'dayNote.noThreads': (day: number, threads: string) => `第${day}日没有计数的讨论帖（${threads}）`,
+  'dayNote.missing': (tids: string) => `未读到帖子 ${tids}：发言数不完整，不据此提议潜水黄牌`,
+  'dayNote.voteUnread': (tids: string) => `未读到投票帖 ${tids}：无法判断谁未投票`,
+  'dayNote.accelerated': (day: number, waived: boolean) => (waived ? `第${day}日已加速：本日发言不足与未投票不判罚（§5）` : `第${day}日已加速（本规则不因加速免罚）`),
+  'dayNote.noLurking': (ruleset: string) => `${ruleset} 没有潜水规则：发言数仅供参考`,
+  'ruling.flagNote': (id: number, player: string, kind: string, pid: number, rejected: boolean, why: string) => `导演裁定 #${id}：${player} ${kind}（pid ${pid}）${rejected ? '不予判罚' : '确认'}（${why}）`,
   // ── where the sheriff comes from, and the badge's succession (src/votes/reasons.ts) ──
-  'sheriff.sep': '、',
   'sheriff.electionDay': '暂无：第 1 日竞选警长',
   'sheriff.electionOpen': '暂无：第 1 日警长竞选尚未结束',
   'sheriff.named': (day: number) => `游戏文件指定（第 ${day} 日）`,
@@ -387,7 +393,8 @@ export const zh = {
   'succession.noContact': (from: string, cite: string) => `；${from} 若关门后三十分钟未联系导演则随机移交（${cite}）`,
   'succession.unknown': (from: string, how: string, seen: string) => `警长 ${from} ${how}，继任者未能从帖子确定（${seen}）：请核对，并在游戏文件中写入继任警长（days[].sheriff）`,
   // ── a flag's detail line (src/violations/details.ts): the director's language; card reasons take the Chinese ──
-  'flag.sep': '、',
+  /** Between the items of a list in a sentence (flags, the sheriff's succession, a day's notes). */
+  'list.sep': '、',
   'flag.fewPosts': (day: number, posts: number, min: number) => `潜水：第${day}日发言 ${posts} 帖，未加速的讨论日不足${min}帖`,
   'flag.lowStreak': (days: number, min: number, counts: string) => `潜水：连续${days}个未加速的讨论日均不足${min}帖（${counts}）`,
   'flag.streakDay': (day: number, posts: number) => `第${day}日 ${posts} 帖`,

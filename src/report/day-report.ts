@@ -23,6 +23,7 @@ import type { CardColor, CardStatus, Ledger, Standing } from '../cards/types.js'
 import { postFlag, type Flag } from '../violations/flag.js';
 import { violationFlags } from '../violations/scan.js';
 import { loadWordLists, type WordLists } from '../violations/word-lists.js';
+import { t } from '../i18n/index.js';
 
 /** One player's line of the day (the JSON `activity` entry, plus the counted pids). */
 export interface ActivityRow {
@@ -119,18 +120,19 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
   const today = countDayPosts(game, d, posts);
   const postsByDay = new Map<number, DayPosts<CountedPost>>();
   for (const g of game.days) if (g.day <= day) postsByDay.set(g.day, g.day === day ? today : countDayPosts(game, g, counted));
-  if (today.tids.length === 0) notes.push(`第${day}日没有计数的讨论帖（${game.rules.lurking.countedThreads.join('、')}）`);
-  if (today.missing.length) notes.push(`未读到帖子 ${today.missing.join(', ')}：发言数不完整，不据此提议潜水黄牌`);
+  if (today.tids.length === 0) notes.push(t('dayNote.noThreads', day, game.rules.lurking.countedThreads.join(t('list.sep'))));
+  if (today.missing.length) notes.push(t('dayNote.missing', today.missing.join(', ')));
 
   let ballots: ReadonlySet<string> | null = null;
   if (game.rules.publicVote && d.vote) {
     const unread = d.votes.filter((v) => !posts.has(v.tid)).map((v) => v.tid);
     if (opts.ballots) ballots = opts.ballots;
     else if (unread.length === 0) ballots = playersWithBallot(game, d, d.votes.flatMap((v) => posts.get(v.tid)!));
-    else notes.push(`未读到投票帖 ${unread.join(', ')}：无法判断谁未投票`);
+    else notes.push(t('dayNote.voteUnread', unread.join(', ')));
   }
-  if (isAccelerated) notes.push(waived ? `第${day}日已加速：本日发言不足与未投票不判罚（§5）` : `第${day}日已加速（本规则不因加速免罚）`);
-  if (!game.rules.lurking.enabled) notes.push(`${game.rules.name} 没有潜水规则：发言数仅供参考`);
+  // Notes are the director's (the terminal, the HTML report's notes): in the director's language, as the tally's.
+  if (isAccelerated) notes.push(t('dayNote.accelerated', day, waived));
+  if (!game.rules.lurking.enabled) notes.push(t('dayNote.noLurking', game.rules.name));
 
   const activity: ActivityRow[] = today.players.map((r) => ({
     player: r.player,

@@ -27,7 +27,7 @@ export function categoryName(category: string): string {
 }
 
 function factsText(player: string, x: FlagFacts, zone: string): string {
-  const list = (items: readonly string[]) => [...new Set(items)].join(t('flag.sep'));
+  const list = (items: readonly string[]) => [...new Set(items)].join(t('list.sep'));
   const local = (ms: number) => DateTime.fromMillis(ms, { zone }).toFormat('yyyy-LL-dd HH:mm');
   switch (x.kind) {
     case 'few-posts':
@@ -44,8 +44,8 @@ function factsText(player: string, x: FlagFacts, zone: string): string {
       // A plain entry says what the disguise stands for; a pattern's slots would read as noise.
       const category = categoryName(x.category);
       const hit = x.evasions.length && x.plain ? t('flag.wordingFor', category, x.matched, x.word) : t('flag.wording', category, x.matched);
-      const how = x.evasions.length ? t('flag.evasions', x.evasions.map((e) => t(`flag.evasion.${e}`)).join(t('flag.sep'))) : '';
-      return `${hit}${how}${x.lines.length ? t('flag.rulePost', x.lines.map((l) => `l.${l}`).join(t('flag.sep'))) : ''}`;
+      const how = x.evasions.length ? t('flag.evasions', x.evasions.map((e) => t(`flag.evasion.${e}`)).join(t('list.sep'))) : '';
+      return `${hit}${how}${x.lines.length ? t('flag.rulePost', x.lines.map((l) => `l.${l}`).join(t('list.sep'))) : ''}`;
     }
     case 'pasted-evidence':
       return t('flag.pasted', list([...x.carries.map((c) => t(`flag.pasted.${c}`)), ...x.words.map((w) => (w.matched !== null ? t('flag.pastedWordFor', w.matched, w.word) : t('flag.pastedWord', w.word)))]));

@@ -423,7 +423,7 @@ export function sheriffSourceText(s: SheriffSource, zone: string): string {
     }
     case 'sheriff-out': {
       const h = s.handover;
-      const missing = h.missing === 'conflict' ? tr('sheriff.missing.conflict') : h.missing === 'unread' ? tr('sheriff.missing.unread', h.unread.join(tr('sheriff.sep'))) : tr('sheriff.missing.none');
+      const missing = h.missing === 'conflict' ? tr('sheriff.missing.conflict') : h.missing === 'unread' ? tr('sheriff.missing.unread', h.unread.join(tr('list.sep'))) : tr('sheriff.missing.none');
       const passes = h.rule === 'random' ? tr('sheriff.passesRandom', h.cite ?? '') : tr('sheriff.passesBy', s.name, h.cite ?? '');
       return tr('sheriff.out', s.name, sheriffSourceText(s.source, zone), forumTime(s.at, zone), departureWord(h.how), passes, missing);
     }
@@ -459,8 +459,8 @@ function departureWord(how: SheriffHandover['how']): string {
 export function successionNote(h: SheriffHandover, noContact: string | null, zone: string): string {
   const claims = h.claims.map((c) =>
     tr('succession.claim', c.name, c.by === 'director' ? tr('succession.director') : h.from, floorText(c.floor), forumTime(c.at, zone), c.problem ? tr(`succession.problem.${c.problem}`) : ''));
-  const seen = (claims.length ? tr('succession.claims', claims.join(tr('sheriff.sep'))) : tr('succession.noClaims')) +
-    (h.unread.length ? tr('succession.unread', h.unread.join(tr('sheriff.sep'))) : '');
+  const seen = (claims.length ? tr('succession.claims', claims.join(tr('list.sep'))) : tr('succession.noClaims')) +
+    (h.unread.length ? tr('succession.unread', h.unread.join(tr('list.sep'))) : '');
   if (h.successor) return tr('succession.read', h.from, departureWord(h.how), h.successor, seen);
   const random = h.rule === 'chosen' && h.how === 'vote' && noContact ? tr('succession.noContact', h.from, noContact) : '';
   return tr('succession.unknown', h.from, departureWord(h.how), `${seen}${random}`);
