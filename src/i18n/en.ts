@@ -228,6 +228,7 @@ export const en: Messages = {
   'gaps.floorsTail': (replies) => ` (page 1 shows ${replies} replies, so floors run to ${replies + 1})`,
   'gaps.noPosts': 'no posts stored',
   'gaps.thread': (tid, gaps) => `thread ${tid}: ${gaps}`,
+  'incomplete.head': 'INCOMPLETE: the pages or floors below are missing; this count may be wrong',
   'gaps.refusal': (list) => `the store is incomplete, so counting would be unreliable:\n  ${list}\ncrawl again (bansha crawl --game …), or pass --allow-incomplete to count anyway`,
 
   'post.dryRun': 'dry run: nothing was posted; add --yes to post it.',

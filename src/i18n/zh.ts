@@ -236,6 +236,7 @@ export const zh = {
   'gaps.floorsTail': (replies: number) => `（第 1 页显示 ${replies} 个回复，所以楼层应到 ${replies + 1}）`,
   'gaps.noPosts': '存档中没有帖子',
   'gaps.thread': (tid: number, gaps: string) => `帖子 ${tid}：${gaps}`,
+  'incomplete.head': '不完整：以下页面或楼层缺失，本统计可能不准确',
   'gaps.refusal': (list: string) => `存档不完整，计算结果不可靠：\n  ${list}\n请重新抓取（bansha crawl --game …），或加 --allow-incomplete 照样计算`,
 
   // ── --post: the dry run and the posted result ───────────────────────────────────────────────

@@ -6,6 +6,7 @@
  * and bidi characters are removed first (terminalSafe, safe-text.ts).
  */
 import { incompleteText } from './incomplete.js';
+import { withLanguage } from '../i18n/index.js';
 import { hasCards, standingText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
@@ -32,7 +33,7 @@ function linkTo(url: string | null, label: string): string {
 /** The report as Markdown ending in a newline. */
 export function renderDayReportMarkdown(r: DayReport): string {
   const t = (ms: number) => forumTime(ms, r.timezone);
-  const out: string[] = incompleteText(r.incomplete).map((l) => `> ${l.replace(/^!! ?/, '')}`);
+  const out: string[] = withLanguage('zh', () => incompleteText(r.incomplete)).map((l) => `> ${l.replace(/^!! ?/, '')}`);
   out.push(`# 第${r.day}日报告（${escapeMarkdown(r.ruleset)}）`, '', `${t(r.opens)} – ${t(r.closes)}（${r.timezone}）${r.accelerated ? '，已加速' : ''}`);
   for (const n of r.notes) out.push('', `> ${escapeMarkdown(n)}`);
 
