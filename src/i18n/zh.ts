@@ -257,6 +257,7 @@ export const zh = {
   // ── watch ───────────────────────────────────────────────────────────────────────────────────
   'watch.running': (at: string, closes: string) => `实时票数 ${at} —— ${closes} 关门`,
   'watch.final': '关门计票',
+  'watch.refused': (at: string, message: string) => `${at} 无法给出当前票数——${message}\n（下一轮再试）`,
   'watch.notVoted': (n: number, names: string) => `尚未投票（${n}）：${names || '—'}`,
   'watch.waiting': (day: number, from: string, closes: string) => `第 ${day} 日将从 ${from} 开始盯票（关门 ${closes} 前一小时）`,
   'watch.badInterval': (got: string) => `--interval 至少 5 秒（收到 "${got}"）`,
@@ -299,6 +300,7 @@ export const zh = {
   'tally.heading': (day: number, kind: string, tid: number | null, when: string, zone: string) => `第 ${day} 日 —— ${kind}（帖子 ${tid}），${when} [${zone}]`,
   'tally.running': (at: string, closes: string) => `截至 ${at} 的实时票数（${closes} 关门）`,
   'tally.closed': (closes: string) => `${closes} 关门`,
+  'tally.abstain': '弃权',
   'tally.sheriff': (text: string) => `警长：${text}`,
   'tally.sheriffWeight': (name: string, source: string, weight: string) => `${name} —— ${source}；权重 ${weight}`,
   'tally.acceleration': (text: string) => `加速：${text}`,
@@ -393,6 +395,17 @@ export const zh = {
   'succession.read': (from: string, how: string, successor: string, seen: string) => `警长 ${from} ${how}，继任 ${successor} 读自帖子（${seen}）：请核对`,
   'succession.noContact': (from: string, cite: string) => `；${from} 若关门后三十分钟未联系导演则随机移交（${cite}）`,
   'succession.unknown': (from: string, how: string, seen: string) => `警长 ${from} ${how}，继任者未能从帖子确定（${seen}）：请核对，并在游戏文件中写入继任警长（days[].sheriff）`,
+  // Where the game file and the derived results disagree (src/votes/carry-forward.ts).
+  'exits.how.vote': '投票',
+  'exits.how.card': '红牌罚下',
+  'exits.how.night': '夜间',
+  'exits.how.other': '其他',
+  'exits.unrecorded': (day: number, player: string, how: string, at: string) =>
+    `第 ${day} 日结果：${player} ${how}出局（${at}），但游戏文件 events 中没有记录：之后的计票与电梯楼仍把 ${player} 当作在场——请运行 bansha close --day ${day} --confirm 写入，或在游戏文件中更正`,
+  'exits.otherTime': (day: number, player: string, how: string, at: string, fileAt: string, fileHow: string) =>
+    `第 ${day} 日结果：${player} ${how}出局（${at}），游戏文件记为 ${fileAt}${fileHow ? `（${fileHow}）` : ''} 出局：请核对`,
+  'exits.fileOnly': (day: number, player: string, closes: string, result: string) =>
+    `游戏文件记 ${player} 于第 ${day} 日关门时（${closes}）投票出局，但计票结果是${result ? ` ${result} 出局` : '无人出局'}：请核对`,
   // ── a flag's detail line (src/violations/details.ts): the director's language; card reasons take the Chinese ──
   /** Between the items of a list in a sentence (flags, the sheriff's succession, a day's notes). */
   'list.sep': '、',
@@ -473,6 +486,7 @@ export const zh = {
   'close.line.rejected': (n: number) => `${n} 票无效`,
   'close.line.rules': (day: number, name: string | null) => `第 ${day} 日：对战规则 ${name ?? '无'}`,
   'close.line.auction': (day: number, items: string) => `第 ${day} 日：拍卖 ${items}`,
+  'close.line.auctionItem': (item: number, won: string) => `${item}号 ${won}`,
   'close.line.lurkers': (day: number, few: string | null, noBallot: string, waived: boolean) =>
     `第 ${day} 日：潜水 —— ${few !== null ? `${few}；` : ''}未投票：${noBallot || '无'}${waived ? '（已加速：免除）' : ''}`,
   'close.line.fewPosts': (min: number, names: string) => `不足 ${min} 帖：${names || '无'}`,

@@ -45,9 +45,9 @@ export function renderTallyTerminal(r: TallyResult, opts: TerminalOptions = {}):
   } else if (r.accelerated) out.push(t('tally.accelerationDeclared'));
 
   out.push('', c.bold(t('tally.totals')));
-  const width = Math.max(4, ...r.totals.map((l) => displayWidth(s(l.name))));
+  const width = Math.max(4, displayWidth(t('tally.abstain')), ...r.totals.map((l) => displayWidth(s(l.name))));
   for (const l of r.totals) out.push(`  ${pad(s(l.name), width)}  ${fmt(l.votes).padStart(4)}   ${l.voters.map(s).join(', ')}`);
-  if (r.abstentions.length) out.push(`  ${pad('弃权', width)}     -   ${r.abstentions.map(s).join(', ')}`);
+  if (r.abstentions.length) out.push(`  ${pad(t('tally.abstain'), width)}     -   ${r.abstentions.map(s).join(', ')}`);
   if (!r.totals.length && !r.abstentions.length) out.push(t('tally.noBallots'));
 
   const name = r.result.name !== null ? s(r.result.name) : r.kind === 'elimination' ? t('tally.nobodyOut') : t('tally.noResult');
