@@ -1,7 +1,8 @@
 /**
  * A flag's detail line in each audience's language, on the public captured game's real flags: the
  * director's (--lang en) has no Chinese but what the players wrote; the public one (card reasons) is
- * Chinese whatever the director's language; both come from the same facts.
+ * Chinese whatever the director's language; both come from the same facts. And the director's notes
+ * (a day report's, the game file's disagreements with the results) in the director's language.
  */
 import { describe, expect, test } from 'vitest';
 import { withLanguage } from '../../src/i18n/index.js';
@@ -14,6 +15,7 @@ import { loadWordLists } from '../../src/violations/word-lists.js';
 import { pidOf, postsByThread, publicStore } from '../activity/captured.js';
 import { publicGame } from '../helpers/captured.js';
 import { chineseLeft } from '../helpers/language.js';
+import { exitDisagreements } from '../../src/votes/carry-forward.js';
 
 const game = publicGame();
 const posts = postsByThread(publicStore(), [2, 3, 4, 5, 6, 7]);
@@ -73,5 +75,29 @@ describe('flag details per audience', () => {
     expect(f.earlierVersion).toBe(posts.get(day.discussion!.tid)!.find((p) => p.pid === red)!.versions[0].firstSeen);
     expect(publicFlagDetail(f, game.timezone)).toBe(`红色字体：Red（ΔE 0.0），阈值 ΔE ≤ 10（见于编辑前的版本，${f.earlierVersion} 抓取）`);
     expect(withLanguage('en', () => flagDetail(f, game.timezone))).toBe(`red font: Red (ΔE 0.0), threshold ΔE ≤ 10 (in a version an edit replaced, fetched ${f.earlierVersion})`);
+  });
+});
+
+describe('the director\'s notes follow the director\'s language', () => {
+  const cjk = /[\u3400-\u9fff]/;
+  const names = [...game.players, ...game.directors];
+  const bare = (n: string) => names.reduce((x, p) => x.split(p).join(''), n).replace(/\([\u3400-\u9fff]+\)/g, '');
+
+  test('a day report\'s notes (an accelerated day)', () => {
+    const zh = buildDayReport(game, posts, 1, { accelerated: { 1: true, 2: false } }).notes;
+    const en = withLanguage('en', () => buildDayReport(game, posts, 1, { accelerated: { 1: true, 2: false } }).notes);
+    expect(zh.some((n) => n.startsWith('第1日已加速'))).toBe(true);
+    expect(en.length).toBe(zh.length);
+    expect(en.filter((n) => cjk.test(bare(n)))).toEqual([]);
+  });
+
+  test('where the game file and the results disagree', () => {
+    const closes = game.days[1].closes;
+    const derived = [{ day: 2, player: '花卷', out: closes, how: 'vote' as const }];
+    const zh = exitDisagreements(game, 2, closes, derived);
+    const en = withLanguage('en', () => exitDisagreements(game, 2, closes, derived));
+    expect(zh).toEqual([expect.stringMatching(/^第 2 日结果：花卷 投票出局/), expect.stringMatching(/^游戏文件记 月饼 于第 2 日关门时/)]);
+    expect(en).toEqual([expect.stringMatching(/^day 2's result: 花卷 out by the vote/), expect.stringMatching(/^the game file has 月饼 voted out at day 2's close .*puts 花卷 out: please check$/)]);
+    expect(en.filter((n) => cjk.test(bare(n)))).toEqual([]);
   });
 });
