@@ -333,6 +333,13 @@ export const en: Messages = {
   'report.decideHint': '  confirm or dismiss: bansha cards confirm|dismiss ID --game …',
   'report.standings': 'Standings (confirmed cards, upgrades applied)',
 
+  'standing.blue': (n) => `blue ${n}`,
+  'standing.yellow': (n) => `yellow ${n}`,
+  'standing.sentOff': (red) => `red ${red} (sent off, 罚下)`,
+  'standing.none': 'none',
+  'standing.blueToYellow': (cards, into) => `${cards} blue cards upgraded to ${into} yellow`,
+  'standing.yellowToRed': (cards, into) => `${cards} yellow cards upgraded to ${into} red`,
+  'standing.upgradeSep': '; ',
   'dayNote.noThreads': (day, threads) => `day ${day} has no counted discussion thread (${threads})`,
   'dayNote.missing': (tids) => `threads ${tids} not read: the post counts are incomplete, so no lurker card is proposed from them`,
   'dayNote.voteUnread': (tids) => `vote threads ${tids} not read: who did not vote cannot be told`,

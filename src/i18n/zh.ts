@@ -351,6 +351,14 @@ export const zh = {
   'report.standings': '累计（已确认的牌，含升级）',
 
 
+  // A player's standing (src/cards/standing.ts).
+  'standing.blue': (n: number) => `蓝牌 ${n}`,
+  'standing.yellow': (n: number) => `黄牌 ${n}`,
+  'standing.sentOff': (red: number) => `红牌 ${red}（罚下）`,
+  'standing.none': '无',
+  'standing.blueToYellow': (cards: number, into: number) => `${cards} 张蓝牌升级为 ${into} 张黄牌`,
+  'standing.yellowToRed': (cards: number, into: number) => `${cards} 张黄牌升级为 ${into} 张红牌`,
+  'standing.upgradeSep': '；',
   // ── notes of a day report (src/report/day-report.ts, src/rulings/flags.ts): the director's ──
   'dayNote.noThreads': (day: number, threads: string) => `第${day}日没有计数的讨论帖（${threads}）`,
   'dayNote.missing': (tids: string) => `未读到帖子 ${tids}：发言数不完整，不据此提议潜水黄牌`,

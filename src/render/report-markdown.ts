@@ -7,7 +7,7 @@
  */
 import { incompleteText } from './incomplete.js';
 import { withLanguage } from '../i18n/index.js';
-import { hasCards, standingText } from '../cards/standing.js';
+import { hasCards, standingText, upgradesText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
 import { COLOR_NAME, STATUS_NAME } from './report-common.js';
@@ -65,7 +65,7 @@ export function renderDayReportMarkdown(r: DayReport): string {
   const carded = r.standings.filter(hasCards);
   if (carded.length) {
     out.push('', '## 累计', '');
-    for (const s of carded) out.push(`- ${escapeMarkdown(s.player)}：${standingText(s)}${s.upgrades.length ? `（${s.upgrades.join('；')}）` : ''}`);
+    for (const s of carded) out.push(withLanguage('zh', () => `- ${escapeMarkdown(s.player)}：${standingText(s)}${s.upgrades.length ? `（${upgradesText(s)}）` : ''}`));
   }
   return `${out.join('\n')}\n`;
 }

@@ -5,7 +5,7 @@
  */
 import { incompleteText } from './incomplete.js';
 import pc from 'picocolors';
-import { hasCards, standingText } from '../cards/standing.js';
+import { hasCards, standingText, upgradesText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
 import { colorLabel, statusLabel } from './report-common.js';
@@ -72,7 +72,7 @@ export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOption
   const carded = r.standings.filter(hasCards);
   if (carded.length) {
     out.push('', c.bold(tr('report.standings')));
-    for (const s of carded) out.push(`  ${pad(terminalSafe(s.player), nameW)}${s.sentOff ? c.red(standingText(s)) : standingText(s)}${s.upgrades.length ? c.dim(`  (${s.upgrades.join('；')})`) : ''}`);
+    for (const s of carded) out.push(`  ${pad(terminalSafe(s.player), nameW)}${s.sentOff ? c.red(standingText(s)) : standingText(s)}${s.upgrades.length ? c.dim(`  (${upgradesText(s)})`) : ''}`);
   }
   return `${out.join('\n')}\n`;
 }
