@@ -222,6 +222,7 @@ export const en: Messages = {
   'watch.now': 'start at once instead of an hour before closing',
   'watch.examples': 'bansha watch -g game.yaml --day 2\nbansha watch -g game.yaml --day 2 --now --interval 30',
 
+  'store.postMoved': (url, pid, tid, owner) => `refusing ${url}: it shows post ${pid} as part of thread ${tid}, but the store holds post ${pid} in thread ${owner}; nothing from this page was stored (a damaged page: refetch it; or a moderator moved the post between threads)`,
   'gaps.neverFetched': (tid) => `thread ${tid}: never fetched`,
   'gaps.pages': (pages, count) => `pages ${pages} of ${count} not fetched`,
   'gaps.floors': (floors) => `floors ${floors} never seen`,
@@ -231,6 +232,8 @@ export const en: Messages = {
   'incomplete.head': 'INCOMPLETE: the pages or floors below are missing; this count may be wrong',
   'gaps.refusal': (list) => `the store is incomplete, so counting would be unreliable:\n  ${list}\ncrawl again (bansha crawl --game …), or pass --allow-incomplete to count anyway`,
 
+  'post.noFloor2': (tid, game) => `floor 2 of thread ${tid} is not in the store: run bansha crawl --game ${game} (or post a reply instead: --post reply)`,
+  'post.guestSession': (session, game) => `the forum treats the session in ${session} as a guest: log in again (bansha login --game ${game})`,
   'post.dryRun': 'dry run: nothing was posted; add --yes to post it.',
   'post.what': (what) => `what:  ${what}`,
   'post.whereReply': (tid, title, url) => `where: a reply to thread ${tid}${title} ${url}`,
@@ -737,6 +740,7 @@ export const en: Messages = {
   'err.noDiscussion': (day, file) => `day ${day} has no discussion thread in ${file}: add "discussion: TID" to the day`,
   'err.pidNotStored': (pid, tid) => `pid ${pid} of thread ${tid} is not in the store`,
   'err.noCard': (id, known) => `no card ${id} in the ledger (cards: ${known})`,
+  'err.noCardsYet': 'none yet (run bansha report first)',
   'err.profileLogin': (name, message) => `the forum asked for a login on ${name}'s profile page${message ? `: ${message}` : ''} — run \`bansha login\``,
   'err.unreadablePage': (why) => `unreadable page: ${why}`,
   'err.serverErrorPage': (message) => `server error page${message ? ` (${message})` : ''}`,

@@ -230,6 +230,7 @@ export const zh = {
   'watch.examples': 'bansha watch -g game.yaml --day 2\nbansha watch -g game.yaml --day 2 --now --interval 30',
 
   // ── the store's completeness (the refusal every counting command gives) ──────────────────────
+  'store.postMoved': (url: string, pid: number, tid: number, owner: number) => `拒绝存入 ${url}：该页显示帖子 pid ${pid} 属于帖子 ${tid}，但存档中 pid ${pid} 属于帖子 ${owner}；本页未存入任何内容（页面损坏：请重新抓取；或版主把该帖移到了别的帖子）`,
   'gaps.neverFetched': (tid: number) => `帖子 ${tid}：从未抓取`,
   'gaps.pages': (pages: string, count: number) => `共 ${count} 页，第 ${pages} 页未抓取`,
   'gaps.floors': (floors: string) => `楼层 ${floors} 从未见到`,
@@ -240,6 +241,8 @@ export const zh = {
   'gaps.refusal': (list: string) => `存档不完整，计算结果不可靠：\n  ${list}\n请重新抓取（bansha crawl --game …），或加 --allow-incomplete 照样计算`,
 
   // ── --post: the dry run and the posted result ───────────────────────────────────────────────
+  'post.noFloor2': (tid: number, game: string) => `存档中没有帖子 ${tid} 的 2 楼：请先运行 bansha crawl --game ${game}（或改为回帖：--post reply）`,
+  'post.guestSession': (session: string, game: string) => `论坛把 ${session} 中的登录状态当作游客：请重新登录（bansha login --game ${game}）`,
   'post.dryRun': '演练：什么也没有发出；加 --yes 才会真的发帖。',
   'post.what': (what: string) => `内容：${what}`,
   'post.whereReply': (tid: number, title: string, url: string) => `位置：回复帖子 ${tid}${title} ${url}`,
@@ -795,6 +798,7 @@ export const zh = {
   'err.noDiscussion': (day: number, file: string) => `${file} 里第 ${day} 天没有讨论帖：请在这一天加上 "discussion: TID"`,
   'err.pidNotStored': (pid: number, tid: number) => `帖子 ${tid} 的 pid ${pid} 不在存储里`,
   'err.noCard': (id: string, known: string) => `账本里没有卡 ${id}（已有的卡：${known}）`,
+  'err.noCardsYet': '还没有（先运行 bansha report）',
   'err.profileLogin': (name: string, message: string | null) => `论坛要求登录才能看 ${name} 的个人资料页${message ? `：${message}` : ''} —— 请运行 \`bansha login\``,
   'err.unreadablePage': (why: string) => `页面读不懂：${why}`,
   'err.serverErrorPage': (message: string | null) => `论坛返回系统错误页${message ? `（${message}）` : ''}`,
