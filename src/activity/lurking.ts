@@ -11,7 +11,7 @@
  *   so one quiet stretch is never punished twice.
  */
 import type { Game } from '../game/types.js';
-import type { Flag } from '../violations/flag.js';
+import type { Flag, FlagFacts } from '../violations/flag.js';
 import type { DayPosts } from './count.js';
 
 export interface LurkingInput {
@@ -35,29 +35,23 @@ export function lurkingFlags(input: LurkingInput): Flag[] {
   const accelerated = input.accelerated[day] === true;
   const waived = accelerated && game.rules.acceleration.waivesLurking;
   const flags: Flag[] = [];
-  const base = (player: string, kind: Flag['kind'], snippet: string, detail: string, related: number[]): Flag => ({
-    kind, player, pid: null, tid: today.tids[0] ?? null, floor: null, at: null, url: null, snippet, detail, related,
+  // A count's flag: no post is the evidence, the posts counted are (`related`).
+  const base = (player: string, facts: FlagFacts, related: number[]): Flag => ({
+    kind: facts.kind, player, pid: null, tid: today.tids[0] ?? null, floor: null, at: null, url: null, snippet: '', facts, related,
   });
 
   for (const row of today.players) {
     if (row.exempt) continue;
     if (!waived && today.missing.length === 0 && row.posts < rules.minPostsPerDay) {
-      flags.push(base(row.player, 'few-posts', `第${day}日发言 ${row.posts} 帖`, `潜水：未加速的讨论日不足${rules.minPostsPerDay}帖（${row.posts} 帖）`, row.pids));
+      flags.push(base(row.player, { kind: 'few-posts', day, posts: row.posts, min: rules.minPostsPerDay }, row.pids));
     }
     const streak = streakEndingOn(input, row.player);
     if (streak) {
-      flags.push(
-        base(
-          row.player,
-          'low-streak',
-          streak.map((s) => `第${s.day}日 ${s.posts} 帖`).join('，'),
-          `潜水：连续${rules.streakDays}个未加速的讨论日均不足${rules.streakMinPosts}帖`,
-          streak.flatMap((s) => s.pids),
-        ),
-      );
+      const days = streak.map((s) => ({ day: s.day, posts: s.posts }));
+      flags.push(base(row.player, { kind: 'low-streak', days, min: rules.streakMinPosts }, streak.flatMap((s) => s.pids)));
     }
     if (!waived && rules.noVoteCard && input.ballots && !input.ballots.has(row.player)) {
-      flags.push(base(row.player, 'no-ballot', `第${day}日未投票`, '潜水：未加速的讨论日未在投票帖投票（关门前无任何投票帖）', []));
+      flags.push(base(row.player, { kind: 'no-ballot', day }, []));
     }
   }
   return flags;

@@ -23,13 +23,12 @@ import { buildTree } from '../discuz/tree.js';
 import type { FetchedPage } from '../discuz/types.js';
 import { parseGame } from '../game/game-file.js';
 import type { Game } from '../game/types.js';
-import { closingDay, tallyForReport } from '../close/closing-day.js';
+import { closingDay } from '../close/closing-day.js';
 import { dayHtml } from '../close/day-html.js';
 import { reportInputs, reportThreads } from '../derived/closing-inputs.js';
-import { closedOutcomes } from '../derived/closed-days.js';
-import { withKnownUids } from '../game/roster.js';
+import { tallyFromStore } from '../derived/closed-days.js';
 import { withCountingStore } from '../store/with-store.js';
-import { postsFromStore, threadsForTally } from '../votes/tally.js';
+import { threadsForTally } from '../votes/tally.js';
 import { openStore, storeBytesOnDisk, storedTids } from '../store/store-file.js';
 import { applyPage, tidFromUrl } from '../store/record.js';
 import { gamePage, type SynthGame } from './synth-game.js';
@@ -259,10 +258,7 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
     // through the store's derived files (made here, as on a director's first run after the crawl)
     const day = Math.max(...g.days.map((d) => d.day));
     let t0 = now();
-    sink += await withCountingStore(g, { tids: threadsForTally(g, day) }, async (store) => {
-      const counted = withKnownUids(g, store.users);
-      return tallyForReport(counted, postsFromStore(store), day, await closedOutcomes(counted, day, store))?.ballots.length ?? 0;
-    });
+    sink += await withCountingStore(g, { tids: threadsForTally(g, day) }, async (store, checked) => (await tallyFromStore(g, store, day, checked)).ballots.length);
     stages.tally = now() - t0;
     peakAfter.tally = peakRssMB();
 

@@ -101,7 +101,7 @@ export function decide(ledger: Ledger, id: string, status: Exclude<CardStatus, '
   const want = id.trim().toUpperCase().replace(/^(\d)/, 'C$1');
   const card = ledger.cards.find((c) => c.id.toUpperCase() === want);
   if (!card) {
-    const known = ledger.cards.map((c) => c.id).join(', ') || 'none yet (run bansha report first)';
+    const known = ledger.cards.map((c) => c.id).join(', ') || t('err.noCardsYet');
     throw new UserError(t('err.noCard', id, known));
   }
   const cards = ledger.cards.map((c) => (c === card ? { ...c, status, decidedAt: now.toISOString(), ...(note ? { note } : {}) } : c));

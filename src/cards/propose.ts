@@ -5,6 +5,7 @@
  */
 import type { Game } from '../game/types.js';
 import { FLAG_KIND_NAMES, type Flag, type FlagKind } from '../violations/flag.js';
+import { publicFlagDetail } from '../violations/details.js';
 import { sameOffence } from './ledger.js';
 import { proposedColor } from './severity.js';
 import type { CardProposal, Ledger } from './types.js';
@@ -31,7 +32,7 @@ export function proposeCards(game: Game, day: number, flags: readonly Flag[], le
     const evidence = [...new Set(group.flatMap((g) => (g.pid !== null ? [g.pid] : g.related ?? [])))].sort((a, b) => a - b);
     const what = group.length > 1 ? `${kindName(f.kind, f.category)}（${group.length} 处）` : kindName(f.kind, f.category);
     // The reason is public (the notice posts it once confirmed); why this colour was proposed is the director's.
-    const reason = [what, f.detail].filter(Boolean).join('；');
+    const reason = [what, publicFlagDetail(f, game.timezone)].filter(Boolean).join('；');
     const p: CardProposal = { day, player: f.player, color: color.color, kind: f.kind, kinds: [f.kind], reason, evidence };
     if (color.note) p.directorNote = color.note;
     if (f.category) p.category = f.category;

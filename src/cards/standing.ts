@@ -4,6 +4,7 @@
  * A red card, given or by upgrade, means 罚下 (out, no last words).
  */
 import type { Game } from '../game/types.js';
+import { t } from '../i18n/index.js';
 import type { Ledger, Standing } from './types.js';
 
 /**
@@ -19,12 +20,12 @@ export function standings(game: Game, ledger: Ledger, throughDay?: number): Stan
       yellow: mine.filter((c) => c.color === 'yellow').length,
       red: mine.filter((c) => c.color === 'red').length,
     };
-    const upgrades: string[] = [];
+    const upgrades: Standing['upgrades'] = [];
     const yellowFromBlue = Math.floor(given.blue / bluesPerYellow);
-    if (yellowFromBlue) upgrades.push(`${yellowFromBlue * bluesPerYellow} 张蓝牌升级为 ${yellowFromBlue} 张黄牌`);
+    if (yellowFromBlue) upgrades.push({ from: 'blue', cards: yellowFromBlue * bluesPerYellow, into: yellowFromBlue });
     const yellowTotal = given.yellow + yellowFromBlue;
     const redFromYellow = Math.floor(yellowTotal / yellowsPerRed);
-    if (redFromYellow) upgrades.push(`${redFromYellow * yellowsPerRed} 张黄牌升级为 ${redFromYellow} 张红牌`);
+    if (redFromYellow) upgrades.push({ from: 'yellow', cards: redFromYellow * yellowsPerRed, into: redFromYellow });
     const red = given.red + redFromYellow;
     return {
       player,
@@ -43,9 +44,17 @@ export function hasCards(s: Standing): boolean {
   return s.given.blue + s.given.yellow + s.given.red > 0;
 }
 
-/** How a standing reads: "蓝 1 · 黄 2", "红牌（罚下）". */
+/**
+ * How a standing reads in the current language: "蓝牌 1 · 黄牌 2", "红牌 1（罚下）" (the BBCode notice and
+ * Markdown ask for Chinese: withLanguage('zh', …)).
+ */
 export function standingText(s: Standing): string {
-  if (s.sentOff) return `红牌 ${s.red}（罚下）`;
-  const parts = [s.blue ? `蓝牌 ${s.blue}` : '', s.yellow ? `黄牌 ${s.yellow}` : ''].filter(Boolean);
-  return parts.join(' · ') || '无';
+  if (s.sentOff) return t('standing.sentOff', s.red);
+  const parts = [s.blue ? t('standing.blue', s.blue) : '', s.yellow ? t('standing.yellow', s.yellow) : ''].filter(Boolean);
+  return parts.join(' · ') || t('standing.none');
+}
+
+/** The upgrades of a standing in the current language, joined: "3 张蓝牌升级为 1 张黄牌；…" (empty when none). */
+export function upgradesText(s: Standing): string {
+  return s.upgrades.map((u) => t(u.from === 'blue' ? 'standing.blueToYellow' : 'standing.yellowToRed', u.cards, u.into)).join(t('standing.upgradeSep'));
 }

@@ -55,6 +55,6 @@ export interface Standing {
   given: { blue: number; yellow: number; red: number };
   /** 罚下: a red card (given or by upgrade) means out, no last words (§8). */
   sentOff: boolean;
-  /** The upgrades that happened, in words: "3 张蓝牌升级为 1 张黄牌". */
-  upgrades: string[];
+  /** The upgrades that happened, as values (standing.ts upgradesText says them: "3 张蓝牌升级为 1 张黄牌"). */
+  upgrades: Array<{ from: 'blue' | 'yellow'; cards: number; into: number }>;
 }

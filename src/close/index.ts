@@ -199,7 +199,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
     for (const n of tally.notes) summary.push(t('close.note', n));
   }
   if (rules) summary.push(t('close.line.rules', opts.day, rules.result.name));
-  if (auction) summary.push(t('close.line.auction', opts.day, auction.items.map((i) => `${i.item}号 ${i.winner ? `${i.winner} ${i.price}G` : '—'}`).join(', ')));
+  if (auction) summary.push(t('close.line.auction', opts.day, auction.items.map((i) => t('close.line.auctionItem', i.item, i.winner ? `${i.winner} ${i.price}G` : '—')).join(t('list.sep'))));
   summary.push(...reportLines(closing.report, game));
   for (const x of derived) {
     const recorded = exitTime(game, x.player);

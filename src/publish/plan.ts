@@ -62,7 +62,7 @@ export function editFloor2Plan(store: StoreData, forum: string, tid: number, bbc
   const floor2 = threadPosts(store, tid).find((p) => p.floor === 2 && !p.missing);
   if (!floor2) {
     throw new UserError(
-      `floor 2 of thread ${tid} is not in the store: run \`bansha crawl --game ${gameFile}\` (or post a reply instead: --post reply)`,
+      t('post.noFloor2', tid, gameFile),
       3,
     );
   }
@@ -112,7 +112,7 @@ export async function sessionIdentity(
     const res = await httpGet(threadUrl(forum, tid), { jar, scope: new HostScope(forum), timeoutMs: 15_000 });
     const html = decodeBody(res.bytes, res.contentType).text;
     const uid = pageUid(publishSelectors(), html);
-    if (!uid) return { poster: null, problem: `the forum treats the session in ${sessionPath} as a guest: log in again (bansha login --game ${gameFile ?? '<game.yaml>'})` };
+    if (!uid) return { poster: null, problem: t('post.guestSession', sessionPath, gameFile ?? '<game.yaml>') };
     const name = /<strong class="vwmy[^"]*"><a [^>]*>([^<]+)<\/a>/.exec(html)?.[1] ?? null;
     return { poster: { uid, name }, problem: null };
   } catch (err) {

@@ -21,7 +21,7 @@ export function renderAuctionText(r: AuctionResult, share: VoteOutShare | null, 
       const why = b.reason ? (b.status === 'rejected' ? pc.red : pc.cyan)(` — ${b.reason}`) : '';
       const note = b.note ? pc.yellow(`（${b.note}）`) : '';
       out.push(`  ${mark} ${b.bidder} ${b.price}G  ${b.at.slice(5, 16).replace('T', ' ')}  pid ${b.pid}${why}${note}`);
-      if (b.directorNote) out.push(pc.dim(`      [导演备注] ${b.directorNote}`));
+      if (b.directorNote) out.push(pc.dim(`      ${t('note.director')}${b.directorNote}`));
     }
   }
   if (r.pledges.length) {

@@ -15,6 +15,7 @@ import type { TallyResult } from '../votes/types.js';
 import type { HtmlActivityTable, HtmlCard, HtmlFlag, HtmlReportInput, HtmlSource } from './html-report.js';
 import { COLOR_NAME, STATUS_NAME } from './report-common.js';
 import { FLAG_KIND_NAMES, LURKING_KINDS, type Flag } from '../violations/flag.js';
+import { publicFlagDetail } from '../violations/details.js';
 
 /** The report's file name stem for a game: its file name without .yaml ("public", "m901"). */
 export function reportTitle(game: Pick<Game, 'file'>): string {
@@ -65,9 +66,10 @@ export function htmlActivity(report: DayReport): HtmlActivityTable {
   };
 }
 
-/** A flag as the HTML report lists it: its kind in the director's words, the rule and the player's words. */
-export function htmlFlag(f: Flag): HtmlFlag {
-  return { player: f.player, kind: FLAG_KIND_NAMES[f.kind].short, detail: f.snippet ? `${f.detail} — “${f.snippet}”` : f.detail, at: f.at, url: f.url };
+/** A flag as the HTML report lists it (in Chinese, as players read it): its kind, the rule and the player's words. */
+export function htmlFlag(f: Flag, zone: string): HtmlFlag {
+  const detail = publicFlagDetail(f, zone);
+  return { player: f.player, kind: FLAG_KIND_NAMES[f.kind].short, detail: f.snippet ? `${detail} — “${f.snippet}”` : detail, at: f.at, url: f.url };
 }
 
 export interface HtmlDayOptions {
@@ -107,7 +109,7 @@ export function htmlDayInput(report: DayReport, tally: TallyResult | null, opts:
     generatedAt: opts.now ?? Date.now(),
     tally,
     activity: htmlActivity(report),
-    flags: report.flags.map(htmlFlag),
+    flags: report.flags.map((f) => htmlFlag(f, report.timezone)),
     cards,
     notes: report.notes,
     ...(report.incomplete?.length ? { incomplete: report.incomplete } : {}),

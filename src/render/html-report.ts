@@ -10,7 +10,8 @@
  * Pure: plain result values in, HTML text out.
  */
 import type { Completeness } from '../store/types.js';
-import { INCOMPLETE_HEAD, incompleteLines } from './incomplete.js';
+import { incompleteHead, incompleteLines } from './incomplete.js';
+import { withLanguage } from '../i18n/index.js';
 import { createHash } from 'node:crypto';
 import { forumFormat, type ForumPattern } from '../votes/time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
@@ -123,9 +124,9 @@ export function renderHtmlReport(input: HtmlReportInput): string {
     `<h1>${escapeHtml(input.title)} · 第${input.day}日</h1>`,
     `<p class="meta">${escapeHtml(fmt(input.opens))} – ${escapeHtml(fmt(input.closes))}（${escapeHtml(input.timezone)}）</p>`,
   );
-  const missing = incompleteLines(input.incomplete ?? []);
+  const missing = withLanguage('zh', () => incompleteLines(input.incomplete ?? []));
   if (missing.length) {
-    body.push(`<section id="incomplete" class="warn"><p><b>${escapeHtml(INCOMPLETE_HEAD)}</b></p><ul>${missing.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul></section>`);
+    body.push(`<section id="incomplete" class="warn"><p><b>${escapeHtml(withLanguage('zh', incompleteHead))}</b></p><ul>${missing.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul></section>`);
   }
   body.push(...tallySection(input, fmt));
   body.push(...activitySection(input.activity, input.notes ?? []));

@@ -1,35 +1,35 @@
 /**
  * What an incomplete crawl is missing, in the words every output starts with when a count was made
- * with --allow-incomplete (issue 13: never publish a partial count unmarked): one Chinese line per
- * thread naming the pages and floors missing.
+ * with --allow-incomplete (issue 13: never publish a partial count unmarked): one line per thread
+ * naming the pages and floors missing — the store's own words (describeGaps), in the director's
+ * language for the terminal, errors and JSON, in Chinese for what the forum and players read.
  */
-import { formatRanges } from '../store/completeness.js';
+import { t, withLanguage } from '../i18n/index.js';
+import { describeGaps } from '../store/completeness.js';
 import type { Completeness } from '../store/types.js';
 
-/** One line per incomplete thread ("帖 5：第 2 页（共 3 页）未抓取；楼层 12–14 未见"). */
+/** One line per incomplete thread ("帖子 5：共 3 页，第 2 页未抓取"), in the current language. */
 export function incompleteLines(gaps: readonly Completeness[]): string[] {
-  return gaps.filter((c) => !c.complete).map((c) => {
-    if (c.pageCount === 0) return `帖 ${c.tid}：从未抓取`;
-    const bits: string[] = [];
-    if (c.missingPages.length) bits.push(`第 ${formatRanges(c.missingPages)} 页（共 ${c.pageCount} 页）未抓取`);
-    if (c.missingFloors.length) bits.push(`楼层 ${formatRanges(c.missingFloors)} 未见`);
-    return `帖 ${c.tid}：${bits.join('；') || '没有存档的帖子'}`;
-  });
+  return gaps.filter((c) => !c.complete).map(describeGaps);
 }
 
 /** The heading line: the count is 不完整 and may change. */
-export const INCOMPLETE_HEAD = '不完整：以下页面或楼层缺失，本统计可能不准确';
+export function incompleteHead(): string {
+  return t('incomplete.head');
+}
 
-/** The BBCode lines an announcement starts with when incomplete (empty when complete). */
+/** The BBCode lines an announcement starts with when incomplete (empty when complete), in Chinese. */
 export function incompleteBBCode(gaps: readonly Completeness[] | undefined): string[] {
-  const lines = incompleteLines(gaps ?? []);
-  return lines.length ? [`[b]${INCOMPLETE_HEAD}[/b]`, ...lines, ''] : [];
+  return withLanguage('zh', () => {
+    const lines = incompleteLines(gaps ?? []);
+    return lines.length ? [`[b]${incompleteHead()}[/b]`, ...lines, ''] : [];
+  });
 }
 
 /** The plain-text lines a terminal or Markdown view starts with when incomplete (empty when complete). */
 export function incompleteText(gaps: readonly Completeness[] | undefined): string[] {
   const lines = incompleteLines(gaps ?? []);
-  return lines.length ? [`!! ${INCOMPLETE_HEAD}`, ...lines.map((l) => `!!   ${l}`), ''] : [];
+  return lines.length ? [`!! ${incompleteHead()}`, ...lines.map((l) => `!!   ${l}`), ''] : [];
 }
 
 /** What JSON's `incomplete: [...]` holds for one thread. */

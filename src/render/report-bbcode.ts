@@ -4,12 +4,13 @@
  * every player's standing (upgrades applied; a red card reads 罚下). Proposals not yet confirmed are
  * never published. Player text goes through escapeBBCode (safe-text.ts).
  */
-import { hasCards, standingText } from '../cards/standing.js';
+import { hasCards, standingText, upgradesText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
 import { COLOR_NAME } from './report-common.js';
 import { incompleteBBCode } from './incomplete.js';
 import { bbLink, escapeBBCode } from './safe-text.js';
+import { withLanguage } from '../i18n/index.js';
 
 /** The notice, BBCode text ending in a newline. */
 export function renderDayReportBBCode(r: DayReport, postUrl: (pid: number) => string | null = () => null): string {
@@ -35,7 +36,7 @@ export function renderDayReportBBCode(r: DayReport, postUrl: (pid: number) => st
   const carded = r.standings.filter(hasCards);
   if (carded.length) {
     out.push('', '[b]累计[/b]');
-    for (const s of carded) out.push(`${escapeBBCode(s.player)}：${s.sentOff ? '[b]红牌 — 罚下[/b]' : standingText(s)}${s.upgrades.length ? `（${s.upgrades.join('；')}）` : ''}`);
+    for (const s of carded) out.push(withLanguage('zh', () => `${escapeBBCode(s.player)}：${s.sentOff ? '[b]红牌 — 罚下[/b]' : standingText(s)}${s.upgrades.length ? `（${upgradesText(s)}）` : ''}`));
   }
   return `${out.join('\n')}\n`;
 }

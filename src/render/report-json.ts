@@ -1,21 +1,39 @@
 /**
  * The day report as the scripted interface (`bansha report --json`, issue 5 — keep these names):
  * `{day, activity: [{player, posts, voted, exempt}], flags: [{kind, player, pid, floor, at, snippet,
- * detail}], cards: [{player, color, kinds, reason, note, evidence: [pid], status}]}` (`reason` public, `note` the director's or null;
+ * detail, facts}], cards: [{player, color, kinds, reason, note, evidence: [pid], status}]}` (`reason` public, `note` the director's or null;
  * color is reminder, blue, yellow or red; kinds the flag kinds the card stands for). `at` is ISO 8601 with the
- * forum's offset, or null for flags about counts. JSON.stringify escapes player text.
+ * forum's offset, or null for flags about counts. A flag's `detail` is the sentence in the director's
+ * language; `facts` holds its values for scripts (src/violations/flag.ts FlagFacts: `kind` and the kind's
+ * fields, times as ISO 8601 like `at`, `earlierVersion` when an edited-away version showed it).
+ * JSON.stringify escapes player text.
  */
 import type { DayReport } from '../report/day-report.js';
 import { forumIso } from '../votes/time.js';
 import { incompleteJson, type IncompleteJson } from './incomplete.js';
+import { flagDetail } from '../violations/details.js';
+import type { Flag } from '../violations/flag.js';
 
 export interface DayReportJson {
   /** Only when made with --allow-incomplete over gaps: what is missing (the first key). */
   incomplete?: IncompleteJson[];
   day: number;
   activity: Array<{ player: string; posts: number; voted: boolean | null; exempt: boolean }>;
-  flags: Array<{ kind: string; player: string; pid: number | null; floor: number | null; at: string | null; snippet: string; detail: string }>;
+  flags: Array<{ kind: string; player: string; pid: number | null; floor: number | null; at: string | null; snippet: string; detail: string; facts: Record<string, unknown> }>;
   cards: Array<{ player: string; color: string; kinds: string[]; reason: string; note: string | null; evidence: number[]; status: string }>;
+}
+
+/** The epoch-ms fields of FlagFacts (and of the posts they name), written as ISO 8601 in the forum's zone. */
+const TIME_FIELDS = new Set(['at', 'out', 'since', 'oldLastSeen', 'newFirstSeen']);
+
+/** A flag's facts for scripts: the values as they are, times as ISO 8601 like the flag's `at`. */
+function factsJson(f: Flag, zone: string): Record<string, unknown> {
+  const iso = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(iso);
+    if (v === null || typeof v !== 'object') return v;
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, TIME_FIELDS.has(k) && typeof x === 'number' ? forumIso(x, zone) : iso(x)]));
+  };
+  return { ...(iso(f.facts) as Record<string, unknown>), ...(f.earlierVersion ? { earlierVersion: f.earlierVersion } : {}) };
 }
 
 /** The JSON value (exactly the documented keys). */
@@ -31,7 +49,8 @@ export function dayReportJson(r: DayReport): DayReportJson {
       floor: f.floor,
       at: f.at === null ? null : forumIso(f.at, r.timezone),
       snippet: f.snippet,
-      detail: f.detail,
+      detail: flagDetail(f, r.timezone),
+      facts: factsJson(f, r.timezone),
     })),
     cards: r.cards.map((c) => ({ player: c.player, color: c.color, kinds: c.kinds, reason: c.reason, note: c.directorNote ?? null, evidence: c.evidence, status: c.status })),
   };

@@ -6,11 +6,13 @@
  * and bidi characters are removed first (terminalSafe, safe-text.ts).
  */
 import { incompleteText } from './incomplete.js';
-import { hasCards, standingText } from '../cards/standing.js';
+import { withLanguage } from '../i18n/index.js';
+import { hasCards, standingText, upgradesText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
 import { COLOR_NAME, STATUS_NAME } from './report-common.js';
 import { FLAG_KIND_NAMES } from '../violations/flag.js';
+import { publicFlagDetail } from '../violations/details.js';
 import { terminalSafe } from './safe-text.js';
 
 /** Text that renders as itself in Markdown, also inside a table cell, with nothing a terminal acts on. */
@@ -31,7 +33,7 @@ function linkTo(url: string | null, label: string): string {
 /** The report as Markdown ending in a newline. */
 export function renderDayReportMarkdown(r: DayReport): string {
   const t = (ms: number) => forumTime(ms, r.timezone);
-  const out: string[] = incompleteText(r.incomplete).map((l) => `> ${l.replace(/^!! ?/, '')}`);
+  const out: string[] = withLanguage('zh', () => incompleteText(r.incomplete)).map((l) => `> ${l.replace(/^!! ?/, '')}`);
   out.push(`# 第${r.day}日报告（${escapeMarkdown(r.ruleset)}）`, '', `${t(r.opens)} – ${t(r.closes)}（${r.timezone}）${r.accelerated ? '，已加速' : ''}`);
   for (const n of r.notes) out.push('', `> ${escapeMarkdown(n)}`);
 
@@ -48,7 +50,7 @@ export function renderDayReportMarkdown(r: DayReport): string {
     out.push('| 类别 | 玩家 | 楼层 | 时间 | 内容 | 说明 |', '|---|---|---|---|---|---|');
     for (const f of r.flags) {
       const floor = f.pid !== null ? linkTo(f.url, f.floor !== null ? `${f.floor}#` : `pid ${f.pid}`) : '';
-      out.push(`| ${FLAG_KIND_NAMES[f.kind].short} | ${escapeMarkdown(f.player)} | ${floor} | ${f.at !== null ? t(f.at) : ''} | ${escapeMarkdown(f.snippet)} | ${escapeMarkdown(f.detail)} |`);
+      out.push(`| ${FLAG_KIND_NAMES[f.kind].short} | ${escapeMarkdown(f.player)} | ${floor} | ${f.at !== null ? t(f.at) : ''} | ${escapeMarkdown(f.snippet)} | ${escapeMarkdown(publicFlagDetail(f, r.timezone))} |`);
     }
   }
 
@@ -63,7 +65,7 @@ export function renderDayReportMarkdown(r: DayReport): string {
   const carded = r.standings.filter(hasCards);
   if (carded.length) {
     out.push('', '## 累计', '');
-    for (const s of carded) out.push(`- ${escapeMarkdown(s.player)}：${standingText(s)}${s.upgrades.length ? `（${s.upgrades.join('；')}）` : ''}`);
+    for (const s of carded) out.push(withLanguage('zh', () => `- ${escapeMarkdown(s.player)}：${standingText(s)}${s.upgrades.length ? `（${upgradesText(s)}）` : ''}`));
   }
   return `${out.join('\n')}\n`;
 }

@@ -5,11 +5,12 @@
  */
 import { incompleteText } from './incomplete.js';
 import pc from 'picocolors';
-import { hasCards, standingText } from '../cards/standing.js';
+import { hasCards, standingText, upgradesText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
 import { forumTime } from '../votes/time.js';
 import { colorLabel, statusLabel } from './report-common.js';
 import { flagKindLabel, LURKING_KINDS } from '../violations/flag.js';
+import { flagDetail } from '../violations/details.js';
 import { t as tr } from '../i18n/index.js';
 import { displayWidth as width, padDisplay as pad } from '../text/width.js';
 import { terminalSafe } from './safe-text.js';
@@ -55,7 +56,7 @@ export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOption
   for (const f of r.flags) {
     const where = f.pid !== null ? `${f.floor !== null ? `${f.floor}#` : `pid ${f.pid}`} ${f.at !== null ? t(f.at) : ''}` : '';
     out.push(`  ${c.bold(flagKindLabel(f.kind))}  ${terminalSafe(f.player)}  ${where}`.trimEnd());
-    out.push(`      ${terminalSafe(f.detail)}`);
+    out.push(`      ${terminalSafe(flagDetail(f, r.timezone))}`);
     if (f.snippet) out.push(`      「${terminalSafe(f.snippet)}」`);
     if (f.url) out.push(c.dim(`      ${f.url}`));
   }
@@ -71,7 +72,7 @@ export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOption
   const carded = r.standings.filter(hasCards);
   if (carded.length) {
     out.push('', c.bold(tr('report.standings')));
-    for (const s of carded) out.push(`  ${pad(terminalSafe(s.player), nameW)}${s.sentOff ? c.red(standingText(s)) : standingText(s)}${s.upgrades.length ? c.dim(`  (${s.upgrades.join('；')})`) : ''}`);
+    for (const s of carded) out.push(`  ${pad(terminalSafe(s.player), nameW)}${s.sentOff ? c.red(standingText(s)) : standingText(s)}${s.upgrades.length ? c.dim(`  (${upgradesText(s)})`) : ''}`);
   }
   return `${out.join('\n')}\n`;
 }

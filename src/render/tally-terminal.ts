@@ -9,6 +9,7 @@
  */
 import pc from 'picocolors';
 import { fmt } from '../votes/count.js';
+import { sheriffSourceText } from '../votes/reasons.js';
 import { forumTime } from '../votes/time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
 import { incompleteText } from './incomplete.js';
@@ -32,7 +33,8 @@ export function renderTallyTerminal(r: TallyResult, opts: TerminalOptions = {}):
   const out: string[] = incompleteText(r.incomplete).map((l) => c.red(l));
   const when = r.running ? t('tally.running', time(r.countedAt), time(r.closes)) : t('tally.closed', time(r.closes));
   out.push(c.bold(t('tally.heading', r.day, t(KIND[r.kind]), r.tid, when, r.timezone)));
-  out.push(t('tally.sheriff', r.sheriff ? t('tally.sheriffWeight', s(r.sheriff), s(r.sheriffSource), fmt(r.sheriffWeight)) : s(r.sheriffSource)));
+  const source = s(sheriffSourceText(r.sheriffFrom, r.timezone));
+  out.push(t('tally.sheriff', r.sheriff ? t('tally.sheriffWeight', s(r.sheriff), source, fmt(r.sheriffWeight)) : source));
   if (r.acceleration) {
     out.push(t('tally.acceleration', s(r.acceleration.explanation)));
     // Who asked, when, where — and why a request did not count (the audit, src/votes/acceleration.ts).
@@ -43,9 +45,9 @@ export function renderTallyTerminal(r: TallyResult, opts: TerminalOptions = {}):
   } else if (r.accelerated) out.push(t('tally.accelerationDeclared'));
 
   out.push('', c.bold(t('tally.totals')));
-  const width = Math.max(4, ...r.totals.map((l) => displayWidth(s(l.name))));
+  const width = Math.max(4, displayWidth(t('tally.abstain')), ...r.totals.map((l) => displayWidth(s(l.name))));
   for (const l of r.totals) out.push(`  ${pad(s(l.name), width)}  ${fmt(l.votes).padStart(4)}   ${l.voters.map(s).join(', ')}`);
-  if (r.abstentions.length) out.push(`  ${pad('弃权', width)}     -   ${r.abstentions.map(s).join(', ')}`);
+  if (r.abstentions.length) out.push(`  ${pad(t('tally.abstain'), width)}     -   ${r.abstentions.map(s).join(', ')}`);
   if (!r.totals.length && !r.abstentions.length) out.push(t('tally.noBallots'));
 
   const name = r.result.name !== null ? s(r.result.name) : r.kind === 'elimination' ? t('tally.nobodyOut') : t('tally.noResult');

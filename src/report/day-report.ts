@@ -8,7 +8,6 @@ import { findDay, isOut, otherSeatNames, seatPosts, type ReplacedPost } from '..
 import type { Game, GameDay } from '../game/types.js';
 import type { DigestPost, SlicePost } from '../store/slice.js';
 import { misplacedBallots } from '../votes/misplaced.js';
-import { forumTime } from '../votes/time.js';
 import { dayEnd, dayTids } from '../activity/threads.js';
 import { playersWithBallot } from '../activity/ballots.js';
 import { countDayPosts, type CountedPost, type DayPosts } from '../activity/count.js';
@@ -24,6 +23,7 @@ import type { CardColor, CardStatus, Ledger, Standing } from '../cards/types.js'
 import { postFlag, type Flag } from '../violations/flag.js';
 import { violationFlags } from '../violations/scan.js';
 import { loadWordLists, type WordLists } from '../violations/word-lists.js';
+import { t } from '../i18n/index.js';
 
 /** One player's line of the day (the JSON `activity` entry, plus the counted pids). */
 export interface ActivityRow {
@@ -120,18 +120,19 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
   const today = countDayPosts(game, d, posts);
   const postsByDay = new Map<number, DayPosts<CountedPost>>();
   for (const g of game.days) if (g.day <= day) postsByDay.set(g.day, g.day === day ? today : countDayPosts(game, g, counted));
-  if (today.tids.length === 0) notes.push(`第${day}日没有计数的讨论帖（${game.rules.lurking.countedThreads.join('、')}）`);
-  if (today.missing.length) notes.push(`未读到帖子 ${today.missing.join(', ')}：发言数不完整，不据此提议潜水黄牌`);
+  if (today.tids.length === 0) notes.push(t('dayNote.noThreads', day, game.rules.lurking.countedThreads.join(t('list.sep'))));
+  if (today.missing.length) notes.push(t('dayNote.missing', today.missing.join(', ')));
 
   let ballots: ReadonlySet<string> | null = null;
   if (game.rules.publicVote && d.vote) {
     const unread = d.votes.filter((v) => !posts.has(v.tid)).map((v) => v.tid);
     if (opts.ballots) ballots = opts.ballots;
     else if (unread.length === 0) ballots = playersWithBallot(game, d, d.votes.flatMap((v) => posts.get(v.tid)!));
-    else notes.push(`未读到投票帖 ${unread.join(', ')}：无法判断谁未投票`);
+    else notes.push(t('dayNote.voteUnread', unread.join(', ')));
   }
-  if (isAccelerated) notes.push(waived ? `第${day}日已加速：本日发言不足与未投票不判罚（§5）` : `第${day}日已加速（本规则不因加速免罚）`);
-  if (!game.rules.lurking.enabled) notes.push(`${game.rules.name} 没有潜水规则：发言数仅供参考`);
+  // Notes are the director's (the terminal, the HTML report's notes): in the director's language, as the tally's.
+  if (isAccelerated) notes.push(t('dayNote.accelerated', day, waived));
+  if (!game.rules.lurking.enabled) notes.push(t('dayNote.noLurking', game.rules.name));
 
   const activity: ActivityRow[] = today.players.map((r) => ({
     player: r.player,
@@ -148,7 +149,7 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
   for (const r of today.players) {
     for (const p of r.late) {
       if (isOut(game, r.player, p.at)) continue; // already a 诈尸 flag
-      found.push(postFlag('late-post', p, p.text, '关门后发帖：不计入当日发言数'));
+      found.push(postFlag(p, p.text, { kind: 'late-post' }));
     }
   }
   found.push(...seatFlags(game, d, replaced, posts));
@@ -205,7 +206,7 @@ function seatFlags(game: Game, d: GameDay, replaced: readonly ReplacedPost[], po
     const p = r.post;
     if (!mine.has(p.tid) || p.at < d.opens || p.at >= end) continue;
     flags.push({
-      ...postFlag('replaced-account', p, p.text, `${p.author} 已于 ${forumTime(r.since, game.timezone)} 由替补 ${r.by} 接替（${r.seat} 的座位）：此帖不计入任何玩家，也不算诈尸，请导演查看`),
+      ...postFlag(p, p.text, { kind: 'replaced-account', account: p.author, since: r.since, by: r.by, seat: r.seat }),
       player: r.seat,
     });
   }
@@ -216,8 +217,7 @@ function seatFlags(game: Game, d: GameDay, replaced: readonly ReplacedPost[], po
     ];
     for (const m of misplacedBallots(game, d, threads, { kind: 'players', players: game.players, otherNames: otherSeatNames(game) })) {
       const post = threads.flatMap((t) => t.posts).find((p) => p.pid === m.pid)!;
-      const where = m.thread === 'discussion' ? '讨论帖' : '进程帖';
-      flags.push(postFlag('misplaced-ballot', post, post.text, `投票发在${where}（帖子 ${m.tid}），不在投票帖：不计票，请导演裁定${m.target ? `（写的是 ${m.target}）` : ''}`));
+      flags.push(postFlag(post, post.text, { kind: 'misplaced-ballot', thread: m.thread, tid: m.tid, target: m.target }));
     }
   }
   return flags;

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { FetchedPage, Page, Post } from '../discuz/types.js';
 import { flatString } from '../discuz/flat-string.js';
 import { UserError } from '../errors.js';
+import { t } from '../i18n/index.js';
 import type { Store } from './store-file.js';
 import type { FetchedPageRecord, StoreData, StoredPost, StoredThread } from './types.js';
 
@@ -183,7 +184,7 @@ export function applyPage(data: StoreData, fetched: FetchedPage, parsed: Page, t
     const owner = data.posts[String(post.pid)]?.tid ?? threadOf?.(post.pid as number);
     if (owner !== undefined && owner !== tid) {
       throw new UserError(
-        `refusing ${fetched.url}: it shows post ${post.pid} as part of thread ${tid}, but the store holds post ${post.pid} in thread ${owner}; nothing from this page was stored (a damaged page: refetch it; or a moderator moved the post between threads)`,
+        t('store.postMoved', fetched.url, post.pid as number, tid, owner),
         3,
       );
     }

@@ -1,35 +1,75 @@
 /**
- * The director-facing text of the flags issue #15 changed, one function per flag kind, so that what a
- * flag says lives in one place (a public sentence / director note split can start here).
+ * A flag's detail line, written from its facts (flag.ts FlagFacts) where it is shown: `flagDetail` in the
+ * director's language (terminal, --json), `publicFlagDetail` in the forum's Chinese (card reasons, the
+ * HTML report, Markdown: players read them). The words are the catalogue's (src/i18n, `flag.*`); what the
+ * players wrote (matched words, names) is quoted as written.
  */
-import type { WordingHit } from './wording.js';
-import { describeHit } from './wording.js';
-import type { ProfileChange } from './profile.js';
+import { isMessageKey, t, withLanguage } from '../i18n/index.js';
+import { forumFormat, forumTime } from '../votes/time.js';
+import type { Flag, FlagFacts, FlagPostRef } from './flag.js';
 
-/** banned-wording: the category, the player's words and what they disguise, and the rule-post line. */
-export function wordingDetail(hit: WordingHit, ruleset: string): string {
-  const lines = hit.cites.filter((c) => c.split(':')[0] === ruleset).map((c) => `l.${c.split(':')[1]}`);
-  return lines.length ? `${describeHit(hit)}（规则帖 ${lines.join('、')}）` : describeHit(hit);
+/** The flag's detail in the current language; times in the forum's zone. */
+export function flagDetail(f: Pick<Flag, 'player' | 'facts' | 'earlierVersion'>, zone: string): string {
+  const text = factsText(f.player, f.facts, zone);
+  return f.earlierVersion ? `${text}${t('flag.earlierVersion', f.earlierVersion)}` : text;
 }
 
-/** Where a post is, for a director: 帖 12 的 30 楼. */
-function where(p: { tid: number; floor: number | null }): string {
-  return `帖 ${p.tid} 的 ${p.floor ?? '?'} 楼`;
+/** The flag's detail in Chinese, whatever the director's language: for text players read. */
+export function publicFlagDetail(f: Pick<Flag, 'player' | 'facts' | 'earlierVersion'>, zone: string): string {
+  return withLanguage('zh', () => flagDetail(f, zone));
 }
 
-/** avatar-changed / signature-changed: what changed, the posts before and after, how it is timed. */
-export function profileDetail(c: ProfileChange, local: (ms: number) => string): string {
-  const what = c.what === 'avatar' ? '头像' : '签名档';
-  const before = `${c.before === null ? `原无${what}` : `原${what}`}见${where(c.beforePost)}（${local(c.beforePost.at)}）`;
-  const after = `${c.after === null ? `${what}已去掉` : `新${what}`}见${where(c.post)}（${local(c.post.at)}）`;
-  const timing = c.postedAfter
-    ? '此帖发于最后一次看到原值之后'
-    : `此前的帖子是重新抓取时才显示新值的：更换发生在 ${local(c.oldLastSeen)} 与 ${local(c.newFirstSeen)} 两次抓取之间`;
-  return `游戏期间更换${what}：${before}，${after}；${timing}`;
+/** A word-list category by its name in the current language (a director's own category as named). */
+export function categoryName(category: string): string {
+  const key = `flag.category.${category}`;
+  return isMessageKey(key) ? t(key) : category;
 }
 
-/** The snippet of a profile flag: the new signature's words; never an avatar's URL. */
-export function profileSnippet(c: ProfileChange): string {
-  if (c.what === 'signature') return c.after ?? '（签名档已去掉）';
-  return c.after === null ? '（头像已去掉）' : '（头像已更换）';
+function factsText(player: string, x: FlagFacts, zone: string): string {
+  const list = (items: readonly string[]) => [...new Set(items)].join(t('list.sep'));
+  const local = (ms: number) => forumFormat(ms, zone, 'yyyy-MM-dd HH:mm');
+  switch (x.kind) {
+    case 'few-posts':
+      return t('flag.fewPosts', x.day, x.posts, x.min);
+    case 'low-streak':
+      return t('flag.lowStreak', x.days.length, x.min, x.days.map((d) => t('flag.streakDay', d.day, d.posts)).join(t('flag.streakSep')));
+    case 'no-ballot':
+      return t('flag.noBallot', x.day);
+    case 'red-font':
+      return t('flag.redFont', list(x.colors.map((c) => t('flag.redValue', c.value, c.deltaE.toFixed(1)))), x.maxDeltaE);
+    case 'enlarged-font':
+      return t('flag.enlargedFont', list(x.sizes.map((s) => (s.px !== null ? t('flag.sizeValue', s.value, s.px) : s.value))), x.maxSize, x.maxPx);
+    case 'banned-wording': {
+      // A plain entry says what the disguise stands for; a pattern's slots would read as noise.
+      const category = categoryName(x.category);
+      const hit = x.evasions.length && x.plain ? t('flag.wordingFor', category, x.matched, x.word) : t('flag.wording', category, x.matched);
+      const how = x.evasions.length ? t('flag.evasions', x.evasions.map((e) => t(`flag.evasion.${e}`)).join(t('list.sep'))) : '';
+      return `${hit}${how}${x.lines.length ? t('flag.rulePost', x.lines.map((l) => `l.${l}`).join(t('list.sep'))) : ''}`;
+    }
+    case 'pasted-evidence':
+      return t('flag.pasted', list([...x.carries.map((c) => t(`flag.pasted.${c}`)), ...x.words.map((w) => (w.matched !== null ? t('flag.pastedWordFor', w.matched, w.word) : t('flag.pastedWord', w.word)))]));
+    case 'zombie-post':
+      return t('flag.zombie', player, local(x.out), local(x.at));
+    case 'filler':
+      return x.reason === 'repeat' ? t('flag.filler.repeat', x.repeats ?? 0) : t(`flag.filler.${x.reason}`);
+    case 'avatar-changed':
+    case 'signature-changed': {
+      const avatar = x.kind === 'avatar-changed';
+      const where = (p: FlagPostRef) => t('flag.profile.where', p.tid, p.floor === null ? '?' : String(p.floor));
+      const timing = x.postedAfter ? t('flag.profile.postedAfter') : t('flag.profile.refetched', local(x.oldLastSeen), local(x.newFirstSeen));
+      return t(
+        'flag.profile',
+        avatar,
+        t('flag.profile.before', avatar, x.hadBefore, where(x.before), local(x.before.at)),
+        t('flag.profile.after', avatar, x.hasAfter, where(x.after), local(x.after.at)),
+        timing,
+      );
+    }
+    case 'late-post':
+      return t('flag.latePost');
+    case 'replaced-account':
+      return t('flag.replaced', x.account, forumTime(x.since, zone), x.by, x.seat);
+    case 'misplaced-ballot':
+      return t('flag.misplaced', x.thread === 'process', x.tid, x.target ?? '');
+  }
 }

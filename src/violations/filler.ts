@@ -37,17 +37,3 @@ export function fillerReason(post: Pick<Post, 'text' | 'images' | 'attachments' 
   if (first !== undefined) return { reason: 'repeat', repeats: first };
   return null;
 }
-
-/** The director-facing words for a filler reason. */
-export function fillerDetail(r: { reason: FillerReason; repeats?: number }): string {
-  switch (r.reason) {
-    case 'empty':
-      return '无谓的水帖：空帖';
-    case 'no-words':
-      return '无谓的水帖：只有标点/表情';
-    case 'filler-word':
-      return '无谓的水帖：只有水词';
-    case 'repeat':
-      return `无谓的水帖：与本人之前的帖子 pid ${r.repeats} 内容相同`;
-  }
-}

@@ -5,6 +5,9 @@
  */
 import { language } from '../i18n/index.js';
 import type { SlicePost } from '../store/slice.js';
+import type { EvidenceItem } from './evidence.js';
+import type { FillerReason } from './filler.js';
+import type { Evasion, WordingHit } from './wording.js';
 
 export type FlagKind =
   | 'few-posts' // §6 fewer than minPostsPerDay on a non-accelerated day
@@ -52,6 +55,55 @@ export function flagKindLabel(kind: FlagKind): string {
 /** The flag kinds of the lurker rules (rules-spec §6): a report marks the player's activity row for them. */
 export const LURKING_KINDS: ReadonlySet<FlagKind> = new Set<FlagKind>(['few-posts', 'low-streak', 'no-ballot']);
 
+/** A post as a flag's words name it: thread, floor and time. */
+export interface FlagPostRef {
+  tid: number;
+  floor: number | null;
+  at: number;
+}
+
+/**
+ * What a flag found, as values: the sentence is written from them where it is shown — in the
+ * director's language for the terminal and --json, in Chinese for what players read (card reasons,
+ * HTML, Markdown) — by src/violations/details.ts. `kind` is the flag's. Times are epoch ms.
+ */
+export type FlagFacts =
+  | { kind: 'few-posts'; day: number; posts: number; min: number }
+  | { kind: 'low-streak'; days: Array<{ day: number; posts: number }>; min: number }
+  | { kind: 'no-ballot'; day: number }
+  | { kind: 'red-font'; colors: Array<{ value: string; deltaE: number }>; maxDeltaE: number }
+  /** `px` when the value is a Discuz size (1–7); a CSS size is shown as written. */
+  | { kind: 'enlarged-font'; sizes: Array<{ value: string; px: number | null }>; maxSize: number; maxPx: number }
+  | {
+      kind: 'banned-wording';
+      category: string;
+      /** The player's words, and the list entry they stand for (a pattern's own text when `plain` is false). */
+      matched: string;
+      word: string;
+      plain: boolean;
+      evasions: Evasion[];
+      /** The rule-post lines of the game's ruleset the entry cites. */
+      lines: number[];
+    }
+  /** What the post carries, and the 贴证 list's words in it (`matched`: the player's disguise of `word`, else null). */
+  | { kind: 'pasted-evidence'; carries: Array<EvidenceItem['what']>; words: Array<{ word: string; matched: string | null }> }
+  | { kind: 'zombie-post'; out: number; at: number }
+  | { kind: 'filler'; reason: FillerReason; repeats?: number }
+  | {
+      kind: 'avatar-changed' | 'signature-changed';
+      hadBefore: boolean;
+      hasAfter: boolean;
+      before: FlagPostRef;
+      after: FlagPostRef;
+      /** Posted after the old value was last seen; else a refetch showed it, between the two fetches. */
+      postedAfter: boolean;
+      oldLastSeen: number;
+      newFirstSeen: number;
+    }
+  | { kind: 'late-post' }
+  | { kind: 'replaced-account'; account: string; since: number; by: string; seat: string }
+  | { kind: 'misplaced-ballot'; thread: 'discussion' | 'process'; tid: number; target: string | null };
+
 export interface Flag {
   kind: FlagKind;
   player: string;
@@ -62,26 +114,27 @@ export interface Flag {
   /** Epoch ms of the post (or of the fetch that first showed a changed avatar). */
   at: number | null;
   url: string | null;
-  /** The player's own words (or what was found), short, on one line. */
+  /** The player's own words (or what the post carries: its links), short, on one line; empty for counts. */
   snippet: string;
-  /** What rule and why, in the director's words. */
-  detail: string;
+  /** What rule and why, as values (flagDetail writes the sentence). */
+  facts: FlagFacts;
+  /** Found in a version of the post that an edit replaced: when that version was fetched (as stored). */
+  earlierVersion?: string;
   /** Banned-wording category, when kind is banned-wording. */
   category?: string;
   /** Further evidence pids (the posts counted, the earlier post a filler repeats…). */
   related?: number[];
 }
 
-/** A flag about one post, its evidence fields filled from the post. */
+/** A flag about one post, its evidence fields filled from the post; its kind is the facts'. */
 export function postFlag(
-  kind: FlagKind,
   post: Pick<SlicePost, 'author' | 'pid' | 'tid' | 'floor' | 'at' | 'url'>,
   snippet: string,
-  detail: string,
+  facts: FlagFacts,
   extra: Partial<Pick<Flag, 'category' | 'related' | 'at'>> = {},
 ): Flag {
   return {
-    kind,
+    kind: facts.kind,
     player: post.author,
     pid: post.pid,
     tid: post.tid,
@@ -89,9 +142,16 @@ export function postFlag(
     at: post.at,
     url: post.url,
     snippet: oneLine(snippet),
-    detail,
+    facts,
     ...extra,
   };
+}
+
+/** A banned-wording hit as a flag's facts, with the rule-post lines it cites of `ruleset` (none for null). */
+export function wordingFacts(h: WordingHit, ruleset: string | null): FlagFacts {
+  const lines = h.cites.filter((c) => c.split(':')[0] === ruleset).map((c) => Number(c.split(':')[1]));
+  const plain = /^[\p{Script=Han}a-z0-9]+$/u.test(h.word);
+  return { kind: 'banned-wording', category: h.category, matched: h.matched, word: h.word, plain, evasions: h.evasions, lines };
 }
 
 /** Text on one line, cut to `max` characters with an ellipsis. */

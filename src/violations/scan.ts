@@ -12,14 +12,12 @@ import type { SlicePost } from '../store/slice.js';
 import { dayEnd, dayTids, gameTids, type PostsByThread } from '../activity/threads.js';
 import { isEnlarged, isRed, redDeltaE, readSize } from './fonts.js';
 import { pastedEvidence } from './evidence.js';
-import { contentKey, fillerDetail, fillerReason } from './filler.js';
-import { postFlag, snippetAround, type Flag } from './flag.js';
-import { profileChanges } from './profile.js';
+import { contentKey, fillerReason } from './filler.js';
+import { postFlag, snippetAround, wordingFacts, type Flag, type FlagFacts } from './flag.js';
+import { profileChanges, type ProfileChange } from './profile.js';
 import { digestPost, type DigestPost } from '../store/slice.js';
 import { findBannedWording } from './wording.js';
-import { profileDetail, profileSnippet, wordingDetail } from './details.js';
 import type { WordLists } from './word-lists.js';
-import { forumFormat } from '../votes/time.js';
 
 export interface ViolationScanInput {
   game: Game;
@@ -60,36 +58,34 @@ export function contentFlags(game: Game, post: SlicePost, content: Post, lists: 
   if (f.redBanned) {
     const reds = content.colors.filter((c) => isRed(c.value, f.redDeltaE));
     if (reds.length) {
-      const values = [...new Set(reds.map((c) => `${c.value}（ΔE ${redDeltaE(c.value)!.toFixed(1)}）`))].join('、');
-      flags.push(postFlag('red-font', post, reds.map((c) => c.text).join(' / '), `红色字体：${values}，阈值 ΔE ≤ ${f.redDeltaE}`));
+      const colors = reds.map((c) => ({ value: c.value, deltaE: redDeltaE(c.value)! }));
+      flags.push(postFlag(post, reds.map((c) => c.text).join(' / '), { kind: 'red-font', colors, maxDeltaE: f.redDeltaE }));
     }
   }
   if (f.enlargedBanned) {
     const big = content.sizes.filter((s) => isEnlarged(s.value, f));
     if (big.length) {
-      const values = [...new Set(big.map((s) => {
+      const sizes = big.map((s) => {
         const r = readSize(s.value);
-        return r.size !== null ? `size=${s.value}（${r.px}px）` : s.value;
-      }))].join('、');
-      flags.push(postFlag('enlarged-font', post, big.map((s) => s.text).join(' / '), `放大字体：${values}，上限 size ${f.maxSize} / ${f.maxPx}px`));
+        return { value: s.value, px: r.size !== null ? r.px : null };
+      });
+      flags.push(postFlag(post, big.map((s) => s.text).join(' / '), { kind: 'enlarged-font', sizes, maxSize: f.maxSize, maxPx: f.maxPx }));
     }
   }
-  const evidenceWords: string[] = [];
+  const evidenceWords: Array<{ word: string; matched: string | null }> = [];
   for (const h of findBannedWording(content.text, lists, { names: game.players })) {
     if (h.category === '贴证') {
-      evidenceWords.push(h.evasions.length ? `「${h.matched}」即「${h.word}」` : `「${h.word}」`);
+      evidenceWords.push({ word: h.word, matched: h.evasions.length ? h.matched : null });
       continue;
     }
-    flags.push(postFlag('banned-wording', post, snippetAround(content.text, h.start, h.end), wordingDetail(h, game.rules.name), { category: h.category }));
+    flags.push(postFlag(post, snippetAround(content.text, h.start, h.end), wordingFacts(h, game.rules.name), { category: h.category }));
   }
   if (lists.categories.includes('贴证')) {
     // One 贴证 flag per post: what it carries (links, images, attachments, chat lines) and the words.
     const items = pastedEvidence(content);
     if (items.length || evidenceWords.length) {
-      const names = { link: '网址', image: '图片', attachment: '附件', 'chat-record': '聊天记录格式' } as const;
-      const what = [...new Set(items.map((i) => names[i.what])), ...evidenceWords].join('、');
       const snippet = items.length ? items.map((i) => i.value).join(' ') : content.text;
-      flags.push(postFlag('pasted-evidence', post, snippet, `贴证：${what}`, { category: '贴证' }));
+      flags.push(postFlag(post, snippet, { kind: 'pasted-evidence', carries: [...new Set(items.map((i) => i.what))], words: evidenceWords }, { category: '贴证' }));
     }
   }
   return flags;
@@ -99,19 +95,32 @@ function flagKey(f: Flag): string {
   return `${f.kind}|${f.category ?? ''}|${f.snippet}`;
 }
 
+/** A profile change as a flag's facts: where the old and the new value show, never the values (an avatar is a URL). */
+function profileFacts(c: ProfileChange): FlagFacts {
+  const ref = (p: DigestPost) => ({ tid: p.tid, floor: p.floor, at: p.at });
+  return {
+    kind: c.what === 'avatar' ? 'avatar-changed' : 'signature-changed',
+    hadBefore: c.before !== null,
+    hasAfter: c.after !== null,
+    before: ref(c.beforePost),
+    after: ref(c.post),
+    postedAfter: c.postedAfter,
+    oldLastSeen: c.oldLastSeen,
+    newFirstSeen: c.newFirstSeen,
+  };
+}
+
 /** Every violation flag of the day, in time order. */
 export function violationFlags(input: ViolationScanInput): Flag[] {
   const { game, day, posts, lists, lookBack } = input;
   const scope = postsOfDay(game, day, posts);
   const inScope = new Set(scope.map((p) => p.pid));
   const flags: Flag[] = [];
-  const zone = game.timezone;
-  const local = (ms: number) => forumFormat(ms, zone, 'yyyy-MM-dd HH:mm');
 
   for (const post of scope) {
     const exit = exitTime(game, post.author);
     if (exit !== null && post.at >= exit) {
-      flags.push(postFlag('zombie-post', post, post.text, `诈尸：${post.author} 已于 ${local(exit)} 出局，此帖发于 ${local(post.at)}`));
+      flags.push(postFlag(post, post.text, { kind: 'zombie-post', out: exit, at: post.at }));
     }
     const current = contentFlags(game, post, post, lists);
     flags.push(...current);
@@ -120,7 +129,7 @@ export function violationFlags(input: ViolationScanInput): Flag[] {
       for (const f of contentFlags(game, post, v.post, lists)) {
         if (seen.has(flagKey(f))) continue;
         seen.add(flagKey(f));
-        flags.push({ ...f, detail: `${f.detail}（见于编辑前的版本，${v.firstSeen} 抓取）` });
+        flags.push({ ...f, earlierVersion: v.firstSeen });
       }
     }
   }
@@ -137,7 +146,7 @@ export function violationFlags(input: ViolationScanInput): Flag[] {
       const mine = earlier.get(p.author) ?? new Map<string, number>();
       earlier.set(p.author, mine);
       const r = fillerReason(p, mine);
-      if (r && inScope.has(p.pid)) flags.push(postFlag('filler', p, p.text || '（空）', fillerDetail(r), r.repeats ? { related: [r.repeats] } : {}));
+      if (r && inScope.has(p.pid)) flags.push(postFlag(p, p.text, { kind: 'filler', ...r }, r.repeats ? { related: [r.repeats] } : {}));
       const key = contentKey(p.text);
       if (key && !mine.has(key)) mine.set(key, p.pid);
     }
@@ -148,8 +157,7 @@ export function violationFlags(input: ViolationScanInput): Flag[] {
   const everything = gameTids(game).flatMap((t) => posts.get(t)?.map(digestPost) ?? lookBack?.get(t) ?? []);
   for (const c of profileChanges(everything, game.players)) {
     if (c.postedAfter ? !inScope.has(c.post.pid) : dayAt(game, c.newFirstSeen) !== day.day) continue;
-    const kind = c.what === 'avatar' ? 'avatar-changed' : 'signature-changed';
-    flags.push(postFlag(kind, c.post, profileSnippet(c), profileDetail(c, local), { at: c.postedAfter ? c.post.at : c.newFirstSeen, related: [c.beforePost.pid] }));
+    flags.push(postFlag(c.post, c.what === 'signature' ? c.after ?? '' : '', profileFacts(c), { at: c.postedAfter ? c.post.at : c.newFirstSeen, related: [c.beforePost.pid] }));
   }
   return flags.sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || (a.pid ?? 0) - (b.pid ?? 0));
 }

@@ -16,6 +16,8 @@ import { foldChar, foldString, foldText, type FoldedText, type Token } from './t
 import { words, type Words } from './segment.js';
 import { patternCandidates, type PatternCandidates } from './pattern-index.js';
 import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lists.js';
+import { publicFlagDetail } from './details.js';
+import { wordingFacts } from './flag.js';
 
 /** How a hit differs from the entry as listed. */
 export type Evasion = 'homophone' | 'pinyin' | 'initials' | 'wildcard' | 'separators' | 'variant';
@@ -400,18 +402,7 @@ export function findBannedWording(text: string, lists: WordLists, opts: WordingO
   return out;
 }
 
-/** Human-readable account of a hit: 「发 誓」→ 发誓（分隔符）. */
+/** Human-readable account of a hit, in Chinese: 「发 誓」→ 发誓（插入分隔符）(src/violations/details.ts). */
 export function describeHit(h: WordingHit): string {
-  const names: Record<Evasion, string> = {
-    homophone: '同音字',
-    pinyin: '拼音',
-    initials: '拼音首字母',
-    wildcard: '通配符',
-    separators: '插入分隔符',
-    variant: '繁体/全角/形近',
-  };
-  if (!h.evasions.length) return `${h.category}：「${h.matched}」`;
-  const how = `（${h.evasions.map((e) => names[e]).join('、')}）`;
-  // A plain entry says what the disguise stands for; a pattern's slots would read as noise.
-  return /^[\p{Script=Han}a-z0-9]+$/u.test(h.word) ? `${h.category}：「${h.matched}」即「${h.word}」${how}` : `${h.category}：「${h.matched}」${how}`;
+  return publicFlagDetail({ player: '', facts: wordingFacts(h, null) }, 'UTC');
 }

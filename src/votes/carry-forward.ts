@@ -7,6 +7,7 @@
  * Pure functions of the game and tallies.
  */
 import type { ExitHow, Game } from '../game/types.js';
+import { t as tr } from '../i18n/index.js';
 import { forumTime } from './time.js';
 import type { ClosedOutcome } from './tally.js';
 
@@ -26,33 +27,31 @@ export function exitsFromTally(t: ClosedOutcome): DerivedExit[] {
 }
 
 /**
- * Where the game file and the derived results of day `day` (closing at `closes`) disagree, in Chinese
+ * Where the game file and the derived results of day `day` (closing at `closes`) disagree, in the
+ * director's language
  * (empty when they agree): a derived exit the file lacks or dates otherwise, and a 'vote' exit the file
  * records at that close for someone the count did not put out. `unrecorded: false` leaves out the
  * derived exits the file lacks (a caller that applies them says so in its own words).
  */
 export function exitDisagreements(game: Game, day: number, closes: number, derived: readonly DerivedExit[], opts: { unrecorded?: boolean } = {}): string[] {
   const t = (ms: number) => forumTime(ms, game.timezone);
-  const how = (h: ExitHow) => ({ vote: '投票', card: '红牌罚下', night: '夜间', other: '其他' })[h];
+  const how = (h: ExitHow) => tr(`exits.how.${h}`);
   const out: string[] = [];
   for (const d of derived) {
     const events = game.events.filter((e) => e.player === d.player && e.out !== undefined);
     if (!events.length) {
       if (opts.unrecorded === false) continue;
-      out.push(
-        `第 ${day} 日结果：${d.player} ${how(d.how)}出局（${t(d.out)}），但游戏文件 events 中没有记录：之后的计票与电梯楼仍把 ${d.player} 当作在场——` +
-          `请运行 bansha close --day ${day} --confirm 写入，或在游戏文件中更正`,
-      );
+      out.push(tr('exits.unrecorded', day, d.player, how(d.how), t(d.out)));
     } else if (!events.some((e) => e.out! <= d.out)) {
       const e = events[0];
-      out.push(`第 ${day} 日结果：${d.player} ${how(d.how)}出局（${t(d.out)}），游戏文件记为 ${t(e.out!)}${e.how ? `（${how(e.how)}）` : ''} 出局：请核对`);
+      out.push(tr('exits.otherTime', day, d.player, how(d.how), t(d.out), t(e.out!), e.how ? how(e.how) : ''));
     }
   }
   for (const e of game.events) {
     if (e.how !== 'vote' || e.out !== closes) continue;
     if (!derived.some((d) => d.player === e.player && d.how === 'vote')) {
       const result = derived.find((d) => d.how === 'vote')?.player;
-      out.push(`游戏文件记 ${e.player} 于第 ${day} 日关门时（${t(closes)}）投票出局，但计票结果是${result ? ` ${result} 出局` : '无人出局'}：请核对`);
+      out.push(tr('exits.fileOnly', day, e.player, t(closes), result ?? ''));
     }
   }
   return out;

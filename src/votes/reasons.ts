@@ -114,9 +114,9 @@ export type SheriffSource =
   | { code: 'no-sheriff-ruleset'; ruleset: string }
   | { code: 'no-day1-thread' }
   /** The badge passed on (succession.ts): `source` is how the outgoing sheriff held it. */
-  | { code: 'passed'; handover: SheriffHandover; source: string }
+  | { code: 'passed'; handover: SheriffHandover; source: SheriffSource }
   /** The sheriff left and the posts name no successor (handover.missing), or there is none to read. */
-  | { code: 'sheriff-out'; name: string; source: string; at: number; handover: SheriffHandover }
+  | { code: 'sheriff-out'; name: string; source: SheriffSource; at: number; handover: SheriffHandover }
   | { code: 'none' };
 
 /** Notes for the director that are not tied to one ballot (TallyResult.notes). */
@@ -395,37 +395,40 @@ export function outcomeNote(o: OutcomeDetail): string | null {
   }
 }
 
-/** Where the sheriff comes from, in Chinese. */
+/**
+ * Where the sheriff comes from, in the director's language (the terminal; TallyResult.sheriffSource holds
+ * it in Chinese for the HTML report). A day-1 result and a rule-post line are quoted as the forum has them.
+ */
 export function sheriffSourceText(s: SheriffSource, zone: string): string {
   switch (s.code) {
     case 'election-day':
-      return '暂无：第 1 日竞选警长';
+      return tr('sheriff.electionDay');
     case 'election-open':
-      return '暂无：第 1 日警长竞选尚未结束';
+      return tr('sheriff.electionOpen');
     case 'named':
-      return `游戏文件指定（第 ${s.day} 日）`;
+      return tr('sheriff.named', s.day);
     case 'elected':
-      return `第 1 日竞选当选（${s.rule}）`;
+      return tr('sheriff.elected', s.rule);
     case 'elected-nobody':
-      return `第 1 日竞选无人当选（${s.rule}）`;
+      return tr('sheriff.electedNobody', s.rule);
     case 'no-sheriff-ruleset':
-      return `${s.ruleset} 规则不设警长`;
+      return tr('sheriff.noSheriffRuleset', s.ruleset);
     case 'no-day1-thread':
-      return '游戏文件中没有第 1 日投票帖：请指定警长（days[].sheriff）';
+      return tr('sheriff.noDay1Thread');
     case 'passed': {
       const h = s.handover;
       const by = h.claims.find((c) => c.problem === null && c.name === h.successor)!;
-      const where = by.by === 'director' ? `导演公示 ${floorText(by.floor)}` : `${h.from} 移交 ${floorText(by.floor)}`;
-      return `${h.from}（${s.source}）${forumTime(h.at, zone)} ${departureWord(h.how)}，警徽移交 ${h.successor}（${where}${h.cite ? `；${h.cite}` : ''}）`;
+      const where = by.by === 'director' ? tr('sheriff.byDirector', floorText(by.floor)) : tr('sheriff.byHolder', h.from, floorText(by.floor));
+      return tr('sheriff.passed', h.from, sheriffSourceText(s.source, zone), forumTime(h.at, zone), departureWord(h.how), h.successor!, where, h.cite ?? '');
     }
     case 'sheriff-out': {
       const h = s.handover;
-      const missing = h.missing === 'conflict' ? '帖子所指继任者不一致' : h.missing === 'unread' ? `帖子 ${h.unread.join('、')} 未抓全` : '帖子中未见继任者';
-      const passes = `${h.rule === 'random' ? '警徽由导演随机移交' : `警徽须由 ${s.name} 移交`}${h.cite ? `（${h.cite}）` : ''}`;
-      return `警长 ${s.name}（${s.source}）已于 ${forumTime(s.at, zone)} ${departureWord(h.how)}：${passes}，${missing}：请在游戏文件中指定继任警长（days[].sheriff）`;
+      const missing = h.missing === 'conflict' ? tr('sheriff.missing.conflict') : h.missing === 'unread' ? tr('sheriff.missing.unread', h.unread.join(tr('list.sep'))) : tr('sheriff.missing.none');
+      const passes = h.rule === 'random' ? tr('sheriff.passesRandom', h.cite ?? '') : tr('sheriff.passesBy', s.name, h.cite ?? '');
+      return tr('sheriff.out', s.name, sheriffSourceText(s.source, zone), forumTime(s.at, zone), departureWord(h.how), passes, missing);
     }
     case 'none':
-      return '无警长';
+      return tr('sheriff.none');
   }
 }
 
@@ -443,17 +446,10 @@ export function noteText(n: TallyNote, zone: string): string {
   }
 }
 
-/** How the sheriff left, in Chinese. */
+/** How the sheriff left, in the director's language. */
 function departureWord(how: SheriffHandover['how']): string {
-  return { vote: '投票出局', card: '红牌罚下', night: '夜间出局', other: '出局', idiot: '发动装傻' }[how];
+  return tr(`departure.${how}`);
 }
-
-const CLAIM_PROBLEM: Record<NonNullable<SheriffHandover['claims'][number]['problem']>, string> = {
-  out: '已出局，不能继任',
-  idiot: '白痴装傻后不能继任警长',
-  self: '即出局的警长本人',
-  'random-rule': '红牌罚下的警长不能自选继任者（随机移交）',
-};
 
 /**
  * What the director checks when the badge passes: every post naming a successor (and what is wrong with
@@ -462,12 +458,12 @@ const CLAIM_PROBLEM: Record<NonNullable<SheriffHandover['claims'][number]['probl
  */
 export function successionNote(h: SheriffHandover, noContact: string | null, zone: string): string {
   const claims = h.claims.map((c) =>
-    `${c.name}（${c.by === 'director' ? '导演' : h.from} ${floorText(c.floor)} ${forumTime(c.at, zone)}${c.problem ? `：${CLAIM_PROBLEM[c.problem]}` : ''}）`);
-  const seen = (claims.length ? `帖子所指：${list(claims)}` : '帖子中没有继任者的公示或移交帖') +
-    (h.unread.length ? `；帖子 ${h.unread.join('、')} 未抓全或不在存档中，先抓取（bansha crawl）再核对` : '');
-  if (h.successor) return `警长 ${h.from} ${departureWord(h.how)}，继任 ${h.successor} 读自帖子（${seen}）：请核对`;
-  const random = h.rule === 'chosen' && h.how === 'vote' && noContact ? `；${h.from} 若关门后三十分钟未联系导演则随机移交（${noContact}）` : '';
-  return `警长 ${h.from} ${departureWord(h.how)}，继任者未能从帖子确定（${seen}${random}）：请核对，并在游戏文件中写入继任警长（days[].sheriff）`;
+    tr('succession.claim', c.name, c.by === 'director' ? tr('succession.director') : h.from, floorText(c.floor), forumTime(c.at, zone), c.problem ? tr(`succession.problem.${c.problem}`) : ''));
+  const seen = (claims.length ? tr('succession.claims', claims.join(tr('list.sep'))) : tr('succession.noClaims')) +
+    (h.unread.length ? tr('succession.unread', h.unread.join(tr('list.sep'))) : '');
+  if (h.successor) return tr('succession.read', h.from, departureWord(h.how), h.successor, seen);
+  const random = h.rule === 'chosen' && h.how === 'vote' && noContact ? tr('succession.noContact', h.from, noContact) : '';
+  return tr('succession.unknown', h.from, departureWord(h.how), `${seen}${random}`);
 }
 
 /** Why a process-thread post did not count toward acceleration, in Chinese. */

@@ -20,7 +20,7 @@ import { departureOf, sheriffHandover, successionThreads, type Departure, type S
 import { selectBallots } from './select.js';
 import { noteText, outcomeText, sheriffSourceText, type SheriffSource } from './reasons.js';
 import type { AccelerationResult, TallyKind, TallyResult, VoterSummary } from './types.js';
-import { t } from '../i18n/index.js';
+import { t, withLanguage } from '../i18n/index.js';
 
 /** Where the tally gets a thread's posts from: a function of the thread id. */
 export type PostsOf = (tid: number) => readonly SlicePost[];
@@ -142,9 +142,10 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
 
   const notes: string[] = [];
   const closed = opts.closed ?? closedFromPosts(game, posts);
-  const { sheriff, source: sheriffSource, notes: sheriffNotes } = kind === 'election'
-    ? { sheriff: null, source: sheriffSourceText({ code: 'election-day' }, zone), notes: [] }
+  const { sheriff, source: sheriffFrom, notes: sheriffNotes } = kind === 'election'
+    ? { sheriff: null, source: { code: 'election-day' } as const, notes: [] }
     : sheriffFor(game, d, countAt, closed);
+  const sheriffSource = withLanguage('zh', () => sheriffSourceText(sheriffFrom, zone));
   notes.push(...sheriffNotes);
 
   const acceleration = accelerationOf(game, d, posts, countAt, notes);
@@ -198,24 +199,23 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
 
   return {
     day, kind, reason: null, tid, closes: d.closes, countedAt: countAt, running: countAt < d.closes,
-    timezone: game.timezone, sheriff, sheriffSource, sheriffWeight: rules.sheriffWeight, accelerated, acceleration,
+    timezone: game.timezone, sheriff, sheriffSource, sheriffFrom, sheriffWeight: rules.sheriffWeight, accelerated, acceleration,
     totals, abstentions: ballots.filter((b) => b.status === 'counted' && b.target === ABSTAIN).map((b) => b.voter),
     result, ballots, players, misplaced, notes,
   };
 }
 
 /** Where day `d`'s sheriff starts from before any handover: the holder and why, or no sheriff at all (and why). */
-export function sheriffStart(game: Game, d: GameDay, closed: Pick<ClosedOutcomes, 'outcome'>): { name: string | null; source: string } {
-  const say = (s: SheriffSource) => sheriffSourceText(s, game.timezone);
+export function sheriffStart(game: Game, d: GameDay, closed: Pick<ClosedOutcomes, 'outcome'>): { name: string | null; source: SheriffSource } {
   const named = [...game.days].filter((e) => e.day <= d.day && e.sheriff).sort((a, b) => b.day - a.day)[0];
-  if (named?.sheriff) return { name: named.sheriff, source: say({ code: 'named', day: named.day }) };
-  if (d.day === 1) return { name: null, source: say({ code: 'election-open' }) };
-  if (!game.rules.day1Election || !game.rules.publicVote) return { name: null, source: say({ code: 'no-sheriff-ruleset', ruleset: game.rules.name }) };
-  if (!game.days.find((e) => e.day === 1)?.vote) return { name: null, source: say({ code: 'no-day1-thread' }) };
+  if (named?.sheriff) return { name: named.sheriff, source: { code: 'named', day: named.day } };
+  if (d.day === 1) return { name: null, source: { code: 'election-open' } };
+  if (!game.rules.day1Election || !game.rules.publicVote) return { name: null, source: { code: 'no-sheriff-ruleset', ruleset: game.rules.name } };
+  if (!game.days.find((e) => e.day === 1)?.vote) return { name: null, source: { code: 'no-day1-thread' } };
   // Day 1's vote thread not stored: the election of nobody's ballots.
   const r = closed.outcome(1) ?? outcomeOf(tallyDay(game, () => [], 1, { carryForward: false }));
-  if (!r.result.name) return { name: null, source: say({ code: 'elected-nobody', rule: r.result.rule }) };
-  return { name: r.result.name, source: say({ code: 'elected', rule: r.result.rule }) };
+  if (!r.result.name) return { name: null, source: { code: 'elected-nobody', rule: r.result.rule } };
+  return { name: r.result.name, source: { code: 'elected', rule: r.result.rule } };
 }
 
 /**
@@ -256,8 +256,7 @@ export function handoverFor(game: Game, closed: Pick<ClosedOutcomes, 'succession
  * holder left before the count, to the successor the posts name. When they name none, there is no
  * sheriff and a note tells the director what to check (the successor is theirs to write, never guessed).
  */
-export function sheriffFor(game: Game, d: GameDay, countAt: number, closed: ClosedOutcomes): { sheriff: string | null; source: string; notes: string[] } {
-  const say = (s: SheriffSource) => sheriffSourceText(s, game.timezone);
+export function sheriffFor(game: Game, d: GameDay, countAt: number, closed: ClosedOutcomes): { sheriff: string | null; source: SheriffSource; notes: string[] } {
   const start = sheriffStart(game, d, closed);
   let source = start.source;
   if (start.name === null) return { sheriff: null, source, notes: [] };
@@ -273,8 +272,8 @@ export function sheriffFor(game: Game, d: GameDay, countAt: number, closed: Clos
     if (!handover.successor || dep.at >= previousClose) notes.push(noteText({ code: 'succession', handover, noContact }, game.timezone));
     step = walk.next(handover);
     source = step.done && step.value === null
-      ? say({ code: 'sheriff-out', name: dep.player, source, at: dep.at, handover })
-      : say({ code: 'passed', handover, source });
+      ? { code: 'sheriff-out', name: dep.player, source, at: dep.at, handover }
+      : { code: 'passed', handover, source };
   }
 }
 
@@ -316,7 +315,7 @@ function noneResult(game: Game, d: GameDay, countAt: number): TallyResult {
   const reason = outcomeText(detail, game.timezone);
   return {
     day: d.day, kind: 'none', reason, tid: null, closes: d.closes, countedAt: countAt, running: countAt < d.closes,
-    timezone: game.timezone, sheriff: null, sheriffSource: sheriffSourceText({ code: 'none' }, game.timezone), sheriffWeight: game.rules.sheriffWeight,
+    timezone: game.timezone, sheriff: null, sheriffSource: withLanguage('zh', () => sheriffSourceText({ code: 'none' }, game.timezone)), sheriffFrom: { code: 'none' }, sheriffWeight: game.rules.sheriffWeight,
     accelerated: false, acceleration: null, totals: [], abstentions: [], result: { name: null, tie: [], rule: reason, detail },
     ballots: [], players: [], misplaced: [], notes: [],
   };

@@ -4,7 +4,7 @@
  */
 import type { Completeness } from '../store/types.js';
 import type { MisplacedBallot } from './misplaced.js';
-import type { AccelerationIgnore, BallotReason, BallotReasonCode, OutcomeDetail } from './reasons.js';
+import type { AccelerationIgnore, BallotReason, BallotReasonCode, OutcomeDetail, SheriffSource } from './reasons.js';
 
 /** What a ballot names: a player, an abstention (弃权), or (wuhui's morning vote) a duel rule. */
 export type Target =
@@ -181,8 +181,10 @@ export interface TallyResult {
   running: boolean;
   timezone: string;
   sheriff: string | null;
-  /** How the sheriff was known (游戏文件指定, 第 1 日竞选当选…), or why there is none, in Chinese. */
+  /** How the sheriff was known (游戏文件指定, 第 1 日竞选当选…), or why there is none, in Chinese (the HTML report). */
   sheriffSource: string;
+  /** The same as values (reasons.ts SheriffSource): the terminal says it in the director's language. */
+  sheriffFrom: SheriffSource;
   sheriffWeight: number;
   accelerated: boolean;
   acceleration: AccelerationResult | null;

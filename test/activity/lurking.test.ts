@@ -11,6 +11,8 @@ import { isOut } from '../../src/game/roster.js';
 import { buildDayReport } from '../../src/report/day-report.js';
 import { FIXTURES } from '../helpers/captured.js';
 import { postsByThread, publicIds, publicStore } from './captured.js';
+import { flagDetail, publicFlagDetail } from '../../src/violations/details.js';
+import { withLanguage } from '../../src/i18n/index.js';
 
 const ids = publicIds();
 const d3 = Object.values(ids.posts).filter((p) => p.tid === 7);
@@ -37,7 +39,12 @@ describe('three consecutive non-accelerated days each under 10 (m107 l.310)', ()
     const streaks = report.flags.filter((f) => f.kind === 'low-streak');
     expect(streaks.map((f) => f.player).sort()).toEqual([...expected].sort());
     const one = streaks[0];
-    expect(one.snippet).toBe([1, 2, 3].map((d) => `第${d}日 ${countOf(one.player, d)} 帖`).join('，'));
+    expect(one.facts).toEqual({ kind: 'low-streak', days: [1, 2, 3].map((d) => ({ day: d, posts: countOf(one.player, d) })), min: 10 });
+    expect(one.snippet).toBe(''); // a count quotes no post
+    expect(publicFlagDetail(one, game.timezone)).toBe(`潜水：连续3个未加速的讨论日均不足10帖（${[1, 2, 3].map((d) => `第${d}日 ${countOf(one.player, d)} 帖`).join('，')}）`);
+    expect(withLanguage('en', () => flagDetail(one, game.timezone))).toBe(
+      `lurking: under 10 posts on each of 3 non-accelerated days running (${[1, 2, 3].map((d) => `day ${d}: ${countOf(one.player, d)}`).join(', ')})`,
+    );
     // No vote thread on day 3 in this file: no ballot rule, voted is null.
     expect(report.activity.every((a) => a.voted === null)).toBe(true);
   });

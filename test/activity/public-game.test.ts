@@ -10,6 +10,7 @@ import { accelerationFor } from '../../src/votes/acceleration.js';
 import { threadPosts } from '../../src/store/slice.js';
 import { publicGame } from '../helpers/captured.js';
 import { pidOf, postsByThread, publicIds, publicScenario, publicStore } from './captured.js';
+import { publicFlagDetail } from '../../src/violations/details.js';
 
 const game = publicGame();
 const store = publicStore();
@@ -101,7 +102,7 @@ describe('the scripted violations of the public game are flagged on their posts'
     expect(words(d1).sort()).toEqual(
       [`${pidOf('d1talk-15')}:发誓与诅咒`, `${pidOf('d1talk-15')}:称谓与叹词`, `${pidOf('d1talk-42')}:马甲与场外`, `${pidOf('d1talk-42')}:马甲与场外`].sort(),
     );
-    expect(d1.flags.filter((f) => f.pid === pidOf('d1talk-42')).map((f) => f.detail)).toEqual(['马甲与场外：「马甲」（规则帖 l.265）', '马甲与场外：「上一场」（规则帖 l.266）']);
+    expect(d1.flags.filter((f) => f.pid === pidOf('d1talk-42')).map((f) => publicFlagDetail(f, d1.timezone))).toEqual(['马甲与场外：「马甲」（规则帖 l.265）', '马甲与场外：「上一场」（规则帖 l.266）']);
     expect(words(d2)).toEqual([`${pidOf('d2talk-21')}:发誓与诅咒`]);
   });
 
@@ -109,7 +110,8 @@ describe('the scripted violations of the public game are flagged on their posts'
     expect(pidsOf(d1, 'pasted-evidence')).toEqual([pidOf('d1talk-2')]);
     const f = d1.flags.find((x) => x.kind === 'pasted-evidence')!;
     expect(f.snippet).toContain('https://example.com/qq-shot.png');
-    expect(f.detail).toBe('贴证：网址、「聊天记录」');
+    expect(publicFlagDetail(f, d1.timezone)).toBe('贴证：网址、「聊天记录」');
+    expect(f.facts).toEqual({ kind: 'pasted-evidence', carries: ['link'], words: [{ word: '聊天记录', matched: null }] });
     expect(d1.cards.filter((c) => c.player === '包子' && c.kind === 'pasted-evidence').map((c) => [c.color, c.evidence])).toEqual([['yellow', [pidOf('d1talk-2')]]]);
   });
 

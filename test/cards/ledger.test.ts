@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, test } from 'vitest';
 import { decide, emptyLedger, ledgerPath, mergeProposals, readLedger, writeLedger } from '../../src/cards/ledger.js';
-import { standings, standingText } from '../../src/cards/standing.js';
+import { standings, standingText, upgradesText } from '../../src/cards/standing.js';
 import type { CardProposal, Ledger } from '../../src/cards/types.js';
 import { register as registerCards } from '../../src/cli/commands/cards.js';
 import { register as registerReport } from '../../src/cli/commands/report.js';
@@ -19,6 +19,7 @@ import { renderDayReportMarkdown } from '../../src/render/report-markdown.js';
 import { renderDayReportTerminal } from '../../src/render/report-terminal.js';
 import { FIXTURES, publicGame } from '../helpers/captured.js';
 import { pidOf, postsByThread, publicStore } from '../activity/captured.js';
+import { withLanguage } from '../../src/i18n/index.js';
 
 const game = publicGame();
 const posts = postsByThread(publicStore(), [2, 3, 4, 5, 6, 7]);
@@ -47,7 +48,9 @@ describe('ledger', () => {
     for (const c of ledger.cards) ledger = decide(ledger, c.id, 'confirmed', now);
     let s = standings(game, ledger).find((x) => x.player === '饺子')!;
     expect([s.blue, s.yellow, s.red, s.sentOff]).toEqual([0, 1, 0, false]);
-    expect(s.upgrades).toEqual(['3 张蓝牌升级为 1 张黄牌']);
+    expect(s.upgrades).toEqual([{ from: 'blue', cards: 3, into: 1 }]);
+    expect(upgradesText(s)).toBe('3 张蓝牌升级为 1 张黄牌');
+    expect(withLanguage('en', () => upgradesText(s))).toBe('3 blue cards upgraded to 1 yellow');
     ledger = mergeProposals(ledger, [mk(4, 'yellow', 2), mk(5, 'yellow', 2)], now).ledger;
     for (const c of ledger.cards.filter((k) => k.status === 'proposed')) ledger = decide(ledger, c.id, 'confirmed', now);
     s = standings(game, ledger).find((x) => x.player === '饺子')!;
@@ -106,11 +109,14 @@ describe('renderers escape player text for their format', () => {
     const j = dayReportJson(r);
     expect(Object.keys(j)).toEqual(['day', 'activity', 'flags', 'cards']);
     expect(Object.keys(j.activity[0])).toEqual(['player', 'posts', 'voted', 'exempt']);
-    expect(Object.keys(j.flags[0])).toEqual(['kind', 'player', 'pid', 'floor', 'at', 'snippet', 'detail']);
+    expect(Object.keys(j.flags[0])).toEqual(['kind', 'player', 'pid', 'floor', 'at', 'snippet', 'detail', 'facts']);
     expect(Object.keys(j.cards[0])).toEqual(['player', 'color', 'kinds', 'reason', 'note', 'evidence', 'status']);
     for (const c of j.cards) expect(c.kinds.length).toBeGreaterThan(0);
     const red = j.flags.find((f) => f.pid === pidOf('d1talk-6'))!;
     expect(red.at).toBe('2026-11-20T12:48:39+08:00');
+    expect(red.facts).toEqual({ kind: 'red-font', colors: [{ value: 'Red', deltaE: 0 }], maxDeltaE: 10 });
+    expect(red.detail).toBe('红色字体：Red（ΔE 0.0），阈值 ΔE ≤ 10');
+    expect(withLanguage('en', () => dayReportJson(r)).flags.find((f) => f.pid === red.pid)!.detail).toBe('red font: Red (ΔE 0.0), threshold ΔE ≤ 10');
   });
   test('BBCode: no tag can open; only confirmed cards are published', () => {
     const b = renderDayReportBBCode(evil);

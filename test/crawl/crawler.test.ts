@@ -439,7 +439,7 @@ describe('one thread at a time (a store handle opened on no thread, as crawlGame
       try {
         const err = await crawlThreads(store, r.srv.url, [...order], { ...fast, session: r.srv.sessionState(), parse }).catch((e) => e);
         expect(err.exitCode).toBe(3);
-        expect(err.message).toContain(`post ${foreign} as part of thread ${T.d1talk}, but the store holds post ${foreign} in thread ${d2talk}`);
+        expect(err.message).toContain(`该页显示帖子 pid ${foreign} 属于帖子 ${T.d1talk}，但存档中 pid ${foreign} 属于帖子 ${d2talk}`);
       } finally {
         await store.close();
       }

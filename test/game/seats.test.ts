@@ -21,6 +21,8 @@ import { renderTallyTerminal } from '../../src/render/tally-terminal.js';
 import { postsFromStore, tallyDay } from '../../src/votes/tally.js';
 import { bansha } from '../helpers/cli.js';
 import { FORUM, PID, PLAYERS, SEATS_YAML, seatsWorld, UID, writeSeatsWorld } from './seats-world.js';
+import { flagDetail, publicFlagDetail } from '../../src/violations/details.js';
+import { withLanguage } from '../../src/i18n/index.js';
 
 const world = seatsWorld();
 const game = withKnownUids(world.game, world.store.users);
@@ -44,7 +46,8 @@ describe('a substitute (替补) takes the seat over mid-game', () => {
     const replaced = report2.flags.filter((f) => f.kind === 'replaced-account');
     expect(replaced.map((f) => f.pid).sort()).toEqual([PID.d2OldAccountTalk, PID.d2OldAccountBallot, PID.accelOldAccount].sort());
     expect(replaced[0]).toMatchObject({ player: '馒头', url: expect.stringContaining(`pid=${replaced[0].pid}`) });
-    expect(replaced[0].detail).toMatch(/^馒头 已于 11-22 12:00 由替补 花卷 接替（馒头 的座位）：此帖不计入任何玩家，也不算诈尸/);
+    expect(publicFlagDetail(replaced[0], report2.timezone)).toMatch(/^馒头 已于 11-22 12:00 由替补 花卷 接替（馒头 的座位）：此帖不计入任何玩家，也不算诈尸/);
+    expect(withLanguage('en', () => flagDetail(replaced[0], report2.timezone))).toMatch(/^馒头 was replaced by the substitute 花卷 at 11-22 12:00 \(馒头's seat\): this post counts for no player/);
     expect(report2.flags.filter((f) => f.kind === 'zombie-post')).toEqual([]);
     expect(report2.cards.filter((c) => c.kind === 'replaced-account')).toEqual([]);
   });
@@ -134,7 +137,10 @@ describe('ballots in the wrong place', () => {
     expect(day2.players.find((p) => p.player === '汤圆')?.state).toBe('none');
     expect(renderTallyTerminal(day2)).toMatch(/投票发错帖（不计票，请导演裁定）\n {2}\? 汤圆 → 春卷 {2}讨论帖 4 \d+# 11-22 14:00/);
     expect(renderTallyBBCode(day2)).toContain(`[b]发在投票帖以外的投票（不计票）[/b]\n汤圆 [url=${FORUM}forum.php?mod=redirect&goto=findpost&ptid=4&pid=${PID.d2MisplacedBallot}]`);
-    expect(report2.flags.find((f) => f.kind === 'misplaced-ballot')).toMatchObject({ player: '汤圆', pid: PID.d2MisplacedBallot });
+    const misplaced = report2.flags.find((f) => f.kind === 'misplaced-ballot')!;
+    expect(misplaced).toMatchObject({ player: '汤圆', pid: PID.d2MisplacedBallot });
+    expect(withLanguage('en', () => flagDetail(misplaced, report2.timezone))).toMatch(/^ballot posted in the (discussion|process) thread \(thread \d+\), not the vote thread: not counted, the director decides/);
+    expect(publicFlagDetail(misplaced, report2.timezone)).toMatch(/^投票发在(讨论帖|进程帖)（帖子 \d+），不在投票帖：不计票，请导演裁定/);
     expect(report2.activity.find((a) => a.player === '汤圆')?.voted).toBe(false);
   });
   test('a day\'s two vote threads are counted as one', () => {

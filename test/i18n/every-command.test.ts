@@ -18,15 +18,42 @@ const ZH = { LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
 
 /**
  * Text that is Chinese in every language because it is the forum's: what bansha posts (the BBCode of
- * the announcement and the elevator floor, and the announcement's own mark, which it reads back) and
- * the rule posts it quotes (the Discuz! code rule of last words).
+ * the announcement and the elevator floor, and the announcement's own mark, which it reads back), the
+ * rule posts it quotes (the Discuz! code rule of last words), and the auction's public sentence of a
+ * tie (src/auction/reasons.ts tieText, which no JSON field holds).
  */
-const PUBLIC_TEXT = /\[\/?(b|s|url)\b|^bansha 计票 · |\(遗言中禁止使用Discuz!代码\)/;
+const PUBLIC_TEXT = /\[\/?(b|s|url)\b|^bansha 计票 · |\(遗言中禁止使用Discuz!代码\)|也出价 \d+G，\S+ 先叫价（无回之城 拍卖：/;
+/** The pieces of Chinese in a line, split where punctuation or other text breaks them. */
+function chinesePieces(line: string): string[] {
+  // A gloss of a term in brackets, as the English catalogue writes one (out (投票出局)), is not a leftover.
+  return line.replace(/\([\u3400-\u9fff]+\)/g, ' ').match(/[\u3400-\u9fff]+/g) ?? [];
+}
+
 /**
- * Director-facing text still written in Chinese only (issue #17, left): a flag's detail sentence
- * (src/violations/scan.ts, details.ts, lurking).
+ * Text bansha wrote for the forum (Chinese in every language): every BBCode file under `dirs` and the
+ * reasons in the games' card ledgers, as lines.
  */
-const NOT_YET_TRANSLATED = [/^\s+(放大字体：size=\d+（\d+px），上限|红色字体：Red（ΔE|发誓与诅咒：「|「第\d+日发言 \d+ 帖」)/];
+function publicText(dirs: readonly string[], games: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  const files = dirs.flatMap((d) => (fs.existsSync(d) ? fs.readdirSync(d, { recursive: true, encoding: 'utf8' }).map((f) => path.join(d, f)) : []));
+  for (const f of files.filter((x) => x.endsWith('.bbcode.txt'))) for (const l of fs.readFileSync(f, 'utf8').split('\n')) out.add(l);
+  for (const g of games) {
+    const ledger = g.replace(/\.ya?ml$/, '.cards.json');
+    if (fs.existsSync(ledger)) for (const c of (JSON.parse(fs.readFileSync(ledger, 'utf8')) as { cards: Array<{ reason: string }> }).cards) out.add(c.reason);
+  }
+  return out;
+}
+
+/** The public sentences (`reason`, `rule`) anywhere in a tally's or auction's JSON, added to `out`. */
+function publicSentences(v: unknown, out: Set<string>): void {
+  if (Array.isArray(v)) for (const x of v) publicSentences(x, out);
+  else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      if ((k === 'reason' || k === 'rule') && typeof x === 'string') out.add(x);
+      else publicSentences(x, out);
+    }
+  }
+}
 
 let server: ReplayServer;
 let game: string;
@@ -110,7 +137,7 @@ describe('the default language is Chinese', () => {
     }
   });
 
-  test('with --lang en, no Chinese is left on a line that quotes no player content', async () => {
+  test('with --lang en, no Chinese is left but what players and the forum wrote', async () => {
     const EN = { LANG: 'en_US.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
     const left: Array<{ args: string; line: string }> = [];
     const runs: Array<{ args: string[]; out: string }> = [];
@@ -119,13 +146,24 @@ describe('the default language is Chinese', () => {
       expect({ args: c.args, code: run.code, out: run.out }).toMatchObject({ args: c.args, code: c.code ?? 0 });
       runs.push({ args: c.args, out: run.out });
     }
-    // What the players and the forum wrote (names, titles, post text) is read only now: the runs stored it.
-    const content = playerContent([path.join(TMP, 'game.yaml'), path.join(TMP, 'demo-wuhui-en', 'game.yaml')]);
+    // What the players and the forum wrote (names, titles, post text) is read only now: the runs stored it;
+    // and what bansha posts for them, which is Chinese in every language: the BBCode the closings wrote and
+    // the cards' reasons (public once confirmed).
+    const wuhui = path.join(TMP, 'demo-wuhui-en', 'game.yaml');
+    const games = [path.join(TMP, 'game.yaml'), wuhui, path.join(TMP, 'demo-en', 'game.yaml')];
+    const posted = publicText(['close-day1-en', 'close-day2-en', 'demo-en', 'demo-wuhui-en'].map((d) => path.join(TMP, d)), games);
+    // The public sentences of every ballot, result and bid, also those no BBCode shows (a superseded ballot).
+    for (const args of [['tally', '-g', game, '--day', '1'], ['tally', '-g', game, '--day', '2'], ['tally', '-g', wuhui, '--day', '1', '--rules'], ['auction', '-g', wuhui, '--day', '1']]) {
+      const json = await bansha([...args, '--json'], EN);
+      expect(json.code).toBe(0);
+      publicSentences(JSON.parse(json.stdout), posted);
+    }
+    const content = [...playerContent(games), ...posted];
     for (const r of runs) {
       for (const line of r.out.split('\n')) {
-        if (!/[\u3400-\u9fff]/.test(line) || content.some((c) => line.includes(c)) || PUBLIC_TEXT.test(line)) continue;
-        if (NOT_YET_TRANSLATED.some((p) => p.test(line))) continue;
-        left.push({ args: r.args.slice(0, 2).join(' '), line });
+        if (PUBLIC_TEXT.test(line)) continue;
+        // Each piece of Chinese must be one of the game's (a quoted word, a name, a cut snippet) or posted text.
+        if (chinesePieces(line).some((p) => !content.some((c) => c.includes(p)))) left.push({ args: r.args.slice(0, 2).join(' '), line });
       }
     }
     expect(left).toEqual([]);

@@ -43,7 +43,7 @@ function tally(): TallyResult {
   const totals = ['月饼', '麻花'].map((name) => ({ name, votes: counted.filter((b) => b.target === name).length, voters: counted.filter((b) => b.target === name).map((b) => b.voter) }));
   return {
     day: 2, kind: 'elimination', reason: null, tid: 5, closes, countedAt: closes, running: false, timezone: 'Asia/Shanghai',
-    sheriff: null, sheriffSource: 'none', sheriffWeight: 1.5, accelerated: false, acceleration: null,
+    sheriff: null, sheriffSource: '无警长', sheriffFrom: { code: 'none' }, sheriffWeight: 1.5, accelerated: false, acceleration: null,
     totals, abstentions: [], result: { name: '月饼', tie: [], rule: '票数最多者出局' }, ballots,
     players: ['饺子', '包子', '烧卖', '汤圆', '春卷'].map((p) => ({ player: p, counted: counted.find((b) => b.voter === p) ?? null, others: [], state: p === '春卷' ? 'none' : 'voted' })),
     notes: [`检查 ${EVIL}`],

@@ -23,7 +23,7 @@ beforeAll(() => {
   fs.writeFileSync(path.join(dir, 'public.store.json'), JSON.stringify(store));
 });
 
-const MISSING = /帖 5：第 2 页（共 \d+ 页）未抓取/;
+const MISSING = /帖子 5：共 \d+ 页，第 2 页未抓取/;
 
 describe('--allow-incomplete marks every output', () => {
   test('tally: terminal, BBCode and JSON start with what is missing', async () => {

@@ -173,7 +173,7 @@ describe('a pid belongs to one thread', () => {
     }
     expect(err).toBeInstanceOf(UserError);
     expect((err as UserError).exitCode).toBe(3);
-    expect((err as Error).message).toContain(`post ${foreign} as part of thread ${d1talk}, but the store holds post ${foreign} in thread ${d2talk}`);
+    expect((err as Error).message).toContain(`该页显示帖子 pid ${foreign} 属于帖子 ${d1talk}，但存档中 pid ${foreign} 属于帖子 ${d2talk}`);
     expect(JSON.stringify(data)).toBe(before);
     expect(data.posts[String(foreign)].versions).toHaveLength(1);
   });

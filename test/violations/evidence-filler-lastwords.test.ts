@@ -10,6 +10,8 @@ import { chatRecordLines, pastedEvidence } from '../../src/violations/evidence.j
 import { contentKey, fillerReason } from '../../src/violations/filler.js';
 import { findDiscuzCode } from '../../src/violations/lastwords.js';
 import { storeFromSynth } from '../auction/synth-store.js';
+import { flagDetail, publicFlagDetail } from '../../src/violations/details.js';
+import { withLanguage } from '../../src/i18n/index.js';
 
 const forum = 'http://127.0.0.1:8081/';
 const game120b = parseGame(
@@ -50,7 +52,11 @@ describe('120b: filler posts flagged for the director (无谓的水帖, l.567), 
   test('lone 顶/沙发/哈哈哈, punctuation only, the same text again — not real talk', () => {
     expect(filler.map((f) => f.pid)).toEqual([401, 403, 404, 405, 406]);
     expect(filler.find((f) => f.pid === 403)!.related).toEqual([402]);
-    expect(filler.find((f) => f.pid === 403)!.detail).toContain('pid 402');
+    expect(filler.find((f) => f.pid === 403)!.facts).toEqual({ kind: 'filler', reason: 'repeat', repeats: 402 });
+    expect(publicFlagDetail(filler.find((f) => f.pid === 403)!, report.timezone)).toContain('pid 402');
+    expect(withLanguage('en', () => filler.map((f) => flagDetail(f, report.timezone)))).toEqual(
+      filler.map((f) => (f.pid === 403 ? "filler post: the same text as the player's earlier post pid 402" : expect.stringMatching(/^filler post: (empty|only punctuation\/smilies|only a filler word)$/))),
+    );
   });
   test('no lurker flags and no vote column in a game with no public vote', () => {
     expect(report.flags.filter((f) => ['few-posts', 'no-ballot', 'low-streak'].includes(f.kind))).toEqual([]);
@@ -68,7 +74,7 @@ describe('120b: filler posts flagged for the director (无谓的水帖, l.567), 
   test('the chat-record post is 贴证', () => {
     const f = report.flags.find((x) => x.kind === 'pasted-evidence')!;
     expect(f.pid).toBe(407);
-    expect(f.detail).toContain('聊天记录格式');
+    expect(publicFlagDetail(f, report.timezone)).toContain('聊天记录格式');
   });
 });
 

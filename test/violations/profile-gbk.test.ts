@@ -10,6 +10,8 @@ import { buildDayReport } from '../../src/report/day-report.js';
 import { emptyStore } from '../../src/store/index.js';
 import { threadPosts } from '../../src/store/slice.js';
 import { FIXTURES, ids as readIds, recordFetched, storeFromFixture, publicGame } from '../helpers/captured.js';
+import { flagDetail, publicFlagDetail } from '../../src/violations/details.js';
+import { withLanguage } from '../../src/i18n/index.js';
 
 function record(data: ReturnType<typeof emptyStore>, dir: string, file: string, url: string, fetchedAt: Date, edit?: (html: string) => string) {
   let html = fs.readFileSync(path.join(FIXTURES, 'discuz', dir, file), 'latin1');
@@ -40,11 +42,12 @@ describe('avatar and signature changed during the game (real markup, a later fet
       ['avatar-changed', '花卷', baozi[0].pid],
       ['signature-changed', '花卷', baozi[0].pid],
     ]);
-    expect(changes[0].snippet).toBe('（头像已更换）');
+    expect(changes[0].snippet).toBe(''); // an avatar is a URL: the detail says it changed
     expect(changes[1].snippet).toContain('我是预言家');
     for (const c of changes) {
-      expect(c.detail).not.toMatch(/https?:|avatar\.php/);
-      expect(c.detail).toMatch(/原.*见帖 4 的 \d+ 楼.*新.*见帖 4 的 \d+ 楼/);
+      expect(JSON.stringify(c.facts)).not.toMatch(/https?:|avatar\.php/);
+      expect(withLanguage('en', () => flagDetail(c, report.timezone))).toMatch(/^(avatar|signature) changed during the game: (the old one|no signature) in thread 4 floor \d+ \(.*\), the new one in thread 4 floor \d+ \(/);
+      expect(publicFlagDetail(c, report.timezone)).toMatch(/原.*见帖 4 的 \d+ 楼.*新.*见帖 4 的 \d+ 楼/);
       expect(c.related?.length).toBe(1);
     }
   });
@@ -82,7 +85,7 @@ describe('avatar changes across recrawls (issue #15): one flag, kept history, th
     record(data, 'public', 'viewthread-t4-p2.html', url(2), new Date('2026-11-22T15:00:00Z'), newAvatar);
     const flags = avatarFlags(data, 2);
     expect(flags.length).toBe(1);
-    expect(flags[0].detail).toContain('两次抓取之间');
+    expect(publicFlagDetail(flags[0], game.timezone)).toContain('两次抓取之间');
     expect(flags[0].at).toBe(Date.parse('2026-11-22T15:00:00Z'));
     expect(avatarFlags(data, 1)).toEqual([]);
   });

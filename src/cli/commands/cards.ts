@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { t } from '../../i18n/index.js';
 import pc from 'picocolors';
 import { decide, ledgerPath, readLedger, updateLedger } from '../../cards/ledger.js';
-import { standings, standingText } from '../../cards/standing.js';
+import { standings, standingText, upgradesText } from '../../cards/standing.js';
 import { loadGame } from '../../game/game-file.js';
 import { colorLabel, statusLabel } from '../../render/report-common.js';
 import { terminalSafe } from '../../render/safe-text.js';
@@ -41,7 +41,7 @@ export function register(program: Command): void {
         out.push(`  ${k.id.padEnd(4)} D${k.day}  ${colorLabel(k.color)}  ${terminalSafe(k.player)}  [${statusLabel(k.status)}]  ${terminalSafe(k.reason)}${k.evidence.length ? `  (pid ${k.evidence.join(', ')})` : ''}${k.note ? `  — ${terminalSafe(k.note)}` : ''}`);
       }
       out.push('', c.bold(t('cards.standings')));
-      for (const s of stand) out.push(`  ${terminalSafe(s.player)}: ${s.sentOff ? c.red(standingText(s)) : standingText(s)}${s.upgrades.length ? `  (${s.upgrades.join('；')})` : ''}`);
+      for (const s of stand) out.push(`  ${terminalSafe(s.player)}: ${s.sentOff ? c.red(standingText(s)) : standingText(s)}${s.upgrades.length ? `  (${upgradesText(s)})` : ''}`);
       process.stdout.write(`${out.join('\n')}\n`);
     });
   for (const status of ['confirmed', 'dismissed'] as const) {
@@ -54,7 +54,7 @@ export function register(program: Command): void {
         const ledger = await updateLedger(game, file, (l) => decide(l, id, status, new Date(), o.note));
         const card = ledger.cards.find((k) => k.id.toUpperCase() === id.trim().toUpperCase().replace(/^(\d)/, 'C$1'))!;
         const s = standings(game, ledger).find((x) => x.player === card.player)!;
-        process.stdout.write(`${t('cards.decided', card.id, statusLabel(status), colorLabel(card.color), terminalSafe(card.player), terminalSafe(card.reason))}\n${t('cards.now', terminalSafe(card.player), standingText(s))}${s.upgrades.length ? ` (${s.upgrades.join('；')})` : ''}\n`);
+        process.stdout.write(`${t('cards.decided', card.id, statusLabel(status), colorLabel(card.color), terminalSafe(card.player), terminalSafe(card.reason))}\n${t('cards.now', terminalSafe(card.player), standingText(s))}${s.upgrades.length ? ` (${upgradesText(s)})` : ''}\n`);
       });
   }
 }

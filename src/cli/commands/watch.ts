@@ -63,7 +63,7 @@ export function watchFrame(t: TallyResult, color = false): string {
 
 /** A running round that was refused: what was refused, and when the next try is. */
 export function refusedFrame(err: UserError, at: number, timezone: string): string {
-  return `${forumTime(at, timezone)} 无法给出当前票数——${terminalSafe(err.message)}\n（下一轮再试）\n`;
+  return `${tr('watch.refused', forumTime(at, timezone), terminalSafe(err.message))}\n`;
 }
 
 /**
