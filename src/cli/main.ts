@@ -8,6 +8,12 @@ import { buildProgram, exitCodeOf } from './program.js';
 
 boundHeapGrowth();
 
+// A reader that stops early (`bansha tally | head`) closes the pipe: the rest of the output has nowhere
+// to go, but the command still finishes its work (a crawl its writes, a report its ledger).
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+});
+
 buildProgram(process.argv)
   .then((program) => program.parseAsync(process.argv))
   .catch((err: unknown) => {
