@@ -6,19 +6,21 @@
  * alone; one that disagrees is never overwritten (it is shown: carry-forward.ts).
  */
 import fs from 'node:fs';
-import { DateTime } from 'luxon';
+import { formatForumTime } from '../game/forum-time.js';
 import { isMap, isSeq, parseDocument, YAMLMap, YAMLSeq } from 'yaml';
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
 import type { Game } from '../game/types.js';
 import type { DerivedExit } from '../votes/carry-forward.js';
 
+/** A player's name as the game file writes it: plain as the file's own are; anything YAML could misread double-quoted (JSON is valid YAML). */
+function yamlName(name: string): string {
+  return /^[\p{L}\p{N}_][\p{L}\p{N}_.-]*$/u.test(name) ? name : JSON.stringify(name);
+}
+
 /** One event as the game file writes it: `{player: 月饼, out: "2026-11-22 21:00", how: vote}`. */
 function eventLine(x: DerivedExit, zone: string): string {
-  const out = DateTime.fromMillis(x.out, { zone }).toFormat('yyyy-MM-dd HH:mm');
-  // A plain name as the file's own are; anything YAML could misread goes double-quoted (JSON is valid YAML).
-  const player = /^[\p{L}\p{N}_][\p{L}\p{N}_.-]*$/u.test(x.player) ? x.player : JSON.stringify(x.player);
-  return `{player: ${player}, out: "${out}", how: ${x.how}}`;
+  return `{player: ${yamlName(x.player)}, out: "${formatForumTime(x.out, zone)}", how: ${x.how}}`;
 }
 
 /**
@@ -49,7 +51,7 @@ export function withExitEvents(source: string, game: Pick<Game, 'timezone' | 'ev
     return { text, added };
   }
   for (const x of added) {
-    const node = doc.createNode({ player: x.player, out: DateTime.fromMillis(x.out, { zone: game.timezone }).toFormat('yyyy-MM-dd HH:mm'), how: x.how }) as YAMLMap;
+    const node = doc.createNode({ player: x.player, out: formatForumTime(x.out, game.timezone), how: x.how }) as YAMLMap;
     node.flow = true;
     seq.items.push(node);
   }
@@ -67,7 +69,7 @@ export function withDaySheriff(source: string, day: number, name: string): strin
   if (!isSeq(days)) return null;
   const entry = (days as YAMLSeq).items.find((x): x is YAMLMap => isMap(x) && Number(x.get('day')) === day);
   if (!entry?.range || entry.has('sheriff')) return null;
-  const value = /^[\p{L}\p{N}_][\p{L}\p{N}_.-]*$/u.test(name) ? name : JSON.stringify(name);
+  const value = yamlName(name);
   if (entry.flow) {
     let at = source.lastIndexOf('}', entry.range[1] - 1);
     while (at > 0 && /\s/.test(source[at - 1])) at--;
