@@ -17,7 +17,7 @@ import { withKnownUids } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { completeness } from '../store/completeness.js';
 import { derivedKey, readDerived, threadLogKey, writeDerived } from '../store/derived-cache.js';
-import { openStore, threadsDir } from '../store/store-file.js';
+import { threadsDir } from '../store/store-file.js';
 import { threadPosts, type SlicePost } from '../store/slice.js';
 import type { Completeness, StoreData } from '../store/types.js';
 import { countingGaps, threadReads, withStore, type ThreadRead } from '../store/with-store.js';
@@ -85,10 +85,10 @@ export async function closedOutcomes(
     const missing = [...new Set(tids)].filter((t) => !full.has(t));
     if (!missing.length) return;
     const logs = missing.map(logKey);
-    const store = await openStore(game.storePath, { lock: false, forum: game.forum, threads: missing });
-    const reads = threadReads(store.data, missing);
-    missing.forEach((t, i) => full.set(t, { posts: threadPosts(store.data, t), read: reads[i], log: logs[i] }));
-    await store.close();
+    await withStore(game, (store) => {
+      const reads = threadReads(store, missing);
+      missing.forEach((t, i) => full.set(t, { posts: threadPosts(store, t), read: reads[i], log: logs[i] }));
+    }, missing);
   };
 
   /** A thread's handover candidates: from a thread at hand, the derived file, or its log (one thread at a time, then let go). */
@@ -106,9 +106,7 @@ export async function closedOutcomes(
       candidates.set(tid, { ...saved, log });
       return;
     }
-    const store = await openStore(game.storePath, { lock: false, forum: game.forum, threads: [tid] });
-    const value = { posts: successionCandidates(game, threadPosts(store.data, tid)), read: threadReads(store.data, [tid])[0] };
-    await store.close();
+    const value = await withStore(game, (store) => ({ posts: successionCandidates(game, threadPosts(store, tid)), read: threadReads(store, [tid])[0] }), [tid]);
     if (log !== null) writeDerived(game.storePath, `succession-${tid}`, key, value);
     candidates.set(tid, { ...value, log });
   };
