@@ -26,10 +26,15 @@ interface PatternIndex {
   /** Option id → its characters' ids; each alternative's options' ids, by position; need id (an
    *  element a match cannot skip) → its options' ids. */
   options: Int32Array[];
-  /** Alternative → its number; by number, its options' ids. */
+  /** Alternative → its number; by number, its options' ids and their first characters' ids, by
+   *  option as listed (AltOptions). */
   alts: Map<Alt, number>;
   optionsOfAlt: Int32Array[];
+  allOfAlt: AltOptions[];
   needs: Int32Array[];
+  /** By need id: the first characters of its options, as bits by character id (a need none of whose
+   *  first characters the text has is ruled out without looking at its options). */
+  needFirsts: Uint32Array[];
   /** Key (c:<char>, s:<syllable>, i:<letter>) → the characters a token with it can stand for / the
    *  entries whose first token can hold it. */
   charsByKey: Map<string, number[]>;
@@ -38,9 +43,11 @@ interface PatternIndex {
    *  first that second one may be (0: the entry may end after one). */
   secondAt: number[][];
   secondWithin: Int32Array;
-  /** Per token kind and text: the characters it can stand for, the entries it can start and those it
-   *  can be the second token of (ascending). */
-  byToken: Record<Token['kind'], Map<string, TokenIndex>>;
+  /** TokenIndex.second with no bit set (past a text's last token). */
+  noSecond: Uint32Array;
+  /** By Token.key: the characters the token can stand for, the entries it can start and those it can
+   *  be the second token of (TokenIndex). */
+  byKey: Array<TokenIndex | undefined>;
   /** What the current text can supply: a character is there when charSeen holds the text's stamp
    *  `generation`; an option or need was found there (2·stamp + 1) or not (2·stamp), else not yet asked. */
   charSeen: Uint32Array;
@@ -48,8 +55,10 @@ interface PatternIndex {
   needState: Uint32Array;
   /** By entry id: whether the text can supply every element the entry cannot skip (as the others). */
   entryState: Uint32Array;
+  /** The characters the current text's tokens can stand for, as bits (with charSeen). */
+  seenBits: Uint32Array;
   /** By alternative number: the options the text can supply, worked out for the text stamped in altState. */
-  altSupplied: CharElement[][][];
+  altSupplied: AltOptions[];
   altState: Uint32Array;
   generation: number;
   /** By entry id: the nearest token after the one at hand that can stand for the entry's second
@@ -136,6 +145,10 @@ class Numbering<T> {
   }
 }
 
+function setBit(bits: Uint32Array, i: number): void {
+  bits[i >>> 5] |= 1 << (i & 31);
+}
+
 function compile(lists: WordLists): PatternIndex {
   const chars = new Numbering<CharElement>();
   const options = new Numbering<Int32Array>();
@@ -154,6 +167,7 @@ function compile(lists: WordLists): PatternIndex {
     return options.id(ids.join(','), () => ids);
   };
   const entries: PatternIndex['entries'] = [];
+  const allOfAlt: AltOptions[] = [];
   const seconds: Array<{ chars: number[]; within: number } | null> = [];
   for (const entry of lists.entries) {
     if (entry.shape !== 'pattern') continue;
@@ -161,7 +175,10 @@ function compile(lists: WordLists): PatternIndex {
     for (const e of entry.elements) {
       if (e.kind === 'gap') continue;
       const opts = Int32Array.from(e.kind === 'alt' ? e.options : [[e]], optionId);
-      if (e.kind === 'alt') alts.set(e, optionsOfAlt.push(opts) - 1);
+      if (e.kind === 'alt') {
+        alts.set(e, optionsOfAlt.push(opts) - 1);
+        allOfAlt.push({ list: e.options, first: Int32Array.from(opts, (o) => options.values[o][0] ?? -1) });
+      }
       if (!skippable(e)) own.push(needs.id(opts.join(','), () => opts));
     }
     // Elements with fewer options first: the cheaper to rule out.
@@ -178,6 +195,12 @@ function compile(lists: WordLists): PatternIndex {
     seconds[entry.id] = second && { chars: second.chars.map((c) => chars.id(c.char, () => c)), within: second.within };
   }
 
+  const charWords = (chars.values.length + 31) >>> 5;
+  const needFirsts = needs.values.map((opts) => {
+    const bits = new Uint32Array(charWords);
+    for (const o of opts) if (options.values[o].length) setBit(bits, options.values[o][0]);
+    return bits;
+  });
   const charsByKey = new Map<string, number[]>();
   chars.values.forEach((c, id) => keysOfChar(c).forEach((k) => push(charsByKey, k, id)));
   const secondAt: number[][] = chars.values.map(() => []);
@@ -192,16 +215,20 @@ function compile(lists: WordLists): PatternIndex {
     options: options.values,
     alts,
     optionsOfAlt,
+    allOfAlt,
     needs: needs.values,
+    needFirsts,
     charsByKey,
     startsByKey,
     secondAt,
     secondWithin,
-    byToken: { han: new Map(), syllable: new Map(), letter: new Map(), digit: new Map(), wildcard: new Map() },
+    noSecond: new Uint32Array((lists.entries.length + 31) >>> 5),
+    byKey: [],
     charSeen: new Uint32Array(chars.values.length),
     optionState: new Uint32Array(options.values.length),
     needState: new Uint32Array(needs.values.length),
     entryState: new Uint32Array(lists.entries.length),
+    seenBits: new Uint32Array(charWords),
     altSupplied: [],
     altState: new Uint32Array(optionsOfAlt.length),
     secondNear: new Float64Array(lists.entries.length),
@@ -220,21 +247,32 @@ function indexOf(lists: WordLists): PatternIndex {
 }
 
 interface TokenIndex {
+  /** The characters it can stand for, the entries it can start (ascending); the characters as bits
+   *  too (all set for a wildcard, which may stand for any: wording.ts stepFor). */
   chars: Int32Array;
+  charBits: Uint32Array;
   starts: Int32Array;
-  seconds: Int32Array;
+  /** The entries it can be the second token of: those whose second token comes next, as bits by
+   *  entry id (a test, not a list to walk); those whose second may come further on (a gap first), listed. */
+  second: Uint32Array;
+  farSeconds: Int32Array;
 }
 
 function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
-  const cache = ix.byToken[t.kind];
-  let found = cache.get(t.text);
+  let found = ix.byKey[t.key];
   if (!found) {
     const keys = keysOfToken(t);
     const union = (m: Map<string, number[]>) => Int32Array.from(new Set(keys.flatMap((k) => m.get(k) ?? []))).sort();
     const chars = union(ix.charsByKey);
-    const seconds = Int32Array.from(new Set(Array.from(chars, (c) => ix.secondAt[c]).flat())).sort();
-    found = { chars, starts: union(ix.startsByKey), seconds };
-    if (cache.size < 100_000) cache.set(t.text, found);
+    const seconds = new Set(Array.from(chars, (c) => ix.secondAt[c]).flat());
+    const second = new Uint32Array(ix.noSecond.length);
+    for (const id of seconds) if (ix.secondWithin[id] === 1) setBit(second, id);
+    const farSeconds = Int32Array.from([...seconds].filter((id) => ix.secondWithin[id] > 1));
+    const charBits = new Uint32Array(ix.seenBits.length);
+    if (t.kind === 'wildcard') charBits.fill(0xffffffff);
+    else for (const c of chars) setBit(charBits, c);
+    found = { chars, charBits, starts: union(ix.startsByKey), second, farSeconds };
+    ix.byKey[t.key] = found;
   }
   return found;
 }
@@ -247,16 +285,27 @@ export interface Candidate {
 
 type Alt = Extract<EntryElement, { kind: 'alt' }>;
 
+/** Options of an alternative, in order, with the id of each one's first character (-1: the empty
+ *  option; `first` null: ids not known, every option to be tried). */
+export interface AltOptions {
+  list: readonly (readonly CharElement[])[];
+  first: Int32Array | null;
+}
+
 /** Where in a text the patterns are worth walking, and which options the text can supply. */
 export interface PatternCandidates {
   /** By first token, then list order. */
   candidates: Candidate[];
   /** The options of an alternative worth trying, in order: those the text can supply (a token for
    *  each character of it). */
-  options(alt: Alt): readonly (readonly CharElement[])[];
+  options(alt: Alt): AltOptions;
+  /** The characters token `t` may stand for, as bits by the ids of AltOptions.first (a superset of
+   *  wording.ts stepFor's); null: any. */
+  charsAt(t: number): Uint32Array | null;
 }
 
-const allOptions = (alt: Alt) => alt.options;
+const unknownIds = (alt: Alt): AltOptions => ({ list: alt.options, first: null });
+const anyChar = () => null;
 
 /** A new stamp for a text, with the characters its tokens can stand for marked. */
 function markChars(ix: PatternIndex, perToken: readonly TokenIndex[]): number {
@@ -265,7 +314,14 @@ function markChars(ix: PatternIndex, perToken: readonly TokenIndex[]): number {
     ix.generation = 1;
   }
   const g = ix.generation;
-  for (const { chars } of perToken) for (let i = 0; i < chars.length; i++) ix.charSeen[chars[i]] = g;
+  const { charSeen, seenBits } = ix;
+  seenBits.fill(0);
+  for (const { chars } of perToken) {
+    for (let i = 0; i < chars.length; i++) {
+      charSeen[chars[i]] = g;
+      setBit(seenBits, chars[i]);
+    }
+  }
   return g;
 }
 
@@ -284,23 +340,43 @@ function optionSupplied(ix: PatternIndex, g: number, o: number): boolean {
 function needSupplied(ix: PatternIndex, g: number, n: number): boolean {
   const state = ix.needState[n];
   if (state >>> 1 === g) return (state & 1) === 1;
-  const opts = ix.needs[n];
   let any = false;
-  for (let k = 0; k < opts.length && !any; k++) any = optionSupplied(ix, g, opts[k]);
+  const firsts = ix.needFirsts[n];
+  const seen = ix.seenBits;
+  for (let w = 0; w < firsts.length && !any; w++) any = (firsts[w] & seen[w]) !== 0;
+  if (any) {
+    const opts = ix.needs[n];
+    any = false;
+    for (let k = 0; k < opts.length && !any; k++) any = optionSupplied(ix, g, opts[k]);
+  }
   ix.needState[n] = 2 * g + (any ? 1 : 0);
   return any;
 }
 
 /** The options of the alternative the text stamped `g` can supply, in order. */
-function altSupplied(ix: PatternIndex, g: number, alt: Alt): readonly CharElement[][] {
+function altSupplied(ix: PatternIndex, g: number, alt: Alt): AltOptions {
   const a = ix.alts.get(alt);
-  if (a === undefined) return alt.options;
+  if (a === undefined) return unknownIds(alt);
   if (ix.altState[a] !== g) {
     const ids = ix.optionsOfAlt[a];
-    ix.altSupplied[a] = alt.options.filter((_, i) => optionSupplied(ix, g, ids[i]));
+    const all = ix.allOfAlt[a];
+    const list: Array<readonly CharElement[]> = [];
+    const first: number[] = [];
+    for (let i = 0; i < ids.length; i++) {
+      if (!optionSupplied(ix, g, ids[i])) continue;
+      list.push(all.list[i]);
+      first.push(all.first![i]);
+    }
+    ix.altSupplied[a] = { list, first: Int32Array.from(first) };
     ix.altState[a] = g;
   }
   return ix.altSupplied[a];
+}
+
+/** The alternative's options, all, with their first characters' ids. */
+function altAll(ix: PatternIndex, alt: Alt): AltOptions {
+  const a = ix.alts.get(alt);
+  return a === undefined ? unknownIds(alt) : ix.allOfAlt[a];
 }
 
 /** Whether the text stamped `g` can supply every element the entry cannot skip. */
@@ -320,7 +396,7 @@ function entrySupplied(ix: PatternIndex, g: number, id: number, needs: Int32Arra
 export function patternCandidates(lists: WordLists, tokens: readonly Token[], everyEntry = false): PatternCandidates {
   if (everyEntry) {
     const patterns = lists.entries.filter((e) => e.shape === 'pattern');
-    return { candidates: tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry }))), options: allOptions };
+    return { candidates: tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry }))), options: unknownIds, charsAt: anyChar };
   }
   const ix = indexOf(lists);
   const n = tokens.length;
@@ -335,9 +411,12 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
   let nextWildcard = Infinity;
   const candidates: Candidate[] = []; // (in reverse until the end)
   for (let at = n - 1; at >= 0; at--) {
+    // (the next token's bits: all clear at the text's end)
+    let second = ix.noSecond;
     if (at + 1 < n) {
-      const seconds = perToken[at + 1].seconds;
-      for (let i = 0; i < seconds.length; i++) secondNear[seconds[i]] = base + at + 1;
+      second = perToken[at + 1].second;
+      const far = perToken[at + 1].farSeconds;
+      for (let i = 0; i < far.length; i++) secondNear[far[i]] = base + at + 1;
       if (tokens[at + 1].kind === 'wildcard') nextWildcard = at + 1;
     }
     const starts = perToken[at].starts;
@@ -345,7 +424,9 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
       const id = starts[i];
       // A token within reach that can stand for the character the entry takes second (a wildcard can).
       const within = secondWithin[id];
-      if (within) {
+      if (within === 1) {
+        if (!((second[id >>> 5] >>> (id & 31)) & 1) && nextWildcard !== at + 1) continue;
+      } else if (within) {
         const near = secondNear[id] - base;
         if (!(near > at && near <= at + within) && nextWildcard > at + within) continue;
       }
@@ -359,6 +440,7 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
     }
   }
   candidates.reverse();
-  if (!g) return { candidates, options: allOptions };
-  return { candidates, options: (alt) => altSupplied(ix, g, alt) };
+  const charsAt = (t: number) => perToken[t].charBits;
+  if (!g) return { candidates, options: (alt) => altAll(ix, alt), charsAt };
+  return { candidates, options: (alt) => altSupplied(ix, g, alt), charsAt };
 }

@@ -32,6 +32,8 @@ export interface Token {
   end: number;
   /** Index of the Latin run the token belongs to (syllables and letters), else -1. */
   run: number;
+  /** The token's kind and text as a number (tokenKey): what the pattern index looks it up by. */
+  key: number;
 }
 
 export interface FoldedText {
@@ -123,7 +125,17 @@ export function foldChar(ch: string, simplified = false): string {
 
 /** What a folded code point gives the tokens: Latin letters (runs are split later), Han characters,
  *  digits, wildcards; a separator gives nothing but ends a Latin run. */
-type Piece = { kind: 'latin'; text: string } | { kind: 'separator'; text: string } | { kind: 'han' | 'digit' | 'wildcard'; text: string; syls: readonly string[] };
+type Piece = { kind: 'latin'; text: string } | { kind: 'separator'; text: string } | { kind: 'han' | 'digit' | 'wildcard'; text: string; syls: readonly string[]; key: number };
+
+const tokenKeys = new Map<string, number>();
+/** A number for a token's kind and text, the same for every token alike in this process (the pattern
+ *  index keeps what a token can stand for by it: an array read instead of a string lookup). */
+export function tokenKey(kind: TokenKind, text: string): number {
+  const k = `${kind}:${text}`;
+  let n = tokenKeys.get(k);
+  if (n === undefined) tokenKeys.set(k, (n = tokenKeys.size));
+  return n;
+}
 
 const pieceCache = [new Map<string, Piece[]>(), new Map<string, Piece[]>()];
 /** The pieces of one code point (foldChar's arguments; [] when invisible). Cached: texts repeat characters. */
@@ -133,9 +145,9 @@ function piecesOf(src: string, simplified: boolean): Piece[] {
   if (!pieces) {
     pieces = [...foldChar(src, simplified)].map((f): Piece => {
       if (/[a-z]/.test(f)) return { kind: 'latin', text: f };
-      if (HAN.test(f)) return { kind: 'han', text: f, syls: readings(f) };
-      if (/[0-9]/.test(f)) return { kind: 'digit', text: f, syls: [] };
-      if (WILDCARDS.has(f) || WILDCARDS.has(src)) return { kind: 'wildcard', text: f, syls: [] };
+      if (HAN.test(f)) return { kind: 'han', text: f, syls: readings(f), key: tokenKey('han', f) };
+      if (/[0-9]/.test(f)) return { kind: 'digit', text: f, syls: [], key: tokenKey('digit', f) };
+      if (WILDCARDS.has(f) || WILDCARDS.has(src)) return { kind: 'wildcard', text: f, syls: [], key: tokenKey('wildcard', f) };
       return { kind: 'separator', text: f };
     });
     if (cache.size < 100_000) cache.set(src, pieces);
@@ -149,12 +161,17 @@ interface CodePoint {
   traditional: boolean;
   pieces: Piece[];
 }
-const codePoints = new Map<string, CodePoint>();
+// By UTF-16 unit for the BMP (every Chinese text's characters: an array read, no string hashing),
+// by string for the rest.
+const bmpCodePoints = new Array<CodePoint | undefined>(0x10000).fill(undefined);
+const astralCodePoints = new Map<string, CodePoint>();
 function codePoint(cp: string): CodePoint {
-  let c = codePoints.get(cp);
+  const bmp = cp.length === 1;
+  let c = bmp ? bmpCodePoints[cp.charCodeAt(0)] : astralCodePoints.get(cp);
   if (!c) {
     c = { traditional: cp.charCodeAt(0) >= 0x2e80 && t2s(cp) !== cp, pieces: piecesOf(cp, true) };
-    if (codePoints.size < 100_000) codePoints.set(cp, c);
+    if (bmp) bmpCodePoints[cp.charCodeAt(0)] = c;
+    else if (astralCodePoints.size < 100_000) astralCodePoints.set(cp, c);
   }
   return c;
 }
@@ -189,65 +206,86 @@ export function splitSyllables(run: string): string[] | null {
   return best[n];
 }
 
-/** Tokenises a text for matching. */
-export function foldText(original: string): FoldedText {
-  const tokens: Token[] = [];
-  const runs: FoldedText['runs'] = [];
-  // Fold the whole string to simplified first when opencc keeps its length (it maps char to char
-  // almost always); otherwise fold char by char. Most texts have no traditional character: their
-  // code points' pieces are looked up once.
-  const plain: Piece[][] = [];
-  for (const cp of original) {
-    const c = codePoint(cp);
-    if (c.traditional) {
-      plain.length = 0;
-      break;
-    }
-    plain.push(c.pieces);
-  }
-  const whole = plain.length || !original ? original : t2s(original);
-  const aligned = whole.length === original.length;
-  let latin: Array<{ c: string; start: number; end: number }> = [];
+/** Builds a text's tokens from its code points' pieces, splitting Latin runs into syllables. */
+class Tokens {
+  readonly tokens: Token[] = [];
+  readonly runs: FoldedText['runs'] = [];
+  private latin: Array<{ c: string; start: number; end: number }> = [];
 
-  const flushLatin = () => {
+  /** The pieces of the code point at [start, end) of the original. */
+  add(pieces: readonly Piece[], start: number, end: number): void {
+    // (an invisible code point has no pieces: neither a token nor a separator)
+    for (const p of pieces) {
+      if (p.kind === 'latin') {
+        this.latin.push({ c: p.text, start, end });
+        continue;
+      }
+      this.flushLatin();
+      if (p.kind === 'separator') continue; // dropped
+      this.tokens.push({ kind: p.kind, text: p.text, syls: p.syls, start, end, run: -1, key: p.key });
+    }
+  }
+
+  flushLatin(): void {
+    const { latin, tokens } = this;
     if (!latin.length) return;
     const text = latin.map((l) => l.c).join('');
-    const run = runs.length;
+    const run = this.runs.length;
     const first = tokens.length;
     const parts = text.length > 1 ? splitSyllables(text) : null;
     if (parts && parts.length > 0) {
       let k = 0;
       for (const p of parts) {
-        tokens.push({ kind: 'syllable', text: p, syls: [p], start: latin[k].start, end: latin[k + p.length - 1].end, run });
+        tokens.push({ kind: 'syllable', text: p, syls: [p], start: latin[k].start, end: latin[k + p.length - 1].end, run, key: tokenKey('syllable', p) });
         k += p.length;
       }
     } else if (text === 'x') {
-      tokens.push({ kind: 'wildcard', text: 'x', syls: [], start: latin[0].start, end: latin[0].end, run });
+      tokens.push({ kind: 'wildcard', text: 'x', syls: [], start: latin[0].start, end: latin[0].end, run, key: tokenKey('wildcard', 'x') });
     } else {
-      for (const l of latin) tokens.push({ kind: 'letter', text: l.c, syls: pinyinSyllables().has(l.c) ? [l.c] : [], start: l.start, end: l.end, run });
+      for (const l of latin) tokens.push({ kind: 'letter', text: l.c, syls: pinyinSyllables().has(l.c) ? [l.c] : [], start: l.start, end: l.end, run, key: tokenKey('letter', l.c) });
     }
-    runs.push({ first, last: tokens.length - 1 });
-    latin = [];
-  };
+    this.runs.push({ first, last: tokens.length - 1 });
+    this.latin = [];
+  }
+}
 
+/** The tokens of a text with no traditional character (most texts), read by UTF-16 unit; null when
+ *  it has one (its phrases are converted first: foldText). */
+function foldPlain(original: string): FoldedText | null {
+  const out = new Tokens();
+  for (let i = 0; i < original.length; ) {
+    const u = original.charCodeAt(i);
+    const pair = u >= 0xd800 && u <= 0xdbff && i + 1 < original.length && (original.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    const end = pair ? i + 2 : i + 1;
+    const c = (!pair && bmpCodePoints[u]) || codePoint(pair ? original.slice(i, end) : original[i]);
+    if (c.traditional) return null;
+    out.add(c.pieces, i, end);
+    i = end;
+  }
+  out.flushLatin();
+  return { original, simplified: original, tokens: out.tokens, runs: out.runs };
+}
+
+/** Tokenises a text for matching. */
+export function foldText(original: string): FoldedText {
+  return foldPlain(original) ?? foldTraditional(original);
+}
+
+/**
+ * A text with traditional characters: the whole string is folded to simplified first when opencc
+ * keeps its length (it maps char to char almost always; its phrase tables beat char-by-char);
+ * otherwise each code point is folded on its own.
+ */
+function foldTraditional(original: string): FoldedText {
+  const whole = t2s(original);
+  const aligned = whole.length === original.length;
+  const out = new Tokens();
   let i = 0;
-  let k = 0;
   for (const cp of original) {
     const start = i;
-    const end = i + cp.length;
-    i = end;
-    const pieces = plain.length ? plain[k++] : piecesOf(aligned ? whole.slice(start, end) : cp, aligned);
-    // (an invisible code point has no pieces: neither a token nor a separator)
-    for (const p of pieces) {
-      if (p.kind === 'latin') {
-        latin.push({ c: p.text, start, end });
-        continue;
-      }
-      flushLatin();
-      if (p.kind === 'separator') continue; // dropped
-      tokens.push({ kind: p.kind, text: p.text, syls: p.syls, start, end, run: -1 });
-    }
+    i += cp.length;
+    out.add(piecesOf(aligned ? whole.slice(start, i) : cp, aligned), start, i);
   }
-  flushLatin();
-  return { original, simplified: aligned ? whole : original, tokens, runs };
+  out.flushLatin();
+  return { original, simplified: aligned ? whole : original, tokens: out.tokens, runs: out.runs };
 }

@@ -196,12 +196,16 @@ function matcher(ctx: Context, supply: PatternCandidates): (entry: WordEntry, at
       return null;
     }
     if (e.kind === 'alt') {
-      const after: Cont = { els, j: j + 1, next: cont };
+      let after: Cont | null = null;
       const here = tokens[t];
-      for (const option of supply.options(e)) {
-        // (an option whose first character this token cannot stand for fails at once: not walked)
-        if (option.length && (!here || !stepFor(option[0], here))) continue;
-        const r = walk(option, 0, after, t, runStart, softFrom);
+      const { list, first } = supply.options(e);
+      const bits = first && here ? supply.charsAt(t) : null;
+      for (let i = 0; i < list.length; i++) {
+        const option = list[i];
+        // An option whose first character this token cannot stand for fails at once: not walked (the
+        // index's bits rule out most without a look at the readings).
+        if (option.length && (!here || (bits && !((bits[first![i] >>> 5] >>> (first![i] & 31)) & 1)) || !stepFor(option[0], here))) continue;
+        const r = walk(option, 0, (after ??= { els, j: j + 1, next: cont }), t, runStart, softFrom);
         if (r !== null) return r;
       }
       return null;
