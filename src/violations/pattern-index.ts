@@ -32,9 +32,12 @@ interface PatternIndex {
   optionsOfAlt: Int32Array[];
   allOfAlt: AltOptions[];
   needs: Int32Array[];
-  /** By need id: the first characters of its options, as bits by character id (a need none of whose
-   *  first characters the text has is ruled out without looking at its options). */
-  needFirsts: Uint32Array[];
+  /** By need id, as bits by character id: its one-character options (one the text has supplies the
+   *  need) and the first characters of its longer ones (none there: the need is not supplied); the
+   *  longer options, looked at only when both tests leave it open. */
+  needSingles: Int32Array[];
+  needFirsts: Int32Array[];
+  needLonger: Int32Array[];
   /** Key (c:<char>, s:<syllable>, i:<letter>) → the characters a token with it can stand for / the
    *  entries whose first token can hold it. */
   charsByKey: Map<string, number[]>;
@@ -43,20 +46,23 @@ interface PatternIndex {
    *  first that second one may be (0: the entry may end after one). */
   secondAt: number[][];
   secondWithin: Int32Array;
-  /** TokenIndex.second with no bit set (past a text's last token). */
+  /** TokenIndex.second with no bit set (past a text's last token); the entries that may end after
+   *  one token, as bits; those with a gap first whose second token is within reach of the token at
+   *  hand (scratch, cleared after each token). */
   noSecond: Uint32Array;
+  endAfterOne: Uint32Array;
+  farReached: Uint32Array;
   /** By Token.key: the characters the token can stand for, the entries it can start and those it can
    *  be the second token of (TokenIndex). */
   byKey: Array<TokenIndex | undefined>;
-  /** What the current text can supply: a character is there when charSeen holds the text's stamp
-   *  `generation`; an option or need was found there (2·stamp + 1) or not (2·stamp), else not yet asked. */
-  charSeen: Uint32Array;
+  /** What the current text (stamped `generation`) can supply: the characters its tokens can stand for,
+   *  as bits by character id; an option or need was found there (2·stamp + 1) or not (2·stamp), else
+   *  not yet asked. */
+  seenBits: Uint32Array;
   optionState: Uint32Array;
   needState: Uint32Array;
   /** By entry id: whether the text can supply every element the entry cannot skip (as the others). */
   entryState: Uint32Array;
-  /** The characters the current text's tokens can stand for, as bits (with charSeen). */
-  seenBits: Uint32Array;
   /** By alternative number: the options the text can supply, worked out for the text stamped in altState. */
   altSupplied: AltOptions[];
   altState: Uint32Array;
@@ -149,6 +155,14 @@ function setBit(bits: Uint32Array, i: number): void {
   bits[i >>> 5] |= 1 << (i & 31);
 }
 
+/** The words of a bit set that have a bit set, as pairs: (word index, its bits). Most sets here have
+ *  a few bits among hundreds: the pairs are what a test against another set needs to read. */
+function wordsOf(bits: Uint32Array): Int32Array {
+  const pairs: number[] = [];
+  bits.forEach((b, w) => b && pairs.push(w, b));
+  return Int32Array.from(pairs);
+}
+
 function compile(lists: WordLists): PatternIndex {
   const chars = new Numbering<CharElement>();
   const options = new Numbering<Int32Array>();
@@ -196,17 +210,22 @@ function compile(lists: WordLists): PatternIndex {
   }
 
   const charWords = (chars.values.length + 31) >>> 5;
-  const needFirsts = needs.values.map((opts) => {
+  const needBits = (opts: Int32Array, length: (n: number) => boolean) => {
     const bits = new Uint32Array(charWords);
-    for (const o of opts) if (options.values[o].length) setBit(bits, options.values[o][0]);
+    for (const o of opts) if (length(options.values[o].length)) setBit(bits, options.values[o][0]);
     return bits;
-  });
+  };
+  const needSingles = needs.values.map((opts) => wordsOf(needBits(opts, (n) => n === 1)));
+  const needFirsts = needs.values.map((opts) => wordsOf(needBits(opts, (n) => n > 1)));
+  const needLonger = needs.values.map((opts) => opts.filter((o) => options.values[o].length > 1));
   const charsByKey = new Map<string, number[]>();
   chars.values.forEach((c, id) => keysOfChar(c).forEach((k) => push(charsByKey, k, id)));
   const secondAt: number[][] = chars.values.map(() => []);
   const secondWithin = new Int32Array(lists.entries.length);
+  const entryWords = (lists.entries.length + 31) >>> 5;
+  const endAfterOne = new Uint32Array(entryWords);
   seconds.forEach((second, id) => {
-    if (!second) return;
+    if (!second) return setBit(endAfterOne, id);
     secondWithin[id] = second.within;
     for (const c of new Set(second.chars)) secondAt[c].push(id);
   });
@@ -217,14 +236,17 @@ function compile(lists: WordLists): PatternIndex {
     optionsOfAlt,
     allOfAlt,
     needs: needs.values,
+    needSingles,
     needFirsts,
+    needLonger,
     charsByKey,
     startsByKey,
     secondAt,
     secondWithin,
-    noSecond: new Uint32Array((lists.entries.length + 31) >>> 5),
+    noSecond: new Uint32Array(entryWords),
+    endAfterOne,
+    farReached: new Uint32Array(entryWords),
     byKey: [],
-    charSeen: new Uint32Array(chars.values.length),
     optionState: new Uint32Array(options.values.length),
     needState: new Uint32Array(needs.values.length),
     entryState: new Uint32Array(lists.entries.length),
@@ -247,15 +269,32 @@ function indexOf(lists: WordLists): PatternIndex {
 }
 
 interface TokenIndex {
-  /** The characters it can stand for, the entries it can start (ascending); the characters as bits
-   *  too (all set for a wildcard, which may stand for any: wording.ts stepFor). */
+  /** The characters it can stand for; as bits too (all set for a wildcard, which may stand for any:
+   *  wording.ts stepFor). */
   chars: Int32Array;
   charBits: Uint32Array;
-  starts: Int32Array;
-  /** The entries it can be the second token of: those whose second token comes next, as bits by
-   *  entry id (a test, not a list to walk); those whose second may come further on (a gap first), listed. */
+  charWords: Int32Array;
+  /** The entries it can start: those whose second token comes next or that may end after one, as
+   *  bits by entry id; those whose second may come further on (a gap first), listed; whether any. */
+  nearStarts: Uint32Array;
+  farStarts: Int32Array;
+  /** The words of nearStarts that hold an entry it can start, near or far, last first (none: it starts none). */
+  startWords: Int32Array;
+  /** The entries it can be the second token of, alike (a wildcard: every one whose second comes next). */
   second: Uint32Array;
   farSeconds: Int32Array;
+}
+
+/** Entry ids as bits (those whose second token comes next or that may end after one) and a list (the
+ *  others). */
+function splitByReach(ix: PatternIndex, ids: ArrayLike<number>): [Uint32Array, Int32Array] {
+  const near = new Uint32Array(ix.noSecond.length);
+  const far: number[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    if (ix.secondWithin[ids[i]] > 1) far.push(ids[i]);
+    else setBit(near, ids[i]);
+  }
+  return [near, Int32Array.from(far)];
 }
 
 function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
@@ -264,14 +303,18 @@ function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
     const keys = keysOfToken(t);
     const union = (m: Map<string, number[]>) => Int32Array.from(new Set(keys.flatMap((k) => m.get(k) ?? []))).sort();
     const chars = union(ix.charsByKey);
-    const seconds = new Set(Array.from(chars, (c) => ix.secondAt[c]).flat());
-    const second = new Uint32Array(ix.noSecond.length);
-    for (const id of seconds) if (ix.secondWithin[id] === 1) setBit(second, id);
-    const farSeconds = Int32Array.from([...seconds].filter((id) => ix.secondWithin[id] > 1));
+    const [nearStarts, farStarts] = splitByReach(ix, union(ix.startsByKey));
+    const [second, farSeconds] = splitByReach(ix, [...new Set(Array.from(chars, (c) => ix.secondAt[c]).flat())].sort((a, b) => a - b));
+    if (t.kind === 'wildcard') second.fill(0xffffffff);
     const charBits = new Uint32Array(ix.seenBits.length);
     if (t.kind === 'wildcard') charBits.fill(0xffffffff);
     else for (const c of chars) setBit(charBits, c);
-    found = { chars, charBits, starts: union(ix.startsByKey), second, farSeconds };
+    const startWords = new Set([...farStarts].map((id) => id >>> 5));
+    nearStarts.forEach((b, w) => b && startWords.add(w));
+    const charWords = t.kind === 'wildcard' ? new Int32Array() : wordsOf(charBits);
+    found = { chars, charBits, charWords, nearStarts, farStarts, startWords: Int32Array.from(startWords).sort().reverse(), second, farSeconds };
+    // (filled in order: an array with holes far apart would turn into a dictionary)
+    while (ix.byKey.length < t.key) ix.byKey.push(undefined);
     ix.byKey[t.key] = found;
   }
   return found;
@@ -310,17 +353,15 @@ const anyChar = () => null;
 /** A new stamp for a text, with the characters its tokens can stand for marked. */
 function markChars(ix: PatternIndex, perToken: readonly TokenIndex[]): number {
   if (++ix.generation >= 0x7fffffff) {
-    for (const a of [ix.charSeen, ix.optionState, ix.needState, ix.entryState, ix.altState]) a.fill(0);
+    for (const a of [ix.optionState, ix.needState, ix.entryState, ix.altState]) a.fill(0);
     ix.generation = 1;
   }
   const g = ix.generation;
-  const { charSeen, seenBits } = ix;
-  seenBits.fill(0);
-  for (const { chars } of perToken) {
-    for (let i = 0; i < chars.length; i++) {
-      charSeen[chars[i]] = g;
-      setBit(seenBits, chars[i]);
-    }
+  const seen = ix.seenBits;
+  seen.fill(0);
+  for (let t = 0; t < perToken.length; t++) {
+    const words = perToken[t].charWords;
+    for (let i = 0; i < words.length; i += 2) seen[words[i]] |= words[i + 1];
   }
   return g;
 }
@@ -331,7 +372,8 @@ function optionSupplied(ix: PatternIndex, g: number, o: number): boolean {
   if (state >>> 1 === g) return (state & 1) === 1;
   const chars = ix.options[o];
   let all = true;
-  for (let k = 0; k < chars.length && all; k++) all = ix.charSeen[chars[k]] === g;
+  const seen = ix.seenBits;
+  for (let k = 0; k < chars.length && all; k++) all = ((seen[chars[k] >>> 5] >>> (chars[k] & 31)) & 1) === 1;
   ix.optionState[o] = 2 * g + (all ? 1 : 0);
   return all;
 }
@@ -340,14 +382,18 @@ function optionSupplied(ix: PatternIndex, g: number, o: number): boolean {
 function needSupplied(ix: PatternIndex, g: number, n: number): boolean {
   const state = ix.needState[n];
   if (state >>> 1 === g) return (state & 1) === 1;
-  let any = false;
-  const firsts = ix.needFirsts[n];
   const seen = ix.seenBits;
-  for (let w = 0; w < firsts.length && !any; w++) any = (firsts[w] & seen[w]) !== 0;
-  if (any) {
-    const opts = ix.needs[n];
-    any = false;
-    for (let k = 0; k < opts.length && !any; k++) any = optionSupplied(ix, g, opts[k]);
+  const singles = ix.needSingles[n];
+  let any = false;
+  for (let i = 0; i < singles.length && !any; i += 2) any = (singles[i + 1] & seen[singles[i]]) !== 0;
+  let open = false;
+  if (!any) {
+    const firsts = ix.needFirsts[n];
+    for (let i = 0; i < firsts.length && !open; i += 2) open = (firsts[i + 1] & seen[firsts[i]]) !== 0;
+  }
+  if (open) {
+    const longer = ix.needLonger[n];
+    for (let k = 0; k < longer.length && !any; k++) any = optionSupplied(ix, g, longer[k]);
   }
   ix.needState[n] = 2 * g + (any ? 1 : 0);
   return any;
@@ -409,6 +455,7 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
   const base = ix.reachBase;
   ix.reachBase += n + 1;
   let nextWildcard = Infinity;
+  const { endAfterOne, farReached } = ix;
   const candidates: Candidate[] = []; // (in reverse until the end)
   for (let at = n - 1; at >= 0; at--) {
     // (the next token's bits: all clear at the text's end)
@@ -419,24 +466,35 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
       for (let i = 0; i < far.length; i++) secondNear[far[i]] = base + at + 1;
       if (tokens[at + 1].kind === 'wildcard') nextWildcard = at + 1;
     }
-    const starts = perToken[at].starts;
-    for (let i = starts.length - 1; i >= 0; i--) {
-      const id = starts[i];
-      // A token within reach that can stand for the character the entry takes second (a wildcard can).
+    const here = perToken[at];
+    const { startWords } = here;
+    if (!startWords.length) continue;
+    // A token within reach that can stand for the character the entry takes second (a wildcard can):
+    // the next one (bits), or one as far as the gaps allow (farReached, cleared as it is read).
+    const { nearStarts, farStarts } = here;
+    for (let i = 0; i < farStarts.length; i++) {
+      const id = farStarts[i];
       const within = secondWithin[id];
-      if (within === 1) {
-        if (!((second[id >>> 5] >>> (id & 31)) & 1) && nextWildcard !== at + 1) continue;
-      } else if (within) {
-        const near = secondNear[id] - base;
-        if (!(near > at && near <= at + within) && nextWildcard > at + within) continue;
+      const near = secondNear[id] - base;
+      if ((near > at && near <= at + within) || nextWildcard <= at + within) setBit(farReached, id);
+    }
+    // (by entry id, descending: reversed with the rest at the end)
+    for (let k = 0; k < startWords.length; k++) {
+      const w = startWords[k];
+      let bits = (nearStarts[w] & (second[w] | endAfterOne[w])) | farReached[w];
+      farReached[w] = 0;
+      while (bits !== 0) {
+        const b = 31 - Math.clz32(bits);
+        bits &= ~(1 << b);
+        const id = w * 32 + b;
+        const { entry, needs } = ix.entries[id]!;
+        // A wildcard may stand for any character a match needs beyond its first.
+        if (!wildcard && needs.length) {
+          g ||= markChars(ix, perToken);
+          if (!entrySupplied(ix, g, id, needs)) continue;
+        }
+        candidates.push({ at, entry });
       }
-      const { entry, needs } = ix.entries[id]!;
-      // A wildcard may stand for any character a match needs beyond its first.
-      if (!wildcard && needs.length) {
-        g ||= markChars(ix, perToken);
-        if (!entrySupplied(ix, g, id, needs)) continue;
-      }
-      candidates.push({ at, entry });
     }
   }
   candidates.reverse();

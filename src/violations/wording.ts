@@ -58,13 +58,18 @@ const HAN = /\p{Script=Han}/u;
 const HARD_BREAK = /[，。！？；：、…,!?;:\n\r]/u;
 /** Sentence punctuation: nothing reaches across it. */
 const SENTENCE_END = /[。！？!?\n\r]/u;
+/** A character String.prototype.trim keeps (\s is the same set): without one a text is blank. */
+const NOT_BLANK = /\S/;
+/** What lies between two tokens, by UTF-16 unit: clause punctuation (1), also ending a sentence (2). */
+const BREAKS = new Uint8Array(0x10000);
+for (const c of '，。！？；：、…,!?;:\n\r') BREAKS[c.charCodeAt(0)] = SENTENCE_END.test(c) ? 2 : 1;
 
 interface Context {
   folded: FoldedText;
   tokens: Token[];
-  /** hardBefore[t]: clause punctuation between token t-1 and token t; sentenceBefore[t]: sentence punctuation. */
-  hardBefore: boolean[];
-  sentenceBefore: boolean[];
+  /** hardBefore[t]: clause punctuation between token t-1 and token t (1); sentenceBefore[t]: sentence punctuation. */
+  hardBefore: Uint8Array;
+  sentenceBefore: Uint8Array;
   /** The text's words (segment.ts: cut on first use, and most texts never get that far), and whether
    *  a word starts or ends at a UTF-16 offset — as jieba has it, but a typed syllable or letter is a
    *  word of its own and a particle after a longer word ends one (去死|吧). */
@@ -79,13 +84,14 @@ const PARTICLE_END = /^[\p{Script=Han}]{2,}[吧啊呀了的们吗嘛呢儿]$/u;
 
 function context(text: string, folded: FoldedText): Context {
   const { tokens } = folded;
-  // Most tokens touch the one before: only the text between two that do not is tested.
-  const hardBefore: boolean[] = [];
-  const sentenceBefore: boolean[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const between = i > 0 && tokens[i].start > tokens[i - 1].end ? text.slice(tokens[i - 1].end, tokens[i].start) : '';
-    hardBefore.push(between !== '' && HARD_BREAK.test(between));
-    sentenceBefore.push(between !== '' && SENTENCE_END.test(between));
+  // Most tokens touch the one before: only the text between two that do not is read.
+  const hardBefore = new Uint8Array(tokens.length);
+  const sentenceBefore = new Uint8Array(tokens.length);
+  for (let i = 1; i < tokens.length; i++) {
+    let found = 0;
+    for (let k = tokens[i - 1].end; k < tokens[i].start; k++) found |= BREAKS[text.charCodeAt(k)];
+    hardBefore[i] = found ? 1 : 0;
+    sentenceBefore[i] = found & 2 ? 1 : 0;
   }
   let segmented: Words | null = null;
   const wordsOf = () => (segmented ??= words(folded.simplified));
@@ -278,17 +284,30 @@ function patternHits(text: string, ctx: Context, supply: PatternCandidates): Raw
   return hits;
 }
 
+/** A latin or exact entry, with the Han characters of an exact one. */
+interface PlainEntry {
+  entry: WordEntry;
+  han: string[];
+}
+
 /** Whether an exact entry may be in the text: each of its Han characters is a token (folded alike). */
-function mayHold(folded: FoldedText, entry: WordEntry): boolean {
-  for (const c of entry.folded) if (HAN.test(c) && !folded.tokens.some((t) => t.text === c)) return false;
+function mayHold(tokens: readonly Token[], { han }: PlainEntry): boolean {
+  for (const c of han) {
+    let found = false;
+    for (let i = 0; i < tokens.length && !found; i++) found = tokens[i].text === c;
+    if (!found) return false;
+  }
   return true;
 }
 
-const plainOf = new WeakMap<WordLists, WordEntry[]>();
+const plainOf = new WeakMap<WordLists, PlainEntry[]>();
 /** The list set's latin and exact entries (a few among hundreds of patterns), in list order. */
-function plainEntries(lists: WordLists): WordEntry[] {
+function plainEntries(lists: WordLists): PlainEntry[] {
   let plain = plainOf.get(lists);
-  if (!plain) plainOf.set(lists, (plain = lists.entries.filter((e) => e.shape !== 'pattern')));
+  if (!plain) {
+    const entries = lists.entries.filter((e) => e.shape !== 'pattern');
+    plainOf.set(lists, (plain = entries.map((entry) => ({ entry, han: [...entry.folded].filter((c) => HAN.test(c)) }))));
+  }
   return plain;
 }
 
@@ -298,8 +317,9 @@ function plainHits(text: string, lists: WordLists, folded: FoldedText): RawHit[]
   let flat = '';
   // Latin letters in the folded text are the Latin runs' tokens.
   const latin = folded.runs.length > 0;
-  for (const entry of plainEntries(lists)) {
-    if (entry.shape === 'latin' ? !latin : !mayHold(folded, entry)) continue;
+  for (const plain of plainEntries(lists)) {
+    const { entry } = plain;
+    if (entry.shape === 'latin' ? !latin : !mayHold(folded.tokens, plain)) continue;
     if (!chars) {
       // Folded characters with their offsets in the original (the simplified text keeps them).
       chars = [];
@@ -368,7 +388,7 @@ function clauseAround(text: string, start: number, end: number): [number, number
 
 /** Every banned-wording hit in a text (see the header for what is not one), one per place and category. */
 export function findBannedWording(text: string, lists: WordLists, opts: WordingOptions = {}): WordingHit[] {
-  if (!text.trim()) return [];
+  if (!NOT_BLANK.test(text)) return [];
   const folded = foldText(text);
   const supply = patternCandidates(lists, folded.tokens, opts.everyEntry);
   const raw = [...(supply.candidates.length ? patternHits(text, context(text, folded), supply) : []), ...plainHits(text, lists, folded)];
