@@ -63,9 +63,6 @@ interface PatternIndex {
   needState: Uint32Array;
   /** By entry id: whether the text can supply every element the entry cannot skip (as the others). */
   entryState: Uint32Array;
-  /** By alternative number: the options the text can supply, worked out for the text stamped in altState. */
-  altSupplied: AltOptions[];
-  altState: Uint32Array;
   generation: number;
   /** By entry id: the nearest token after the one at hand that can stand for the entry's second
    *  character, as `reachBase` + its position (a text's tokens are numbered from a new base). */
@@ -191,7 +188,7 @@ function compile(lists: WordLists): PatternIndex {
       const opts = Int32Array.from(e.kind === 'alt' ? e.options : [[e]], optionId);
       if (e.kind === 'alt') {
         alts.set(e, optionsOfAlt.push(opts) - 1);
-        allOfAlt.push({ list: e.options, first: Int32Array.from(opts, (o) => options.values[o][0] ?? -1) });
+        allOfAlt.push({ list: e.options, ids: opts, first: Int32Array.from(opts, (o) => options.values[o][0] ?? -1) });
       }
       if (!skippable(e)) own.push(needs.id(opts.join(','), () => opts));
     }
@@ -251,8 +248,6 @@ function compile(lists: WordLists): PatternIndex {
     needState: new Uint32Array(needs.values.length),
     entryState: new Uint32Array(lists.entries.length),
     seenBits: new Uint32Array(charWords),
-    altSupplied: [],
-    altState: new Uint32Array(optionsOfAlt.length),
     secondNear: new Float64Array(lists.entries.length),
     reachBase: 0,
     generation: 0,
@@ -328,10 +323,11 @@ export interface Candidate {
 
 type Alt = Extract<EntryElement, { kind: 'alt' }>;
 
-/** Options of an alternative, in order, with the id of each one's first character (-1: the empty
- *  option; `first` null: ids not known, every option to be tried). */
+/** Options of an alternative, in order, with each one's id (PatternCandidates.supplied) and its
+ *  first character's (-1: the empty option); null: ids not known, every option to be tried. */
 export interface AltOptions {
   list: readonly (readonly CharElement[])[];
+  ids: Int32Array | null;
   first: Int32Array | null;
 }
 
@@ -339,21 +335,23 @@ export interface AltOptions {
 export interface PatternCandidates {
   /** By first token, then list order. */
   candidates: Candidate[];
-  /** The options of an alternative worth trying, in order: those the text can supply (a token for
-   *  each character of it). */
+  /** The options of an alternative, and whether the text can supply one (a token for each character
+   *  of it: only those are worth trying). */
   options(alt: Alt): AltOptions;
+  supplied(option: number): boolean;
   /** The characters token `t` may stand for, as bits by the ids of AltOptions.first (a superset of
    *  wording.ts stepFor's); null: any. */
   charsAt(t: number): Uint32Array | null;
 }
 
-const unknownIds = (alt: Alt): AltOptions => ({ list: alt.options, first: null });
+const unknownIds = (alt: Alt): AltOptions => ({ list: alt.options, ids: null, first: null });
 const anyChar = () => null;
+const anyOption = () => true;
 
 /** A new stamp for a text, with the characters its tokens can stand for marked. */
 function markChars(ix: PatternIndex, perToken: readonly TokenIndex[]): number {
   if (++ix.generation >= 0x7fffffff) {
-    for (const a of [ix.optionState, ix.needState, ix.entryState, ix.altState]) a.fill(0);
+    for (const a of [ix.optionState, ix.needState, ix.entryState]) a.fill(0);
     ix.generation = 1;
   }
   const g = ix.generation;
@@ -399,28 +397,8 @@ function needSupplied(ix: PatternIndex, g: number, n: number): boolean {
   return any;
 }
 
-/** The options of the alternative the text stamped `g` can supply, in order. */
-function altSupplied(ix: PatternIndex, g: number, alt: Alt): AltOptions {
-  const a = ix.alts.get(alt);
-  if (a === undefined) return unknownIds(alt);
-  if (ix.altState[a] !== g) {
-    const ids = ix.optionsOfAlt[a];
-    const all = ix.allOfAlt[a];
-    const list: Array<readonly CharElement[]> = [];
-    const first: number[] = [];
-    for (let i = 0; i < ids.length; i++) {
-      if (!optionSupplied(ix, g, ids[i])) continue;
-      list.push(all.list[i]);
-      first.push(all.first![i]);
-    }
-    ix.altSupplied[a] = { list, first: Int32Array.from(first) };
-    ix.altState[a] = g;
-  }
-  return ix.altSupplied[a];
-}
-
-/** The alternative's options, all, with their first characters' ids. */
-function altAll(ix: PatternIndex, alt: Alt): AltOptions {
+/** The alternative's options, with their ids and first characters' ids. */
+function altOptions(ix: PatternIndex, alt: Alt): AltOptions {
   const a = ix.alts.get(alt);
   return a === undefined ? unknownIds(alt) : ix.allOfAlt[a];
 }
@@ -442,7 +420,7 @@ function entrySupplied(ix: PatternIndex, g: number, id: number, needs: Int32Arra
 export function patternCandidates(lists: WordLists, tokens: readonly Token[], everyEntry = false): PatternCandidates {
   if (everyEntry) {
     const patterns = lists.entries.filter((e) => e.shape === 'pattern');
-    return { candidates: tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry }))), options: unknownIds, charsAt: anyChar };
+    return { candidates: tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry }))), options: unknownIds, supplied: anyOption, charsAt: anyChar };
   }
   const ix = indexOf(lists);
   const n = tokens.length;
@@ -499,6 +477,7 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
   }
   candidates.reverse();
   const charsAt = (t: number) => perToken[t].charBits;
-  if (!g) return { candidates, options: (alt) => altAll(ix, alt), charsAt };
-  return { candidates, options: (alt) => altSupplied(ix, g, alt), charsAt };
+  const options = (alt: Alt) => altOptions(ix, alt);
+  // (no stamp: the text has a wildcard, or no candidate needed to ask; its options are all tried)
+  return { candidates, options, supplied: g ? (o: number) => optionSupplied(ix, g, o) : anyOption, charsAt };
 }

@@ -204,13 +204,16 @@ function matcher(ctx: Context, supply: PatternCandidates): (entry: WordEntry, at
     if (e.kind === 'alt') {
       let after: Cont | null = null;
       const here = tokens[t];
-      const { list, first } = supply.options(e);
+      const { list, ids, first } = supply.options(e);
       const bits = first && here ? supply.charsAt(t) : null;
       for (let i = 0; i < list.length; i++) {
         const option = list[i];
-        // An option whose first character this token cannot stand for fails at once: not walked (the
-        // index's bits rule out most without a look at the readings).
-        if (option.length && (!here || (bits && !((bits[first![i] >>> 5] >>> (first![i] & 31)) & 1)) || !stepFor(option[0], here))) continue;
+        // An option the text cannot supply, or whose first character this token cannot stand for,
+        // fails at once: not walked (the index's bits rule out most without a look at the readings).
+        if (option.length) {
+          if (!here || (bits && !((bits[first![i] >>> 5] >>> (first![i] & 31)) & 1))) continue;
+          if ((ids && !supply.supplied(ids[i])) || !stepFor(option[0], here)) continue;
+        }
         const r = walk(option, 0, (after ??= { els, j: j + 1, next: cont }), t, runStart, softFrom);
         if (r !== null) return r;
       }
