@@ -32,11 +32,10 @@ interface PatternIndex {
   optionsOfAlt: Int32Array[];
   allOfAlt: AltOptions[];
   needs: Int32Array[];
-  /** By need id, as bits by character id: its one-character options (one the text has supplies the
-   *  need) and the first characters of its longer ones (none there: the need is not supplied); the
-   *  longer options, looked at only when both tests leave it open. */
+  /** By need id: its one-character options, as bits by character id (one the text has supplies the
+   *  need); its longer options by their first character, as runs (character, n, n option ids), each
+   *  option looked at only when the text has its first character. */
   needSingles: Int32Array[];
-  needFirsts: Int32Array[];
   needLonger: Int32Array[];
   /** Key (c:<char>, s:<syllable>, i:<letter>) → the characters a token with it can stand for / the
    *  entries whose first token can hold it. */
@@ -207,14 +206,16 @@ function compile(lists: WordLists): PatternIndex {
   }
 
   const charWords = (chars.values.length + 31) >>> 5;
-  const needBits = (opts: Int32Array, length: (n: number) => boolean) => {
+  const needSingles = needs.values.map((opts) => {
     const bits = new Uint32Array(charWords);
-    for (const o of opts) if (length(options.values[o].length)) setBit(bits, options.values[o][0]);
-    return bits;
-  };
-  const needSingles = needs.values.map((opts) => wordsOf(needBits(opts, (n) => n === 1)));
-  const needFirsts = needs.values.map((opts) => wordsOf(needBits(opts, (n) => n > 1)));
-  const needLonger = needs.values.map((opts) => opts.filter((o) => options.values[o].length > 1));
+    for (const o of opts) if (options.values[o].length === 1) setBit(bits, options.values[o][0]);
+    return wordsOf(bits);
+  });
+  const needLonger = needs.values.map((opts) => {
+    const byFirst = new Map<number, number[]>();
+    for (const o of opts) if (options.values[o].length > 1) byFirst.set(options.values[o][0], [...(byFirst.get(options.values[o][0]) ?? []), o]);
+    return Int32Array.from([...byFirst].flatMap(([c, os]) => [c, os.length, ...os]));
+  });
   const charsByKey = new Map<string, number[]>();
   chars.values.forEach((c, id) => keysOfChar(c).forEach((k) => push(charsByKey, k, id)));
   const secondAt: number[][] = chars.values.map(() => []);
@@ -234,7 +235,6 @@ function compile(lists: WordLists): PatternIndex {
     allOfAlt,
     needs: needs.values,
     needSingles,
-    needFirsts,
     needLonger,
     charsByKey,
     startsByKey,
@@ -384,14 +384,10 @@ function needSupplied(ix: PatternIndex, g: number, n: number): boolean {
   const singles = ix.needSingles[n];
   let any = false;
   for (let i = 0; i < singles.length && !any; i += 2) any = (singles[i + 1] & seen[singles[i]]) !== 0;
-  let open = false;
-  if (!any) {
-    const firsts = ix.needFirsts[n];
-    for (let i = 0; i < firsts.length && !open; i += 2) open = (firsts[i + 1] & seen[firsts[i]]) !== 0;
-  }
-  if (open) {
-    const longer = ix.needLonger[n];
-    for (let k = 0; k < longer.length && !any; k++) any = optionSupplied(ix, g, longer[k]);
+  const longer = ix.needLonger[n];
+  for (let i = 0; i < longer.length && !any; i += 2 + longer[i + 1]) {
+    if (!((seen[longer[i] >>> 5] >>> (longer[i] & 31)) & 1)) continue;
+    for (let k = 0; k < longer[i + 1] && !any; k++) any = optionSupplied(ix, g, longer[i + 2 + k]);
   }
   ix.needState[n] = 2 * g + (any ? 1 : 0);
   return any;
@@ -424,8 +420,12 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
   }
   const ix = indexOf(lists);
   const n = tokens.length;
-  const perToken = tokens.map((t) => tokenIndex(ix, t));
-  const wildcard = tokens.some((t) => t.kind === 'wildcard');
+  const perToken: TokenIndex[] = new Array(n);
+  let wildcard = false;
+  for (let i = 0; i < n; i++) {
+    perToken[i] = ix.byKey[tokens[i].key] ?? tokenIndex(ix, tokens[i]);
+    wildcard ||= tokens[i].kind === 'wildcard';
+  }
   let g = 0; // the text's stamp, once its characters are marked
   // From the last token back, so that where each entry's second character can be next is known.
   // (A new base per text: an earlier text's marks are all behind it; exact for 2^53 tokens.)
