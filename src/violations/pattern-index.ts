@@ -187,7 +187,9 @@ function compile(lists: WordLists): PatternIndex {
       const opts = Int32Array.from(e.kind === 'alt' ? e.options : [[e]], optionId);
       if (e.kind === 'alt') {
         alts.set(e, optionsOfAlt.push(opts) - 1);
-        allOfAlt.push({ list: e.options, ids: opts, first: Int32Array.from(opts, (o) => options.values[o][0] ?? -1) });
+        const first = Int32Array.from(opts, (o) => options.values[o][0] ?? -1);
+        // (firsts once every character is numbered, below)
+        allOfAlt.push({ n: allOfAlt.length, list: e.options, ids: opts, first, firsts: null, empty: Int32Array.from(first.keys()).filter((i) => first[i] < 0) });
       }
       if (!skippable(e)) own.push(needs.id(opts.join(','), () => opts));
     }
@@ -206,6 +208,10 @@ function compile(lists: WordLists): PatternIndex {
   }
 
   const charWords = (chars.values.length + 31) >>> 5;
+  for (const alt of allOfAlt) {
+    alt.firsts = new Uint32Array(charWords);
+    for (const c of alt.first!) if (c >= 0) setBit(alt.firsts, c);
+  }
   const needSingles = needs.values.map((opts) => {
     const bits = new Uint32Array(charWords);
     for (const o of opts) if (options.values[o].length === 1) setBit(bits, options.values[o][0]);
@@ -269,6 +275,8 @@ interface TokenIndex {
   chars: Int32Array;
   charBits: Uint32Array;
   charWords: Int32Array;
+  /** By alternative number: the options worth trying at a token like this one (optionsAt), on first ask. */
+  optionsAt: Map<number, Int32Array> | null;
   /** The entries it can start: those whose second token comes next or that may end after one, as
    *  bits by entry id; those whose second may come further on (a gap first), listed; whether any. */
   nearStarts: Uint32Array;
@@ -307,7 +315,7 @@ function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
     const startWords = new Set([...farStarts].map((id) => id >>> 5));
     nearStarts.forEach((b, w) => b && startWords.add(w));
     const charWords = t.kind === 'wildcard' ? new Int32Array() : wordsOf(charBits);
-    found = { chars, charBits, charWords, nearStarts, farStarts, startWords: Int32Array.from(startWords).sort().reverse(), second, farSeconds };
+    found = { chars, charBits, charWords, optionsAt: null, nearStarts, farStarts, startWords: Int32Array.from(startWords).sort().reverse(), second, farSeconds };
     // (filled in order: an array with holes far apart would turn into a dictionary)
     while (ix.byKey.length < t.key) ix.byKey.push(undefined);
     ix.byKey[t.key] = found;
@@ -324,11 +332,16 @@ export interface Candidate {
 type Alt = Extract<EntryElement, { kind: 'alt' }>;
 
 /** Options of an alternative, in order, with each one's id (PatternCandidates.supplied) and its
- *  first character's (-1: the empty option); null: ids not known, every option to be tried. */
+ *  first character's (-1: the empty option), and the empty one's position; `n`: the alternative's
+ *  number (-1, ids null: not known to the index, every option to be tried). */
 export interface AltOptions {
+  n: number;
   list: readonly (readonly CharElement[])[];
   ids: Int32Array | null;
   first: Int32Array | null;
+  /** The first characters as bits by character id; the positions of the empty option. */
+  firsts: Uint32Array | null;
+  empty: Int32Array | null;
 }
 
 /** Where in a text the patterns are worth walking, and which options the text can supply. */
@@ -339,13 +352,14 @@ export interface PatternCandidates {
    *  of it: only those are worth trying). */
   options(alt: Alt): AltOptions;
   supplied(option: number): boolean;
-  /** The characters token `t` may stand for, as bits by the ids of AltOptions.first (a superset of
-   *  wording.ts stepFor's); null: any. */
-  charsAt(t: number): Uint32Array | null;
+  /** The positions of the options worth trying at token `t` (past the last: the empty one), in
+   *  order: the empty one and those whose first character the token may stand for (a superset of
+   *  wording.ts stepFor's); null: every option (a wildcard may stand for any character). */
+  optionsAt(alt: AltOptions, t: number): Int32Array | null;
 }
 
-const unknownIds = (alt: Alt): AltOptions => ({ list: alt.options, ids: null, first: null });
-const anyChar = () => null;
+const unknownIds = (alt: Alt): AltOptions => ({ n: -1, list: alt.options, ids: null, first: null, firsts: null, empty: null });
+const everyOption = () => null;
 const anyOption = () => true;
 
 /** A new stamp for a text, with the characters its tokens can stand for marked. */
@@ -416,7 +430,7 @@ function entrySupplied(ix: PatternIndex, g: number, id: number, needs: Int32Arra
 export function patternCandidates(lists: WordLists, tokens: readonly Token[], everyEntry = false): PatternCandidates {
   if (everyEntry) {
     const patterns = lists.entries.filter((e) => e.shape === 'pattern');
-    return { candidates: tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry }))), options: unknownIds, supplied: anyOption, charsAt: anyChar };
+    return { candidates: tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry }))), options: unknownIds, supplied: anyOption, optionsAt: everyOption };
   }
   const ix = indexOf(lists);
   const n = tokens.length;
@@ -476,8 +490,26 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
     }
   }
   candidates.reverse();
-  const charsAt = (t: number) => perToken[t].charBits;
+  const optionsAt = (alt: AltOptions, t: number): Int32Array | null => {
+    if (alt.n < 0 || (t < n && tokens[t].kind === 'wildcard')) return null;
+    if (t >= n) return alt.empty;
+    const token = perToken[t];
+    // (most tokens can start none: answered from the bits, not kept)
+    let starts = false;
+    const words = token.charWords;
+    for (let i = 0; i < words.length && !starts; i += 2) starts = (words[i + 1] & alt.firsts![words[i]]) !== 0;
+    if (!starts) return alt.empty;
+    let found = (token.optionsAt ??= new Map()).get(alt.n);
+    if (!found) {
+      const { first } = alt;
+      const bits = token.charBits;
+      const at: number[] = [];
+      for (let i = 0; i < first!.length; i++) if (first![i] < 0 || (bits[first![i] >>> 5] >>> (first![i] & 31)) & 1) at.push(i);
+      token.optionsAt.set(alt.n, (found = Int32Array.from(at)));
+    }
+    return found;
+  };
   const options = (alt: Alt) => altOptions(ix, alt);
   // (no stamp: the text has a wildcard, or no candidate needed to ask; its options are all tried)
-  return { candidates, options, supplied: g ? (o: number) => optionSupplied(ix, g, o) : anyOption, charsAt };
+  return { candidates, options, supplied: g ? (o: number) => optionSupplied(ix, g, o) : anyOption, optionsAt };
 }

@@ -204,16 +204,15 @@ function matcher(ctx: Context, supply: PatternCandidates): (entry: WordEntry, at
     if (e.kind === 'alt') {
       let after: Cont | null = null;
       const here = tokens[t];
-      const { list, ids, first } = supply.options(e);
-      const bits = first && here ? supply.charsAt(t) : null;
-      for (let i = 0; i < list.length; i++) {
+      const alt = supply.options(e);
+      const { list, ids } = alt;
+      // An option the text cannot supply, or whose first character this token cannot stand for, fails
+      // at once: not walked (the index lists those the token may start without a look at the readings).
+      const worth = supply.optionsAt(alt, t);
+      for (let k = 0, end = worth ? worth.length : list.length; k < end; k++) {
+        const i = worth ? worth[k] : k;
         const option = list[i];
-        // An option the text cannot supply, or whose first character this token cannot stand for,
-        // fails at once: not walked (the index's bits rule out most without a look at the readings).
-        if (option.length) {
-          if (!here || (bits && !((bits[first![i] >>> 5] >>> (first![i] & 31)) & 1))) continue;
-          if ((ids && !supply.supplied(ids[i])) || !stepFor(option[0], here)) continue;
-        }
+        if (option.length && (!here || (ids && !supply.supplied(ids[i])) || !stepFor(option[0], here))) continue;
         const r = walk(option, 0, (after ??= { els, j: j + 1, next: cont }), t, runStart, softFrom);
         if (r !== null) return r;
       }
