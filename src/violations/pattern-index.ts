@@ -2,16 +2,19 @@
  * The pattern index of a list set (issue #15: the scan compiles its patterns once per run and indexes
  * them). A token can stand for an entry's character in four ways (wording.ts stepFor): as itself, by
  * a shared reading, as a typed syllable or as an initial. Compiled once per list set:
- * - each distinct character of the entries, numbered, and for each token text seen (cached) the
- *   characters it can stand for, the entries it can start and the entries whose second character it
- *   can stand for;
+ * - each distinct character of the entries, numbered, and for each kind of token seen (Token.key,
+ *   cached) the characters it can stand for, the entries it can start and the entries whose second
+ *   character it can stand for, as bit sets (a test per 32 entries or characters, not a list to walk);
  * - each distinct option (a character sequence; a lone character is one too) and each distinct
- *   element a match cannot skip, as the options it may take.
+ *   element a match cannot skip, as the options it may take (one-character ones as bits, longer ones
+ *   by their first character).
  * An entry is walked only from a token that can start it, with a token that can be its second within
  * reach (the next one, or as far as the gaps between allow), and only when the text can supply each
  * element it cannot skip (some option of it whose every character a token of the text can stand
- * for); the walk passes over options the text cannot supply. Most tokens start nothing, so what a text can supply is worked out
- * only for the first entry that gets that far, and each option and element once per text (stamps).
+ * for); the walk tries only the options the text can supply and the token at hand may start (listed
+ * once per kind of token and alternative). Most tokens start nothing, so what a text can supply is
+ * worked out only for the first entry that gets that far, and each option and element once per text
+ * (stamps).
  * A wildcard token stands for any character but never starts a match (wording.ts acceptable), so a
  * text with one skips the supply tests and passes the second-token one, not the first-token one.
  * What this must never do is drop a match: test/violations/wording-index.test.ts holds it to trying
@@ -26,10 +29,8 @@ interface PatternIndex {
   /** Option id → its characters' ids; each alternative's options' ids, by position; need id (an
    *  element a match cannot skip) → its options' ids. */
   options: Int32Array[];
-  /** Alternative → its number; by number, its options' ids and their first characters' ids, by
-   *  option as listed (AltOptions). */
+  /** Alternative → its number; by number, its options (AltOptions). */
   alts: Map<Alt, number>;
-  optionsOfAlt: Int32Array[];
   allOfAlt: AltOptions[];
   needs: Int32Array[];
   /** By need id: its one-character options, as bits by character id (one the text has supplies the
@@ -164,7 +165,6 @@ function compile(lists: WordLists): PatternIndex {
   const options = new Numbering<Int32Array>();
   const needs = new Numbering<Int32Array>();
   const alts = new Map<Alt, number>();
-  const optionsOfAlt: Int32Array[] = [];
   const startsByKey = new Map<string, number[]>();
   // Values come in ascending order (entries by id, characters by id): a repeat is the last one.
   const push = (m: Map<string, number[]>, k: string, v: number) => {
@@ -186,7 +186,7 @@ function compile(lists: WordLists): PatternIndex {
       if (e.kind === 'gap') continue;
       const opts = Int32Array.from(e.kind === 'alt' ? e.options : [[e]], optionId);
       if (e.kind === 'alt') {
-        alts.set(e, optionsOfAlt.push(opts) - 1);
+        alts.set(e, allOfAlt.length);
         const first = Int32Array.from(opts, (o) => options.values[o][0] ?? -1);
         // (firsts once every character is numbered, below)
         allOfAlt.push({ n: allOfAlt.length, list: e.options, ids: opts, first, firsts: null, empty: Int32Array.from(first.keys()).filter((i) => first[i] < 0) });
@@ -237,7 +237,6 @@ function compile(lists: WordLists): PatternIndex {
     entries,
     options: options.values,
     alts,
-    optionsOfAlt,
     allOfAlt,
     needs: needs.values,
     needSingles,
@@ -270,15 +269,14 @@ function indexOf(lists: WordLists): PatternIndex {
 }
 
 interface TokenIndex {
-  /** The characters it can stand for; as bits too (all set for a wildcard, which may stand for any:
-   *  wording.ts stepFor). */
-  chars: Int32Array;
+  /** The characters it can stand for, as bits by character id and as the words that hold them
+   *  (wordsOf). (A wildcard, which may stand for any, has none here: every option is tried there.) */
   charBits: Uint32Array;
   charWords: Int32Array;
   /** By alternative number: the options worth trying at a token like this one (optionsAt), on first ask. */
   optionsAt: Map<number, Int32Array> | null;
   /** The entries it can start: those whose second token comes next or that may end after one, as
-   *  bits by entry id; those whose second may come further on (a gap first), listed; whether any. */
+   *  bits by entry id; those whose second may come further on (a gap first), listed. */
   nearStarts: Uint32Array;
   farStarts: Int32Array;
   /** The words of nearStarts that hold an entry it can start, near or far, last first (none: it starts none). */
@@ -310,12 +308,10 @@ function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
     const [second, farSeconds] = splitByReach(ix, [...new Set(Array.from(chars, (c) => ix.secondAt[c]).flat())].sort((a, b) => a - b));
     if (t.kind === 'wildcard') second.fill(0xffffffff);
     const charBits = new Uint32Array(ix.seenBits.length);
-    if (t.kind === 'wildcard') charBits.fill(0xffffffff);
-    else for (const c of chars) setBit(charBits, c);
+    for (const c of chars) setBit(charBits, c);
     const startWords = new Set([...farStarts].map((id) => id >>> 5));
     nearStarts.forEach((b, w) => b && startWords.add(w));
-    const charWords = t.kind === 'wildcard' ? new Int32Array() : wordsOf(charBits);
-    found = { chars, charBits, charWords, optionsAt: null, nearStarts, farStarts, startWords: Int32Array.from(startWords).sort().reverse(), second, farSeconds };
+    found = { charBits, charWords: wordsOf(charBits), optionsAt: null, nearStarts, farStarts, startWords: Int32Array.from(startWords).sort().reverse(), second, farSeconds };
     // (filled in order: an array with holes far apart would turn into a dictionary)
     while (ix.byKey.length < t.key) ix.byKey.push(undefined);
     ix.byKey[t.key] = found;

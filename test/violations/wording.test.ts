@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BUNDLED_WORDS_DIR, bundledCategories, loadWordLists, parseCategoryLines, parseEntry } from '../../src/violations/word-lists.js';
 import { describeHit, findBannedWording } from '../../src/violations/wording.js';
-import { readDataLines } from '../../src/violations/text-fold.js';
+import { foldText, readDataLines } from '../../src/violations/text-fold.js';
 
 const lists = loadWordLists(bundledCategories());
 const one = (s: string, names: string[] = []) => findBannedWording(s, lists, { names });
@@ -34,6 +34,18 @@ describe('banned wording survives evasions and says what a substitute stands for
     const h = one('好吧我發　誓')[0];
     expect(h.matched).toBe('發　誓');
     expect('好吧我發　誓'.slice(h.start, h.end)).toBe('發　誓');
+  });
+  test('texts are read by UTF-16 unit: characters beyond the BMP, lone surrogates and traditional text keep their offsets', () => {
+    // An emoji (two units) and a lone surrogate are separators: 发😀誓 is 发誓 with one inserted.
+    const h = one('好吧我发😀誓')[0];
+    expect([h.word, h.matched, h.start, h.end, h.evasions]).toEqual(['发誓', '发😀誓', 3, 7, ['separators']]);
+    expect(one('我发\ud800誓').map((x) => [x.matched, x.evasions])).toEqual([['发\ud800誓', ['separators']]]);
+    // Traditional text (phrases converted first) gives the same tokens at the same places.
+    const plain = foldText('😀我发誓，你是猪');
+    const traditional = foldText('😀我發誓，你是豬');
+    expect(traditional.tokens).toEqual(plain.tokens);
+    expect(plain.tokens.map((t) => [t.text, t.start, t.end])).toEqual([['我', 2, 3], ['发', 3, 4], ['誓', 4, 5], ['你', 6, 7], ['是', 7, 8], ['猪', 8, 9]]);
+    expect(traditional.simplified).toBe('😀我发誓，你是猪');
   });
   test('hard negatives: roles and ordinary words that share sounds or characters', () => {
     for (const s of ['狼人法师昨晚用了技能', '其实我是好人', '骑士决斗', '女巫的药已经消耗了', '操作失误', '别逼迫别人', 'USB接口', '所以我不敢担保他', '白痴翻牌了', '请导演公示']) {
