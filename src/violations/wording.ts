@@ -54,15 +54,17 @@ interface Taken {
 }
 
 const HAN = /\p{Script=Han}/u;
-/** Clause punctuation: no match reaches across it (except a `~` gap across a comma). */
-const HARD_BREAK = /[，。！？；：、…,!?;:\n\r]/u;
-/** Sentence punctuation: nothing reaches across it. */
-const SENTENCE_END = /[。！？!?\n\r]/u;
+/** Clause punctuation: no match reaches across it (except a `~` gap across a comma). Sentence
+ *  punctuation: nothing reaches across it. */
+const CLAUSE_ENDS = '，；：、…,;:';
+const SENTENCE_ENDS = '。！？!?\n\r';
+const HARD_BREAK = new RegExp(`[${CLAUSE_ENDS}${SENTENCE_ENDS}]`, 'u');
 /** A character String.prototype.trim keeps (\s is the same set): without one a text is blank. */
 const NOT_BLANK = /\S/;
-/** What lies between two tokens, by UTF-16 unit: clause punctuation (1), also ending a sentence (2). */
+/** What lies between two tokens, by UTF-16 unit: clause punctuation (1), also ending a sentence (3). */
 const BREAKS = new Uint8Array(0x10000);
-for (const c of '，。！？；：、…,!?;:\n\r') BREAKS[c.charCodeAt(0)] = SENTENCE_END.test(c) ? 2 : 1;
+for (const c of CLAUSE_ENDS) BREAKS[c.charCodeAt(0)] = 1;
+for (const c of SENTENCE_ENDS) BREAKS[c.charCodeAt(0)] = 3;
 
 interface Context {
   folded: FoldedText;
