@@ -160,7 +160,10 @@ function piecesOf(src: string, simplified: boolean): Piece[] {
 interface CodePoint {
   traditional: boolean;
   pieces: Piece[];
+  /** Its one piece when that is a token's (a Han character, a digit, a wildcard: most code points). */
+  token: TokenPiece | null;
 }
+type TokenPiece = Extract<Piece, { syls: readonly string[] }>;
 // By UTF-16 unit for the BMP (every Chinese text's characters: an array read, no string hashing),
 // by string for the rest.
 const bmpCodePoints = new Array<CodePoint | undefined>(0x10000).fill(undefined);
@@ -169,7 +172,9 @@ function codePoint(cp: string): CodePoint {
   const bmp = cp.length === 1;
   let c = bmp ? bmpCodePoints[cp.charCodeAt(0)] : astralCodePoints.get(cp);
   if (!c) {
-    c = { traditional: cp.charCodeAt(0) >= 0x2e80 && t2s(cp) !== cp, pieces: piecesOf(cp, true) };
+    const pieces = piecesOf(cp, true);
+    const one = pieces.length === 1 ? pieces[0] : null;
+    c = { traditional: cp.charCodeAt(0) >= 0x2e80 && t2s(cp) !== cp, pieces, token: one && one.kind !== 'latin' && one.kind !== 'separator' ? one : null };
     if (bmp) bmpCodePoints[cp.charCodeAt(0)] = c;
     else if (astralCodePoints.size < 100_000) astralCodePoints.set(cp, c);
   }
@@ -210,7 +215,13 @@ export function splitSyllables(run: string): string[] | null {
 class Tokens {
   readonly tokens: Token[] = [];
   readonly runs: FoldedText['runs'] = [];
-  private latin: Array<{ c: string; start: number; end: number }> = [];
+  private readonly latin: Array<{ c: string; start: number; end: number }> = [];
+
+  /** The code point at [start, end) of the original. */
+  addCodePoint(c: CodePoint, start: number, end: number): void {
+    if (c.token && !this.latin.length) this.push(c.token, start, end);
+    else this.add(c.pieces, start, end);
+  }
 
   /** The pieces of the code point at [start, end) of the original. */
   add(pieces: readonly Piece[], start: number, end: number): void {
@@ -222,8 +233,12 @@ class Tokens {
       }
       this.flushLatin();
       if (p.kind === 'separator') continue; // dropped
-      this.tokens.push({ kind: p.kind, text: p.text, syls: p.syls, start, end, run: -1, key: p.key });
+      this.push(p, start, end);
     }
+  }
+
+  private push(p: TokenPiece, start: number, end: number): void {
+    this.tokens.push({ kind: p.kind, text: p.text, syls: p.syls, start, end, run: -1, key: p.key });
   }
 
   flushLatin(): void {
@@ -245,7 +260,7 @@ class Tokens {
       for (const l of latin) tokens.push({ kind: 'letter', text: l.c, syls: pinyinSyllables().has(l.c) ? [l.c] : [], start: l.start, end: l.end, run, key: tokenKey('letter', l.c) });
     }
     this.runs.push({ first, last: tokens.length - 1 });
-    this.latin = [];
+    latin.length = 0;
   }
 }
 
@@ -259,7 +274,7 @@ function foldPlain(original: string): FoldedText | null {
     const end = pair ? i + 2 : i + 1;
     const c = (!pair && bmpCodePoints[u]) || codePoint(pair ? original.slice(i, end) : original[i]);
     if (c.traditional) return null;
-    out.add(c.pieces, i, end);
+    out.addCodePoint(c, i, end);
     i = end;
   }
   out.flushLatin();
