@@ -359,7 +359,7 @@ const everyOption = () => null;
 const anyOption = () => true;
 
 /** A new stamp for a text, with the characters its tokens can stand for marked. */
-function markChars(ix: PatternIndex, perToken: readonly TokenIndex[]): number {
+function markChars(ix: PatternIndex, tokens: readonly Token[]): number {
   if (++ix.generation >= 0x7fffffff) {
     for (const a of [ix.optionState, ix.needState, ix.entryState]) a.fill(0);
     ix.generation = 1;
@@ -367,8 +367,8 @@ function markChars(ix: PatternIndex, perToken: readonly TokenIndex[]): number {
   const g = ix.generation;
   const seen = ix.seenBits;
   seen.fill(0);
-  for (let t = 0; t < perToken.length; t++) {
-    const words = perToken[t].charWords;
+  for (let t = 0; t < tokens.length; t++) {
+    const words = (ix.byKey[tokens[t].key] ?? tokenIndex(ix, tokens[t])).charWords;
     for (let i = 0; i < words.length; i += 2) seen[words[i]] |= words[i + 1];
   }
   return g;
@@ -403,12 +403,6 @@ function needSupplied(ix: PatternIndex, g: number, n: number): boolean {
   return any;
 }
 
-/** The alternative's options, with their ids and first characters' ids. */
-function altOptions(ix: PatternIndex, alt: Alt): AltOptions {
-  const a = ix.alts.get(alt);
-  return a === undefined ? unknownIds(alt) : ix.allOfAlt[a];
-}
-
 /** Whether the text stamped `g` can supply every element the entry cannot skip. */
 function entrySupplied(ix: PatternIndex, g: number, id: number, needs: Int32Array): boolean {
   const state = ix.entryState[id];
@@ -430,12 +424,8 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
   }
   const ix = indexOf(lists);
   const n = tokens.length;
-  const perToken: TokenIndex[] = new Array(n);
   let wildcard = false;
-  for (let i = 0; i < n; i++) {
-    perToken[i] = ix.byKey[tokens[i].key] ?? tokenIndex(ix, tokens[i]);
-    wildcard ||= tokens[i].kind === 'wildcard';
-  }
+  for (let i = 0; i < n && !wildcard; i++) wildcard = tokens[i].kind === 'wildcard';
   let g = 0; // the text's stamp, once its characters are marked
   // From the last token back, so that where each entry's second character can be next is known.
   // (A new base per text: an earlier text's marks are all behind it; exact for 2^53 tokens.)
@@ -445,16 +435,18 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
   let nextWildcard = Infinity;
   const { endAfterOne, farReached } = ix;
   const candidates: Candidate[] = []; // (in reverse until the end)
+  let next: TokenIndex | null = null;
   for (let at = n - 1; at >= 0; at--) {
     // (the next token's bits: all clear at the text's end)
     let second = ix.noSecond;
-    if (at + 1 < n) {
-      second = perToken[at + 1].second;
-      const far = perToken[at + 1].farSeconds;
+    if (next) {
+      second = next.second;
+      const far = next.farSeconds;
       for (let i = 0; i < far.length; i++) secondNear[far[i]] = base + at + 1;
       if (tokens[at + 1].kind === 'wildcard') nextWildcard = at + 1;
     }
-    const here = perToken[at];
+    const here = ix.byKey[tokens[at].key] ?? tokenIndex(ix, tokens[at]);
+    next = here;
     const { startWords } = here;
     if (!startWords.length) continue;
     // A token within reach that can stand for the character the entry takes second (a wildcard can):
@@ -478,7 +470,7 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
         const { entry, needs } = ix.entries[id]!;
         // A wildcard may stand for any character a match needs beyond its first.
         if (!wildcard && needs.length) {
-          g ||= markChars(ix, perToken);
+          g ||= markChars(ix, tokens);
           if (!entrySupplied(ix, g, id, needs)) continue;
         }
         candidates.push({ at, entry });
@@ -486,10 +478,33 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
     }
   }
   candidates.reverse();
-  const optionsAt = (alt: AltOptions, t: number): Int32Array | null => {
-    if (alt.n < 0 || (t < n && tokens[t].kind === 'wildcard')) return null;
-    if (t >= n) return alt.empty;
-    const token = perToken[t];
+  return new TextCandidates(ix, tokens, g, candidates);
+}
+
+/** A text's candidates and what it can supply (one object a text: the walk asks it at every step). */
+class TextCandidates implements PatternCandidates {
+  constructor(
+    private readonly ix: PatternIndex,
+    private readonly tokens: readonly Token[],
+    /** The text's stamp (0: none, the text has a wildcard or no candidate needed to ask: every option is tried). */
+    private readonly g: number,
+    readonly candidates: Candidate[],
+  ) {}
+
+  options(alt: Alt): AltOptions {
+    const a = this.ix.alts.get(alt);
+    return a === undefined ? unknownIds(alt) : this.ix.allOfAlt[a];
+  }
+
+  supplied(o: number): boolean {
+    return this.g === 0 || optionSupplied(this.ix, this.g, o);
+  }
+
+  optionsAt(alt: AltOptions, t: number): Int32Array | null {
+    const { tokens } = this;
+    if (alt.n < 0 || (t < tokens.length && tokens[t].kind === 'wildcard')) return null;
+    if (t >= tokens.length) return alt.empty;
+    const token = this.ix.byKey[tokens[t].key]!;
     // (most tokens can start none: answered from the bits, not kept)
     let starts = false;
     const words = token.charWords;
@@ -504,8 +519,5 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
       token.optionsAt.set(alt.n, (found = Int32Array.from(at)));
     }
     return found;
-  };
-  const options = (alt: Alt) => altOptions(ix, alt);
-  // (no stamp: the text has a wildcard, or no candidate needed to ask; its options are all tried)
-  return { candidates, options, supplied: g ? (o: number) => optionSupplied(ix, g, o) : anyOption, optionsAt };
+  }
 }
