@@ -26,14 +26,12 @@ import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lis
 interface PatternIndex {
   /** By WordEntry.id (undefined: not a pattern): the entry and the ids of the elements it cannot skip. */
   entries: Array<{ entry: WordEntry; needs: Int32Array } | undefined>;
-  /** Option id → its characters' ids; each alternative's options' ids, by position; need id (an
-   *  element a match cannot skip) → its options' ids. */
+  /** Option id → its characters' ids. */
   options: Int32Array[];
   /** Alternative → its number; by number, its options (AltOptions). */
   alts: Map<Alt, number>;
   allOfAlt: AltOptions[];
-  needs: Int32Array[];
-  /** By need id: its one-character options, as bits by character id (one the text has supplies the
+  /** By need id (an element a match cannot skip): its one-character options, as bits by character id (one the text has supplies the
    *  need); its longer options by their first character, as runs (character, n, n option ids), each
    *  option looked at only when the text has its first character. */
   needSingles: Int32Array[];
@@ -238,7 +236,6 @@ function compile(lists: WordLists): PatternIndex {
     options: options.values,
     alts,
     allOfAlt,
-    needs: needs.values,
     needSingles,
     needLonger,
     charsByKey,
