@@ -37,13 +37,15 @@ interface PatternIndex {
   needSingles: Int32Array[];
   needLonger: Int32Array[];
   /** Key (c:<char>, s:<syllable>, i:<letter>) → the characters a token with it can stand for / the
-   *  entries whose first token can hold it. */
-  charsByKey: Map<string, number[]>;
-  startsByKey: Map<string, number[]>;
-  /** Character id → the entries that may take it second; by entry id, how many tokens after the
-   *  first that second one may be (0: the entry may end after one). */
-  secondAt: number[][];
+   *  entries whose first token can hold it, as bits (a token's are the union of its keys'). */
+  charsByKey: Map<string, Uint32Array>;
+  startsByKey: Map<string, Uint32Array>;
+  /** Character id → the entries that may take it second, as bits; by entry id, how many tokens after
+   *  the first that second one may be (0: the entry may end after one); the entries whose second may
+   *  come further on than the next token, as bits. */
+  secondAt: Uint32Array[];
   secondWithin: Int32Array;
+  farEntries: Uint32Array;
   /** TokenIndex.second with no bit set (past a text's last token); the entries that may end after
    *  one token, as bits; those with a gap first whose second token is within reach of the token at
    *  hand (scratch, cleared after each token). */
@@ -154,7 +156,7 @@ function setBit(bits: Uint32Array, i: number): void {
  *  a few bits among hundreds: the pairs are what a test against another set needs to read. */
 function wordsOf(bits: Uint32Array): Int32Array {
   const pairs: number[] = [];
-  bits.forEach((b, w) => b && pairs.push(w, b));
+  for (let w = 0; w < bits.length; w++) if (bits[w]) pairs.push(w, bits[w]);
   return Int32Array.from(pairs);
 }
 
@@ -220,16 +222,23 @@ function compile(lists: WordLists): PatternIndex {
     for (const o of opts) if (options.values[o].length > 1) byFirst.set(options.values[o][0], [...(byFirst.get(options.values[o][0]) ?? []), o]);
     return Int32Array.from([...byFirst].flatMap(([c, os]) => [c, os.length, ...os]));
   });
-  const charsByKey = new Map<string, number[]>();
-  chars.values.forEach((c, id) => keysOfChar(c).forEach((k) => push(charsByKey, k, id)));
-  const secondAt: number[][] = chars.values.map(() => []);
-  const secondWithin = new Int32Array(lists.entries.length);
+  const charsOfKey = new Map<string, number[]>();
+  chars.values.forEach((c, id) => keysOfChar(c).forEach((k) => push(charsOfKey, k, id)));
   const entryWords = (lists.entries.length + 31) >>> 5;
+  const bitsOf = (ids: Iterable<number>, words: number) => {
+    const bits = new Uint32Array(words);
+    for (const id of ids) setBit(bits, id);
+    return bits;
+  };
+  const secondAt = chars.values.map(() => new Uint32Array(entryWords));
+  const secondWithin = new Int32Array(lists.entries.length);
   const endAfterOne = new Uint32Array(entryWords);
+  const farEntries = new Uint32Array(entryWords);
   seconds.forEach((second, id) => {
     if (!second) return setBit(endAfterOne, id);
     secondWithin[id] = second.within;
-    for (const c of new Set(second.chars)) secondAt[c].push(id);
+    if (second.within > 1) setBit(farEntries, id);
+    for (const c of second.chars) setBit(secondAt[c], id);
   });
   return {
     entries,
@@ -238,10 +247,11 @@ function compile(lists: WordLists): PatternIndex {
     allOfAlt,
     needSingles,
     needLonger,
-    charsByKey,
-    startsByKey,
+    charsByKey: new Map([...charsOfKey].map(([k, ids]) => [k, bitsOf(ids, charWords)])),
+    startsByKey: new Map([...startsByKey].map(([k, ids]) => [k, bitsOf(ids, entryWords)])),
     secondAt,
     secondWithin,
+    farEntries,
     noSecond: new Uint32Array(entryWords),
     endAfterOne,
     farReached: new Uint32Array(entryWords),
@@ -283,32 +293,48 @@ interface TokenIndex {
   farSeconds: Int32Array;
 }
 
-/** Entry ids as bits (those whose second token comes next or that may end after one) and a list (the
- *  others). */
-function splitByReach(ix: PatternIndex, ids: ArrayLike<number>): [Uint32Array, Int32Array] {
-  const near = new Uint32Array(ix.noSecond.length);
-  const far: number[] = [];
-  for (let i = 0; i < ids.length; i++) {
-    if (ix.secondWithin[ids[i]] > 1) far.push(ids[i]);
-    else setBit(near, ids[i]);
+/** The ids whose bit is set, ascending. */
+function idsOf(bits: Uint32Array): number[] {
+  const ids: number[] = [];
+  for (let w = 0; w < bits.length; w++) for (let b = 0; bits[w] >>> b !== 0 && b < 32; b++) if ((bits[w] >>> b) & 1) ids.push(w * 32 + b);
+  return ids;
+}
+
+/** `into` |= `bits` (a missing set adds nothing). */
+function orInto(into: Uint32Array, bits: Uint32Array | undefined): void {
+  if (bits) for (let w = 0; w < into.length; w++) into[w] |= bits[w];
+}
+
+/** Entries as bits: those whose second token comes next or that may end after one, kept as bits; the
+ *  others, listed. */
+function splitByReach(ix: PatternIndex, entries: Uint32Array): [Uint32Array, Int32Array] {
+  const near = new Uint32Array(entries.length);
+  const far = new Uint32Array(entries.length);
+  for (let w = 0; w < entries.length; w++) {
+    near[w] = entries[w] & ~ix.farEntries[w];
+    far[w] = entries[w] & ix.farEntries[w];
   }
-  return [near, Int32Array.from(far)];
+  return [near, Int32Array.from(idsOf(far))];
 }
 
 function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
   let found = ix.byKey[t.key];
   if (!found) {
-    const keys = keysOfToken(t);
-    const union = (m: Map<string, number[]>) => Int32Array.from(new Set(keys.flatMap((k) => m.get(k) ?? []))).sort();
-    const chars = union(ix.charsByKey);
-    const [nearStarts, farStarts] = splitByReach(ix, union(ix.startsByKey));
-    const [second, farSeconds] = splitByReach(ix, [...new Set(Array.from(chars, (c) => ix.secondAt[c]).flat())].sort((a, b) => a - b));
-    if (t.kind === 'wildcard') second.fill(0xffffffff);
+    // (the union of its keys' bits: built once per kind of token, and a real game has thousands)
     const charBits = new Uint32Array(ix.seenBits.length);
-    for (const c of chars) setBit(charBits, c);
-    const startWords = new Set([...farStarts].map((id) => id >>> 5));
-    nearStarts.forEach((b, w) => b && startWords.add(w));
-    found = { charBits, charWords: wordsOf(charBits), optionsAt: null, nearStarts, farStarts, startWords: Int32Array.from(startWords).sort().reverse(), second, farSeconds };
+    const starts = new Uint32Array(ix.noSecond.length);
+    for (const k of keysOfToken(t)) {
+      orInto(charBits, ix.charsByKey.get(k));
+      orInto(starts, ix.startsByKey.get(k));
+    }
+    const seconds = new Uint32Array(ix.noSecond.length);
+    for (const c of idsOf(charBits)) orInto(seconds, ix.secondAt[c]);
+    const [nearStarts, farStarts] = splitByReach(ix, starts);
+    const [second, farSeconds] = splitByReach(ix, seconds);
+    if (t.kind === 'wildcard') second.fill(0xffffffff);
+    const startWords: number[] = [];
+    for (let w = nearStarts.length - 1; w >= 0; w--) if (nearStarts[w] || farStarts.some((id) => id >>> 5 === w)) startWords.push(w);
+    found = { charBits, charWords: wordsOf(charBits), optionsAt: null, nearStarts, farStarts, startWords: Int32Array.from(startWords), second, farSeconds };
     // (filled in order: an array with holes far apart would turn into a dictionary)
     while (ix.byKey.length < t.key) ix.byKey.push(undefined);
     ix.byKey[t.key] = found;

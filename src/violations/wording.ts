@@ -288,10 +288,23 @@ function patternHits(text: string, ctx: Context, supply: PatternCandidates): Raw
   return hits;
 }
 
-/** A latin or exact entry, with the Han characters of an exact one. */
+/** A latin or exact entry, with the Han characters of an exact one and the letters and digits of a
+ *  latin one (symbolMask). */
 interface PlainEntry {
   entry: WordEntry;
   han: string[];
+  symbols: number;
+}
+
+/** Latin letters and digits as bits (a–z, then 0–9): a latin entry needs each of its own in the text. */
+function symbolMask(s: string): number {
+  let mask = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 97 && c <= 122) mask |= 1 << (c - 97);
+    else if (c >= 48 && c <= 57) mask |= 1 << (c - 48 + 26);
+  }
+  return mask;
 }
 
 /** Whether an exact entry may be in the text: each of its Han characters is a token (folded alike). */
@@ -310,7 +323,7 @@ function plainEntries(lists: WordLists): PlainEntry[] {
   let plain = plainOf.get(lists);
   if (!plain) {
     const entries = lists.entries.filter((e) => e.shape !== 'pattern');
-    plainOf.set(lists, (plain = entries.map((entry) => ({ entry, han: [...entry.folded].filter((c) => HAN.test(c)) }))));
+    plainOf.set(lists, (plain = entries.map((entry) => ({ entry, han: [...entry.folded].filter((c) => HAN.test(c)), symbols: symbolMask(entry.folded) }))));
   }
   return plain;
 }
@@ -319,11 +332,13 @@ function plainHits(text: string, lists: WordLists, folded: FoldedText): RawHit[]
   const hits: RawHit[] = [];
   let chars: Array<{ start: number; end: number }> | null = null;
   let flat = '';
-  // Latin letters in the folded text are the Latin runs' tokens.
-  const latin = folded.runs.length > 0;
+  // Latin letters in the folded text are the Latin runs' tokens, its digits the digit tokens: a latin
+  // entry is looked for only when the text has each of its letters and digits.
+  let symbols = 0;
+  if (folded.runs.length) for (const t of folded.tokens) if (t.run >= 0 || t.kind === 'digit') symbols |= symbolMask(t.text);
   for (const plain of plainEntries(lists)) {
     const { entry } = plain;
-    if (entry.shape === 'latin' ? !latin : !mayHold(folded.tokens, plain)) continue;
+    if (entry.shape === 'latin' ? (plain.symbols & symbols) !== plain.symbols || !symbols : !mayHold(folded.tokens, plain)) continue;
     if (!chars) {
       // Folded characters with their offsets in the original (the simplified text keeps them).
       chars = [];

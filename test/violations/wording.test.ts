@@ -105,13 +105,16 @@ describe('patterns, not only words (issue #15)', () => {
   });
   test('a director extends a category, the slots and the allow list with files beside the game', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-words-'));
-    fs.writeFileSync(path.join(dir, '称谓与叹词.txt'), '# extra\n菜狗\n{若我}*2{菜鸟}\n');
+    fs.writeFileSync(path.join(dir, '称谓与叹词.txt'), '# extra\n菜狗\n{若我}*2{菜鸟}\nnm2b\n');
     fs.writeFileSync(path.join(dir, 'slots.txt'), '{菜鸟} = 菜鸡|菜鸟\n');
     fs.writeFileSync(path.join(dir, 'allow.txt'), '其实发誓\n');
     const extended = loadWordLists(['称谓与叹词', '发誓与诅咒'], [dir]);
     expect(findBannedWording('菜狗一个', extended).map((h) => h.matched)).toEqual(['菜狗']);
     expect(findBannedWording('我若菜鸡', extended).map((h) => h.matched)).toEqual(['我若菜鸡']);
     expect(findBannedWording('其实发誓', extended)).toEqual([]);
+    // A latin entry with a digit: looked for when the text has each of its letters and digits.
+    expect(findBannedWording('你个nm 2b', extended).map((h) => [h.matched, h.evasions])).toEqual([['nm 2b', ['separators']]]);
+    expect(findBannedWording('你个nm 3b', extended).map((h) => h.word)).not.toContain('nm2b');
     // Loaded again unchanged (demo and close report every day in one run): the same set, its index
     // kept; a file changed in between is read anew.
     expect(loadWordLists(['称谓与叹词', '发誓与诅咒'], [dir])).toBe(extended);
