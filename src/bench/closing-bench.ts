@@ -19,7 +19,8 @@ import { derivedDir } from '../store/derived-cache.js';
 import { threadLogPath } from '../store/store-file.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const cli = path.join(here, '..', 'cli', 'main.js');
+// What bin/bansha.js runs: the bundled CLI (scripts/bundle-cli.mjs; `npm run bench` builds it).
+const cli = path.join(here, '..', '..', 'bundle', 'cli.js');
 
 /** One process run: wall time and peak RSS. */
 interface Run {

@@ -1,0 +1,55 @@
+/**
+ * The bundled CLI (scripts/bundle-cli.mjs → bundle/cli.js, what bin/bansha.js runs) says exactly what
+ * the CLI from its modules says: the same stdout, stderr and exit code for the closing commands over a
+ * captured game, an HTML page parsed (cheerio, the GBK decoder, the selector files), help, --version and
+ * a broken game file's errors (the modules' side runs in-process through the same program: helpers/cli.ts).
+ * Built for real, as bin/bansha.js builds it on a fresh clone.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { FIXTURES, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
+import { bansha } from '../helpers/cli.js';
+
+const root = path.join(FIXTURES, '..');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-bundle-'));
+
+beforeAll(() => {
+  const built = spawnSync(process.execPath, [path.join(root, 'scripts/bundle-cli.mjs')], { encoding: 'utf8' });
+  expect(built.status, built.stderr).toBe(0);
+  fs.copyFileSync(path.join(FIXTURES, 'games', 'public.yaml'), path.join(dir, 'public.yaml'));
+  fs.writeFileSync(path.join(dir, 'public.store.json'), JSON.stringify(storeFromFixture('public', threadPageFiles('public'))));
+  fs.copyFileSync(path.join(FIXTURES, 'games', '120b.yaml'), path.join(dir, '120b.yaml'));
+  fs.writeFileSync(path.join(dir, 'bad-yaml.yaml'), 'forum: http://example.com/\nplayers: [a, b\n');
+  fs.writeFileSync(path.join(dir, 'bad-field.yaml'), fs.readFileSync(path.join(FIXTURES, 'games', 'public.yaml'), 'utf8') + 'colour: red\n');
+}, 120_000);
+
+const g = ['--game', path.join(dir, 'public.yaml')];
+const file = (name: string) => path.join(dir, name);
+const cases: Array<[string, string[], number]> = [
+  ['--version', ['--version'], 0],
+  ['help', ['--help'], 0],
+  ['tally --help in English', ['tally', '--help', '--lang', 'en'], 0],
+  ['tally', ['tally', ...g, '--day', '1', '--json'], 0],
+  ['tally, terminal', ['tally', ...g, '--day', '2'], 0],
+  ['report', ['report', ...g, '--day', '1', '--json', '--no-ledger'], 0],
+  ['report --html', ['report', ...g, '--day', '2', '--html', '--no-ledger', '--out', file('day.html')], 0],
+  ['elevator', ['elevator', ...g, '--day', '2'], 0],
+  ['elevator --arbiter-from (no store)', ['elevator', '--game', file('120b.yaml'), '--day', '1', '--arbiter-from', '马里奥', '--json'], 0],
+  ['parse a GBK page', ['parse', path.join(FIXTURES, 'discuz', 'public-gbk', fs.readdirSync(path.join(FIXTURES, 'discuz', 'public-gbk')).find((f) => f.endsWith('.html'))!)], 0],
+  ['a game file that is not YAML', ['tally', '--game', file('bad-yaml.yaml'), '--day', '1'], 2],
+  ['a game file with an unknown field', ['tally', '--game', file('bad-field.yaml'), '--day', '1'], 2],
+  ['an unknown option', ['tally', ...g, '--day', '1', '--jsno'], 2],
+];
+
+describe('the bundled CLI', () => {
+  test.each(cases)('%s: the same output and exit code as from the modules', async (_, args, code) => {
+    const a = await bansha(args, { NO_COLOR: '1' });
+    const b = spawnSync(process.execPath, [path.join(root, 'bundle/cli.js'), ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect({ stdout: b.stdout, stderr: b.stderr, code: b.status }).toEqual({ stdout: a.stdout, stderr: a.stderr, code: a.code });
+    expect(a.code).toBe(code);
+    expect(a.stdout.length + a.stderr.length).toBeGreaterThan(0);
+  }, 60_000);
+});
