@@ -8,7 +8,7 @@
  */
 import type { Command } from 'commander';
 import { dayTids } from '../../activity/threads.js';
-import { loadGame } from '../../game/game-file.js';
+import { loadGameCached } from '../../game/game-cache.js';
 import { findDay, withKnownUids } from '../../game/roster.js';
 import { arbiterRange, duelPairs, elevatorFloor } from '../../elevator/index.js';
 import { renderElevatorBBCode } from '../../render/elevator-bbcode.js';
@@ -27,7 +27,7 @@ export function register(program: Command): void {
     .option('--post [how]', t('elevator.post'))
     .option('--yes', t('opt.yes'))
     .action(async (o: { game: string; day: number; store?: string; pairs?: boolean; arbiterFrom?: string; json?: boolean; post?: string | boolean; yes?: boolean }) => {
-      const game = loadGame(o.game, { store: o.store });
+      const game = await loadGameCached(o.game, { store: o.store });
       if (o.pairs && o.arbiterFrom !== undefined) throw new UserError(t('elevator.pairsOrArbiter'));
       const post = o.post === undefined ? null : o.post === true ? 'reply' : o.post;
       if (post !== null && post !== 'reply' && post !== 'edit') throw new UserError(t('elevator.badPost', String(post)));
