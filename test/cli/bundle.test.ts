@@ -52,4 +52,26 @@ describe('the bundled CLI', () => {
     expect(a.code).toBe(code);
     expect(a.stdout.length + a.stderr.length).toBeGreaterThan(0);
   }, 60_000);
+
+  test('the checked game it keeps (src/game/game-cache.ts): warm, the same answer without a write; after a change, the new answer', async () => {
+    fs.copyFileSync(file('public.yaml'), file('warm.yaml'));
+    fs.copyFileSync(file('public.store.json'), file('warm.store.json'));
+    const args = ['tally', '--game', file('warm.yaml'), '--day', '2', '--json'];
+    const cache = file('warm.game-cache.json');
+    const same = async () => {
+      const a = await bansha(args);
+      const b = spawnSync(process.execPath, [path.join(root, 'bundle/cli.js'), ...args], { encoding: 'utf8' });
+      expect({ stdout: b.stdout, code: b.status }).toEqual({ stdout: a.stdout, code: 0 });
+      const st = fs.statSync(cache);
+      return { out: a.stdout, stamp: `${st.ino}:${st.mtimeMs}` };
+    };
+    const cold = await same();
+    const warm = await same();
+    expect(warm).toEqual(cold);
+    // 馒头 is out from day 2's night in the file: without that event 馒头 is one more voter.
+    fs.writeFileSync(file('warm.yaml'), fs.readFileSync(file('warm.yaml'), 'utf8').replace(/^.*player: 馒头.*\n/m, ''));
+    const changed = await same();
+    expect(changed.out).not.toBe(cold.out);
+    expect(changed.stamp).not.toBe(cold.stamp);
+  }, 60_000);
 });
