@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { FIXTURES, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
 import { bansha } from '../helpers/cli.js';
@@ -73,5 +74,20 @@ describe('the bundled CLI', () => {
     const changed = await same();
     expect(changed.out).not.toBe(cold.out);
     expect(changed.stamp).not.toBe(cold.stamp);
+  }, 60_000);
+
+  test('warm, the closing commands load no zod (its checks are the game file\'s, kept in the cache)', async () => {
+    // Every module the process loads (load-hook.mjs); zod's code is the one naming "$ZodType".
+    const hook = path.join(import.meta.dirname, 'load-hook.mjs');
+    for (const args of [['tally', ...g, '--day', '2', '--json'], ['elevator', ...g, '--day', '2'], ['report', ...g, '--day', '2', '--json', '--no-ledger']]) {
+      spawnSync(process.execPath, [path.join(root, 'bundle/cli.js'), ...args]); // the cache filled
+      const r = spawnSync(process.execPath, ['--import', hook, path.join(root, 'bundle/cli.js'), ...args], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      const loaded = [...r.stderr.matchAll(/^\[load\] (file:.+)$/gm)].map((m) => fileURLToPath(m[1]));
+      expect(loaded.length).toBeGreaterThan(3);
+      expect(loaded.filter((f) => fs.readFileSync(f, 'utf8').includes('"$ZodType"')), args[0]).toEqual([]);
+    }
+    // …while the cold read (no cache) does check with zod, so the marker is the right one.
+    expect(fs.readdirSync(path.join(root, 'bundle')).some((f) => fs.readFileSync(path.join(root, 'bundle', f), 'utf8').includes('"$ZodType"'))).toBe(true);
   }, 60_000);
 });
