@@ -4,8 +4,9 @@
  * and JSON-parsing the day's threads from the same store (src/bench/floor-read.ts) — run in pairs,
  * alternating, the median ratio kept; their peak RSS; and `bansha --version` against `node -e 0`.
  * Each command first runs once without the store's derived files (src/store/derived-cache.ts: the
- * earlier days' digests and outcomes), as after a change to every earlier thread or the game file
- * (`coldMs`); the rounds then measure the run a director repeats at closing time.
+ * earlier days' digests and outcomes) and the checked game (src/game/game-cache.ts), as after a change
+ * to every earlier thread or the game file (`coldMs`); the rounds then measure the run a director
+ * repeats at closing time.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dayTids } from '../activity/threads.js';
+import { gameCachePath } from '../game/game-cache.js';
 import { findDay } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import { derivedDir } from '../store/derived-cache.js';
@@ -83,6 +85,7 @@ export function runClosingBench(game: Game, gameFile: string, storePath: string,
     const cold: Record<string, number> = {};
     for (const [name, args] of Object.entries(commands)) {
       rmSync(derivedDir(storePath), { recursive: true, force: true });
+      rmSync(gameCachePath(gameFile), { force: true }); // the checked game too (src/game/game-cache.ts)
       cold[name] = run(args, scratch).ms;
     }
     const floors: Run[] = [];
