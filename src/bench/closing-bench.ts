@@ -9,7 +9,7 @@
  * repeats at closing time.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,6 +70,7 @@ export interface ClosingBenchResult {
 /** Measure the closing commands of day `day` of `game` (its file at `gameFile`, its store at `storePath`). */
 export function runClosingBench(game: Game, gameFile: string, storePath: string, day: number, opts: { rounds?: number } = {}): ClosingBenchResult {
   const rounds = opts.rounds ?? 3;
+  if (!existsSync(cli)) throw new Error(`bench: ${cli} is missing: \`npm run build\` makes it`);
   const scratch = mkdtempSync(path.join(tmpdir(), 'bansha-closing-'));
   try {
     const floorThreads = dayTids(findDay(game, day));
