@@ -90,4 +90,18 @@ describe('the bundled CLI', () => {
     // …while the cold read (no cache) does check with zod, so the marker is the right one.
     expect(fs.readdirSync(path.join(root, 'bundle')).some((f) => fs.readFileSync(path.join(root, 'bundle', f), 'utf8').includes('"$ZodType"'))).toBe(true);
   }, 60_000);
+
+  test('bin/bansha.js runs the bundle, and bundles again when src/ is newer than it', () => {
+    const bin = path.join(root, 'bin/bansha.js');
+    const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version as string;
+    const fresh = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
+    expect({ stdout: fresh.stdout, stderr: fresh.stderr, code: fresh.status }).toEqual({ stdout: `${version}\n`, stderr: '', code: 0 });
+    const cli = path.join(root, 'bundle/cli.js');
+    fs.utimesSync(cli, new Date(0), new Date(0)); // older than every source file
+    const stale = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
+    expect(stale.status, stale.stderr).toBe(0);
+    expect(stale.stdout).toBe(`${version}\n`);
+    expect(stale.stderr).toMatch(/bundling the CLI/);
+    expect(fs.statSync(cli).mtimeMs).toBeGreaterThan(Date.now() - 60_000);
+  }, 60_000);
 });
