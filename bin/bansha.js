@@ -4,9 +4,9 @@
  * scripts/bundle-cli.mjs (tsc's dist/ is the library's; a command started from its ~170 separate
  * modules paid about 0.1 s more CPU before its own work). The published package ships bundle/, built
  * by `prepack`. In a git checkout (src/ is there) this first bundles src/ when bundle/ is missing or
- * older than src/ (about a second, noted on stderr) — so `npm ci && npx bansha demo` works on a fresh
- * clone with no install-time build step, and an edited checkout never runs stale code. The bundler's
- * output goes to stderr, so stdout stays clean for --json.
+ * older than src/ or the installed packages (about a second, noted on stderr) — so `npm ci && npx bansha
+ * demo` works on a fresh clone with no install-time build step, and an edited checkout never runs stale
+ * code. The bundler's output goes to stderr, so stdout stays clean for --json.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,9 +17,16 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bundled = path.join(root, 'bundle', 'cli.js');
 const src = path.join(root, 'src');
 
-/** The newest modification time of a .ts file under `dir` (and tsconfig.json), in ms. */
+/**
+ * The newest modification time, in ms, of what the bundle is made from: a .ts file under `dir`, the
+ * build's own files, and the installed packages (npm rewrites node_modules/.package-lock.json on every
+ * install: the bundle holds their code).
+ */
 function newestSource(dir) {
-  let newest = fs.statSync(path.join(root, 'tsconfig.json')).mtimeMs;
+  let newest = 0;
+  for (const f of ['tsconfig.json', 'package.json', 'scripts/bundle-cli.mjs', 'node_modules/.package-lock.json']) {
+    if (fs.existsSync(path.join(root, f))) newest = Math.max(newest, fs.statSync(path.join(root, f)).mtimeMs);
+  }
   for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (entry.isFile() && entry.name.endsWith('.ts')) newest = Math.max(newest, fs.statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
   }
