@@ -10,15 +10,14 @@
  * there is replaced by its value, else one character (an ideographic description sequence whole) is
  * kept and the next position tried; in a group an earlier dictionary's entry wins over a later one's.
  */
-// The t → cn build only: the same dictionaries for this conversion, without the others (the full
-// build costs ~150 ms of start-up to every command that counts acceleration requests).
-import { Locale } from 'opencc-js/t2cn';
+// The dictionaries of opencc-js's `t2s` (what Converter({from: 't', to: 'cn'}) runs), and only them:
+// its t2cn build holds every region's (190 KB of code for each command that counts acceleration requests).
+import CJK_Compatibility_Ideographs from 'opencc-js/dict/CJK_Compatibility_Ideographs';
+import TSCharacters from 'opencc-js/dict/TSCharacters';
+import TSPhrases from 'opencc-js/dict/TSPhrases';
 
-/** The t → cn configuration opencc-js runs (its `t2s`): a normalisation chain, then a conversion chain. */
-interface ChainConfig {
-  normalizationChain?: ReadonlyArray<readonly string[]>;
-  conversionChain: ReadonlyArray<readonly string[]>;
-}
+/** opencc-js's t2s: the normalisation group, then the conversion group (each: its dictionaries, first wins). */
+const T2S: ReadonlyArray<readonly string[]> = [[CJK_Compatibility_Ideographs], [TSPhrases, TSCharacters]];
 
 /** One dictionary group: its entries, and per first code point the distinct key lengths, longest first. */
 interface Group {
@@ -109,9 +108,6 @@ let groups: Group[] | null = null;
 
 /** `s` with traditional characters (and phrases) in their simplified form. */
 export function toSimplified(s: string): string {
-  if (groups === null) {
-    const t2s = (Locale.configs as unknown as Record<string, ChainConfig>).t2s;
-    groups = [...(t2s.normalizationChain ?? []), ...t2s.conversionChain].map(groupOf);
-  }
+  groups ??= T2S.map(groupOf);
   return groups.reduce((text, g) => convert(g, text), s);
 }

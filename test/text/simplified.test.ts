@@ -8,6 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
+import CJK_Compatibility_Ideographs from 'opencc-js/dict/CJK_Compatibility_Ideographs';
+import TSCharacters from 'opencc-js/dict/TSCharacters';
+import TSPhrases from 'opencc-js/dict/TSPhrases';
 import { Converter, Locale } from 'opencc-js/t2cn';
 import { describe, expect, test } from 'vitest';
 import { toSimplified } from '../../src/text/simplified.js';
@@ -21,6 +24,11 @@ const keys = entries.map(([k]) => k);
 const chars = [...new Set(entries.flatMap(([k, v]) => [...k, ...v]))];
 
 describe('toSimplified', () => {
+  test("the dictionaries it reads are opencc-js's t2s, in its order", () => {
+    expect(t2s.normalizationChain).toEqual([[CJK_Compatibility_Ideographs]]);
+    expect(t2s.conversionChain).toEqual([[TSPhrases, TSCharacters]]);
+  });
+
   test('申請加速 → 申请加速; simplified text unchanged', () => {
     expect(toSimplified('申請加速')).toBe('申请加速');
     expect(toSimplified('申请加速，理由如下')).toBe(opencc('申请加速，理由如下'));
