@@ -15,9 +15,6 @@ import { renderElevatorBBCode } from '../../render/elevator-bbcode.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions } from '../options.js';
-import { withStore } from '../../store/with-store.js';
-import { carriedForward } from '../../close/carried.js';
-import { closedOutcomes } from '../../derived/closed-days.js';
 
 export function register(program: Command): void {
   gameOptions(program.command('elevator').description(t('elevator.description')), { day: true, store: true })
@@ -43,6 +40,12 @@ export function register(program: Command): void {
         process.stdout.write(o.json ? `${JSON.stringify({ day: o.day, from: range[0], range }, null, 2)}\n` : `${t('elevator.range', range.length, range.join('、'))}\n`);
         return;
       }
+      // The store, the closed days' count and what carries forward only for the floor (--pairs and --arbiter-from read the game file alone).
+      const [{ withStore }, { carriedForward }, { closedOutcomes }] = await Promise.all([
+        import('../../store/with-store.js'),
+        import('../../close/carried.js'),
+        import('../../derived/closed-days.js'),
+      ]);
       await withStore(game, async (store) => {
         // The closed days' results the game file does not record yet are applied, each named (carried.ts),
         // from their outcomes kept in the store's derived files.
