@@ -4,22 +4,25 @@
  * and JSON-parsing the day's threads from the same store (src/bench/floor-read.ts) — run in pairs,
  * alternating, the median ratio kept; their peak RSS; and `bansha --version` against `node -e 0`.
  * Each command first runs once without the store's derived files (src/store/derived-cache.ts: the
- * earlier days' digests and outcomes), as after a change to every earlier thread or the game file
- * (`coldMs`); the rounds then measure the run a director repeats at closing time.
+ * earlier days' digests and outcomes) and the checked game (src/game/game-cache.ts), as after a change
+ * to every earlier thread or the game file (`coldMs`); the rounds then measure the run a director
+ * repeats at closing time.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dayTids } from '../activity/threads.js';
+import { gameCachePath } from '../game/game-cache.js';
 import { findDay } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import { derivedDir } from '../store/derived-cache.js';
 import { threadLogPath } from '../store/store-file.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const cli = path.join(here, '..', 'cli', 'main.js');
+// What bin/bansha.js runs: the bundled CLI (scripts/bundle-cli.mjs; `npm run bench` builds it).
+const cli = path.join(here, '..', '..', 'bundle', 'cli.js');
 
 /** One process run: wall time and peak RSS. */
 interface Run {
@@ -67,6 +70,7 @@ export interface ClosingBenchResult {
 /** Measure the closing commands of day `day` of `game` (its file at `gameFile`, its store at `storePath`). */
 export function runClosingBench(game: Game, gameFile: string, storePath: string, day: number, opts: { rounds?: number } = {}): ClosingBenchResult {
   const rounds = opts.rounds ?? 3;
+  if (!existsSync(cli)) throw new Error(`bench: ${cli} is missing: \`npm run build\` makes it`);
   const scratch = mkdtempSync(path.join(tmpdir(), 'bansha-closing-'));
   try {
     const floorThreads = dayTids(findDay(game, day));
@@ -82,6 +86,7 @@ export function runClosingBench(game: Game, gameFile: string, storePath: string,
     const cold: Record<string, number> = {};
     for (const [name, args] of Object.entries(commands)) {
       rmSync(derivedDir(storePath), { recursive: true, force: true });
+      rmSync(gameCachePath(gameFile), { force: true }); // the checked game too (src/game/game-cache.ts)
       cold[name] = run(args, scratch).ms;
     }
     const floors: Run[] = [];

@@ -2,7 +2,7 @@
  * What the commands share: the parsers of their numeric options, whether stdout gets colour and the
  * game file with the day asked for. (The store opened read-only for a command is src/store/with-store.ts.)
  */
-import { loadGame } from '../game/game-file.js';
+import { loadGameCached } from '../game/game-cache.js';
 import { findDay } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import type { Command } from 'commander';
@@ -46,9 +46,12 @@ export function stdoutColor(): boolean {
   return Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
 }
 
-/** The game file `o.game` (its store at `o.store` when given) and its day `o.day` (a UserError when the file has no such day). */
-export function loadGameDay(o: { game: string; store?: string; day: number }): { game: Game; day: GameDay } {
-  const game = loadGame(o.game, { store: o.store });
+/**
+ * The game file `o.game` (its store at `o.store` when given) and its day `o.day` (a UserError when the
+ * file has no such day), kept checked between commands (game-cache.ts).
+ */
+export async function loadGameDay(o: { game: string; store?: string; day: number }): Promise<{ game: Game; day: GameDay }> {
+  const game = await loadGameCached(o.game, { store: o.store });
   return { game, day: findDay(game, o.day) };
 }
 

@@ -3,15 +3,16 @@
  * and unknown player names come back with the nearest known name as a hint. Times in the file are
  * forum-local ("2026-11-22 21:00") in the game's timezone, whatever the machine's own zone is.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { DateTime } from 'luxon';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
-import { useZodLanguage, yamlProblem, zodProblem } from '../i18n/parser-problems.js';
+import { yamlProblem, zodProblem } from '../i18n/parser-problems.js';
+import { useZodLanguage } from '../i18n/zod-language.js';
 import { loadRuleset } from './ruleset.js';
+import { readGameSource } from './game-source.js';
 import { FORUM_TIME, formatForumTime as fmt, parseForumTime } from './forum-time.js';
 import type { Game, GameDay, GameEvent, PresetName, Seat, ThreadRef } from './types.js';
 import { checkDays, checkThreads, fieldName, NameIndex } from './game-checks.js';
@@ -91,14 +92,16 @@ export interface LoadGameOptions {
   store?: string;
 }
 
-/** Reads and validates a game file; throws a UserError (exit 2) that says what and where. */
+/**
+ * Reads and validates a game file; throws a UserError (exit 2) that says what and where. (The CLI's
+ * closing commands read it through game-cache.ts: the same Game, kept checked between commands.)
+ */
 export function loadGame(file: string, opts: LoadGameOptions = {}): Game {
-  let source: string;
-  try {
-    source = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new UserError(t('game.cannotRead', file, (err as Error).message));
-  }
+  return gameFromSource(readGameSource(file), file, opts);
+}
+
+/** The game of the file `file` whose text is `source`, with the director's rulings beside it. */
+export function gameFromSource(source: string, file: string, opts: LoadGameOptions = {}): Game {
   const game = parseGame(source, file, opts);
   // The director's rulings beside the game apply to every count made from it.
   game.rulings = activeRulings(readRulings(rulingsPath(file)));

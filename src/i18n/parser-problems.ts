@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { YAMLError } from 'yaml';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { UserError } from '../errors.js';
 import { language, t } from './index.js';
 
@@ -109,14 +109,6 @@ export function jsonProblem(err: unknown, text: string): string {
   const { line, col, lineText } = lineAt(text, pos ? Number(pos[1]) : errorOffset(text));
   const what = language() === 'zh' ? t('json.problem', message) : message.replace(/ in JSON at position \d+.*$/, '');
   return t('parser.problem', line, col, what, quoted(lineText));
-}
-
-/**
- * zod's own words (expected a number, unknown key…) in the current language: call before safeParse,
- * since zod writes its messages when it fails.
- */
-export function useZodLanguage(): void {
-  z.config(language() === 'zh' ? z.locales.zhCN() : z.locales.en());
 }
 
 /** A path in a file as a field name: days[1].closes. */

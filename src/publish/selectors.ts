@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
-import { readJsonFile, useZodLanguage, zodProblem } from '../i18n/parser-problems.js';
+import { readJsonFile, zodProblem } from '../i18n/parser-problems.js';
+import { useZodLanguage } from '../i18n/zod-language.js';
 import { packagePath } from '../paths.js';
 
 const publishSelectorsSchema = z.object({

@@ -3,18 +3,13 @@
  * timestamped; a lowdb document (src/store/json-document.ts), written atomically and owner-only.
  * Reading validates it; which rulings are in force is a pure function of the entries (`activeRulings`).
  */
-import path from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { JsonDocument } from '../store/json-document.js';
 import type { RulingsFile } from './types.js';
 
-/** Where a game's rulings live: game.yaml → game.rulings.json in the same folder. */
-export function rulingsPath(gameFile: string): string {
-  const dir = path.dirname(path.resolve(gameFile));
-  return path.join(dir, `${path.basename(gameFile).replace(/\.ya?ml$/i, '')}.rulings.json`);
-}
+export { rulingsPath } from './path.js';
 
 const common = { id: z.number().int().positive(), by: z.string(), at: z.string() };
 const entrySchema = z.union([

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { readKeyedFile, writeKeyedFile } from './keyed-file.js';
 import { threadLogPath } from './store-file.js';
 import { VERSION } from '../version.js';
 
@@ -56,8 +57,6 @@ export function derivedKey(inputs: unknown): string {
   return createHash('sha256').update(JSON.stringify([FORMAT, VERSION, inputs])).digest('hex');
 }
 
-const sumOf = (key: string, json: string): string => createHash('sha256').update(key).update('\n').update(json).digest('hex').slice(0, 16);
-
 const fileOf = (storePath: string, name: string): string => path.join(derivedDir(storePath), `${name}.json`);
 
 /**
@@ -65,41 +64,10 @@ const fileOf = (storePath: string, name: string): string => path.join(derivedDir
  * or the file is damaged (then the caller computes it again and saves it over).
  */
 export function readDerived<T>(storePath: string, name: string, key: string): T | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(fileOf(storePath, name), 'utf8');
-  } catch {
-    return undefined;
-  }
-  // Line 1: key and checksum; line 2: the value's JSON.
-  const nl = text.indexOf('\n');
-  const [savedKey, sum] = text.slice(0, nl).split(' ');
-  const json = text.slice(nl + 1);
-  if (nl < 0 || savedKey !== key || sum !== sumOf(key, json)) return undefined;
-  try {
-    return JSON.parse(json) as T;
-  } catch {
-    return undefined;
-  }
+  return readKeyedFile<T>(fileOf(storePath, name), key);
 }
-
-let tmpSeq = 0;
 
 /** Save `value` as `name` under `key` (atomically, owner-only). A failure is ignored: it is a cache. */
 export function writeDerived(storePath: string, name: string, key: string, value: unknown): void {
-  const dir = derivedDir(storePath);
-  const file = fileOf(storePath, name);
-  const tmp = path.join(dir, `.${name}.${process.pid}.${++tmpSeq}.tmp`);
-  const json = JSON.stringify(value);
-  try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(tmp, `${key} ${sumOf(key, json)}\n${json}`, { mode: 0o600 });
-    fs.renameSync(tmp, file);
-  } catch {
-    try {
-      fs.rmSync(tmp, { force: true });
-    } catch {
-      // nothing was made
-    }
-  }
+  writeKeyedFile(fileOf(storePath, name), key, value);
 }

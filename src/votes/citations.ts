@@ -5,18 +5,14 @@
  */
 import fs from 'node:fs';
 import { parse } from 'yaml';
-import { z } from 'zod';
 import { packagePath } from '../paths.js';
 import type { PresetName } from '../game/types.js';
+import { checkData, isMap } from '../text/check-data.js';
 
-const line = z.object({ line: z.number().int().positive(), words: z.string().min(1) }).strict();
-const keys = z.enum(['format', 'invalid-target', 'correction', 'change-once', 'change-deadline', 'change-quote', 'accelerated-changes', 'edit-not-change', 'idiot', 'rule-once',
-  'succession-chosen', 'succession-random', 'succession-idiot', 'succession-not-idiot', 'succession-no-contact']);
+const KEYS = ['format', 'invalid-target', 'correction', 'change-once', 'change-deadline', 'change-quote', 'accelerated-changes', 'edit-not-change', 'idiot', 'rule-once',
+  'succession-chosen', 'succession-random', 'succession-idiot', 'succession-not-idiot', 'succession-no-contact'] as const;
 /** The rules a ballot reason rests on (the keys of citations.yaml). */
-export type CiteKey = z.infer<typeof keys>;
-
-const presetCites = z.object({ label: z.string(), lines: z.partialRecord(keys, line) });
-const fileSchema = z.record(z.string(), presetCites);
+export type CiteKey = (typeof KEYS)[number];
 
 /** One preset's entry: how its rule post is named, and the line each rule stands on. */
 export interface PresetCitations {
@@ -27,9 +23,21 @@ export type CitationFile = Record<string, PresetCitations>;
 
 let cache: CitationFile | null = null;
 
-/** The citation table as the data file gives it. */
+/** The citation table as the data file gives it (a file of the package: checked by hand, zod stays unloaded). */
 export function citationTable(): CitationFile {
-  cache ??= fileSchema.parse(parse(fs.readFileSync(packagePath('src', 'votes', 'citations.yaml'), 'utf8'))) as CitationFile;
+  const file = packagePath('src', 'votes', 'citations.yaml');
+  cache ??= checkData<CitationFile>(file, parse(fs.readFileSync(file, 'utf8')), (raw, bad) => {
+    if (!isMap(raw)) return bad('', 'a map of presets');
+    for (const [preset, own] of Object.entries(raw)) {
+      if (!isMap(own) || typeof own.label !== 'string' || !isMap(own.lines)) return bad(preset, '{label, lines}');
+      for (const [key, c] of Object.entries(own.lines)) {
+        if (!(KEYS as readonly string[]).includes(key)) return bad(`${preset}.lines.${key}`, `one of ${KEYS.join(', ')}`);
+        const ok = isMap(c) && Object.keys(c).length === 2 && Number.isInteger(c.line) && (c.line as number) > 0 && typeof c.words === 'string' && c.words !== '';
+        if (!ok) return bad(`${preset}.lines.${key}`, '{line: a line number, words: the words on it}');
+      }
+    }
+    return true;
+  });
   return cache;
 }
 

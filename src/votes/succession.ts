@@ -14,7 +14,6 @@
  */
 import fs from 'node:fs';
 import { parse } from 'yaml';
-import { z } from 'zod';
 import { exitTime, idiotTime, isDirector, isIdiot, isOut, otherSeatNames, seatOfPost } from '../game/roster.js';
 import type { ExitHow, Game } from '../game/types.js';
 import { packagePath } from '../paths.js';
@@ -22,6 +21,7 @@ import type { SlicePost } from '../store/slice.js';
 import { normalizeName, normalizeText } from '../text/normalize.js';
 import { citer, type CiteKey } from './citations.js';
 import { isOwnPost } from './own-posts.js';
+import { checkData, isMap } from '../text/check-data.js';
 
 /** Where the tally gets a thread's posts from (the same shape as tally.ts PostsOf). */
 type PostsOf = (tid: number) => readonly SlicePost[];
@@ -79,14 +79,23 @@ export interface SheriffHandover {
   unread: number[];
 }
 
-const wordsSchema = z.object({
-  titles: z.record(z.string(), z.array(z.string().min(1)).min(1)),
-  patterns: z.array(z.string().includes('{name}')).min(1),
-}).strict();
-let words: z.infer<typeof wordsSchema> | null = null;
+/** succession-words.yaml: each preset's titles for the badge holder, and the patterns that name a successor. */
+interface SuccessionWords {
+  titles: Record<string, string[]>;
+  patterns: string[];
+}
+let words: SuccessionWords | null = null;
 
-function successionWords(): z.infer<typeof wordsSchema> {
-  words ??= wordsSchema.parse(parse(fs.readFileSync(packagePath('src', 'votes', 'succession-words.yaml'), 'utf8')));
+/** The words as the data file gives them (a file of the package: checked by hand, zod stays unloaded). */
+function successionWords(): SuccessionWords {
+  const file = packagePath('src', 'votes', 'succession-words.yaml');
+  words ??= checkData<SuccessionWords>(file, parse(fs.readFileSync(file, 'utf8')), (raw, bad) => {
+    const nonEmptyList = (v: unknown) => Array.isArray(v) && v.length > 0 && v.every((w) => typeof w === 'string' && w !== '');
+    if (!isMap(raw) || Object.keys(raw).some((k) => k !== 'titles' && k !== 'patterns')) return bad('', '{titles, patterns}');
+    if (!isMap(raw.titles) || !Object.values(raw.titles).every(nonEmptyList)) return bad('titles', "a list of titles for each preset");
+    if (!nonEmptyList(raw.patterns) || !(raw.patterns as string[]).every((p) => p.includes('{name}'))) return bad('patterns', 'a list of patterns, each with {name}');
+    return true;
+  });
   return words;
 }
 

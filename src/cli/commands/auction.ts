@@ -17,7 +17,7 @@ export function register(program: Command): void {
     .option('--allow-incomplete', t('auction.allowIncomplete'))
     .option('--json', t('auction.json'))
     .action(async (o: { game: string; day: number; store?: string; allowIncomplete?: boolean; json?: boolean }) => {
-      const { game, day } = loadGameDay(o);
+      const { game, day } = await loadGameDay(o);
       if (!game.rules.wuhui) throw new UserError(t('auction.notWuhui', game.rules.name));
       const auction = day.auction;
       if (!auction) throw new UserError(t('auction.noThread', o.day, game.file));

@@ -33,7 +33,7 @@ export function register(program: Command): void {
     .option('--yes', t('opt.yes'))
     .action(async (o: CloseCliOptions) => {
       if (o.yes && !o.post) throw new UserError(t('opt.goesWith', '--yes', '--post'));
-      loadGameDay(o); // a bad file or day fails before any crawl
+      await loadGameDay(o); // a bad file or day fails before any crawl
       const r = await closeDay({
         gameFile: o.game, day: o.day, out: o.out, store: o.store, crawl: o.crawl, confirm: o.confirm, allowIncomplete: o.allowIncomplete,
         log: process.stderr.isTTY ? (l) => process.stderr.write(`${l}\n`) : undefined,
@@ -44,7 +44,7 @@ export function register(program: Command): void {
       if (!o.post) return;
       refuseIncompletePost(r.incomplete);
       if (!r.plan) throw new UserError(t('close.noPublicCount', o.day));
-      const { game } = loadGameDay(o);
+      const { game } = await loadGameDay(o);
       process.stdout.write(`\n${(await runPost(r.plan, game, { yes: o.yes, log: (l) => process.stderr.write(`${l}\n`) })).text}`);
     });
 }

@@ -8,16 +8,13 @@
  */
 import type { Command } from 'commander';
 import { dayTids } from '../../activity/threads.js';
-import { loadGame } from '../../game/game-file.js';
+import { loadGameCached } from '../../game/game-cache.js';
 import { findDay, withKnownUids } from '../../game/roster.js';
 import { arbiterRange, duelPairs, elevatorFloor } from '../../elevator/index.js';
 import { renderElevatorBBCode } from '../../render/elevator-bbcode.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions } from '../options.js';
-import { withStore } from '../../store/with-store.js';
-import { carriedForward } from '../../close/carried.js';
-import { closedOutcomes } from '../../derived/closed-days.js';
 
 export function register(program: Command): void {
   gameOptions(program.command('elevator').description(t('elevator.description')), { day: true, store: true })
@@ -27,7 +24,7 @@ export function register(program: Command): void {
     .option('--post [how]', t('elevator.post'))
     .option('--yes', t('opt.yes'))
     .action(async (o: { game: string; day: number; store?: string; pairs?: boolean; arbiterFrom?: string; json?: boolean; post?: string | boolean; yes?: boolean }) => {
-      const game = loadGame(o.game, { store: o.store });
+      const game = await loadGameCached(o.game, { store: o.store });
       if (o.pairs && o.arbiterFrom !== undefined) throw new UserError(t('elevator.pairsOrArbiter'));
       const post = o.post === undefined ? null : o.post === true ? 'reply' : o.post;
       if (post !== null && post !== 'reply' && post !== 'edit') throw new UserError(t('elevator.badPost', String(post)));
@@ -43,6 +40,12 @@ export function register(program: Command): void {
         process.stdout.write(o.json ? `${JSON.stringify({ day: o.day, from: range[0], range }, null, 2)}\n` : `${t('elevator.range', range.length, range.join('、'))}\n`);
         return;
       }
+      // The store, the closed days' count and what carries forward only for the floor (--pairs and --arbiter-from read the game file alone).
+      const [{ withStore }, { carriedForward }, { closedOutcomes }] = await Promise.all([
+        import('../../store/with-store.js'),
+        import('../../close/carried.js'),
+        import('../../derived/closed-days.js'),
+      ]);
       await withStore(game, async (store) => {
         // The closed days' results the game file does not record yet are applied, each named (carried.ts),
         // from their outcomes kept in the store's derived files.

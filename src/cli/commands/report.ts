@@ -50,7 +50,7 @@ export function register(program: Command): void {
     .action(async (o: ReportCliOptions) => {
       oneOf({ '--json': o.json, '--bbcode': o.bbcode, '--markdown': o.markdown, '--html': o.html });
       if (o.out !== undefined && !o.html) throw new UserError(t('opt.goesWith', '--out', '--html'));
-      const { game } = loadGameDay(o);
+      const { game } = await loadGameDay(o);
       const file = ledgerPath(game.file);
       // Only the view asked for is loaded (the HTML renderers are the largest).
       const html = o.html ? await import('../../close/day-html.js') : null;

@@ -58,7 +58,7 @@ export function register(program: Command): void {
       oneOf({ '--json': o.json, '--bbcode': o.bbcode });
       if (o.yes && !o.post) throw new UserError(t('opt.goesWith', '--yes', '--post'));
       if (o.post && o.at !== undefined) throw new UserError(t('tally.postNotAt'));
-      const { game, day } = loadGameDay(o);
+      const { game, day } = await loadGameDay(o);
       const at = o.at !== undefined ? parseAtOption(o.at, game) : undefined;
       const write = (s: string) => process.stdout.write(s);
       const render = (r: ReturnType<typeof tallyDay>) =>

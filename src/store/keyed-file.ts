@@ -1,0 +1,52 @@
+/**
+ * A cache file: one JSON value saved with the key of everything it was computed from. Line 1 is the key
+ * and a checksum of key and value, line 2 the value's JSON. Reading gives nothing for a file that is
+ * missing, unreadable, damaged (its checksum) or saved under another key, so a stale or broken cache
+ * costs time, never another answer. Written atomically (temp file, rename) and owner-only (0600, in an
+ * owner-only folder when it makes one); a write that fails (a read-only folder) is ignored.
+ * The store's derived files (derived-cache.ts) and the checked game (src/game/game-cache.ts) are such files.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const sumOf = (key: string, json: string): string => createHash('sha256').update(key).update('\n').update(json).digest('hex').slice(0, 16);
+
+/** The value `file` holds under `key`, or undefined. */
+export function readKeyedFile<T>(file: string, key: string): T | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const nl = text.indexOf('\n');
+  const [savedKey, sum] = text.slice(0, nl).split(' ');
+  const json = text.slice(nl + 1);
+  if (nl < 0 || savedKey !== key || sum !== sumOf(key, json)) return undefined;
+  try {
+    return JSON.parse(json) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+let tmpSeq = 0;
+
+/** Saves `value` in `file` under `key` (a failure is ignored: it is a cache). */
+export function writeKeyedFile(file: string, key: string, value: unknown): void {
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${++tmpSeq}.tmp`);
+  const json = JSON.stringify(value);
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(tmp, `${key} ${sumOf(key, json)}\n${json}`, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch {
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // nothing was made
+    }
+  }
+}

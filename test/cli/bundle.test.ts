@@ -1,0 +1,107 @@
+/**
+ * The bundled CLI (scripts/bundle-cli.mjs → bundle/cli.js, what bin/bansha.js runs) says exactly what
+ * the CLI from its modules says: the same stdout, stderr and exit code for the closing commands over a
+ * captured game, an HTML page parsed (cheerio, the GBK decoder, the selector files), help, --version and
+ * a broken game file's errors (the modules' side runs in-process through the same program: helpers/cli.ts).
+ * Built for real, as bin/bansha.js builds it on a fresh clone.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { FIXTURES, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
+import { bansha } from '../helpers/cli.js';
+
+const root = path.join(FIXTURES, '..');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-bundle-'));
+
+beforeAll(() => {
+  const built = spawnSync(process.execPath, [path.join(root, 'scripts/bundle-cli.mjs')], { encoding: 'utf8' });
+  expect(built.status, built.stderr).toBe(0);
+  fs.copyFileSync(path.join(FIXTURES, 'games', 'public.yaml'), path.join(dir, 'public.yaml'));
+  fs.writeFileSync(path.join(dir, 'public.store.json'), JSON.stringify(storeFromFixture('public', threadPageFiles('public'))));
+  fs.copyFileSync(path.join(FIXTURES, 'games', '120b.yaml'), path.join(dir, '120b.yaml'));
+  fs.writeFileSync(path.join(dir, 'bad-yaml.yaml'), 'forum: http://example.com/\nplayers: [a, b\n');
+  fs.writeFileSync(path.join(dir, 'bad-field.yaml'), fs.readFileSync(path.join(FIXTURES, 'games', 'public.yaml'), 'utf8') + 'colour: red\n');
+}, 120_000);
+
+const g = ['--game', path.join(dir, 'public.yaml')];
+const file = (name: string) => path.join(dir, name);
+const cases: Array<[string, string[], number]> = [
+  ['--version', ['--version'], 0],
+  ['help', ['--help'], 0],
+  ['tally --help in English', ['tally', '--help', '--lang', 'en'], 0],
+  ['tally', ['tally', ...g, '--day', '1', '--json'], 0],
+  ['tally, terminal', ['tally', ...g, '--day', '2'], 0],
+  ['report', ['report', ...g, '--day', '1', '--json', '--no-ledger'], 0],
+  ['report --html', ['report', ...g, '--day', '2', '--html', '--no-ledger', '--out', file('day.html')], 0],
+  ['elevator', ['elevator', ...g, '--day', '2'], 0],
+  ['elevator --arbiter-from (no store)', ['elevator', '--game', file('120b.yaml'), '--day', '1', '--arbiter-from', '马里奥', '--json'], 0],
+  ['parse a GBK page', ['parse', path.join(FIXTURES, 'discuz', 'public-gbk', fs.readdirSync(path.join(FIXTURES, 'discuz', 'public-gbk')).find((f) => f.endsWith('.html'))!)], 0],
+  ['a game file that is not YAML', ['tally', '--game', file('bad-yaml.yaml'), '--day', '1'], 2],
+  ['a game file with an unknown field', ['tally', '--game', file('bad-field.yaml'), '--day', '1'], 2],
+  ['an unknown option', ['tally', ...g, '--day', '1', '--jsno'], 2],
+];
+
+describe('the bundled CLI', () => {
+  test.each(cases)('%s: the same output and exit code as from the modules', async (_, args, code) => {
+    const a = await bansha(args, { NO_COLOR: '1' });
+    const b = spawnSync(process.execPath, [path.join(root, 'bundle/cli.js'), ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect({ stdout: b.stdout, stderr: b.stderr, code: b.status }).toEqual({ stdout: a.stdout, stderr: a.stderr, code: a.code });
+    expect(a.code).toBe(code);
+    expect(a.stdout.length + a.stderr.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  test('the checked game it keeps (src/game/game-cache.ts): warm, the same answer without a write; after a change, the new answer', async () => {
+    fs.copyFileSync(file('public.yaml'), file('warm.yaml'));
+    fs.copyFileSync(file('public.store.json'), file('warm.store.json'));
+    const args = ['tally', '--game', file('warm.yaml'), '--day', '2', '--json'];
+    const cache = file('warm.game-cache.json');
+    const same = async () => {
+      const a = await bansha(args);
+      const b = spawnSync(process.execPath, [path.join(root, 'bundle/cli.js'), ...args], { encoding: 'utf8' });
+      expect({ stdout: b.stdout, code: b.status }).toEqual({ stdout: a.stdout, code: 0 });
+      const st = fs.statSync(cache);
+      return { out: a.stdout, stamp: `${st.ino}:${st.mtimeMs}` };
+    };
+    const cold = await same();
+    const warm = await same();
+    expect(warm).toEqual(cold);
+    // 馒头 is out from day 2's night in the file: without that event 馒头 is one more voter.
+    fs.writeFileSync(file('warm.yaml'), fs.readFileSync(file('warm.yaml'), 'utf8').replace(/^.*player: 馒头.*\n/m, ''));
+    const changed = await same();
+    expect(changed.out).not.toBe(cold.out);
+    expect(changed.stamp).not.toBe(cold.stamp);
+  }, 60_000);
+
+  test('warm, the closing commands load no zod (its checks are the game file\'s, kept in the cache)', async () => {
+    // Every module the process loads (load-hook.mjs); zod's code is the one naming "$ZodType".
+    const hook = path.join(import.meta.dirname, 'load-hook.mjs');
+    for (const args of [['tally', ...g, '--day', '2', '--json'], ['elevator', ...g, '--day', '2'], ['report', ...g, '--day', '2', '--json', '--no-ledger']]) {
+      spawnSync(process.execPath, [path.join(root, 'bundle/cli.js'), ...args]); // the cache filled
+      const r = spawnSync(process.execPath, ['--import', hook, path.join(root, 'bundle/cli.js'), ...args], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      const loaded = [...r.stderr.matchAll(/^\[load\] (file:.+)$/gm)].map((m) => fileURLToPath(m[1]));
+      expect(loaded.length).toBeGreaterThan(3);
+      expect(loaded.filter((f) => fs.readFileSync(f, 'utf8').includes('"$ZodType"')), args[0]).toEqual([]);
+    }
+    // …while the cold read (no cache) does check with zod, so the marker is the right one.
+    expect(fs.readdirSync(path.join(root, 'bundle')).some((f) => fs.readFileSync(path.join(root, 'bundle', f), 'utf8').includes('"$ZodType"'))).toBe(true);
+  }, 60_000);
+
+  test('bin/bansha.js runs the bundle, and bundles again when src/ is newer than it', () => {
+    const bin = path.join(root, 'bin/bansha.js');
+    const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version as string;
+    const fresh = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
+    expect({ stdout: fresh.stdout, stderr: fresh.stderr, code: fresh.status }).toEqual({ stdout: `${version}\n`, stderr: '', code: 0 });
+    const cli = path.join(root, 'bundle/cli.js');
+    fs.utimesSync(cli, new Date(0), new Date(0)); // older than every source file
+    const stale = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
+    expect(stale.status, stale.stderr).toBe(0);
+    expect(stale.stdout).toBe(`${version}\n`);
+    expect(stale.stderr).toMatch(/bundling the CLI/);
+    expect(fs.statSync(cli).mtimeMs).toBeGreaterThan(Date.now() - 60_000);
+  }, 60_000);
+});
