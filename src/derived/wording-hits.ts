@@ -111,12 +111,18 @@ function scanCodeKey(): string {
   const root = path.join(path.dirname(here), '..');
   const modules = ['violations/wording', 'violations/pattern-index', 'violations/text-fold', 'violations/segment', 'violations/word-lists', 'text/simplified', 'text/read-utf8'];
   const dataDir = packagePath('src', 'violations', 'data');
-  const parts = [
-    ...modules.map((m) => fs.readFileSync(path.join(root, `${m}${ext}`), 'utf8')),
-    ...fs.readdirSync(dataDir).sort().map((f) => `${f}\n${fs.readFileSync(path.join(dataDir, f), 'utf8')}`),
-    ...['pinyin-pro', 'opencc-js', '@node-rs/jieba'].map(installedVersion),
-  ];
-  return (codeKey = hash('sha256', parts.join('\u0000'), 'base64'));
+  try {
+    const parts = [
+      ...modules.map((m) => fs.readFileSync(path.join(root, `${m}${ext}`), 'utf8')),
+      ...fs.readdirSync(dataDir).sort().map((f) => `${f}\n${fs.readFileSync(path.join(dataDir, f), 'utf8')}`),
+      ...['pinyin-pro', 'opencc-js', '@node-rs/jieba'].map(installedVersion),
+    ];
+    codeKey = hash('sha256', parts.join('\u0000'), 'base64');
+  } catch {
+    // The code cannot be read (a bundled build…): a key no later run has, so no kept hit is ever used.
+    codeKey = `unknown code ${process.pid} ${Date.now()} ${Math.random()}`;
+  }
+  return codeKey;
 }
 
 /** A dependency's installed version: its package.json, found from where it resolves. */
@@ -130,7 +136,7 @@ function installedVersion(name: string): string {
       if (pkg.name === name) return `${name}@${pkg.version}`;
     }
     const up = path.dirname(dir);
-    if (up === dir) return `${name}@?`;
+    if (up === dir) throw new Error(`no package.json of ${name}`);
     dir = up;
   }
 }
