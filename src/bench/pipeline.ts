@@ -24,7 +24,7 @@ import type { FetchedPage } from '../discuz/types.js';
 import { parseGame } from '../game/game-file.js';
 import type { Game } from '../game/types.js';
 import { dayHtml } from '../close/day-html.js';
-import { closingDayFromStore, reportThreads } from '../derived/closing-inputs.js';
+import { beforeReport, closingDayFromStore, reportThreads } from '../derived/closing-inputs.js';
 import { tallyFromStore } from '../derived/closed-days.js';
 import { withCountingStore } from '../store/with-store.js';
 import { threadsForTally } from '../votes/tally.js';
@@ -262,6 +262,7 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
     peakAfter.tally = peakRssMB();
 
     t0 = now();
+    await beforeReport(g, day);
     const reportBytes = await withCountingStore(g, reportThreads(g, day), async (store) => {
       const { closing, lookBack } = await closingDayFromStore(g, day, store, { ledgerFile: null });
       return dayHtml(g, store, closing, undefined, lookBack).length;

@@ -10,7 +10,7 @@ import { closingDay, markIncomplete, threadsForReport, threadsThroughDay, type C
 import { withKnownUids } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import { threadsDir } from '../store/store-file.js';
-import { threadDigests } from '../store/thread-digest.js';
+import { makeMissingDigests, threadDigests } from '../store/thread-digest.js';
 import type { Completeness, StoreData } from '../store/types.js';
 import { closedOutcomes, withHandoverGaps } from './closed-days.js';
 import { wordingMemo } from './wording-hits.js';
@@ -24,6 +24,22 @@ export function reportThreads(game: Game, day: number): { tids: number[]; load: 
 
 function readsDigests(game: Game): boolean {
   return !game.rules.flagFiller && fs.existsSync(threadsDir(game.storePath));
+}
+
+/**
+ * What a report of `day` does before it opens the store: the earlier threads' digests a first run
+ * lacks, made one thread at a time with nothing else held (made later, each would be read beside the
+ * day's threads: at 200,000 posts a 20,000-post day and a 17,000-post thread at once).
+ */
+export async function beforeReport(game: Game, day: number): Promise<void> {
+  if (readsDigests(game)) await makeMissingDigests(game.storePath, lookBackThreads(game, day));
+}
+
+/** The threads of days 1..N a report of `day` reads through their digests. */
+function lookBackThreads(game: Game, day: number): number[] {
+  const { tids, load } = reportThreads(game, day);
+  const opened = new Set([...tids, ...load]);
+  return threadsThroughDay(game, day).filter((tid) => !opened.has(tid));
 }
 
 /**

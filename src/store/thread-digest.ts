@@ -8,7 +8,7 @@
  * by the reader) and kept in the store's derived files under the log's key (src/store/derived-cache.ts):
  * a thread that changed is digested again from its log, any other is read from its digest.
  */
-import { derivedKey, readDerived, threadLogKey, writeDerived } from './derived-cache.js';
+import { derivedKey, derivedKeyOf, readDerived, threadLogKey, writeDerived } from './derived-cache.js';
 import { digestPost, postUrlStem, threadPosts, type DigestPost, type Sighting } from './slice.js';
 import { openStore } from './store-file.js';
 import type { StoreData } from './types.js';
@@ -110,6 +110,18 @@ function load(tid: number, forum: string, s: SavedDigest): ThreadDigest {
   return { tid, title: s.title, posts };
 }
 
+const digestKey = (tid: number, log: string): string => derivedKey({ digest: tid, log, layout: LAYOUT });
+
+/** Digests thread `tid` from its log alone and saves it under `key`. */
+async function digestFromLog(storePath: string, tid: number, key: string): Promise<SavedDigest> {
+  // One thread at a time: a digest costs one thread's memory, not the game's.
+  const store = await openStore(storePath, { lock: false, threads: [tid] });
+  const saved = save(digestThread(store.data, tid));
+  await store.close();
+  writeDerived(storePath, `thread-${tid}`, key, saved);
+  return saved;
+}
+
 /**
  * The digests of the stored threads among `tids` (a thread without a log is left out), from the derived
  * files where the log did not change since, else digested from the log (read once for all of them) and saved.
@@ -120,18 +132,26 @@ export async function threadDigests(storePath: string, forum: string, tids: read
   for (const tid of tids) {
     const log = threadLogKey(storePath, tid);
     if (log === null) continue;
-    const key = derivedKey({ digest: tid, log, layout: LAYOUT });
+    const key = digestKey(tid, log);
     const saved = readDerived<SavedDigest>(storePath, `thread-${tid}`, key);
     if (saved) out.set(tid, load(tid, forum, saved));
     else misses.push({ tid, key });
   }
-  for (const { tid, key } of misses) {
-    // One thread at a time: a digest costs one thread's memory, not the game's.
-    const store = await openStore(storePath, { lock: false, forum, threads: [tid] });
-    const saved = save(digestThread(store.data, tid));
-    await store.close();
-    writeDerived(storePath, `thread-${tid}`, key, saved);
-    out.set(tid, load(tid, forum, saved)); // as a later run reads it
-  }
+  for (const { tid, key } of misses) out.set(tid, load(tid, forum, await digestFromLog(storePath, tid, key))); // as a later run reads it
   return out;
+}
+
+/**
+ * Digests the stored threads among `tids` whose derived file is missing or saved under another key,
+ * reading no other (only each file's key line): a report calls it before it opens the day's threads,
+ * so that a first run reads the earlier threads' logs with nothing else held. A file with the right
+ * key that is damaged is found when threadDigests reads it, and made again then.
+ */
+export async function makeMissingDigests(storePath: string, tids: readonly number[]): Promise<void> {
+  for (const tid of tids) {
+    const log = threadLogKey(storePath, tid);
+    if (log === null) continue;
+    const key = digestKey(tid, log);
+    if (derivedKeyOf(storePath, `thread-${tid}`) !== key) await digestFromLog(storePath, tid, key);
+  }
 }

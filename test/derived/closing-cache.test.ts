@@ -15,7 +15,7 @@ import { closingDay, storedPostLinks } from '../../src/close/closing-day.js';
 import { dayHtml } from '../../src/close/day-html.js';
 import { carriedForward } from '../../src/close/carried.js';
 import { closedInStore, closedOutcomes, tallyFromStore } from '../../src/derived/closed-days.js';
-import { closingDayFromStore, reportInputs, reportThreads } from '../../src/derived/closing-inputs.js';
+import { beforeReport, closingDayFromStore, reportInputs, reportThreads } from '../../src/derived/closing-inputs.js';
 import { wordingMemo } from '../../src/derived/wording-hits.js';
 import { loadGame, parseGame } from '../../src/game/game-file.js';
 import { departureOf, successionThreads } from '../../src/votes/succession.js';
@@ -78,6 +78,7 @@ async function readInFull(game: Game, day: number): Promise<Outputs> {
 /** Day `day` as `bansha report` reads it: its own threads in full, the rest through the derived files. */
 async function readThroughCache(game: Game, day: number): Promise<Outputs & { opened: number[] }> {
   const { tids, load } = reportThreads(game, day);
+  await beforeReport(game, day);
   const store = await openStore(game.storePath, { lock: false, threads: [...new Set([...tids, ...load])] });
   const { closing, ...inputs } = await closingDayFromStore(game, day, store.data, { ledgerFile: null });
   return {
@@ -145,6 +146,23 @@ describe('a synthetic 10-day store', () => {
     const through = game.days.filter((d) => d.day < 10).flatMap((d) => [d.discussion!.tid, d.vote!.tid]);
     expect(files.filter((f) => f.startsWith('thread-')).sort()).toEqual(through.filter((t) => !load.includes(t)).map((t) => `thread-${t}.json`).sort());
     expect(files.filter((f) => f.startsWith('closed-day-'))).toHaveLength(9);
+  }, 60_000);
+
+  test("a first run's digests are made before the day's threads are opened, and read back without making any", async () => {
+    fs.rmSync(derivedDir(game.storePath), { recursive: true, force: true });
+    await beforeReport(game, 10);
+    const made = derivedFiles(game);
+    const digests = Object.keys(made).filter((f) => f.startsWith('thread-'));
+    expect(digests.length).toBeGreaterThan(10);
+    const stamps = () => digests.map((f) => fs.statSync(path.join(derivedDir(game.storePath), f)).mtimeMs);
+    const before = stamps();
+    await beforeReport(game, 10); // every key line right: nothing read, nothing made
+    const { tids, load } = reportThreads(game, 10);
+    const part = await openStore(game.storePath, { lock: false, threads: [...new Set([...tids, ...load])] });
+    const { lookBack } = await reportInputs(game, 10, part.data);
+    expect([...lookBack!.keys()].map((t) => `thread-${t}.json`).sort()).toEqual(digests.sort());
+    expect(stamps()).toEqual(before);
+    for (const f of digests) expect(derivedFiles(game)[f]).toBe(made[f]);
   }, 60_000);
 
   test('a digest read back from its file is the digest of the thread read in full (shared sightings and link stems included)', async () => {

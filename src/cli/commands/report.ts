@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { ledgerPath } from '../../cards/ledger.js';
 import { recordProposals, storedPostLinks } from '../../close/closing-day.js';
-import { closingDayFromStore, reportThreads } from '../../derived/closing-inputs.js';
+import { beforeReport, closingDayFromStore, reportThreads } from '../../derived/closing-inputs.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
@@ -54,6 +54,7 @@ export function register(program: Command): void {
       const file = ledgerPath(game.file);
       // Only the view asked for is loaded (the HTML renderers are the largest).
       const html = o.html ? await import('../../close/day-html.js') : null;
+      await beforeReport(game, o.day); // a first run's digests, before the day's threads are read
       const { day, links, page } = await withCountingStore(game, { ...reportThreads(game, o.day), allowIncomplete: o.allowIncomplete }, async (store, incomplete) => {
         // Earlier days through their digests and outcomes kept in the store's derived files.
         const { closing, lookBack } = await closingDayFromStore(game, o.day, store, { ledgerFile: file, checked: incomplete, allowIncomplete: o.allowIncomplete });
