@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reportWordDirs } from '../close/closing-day.js';
+import { BUILD } from '../game/game-cache.js';
 import type { Game } from '../game/types.js';
 import { packagePath } from '../paths.js';
 import { derivedKey, readDerived, writeDerived } from '../store/derived-cache.js';
@@ -99,27 +100,31 @@ export function wordingMemo(storePath: string, game: Game): WordingMemo {
 }
 
 /**
- * What the scan's answers depend on besides its inputs: its own modules (as built: .js under dist/,
- * .ts under src/ in tests), the data files they read, and the installed versions of the libraries it
- * calls (pinyin, simplified forms, jieba and its dictionary). Read once per process (~30 KB).
+ * What the scan's answers depend on besides its inputs: its code — in the bundled CLI the bundle's build
+ * (src/game/game-cache.ts BUILD: a digest of the bundle, the packages it holds included), else the scan's
+ * own modules as built (.js under dist/, .ts under src/ in tests) and the installed versions of the
+ * libraries it calls (pinyin, simplified forms) — with jieba's version (never bundled) and the data files
+ * the scan reads. Read once per process (~30 KB).
  */
 let codeKey: string | undefined;
 function scanCodeKey(): string {
   if (codeKey !== undefined) return codeKey;
   const here = fileURLToPath(import.meta.url);
-  const ext = path.extname(here);
   const root = path.join(path.dirname(here), '..');
   const modules = ['violations/wording', 'violations/pattern-index', 'violations/text-fold', 'violations/segment', 'violations/word-lists', 'text/simplified', 'text/read-utf8'];
   const dataDir = packagePath('src', 'violations', 'data');
   try {
+    const code = BUILD !== null
+      ? [BUILD]
+      : [...modules.map((m) => fs.readFileSync(path.join(root, `${m}${path.extname(here)}`), 'utf8')), ...['pinyin-pro', 'opencc-js'].map(installedVersion)];
     const parts = [
-      ...modules.map((m) => fs.readFileSync(path.join(root, `${m}${ext}`), 'utf8')),
+      ...code,
+      installedVersion('@node-rs/jieba'),
       ...fs.readdirSync(dataDir).sort().map((f) => `${f}\n${fs.readFileSync(path.join(dataDir, f), 'utf8')}`),
-      ...['pinyin-pro', 'opencc-js', '@node-rs/jieba'].map(installedVersion),
     ];
     codeKey = hash('sha256', parts.join('\u0000'), 'base64');
   } catch {
-    // The code cannot be read (a bundled build…): a key no later run has, so no kept hit is ever used.
+    // The code cannot be read: a key no later run has, so no kept hit is ever used.
     codeKey = `unknown code ${process.pid} ${Date.now()} ${Math.random()}`;
   }
   return codeKey;
