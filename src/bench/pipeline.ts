@@ -23,9 +23,8 @@ import { buildTree } from '../discuz/tree.js';
 import type { FetchedPage } from '../discuz/types.js';
 import { parseGame } from '../game/game-file.js';
 import type { Game } from '../game/types.js';
-import { closingDay } from '../close/closing-day.js';
 import { dayHtml } from '../close/day-html.js';
-import { reportInputs, reportThreads } from '../derived/closing-inputs.js';
+import { beforeReport, closingDayFromStore, reportThreads } from '../derived/closing-inputs.js';
 import { tallyFromStore } from '../derived/closed-days.js';
 import { withCountingStore } from '../store/with-store.js';
 import { threadsForTally } from '../votes/tally.js';
@@ -263,9 +262,10 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
     peakAfter.tally = peakRssMB();
 
     t0 = now();
+    await beforeReport(g, day);
     const reportBytes = await withCountingStore(g, reportThreads(g, day), async (store) => {
-      const { closed, lookBack } = await reportInputs(g, day, store);
-      return dayHtml(g, store, closingDay(g, store, day, { ledgerFile: null, closed, lookBack }), undefined, lookBack).length;
+      const { closing, lookBack } = await closingDayFromStore(g, day, store, { ledgerFile: null });
+      return dayHtml(g, store, closing, undefined, lookBack).length;
     });
     stages.report = now() - t0;
     peakAfter.report = peakRssMB();

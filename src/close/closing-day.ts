@@ -14,6 +14,7 @@ import type { Game, GameDay } from '../game/types.js';
 import { buildDayReport, type DayReport } from '../report/day-report.js';
 import { postUrl, threadPosts, type SlicePost } from '../store/slice.js';
 import type { Completeness, StoreData } from '../store/types.js';
+import type { WordingOf } from '../violations/scan.js';
 import { loadWordLists } from '../violations/word-lists.js';
 import { accelerationFor } from '../votes/acceleration.js';
 import { tallyDay, threadsForTally, type ClosedOutcomes, type PostsOf } from '../votes/tally.js';
@@ -77,6 +78,14 @@ export interface ClosingDayOptions {
   closed?: ClosedOutcomes;
   /** Threads of days 1..N not in the store as digests (src/store/thread-digest.ts); default: all in the store. */
   lookBack?: LookBack;
+  /** Where the wording hits come from (src/derived/wording-hits.ts); default: scanned, the bundled lists with reportWordDirs'. */
+  wording?: WordingOf;
+}
+
+/** The director's word lists a report of `game` scans besides the bundled ones: `words/` beside the game file. */
+export function reportWordDirs(game: Game): string[] {
+  const extra = path.join(path.dirname(path.resolve(game.file)), 'words');
+  return fs.existsSync(extra) ? [extra] : [];
 }
 
 /** Day `day` from a store: the tally and the report (acceleration from that tally; the ledger read, not written). */
@@ -88,14 +97,14 @@ export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opt
   const tally = tallyForReport(game, postsOf, day, opts.closed);
   const accelerated: Record<number, boolean> = {};
   for (const d of game.days) if (d.day <= day) accelerated[d.day] = acceleratedOn(game, d, postsOf, d.day === day ? tally : null);
-  const extra = path.join(path.dirname(path.resolve(game.file)), 'words');
-  const lists = loadWordLists(game.rules.bannedCategories, fs.existsSync(extra) ? [extra] : []);
+  const lists = opts.wording ? undefined : loadWordLists(game.rules.bannedCategories, reportWordDirs(game));
   const ledgerFile = opts.ledgerFile === undefined ? ledgerPath(game.file) : opts.ledgerFile;
   const report = buildDayReport(game, posts, day, {
     accelerated,
     lists,
     ledger: ledgerFile ? readLedger(game, ledgerFile) : null,
     lookBack: opts.lookBack && new Map([...opts.lookBack].map(([tid, d]) => [tid, d.posts])),
+    wording: opts.wording,
   });
   return { tally, report };
 }

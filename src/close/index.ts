@@ -39,10 +39,10 @@ import type { TallyResult } from '../votes/types.js';
 import { announcementPlan } from './announcement.js';
 import { t } from '../i18n/index.js';
 import { renderElevatorBBCode } from '../render/elevator-bbcode.js';
-import { closingDay, markIncomplete, recordProposals, storedPostLinks, threadsForReport, type ClosingDay } from './closing-day.js';
+import { recordProposals, storedPostLinks, threadsForReport, type ClosingDay } from './closing-day.js';
 import { dayHtml } from './day-html.js';
 import { closedOutcomes, crawlWithHandovers } from '../derived/closed-days.js';
-import { reportInputs, reportThreads } from '../derived/closing-inputs.js';
+import { beforeReport, closingDayFromStore, reportThreads } from '../derived/closing-inputs.js';
 import { withDaySheriff, withExitEvents, writeGameFile } from './confirm.js';
 import { carriedForward, sentOffOn } from './carried.js';
 import { handoverAtClose, sheriffSummary } from './sheriff.js';
@@ -135,9 +135,9 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   // the close is read from and, for wuhui, the duel-rule votes.
   const report = reportThreads(game, opts.day);
   const load = [...report.load, ...successionThreads(game, day.closes), ...(day.rules ? threadsForTally(game, opts.day, { rules: true }) : [])];
+  await beforeReport(game, opts.day); // a first run's digests, before the day's threads are read
   const assembled = await withCountingStore(game, { tids: report.tids, load, allowIncomplete: opts.allowIncomplete }, async (store, checked) => {
-    const { closed, lookBack, incomplete } = await reportInputs(game, opts.day, store, checked, opts.allowIncomplete);
-    const closing = markIncomplete(closingDay(game, store, opts.day, { ledgerFile, closed, lookBack }), incomplete);
+    const { closing, closed, lookBack, incomplete } = await closingDayFromStore(game, opts.day, store, { ledgerFile, checked, allowIncomplete: opts.allowIncomplete });
     await recordProposals(game, closing.report, ledgerFile);
     const tally = closing.tally;
     // The day's results, derived; the badge passes when they put the sheriff out.

@@ -21,8 +21,8 @@ import { proposeCards } from '../cards/propose.js';
 import { standings } from '../cards/standing.js';
 import type { CardColor, CardStatus, Ledger, Standing } from '../cards/types.js';
 import { postFlag, type Flag } from '../violations/flag.js';
-import { violationFlags } from '../violations/scan.js';
-import { loadWordLists, type WordLists } from '../violations/word-lists.js';
+import { violationFlags, type WordingOf } from '../violations/scan.js';
+import type { WordLists } from '../violations/word-lists.js';
 import { t } from '../i18n/index.js';
 
 /** One player's line of the day (the JSON `activity` entry, plus the counted pids). */
@@ -85,7 +85,7 @@ export interface DayReportOptions {
   accelerated: boolean | Readonly<Record<number, boolean>>;
   /** Players who posted a ballot on this day (from the tally); default: read from the vote thread. */
   ballots?: ReadonlySet<string>;
-  /** Word lists; default: the bundled lists of the ruleset's bannedCategories. */
+  /** Word lists; default: the bundled lists of the ruleset's bannedCategories (unless `wording` is given). */
   lists?: WordLists;
   /** The card ledger: decided cards keep their status, confirmed ones make repeats and standings. */
   ledger?: Ledger | null;
@@ -95,6 +95,8 @@ export interface DayReportOptions {
    * threads and the process thread must be given in full.
    */
   lookBack?: ReadonlyMap<number, readonly DigestPost[]>;
+  /** Where the wording hits come from (src/derived/wording-hits.ts); default: scanned here. */
+  wording?: WordingOf;
 }
 
 /** Builds day `day`'s report. Throws when the game has no such day. */
@@ -111,7 +113,6 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
   const accelerated: Record<number, boolean> = typeof opts.accelerated === 'boolean' ? { [day]: opts.accelerated } : { ...opts.accelerated };
   const isAccelerated = accelerated[day] === true;
   const waived = isAccelerated && game.rules.acceleration.waivesLurking;
-  const lists = opts.lists ?? loadWordLists(game.rules.bannedCategories);
   const notes: string[] = [];
 
   const lookBack = new Map<number, readonly DigestPost[]>();
@@ -144,7 +145,7 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
 
   const found: Flag[] = [
     ...lurkingFlags({ game, day, postsByDay, accelerated, ballots }),
-    ...violationFlags({ game, day: d, posts, lists, lookBack }),
+    ...violationFlags({ game, day: d, posts, lists: opts.lists, lookBack, wording: opts.wording }),
   ];
   for (const r of today.players) {
     for (const p of r.late) {

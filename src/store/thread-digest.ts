@@ -8,7 +8,7 @@
  * by the reader) and kept in the store's derived files under the log's key (src/store/derived-cache.ts):
  * a thread that changed is digested again from its log, any other is read from its digest.
  */
-import { derivedKey, readDerived, threadLogKey, writeDerived } from './derived-cache.js';
+import { derivedKey, derivedKeyOf, readDerived, threadLogKey, writeDerived } from './derived-cache.js';
 import { digestPost, postUrlStem, threadPosts, type DigestPost, type Sighting } from './slice.js';
 import { openStore } from './store-file.js';
 import type { StoreData } from './types.js';
@@ -29,31 +29,66 @@ export function digestThread(store: StoreData, tid: number): ThreadDigest {
 }
 
 /**
- * On disk a digest is compact: the distinct sighting values once, and each post as
- * [pid, floor, at, author, authorId, deleted, ...sighting value indexes]; the url is rebuilt.
+ * On disk a digest is compact and by column (a column of numbers parses into one unboxed array, not a
+ * small array and a number object per post): the distinct sighting values once, each distinct list of
+ * sightings once (as value indexes, four per sighting), and per post its pid, floor, time, author (an
+ * index into `authors`), uid, whether deleted and its list of sightings; the url is rebuilt.
  */
 interface SavedDigest {
   title: string;
   values: Array<string | null>;
-  posts: Array<[number, number | null, number, string, number | null, 0 | 1, ...number[]]>;
+  sightings: number[][];
+  authors: string[];
+  pid: number[];
+  floor: Array<number | null>;
+  at: number[];
+  author: number[];
+  authorId: Array<number | null>;
+  deleted: Array<0 | 1>;
+  seen: number[];
+}
+
+/** What the saved layout is called in a digest's key (a file of another layout is made again). */
+const LAYOUT = 'columns';
+
+/** An index per distinct value, in order of first use. */
+function indexer<T>(): { list: T[]; ix: (v: T) => number } {
+  const list: T[] = [];
+  const index = new Map<T, number>();
+  return {
+    list,
+    ix: (v) => {
+      let i = index.get(v);
+      if (i === undefined) index.set(v, (i = list.push(v) - 1));
+      return i;
+    },
+  };
 }
 
 function save(d: ThreadDigest): SavedDigest {
-  const values: Array<string | null> = [];
-  const index = new Map<string | null, number>();
-  const ix = (v: string | null): number => {
-    let i = index.get(v);
-    if (i === undefined) index.set(v, (i = values.push(v) - 1));
+  const values = indexer<string | null>();
+  const authors = indexer<string>();
+  const lists = indexer<string>();
+  const sightings: number[][] = [];
+  const seenOf = (list: readonly Sighting[]): number => {
+    const row = list.flatMap((x) => [values.ix(x.avatar), values.ix(x.signature), values.ix(x.firstSeen), values.ix(x.lastSeen)]);
+    const i = lists.ix(row.join(','));
+    if (i === sightings.length) sightings.push(row);
     return i;
   };
+  const ps = d.posts;
   return {
     title: d.title,
-    values,
-    posts: d.posts.map((p) => {
-      const row: SavedDigest['posts'][number] = [p.pid, p.floor, p.at, p.author, p.authorId, p.deleted ? 1 : 0];
-      for (const s of p.sightings) row.push(ix(s.avatar), ix(s.signature), ix(s.firstSeen), ix(s.lastSeen));
-      return row;
-    }),
+    values: values.list,
+    sightings,
+    authors: authors.list,
+    pid: ps.map((p) => p.pid),
+    floor: ps.map((p) => p.floor),
+    at: ps.map((p) => p.at),
+    author: ps.map((p) => authors.ix(p.author)),
+    authorId: ps.map((p) => p.authorId),
+    deleted: ps.map((p) => (p.deleted ? 1 : 0)),
+    seen: ps.map((p) => seenOf(p.sightings)),
   };
 }
 
@@ -61,25 +96,30 @@ function load(tid: number, forum: string, s: SavedDigest): ThreadDigest {
   const v = (i: number): string | null => s.values[i];
   // The posts of one fetched page share their sightings (same avatar, signature and fetch times): one
   // frozen list per distinct set, not a list and an object per post (~240 bytes each, 44,000 posts at 50k).
-  const shared = new Map<string, readonly Sighting[]>();
+  const shared = s.sightings.map((row) => {
+    const list: Sighting[] = [];
+    for (let i = 0; i < row.length; i += 4) list.push(Object.freeze({ avatar: v(row[i]), signature: v(row[i + 1]), firstSeen: v(row[i + 2])!, lastSeen: v(row[i + 3])! }));
+    return Object.freeze(list);
+  });
   const stem = postUrlStem(forum, tid);
-  return {
-    tid,
-    title: s.title,
-    posts: s.posts.map((row) => {
-      const [pid, floor, at, author, authorId, deleted] = row;
-      const key = row.slice(6).join(',');
-      let sightings = shared.get(key);
-      if (!sightings) {
-        const list: Sighting[] = [];
-        for (let i = 6; i < row.length; i += 4) {
-          list.push(Object.freeze({ avatar: v(row[i] as number), signature: v(row[i + 1] as number), firstSeen: v(row[i + 2] as number)!, lastSeen: v(row[i + 3] as number)! }));
-        }
-        shared.set(key, (sightings = Object.freeze(list)));
-      }
-      return { pid, tid, floor, at, url: stem + pid, author, authorId, deleted: deleted === 1, sightings };
-    }),
-  };
+  const posts: DigestPost[] = new Array(s.pid.length);
+  for (let i = 0; i < posts.length; i++) {
+    const pid = s.pid[i];
+    posts[i] = { pid, tid, floor: s.floor[i], at: s.at[i], url: stem + pid, author: s.authors[s.author[i]], authorId: s.authorId[i], deleted: s.deleted[i] === 1, sightings: shared[s.seen[i]] };
+  }
+  return { tid, title: s.title, posts };
+}
+
+const digestKey = (tid: number, log: string): string => derivedKey({ digest: tid, log, layout: LAYOUT });
+
+/** Digests thread `tid` from its log alone and saves it under `key`. */
+async function digestFromLog(storePath: string, tid: number, key: string): Promise<SavedDigest> {
+  // One thread at a time: a digest costs one thread's memory, not the game's.
+  const store = await openStore(storePath, { lock: false, threads: [tid] });
+  const saved = save(digestThread(store.data, tid));
+  await store.close();
+  writeDerived(storePath, `thread-${tid}`, key, saved);
+  return saved;
 }
 
 /**
@@ -92,18 +132,26 @@ export async function threadDigests(storePath: string, forum: string, tids: read
   for (const tid of tids) {
     const log = threadLogKey(storePath, tid);
     if (log === null) continue;
-    const key = derivedKey({ digest: tid, log });
+    const key = digestKey(tid, log);
     const saved = readDerived<SavedDigest>(storePath, `thread-${tid}`, key);
     if (saved) out.set(tid, load(tid, forum, saved));
     else misses.push({ tid, key });
   }
-  for (const { tid, key } of misses) {
-    // One thread at a time: a digest costs one thread's memory, not the game's.
-    const store = await openStore(storePath, { lock: false, forum, threads: [tid] });
-    const saved = save(digestThread(store.data, tid));
-    await store.close();
-    writeDerived(storePath, `thread-${tid}`, key, saved);
-    out.set(tid, load(tid, forum, saved)); // as a later run reads it
-  }
+  for (const { tid, key } of misses) out.set(tid, load(tid, forum, await digestFromLog(storePath, tid, key))); // as a later run reads it
   return out;
+}
+
+/**
+ * Digests the stored threads among `tids` whose derived file is missing or saved under another key,
+ * reading no other (only each file's key line): a report calls it before it opens the day's threads,
+ * so that a first run reads the earlier threads' logs with nothing else held. A file with the right
+ * key that is damaged is found when threadDigests reads it, and made again then.
+ */
+export async function makeMissingDigests(storePath: string, tids: readonly number[]): Promise<void> {
+  for (const tid of tids) {
+    const log = threadLogKey(storePath, tid);
+    if (log === null) continue;
+    const key = digestKey(tid, log);
+    if (derivedKeyOf(storePath, `thread-${tid}`) !== key) await digestFromLog(storePath, tid, key);
+  }
 }

@@ -16,21 +16,29 @@ import { contentKey, fillerReason } from './filler.js';
 import { postFlag, snippetAround, wordingFacts, type Flag, type FlagFacts } from './flag.js';
 import { profileChanges, type ProfileChange } from './profile.js';
 import { digestPost, type DigestPost } from '../store/slice.js';
-import { findBannedWording } from './wording.js';
-import type { WordLists } from './word-lists.js';
+import { findBannedWording, type WordingHit } from './wording.js';
+import { loadWordLists, type WordLists } from './word-lists.js';
+
+/**
+ * The banned-wording hits of one version's text of a post: findBannedWording over the lists and the
+ * players' names, or the same answers kept from an earlier run (src/derived/wording-hits.ts).
+ */
+export type WordingOf = (post: SlicePost, text: string) => readonly WordingHit[];
 
 export interface ViolationScanInput {
   game: Game;
   day: GameDay;
   /** Posts of every stored thread of the game (the day's threads, the process thread, other days'). */
   posts: PostsByThread;
-  /** The word lists of the ruleset's bannedCategories (loadWordLists). */
-  lists: WordLists;
+  /** The word lists of the ruleset's bannedCategories (default: the bundled ones, unless `wording` is given). */
+  lists?: WordLists;
   /**
    * The other stored threads of the game as digests (src/store/thread-digest.ts, seated like `posts`):
    * what the avatar/signature check reads of threads not in `posts`. Not for filler, which reads words.
    */
   lookBack?: ReadonlyMap<number, readonly DigestPost[]>;
+  /** Where the wording hits come from; default: findBannedWording over `lists` and the players' names. */
+  wording?: WordingOf;
 }
 
 /** The posts a day's flags are about: its own threads (any time) and the process thread in its span. */
@@ -52,7 +60,7 @@ function dayAt(game: Game, ms: number): number | null {
 }
 
 /** Fonts, wording and evidence flags of one version of a post. */
-export function contentFlags(game: Game, post: SlicePost, content: Post, lists: WordLists): Flag[] {
+export function contentFlags(game: Game, post: SlicePost, content: Post, categories: readonly string[], wording: WordingOf): Flag[] {
   const flags: Flag[] = [];
   const f = game.rules.fonts;
   if (f.redBanned) {
@@ -73,14 +81,14 @@ export function contentFlags(game: Game, post: SlicePost, content: Post, lists: 
     }
   }
   const evidenceWords: Array<{ word: string; matched: string | null }> = [];
-  for (const h of findBannedWording(content.text, lists, { names: game.players })) {
+  for (const h of wording(post, content.text)) {
     if (h.category === '贴证') {
       evidenceWords.push({ word: h.word, matched: h.evasions.length ? h.matched : null });
       continue;
     }
     flags.push(postFlag(post, snippetAround(content.text, h.start, h.end), wordingFacts(h, game.rules.name), { category: h.category }));
   }
-  if (lists.categories.includes('贴证')) {
+  if (categories.includes('贴证')) {
     // One 贴证 flag per post: what it carries (links, images, attachments, chat lines) and the words.
     const items = pastedEvidence(content);
     if (items.length || evidenceWords.length) {
@@ -112,7 +120,10 @@ function profileFacts(c: ProfileChange): FlagFacts {
 
 /** Every violation flag of the day, in time order. */
 export function violationFlags(input: ViolationScanInput): Flag[] {
-  const { game, day, posts, lists, lookBack } = input;
+  const { game, day, posts, lookBack } = input;
+  const categories = input.lists?.categories ?? game.rules.bannedCategories;
+  const lists = input.wording ? null : input.lists ?? loadWordLists(game.rules.bannedCategories);
+  const wording = input.wording ?? ((_: SlicePost, text: string) => findBannedWording(text, lists!, { names: game.players }));
   const scope = postsOfDay(game, day, posts);
   const inScope = new Set(scope.map((p) => p.pid));
   const flags: Flag[] = [];
@@ -122,11 +133,11 @@ export function violationFlags(input: ViolationScanInput): Flag[] {
     if (exit !== null && post.at >= exit) {
       flags.push(postFlag(post, post.text, { kind: 'zombie-post', out: exit, at: post.at }));
     }
-    const current = contentFlags(game, post, post, lists);
+    const current = contentFlags(game, post, post, categories, wording);
     flags.push(...current);
     const seen = new Set(current.map(flagKey));
     for (const v of post.versions.slice(0, -1)) {
-      for (const f of contentFlags(game, post, v.post, lists)) {
+      for (const f of contentFlags(game, post, v.post, categories, wording)) {
         if (seen.has(flagKey(f))) continue;
         seen.add(flagKey(f));
         flags.push({ ...f, earlierVersion: v.firstSeen });

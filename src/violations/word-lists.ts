@@ -202,15 +202,7 @@ const loaded = new Map<string, { sources: string; lists: WordLists }>();
  * where it was looked for. The files are read each time; unchanged, they give the set loaded before.
  */
 export function loadWordLists(categories: readonly string[], extraDirs: readonly string[] = []): WordLists {
-  const existing = (files: string[]) => files.filter((f) => fs.existsSync(f));
-  const slotFiles = existing([BUNDLED_SLOTS_FILE, ...extraDirs.map((d) => path.join(d, 'slots.txt'))]);
-  const categoryFiles = categories.map((category) => {
-    const files = existing([BUNDLED_WORDS_DIR, ...extraDirs].map((d) => path.join(d, `${category}.txt`)));
-    if (!files.length) throw new UserError(t('words.noList', category, [BUNDLED_WORDS_DIR, ...extraDirs].join(', ')));
-    return files;
-  });
-  const allowFiles = existing([BUNDLED_ALLOW_FILE, ...extraDirs.map((d) => path.join(d, 'allow.txt'))]);
-  const texts = new Map([...slotFiles, ...categoryFiles.flat(), ...allowFiles].map((f) => [f, readUtf8Text(f)]));
+  const { slotFiles, categoryFiles, allowFiles, texts } = wordListFiles(categories, extraDirs);
   const key = JSON.stringify([categories, extraDirs]);
   const sources = [...texts].flat().join('\u0000');
   const before = loaded.get(key);
@@ -232,6 +224,23 @@ export function loadWordLists(categories: readonly string[], extraDirs: readonly
   const lists: WordLists = { categories: [...categories], entries, allow };
   loaded.set(key, { sources, lists });
   return lists;
+}
+
+/**
+ * The files the lists of `categories` are read from — the slots, each category's, the allow lists —
+ * with their texts: what loadWordLists parses (and what a cache of the lists' answers is keyed by).
+ */
+export function wordListFiles(categories: readonly string[], extraDirs: readonly string[] = []) {
+  const existing = (files: string[]) => files.filter((f) => fs.existsSync(f));
+  const slotFiles = existing([BUNDLED_SLOTS_FILE, ...extraDirs.map((d) => path.join(d, 'slots.txt'))]);
+  const categoryFiles = categories.map((category) => {
+    const files = existing([BUNDLED_WORDS_DIR, ...extraDirs].map((d) => path.join(d, `${category}.txt`)));
+    if (!files.length) throw new UserError(t('words.noList', category, [BUNDLED_WORDS_DIR, ...extraDirs].join(', ')));
+    return files;
+  });
+  const allowFiles = existing([BUNDLED_ALLOW_FILE, ...extraDirs.map((d) => path.join(d, 'allow.txt'))]);
+  const texts = new Map([...slotFiles, ...categoryFiles.flat(), ...allowFiles].map((f) => [f, readUtf8Text(f)]));
+  return { slotFiles, categoryFiles, allowFiles, texts };
 }
 
 /** The categories that have a bundled list. */

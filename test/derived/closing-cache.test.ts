@@ -15,7 +15,8 @@ import { closingDay, storedPostLinks } from '../../src/close/closing-day.js';
 import { dayHtml } from '../../src/close/day-html.js';
 import { carriedForward } from '../../src/close/carried.js';
 import { closedInStore, closedOutcomes, tallyFromStore } from '../../src/derived/closed-days.js';
-import { reportInputs, reportThreads } from '../../src/derived/closing-inputs.js';
+import { beforeReport, closingDayFromStore, reportInputs, reportThreads } from '../../src/derived/closing-inputs.js';
+import { wordingMemo } from '../../src/derived/wording-hits.js';
 import { loadGame, parseGame } from '../../src/game/game-file.js';
 import { departureOf, successionThreads } from '../../src/votes/succession.js';
 import { findDay, withKnownUids } from '../../src/game/roster.js';
@@ -77,9 +78,9 @@ async function readInFull(game: Game, day: number): Promise<Outputs> {
 /** Day `day` as `bansha report` reads it: its own threads in full, the rest through the derived files. */
 async function readThroughCache(game: Game, day: number): Promise<Outputs & { opened: number[] }> {
   const { tids, load } = reportThreads(game, day);
+  await beforeReport(game, day);
   const store = await openStore(game.storePath, { lock: false, threads: [...new Set([...tids, ...load])] });
-  const inputs = await reportInputs(game, day, store.data);
-  const closing = closingDay(game, store.data, day, { ledgerFile: null, ...inputs });
+  const { closing, ...inputs } = await closingDayFromStore(game, day, store.data, { ledgerFile: null });
   return {
     tally: closing.tally && renderTallyJson(closing.tally),
     report: renderDayReportJson(closing.report),
@@ -145,6 +146,23 @@ describe('a synthetic 10-day store', () => {
     const through = game.days.filter((d) => d.day < 10).flatMap((d) => [d.discussion!.tid, d.vote!.tid]);
     expect(files.filter((f) => f.startsWith('thread-')).sort()).toEqual(through.filter((t) => !load.includes(t)).map((t) => `thread-${t}.json`).sort());
     expect(files.filter((f) => f.startsWith('closed-day-'))).toHaveLength(9);
+  }, 60_000);
+
+  test("a first run's digests are made before the day's threads are opened, and read back without making any", async () => {
+    fs.rmSync(derivedDir(game.storePath), { recursive: true, force: true });
+    await beforeReport(game, 10);
+    const made = derivedFiles(game);
+    const digests = Object.keys(made).filter((f) => f.startsWith('thread-'));
+    expect(digests.length).toBeGreaterThan(10);
+    const stamps = () => digests.map((f) => fs.statSync(path.join(derivedDir(game.storePath), f)).mtimeMs);
+    const before = stamps();
+    await beforeReport(game, 10); // every key line right: nothing read, nothing made
+    const { tids, load } = reportThreads(game, 10);
+    const part = await openStore(game.storePath, { lock: false, threads: [...new Set([...tids, ...load])] });
+    const { lookBack } = await reportInputs(game, 10, part.data);
+    expect([...lookBack!.keys()].map((t) => `thread-${t}.json`).sort()).toEqual(digests.sort());
+    expect(stamps()).toEqual(before);
+    for (const f of digests) expect(derivedFiles(game)[f]).toBe(made[f]);
   }, 60_000);
 
   test('a digest read back from its file is the digest of the thread read in full (shared sightings and link stems included)', async () => {
@@ -346,6 +364,99 @@ describe('a synthetic 10-day store', () => {
     const third = names.find((f) => f !== digest && f !== closed)!;
     fs.writeFileSync(path.join(dir, third), '');
     await expectSame(game, 10);
+    expect(derivedFiles(game)).toEqual(good);
+  }, 60_000);
+});
+
+describe('the wording hits kept between runs (src/derived/wording-hits.ts)', () => {
+  const synth = synthGame({ posts: 1500, players: 20, days: 4 });
+  let data: StoreData;
+  beforeAll(() => {
+    data = emptyStore(synth.forum);
+    for (const ref of synth.pages) {
+      const page = gamePage(ref);
+      recordFetched(data, { bytes: page.bytes, url: page.url, fetchedAt: new Date('2027-01-01T00:00:00Z'), status: 200, contentType: page.contentType });
+    }
+  }, 60_000);
+
+  /** Day `day` through the kept hits, and how many texts it had to scan. */
+  async function scanned(game: Game, day: number): Promise<{ out: Outputs; scanned: number }> {
+    const { tids, load } = reportThreads(game, day);
+    const store = await openStore(game.storePath, { lock: false, threads: [...new Set([...tids, ...load])] });
+    const inputs = await reportInputs(game, day, store.data);
+    const memo = wordingMemo(game.storePath, game);
+    const closing = closingDay(game, store.data, day, { ledgerFile: null, ...inputs, wording: memo.hitsOf });
+    memo.save();
+    const full = await readInFull(game, day);
+    const out: Outputs = {
+      tally: closing.tally && renderTallyJson(closing.tally),
+      report: renderDayReportJson(closing.report),
+      values: JSON.stringify(closing),
+      bbcode: renderDayReportBBCode(closing.report, storedPostLinks(game, store.data, inputs.lookBack)),
+      html: dayHtml(game, store.data, closing, 0, inputs.lookBack),
+    };
+    expect(out).toEqual(full); // byte for byte what scanning every text afresh says
+    return { out, scanned: memo.scanned };
+  }
+  const wordingFiles = (g: Game) => Object.keys(derivedFiles(g)).filter((f) => f.startsWith('wording-'));
+  const hitsIn = (o: Outputs) => (JSON.parse(o.report).flags as Array<{ kind: string; pid: number }>).filter((f) => f.kind === 'banned-wording');
+
+  /** A new current version of post `pid` (an edit a recrawl found), with `text`. */
+  async function edit(game: Game, tid: number, pid: number, text: string): Promise<void> {
+    const store = await openStore(game.storePath, { threads: [tid] });
+    const p = store.data.posts[String(pid)];
+    const v = p.versions[p.versions.length - 1];
+    p.versions.push({ ...v, firstSeen: '2027-01-02T00:00:00.000Z', lastSeen: '2027-01-02T00:00:00.000Z', post: { ...v.post, text } });
+    await store.write();
+    await store.close();
+  }
+
+  test('cold, warm, an edited post, a changed word list, a changed roster: only what changed is scanned', async () => {
+    const game = await onDisk('wording', '', data, synth.gameYaml);
+    const cold = await scanned(game, 4);
+    expect(cold.scanned).toBeGreaterThan(100);
+    expect(hitsIn(cold.out).length).toBeGreaterThan(0); // the game has hits to keep
+    expect(wordingFiles(game).length).toBeGreaterThan(0);
+    expect((await scanned(game, 4)).scanned).toBe(0); // warm: no text scanned, no list parsed
+
+    // an edit: the new version alone is scanned, and its oath is flagged
+    const d4 = findDay(game, 4);
+    const store = await openStore(game.storePath, { lock: false, threads: [d4.discussion!.tid] });
+    const post = Object.values(store.data.posts).find((p) => game.players.includes(p.versions[0].post.author))!;
+    await edit(game, d4.discussion!.tid, post.pid, '我对天发誓这是真的，第七号新文本');
+    const edited = await scanned(game, 4);
+    expect(edited.scanned).toBe(1);
+    expect(hitsIn(edited.out).some((f) => f.pid === post.pid)).toBe(true);
+
+    // a director's word list beside the game file: every text scanned again under it
+    fs.mkdirSync(path.join(path.dirname(game.file), 'words'));
+    fs.writeFileSync(path.join(path.dirname(game.file), 'words', '发誓与诅咒.txt'), '第七号新文本\n');
+    const listed = await scanned(game, 4);
+    expect(listed.scanned).toBe(cold.scanned + 1);
+    expect(hitsIn(listed.out).filter((f) => f.pid === post.pid).length).toBeGreaterThan(hitsIn(edited.out).filter((f) => f.pid === post.pid).length);
+    expect((await scanned(game, 4)).scanned).toBe(0);
+
+    // a roster that names a player like the oath (a name is never a hit): scanned again, the hit gone
+    const renamed = { ...game, players: [...game.players, '对天发誓'] };
+    const named = await scanned(renamed, 4);
+    expect(named.scanned).toBe(listed.scanned);
+    expect((await scanned(game, 4)).scanned).toBe(listed.scanned); // and back
+  }, 120_000);
+
+  test('a damaged or emptied hits file is scanned again, never read', async () => {
+    const game = await onDisk('wording-damaged', '', data, synth.gameYaml);
+    await scanned(game, 3);
+    const dir = derivedDir(game.storePath);
+    const files = wordingFiles(game);
+    const good = derivedFiles(game);
+    const withHits = files.find((f) => good[f].includes('"category"'))!;
+    expect(withHits).toBeDefined();
+    // a hit's offset changed (it would quote other words), another file emptied
+    fs.writeFileSync(path.join(dir, withHits), good[withHits].replace(/"start":(\d)/, (_, d: string) => `"start":${(Number(d) + 1) % 10}`));
+    const other = files.find((f) => f !== withHits);
+    if (other) fs.writeFileSync(path.join(dir, other), '');
+    const again = await scanned(game, 3);
+    expect(again.scanned).toBeGreaterThan(0);
     expect(derivedFiles(game)).toEqual(good);
   }, 60_000);
 });

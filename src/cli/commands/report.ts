@@ -16,8 +16,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ledgerPath } from '../../cards/ledger.js';
-import { closingDay, markIncomplete, recordProposals, storedPostLinks } from '../../close/closing-day.js';
-import { reportInputs, reportThreads } from '../../derived/closing-inputs.js';
+import { recordProposals, storedPostLinks } from '../../close/closing-day.js';
+import { beforeReport, closingDayFromStore, reportThreads } from '../../derived/closing-inputs.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
@@ -54,10 +54,10 @@ export function register(program: Command): void {
       const file = ledgerPath(game.file);
       // Only the view asked for is loaded (the HTML renderers are the largest).
       const html = o.html ? await import('../../close/day-html.js') : null;
+      await beforeReport(game, o.day); // a first run's digests, before the day's threads are read
       const { day, links, page } = await withCountingStore(game, { ...reportThreads(game, o.day), allowIncomplete: o.allowIncomplete }, async (store, incomplete) => {
         // Earlier days through their digests and outcomes kept in the store's derived files.
-        const { closed, lookBack, incomplete: gaps } = await reportInputs(game, o.day, store, incomplete, o.allowIncomplete);
-        const closing = markIncomplete(closingDay(game, store, o.day, { ledgerFile: file, closed, lookBack }), gaps);
+        const { closing, lookBack } = await closingDayFromStore(game, o.day, store, { ledgerFile: file, checked: incomplete, allowIncomplete: o.allowIncomplete });
         // The ledger ids go into the report (and so into the HTML) before it is drawn.
         if (o.ledger) await recordProposals(game, closing.report, file);
         return { day: closing, links: storedPostLinks(game, store, lookBack), page: html ? html.dayHtml(game, store, closing, undefined, lookBack) : null };

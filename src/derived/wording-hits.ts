@@ -1,0 +1,147 @@
+/**
+ * The banned-wording hits of every post version a report scans, kept between runs in the store's
+ * derived files (src/store/derived-cache.ts), one file per thread: a director reruns `report` every
+ * minute at closing, and a rerun then scans only the versions it has not seen — jieba's dictionary is
+ * not even loaded when none is new.
+ *
+ * A hit list is a pure function of the text, the word lists and the players' names (findBannedWording),
+ * so an entry is filed under the text's SHA-256 and a file under the list files' texts, the names and
+ * the scan's own code and libraries: any of those changed, the file is ignored and the texts scanned
+ * again. A new version of a post is a new text, so it is scanned; a damaged file is ignored
+ * (derived-cache.ts). The lists are parsed only when a text is to be scanned (a tenth of a second).
+ */
+import { hash } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { reportWordDirs } from '../close/closing-day.js';
+import { BUILD } from '../game/game-cache.js';
+import type { Game } from '../game/types.js';
+import { packagePath } from '../paths.js';
+import { derivedKey, readDerived, writeDerived } from '../store/derived-cache.js';
+import type { WordingOf } from '../violations/scan.js';
+import { findBannedWording, type WordingHit } from '../violations/wording.js';
+import { loadWordLists, wordListFiles, type WordLists } from '../violations/word-lists.js';
+
+/** The wording hits of a report's scan: looked up or scanned (`hitsOf`), then kept (`save`). */
+export interface WordingMemo {
+  hitsOf: WordingOf;
+  /** Writes the files of the threads that had texts scanned this run (a failure costs the next run time). */
+  save(): void;
+  /** Texts scanned this run (not found in the files). */
+  readonly scanned: number;
+}
+
+/** On disk: the texts without hits (most), then those with theirs, by text digest. */
+interface SavedHits {
+  clean: string[];
+  hits: Record<string, WordingHit[]>;
+}
+
+interface ThreadHits {
+  key: string;
+  byText: Map<string, readonly WordingHit[]>;
+  grew: boolean;
+}
+
+/**
+ * The hits of the texts of `game`'s threads under the lists a report scans (reportWordDirs), from and
+ * into the store's derived files.
+ */
+export function wordingMemo(storePath: string, game: Game): WordingMemo {
+  const dirs = reportWordDirs(game);
+  const files = wordListFiles(game.rules.bannedCategories, dirs);
+  const fileKey = { lists: hash('sha256', JSON.stringify([game.rules.bannedCategories, [...files.texts]]), 'base64'), names: game.players, code: scanCodeKey() };
+  let lists: WordLists | undefined;
+  const threads = new Map<number, ThreadHits>();
+  let scanned = 0;
+  const threadHits = (tid: number): ThreadHits => {
+    let t = threads.get(tid);
+    if (!t) {
+      const key = derivedKey({ wording: tid, ...fileKey });
+      const saved = readDerived<SavedHits>(storePath, `wording-${tid}`, key);
+      const byText = new Map<string, readonly WordingHit[]>(saved?.clean.map((d) => [d, []]));
+      for (const [d, h] of Object.entries(saved?.hits ?? {})) byText.set(d, h);
+      threads.set(tid, (t = { key, byText, grew: false }));
+    }
+    return t;
+  };
+  return {
+    hitsOf(post, text) {
+      const t = threadHits(post.tid);
+      const digest = hash('sha256', text, 'base64');
+      let hits = t.byText.get(digest);
+      if (!hits) {
+        lists ??= loadWordLists(game.rules.bannedCategories, dirs);
+        hits = findBannedWording(text, lists, { names: game.players });
+        t.byText.set(digest, hits);
+        t.grew = true;
+        scanned++;
+      }
+      return hits;
+    },
+    save() {
+      for (const [tid, t] of threads) {
+        if (!t.grew) continue;
+        const saved: SavedHits = { clean: [], hits: {} };
+        for (const [d, h] of t.byText) {
+          if (h.length) saved.hits[d] = [...h];
+          else saved.clean.push(d);
+        }
+        writeDerived(storePath, `wording-${tid}`, t.key, saved);
+        t.grew = false;
+      }
+    },
+    get scanned() {
+      return scanned;
+    },
+  };
+}
+
+/**
+ * What the scan's answers depend on besides its inputs: its code — in the bundled CLI the bundle's build
+ * (src/game/game-cache.ts BUILD: a digest of the bundle, the packages it holds included), else the scan's
+ * own modules as built (.js under dist/, .ts under src/ in tests) and the installed versions of the
+ * libraries it calls (pinyin, simplified forms) — with jieba's version (never bundled) and the data files
+ * the scan reads. Read once per process (~30 KB).
+ */
+let codeKey: string | undefined;
+function scanCodeKey(): string {
+  if (codeKey !== undefined) return codeKey;
+  const here = fileURLToPath(import.meta.url);
+  const root = path.join(path.dirname(here), '..');
+  const modules = ['violations/wording', 'violations/pattern-index', 'violations/text-fold', 'violations/segment', 'violations/word-lists', 'text/simplified', 'text/read-utf8'];
+  const dataDir = packagePath('src', 'violations', 'data');
+  try {
+    const code = BUILD !== null
+      ? [BUILD]
+      : [...modules.map((m) => fs.readFileSync(path.join(root, `${m}${path.extname(here)}`), 'utf8')), ...['pinyin-pro', 'opencc-js'].map(installedVersion)];
+    const parts = [
+      ...code,
+      installedVersion('@node-rs/jieba'),
+      ...fs.readdirSync(dataDir).sort().map((f) => `${f}\n${fs.readFileSync(path.join(dataDir, f), 'utf8')}`),
+    ];
+    codeKey = hash('sha256', parts.join('\u0000'), 'base64');
+  } catch {
+    // The code cannot be read: a key no later run has, so no kept hit is ever used.
+    codeKey = `unknown code ${process.pid} ${Date.now()} ${Math.random()}`;
+  }
+  return codeKey;
+}
+
+/** A dependency's installed version: its package.json, found from where it resolves. */
+function installedVersion(name: string): string {
+  const require = createRequire(import.meta.url);
+  let dir = path.dirname(require.resolve(name));
+  for (;;) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file)) {
+      const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === name) return `${name}@${pkg.version}`;
+    }
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error(`no package.json of ${name}`);
+    dir = up;
+  }
+}
