@@ -60,16 +60,19 @@ export interface ReadLog extends ThreadContent {
 
 const SUM_CHARS = 16;
 
-function checksum(json: string): string {
+function checksum(json: Uint8Array): string {
   return createHash('sha256').update(json).digest('hex').slice(0, SUM_CHARS);
 }
+
+/** An entry's keys in the order a line writes them: the posts last (replayThreadRecord stops before them). */
+const ENTRY_KEYS = ['t', 'pg', 'rm', 'p'] as const satisfies ReadonlyArray<keyof LogEntry>;
 
 /** A log line's chunks are cut at about this many characters of JSON. */
 const CHUNK_CHARS = 64 * 1024;
 
 /**
  * One log line, newline included, as chunks of its UTF-8 bytes: the entry's JSON (what JSON.stringify
- * gives) made post by post and checksummed as it goes, so a whole thread (a compaction, a migration, a
+ * gives, its keys in ENTRY_KEYS order) made post by post and checksummed as it goes, so a whole thread (a compaction, a migration, a
  * long thread's first write: 13 MB at 17,640 posts) is never also one string — twice its bytes for
  * Chinese text, and copied again to append the checksum — in memory beside its bytes (issue #16).
  */
@@ -88,7 +91,8 @@ export function logLine(entry: LogEntry): Buffer[] {
     if (pending.length >= CHUNK_CHARS) flush();
   };
   let sep = '{';
-  for (const [key, value] of Object.entries(entry) as Array<[keyof LogEntry, unknown]>) {
+  for (const key of ENTRY_KEYS) {
+    const value = entry[key];
     if (value === undefined) continue; // as JSON.stringify leaves it out
     put(`${sep}${JSON.stringify(key)}:`);
     sep = ',';
@@ -120,9 +124,15 @@ function applyEntry(state: { thread: StoredThread | null; posts: Map<number, Sto
   for (const sp of e.p ?? []) state.posts.set(sp.pid, sp);
 }
 
-/** Replay a log's bytes: the thread, and where (if anywhere) the log is damaged. */
-export function replayLog(buf: Buffer): ReadLog {
-  const state = { thread: null as StoredThread | null, posts: new Map<number, StoredPost>() };
+/** Where a log's complete lines end, and where (if anywhere) it is damaged. */
+type LogWalk = Omit<ReadLog, keyof ThreadContent>;
+
+/**
+ * Walk a log's complete lines in order, each held to its checksum (over its bytes, not decoded first):
+ * `apply` gets the JSON's byte range; a bad checksum, or anything `apply` throws, is the damage the walk
+ * stops at.
+ */
+function walkLog(buf: Buffer, apply: (start: number, end: number) => void): LogWalk {
   let at = 0;
   let line = 0;
   let damage: LogDamage | null = null;
@@ -130,15 +140,13 @@ export function replayLog(buf: Buffer): ReadLog {
     const nl = buf.indexOf(10, at);
     if (nl < 0) break; // torn tail
     line++;
-    const text = buf.toString('utf8', at, nl);
-    const space = text.lastIndexOf(' ');
-    const json = space > 0 ? text.slice(0, space) : '';
+    const space = buf.lastIndexOf(32, nl);
     let reason: string | null = null;
-    if (space < 0 || text.length - space - 1 !== SUM_CHARS || checksum(json) !== text.slice(space + 1)) {
+    if (space < at || nl - space - 1 !== SUM_CHARS || checksum(buf.subarray(at, space)) !== buf.toString('latin1', space + 1, nl)) {
       reason = t('store.checksum');
     } else {
       try {
-        applyEntry(state, JSON.parse(json) as LogEntry);
+        apply(at, space);
       } catch (e) {
         reason = (e as Error).message;
       }
@@ -149,16 +157,83 @@ export function replayLog(buf: Buffer): ReadLog {
     }
     at = nl + 1;
   }
-  const torn = damage === null && at < buf.length;
-  return {
-    thread: state.thread,
-    posts: [...state.posts.values()],
-    bytes: buf.length,
-    goodBytes: at,
-    lines: damage ? damage.line - 1 : line,
-    torn,
-    damage,
-  };
+  return { bytes: buf.length, goodBytes: at, lines: damage ? damage.line - 1 : line, torn: damage === null && at < buf.length, damage };
+}
+
+/** Replay a log's bytes: the thread, and where (if anywhere) the log is damaged. */
+export function replayLog(buf: Buffer): ReadLog {
+  const state = { thread: null as StoredThread | null, posts: new Map<number, StoredPost>() };
+  const walk = walkLog(buf, (start, end) => applyEntry(state, JSON.parse(buf.toString('utf8', start, end)) as LogEntry));
+  return { thread: state.thread, posts: [...state.posts.values()], ...walk };
+}
+
+/**
+ * Replay a log's bytes for the thread's record only (title, page records…): what a command that shows
+ * no post reads (the elevator). Every line is still held to its checksum, but its posts are not parsed.
+ */
+export function replayThreadRecord(buf: Buffer): LogWalk & { thread: StoredThread | null } {
+  const state = { thread: null as StoredThread | null, posts: new Map<number, StoredPost>() };
+  const walk = walkLog(buf, (start, end) => applyEntry(state, entryWithoutPosts(buf, start, end)));
+  return { thread: state.thread, ...walk };
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** The index after the JSON string starting at `i` (its opening quote). */
+function skipString(buf: Buffer, i: number, end: number): number {
+  for (i++; i < end; i++) {
+    if (buf[i] === BACKSLASH) i++;
+    else if (buf[i] === QUOTE) return i + 1;
+  }
+  return -1;
+}
+
+/** The index after the compact JSON value starting at `i` (as JSON.stringify writes it), or -1 when it is not one. */
+function skipValue(buf: Buffer, i: number, end: number): number {
+  const first = buf[i];
+  if (first === QUOTE) return skipString(buf, i, end);
+  if (first !== 0x7b && first !== 0x5b) {
+    // a number, true, false or null: to the comma or close after it
+    while (i < end && buf[i] !== 0x2c && buf[i] !== 0x7d) i++;
+    return i < end ? i : -1;
+  }
+  let depth = 0;
+  while (i < end) {
+    const c = buf[i];
+    if (c === QUOTE) {
+      i = skipString(buf, i, end);
+      if (i < 0) return -1;
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) depth++; // { [
+    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i + 1; // } ]
+    i++;
+  }
+  return -1;
+}
+
+/**
+ * The entry on bytes `start..end` without its posts, which are not parsed: logLine writes them last, so
+ * the JSON before their key is the rest of the entry. A line not shaped so (no posts, or something after
+ * them) is parsed whole.
+ */
+function entryWithoutPosts(buf: Buffer, start: number, end: number): LogEntry {
+  const whole = (): LogEntry => JSON.parse(buf.toString('utf8', start, end)) as LogEntry;
+  // the posts last: the line ends with an array of objects closing the entry ("…}]}")
+  if (end - start < 3 || buf[start] !== 0x7b || buf[end - 1] !== 0x7d || buf[end - 2] !== 0x5d || buf[end - 3] !== 0x7d) return whole();
+  let i = start + 1;
+  while (i < end && buf[i] === QUOTE) {
+    const keyEnd = skipString(buf, i, end);
+    if (keyEnd < 0 || buf[keyEnd] !== 0x3a) break; // :
+    if (keyEnd - i === 3 && buf[i + 1] === 0x70) { // "p"
+      return i === start + 1 ? {} : (JSON.parse(`${buf.toString('utf8', start, i - 1)}}`) as LogEntry);
+    }
+    const next = skipValue(buf, keyEnd + 1, end);
+    if (next < 0 || buf[next] !== 0x2c) break; // ,
+    i = next + 1;
+  }
+  return whole();
 }
 
 /** Read a thread log; null when the file does not exist. */
