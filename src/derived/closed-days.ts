@@ -23,7 +23,7 @@ import type { Completeness, StoreData } from '../store/types.js';
 import { countingGaps, threadReads, withStore, type ThreadRead } from '../store/with-store.js';
 import { successionCandidates, successionPatternsKey } from '../votes/succession.js';
 import {
-  badgePath, closedFromPosts, earlierClosedDays, handoverFor, handoverThreads, outcomeOf, postsFromStore, sheriffStart, tallyDay,
+  badgePath, closedFromPosts, earlierClosedDays, electionThreads, handoverFor, handoverThreads, outcomeOf, postsFromStore, postThreadsForTally, sheriffStart, tallyDay,
   type ClosedOutcome, type ClosedOutcomes, type PostsOf,
 } from '../votes/tally.js';
 import type { TallyResult } from '../votes/types.js';
@@ -51,6 +51,33 @@ interface Read {
 interface SavedOutcome {
   outcome: ClosedOutcome | null;
   reads: Array<[number, string | null]>;
+}
+
+/** The key of day `day`'s saved outcome: the game as counted (its digest, `gameKey`) and the day. */
+const closedDayKey = (gameKey: string, day: number): string => derivedKey({ game: gameKey, day });
+
+/** Day `day`'s saved outcome while it stands (saved for that day, with the threads it read, each log unchanged); else undefined. */
+function savedOutcome(game: Game, gameKey: string, day: number): SavedOutcome | undefined {
+  const saved = readDerived<SavedOutcome>(game.storePath, `closed-day-${day}`, closedDayKey(gameKey, day));
+  const stands = saved && saved.reads.length && (saved.outcome === null || saved.outcome.day === day) &&
+    saved.reads.every(([t, log]) => threadLogKey(game.storePath, t) === log);
+  return stands ? saved : undefined;
+}
+
+/**
+ * Of the threads a tally of `day` reads, the day-1 vote thread it reads for the election's outcome alone
+ * (tally.ts electionThreads) when day 1's saved outcome vouches for it: counted from it completely stored
+ * (not among its `unread`), its log unchanged since. The tally need not open it: that outcome is what it
+ * reads of it (with-store.ts withCountingStore `vouched`). `users`: the store index's uids (the game as
+ * counted). Nothing is vouched for in a version-1 store (no logs to key on).
+ */
+export function vouchedElection(game: Game, day: number, users: Readonly<Record<string, number>>, opts: { rules?: boolean } = {}): Set<number> {
+  const own = postThreadsForTally(game, day, opts);
+  const candidates = electionThreads(game, day).filter((t) => !own.includes(t));
+  if (!candidates.length || !fs.existsSync(threadsDir(game.storePath))) return new Set();
+  const saved = savedOutcome(game, derivedKey(gameFingerprint(withKnownUids(game, users))), 1);
+  const unread = saved?.outcome?.unread;
+  return new Set(candidates.filter((t) => unread && !unread.includes(t) && saved.reads.some(([read]) => read === t)));
 }
 
 /** What `closedOutcomes` gives a count: the closed days and handovers, and the threads the badge's path read (for the completeness check). */
@@ -166,17 +193,15 @@ export async function closedOutcomes(
     return { outcome: counted, reads: unkeyed ? [] : [...all].sort((a, b) => a[0] - b[0]) };
   };
 
-  const fingerprint = gameFingerprint(game);
+  const gameKey = derivedKey(gameFingerprint(game));
   for (const d of daysRead(game, day)) {
-    const name = `closed-day-${d.day}`;
-    const key = derivedKey({ game: fingerprint, day: d.day });
-    const saved = keyed ? readDerived<SavedOutcome>(game.storePath, name, key) : undefined;
-    if (saved && saved.reads.length && (saved.outcome === null || saved.outcome.day === d.day) && saved.reads.every(([t, log]) => logKey(t) === log)) {
+    const saved = keyed ? savedOutcome(game, gameKey, d.day) : undefined;
+    if (saved) {
       outcomes.set(d.day, saved);
       continue;
     }
     const value = await countAgain(d);
-    if (keyed && value.reads.length) writeDerived(game.storePath, name, key, value);
+    if (keyed && value.reads.length) writeDerived(game.storePath, `closed-day-${d.day}`, closedDayKey(gameKey, d.day), value);
     outcomes.set(d.day, value);
   }
 

@@ -34,7 +34,7 @@ import { t } from '../i18n/index.js';
 import { jsonProblem } from '../i18n/parser-problems.js';
 import { takeFileLock } from './lock.js';
 import {
-  appendLine, cutTornTail, fsyncDir, fullEntry, lineBytes, logLine, readLog, replayThreadRecord, writeFileAtomic,
+  appendLine, cutTornTail, fsyncDir, fullEntry, lineBytes, logLine, readLog, readLogWith, replayPids, replayThreadRecord, writeFileAtomic,
   type LogDamage, type LogEntry, type ReadLog, type ThreadContent, type ThreadMeta,
 } from './thread-log.js';
 import type { FetchedPageRecord, StoreData, StoredPost, StoredThread } from './types.js';
@@ -408,7 +408,11 @@ class Residency {
   async learnPosts(tids: readonly number[]): Promise<void> {
     for (const tid of tids) {
       if (this.holds(tid)) continue;
-      for (const sp of (await readThreadLog(this.storePath, tid))?.posts ?? []) this.#owners.set(sp.pid, tid);
+      // the pids only, scanned off the log (a crawl opens the thread, and parses it, when its turn comes)
+      const file = threadLogPath(this.storePath, tid);
+      const log = await readLogWith(file, replayPids);
+      if (log?.damage) throw await damagedLogError(this.storePath, file, log.damage);
+      for (const pid of log?.pids ?? []) this.#owners.set(pid, tid);
     }
   }
 
@@ -489,16 +493,9 @@ export async function readThreadRecords(storePath: string, tids: readonly number
   if (f.kind === 'v2') Object.assign(out, { forum: f.index.forum, users: f.index.users });
   for (const tid of new Set(tids)) {
     const log = threadLogPath(file, tid);
-    let bytes: Buffer;
-    try {
-      bytes = await fsp.readFile(log);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw e;
-    }
-    const read = replayThreadRecord(bytes);
-    if (read.damage) throw await damagedLogError(file, log, read.damage);
-    if (read.thread) out.threads[String(tid)] = read.thread;
+    const read = await readLogWith(log, replayThreadRecord);
+    if (read?.damage) throw await damagedLogError(file, log, read.damage);
+    if (read?.thread) out.threads[String(tid)] = read.thread;
   }
   return out;
 }

@@ -177,6 +177,31 @@ export function replayThreadRecord(buf: Buffer): LogWalk & { thread: StoredThrea
   return { thread: state.thread, ...walk };
 }
 
+/**
+ * The pids of a log's posts, read off its bytes: every line held to its checksum, the posts not parsed.
+ * A `"pid":` key stands only at a post (a stored post and each of its versions' posts, which record.ts
+ * gives the same pid; page records say "pids"), and inside a JSON string a quote is escaped, so the key
+ * is found exactly: what a crawl learns of the threads it has not opened yet (store-file.ts
+ * learnPosts), in a scan, not a parse. (A version carrying another pid would be learned too: a page
+ * claiming it is then refused, never let through.)
+ */
+export function replayPids(buf: Buffer): LogWalk & { pids: Set<number> } {
+  const pids = new Set<number>();
+  const walk = walkLog(buf, (start, end) => {
+    for (let at = buf.indexOf(PID_KEY, start); at >= 0 && at < end; at = buf.indexOf(PID_KEY, at + PID_KEY.length)) {
+      const before = buf[at - 1];
+      if (before !== 0x7b && before !== 0x2c) continue; // not a key: { or , comes before one
+      let i = at + PID_KEY.length;
+      let pid = 0;
+      for (; i < end && buf[i] >= 0x30 && buf[i] <= 0x39; i++) pid = pid * 10 + buf[i] - 0x30;
+      if (i > at + PID_KEY.length) pids.add(pid);
+    }
+  });
+  return { pids, ...walk };
+}
+
+const PID_KEY = Buffer.from('"pid":');
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
@@ -238,12 +263,19 @@ function entryWithoutPosts(buf: Buffer, start: number, end: number): LogEntry {
 
 /** Read a thread log; null when the file does not exist. */
 export async function readLog(file: string): Promise<ReadLog | null> {
+  return readLogWith(file, replayLog);
+}
+
+/** Read a thread log with one of the replays (replayLog, replayThreadRecord, replayPids); null when the file does not exist. */
+export async function readLogWith<R>(file: string, replay: (buf: Buffer) => R): Promise<R | null> {
+  let buf: Buffer;
   try {
-    return replayLog(await fsp.readFile(file));
+    buf = await fsp.readFile(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
+  return replay(buf);
 }
 
 /** The whole thread as one entry (a compacted log, or a migrated thread). */

@@ -14,7 +14,7 @@ import { synthGame, gamePage } from '../../src/bench/synth-game.js';
 import { closingDay, storedPostLinks } from '../../src/close/closing-day.js';
 import { dayHtml } from '../../src/close/day-html.js';
 import { carriedForward } from '../../src/close/carried.js';
-import { closedInStore, closedOutcomes, tallyFromStore } from '../../src/derived/closed-days.js';
+import { closedInStore, closedOutcomes, tallyFromStore, vouchedElection } from '../../src/derived/closed-days.js';
 import { reportInputs, reportThreads } from '../../src/derived/closing-inputs.js';
 import { loadGame, parseGame } from '../../src/game/game-file.js';
 import { departureOf, successionThreads } from '../../src/votes/succession.js';
@@ -27,6 +27,7 @@ import { derivedDir, derivedKey, readDerived, threadLogKey, writeDerived } from 
 import { emptyStore, openStore } from '../../src/store/index.js';
 import { digestThread, threadDigests } from '../../src/store/thread-digest.js';
 import type { StoreData } from '../../src/store/types.js';
+import { withCountingStore } from '../../src/store/with-store.js';
 import { handoverThreads, postsFromStore, tallyDay, threadsForTally } from '../../src/votes/tally.js';
 import { demoStore, FIXTURES, recordFetched, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
 
@@ -201,6 +202,40 @@ describe('a synthetic 10-day store', () => {
         expect(carriedForward(game, closed, d.day), `day ${d.day} ${round}`).toEqual(carriedForward(game, closedInStore(counted, all.data), d.day));
       }
     }
+  }, 60_000);
+
+  test("tally: day 1's vote thread is not opened while day 1's saved outcome vouches for it; changed or incomplete, it is read and checked", async () => {
+    const copy = await onDisk('synth-vouch', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
+    const d1vote = findDay(copy, 1).vote!.tid;
+    const tids = threadsForTally(copy, 10);
+    expect(tids).toContain(d1vote);
+    const vouched = (users: Readonly<Record<string, number>>) => vouchedElection(copy, 10, users);
+    const tally = () => withCountingStore(copy, { tids, vouched }, async (store, checked) => ({
+      opened: Object.keys(store.threads).map(Number), json: renderTallyJson(await tallyFromStore(copy, store, 10, checked)),
+    }));
+    const all = await openStore(copy.storePath, { lock: false });
+    const want = renderTallyJson(tallyDay(withKnownUids(copy, all.data.users), postsFromStore(all.data), 10));
+    const cold = await tally(); // no derived files yet: read, and day 1's outcome saved
+    expect(cold).toEqual({ opened: expect.arrayContaining([d1vote]), json: want });
+    const warm = await tally();
+    expect(warm.json).toBe(want);
+    expect(warm.opened).not.toContain(d1vote);
+    expect(warm.opened.sort()).toEqual(tids.filter((t) => t !== d1vote).sort());
+
+    // its log changed (a post edited on a recrawl): read again, and the outcome counted again from it
+    const store = await openStore(copy.storePath, { threads: [d1vote] });
+    const first = Object.values(store.data.posts).sort((a, b) => a.pid - b.pid)[1];
+    first.versions.push({ ...first.versions[0], hash: 'edited', post: { ...first.versions[0].post, text: `${first.versions[0].post.text} 。` } });
+    await store.write();
+    expect(vouchedElection(copy, 10, all.data.users)).toEqual(new Set());
+    expect((await tally()).opened).toContain(d1vote);
+    expect((await tally()).opened).not.toContain(d1vote);
+    // a page of it lost (incompletely stored): read, and the tally refuses as it refuses its own threads
+    delete store.data.threads[String(d1vote)].pages['2'];
+    await store.write();
+    await store.close();
+    await expect(tally()).rejects.toMatchObject({ exitCode: 3, message: expect.stringContaining(String(d1vote)) });
+    expect(vouchedElection(copy, 10, all.data.users)).toEqual(new Set());
   }, 60_000);
 
   test('tally: a day declared not accelerated (the process thread not opened) still counts the closed days from their threads', async () => {
