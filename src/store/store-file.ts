@@ -473,6 +473,14 @@ async function readUsableStoreFile(file: string): Promise<Exclude<StoreFile, { k
   return f;
 }
 
+/** The uids in the index of a store with thread logs, or null when it has none (a version-1 store, not read for this, or no store yet). */
+export async function indexUsers(storePath: string): Promise<Record<string, number> | null> {
+  const file = path.resolve(storePath);
+  if (!fs.existsSync(threadsDir(file))) return null;
+  const f = await readUsableStoreFile(file);
+  return f.kind === 'v2' ? f.index.users : null;
+}
+
 /** What a command that shows no post reads of the store: the index's forum and uids, and thread records. */
 export type ThreadRecords = Pick<StoreData, 'forum' | 'users' | 'threads'>;
 
