@@ -463,7 +463,7 @@ export async function openStore(storePath: string, opts: OpenStoreOptions = {}):
   }
 }
 
-/** The store path read (storeFile), a damaged index refused, and logs without an index (a lost index) too. */
+/** The store path as readStoreFile reads it, a damaged index refused, and so are logs without their index. */
 async function readUsableStoreFile(file: string): Promise<Exclude<StoreFile, { kind: 'damaged' }>> {
   const f = await readStoreFile(file);
   if (f.kind === 'damaged') throw damagedError(file, f.reason, await describeBackup(file), file);

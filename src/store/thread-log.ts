@@ -11,6 +11,10 @@
  * crash mid-append leaves a last line without its newline, which was never acknowledged: readers ignore it, and the next writer cuts it
  * off. Any other unreadable line (bad checksum, bad JSON) is damage: the file is refused, never read
  * as its readable part (src/store/check.ts says what is damaged and recovers on request).
+ *
+ * A line's posts come last in it, so a reader that needs no post (the elevator: replayThreadRecord) or
+ * only their pids (a crawl learning the threads it has not opened: replayPids) checks every line's
+ * checksum but does not parse the posts.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -72,9 +76,10 @@ const CHUNK_CHARS = 64 * 1024;
 
 /**
  * One log line, newline included, as chunks of its UTF-8 bytes: the entry's JSON (what JSON.stringify
- * gives, its keys in ENTRY_KEYS order) made post by post and checksummed as it goes, so a whole thread (a compaction, a migration, a
- * long thread's first write: 13 MB at 17,640 posts) is never also one string — twice its bytes for
- * Chinese text, and copied again to append the checksum — in memory beside its bytes (issue #16).
+ * gives, its keys in ENTRY_KEYS order) made post by post and checksummed as it goes, so a whole thread
+ * (a compaction, a migration, a long thread's first write: 13 MB at 17,640 posts) is never also one
+ * string — twice its bytes for Chinese text, and copied again to append the checksum — in memory beside
+ * its bytes (issue #16).
  */
 export function logLine(entry: LogEntry): Buffer[] {
   const hash = createHash('sha256');
