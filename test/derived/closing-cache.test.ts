@@ -238,6 +238,64 @@ describe('a synthetic 10-day store', () => {
     expect(vouchedElection(copy, 10, all.data.users)).toEqual(new Set());
   }, 60_000);
 
+  test('the process thread growing after the closed days leaves their outcomes standing; a post of their time, or one naming a successor, has them counted again', async () => {
+    const copy = await onDisk('synth-process', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
+    const processTid = copy.process!.tid;
+    const d3 = findDay(copy, 3);
+    const tids = threadsForTally(copy, 10);
+    const count = async () => {
+      const part = await openStore(copy.storePath, { lock: false, threads: tids });
+      const counted = withKnownUids(copy, part.data.users);
+      const { closed } = await closedOutcomes(counted, 10, part.data);
+      return { closed, tally: renderTallyJson(tallyDay(counted, postsFromStore(part.data), 10, { closed })) };
+    };
+    const inFull = async () => {
+      const all = await openStore(copy.storePath, { lock: false });
+      return renderTallyJson(tallyDay(withKnownUids(copy, all.data.users), postsFromStore(all.data), 10));
+    };
+    await count(); // the closed days counted and saved
+    // day 3's saved outcome marked, so that a count made again shows (it would not say "marked")
+    const file = path.join(derivedDir(copy.storePath), 'closed-day-3.json');
+    const mark = () => {
+      const [head, json] = fs.readFileSync(file, 'utf8').split('\n');
+      const value = JSON.parse(json);
+      value.outcome.result.rule = 'marked';
+      writeDerived(copy.storePath, 'closed-day-3', head.split(' ')[0], value);
+    };
+    /** A post added to the process thread at `at` saying `text` (as a recrawl would store it). */
+    const add = async (at: number, text: string) => {
+      const store = await openStore(copy.storePath, { threads: [processTid] });
+      const last = Object.values(store.data.posts).sort((a, b) => b.pid - a.pid)[0];
+      const v = last.versions[last.versions.length - 1];
+      const pid = last.pid + 100_000;
+      const floor = (v.post.floor ?? 0) + 1;
+      store.data.posts[String(pid)] = { ...last, pid, versions: [{ ...v, hash: `h${pid}`, post: { ...v.post, pid, floor, floorLabel: `${floor}#`, text, postedAt: new Date(at).toISOString() } }] };
+      const thread = store.data.threads[String(processTid)];
+      if (typeof thread.replies === 'number') thread.replies++;
+      await store.write();
+      await store.close();
+    };
+    const day10 = findDay(copy, 10).opens + 3_600_000;
+
+    mark();
+    await add(day10, '申请加速');
+    const late = await count();
+    expect(late.closed.outcome(3)!.result.rule).toBe('marked'); // stands: not counted again
+    expect(JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[1]).reads).toContainEqual([processTid, threadLogKey(copy.storePath, processTid), expect.anything()]);
+    expect((await count()).closed.outcome(3)!.result.rule).toBe('marked'); // saved under the process log's new key
+
+    await add(d3.opens + 3_600_000, '申请加速'); // a request of day 3's own time
+    const early = await count();
+    expect(early.closed.outcome(3)!.result.rule).not.toBe('marked');
+    expect(early.tally).toBe(await inFull());
+
+    mark();
+    await add(day10 + 60_000, `警长移交给${copy.players[3]}`); // a later post naming a successor: a handover reads it
+    const naming = await count();
+    expect(naming.closed.outcome(3)!.result.rule).not.toBe('marked');
+    expect(naming.tally).toBe(await inFull());
+  }, 60_000);
+
   test('tally: a day declared not accelerated (the process thread not opened) still counts the closed days from their threads', async () => {
     const yaml = fs.readFileSync(game.file, 'utf8').replace(/(\{day: 10, [^}]*)\}/, '$1, accelerated: false}');
     const declared = await onDisk('synth-declared', '', (await openStore(game.storePath, { lock: false })).data, yaml);
