@@ -96,18 +96,21 @@ const postMaterial = (p: SlicePost): string => JSON.stringify([p.pid, p.missing,
 /**
  * Of the threads a tally of `day` reads, the day-1 vote thread it reads for the election's outcome alone
  * (tally.ts electionThreads) when day 1's saved outcome vouches for it: counted from it completely stored
- * (not among its `unread`), its log unchanged since. The tally need not open it: that outcome is what it
- * reads of it (with-store.ts withCountingStore `vouched`). `users`: the store index's uids (the game as
- * counted). Nothing is vouched for in a version-1 store (no logs to key on).
+ * (not among its `unread`), its log unchanged since — so it is complete still. The tally need not open it:
+ * the election's outcome is what it reads of it, and closedOutcomes gives that outcome (saved, or counted
+ * again from the thread read there, when another thread it read changed what it depends on). With-store.ts
+ * withCountingStore `vouched`; `users`: the store index's uids (the game as counted). Nothing is vouched for
+ * in a version-1 store (no logs to key on).
  */
 export function vouchedElection(game: Game, day: number, users: Readonly<Record<string, number>>, opts: { rules?: boolean } = {}): Set<number> {
   const own = postThreadsForTally(game, day, opts);
   const candidates = electionThreads(game, day).filter((t) => !own.includes(t));
   if (!candidates.length || !fs.existsSync(threadsDir(game.storePath))) return new Set();
   const day1 = savedOutcome(game, derivedKey(gameFingerprint(withKnownUids(game, users))), 1);
-  if (!day1 || day1.changed.length) return new Set(); // (a log changed: its dependence is checked by the count, not here)
-  const unread = day1.saved.outcome?.unread;
-  return new Set(candidates.filter((t) => unread && !unread.includes(t) && day1.saved.reads.some(([read]) => read === t)));
+  const unread = day1?.saved.outcome?.unread;
+  if (!day1 || !unread) return new Set();
+  const changed = new Set(day1.changed.map(([t]) => t));
+  return new Set(candidates.filter((t) => !unread.includes(t) && !changed.has(t) && day1.saved.reads.some(([read]) => read === t)));
 }
 
 /** What `closedOutcomes` gives a count: the closed days and handovers, and the threads the badge's path read (for the completeness check). */

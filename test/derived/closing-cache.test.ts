@@ -204,6 +204,20 @@ describe('a synthetic 10-day store', () => {
     }
   }, 60_000);
 
+  /** A post added to thread `tid` at `at` saying `text`, after its last (as a recrawl would store it). */
+  const addPost = async (g: Game, tid: number, at: number, text: string) => {
+    const store = await openStore(g.storePath, { threads: [tid] });
+    const last = Object.values(store.data.posts).sort((a, b) => b.pid - a.pid)[0];
+    const v = last.versions[last.versions.length - 1];
+    const pid = last.pid + 100_000;
+    const floor = (v.post.floor ?? 0) + 1;
+    store.data.posts[String(pid)] = { ...last, pid, versions: [{ ...v, hash: `h${pid}`, post: { ...v.post, pid, floor, floorLabel: `${floor}#`, text, postedAt: new Date(at).toISOString() } }] };
+    const thread = store.data.threads[String(tid)];
+    if (typeof thread.replies === 'number') thread.replies++;
+    await store.write();
+    await store.close();
+  };
+
   test("tally: day 1's vote thread is not opened while day 1's saved outcome vouches for it; changed or incomplete, it is read and checked", async () => {
     const copy = await onDisk('synth-vouch', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
     const d1vote = findDay(copy, 1).vote!.tid;
@@ -221,6 +235,11 @@ describe('a synthetic 10-day store', () => {
     expect(warm.json).toBe(want);
     expect(warm.opened).not.toContain(d1vote);
     expect(warm.opened.sort()).toEqual(tids.filter((t) => t !== d1vote).sort());
+    // the process thread grown (day 1's outcome read it too): still not opened, the same count
+    await addPost(copy, copy.process!.tid, findDay(copy, 10).opens + 60_000, '申请加速');
+    const grown = await tally();
+    expect(grown.opened).not.toContain(d1vote);
+    expect(grown.json).toBe(renderTallyJson(tallyDay(withKnownUids(copy, all.data.users), postsFromStore((await openStore(copy.storePath, { lock: false })).data), 10)));
 
     // its log changed (a post edited on a recrawl): read again, and the outcome counted again from it
     const store = await openStore(copy.storePath, { threads: [d1vote] });
@@ -262,19 +281,7 @@ describe('a synthetic 10-day store', () => {
       value.outcome.result.rule = 'marked';
       writeDerived(copy.storePath, 'closed-day-3', head.split(' ')[0], value);
     };
-    /** A post added to the process thread at `at` saying `text` (as a recrawl would store it). */
-    const add = async (at: number, text: string) => {
-      const store = await openStore(copy.storePath, { threads: [processTid] });
-      const last = Object.values(store.data.posts).sort((a, b) => b.pid - a.pid)[0];
-      const v = last.versions[last.versions.length - 1];
-      const pid = last.pid + 100_000;
-      const floor = (v.post.floor ?? 0) + 1;
-      store.data.posts[String(pid)] = { ...last, pid, versions: [{ ...v, hash: `h${pid}`, post: { ...v.post, pid, floor, floorLabel: `${floor}#`, text, postedAt: new Date(at).toISOString() } }] };
-      const thread = store.data.threads[String(processTid)];
-      if (typeof thread.replies === 'number') thread.replies++;
-      await store.write();
-      await store.close();
-    };
+    const add = (at: number, text: string) => addPost(copy, processTid, at, text);
     const day10 = findDay(copy, 10).opens + 3_600_000;
 
     mark();
