@@ -98,9 +98,9 @@ const postMaterial = (p: SlicePost): string => JSON.stringify([p.pid, p.missing,
  * (tally.ts electionThreads) when day 1's saved outcome vouches for it: counted from it completely stored
  * (not among its `unread`), its log unchanged since — so it is complete still. The tally need not open it:
  * the election's outcome is what it reads of it, and closedOutcomes gives that outcome (saved, or counted
- * again from the thread read there, when another thread it read changed what it depends on). With-store.ts
- * withCountingStore `vouched`; `users`: the store index's uids (the game as counted). Nothing is vouched for
- * in a version-1 store (no logs to key on).
+ * again from the thread read there, when another thread it read changed what it depends on): for
+ * with-store.ts withCountingStore `vouched`. `users`: the store index's uids (the game as counted). Nothing
+ * is vouched for in a version-1 store (no logs to key on).
  */
 export function vouchedElection(game: Game, day: number, users: Readonly<Record<string, number>>, opts: { rules?: boolean } = {}): Set<number> {
   const own = postThreadsForTally(game, day, opts);
