@@ -25,7 +25,7 @@ import { parseGame } from '../game/game-file.js';
 import type { Game } from '../game/types.js';
 import { dayHtml } from '../close/day-html.js';
 import { beforeReport, closingDayFromStore, reportThreads } from '../derived/closing-inputs.js';
-import { tallyFromStore } from '../derived/closed-days.js';
+import { tallyFromStore, vouchedElection } from '../derived/closed-days.js';
 import { withCountingStore } from '../store/with-store.js';
 import { threadsForTally } from '../votes/tally.js';
 import { openStore, storeBytesOnDisk, storedTids } from '../store/store-file.js';
@@ -257,7 +257,8 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
     // through the store's derived files (made here, as on a director's first run after the crawl)
     const day = Math.max(...g.days.map((d) => d.day));
     let t0 = now();
-    sink += await withCountingStore(g, { tids: threadsForTally(g, day) }, async (store, checked) => (await tallyFromStore(g, store, day, checked)).ballots.length);
+    const vouched = (users: Readonly<Record<string, number>>) => vouchedElection(g, day, users); // as `bansha tally`
+    sink += await withCountingStore(g, { tids: threadsForTally(g, day), vouched }, async (store, checked) => (await tallyFromStore(g, store, day, checked)).ballots.length);
     stages.tally = now() - t0;
     peakAfter.tally = peakRssMB();
 

@@ -5,15 +5,18 @@
  * reading their discussion threads on every run. Kept in the store's derived files
  * (src/store/derived-cache.ts):
  *  - `closed-day-<D>`: day D's outcome, saved with the threads its count read and their logs' keys
- *    (taken before reading them), and used only while every one of those logs is unchanged and the game
- *    (file, rulings, uids learned) is the same;
+ *    (taken before reading them), and used only while the game (file, rulings, uids learned) is the same
+ *    and every one of those logs is unchanged — or, for a thread the count read in full, what the count
+ *    depends on of it is (dependenceKey: the process thread, which every day's count reads, grows all
+ *    game long, and a post after day D's close is none of day D's business unless it names a successor);
  *  - `succession-<tid>`: the posts of a thread that name someone as a successor would be named (all a
  *    handover reads of it) and how completely the thread is stored, under the thread log's key.
  * The badge's path (tally.ts badgePath) is walked ahead of the count, so only the threads of the
  * departures of the sheriffs who held the badge are read — not those of every player who left.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { withKnownUids } from '../game/roster.js';
+import { findDay, withKnownUids } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { completeness } from '../store/completeness.js';
 import { derivedKey, readDerived, threadLogKey, writeDerived } from '../store/derived-cache.js';
@@ -23,9 +26,10 @@ import type { Completeness, StoreData } from '../store/types.js';
 import { countingGaps, threadReads, withStore, type ThreadRead } from '../store/with-store.js';
 import { successionCandidates, successionPatternsKey } from '../votes/succession.js';
 import {
-  badgePath, closedFromPosts, earlierClosedDays, handoverFor, handoverThreads, outcomeOf, postsFromStore, sheriffStart, tallyDay,
+  badgePath, closedFromPosts, earlierClosedDays, electionThreads, handoverFor, handoverThreads, outcomeOf, postsFromStore, postThreadsForTally, sheriffStart, tallyDay,
   type ClosedOutcome, type ClosedOutcomes, type PostsOf,
 } from '../votes/tally.js';
+import { timeSpan } from '../votes/time.js';
 import type { TallyResult } from '../votes/types.js';
 
 /** The game as far as a count depends on it: everything but where its files are. */
@@ -47,10 +51,66 @@ interface Read {
   log?: string | null;
 }
 
-/** A closed day's outcome as saved: with the threads its count read and their logs' keys. */
+/**
+ * A thread a closed day's count read, as saved with its outcome: its log's key and, for a thread it read
+ * in full, the key of what that count depends on of it (`dependenceKey`, for day `day`'s count).
+ */
+type ReadKey = [tid: number, log: string | null, dependence?: [day: number, key: string]];
+
+/** A closed day's outcome as saved: with the threads its count read and their keys. */
 interface SavedOutcome {
   outcome: ClosedOutcome | null;
-  reads: Array<[number, string | null]>;
+  reads: ReadKey[];
+}
+
+/** The key of day `day`'s saved outcome: the game as counted (its digest, `gameKey`) and the day. */
+const closedDayKey = (gameKey: string, day: number): string => derivedKey({ game: gameKey, day });
+
+/**
+ * Day `day`'s saved outcome (saved for that day, with the threads it read) and those of its reads whose
+ * log changed since; undefined when there is none.
+ */
+function savedOutcome(game: Game, gameKey: string, day: number): { saved: SavedOutcome; changed: ReadKey[] } | undefined {
+  const saved = readDerived<SavedOutcome>(game.storePath, `closed-day-${day}`, closedDayKey(gameKey, day));
+  if (!saved || !saved.reads.length || (saved.outcome !== null && saved.outcome.day !== day)) return undefined;
+  return { saved, changed: saved.reads.filter(([t, log]) => threadLogKey(game.storePath, t) !== log) };
+}
+
+/**
+ * What the count of closed day `d` depends on of a thread it read in full, as a key: its posts that may
+ * be from before the day's close (a later ballot is late, a later acceleration request another day's:
+ * votes/select.ts, acceleration.ts), those naming a successor whenever written (a handover reads them:
+ * succession.ts), each with every version and whether it went missing, and whether the thread is
+ * completely stored. So the process thread, which every day's count reads and which grows every day, can
+ * grow without the closed days being counted again. `named`: the thread's successionCandidates.
+ */
+function dependenceKey(d: GameDay, posts: readonly SlicePost[], named: ReadonlySet<SlicePost>, complete: boolean, json: (p: SlicePost) => string): string {
+  const hash = createHash('sha256').update(JSON.stringify([d.day, d.closes, complete]));
+  for (const p of posts) if (named.has(p) || !(timeSpan(p).lo >= d.closes)) hash.update(json(p)); // (a time not read: kept)
+  return hash.digest('hex');
+}
+
+/** A post as dependenceKey weighs it: every version (not when it was last seen), and whether it went missing. */
+const postMaterial = (p: SlicePost): string => JSON.stringify([p.pid, p.missing, p.versions.map((v) => [v.hash, v.firstSeen, v.post])]);
+
+/**
+ * Of the threads a tally of `day` reads, the day-1 vote thread it reads for the election's outcome alone
+ * (tally.ts electionThreads) when day 1's saved outcome vouches for it: counted from it completely stored
+ * (not among its `unread`), its log unchanged since — so it is complete still. The tally need not open it:
+ * the election's outcome is what it reads of it, and closedOutcomes gives that outcome (saved, or counted
+ * again from the thread read there, when another thread it read changed what it depends on): for
+ * with-store.ts withCountingStore `vouched`. `users`: the store index's uids (the game as counted). Nothing
+ * is vouched for in a version-1 store (no logs to key on).
+ */
+export function vouchedElection(game: Game, day: number, users: Readonly<Record<string, number>>, opts: { rules?: boolean } = {}): Set<number> {
+  const own = postThreadsForTally(game, day, opts);
+  const candidates = electionThreads(game, day).filter((t) => !own.includes(t));
+  if (!candidates.length || !fs.existsSync(threadsDir(game.storePath))) return new Set();
+  const day1 = savedOutcome(game, derivedKey(gameFingerprint(withKnownUids(game, users))), 1);
+  const unread = day1?.saved.outcome?.unread;
+  if (!day1 || !unread) return new Set();
+  const changed = new Set(day1.changed.map(([t]) => t));
+  return new Set(candidates.filter((t) => !unread.includes(t) && !changed.has(t) && day1.saved.reads.some(([read]) => read === t)));
 }
 
 /** What `closedOutcomes` gives a count: the closed days and handovers, and the threads the badge's path read (for the completeness check). */
@@ -141,7 +201,7 @@ export async function closedOutcomes(
   /** Day `d`'s outcome counted again from its vote threads and the process thread (acceleration), read apart from `loaded`. */
   const countAgain = async (d: GameDay): Promise<SavedOutcome> => {
     await readFull([...d.votes.map((v) => v.tid), ...(game.process ? [game.process.tid] : [])]);
-    if (!d.vote || !full.get(d.vote.tid)!.posts.length) return { outcome: null, reads: d.votes.map((v) => [v.tid, full.get(v.tid)!.log ?? null]) };
+    if (!d.vote || !full.get(d.vote.tid)!.posts.length) return { outcome: null, reads: d.votes.map((v): ReadKey => [v.tid, full.get(v.tid)!.log ?? null]) };
     if (countsSheriff(d)) await readBadgePath(d, d.closes);
     // What the count reads, as it reads it: the day-1 outcome brings the threads it was counted from.
     const reads = new Map<number, Read>();
@@ -151,10 +211,10 @@ export async function closedOutcomes(
       reads.set(tid, r);
       return r.posts;
     };
-    const earlier = new Map<number, string | null>();
+    const earlier = new Map<number, ReadKey>();
     const view: ClosedOutcomes = {
       outcome: (x) => {
-        for (const [t, log] of outcomes.get(x)?.reads ?? []) earlier.set(t, log);
+        for (const r of outcomes.get(x)?.reads ?? []) earlier.set(r[0], r);
         return outcome(x);
       },
       successionPosts: track(candidates),
@@ -162,21 +222,52 @@ export async function closedOutcomes(
     const counted = outcomeOf(tallyDay(game, track(full), d.day, { carryForward: false, closed: view }));
     counted.unread = [...reads].filter(([, r]) => !r.read.completeness.complete).map(([t]) => t).sort((a, b) => a - b);
     const unkeyed = [...reads.values()].some((r) => r.log === undefined);
-    const all = new Map([...earlier, ...[...reads].map(([t, r]) => [t, r.log ?? null] as const)]);
-    return { outcome: counted, reads: unkeyed ? [] : [...all].sort((a, b) => a[0] - b[0]) };
+    // (this day's keys over the earlier day's: a thread read in full is keyed on its posts before this
+    // day's close, which hold those before the earlier day's)
+    const own = [...reads].map(([t, r]): ReadKey => (full.has(t) ? [t, full.get(t)!.log ?? null, [d.day, dependence(t, d)]] : [t, r.log ?? null]));
+    const all = new Map([...earlier, ...own.map((r) => [r[0], r] as const)]);
+    return { outcome: counted, reads: unkeyed ? [] : [...all.values()].sort((a, b) => a[0] - b[0]) };
   };
 
-  const fingerprint = gameFingerprint(game);
+  /** Thread `t` (read in full) as day `d`'s count depends on it: its dependenceKey (candidates and posts' material made once). */
+  const named = new Map<number, Set<SlicePost>>();
+  const material = new WeakMap<SlicePost, string>();
+  const json = (p: SlicePost): string => {
+    let m = material.get(p);
+    if (m === undefined) material.set(p, (m = postMaterial(p)));
+    return m;
+  };
+  const dependence = (t: number, d: GameDay): string => {
+    const r = full.get(t)!;
+    if (!named.has(t)) named.set(t, new Set(successionCandidates(game, r.posts)));
+    return dependenceKey(d, r.posts, named.get(t)!, r.read.completeness.complete, json);
+  };
+
+  /**
+   * Whether a saved outcome stands though logs it read changed: each changed thread read again (its log's
+   * key taken first) and what the count depends on of it the same. Then saved again under the new keys.
+   */
+  const standsAfter = async (saved: SavedOutcome, changed: readonly ReadKey[]): Promise<SavedOutcome | undefined> => {
+    for (const [t, , dep] of changed) {
+      if (!dep) return undefined;
+      await readFull([t]);
+      if (dependence(t, findDay(game, dep[0])) !== dep[1]) return undefined;
+    }
+    const fresh = new Set(changed.map(([t]) => t));
+    return { ...saved, reads: saved.reads.map(([t, log, dep]): ReadKey => (fresh.has(t) ? [t, full.get(t)!.log ?? null, dep!] : dep ? [t, log, dep] : [t, log])) };
+  };
+
+  const gameKey = derivedKey(gameFingerprint(game));
   for (const d of daysRead(game, day)) {
-    const name = `closed-day-${d.day}`;
-    const key = derivedKey({ game: fingerprint, day: d.day });
-    const saved = keyed ? readDerived<SavedOutcome>(game.storePath, name, key) : undefined;
-    if (saved && saved.reads.length && (saved.outcome === null || saved.outcome.day === d.day) && saved.reads.every(([t, log]) => logKey(t) === log)) {
+    const found = keyed ? savedOutcome(game, gameKey, d.day) : undefined;
+    const saved = found && (found.changed.length ? await standsAfter(found.saved, found.changed) : found.saved);
+    if (saved) {
+      if (found.changed.length) writeDerived(game.storePath, `closed-day-${d.day}`, closedDayKey(gameKey, d.day), saved);
       outcomes.set(d.day, saved);
       continue;
     }
     const value = await countAgain(d);
-    if (keyed && value.reads.length) writeDerived(game.storePath, name, key, value);
+    if (keyed && value.reads.length) writeDerived(game.storePath, `closed-day-${d.day}`, closedDayKey(gameKey, d.day), value);
     outcomes.set(d.day, value);
   }
 

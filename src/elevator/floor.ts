@@ -3,7 +3,7 @@
  * order to the only-this-author view of that day's discussion thread, for floor 2 (src/render/
  * elevator-bbcode.ts writes its BBCode). Players out when the day opens are struck through (`[s]name[/s] (出局)`) or left out, as the
  * ruleset's `elevator.outPlayers` says. A seat played by a substitute (替补) links the account playing it
- * that day. A pure function of (store, game).
+ * that day. A pure function of (store, game): of the store, the uids learned and the threads' page records.
  */
 import { UserError } from '../errors.js';
 import { accountAt, findDay, isOut, withKnownUids } from '../game/roster.js';
@@ -57,7 +57,7 @@ export interface ElevatorFloor {
  * whose uid is not known yet (from the game file or crawled posts) gets its line without a link and a
  * warning naming it: one player who has not posted never holds up everybody else's floor.
  */
-export function elevatorFloor(store: StoreData, gameAsFiled: Game, day: number): ElevatorFloor {
+export function elevatorFloor(store: Pick<StoreData, 'users' | 'threads'>, gameAsFiled: Game, day: number): ElevatorFloor {
   const game = withKnownUids(gameAsFiled, store.users);
   const gameDay = findDay(game, day);
   if (!gameDay.discussion) throw new UserError(t('err.noDiscussion', day, game.file));

@@ -16,7 +16,7 @@ export type LinkStyle = 'query' | 'rewrite';
 const REWRITE_THREAD = /(?:^|\/)thread-\d+-\d+-\d+\.html(?:$|[?#])/;
 
 /** 'rewrite' when the crawl fetched thread pages by their rewrite URL (thread-T-P-1.html), else 'query'. */
-export function forumLinkStyle(store: StoreData): LinkStyle {
+export function forumLinkStyle(store: Pick<StoreData, 'threads'>): LinkStyle {
   for (const thread of Object.values(store.threads)) {
     for (const page of Object.values(thread.pages)) {
       if (REWRITE_THREAD.test(page.url)) return 'rewrite';

@@ -37,9 +37,10 @@ export function postUrlStem(forum: string, tid: number): string {
  * The analyses' view of a stored post: its current version plus pid, tid, time, link and history.
  * Built as one object literal listing every Post field (in Post's order), not `{...current, ...}`:
  * V8 stores a spread-then-extended object in ~1.2 KB, the literal in ~0.4 KB, and a tally plus a
- * report slice every post of a game (50,000 at once in the bench).
+ * report slice every post of a game (50,000 at once in the bench). `urlStem`: postUrlStem of the
+ * post's thread, when the caller has it for all the thread's posts (their links then share it).
  */
-export function toSlicePost(forum: string, stored: StoredPost): SlicePost {
+export function toSlicePost(forum: string, stored: StoredPost, urlStem = postUrlStem(forum, stored.tid)): SlicePost {
   const c = stored.versions[stored.versions.length - 1].post;
   return {
     pid: stored.pid,
@@ -66,7 +67,7 @@ export function toSlicePost(forum: string, stored: StoredPost): SlicePost {
     locked: c.locked,
     ...(c.timeEarliest !== undefined ? { timeEarliest: c.timeEarliest } : {}),
     at: Date.parse(c.postedAt),
-    url: postUrl(forum, stored.tid, stored.pid),
+    url: urlStem + stored.pid, // postUrl's text
     versions: stored.versions,
     missing: stored.missingSince !== null,
     ...(stored.profiles ? { profiles: stored.profiles } : {}),
@@ -76,8 +77,9 @@ export function toSlicePost(forum: string, stored: StoredPost): SlicePost {
 /** All stored posts of a thread in thread order: by pid, which only grows (floors can be recounted). */
 export function threadPosts(store: StoreData, tid: number): SlicePost[] {
   const out: SlicePost[] = [];
+  const stem = postUrlStem(store.forum, tid);
   for (const stored of Object.values(store.posts)) {
-    if (stored.tid === tid) out.push(toSlicePost(store.forum, stored));
+    if (stored.tid === tid) out.push(toSlicePost(store.forum, stored, stem));
   }
   return out.sort((a, b) => a.pid - b.pid);
 }

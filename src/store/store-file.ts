@@ -34,8 +34,8 @@ import { t } from '../i18n/index.js';
 import { jsonProblem } from '../i18n/parser-problems.js';
 import { takeFileLock } from './lock.js';
 import {
-  appendLine, cutTornTail, fsyncDir, fullEntry, lineBytes, logLine, readLog, writeFileAtomic,
-  type LogEntry, type ReadLog, type ThreadContent, type ThreadMeta,
+  appendLine, cutTornTail, fsyncDir, fullEntry, lineBytes, logLine, readLog, readLogWith, replayPids, replayThreadRecord, writeFileAtomic,
+  type LogDamage, type LogEntry, type ReadLog, type ThreadContent, type ThreadMeta,
 } from './thread-log.js';
 import type { FetchedPageRecord, StoreData, StoredPost, StoredThread } from './types.js';
 
@@ -337,13 +337,16 @@ async function migrateV1(storePath: string, data: StoreData): Promise<void> {
   await writeFileAtomic(storePath, [Buffer.from(indexText(data))]);
 }
 
+/** The refusal of a damaged thread log. */
+async function damagedLogError(storePath: string, file: string, damage: LogDamage): Promise<UserError> {
+  return damagedError(file, t('store.damagedAt', damage.line, damage.offset, damage.reason, damage.line - 1), await describeBackup(file), storePath);
+}
+
 /** Read thread `tid`'s log (null when it has none); a damaged log is refused. */
 async function readThreadLog(storePath: string, tid: number): Promise<ReadLog | null> {
   const file = threadLogPath(storePath, tid);
   const log = await readLog(file);
-  if (log?.damage) {
-    throw damagedError(file, t('store.damagedAt', log.damage.line, log.damage.offset, log.damage.reason, log.damage.line - 1), await describeBackup(file), storePath);
-  }
+  if (log?.damage) throw await damagedLogError(storePath, file, log.damage);
   return log;
 }
 
@@ -405,7 +408,11 @@ class Residency {
   async learnPosts(tids: readonly number[]): Promise<void> {
     for (const tid of tids) {
       if (this.holds(tid)) continue;
-      for (const sp of (await readThreadLog(this.storePath, tid))?.posts ?? []) this.#owners.set(sp.pid, tid);
+      // the pids only, scanned off the log (a crawl opens the thread, and parses it, when its turn comes)
+      const file = threadLogPath(this.storePath, tid);
+      const log = await readLogWith(file, replayPids);
+      if (log?.damage) throw await damagedLogError(this.storePath, file, log.damage);
+      for (const pid of log?.pids ?? []) this.#owners.set(pid, tid);
     }
   }
 
@@ -430,17 +437,14 @@ export async function openStore(storePath: string, opts: OpenStoreOptions = {}):
       await removeDeadTempFiles(dir);
       await removeDeadTempFiles(threadsDir(file));
     }
-    let f = await readStoreFile(file);
-    if (f.kind === 'damaged') throw damagedError(file, f.reason, await describeBackup(file), file);
+    let f = await readUsableStoreFile(file);
     if (f.kind === 'v1' && writer) {
       await migrateV1(file, f.data);
-      f = await readStoreFile(file);
-      if (f.kind !== 'v2') throw new Error(`migration of ${file} did not leave an index`);
+      const migrated = await readStoreFile(file);
+      if (migrated.kind !== 'v2') throw new Error(`migration of ${file} did not leave an index`);
+      f = migrated;
     }
     if (f.kind === 'v1') return legacyReader(file, f.data, opts.threads);
-    if (f.kind === 'absent' && (await storedTids(file)).length) {
-      throw damagedError(file, t('store.indexMissingIn', threadsDir(file)), t('store.logsHoldAll'), file);
-    }
 
     const data = emptyStore(f.kind === 'v2' ? f.index.forum : '');
     if (f.kind === 'v2') data.users = f.index.users;
@@ -457,6 +461,51 @@ export async function openStore(storePath: string, opts: OpenStoreOptions = {}):
     release();
     throw e;
   }
+}
+
+/** The store path as readStoreFile reads it, a damaged index refused, and so are logs without their index. */
+async function readUsableStoreFile(file: string): Promise<Exclude<StoreFile, { kind: 'damaged' }>> {
+  const f = await readStoreFile(file);
+  if (f.kind === 'damaged') throw damagedError(file, f.reason, await describeBackup(file), file);
+  if (f.kind === 'absent' && (await storedTids(file)).length) {
+    throw damagedError(file, t('store.indexMissingIn', threadsDir(file)), t('store.logsHoldAll'), file);
+  }
+  return f;
+}
+
+/** The uids in the index of a store with thread logs, or null when it has none (a version-1 store, not read for this, or no store yet). */
+export async function indexUsers(storePath: string): Promise<Record<string, number> | null> {
+  const file = path.resolve(storePath);
+  if (!fs.existsSync(threadsDir(file))) return null;
+  const f = await readUsableStoreFile(file);
+  return f.kind === 'v2' ? f.index.users : null;
+}
+
+/** What a command that shows no post reads of the store: the index's forum and uids, and thread records. */
+export type ThreadRecords = Pick<StoreData, 'forum' | 'users' | 'threads'>;
+
+/**
+ * The index and the records (title, page records…) of the threads `tids` that are stored, their posts
+ * not parsed (thread-log.ts replayThreadRecord): what the elevator shows. Damage is refused as by
+ * openStore; nothing is locked or written.
+ */
+export async function readThreadRecords(storePath: string, tids: readonly number[]): Promise<ThreadRecords> {
+  const file = path.resolve(storePath);
+  const f = await readUsableStoreFile(file);
+  const out: ThreadRecords = { forum: '', users: {}, threads: {} };
+  if (f.kind === 'v1') {
+    Object.assign(out, { forum: f.data.forum, users: f.data.users });
+    for (const tid of tids) if (f.data.threads[String(tid)]) out.threads[String(tid)] = f.data.threads[String(tid)];
+    return out;
+  }
+  if (f.kind === 'v2') Object.assign(out, { forum: f.index.forum, users: f.index.users });
+  for (const tid of new Set(tids)) {
+    const log = threadLogPath(file, tid);
+    const read = await readLogWith(log, replayThreadRecord);
+    if (read?.damage) throw await damagedLogError(file, log, read.damage);
+    if (read?.thread) out.threads[String(tid)] = read.thread;
+  }
+  return out;
 }
 
 /** A writer's start on logs just read: a torn last line cut off, each log fingerprinted. */

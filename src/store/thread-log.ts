@@ -11,6 +11,10 @@
  * crash mid-append leaves a last line without its newline, which was never acknowledged: readers ignore it, and the next writer cuts it
  * off. Any other unreadable line (bad checksum, bad JSON) is damage: the file is refused, never read
  * as its readable part (src/store/check.ts says what is damaged and recovers on request).
+ *
+ * A line's posts come last in it, so a reader that needs no post (the elevator: replayThreadRecord) or
+ * only their pids (a crawl learning the threads it has not opened: replayPids) checks every line's
+ * checksum but does not parse the posts.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -60,18 +64,22 @@ export interface ReadLog extends ThreadContent {
 
 const SUM_CHARS = 16;
 
-function checksum(json: string): string {
+function checksum(json: Uint8Array): string {
   return createHash('sha256').update(json).digest('hex').slice(0, SUM_CHARS);
 }
+
+/** An entry's keys in the order a line writes them: the posts last (replayThreadRecord stops before them). */
+const ENTRY_KEYS = ['t', 'pg', 'rm', 'p'] as const satisfies ReadonlyArray<keyof LogEntry>;
 
 /** A log line's chunks are cut at about this many characters of JSON. */
 const CHUNK_CHARS = 64 * 1024;
 
 /**
  * One log line, newline included, as chunks of its UTF-8 bytes: the entry's JSON (what JSON.stringify
- * gives) made post by post and checksummed as it goes, so a whole thread (a compaction, a migration, a
- * long thread's first write: 13 MB at 17,640 posts) is never also one string — twice its bytes for
- * Chinese text, and copied again to append the checksum — in memory beside its bytes (issue #16).
+ * gives, its keys in ENTRY_KEYS order) made post by post and checksummed as it goes, so a whole thread
+ * (a compaction, a migration, a long thread's first write: 13 MB at 17,640 posts) is never also one
+ * string — twice its bytes for Chinese text, and copied again to append the checksum — in memory beside
+ * its bytes (issue #16).
  */
 export function logLine(entry: LogEntry): Buffer[] {
   const hash = createHash('sha256');
@@ -88,7 +96,8 @@ export function logLine(entry: LogEntry): Buffer[] {
     if (pending.length >= CHUNK_CHARS) flush();
   };
   let sep = '{';
-  for (const [key, value] of Object.entries(entry) as Array<[keyof LogEntry, unknown]>) {
+  for (const key of ENTRY_KEYS) {
+    const value = entry[key];
     if (value === undefined) continue; // as JSON.stringify leaves it out
     put(`${sep}${JSON.stringify(key)}:`);
     sep = ',';
@@ -120,9 +129,15 @@ function applyEntry(state: { thread: StoredThread | null; posts: Map<number, Sto
   for (const sp of e.p ?? []) state.posts.set(sp.pid, sp);
 }
 
-/** Replay a log's bytes: the thread, and where (if anywhere) the log is damaged. */
-export function replayLog(buf: Buffer): ReadLog {
-  const state = { thread: null as StoredThread | null, posts: new Map<number, StoredPost>() };
+/** Where a log's complete lines end, and where (if anywhere) it is damaged. */
+type LogWalk = Omit<ReadLog, keyof ThreadContent>;
+
+/**
+ * Walk a log's complete lines in order, each held to its checksum (over its bytes, not decoded first):
+ * `apply` gets the JSON's byte range; a bad checksum, or anything `apply` throws, is the damage the walk
+ * stops at.
+ */
+function walkLog(buf: Buffer, apply: (start: number, end: number) => void): LogWalk {
   let at = 0;
   let line = 0;
   let damage: LogDamage | null = null;
@@ -130,15 +145,13 @@ export function replayLog(buf: Buffer): ReadLog {
     const nl = buf.indexOf(10, at);
     if (nl < 0) break; // torn tail
     line++;
-    const text = buf.toString('utf8', at, nl);
-    const space = text.lastIndexOf(' ');
-    const json = space > 0 ? text.slice(0, space) : '';
+    const space = buf.lastIndexOf(32, nl);
     let reason: string | null = null;
-    if (space < 0 || text.length - space - 1 !== SUM_CHARS || checksum(json) !== text.slice(space + 1)) {
+    if (space < at || nl - space - 1 !== SUM_CHARS || checksum(buf.subarray(at, space)) !== buf.toString('latin1', space + 1, nl)) {
       reason = t('store.checksum');
     } else {
       try {
-        applyEntry(state, JSON.parse(json) as LogEntry);
+        apply(at, space);
       } catch (e) {
         reason = (e as Error).message;
       }
@@ -149,26 +162,125 @@ export function replayLog(buf: Buffer): ReadLog {
     }
     at = nl + 1;
   }
-  const torn = damage === null && at < buf.length;
-  return {
-    thread: state.thread,
-    posts: [...state.posts.values()],
-    bytes: buf.length,
-    goodBytes: at,
-    lines: damage ? damage.line - 1 : line,
-    torn,
-    damage,
-  };
+  return { bytes: buf.length, goodBytes: at, lines: damage ? damage.line - 1 : line, torn: damage === null && at < buf.length, damage };
+}
+
+/** Replay a log's bytes: the thread, and where (if anywhere) the log is damaged. */
+export function replayLog(buf: Buffer): ReadLog {
+  const state = { thread: null as StoredThread | null, posts: new Map<number, StoredPost>() };
+  const walk = walkLog(buf, (start, end) => applyEntry(state, JSON.parse(buf.toString('utf8', start, end)) as LogEntry));
+  return { thread: state.thread, posts: [...state.posts.values()], ...walk };
+}
+
+/**
+ * Replay a log's bytes for the thread's record only (title, page records…): what a command that shows
+ * no post reads (the elevator). Every line is still held to its checksum, but its posts are not parsed.
+ */
+export function replayThreadRecord(buf: Buffer): LogWalk & { thread: StoredThread | null } {
+  const state = { thread: null as StoredThread | null, posts: new Map<number, StoredPost>() };
+  const walk = walkLog(buf, (start, end) => applyEntry(state, entryWithoutPosts(buf, start, end)));
+  return { thread: state.thread, ...walk };
+}
+
+/**
+ * The pids of a log's posts, read off its bytes: every line held to its checksum, the posts not parsed.
+ * A `"pid":` key stands only at a post (a stored post and each of its versions' posts, which record.ts
+ * gives the same pid; page records say "pids"), and inside a JSON string a quote is escaped, so the key
+ * is found exactly: what a crawl learns of the threads it has not opened yet (store-file.ts
+ * learnPosts), in a scan, not a parse. (A version carrying another pid would be learned too: a page
+ * claiming it is then refused, never let through.)
+ */
+export function replayPids(buf: Buffer): LogWalk & { pids: Set<number> } {
+  const pids = new Set<number>();
+  const walk = walkLog(buf, (start, end) => {
+    for (let at = buf.indexOf(PID_KEY, start); at >= 0 && at < end; at = buf.indexOf(PID_KEY, at + PID_KEY.length)) {
+      const before = buf[at - 1];
+      if (before !== 0x7b && before !== 0x2c) continue; // not a key: { or , comes before one
+      let i = at + PID_KEY.length;
+      let pid = 0;
+      for (; i < end && buf[i] >= 0x30 && buf[i] <= 0x39; i++) pid = pid * 10 + buf[i] - 0x30;
+      if (i > at + PID_KEY.length) pids.add(pid);
+    }
+  });
+  return { pids, ...walk };
+}
+
+const PID_KEY = Buffer.from('"pid":');
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** The index after the JSON string starting at `i` (its opening quote). */
+function skipString(buf: Buffer, i: number, end: number): number {
+  for (i++; i < end; i++) {
+    if (buf[i] === BACKSLASH) i++;
+    else if (buf[i] === QUOTE) return i + 1;
+  }
+  return -1;
+}
+
+/** The index after the compact JSON value starting at `i` (as JSON.stringify writes it), or -1 when it is not one. */
+function skipValue(buf: Buffer, i: number, end: number): number {
+  const first = buf[i];
+  if (first === QUOTE) return skipString(buf, i, end);
+  if (first !== 0x7b && first !== 0x5b) {
+    // a number, true, false or null: to the comma or close after it
+    while (i < end && buf[i] !== 0x2c && buf[i] !== 0x7d) i++;
+    return i < end ? i : -1;
+  }
+  let depth = 0;
+  while (i < end) {
+    const c = buf[i];
+    if (c === QUOTE) {
+      i = skipString(buf, i, end);
+      if (i < 0) return -1;
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) depth++; // { [
+    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i + 1; // } ]
+    i++;
+  }
+  return -1;
+}
+
+/**
+ * The entry on bytes `start..end` without its posts, which are not parsed: logLine writes them last, so
+ * the JSON before their key is the rest of the entry. A line not shaped so (no posts, or something after
+ * them) is parsed whole.
+ */
+function entryWithoutPosts(buf: Buffer, start: number, end: number): LogEntry {
+  const whole = (): LogEntry => JSON.parse(buf.toString('utf8', start, end)) as LogEntry;
+  // the posts last: the line ends with an array of objects closing the entry ("…}]}")
+  if (end - start < 3 || buf[start] !== 0x7b || buf[end - 1] !== 0x7d || buf[end - 2] !== 0x5d || buf[end - 3] !== 0x7d) return whole();
+  let i = start + 1;
+  while (i < end && buf[i] === QUOTE) {
+    const keyEnd = skipString(buf, i, end);
+    if (keyEnd < 0 || buf[keyEnd] !== 0x3a) break; // :
+    if (keyEnd - i === 3 && buf[i + 1] === 0x70) { // "p"
+      return i === start + 1 ? {} : (JSON.parse(`${buf.toString('utf8', start, i - 1)}}`) as LogEntry);
+    }
+    const next = skipValue(buf, keyEnd + 1, end);
+    if (next < 0 || buf[next] !== 0x2c) break; // ,
+    i = next + 1;
+  }
+  return whole();
 }
 
 /** Read a thread log; null when the file does not exist. */
 export async function readLog(file: string): Promise<ReadLog | null> {
+  return readLogWith(file, replayLog);
+}
+
+/** Read a thread log with one of the replays (replayLog, replayThreadRecord, replayPids); null when the file does not exist. */
+export async function readLogWith<R>(file: string, replay: (buf: Buffer) => R): Promise<R | null> {
+  let buf: Buffer;
   try {
-    return replayLog(await fsp.readFile(file));
+    buf = await fsp.readFile(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
+  return replay(buf);
 }
 
 /** The whole thread as one entry (a compacted log, or a migrated thread). */

@@ -7,7 +7,7 @@ import type { Game } from '../game/types.js';
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { completenessOf, describeGaps } from './completeness.js';
-import { openStore } from './store-file.js';
+import { indexUsers, openStore } from './store-file.js';
 import type { Completeness, StoreData } from './types.js';
 
 /**
@@ -36,6 +36,12 @@ export interface CountingStoreOptions {
    * "thread(s) … not in the store … yet: run `bansha crawl`" (exit 3), unless --allow-incomplete.
    */
   notStored?: (missing: number[]) => UserError | undefined;
+  /**
+   * Those of `tids` the count reads only through an outcome saved in the derived files that vouches for
+   * them (complete when counted, their logs unchanged since: src/derived/closed-days.ts vouchedElection),
+   * given the store index's uids: neither opened nor checked again. (A store without thread logs: none.)
+   */
+  vouched?: (users: Readonly<Record<string, number>>) => ReadonlySet<number>;
 }
 
 /** A thread a count reads, as found: whether it is stored at all, and how completely. */
@@ -76,5 +82,8 @@ export function threadReads(store: StoreData, tids: readonly number[]): ThreadRe
  * the outputs must say so) and closes the store.
  */
 export async function withCountingStore<T>(game: Game, opts: CountingStoreOptions, use: (store: StoreData, incomplete: Completeness[]) => T | Promise<T>): Promise<T> {
-  return withStore(game, (store) => use(store, countingGaps(game, threadReads(store, opts.tids), opts)), opts.load ? [...new Set([...opts.tids, ...opts.load])] : opts.tids);
+  const users = opts.vouched ? await indexUsers(game.storePath) : null;
+  const vouched = users ? opts.vouched?.(users) : undefined;
+  const tids = vouched ? opts.tids.filter((t) => !vouched.has(t)) : opts.tids;
+  return withStore(game, (store) => use(store, countingGaps(game, threadReads(store, tids), opts)), opts.load ? [...new Set([...tids, ...opts.load])] : tids);
 }

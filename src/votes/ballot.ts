@@ -59,8 +59,18 @@ interface HeadHit {
   end: number;
 }
 
+/**
+ * Whether `text` can hold a ballot head at all: every head (with or without its colon) has 票, and no
+ * other character folds to it (NFKC maps only 票 itself there; test/votes/ballot.test.ts holds every code
+ * point to that), so a text without 票 reads as no ballot without folding it — most posts of a day.
+ */
+export function mayHoldBallot(text: string): boolean {
+  return text.includes('票');
+}
+
 /** Reads one post's own text as a ballot. */
 export function readBallot(text: string, ctx: BallotContext): BallotReading {
+  if (!mayHoldBallot(text)) return fail('no-ballot', null, null, { code: 'malformed-no-heads' });
   // Bidi controls are kept (they change what the forum shows): a head they split is no head.
   const folded = foldWidth(text, { keepBidi: true });
   const hits: HeadHit[] = [];
@@ -127,10 +137,12 @@ type TargetMiss = Omit<BallotFailure, 'head' | 'written'>;
  */
 export function matchTarget(written: string, ctx: BallotContext): Target | TargetMiss {
   const shown = (s: string) => normalizeName(s, { keepBidi: true });
-  const unmentioned = (s: string) => shown(s).replace(/^@+/, '');
+  const names = shownNames(ctx);
+  const shownName = (n: string) => names.get(n) ?? shown(n);
+  const unmentioned = (n: string) => shownName(n).replace(/^@+/, '');
   const w = shown(written);
   if (hasBidiControl(w)) {
-    const same = ctx.kind === 'players' ? ctx.players.filter((p) => shown(p) === w) : [];
+    const same = ctx.kind === 'players' ? ctx.players.filter((p) => shownName(p) === w) : [];
     if (same.length === 1) return { kind: 'player', name: same[0] };
     return miss('unknown-target', { code: 'target-bidi-control', written, controls: codePoints(bidiControlsIn(w)), where: 'target' }, null);
   }
@@ -139,19 +151,34 @@ export function matchTarget(written: string, ctx: BallotContext): Target | Targe
   if (ctx.kind === 'rules') return matchRule(x, written, ctx.ruleCount ?? 6);
 
   // The name as written (with its "@") first, so "@饺子" and a player called "@饺子" still meet exactly.
-  const names = ctx.otherNames?.size ? [...ctx.players, ...ctx.otherNames.keys()] : ctx.players;
+  const candidates = ctx.otherNames?.size ? [...ctx.players, ...ctx.otherNames.keys()] : ctx.players;
   const seatOf = (n: string) => ctx.otherNames?.get(n) ?? n;
   const one = (found: string[]): string[] => [...new Set(found.map(seatOf))];
-  const literal = one(names.filter((p) => shown(p) === w));
+  const literal = one(candidates.filter((p) => shownName(p) === w));
   if (literal.length === 1) return { kind: 'player', name: literal[0] };
-  const exact = literal.length > 1 ? literal : one(names.filter((p) => unmentioned(p) === x));
+  const exact = literal.length > 1 ? literal : one(candidates.filter((p) => unmentioned(p) === x));
   if (exact.length === 1) return { kind: 'player', name: exact[0] };
   if (exact.length > 1) return miss('ambiguous-target', { code: 'ambiguous-target', written, names: exact }, null);
-  const named = one(namesIn(x, names));
+  const named = one(namesIn(x, candidates));
   if (named.length > 1) return miss('ambiguous-target', { code: 'ambiguous-target', written, names: named }, null);
-  const near = named.length ? null : nearestName(written, names);
+  const near = named.length ? null : nearestName(written, candidates);
   const hint = named[0] ?? (near === null ? null : seatOf(near));
   return miss('unknown-target', { code: 'unknown-target', written, hint }, hint);
+}
+
+const shownByContext = new WeakMap<BallotContext, ReadonlyMap<string, string>>();
+
+/**
+ * The names a target may be (the players and the seats' other names) → each as shown (normalised, bidi
+ * kept), made once per context: a tally matches every ballot against every name.
+ */
+function shownNames(ctx: BallotContext): ReadonlyMap<string, string> {
+  let names = shownByContext.get(ctx);
+  if (!names) {
+    const all = [...ctx.players, ...(ctx.otherNames?.keys() ?? [])];
+    shownByContext.set(ctx, (names = new Map(all.map((n) => [n, normalizeName(n, { keepBidi: true })]))));
+  }
+  return names;
 }
 
 const CN_DIGITS: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 };

@@ -14,7 +14,7 @@ import { synthGame, gamePage } from '../../src/bench/synth-game.js';
 import { closingDay, storedPostLinks } from '../../src/close/closing-day.js';
 import { dayHtml } from '../../src/close/day-html.js';
 import { carriedForward } from '../../src/close/carried.js';
-import { closedInStore, closedOutcomes, tallyFromStore } from '../../src/derived/closed-days.js';
+import { closedInStore, closedOutcomes, tallyFromStore, vouchedElection } from '../../src/derived/closed-days.js';
 import { beforeReport, closingDayFromStore, reportInputs, reportThreads } from '../../src/derived/closing-inputs.js';
 import { wordingMemo } from '../../src/derived/wording-hits.js';
 import { loadGame, parseGame } from '../../src/game/game-file.js';
@@ -28,6 +28,7 @@ import { derivedDir, derivedKey, readDerived, threadLogKey, writeDerived } from 
 import { emptyStore, openStore } from '../../src/store/index.js';
 import { digestThread, threadDigests } from '../../src/store/thread-digest.js';
 import type { StoreData } from '../../src/store/types.js';
+import { withCountingStore } from '../../src/store/with-store.js';
 import { handoverThreads, postsFromStore, tallyDay, threadsForTally } from '../../src/votes/tally.js';
 import { demoStore, FIXTURES, recordFetched, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
 
@@ -219,6 +220,105 @@ describe('a synthetic 10-day store', () => {
         expect(carriedForward(game, closed, d.day), `day ${d.day} ${round}`).toEqual(carriedForward(game, closedInStore(counted, all.data), d.day));
       }
     }
+  }, 60_000);
+
+  /** A post added to thread `tid` at `at` saying `text`, after its last (as a recrawl would store it). */
+  const addPost = async (g: Game, tid: number, at: number, text: string) => {
+    const store = await openStore(g.storePath, { threads: [tid] });
+    const last = Object.values(store.data.posts).sort((a, b) => b.pid - a.pid)[0];
+    const v = last.versions[last.versions.length - 1];
+    const pid = last.pid + 100_000;
+    const floor = (v.post.floor ?? 0) + 1;
+    store.data.posts[String(pid)] = { ...last, pid, versions: [{ ...v, hash: `h${pid}`, post: { ...v.post, pid, floor, floorLabel: `${floor}#`, text, postedAt: new Date(at).toISOString() } }] };
+    const thread = store.data.threads[String(tid)];
+    if (typeof thread.replies === 'number') thread.replies++;
+    await store.write();
+    await store.close();
+  };
+
+  test("tally: day 1's vote thread is not opened while day 1's saved outcome vouches for it; changed or incomplete, it is read and checked", async () => {
+    const copy = await onDisk('synth-vouch', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
+    const d1vote = findDay(copy, 1).vote!.tid;
+    const tids = threadsForTally(copy, 10);
+    expect(tids).toContain(d1vote);
+    const vouched = (users: Readonly<Record<string, number>>) => vouchedElection(copy, 10, users);
+    const tally = () => withCountingStore(copy, { tids, vouched }, async (store, checked) => ({
+      opened: Object.keys(store.threads).map(Number), json: renderTallyJson(await tallyFromStore(copy, store, 10, checked)),
+    }));
+    const all = await openStore(copy.storePath, { lock: false });
+    const want = renderTallyJson(tallyDay(withKnownUids(copy, all.data.users), postsFromStore(all.data), 10));
+    const cold = await tally(); // no derived files yet: read, and day 1's outcome saved
+    expect(cold).toEqual({ opened: expect.arrayContaining([d1vote]), json: want });
+    const warm = await tally();
+    expect(warm.json).toBe(want);
+    expect(warm.opened).not.toContain(d1vote);
+    expect(warm.opened.sort()).toEqual(tids.filter((t) => t !== d1vote).sort());
+    // the process thread grown (day 1's outcome read it too): still not opened, the same count
+    await addPost(copy, copy.process!.tid, findDay(copy, 10).opens + 60_000, '申请加速');
+    const grown = await tally();
+    expect(grown.opened).not.toContain(d1vote);
+    expect(grown.json).toBe(renderTallyJson(tallyDay(withKnownUids(copy, all.data.users), postsFromStore((await openStore(copy.storePath, { lock: false })).data), 10)));
+
+    // its log changed (a post edited on a recrawl): read again, and the outcome counted again from it
+    const store = await openStore(copy.storePath, { threads: [d1vote] });
+    const first = Object.values(store.data.posts).sort((a, b) => a.pid - b.pid)[1];
+    first.versions.push({ ...first.versions[0], hash: 'edited', post: { ...first.versions[0].post, text: `${first.versions[0].post.text} 。` } });
+    await store.write();
+    expect(vouchedElection(copy, 10, all.data.users)).toEqual(new Set());
+    expect((await tally()).opened).toContain(d1vote);
+    expect((await tally()).opened).not.toContain(d1vote);
+    // a page of it lost (incompletely stored): read, and the tally refuses as it refuses its own threads
+    delete store.data.threads[String(d1vote)].pages['2'];
+    await store.write();
+    await store.close();
+    await expect(tally()).rejects.toMatchObject({ exitCode: 3, message: expect.stringContaining(String(d1vote)) });
+    expect(vouchedElection(copy, 10, all.data.users)).toEqual(new Set());
+  }, 60_000);
+
+  test('the process thread growing after the closed days leaves their outcomes standing; a post of their time, or one naming a successor, has them counted again', async () => {
+    const copy = await onDisk('synth-process', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
+    const processTid = copy.process!.tid;
+    const d3 = findDay(copy, 3);
+    const tids = threadsForTally(copy, 10);
+    const count = async () => {
+      const part = await openStore(copy.storePath, { lock: false, threads: tids });
+      const counted = withKnownUids(copy, part.data.users);
+      const { closed } = await closedOutcomes(counted, 10, part.data);
+      return { closed, tally: renderTallyJson(tallyDay(counted, postsFromStore(part.data), 10, { closed })) };
+    };
+    const inFull = async () => {
+      const all = await openStore(copy.storePath, { lock: false });
+      return renderTallyJson(tallyDay(withKnownUids(copy, all.data.users), postsFromStore(all.data), 10));
+    };
+    await count(); // the closed days counted and saved
+    // day 3's saved outcome marked, so that a count made again shows (it would not say "marked")
+    const file = path.join(derivedDir(copy.storePath), 'closed-day-3.json');
+    const mark = () => {
+      const [head, json] = fs.readFileSync(file, 'utf8').split('\n');
+      const value = JSON.parse(json);
+      value.outcome.result.rule = 'marked';
+      writeDerived(copy.storePath, 'closed-day-3', head.split(' ')[0], value);
+    };
+    const add = (at: number, text: string) => addPost(copy, processTid, at, text);
+    const day10 = findDay(copy, 10).opens + 3_600_000;
+
+    mark();
+    await add(day10, '申请加速');
+    const late = await count();
+    expect(late.closed.outcome(3)!.result.rule).toBe('marked'); // stands: not counted again
+    expect(JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[1]).reads).toContainEqual([processTid, threadLogKey(copy.storePath, processTid), expect.anything()]);
+    expect((await count()).closed.outcome(3)!.result.rule).toBe('marked'); // saved under the process log's new key
+
+    await add(d3.opens + 3_600_000, '申请加速'); // a request of day 3's own time
+    const early = await count();
+    expect(early.closed.outcome(3)!.result.rule).not.toBe('marked');
+    expect(early.tally).toBe(await inFull());
+
+    mark();
+    await add(day10 + 60_000, `警长移交给${copy.players[3]}`); // a later post naming a successor: a handover reads it
+    const naming = await count();
+    expect(naming.closed.outcome(3)!.result.rule).not.toBe('marked');
+    expect(naming.tally).toBe(await inFull());
   }, 60_000);
 
   test('tally: a day declared not accelerated (the process thread not opened) still counts the closed days from their threads', async () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { migratedV1Path, openStore, threadLogPath, threadsDir } from '../../src/store/store-file.js';
+import { migratedV1Path, openStore, readThreadRecords, threadLogPath, threadsDir } from '../../src/store/store-file.js';
 import { applyPage, recordPage } from '../../src/store/record.js';
 import type { StoreData } from '../../src/store/types.js';
 import { UserError } from '../../src/errors.js';
@@ -135,6 +135,37 @@ describe('store files', () => {
     const err = await openStore(file, { lock: false }).catch((e: unknown) => e);
     expect((err as UserError).exitCode).toBe(3);
     expect((err as Error).message).toMatch(new RegExp(`不是有效的 JSON.*备份 .*含 2 个帖子中的 ${Object.keys(data.posts).length} 帖`, 's'));
+  });
+});
+
+describe('thread records without their posts (the elevator)', () => {
+  test('are the records and uids a reader opens, from logs and from a version-1 file; an unstored thread is absent', async () => {
+    const file = tmp();
+    const { store } = await seeded(file);
+    Object.assign(store.data, { ...twoThreads(), threads: { ...twoThreads().threads, ...store.data.threads } });
+    await store.write();
+    await store.close();
+    const opened = (await openStore(file, { lock: false, threads: [tid, vote] })).data;
+    const records = await readThreadRecords(file, [tid, vote, 999]);
+    expect(records).toEqual({ forum: opened.forum, users: opened.users, threads: opened.threads });
+    const v1 = tmp();
+    fs.writeFileSync(v1, JSON.stringify(twoThreads()));
+    const old = (await openStore(v1, { lock: false, threads: [vote] })).data;
+    expect(await readThreadRecords(v1, [vote])).toEqual({ forum: old.forum, users: old.users, threads: old.threads });
+  });
+
+  test('a damaged log is refused as a reader refuses it, though the damage is among the posts', async () => {
+    const file = tmp();
+    const { store } = await seeded(file);
+    await store.close();
+    const log = threadLogPath(file, tid);
+    fs.writeFileSync(log, fs.readFileSync(log, 'utf8').replace('第二版', '第二坂'));
+    const refusal = await openStore(file, { lock: false }).catch((e: unknown) => e);
+    const err = await readThreadRecords(file, [tid]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect(err).toMatchObject({ exitCode: 3, message: (refusal as Error).message });
+    fs.rmSync(file);
+    await expect(readThreadRecords(file, [tid])).rejects.toMatchObject({ exitCode: 3 }); // logs without their index
   });
 });
 

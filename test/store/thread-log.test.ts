@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { applyPage } from '../../src/store/record.js';
-import { fullEntry, lineBytes, logLine, replayLog, type LogEntry } from '../../src/store/thread-log.js';
+import { fullEntry, lineBytes, logLine, replayLog, replayPids, replayThreadRecord, type LogEntry } from '../../src/store/thread-log.js';
 import type { StoreData, StoredPost } from '../../src/store/types.js';
 import { capture, capturedPages, ids } from './fixture-pages.js';
 
@@ -44,5 +44,67 @@ describe('thread log lines', () => {
     for (const e of [{}, { rm: ['3', '4'] }, { t: entry.t }, { p: [] }, entry]) {
       expect(Buffer.concat(logLine(e)).equals(oneString(e))).toBe(true);
     }
+  });
+});
+
+describe('a thread record read without its posts', () => {
+  const { entry, posts } = bigThread(60);
+  const { pages, ...meta } = { ...entry.t!, pages: entry.pg! };
+
+  test('is the replayed thread, over a log of whole, partial and record-only lines', () => {
+    const later = { ...meta, title: '标题改了 "p":[{"pid":1}]}', replies: 99 };
+    const lines: LogEntry[] = [
+      entry,
+      { p: posts.slice(0, 3) },
+      { t: later, pg: { 2: { ...pages['1'], page: 2 } } },
+      { rm: ['2'], p: posts.slice(5, 6) },
+      { t: { ...later, title: '\\"p":' } },
+      {},
+    ];
+    const log = Buffer.concat(lines.flatMap(logLine));
+    const full = replayLog(log);
+    const rec = replayThreadRecord(log);
+    expect(rec.thread).toEqual(full.thread);
+    expect(rec.thread!.title).toBe('\\"p":');
+    expect({ ...rec, thread: null }).toEqual({ ...full, thread: null, posts: undefined });
+  });
+
+  test('a line not written posts-last (a key after them) is read whole, not cut at them', () => {
+    const odd = `{"p":${JSON.stringify(posts.slice(0, 2))},"t":${JSON.stringify(meta)}}`;
+    const line = Buffer.from(`${odd} ${createHash('sha256').update(odd).digest('hex').slice(0, 16)}\n`);
+    expect(replayThreadRecord(line).thread).toEqual(replayLog(line).thread);
+    expect(replayThreadRecord(line).thread!.title).toBe(meta.title);
+  });
+
+  test('damage among the posts it does not parse is still refused, at the same line, and a torn tail ignored', () => {
+    const good = Buffer.concat(logLine(entry));
+    const bad = Buffer.concat([good, Buffer.from(Buffer.concat(logLine({ p: posts.slice(0, 2) })).toString().replace('"pid":', '"pjd":'))]);
+    expect(replayThreadRecord(bad).damage).toEqual(replayLog(bad).damage);
+    expect(replayThreadRecord(bad).damage).toMatchObject({ line: 2, offset: good.length });
+    const torn = Buffer.concat([good, good.subarray(0, 100)]);
+    expect(replayThreadRecord(torn)).toMatchObject({ torn: true, damage: null, goodBytes: good.length });
+  });
+});
+
+describe("a log's pids read without parsing its posts (what a crawl learns of threads it has not opened)", () => {
+  test('are the replayed posts\' pids, over several lines; a pid written in a post\'s text is no post', () => {
+    // (each version's post carries its stored post's pid, as record.ts stores them)
+    const posts = bigThread(40).posts.map((sp) => ({ ...sp, versions: sp.versions.map((v) => ({ ...v, post: { ...v.post, pid: sp.pid } })) }));
+    const entry = { ...bigThread(1).entry, p: posts };
+    const [a, b] = posts;
+    const quoting = { ...b, pid: 42, versions: b.versions.map((v) => ({ ...v, post: { ...v.post, pid: 42, text: '{"pid":7,"tid":1} ,"pid":8' } })) };
+    const log = Buffer.concat([entry, { p: [quoting] }, { t: entry.t }, { p: [{ ...a, missingSince: '2026-11-30T00:00:00.000Z' }] }].flatMap(logLine));
+    const read = replayPids(log);
+    expect([...read.pids].sort((x, y) => x - y)).toEqual(replayLog(log).posts.map((p) => p.pid).sort((x, y) => x - y));
+    expect(read.pids.has(7) || read.pids.has(8)).toBe(false);
+    expect(read.damage).toBeNull();
+  });
+
+  test('damage is refused at the same line as a full replay finds it', () => {
+    const { entry, posts } = bigThread(5);
+    const good = Buffer.concat(logLine(entry));
+    const bad = Buffer.concat([good, Buffer.from(Buffer.concat(logLine({ p: posts.slice(0, 1) })).toString().replace('"pid":1', '"pid":9'))]);
+    expect(replayPids(bad).damage).toEqual(replayLog(bad).damage);
+    expect(replayPids(bad).damage).toMatchObject({ line: 2 });
   });
 });

@@ -3,7 +3,7 @@
  * variants of their text for the forms the captures do not hold.
  */
 import { describe, expect, test } from 'vitest';
-import { readBallot, readProxy, type BallotContext } from '../../src/votes/ballot.js';
+import { mayHoldBallot, readBallot, readProxy, type BallotContext } from '../../src/votes/ballot.js';
 import { capturePosts, readIds } from './fixtures.js';
 
 const ids = readIds('public');
@@ -43,6 +43,26 @@ describe('real ballots', () => {
       ok: false, problem: 'no-ballot', detail: { code: 'malformed-no-heads' },
       reason: '不是规定格式的投票：没有“投票对象”或“改票对象”（格式：投票对象：名字 / 投票理由：理由）',
     });
+  });
+});
+
+describe('the shortcut for texts without 票', () => {
+  test('no code point but 票 folds (NFKC) to a text holding 票, so a text without it can hold no head', () => {
+    const folding: string[] = [];
+    for (let c = 0; c <= 0x10ffff; c++) {
+      if (c >= 0xd800 && c <= 0xdfff) continue;
+      const s = String.fromCodePoint(c);
+      if (s !== '票' && s.normalize('NFKC').includes('票')) folding.push(s);
+    }
+    expect(folding).toEqual([]);
+  });
+  test('a text without 票 reads as no ballot, as the full reading says; one with it is read', () => {
+    const prose = text(d1, ids, 'd1vote-5');
+    expect(mayHoldBallot(prose)).toBe(false);
+    const full = readBallot(`${prose}票`, ctx); // read in full: 票 alone is no head
+    expect(readBallot(prose, ctx)).toEqual(full);
+    expect(mayHoldBallot(text(d1, ids, 'd1vote-1'))).toBe(true);
+    expect(readBallot('投\u200b票对象：包子\n投票理由：发言清晰', ctx)).toMatchObject({ ok: true, target: { name: '包子' } });
   });
 });
 

@@ -15,6 +15,7 @@ import { renderElevatorBBCode } from '../../render/elevator-bbcode.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions } from '../options.js';
+import type { ThreadRecords } from '../../store/store-file.js';
 
 export function register(program: Command): void {
   gameOptions(program.command('elevator').description(t('elevator.description')), { day: true, store: true })
@@ -41,27 +42,35 @@ export function register(program: Command): void {
         return;
       }
       // The store, the closed days' count and what carries forward only for the floor (--pairs and --arbiter-from read the game file alone).
-      const [{ withStore }, { carriedForward }, { closedOutcomes }] = await Promise.all([
+      const [{ withStore }, { emptyStore, readThreadRecords }, { carriedForward }, { closedOutcomes }] = await Promise.all([
         import('../../store/with-store.js'),
+        import('../../store/store-file.js'),
         import('../../close/carried.js'),
         import('../../derived/closed-days.js'),
       ]);
-      await withStore(game, async (store) => {
+      const tids = dayTids(findDay(game, o.day));
+      /** The floor, and what the director must know, from the store's uids and the day's thread records. */
+      const floorOf = async (store: ThreadRecords) => {
         // The closed days' results the game file does not record yet are applied, each named (carried.ts),
-        // from their outcomes kept in the store's derived files.
-        const { closed } = await closedOutcomes(withKnownUids(game, store.users), o.day, store, { outcomesOnly: true });
+        // from their outcomes kept in the store's derived files (read apart: the day's posts are not needed).
+        const { closed } = await closedOutcomes(withKnownUids(game, store.users), o.day, emptyStore(game.forum), { outcomesOnly: true });
         const carried = carriedForward(game, closed, o.day);
         const floor = elevatorFloor(store, carried.game, o.day);
         for (const w of [...carried.warnings.map((x) => x.text), ...floor.warnings]) process.stderr.write(`${t('elevator.warning', w)}\n`);
-        const bbcode = renderElevatorBBCode(floor);
-        if (post !== null) {
-          const { editFloor2Plan, replyPlan, runPost } = await import('../../publish/index.js'); // the browser only when posting
-          const what = t('elevator.postWhat', o.day);
-          const plan = post === 'edit' ? editFloor2Plan(store, game.forum, floor.tid, bbcode, what, game.file) : replyPlan(store, game.forum, floor.tid, bbcode, what);
-          process.stdout.write((await runPost(plan, game, { yes: o.yes, json: o.json, log: (l) => process.stderr.write(`${l}\n`) })).text);
-          return;
-        }
+        return { floor, bbcode: renderElevatorBBCode(floor) };
+      };
+      if (post === null) {
+        // Only the threads' records: the floor shows no post.
+        const { floor, bbcode } = await floorOf(await readThreadRecords(game.storePath, tids));
         process.stdout.write(o.json ? `${JSON.stringify({ ...floor, bbcode }, null, 2)}\n` : bbcode);
-      }, dayTids(findDay(game, o.day)));
+        return;
+      }
+      await withStore(game, async (store) => {
+        const { floor, bbcode } = await floorOf(store);
+        const { editFloor2Plan, replyPlan, runPost } = await import('../../publish/index.js'); // the browser only when posting
+        const what = t('elevator.postWhat', o.day);
+        const plan = post === 'edit' ? editFloor2Plan(store, game.forum, floor.tid, bbcode, what, game.file) : replyPlan(store, game.forum, floor.tid, bbcode, what);
+        process.stdout.write((await runPost(plan, game, { yes: o.yes, json: o.json, log: (l) => process.stderr.write(`${l}\n`) })).text);
+      }, tids);
     });
 }

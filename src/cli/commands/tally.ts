@@ -19,7 +19,7 @@ import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
 import { withCountingStore } from '../../store/with-store.js';
-import { tallyFromStore } from '../../derived/closed-days.js';
+import { tallyFromStore, vouchedElection } from '../../derived/closed-days.js';
 
 interface TallyCliOptions {
   game: string;
@@ -71,7 +71,8 @@ export function register(program: Command): void {
         return;
       }
       const tids = threadsForTally(game, o.day, { rules: o.rules });
-      await withCountingStore(game, { tids, allowIncomplete: o.allowIncomplete }, async (store, checked) => {
+      const vouched = (users: Readonly<Record<string, number>>) => vouchedElection(game, o.day, users, { rules: o.rules });
+      await withCountingStore(game, { tids, allowIncomplete: o.allowIncomplete, vouched }, async (store, checked) => {
         // The earlier days' results (checked against the game file: carry-forward.ts), the day-1 election
         // and the sheriffs' handovers, kept between runs instead of read again each time.
         const result = await tallyFromStore(game, store, o.day, checked, { at, rules: o.rules, allowIncomplete: o.allowIncomplete });
