@@ -34,7 +34,7 @@ import { t } from '../i18n/index.js';
 import { jsonProblem } from '../i18n/parser-problems.js';
 import { takeFileLock } from './lock.js';
 import {
-  appendLine, cutTornTail, fsyncDir, fullEntry, lineBytes, logLine, readLog, readLogWith, replayPids, replayThreadRecord, writeFileAtomic,
+  appendLine, cutTornTail, fsyncDir, fullEntry, lineBytes, logLine, readLog, readLogWith, replayLog, replayPids, replayThreadRecord, writeFileAtomic,
   type LogDamage, type LogEntry, type ReadLog, type ThreadContent, type ThreadMeta,
 } from './thread-log.js';
 import type { FetchedPageRecord, StoreData, StoredPost, StoredThread } from './types.js';
@@ -342,10 +342,10 @@ async function damagedLogError(storePath: string, file: string, damage: LogDamag
   return damagedError(file, t('store.damagedAt', damage.line, damage.offset, damage.reason, damage.line - 1), await describeBackup(file), storePath);
 }
 
-/** Read thread `tid`'s log (null when it has none); a damaged log is refused. */
-async function readThreadLog(storePath: string, tid: number): Promise<ReadLog | null> {
+/** Read thread `tid`'s log with `replay` (thread-log.ts: null when it has no log); a damaged log is refused. */
+async function readThreadLog<R extends { damage: LogDamage | null }>(storePath: string, tid: number, replay: (buf: Buffer) => R): Promise<R | null> {
   const file = threadLogPath(storePath, tid);
-  const log = await readLog(file);
+  const log = await readLogWith(file, replay);
   if (log?.damage) throw await damagedLogError(storePath, file, log.damage);
   return log;
 }
@@ -354,7 +354,7 @@ async function readThreadLog(storePath: string, tid: number): Promise<ReadLog | 
 async function loadThreads(storePath: string, data: StoreData, tids: readonly number[]): Promise<Map<number, ReadLog>> {
   const logs = new Map<number, ReadLog>();
   for (const tid of tids) {
-    const log = await readThreadLog(storePath, tid);
+    const log = await readThreadLog(storePath, tid, replayLog);
     if (!log) continue;
     if (log.thread) data.threads[String(tid)] = log.thread;
     for (const sp of log.posts) data.posts[String(sp.pid)] = sp;
@@ -409,9 +409,7 @@ class Residency {
     for (const tid of tids) {
       if (this.holds(tid)) continue;
       // the pids only, scanned off the log (a crawl opens the thread, and parses it, when its turn comes)
-      const file = threadLogPath(this.storePath, tid);
-      const log = await readLogWith(file, replayPids);
-      if (log?.damage) throw await damagedLogError(this.storePath, file, log.damage);
+      const log = await readThreadLog(this.storePath, tid, replayPids);
       for (const pid of log?.pids ?? []) this.#owners.set(pid, tid);
     }
   }
@@ -500,9 +498,7 @@ export async function readThreadRecords(storePath: string, tids: readonly number
   }
   if (f.kind === 'v2') Object.assign(out, { forum: f.index.forum, users: f.index.users });
   for (const tid of new Set(tids)) {
-    const log = threadLogPath(file, tid);
-    const read = await readLogWith(log, replayThreadRecord);
-    if (read?.damage) throw await damagedLogError(file, log, read.damage);
+    const read = await readThreadLog(file, tid, replayThreadRecord);
     if (read?.thread) out.threads[String(tid)] = read.thread;
   }
   return out;
