@@ -109,19 +109,21 @@ export function describeGaps(c: Completeness): string {
   return t('gaps.thread', c.tid, bits.join('; '));
 }
 
-/**
- * The completeness of each thread; throws a UserError (exit code 3) listing exactly what is missing
- * unless every thread is complete or `allowIncomplete` is set.
- */
+/** Throws a UserError (exit code 3) listing exactly what is missing of `list`, unless every thread is complete or `allowIncomplete`. */
+export function refuseGaps(list: readonly Completeness[], allowIncomplete?: boolean): void {
+  const gaps = list.filter((c) => !c.complete);
+  if (gaps.length && !allowIncomplete) {
+    throw new UserError(t('gaps.refusal', gaps.map(describeGaps).join('\n  ')), 3);
+  }
+}
+
+/** The completeness of each thread, refused as `refuseGaps` does. */
 export function assertComplete(
   store: Store | StoreData,
   tids: number[],
   opts: { allowIncomplete?: boolean } = {},
 ): Completeness[] {
-  const all = tids.map((tid) => completeness(store, tid));
-  const gaps = all.filter((c) => !c.complete);
-  if (gaps.length && !opts.allowIncomplete) {
-    throw new UserError(t('gaps.refusal', gaps.map(describeGaps).join('\n  ')), 3);
-  }
+  const all = completenessOf(store, tids);
+  refuseGaps(all, opts.allowIncomplete);
   return all;
 }

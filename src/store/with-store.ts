@@ -6,7 +6,7 @@
 import type { Game } from '../game/types.js';
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
-import { completenessOf, describeGaps } from './completeness.js';
+import { completenessOf, refuseGaps } from './completeness.js';
 import { indexUsers, openStore } from './store-file.js';
 import type { Completeness, StoreData } from './types.js';
 
@@ -65,8 +65,7 @@ export function countingGaps(game: Game, reads: readonly ThreadRead[], opts: Omi
         : new UserError(t('opt.notStored', missing.join(', '), game.storePath, game.file), 3);
     if (refusal) throw refusal;
   }
-  const gaps = reads.filter((r) => r.stored && !r.completeness.complete).map((r) => r.completeness);
-  if (gaps.length && !opts.allowIncomplete) throw new UserError(t('gaps.refusal', gaps.map(describeGaps).join('\n  ')), 3);
+  refuseGaps(reads.filter((r) => r.stored).map((r) => r.completeness), opts.allowIncomplete);
   return reads.filter((r) => !r.completeness.complete).map((r) => r.completeness);
 }
 
