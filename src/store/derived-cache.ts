@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readKeyedFile, writeKeyedFile } from './keyed-file.js';
+import { keyedFileKey, readKeyedFile, writeKeyedFile } from './keyed-file.js';
 import { threadLogPath } from './store-file.js';
 import { VERSION } from '../version.js';
 
@@ -69,19 +69,7 @@ export function readDerived<T>(storePath: string, name: string, key: string): T 
 
 /** The key a derived file was saved under (its first line alone is read), or undefined when there is none. */
 export function derivedKeyOf(storePath: string, name: string): string | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(fileOf(storePath, name), 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const head = Buffer.alloc(128);
-    const line = head.subarray(0, fs.readSync(fd, head, 0, head.length, 0)).toString('latin1');
-    return line.includes(' ') ? line.slice(0, line.indexOf(' ')) : undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
+  return keyedFileKey(fileOf(storePath, name));
 }
 
 /** Save `value` as `name` under `key` (atomically, owner-only). A failure is ignored: it is a cache. */

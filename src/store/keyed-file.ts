@@ -31,6 +31,23 @@ export function readKeyedFile<T>(file: string, key: string): T | undefined {
   }
 }
 
+/** The key `file` was saved under (its first line alone is read), or undefined when there is none. */
+export function keyedFileKey(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const head = Buffer.alloc(128);
+    const line = head.subarray(0, fs.readSync(fd, head, 0, head.length, 0)).toString('latin1');
+    return line.includes(' ') ? line.slice(0, line.indexOf(' ')) : undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 let tmpSeq = 0;
 
 /** Saves `value` in `file` under `key` (a failure is ignored: it is a cache). */
