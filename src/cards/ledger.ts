@@ -6,7 +6,7 @@
  * A change (read, decide, write) runs under the ledger's lock (`<ledger>.lock`, src/store/lock.ts), so
  * two commands deciding at once cannot lose each other's decision; the file is owner-only.
  */
-import path from 'node:path';
+import { besideGame } from '../game/beside.js';
 import { UserError } from '../errors.js';
 import { takeFileLock } from '../store/lock.js';
 import { JsonDocument, openDocument } from '../store/json-document.js';
@@ -16,8 +16,7 @@ import { t } from '../i18n/index.js';
 
 /** Where a game's ledger lives: game.yaml → game.cards.json in the same folder. */
 export function ledgerPath(gameFile: string): string {
-  const dir = path.dirname(path.resolve(gameFile));
-  return path.join(dir, `${path.basename(gameFile).replace(/\.ya?ml$/i, '')}.cards.json`);
+  return besideGame(gameFile, 'cards.json');
 }
 
 /** An empty ledger for a game. */

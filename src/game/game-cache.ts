@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { packagePath } from '../paths.js';
+import { besideGame } from './beside.js';
 import { rulingsPath } from '../rulings/path.js';
 import { readKeyedFile, writeKeyedFile } from '../store/keyed-file.js';
 import type { LoadGameOptions } from './game-file.js';
@@ -30,8 +31,7 @@ export const BUILD: string | null = typeof BANSHA_BUILD === 'string' ? BANSHA_BU
 
 /** Where a game's cache lives: game.yaml → game.game-cache.json in the same folder. */
 export function gameCachePath(gameFile: string): string {
-  const dir = path.dirname(path.resolve(gameFile));
-  return path.join(dir, `${path.basename(gameFile).replace(/\.ya?ml$/i, '')}.game-cache.json`);
+  return besideGame(gameFile, 'game-cache.json');
 }
 
 /** The text of the rulings file beside `gameFile`: null when there is none, undefined when it cannot be read. */

@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { UserError } from '../errors.js';
 import { zodIssueText } from '../i18n/parser-problems.js';
 import { packagePath } from '../paths.js';
+import { isMap } from '../text/check-data.js';
 import { rulesetSchema, type Ruleset } from './ruleset-schema.js';
 import type { PresetName } from './types.js';
 
@@ -39,14 +40,10 @@ export function loadRuleset(
 }
 
 function deepMerge(base: unknown, over: unknown): unknown {
-  if (isPlainObject(base) && isPlainObject(over)) {
+  if (isMap(base) && isMap(over)) {
     const out: Record<string, unknown> = { ...base };
     for (const [k, v] of Object.entries(over)) out[k] = k in base ? deepMerge(base[k], v) : v;
     return out;
   }
   return over === undefined ? base : over;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
