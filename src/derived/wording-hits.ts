@@ -73,7 +73,7 @@ export function wordingMemo(storePath: string, game: Game): WordingMemo {
       const digest = hash('sha256', text, 'base64');
       let hits = t.byText.get(digest);
       if (!hits) {
-        lists ??= loadWordLists(game.rules.bannedCategories, dirs);
+        lists ??= loadWordLists(game.rules.bannedCategories, dirs, files); // the texts the key was made of
         hits = findBannedWording(text, lists, { names: game.players });
         t.byText.set(digest, hits);
         t.grew = true;

@@ -199,10 +199,13 @@ const loaded = new Map<string, { sources: string; lists: WordLists }>();
  * Loads the lists of the given categories: the bundled file of each, plus `<extraDir>/<category>.txt`
  * for each extra directory that has one (a director's additions); `<extraDir>/allow.txt` extends the
  * allow list and `<extraDir>/slots.txt` the slots. A category with no file anywhere is an error naming
- * where it was looked for. The files are read each time; unchanged, they give the set loaded before.
+ * where it was looked for. The files are read each time (or given as read: `files`, wordListFiles of the
+ * same categories and folders); unchanged, they give the set loaded before.
  */
-export function loadWordLists(categories: readonly string[], extraDirs: readonly string[] = []): WordLists {
-  const { slotFiles, categoryFiles, allowFiles, texts } = wordListFiles(categories, extraDirs);
+export function loadWordLists(
+  categories: readonly string[], extraDirs: readonly string[] = [], files: ReturnType<typeof wordListFiles> = wordListFiles(categories, extraDirs),
+): WordLists {
+  const { slotFiles, categoryFiles, allowFiles, texts } = files;
   const key = JSON.stringify([categories, extraDirs]);
   const sources = [...texts].flat().join('\u0000');
   const before = loaded.get(key);
