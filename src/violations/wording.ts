@@ -58,10 +58,9 @@ const HAN = /\p{Script=Han}/u;
  *  punctuation: nothing reaches across it. */
 const CLAUSE_ENDS = '，；：、…,;:';
 const SENTENCE_ENDS = '。！？!?\n\r';
-const HARD_BREAK = new RegExp(`[${CLAUSE_ENDS}${SENTENCE_ENDS}]`, 'u');
 /** A character String.prototype.trim keeps (\s is the same set): without one a text is blank. */
 const NOT_BLANK = /\S/;
-/** What lies between two tokens, by UTF-16 unit: clause punctuation (1), also ending a sentence (3). */
+/** Punctuation by UTF-16 unit (what lies between two tokens, where a clause ends): clause punctuation (1), also ending a sentence (3). */
 const BREAKS = new Uint8Array(0x10000);
 for (const c of CLAUSE_ENDS) BREAKS[c.charCodeAt(0)] = 1;
 for (const c of SENTENCE_ENDS) BREAKS[c.charCodeAt(0)] = 3;
@@ -254,13 +253,13 @@ function acceptable(entry: WordEntry, taken: readonly Taken[], ctx: Context): bo
   return taken[0].t === first && taken[taken.length - 1].t === last;
 }
 
-function evasionsOf(taken: readonly Taken[], original: string, tokens: Token[]): Evasion[] {
+function evasionsOf(taken: readonly Taken[], original: string, { tokens, hardBefore }: Context): Evasion[] {
   const ev = new Set<Evasion>();
   for (const s of taken) if (s.step !== 'literal') ev.add(s.step);
   for (let i = 1; i < taken.length; i++) {
     const a = tokens[taken[i - 1].t];
     const b = tokens[taken[i].t];
-    if (taken[i].t === taken[i - 1].t + 1 && b.start > a.end && !HARD_BREAK.test(original.slice(a.end, b.start))) ev.add('separators');
+    if (taken[i].t === taken[i - 1].t + 1 && b.start > a.end && !hardBefore[taken[i].t]) ev.add('separators');
   }
   if (taken.every((s) => s.step === 'literal') && taken.some((s) => original.slice(tokens[s.t].start, tokens[s.t].end) !== tokens[s.t].text)) ev.add('variant');
   return [...ev];
@@ -283,7 +282,7 @@ function patternHits(text: string, ctx: Context, supply: PatternCandidates): Raw
     const start = tokens[at].start;
     const end = tokens[m.last].end;
     const literal = new Set(m.taken.filter((x) => x.step === 'literal').map((x) => x.t));
-    hits.push({ category: entry.category, word: entry.word, cites: entry.cites, matched: text.slice(start, end), start, end, evasions: evasionsOf(m.taken, text, tokens), entry, literal });
+    hits.push({ category: entry.category, word: entry.word, cites: entry.cites, matched: text.slice(start, end), start, end, evasions: evasionsOf(m.taken, text, ctx), entry, literal });
   }
   return hits;
 }
@@ -399,9 +398,9 @@ function foldedNames(names: readonly string[]): string[] {
 /** The clause (between clause punctuation) around [start, end). */
 function clauseAround(text: string, start: number, end: number): [number, number] {
   let a = start;
-  while (a > 0 && !HARD_BREAK.test(text[a - 1])) a--;
+  while (a > 0 && !BREAKS[text.charCodeAt(a - 1)]) a--;
   let b = end;
-  while (b < text.length && !HARD_BREAK.test(text[b])) b++;
+  while (b < text.length && !BREAKS[text.charCodeAt(b)]) b++;
   return [a, b];
 }
 
