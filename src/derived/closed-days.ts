@@ -279,16 +279,16 @@ export async function closedOutcomes(
 /**
  * Day `day`'s count from a store opened on its threads (with-store.ts withCountingStore: `incomplete` is
  * what that check let through), as `bansha tally` makes it: the closed days and handovers from the
- * derived files (`earlier`, when the caller read them already), the threads of the count's handovers
+ * derived files, the threads of the count's handovers
  * checked as its own are (refused, or listed as incomplete with --allow-incomplete).
  */
 export async function tallyFromStore(
   game: Game, store: StoreData, day: number, incomplete: readonly Completeness[],
-  opts: { at?: number; rules?: boolean; allowIncomplete?: boolean } = {}, earlier?: EarlierDays,
+  opts: { at?: number; rules?: boolean; allowIncomplete?: boolean } = {},
 ): Promise<TallyResult> {
   const counted = withKnownUids(game, store.users);
   const posts = postsFromStore(store);
-  const read = earlier ?? (await closedOutcomes(counted, day, store, { at: opts.at, loadedPosts: posts }));
+  const read = await closedOutcomes(counted, day, store, { at: opts.at, loadedPosts: posts });
   const gaps = withHandoverGaps(game, incomplete, read, opts.allowIncomplete);
   const result = tallyDay(counted, posts, day, { at: opts.at, rules: opts.rules, closed: read.closed });
   if (gaps.length) result.incomplete = gaps;
