@@ -7,7 +7,7 @@
 import { isDirector } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import type { SlicePost } from '../store/slice.js';
-import { mayHoldBallot, readBallot, targetLabel, type BallotContext } from './ballot.js';
+import { readBallot, targetLabel, type BallotContext } from './ballot.js';
 import { strictlyBefore, timeSpan } from './time.js';
 
 /** A ballot posted outside the vote thread. */
@@ -36,7 +36,7 @@ export function misplacedBallots(
   const players = new Set(game.players);
   for (const { thread, posts } of threads) {
     for (const p of posts) {
-      if (!players.has(p.author) || isDirector(game, p.author) || !mayHoldBallot(p.text)) continue;
+      if (!players.has(p.author) || isDirector(game, p.author)) continue;
       const span = timeSpan(p);
       if (strictlyBefore(span, day.opens) === 'yes' || strictlyBefore(span, day.closes) !== 'yes') continue;
       const reading = readBallot(p.text, context);
