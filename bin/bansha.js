@@ -18,17 +18,18 @@ const bundled = path.join(root, 'bundle', 'cli.js');
 const src = path.join(root, 'src');
 
 /**
- * The newest modification time, in ms, of what the bundle is made from: a .ts file under `dir`, the
- * build's own files, and the installed packages (npm rewrites node_modules/.package-lock.json on every
- * install: the bundle holds their code).
+ * The newest modification time, in ms, of what the bundle is made from: a .ts or .yaml file under `dir`
+ * (the package's YAML data is parsed into it: src/package-yaml.ts), the build's own files, and the
+ * installed packages (npm rewrites node_modules/.package-lock.json on every install: the bundle holds
+ * their code).
  */
 function newestSource(dir) {
   let newest = 0;
-  for (const f of ['tsconfig.json', 'package.json', 'scripts/bundle-cli.mjs', 'node_modules/.package-lock.json']) {
+  for (const f of ['tsconfig.json', 'package.json', 'scripts/bundle-cli.mjs', 'scripts/package-yaml.mjs', 'node_modules/.package-lock.json']) {
     if (fs.existsSync(path.join(root, f))) newest = Math.max(newest, fs.statSync(path.join(root, f)).mtimeMs);
   }
   for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && entry.name.endsWith('.ts')) newest = Math.max(newest, fs.statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
+    if (entry.isFile() && /\.(ts|yaml)$/.test(entry.name)) newest = Math.max(newest, fs.statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
   }
   return newest;
 }

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { bundledPackageYaml } from './package-yaml.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'bundle');
@@ -39,6 +40,13 @@ try {
     minifyWhitespace: true,
     minifySyntax: true,
     define: { BANSHA_BUILD: JSON.stringify(PLACEHOLDER) },
+    // The package's YAML data parsed now, not by every command (src/package-yaml.ts).
+    plugins: [{
+      name: 'package-yaml',
+      setup(b) {
+        b.onLoad({ filter: /[\\/]src[\\/]package-yaml\.ts$/ }, (args) => ({ contents: bundledPackageYaml(root, args.path), loader: 'js' }));
+      },
+    }],
     write: false,
     logLevel: 'warning',
   });

@@ -3,9 +3,8 @@
  * reason built for an m107 game never cites 062's post, and a rule the game's post does not state is
  * cited not at all. `citer(preset)` gives the lookup reasons.ts words its parentheses with.
  */
-import fs from 'node:fs';
-import { parse } from 'yaml';
 import { packagePath } from '../paths.js';
+import { packageYaml } from '../package-yaml.js';
 import type { PresetName } from '../game/types.js';
 import { checkData, isMap } from '../text/check-data.js';
 
@@ -25,8 +24,8 @@ let cache: CitationFile | null = null;
 
 /** The citation table as the data file gives it (a file of the package: checked by hand, zod stays unloaded). */
 export function citationTable(): CitationFile {
-  const file = packagePath('src', 'votes', 'citations.yaml');
-  cache ??= checkData<CitationFile>(file, parse(fs.readFileSync(file, 'utf8')), (raw, bad) => {
+  const file = 'src/votes/citations.yaml';
+  cache ??= checkData<CitationFile>(packagePath(file), packageYaml(file), (raw, bad) => {
     if (!isMap(raw)) return bad('', 'a map of presets');
     for (const [preset, own] of Object.entries(raw)) {
       if (!isMap(own) || typeof own.label !== 'string' || !isMap(own.lines)) return bad(preset, '{label, lines}');

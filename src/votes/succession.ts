@@ -12,11 +12,10 @@
  * successor, or the posts name different players, there is no derived successor: the director is told
  * what to check, never given a guess. Pure functions of the game and the posts.
  */
-import fs from 'node:fs';
-import { parse } from 'yaml';
 import { exitTime, idiotTime, isDirector, isIdiot, isOut, otherSeatNames, seatOfPost } from '../game/roster.js';
 import type { ExitHow, Game } from '../game/types.js';
 import { packagePath } from '../paths.js';
+import { packageYaml } from '../package-yaml.js';
 import type { SlicePost } from '../store/slice.js';
 import { normalizeName, normalizeText } from '../text/normalize.js';
 import { citer, type CiteKey } from './citations.js';
@@ -88,8 +87,8 @@ let words: SuccessionWords | null = null;
 
 /** The words as the data file gives them (a file of the package: checked by hand, zod stays unloaded). */
 function successionWords(): SuccessionWords {
-  const file = packagePath('src', 'votes', 'succession-words.yaml');
-  words ??= checkData<SuccessionWords>(file, parse(fs.readFileSync(file, 'utf8')), (raw, bad) => {
+  const file = 'src/votes/succession-words.yaml';
+  words ??= checkData<SuccessionWords>(packagePath(file), packageYaml(file), (raw, bad) => {
     const nonEmptyList = (v: unknown) => Array.isArray(v) && v.length > 0 && v.every((w) => typeof w === 'string' && w !== '');
     if (!isMap(raw) || Object.keys(raw).some((k) => k !== 'titles' && k !== 'patterns')) return bad('', '{titles, patterns}');
     if (!isMap(raw.titles) || !Object.values(raw.titles).every(nonEmptyList)) return bad('titles', "a list of titles for each preset");

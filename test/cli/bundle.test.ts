@@ -76,8 +76,8 @@ describe('the bundled CLI', () => {
     expect(changed.stamp).not.toBe(cold.stamp);
   }, 60_000);
 
-  test('warm, the closing commands load no zod (its checks are the game file\'s, kept in the cache)', async () => {
-    // Every module the process loads (load-hook.mjs); zod's code is the one naming "$ZodType".
+  test('warm, the closing commands load no zod (its checks are the game file\'s, kept in the cache) and no YAML parser (the package\'s data is in the bundle)', async () => {
+    // Every module the process loads (load-hook.mjs); zod's code is the one naming "$ZodType", yaml's "yaml.alias".
     const hook = path.join(import.meta.dirname, 'load-hook.mjs');
     for (const args of [['tally', ...g, '--day', '2', '--json'], ['elevator', ...g, '--day', '2'], ['report', ...g, '--day', '2', '--json', '--no-ledger']]) {
       spawnSync(process.execPath, [path.join(root, 'bundle/cli.js'), ...args]); // the cache filled
@@ -85,13 +85,13 @@ describe('the bundled CLI', () => {
       expect(r.status, r.stderr).toBe(0);
       const loaded = [...r.stderr.matchAll(/^\[load\] (file:.+)$/gm)].map((m) => fileURLToPath(m[1]));
       expect(loaded.length).toBeGreaterThan(3);
-      expect(loaded.filter((f) => fs.readFileSync(f, 'utf8').includes('"$ZodType"')), args[0]).toEqual([]);
+      for (const marker of ['"$ZodType"', '"yaml.alias"']) expect(loaded.filter((f) => fs.readFileSync(f, 'utf8').includes(marker)), `${args[0]}: ${marker}`).toEqual([]);
     }
-    // …while the cold read (no cache) does check with zod, so the marker is the right one.
-    expect(fs.readdirSync(path.join(root, 'bundle')).some((f) => fs.readFileSync(path.join(root, 'bundle', f), 'utf8').includes('"$ZodType"'))).toBe(true);
+    // …while the cold read (no cache) does check with zod and parse YAML, so the markers are the right ones.
+    for (const marker of ['"$ZodType"', '"yaml.alias"']) expect(fs.readdirSync(path.join(root, 'bundle')).some((f) => fs.readFileSync(path.join(root, 'bundle', f), 'utf8').includes(marker)), marker).toBe(true);
   }, 60_000);
 
-  test('bin/bansha.js runs the bundle, and bundles again when src/ is newer than it', () => {
+  test('bin/bansha.js runs the bundle, and bundles again when src/ (its code or its YAML data) is newer than it', () => {
     const bin = path.join(root, 'bin/bansha.js');
     const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version as string;
     const fresh = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
@@ -103,5 +103,13 @@ describe('the bundled CLI', () => {
     expect(stale.stdout).toBe(`${version}\n`);
     expect(stale.stderr).toMatch(/bundling the CLI/);
     expect(fs.statSync(cli).mtimeMs).toBeGreaterThan(Date.now() - 60_000);
+    // A package YAML data file edited after the bundle was built (its data is parsed into the bundle).
+    const data = path.join(root, 'src', 'votes', 'citations.yaml');
+    const now = Date.now();
+    fs.utimesSync(cli, new Date(now - 1000), new Date(now - 1000));
+    fs.utimesSync(data, new Date(now), new Date(now));
+    const edited = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
+    expect(edited.status, edited.stderr).toBe(0);
+    expect(edited.stderr).toMatch(/bundling the CLI/);
   }, 60_000);
 });
