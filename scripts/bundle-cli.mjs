@@ -7,6 +7,7 @@
  * the data files from there), so every chunk goes beside cli.js. Packages that load native or browser
  * files from their own folders stay external. The bundle knows its build — a digest of its own code, every
  * package it holds included — as BANSHA_BUILD: what src/game/game-cache.ts keys the checked game on.
+ * The package's YAML data files are parsed here into the bundle (src/package-yaml.ts, scripts/package-yaml.mjs).
  * Usage: node scripts/bundle-cli.mjs   (bin/bansha.js runs it when src/ is newer; `npm run build` too)
  */
 import { createHash } from 'node:crypto';
