@@ -5,7 +5,8 @@
  * in `<game>.game-cache.json` beside the game file (owner-only, src/store/keyed-file.ts) under the key of
  * everything it was made from: the game file's bytes, its path and the --store path, the rulings file's
  * bytes, every preset file's bytes, the code (the bundle's build: scripts/bundle-cli.mjs writes a digest
- * of the bundle into it) and Node's time-zone data. Anything else — a change, a damaged cache file,
+ * of the bundle into it) and Node's time-zone data. Beside it, the forum zone's offsets over the game's
+ * span (src/game/zone-offsets.ts): a warm command then writes forum times without setting up Intl. Anything else — a change, a damaged cache file,
  * another build — reads the file again through game-file.ts, which then loads; a cache that is missing or
  * stale only costs time. Run from src/ or dist/ (the library, the tests) there is no build to key on,
  * and nothing is cached unless a caller names one.
@@ -21,9 +22,16 @@ import { readKeyedFile, writeKeyedFile } from '../store/keyed-file.js';
 import type { LoadGameOptions } from './game-file.js';
 import { readGameSource } from './game-source.js';
 import type { Game } from './types.js';
+import { gameSpan, keepZoneOffsets, zoneOffsets, type ZoneOffsets } from './zone-offsets.js';
 
 /** Bump when the cache file's content changes shape. */
-const FORMAT = 1;
+const FORMAT = 2;
+
+/** What the cache file holds. */
+interface Kept {
+  game: Game;
+  zone: ZoneOffsets | null;
+}
 
 declare const BANSHA_BUILD: string | undefined;
 /** The bundle's build (a digest of its code, set by scripts/bundle-cli.mjs), or null outside the bundle. */
@@ -62,10 +70,18 @@ export async function loadGameCached(file: string, opts: LoadGameOptions = {}, b
   const inputs = [FORMAT, build, process.version, process.versions.tz ?? null, path.resolve(file), file, opts.store === undefined ? null : path.resolve(opts.store), source, rulings, presetTexts()];
   const key = createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
   const cacheFile = gameCachePath(file);
-  const cached = readKeyedFile<Game>(cacheFile, key);
-  if (cached !== undefined) return cached;
+  const cached = readKeyedFile<Kept>(cacheFile, key);
+  if (cached?.game !== undefined) {
+    if (cached.zone) keepZoneOffsets(cached.zone);
+    return cached.game;
+  }
   const game = await fresh();
   // Saved only when its JSON gives the same Game back, and under the rulings it was made with.
-  if (rulingsText(file) === rulings && isDeepStrictEqual(JSON.parse(JSON.stringify(game)), game)) writeKeyedFile(cacheFile, key, game);
+  if (rulingsText(file) === rulings && isDeepStrictEqual(JSON.parse(JSON.stringify(game)), game)) {
+    const span = gameSpan(game);
+    const zone = span && zoneOffsets(game.timezone, ...span);
+    if (zone) keepZoneOffsets(zone);
+    writeKeyedFile(cacheFile, key, { game, zone } satisfies Kept);
+  }
   return game;
 }

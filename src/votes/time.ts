@@ -5,6 +5,7 @@
  */
 import { DateTime } from 'luxon';
 import type { SlicePost } from '../store/slice.js';
+import { keptFixed, keptOffset } from '../game/zone-offsets.js';
 
 export interface TimeSpan {
   /** Earliest and latest instant the page's time allows (epoch ms). */
@@ -52,8 +53,16 @@ export interface ForumClock {
 /** One Intl formatter per zone: luxon's toFormat parses its format string on every call, and a tally writes times per ballot. */
 const clocks = new Map<string, Intl.DateTimeFormat>();
 
+const two = (n: number): string => String(n).padStart(2, '0');
+
 /** The instant's date and clock in `zone`, or null when Intl does not know the zone. */
 export function forumClock(ms: number, zone: string): ForumClock | null {
+  // The zone's offsets kept with the checked game (src/game/zone-offsets.ts): Intl's answer without Intl.
+  const offset = keptOffset(zone, ms);
+  if (offset !== undefined) {
+    const d = new Date(ms + offset);
+    return { month: two(d.getUTCMonth() + 1), day: two(d.getUTCDate()), year: String(d.getUTCFullYear()), hour: two(d.getUTCHours()), minute: two(d.getUTCMinutes()), second: two(d.getUTCSeconds()) };
+  }
   let clock = clocks.get(zone);
   if (!clock) {
     try {
@@ -107,10 +116,10 @@ export function forumFormat(ms: number, zone: string, pattern: ForumPattern): st
 const fixedZones = new Map<string, boolean>();
 const isFixedZone = (zone: string): boolean => {
   let fixed = fixedZones.get(zone);
-  if (fixed === undefined) fixedZones.set(zone, (fixed = DateTime.fromMillis(0, { zone }).zone.isUniversal));
+  // luxon's answer costs an Intl call (it checks the zone name): the kept one, when kept
+  if (fixed === undefined) fixedZones.set(zone, (fixed = keptFixed(zone) ?? DateTime.fromMillis(0, { zone }).zone.isUniversal));
   return fixed;
 };
-const two = (n: number): string => String(n).padStart(2, '0');
 
 /**
  * ISO 8601 with the forum's offset ("2026-11-22T13:00:00+08:00"), as luxon's toISO({ suppressMilliseconds })

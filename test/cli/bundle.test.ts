@@ -91,6 +91,20 @@ describe('the bundled CLI', () => {
     for (const marker of ['"$ZodType"', '"yaml.alias"']) expect(fs.readdirSync(path.join(root, 'bundle')).some((f) => fs.readFileSync(path.join(root, 'bundle', f), 'utf8').includes(marker)), marker).toBe(true);
   }, 60_000);
 
+  test("warm, tally, elevator and report --json set up no Intl date formatter (the forum zone's offsets are kept with the game)", () => {
+    const hook = path.join(import.meta.dirname, 'intl-hook.mjs');
+    for (const args of [['tally', ...g, '--day', '2', '--json'], ['elevator', ...g, '--day', '2'], ['report', ...g, '--day', '2', '--json', '--no-ledger']]) {
+      const plain = spawnSync(process.execPath, [path.join(root, 'bundle/cli.js'), ...args], { encoding: 'utf8' }); // the cache filled
+      const r = spawnSync(process.execPath, ['--import', hook, path.join(root, 'bundle/cli.js'), ...args], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toBe(plain.stdout);
+      expect(r.stderr.match(/^\[intl\].*$/gm), args[0]).toBeNull();
+    }
+    // …while the hook does see one where the offsets are not kept (the modules, no cache)
+    const cold = spawnSync(process.execPath, ['--import', hook, '-e', "new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Shanghai' })"], { encoding: 'utf8' });
+    expect(cold.stderr).toMatch(/^\[intl\] DateTimeFormat$/m);
+  }, 60_000);
+
   test('bin/bansha.js runs the bundle, and bundles again when src/ (its code or its YAML data) is newer than it', () => {
     const bin = path.join(root, 'bin/bansha.js');
     const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version as string;

@@ -10,6 +10,8 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import { BUILD, gameCachePath, loadGameCached } from '../../src/game/game-cache.js';
 import { loadGame } from '../../src/game/game-file.js';
 import { writeRulings } from '../../src/rulings/file.js';
+import { forgetZoneOffsets, keptOffset } from '../../src/game/zone-offsets.js';
+import { writeKeyedFile } from '../../src/store/keyed-file.js';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../../fixtures/games/public.yaml');
 const build = 'test-build';
@@ -97,6 +99,24 @@ describe('the game cache', () => {
     expect(expected).toMatch(/colour/);
     await expect(loadGameCached(file, {}, build)).rejects.toThrow(expected!);
     expect(fs.existsSync(cache)).toBe(false);
+  });
+
+  test("the forum zone's offsets are kept with the game: cold and warm, the clock is read from them; a damaged table is not", async () => {
+    forgetZoneOffsets();
+    const game = await loadGameCached(file, {}, build);
+    const at = game.days[0].opens;
+    expect(keptOffset(game.timezone, at)).toBe(8 * 3_600_000); // the fixture's Asia/Shanghai
+    forgetZoneOffsets();
+    expect(await loadGameCached(file, {}, build)).toEqual(game);
+    expect(keptOffset(game.timezone, at)).toBe(8 * 3_600_000);
+    // the same key and checksum over a table that is not well-formed: the game still served, no offsets kept
+    forgetZoneOffsets();
+    const key = fs.readFileSync(cache, 'utf8').split(' ')[0];
+    const kept = JSON.parse(fs.readFileSync(cache, 'utf8').split('\n')[1]);
+    writeKeyedFile(cache, key, { ...kept, zone: { ...kept.zone, offsets: ['+08:00'] } });
+    expect(await loadGameCached(file, {}, build)).toEqual(game);
+    expect(keptOffset(game.timezone, at)).toBeUndefined();
+    forgetZoneOffsets();
   });
 
   test('outside the bundle there is no build to key on: nothing is cached', async () => {
