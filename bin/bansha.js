@@ -8,7 +8,6 @@
  * demo` works on a fresh clone with no install-time build step, and an edited checkout never runs stale
  * code. The bundler's output goes to stderr, so stdout stays clean for --json.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -38,6 +37,8 @@ if (fs.existsSync(path.join(src, 'cli', 'main.ts'))) {
   const built = fs.existsSync(bundled) ? fs.statSync(bundled).mtimeMs : 0;
   if (built < newestSource(src)) {
     process.stderr.write('bansha: 正在打包 bundle/（首次运行或源码有更新）… / bundling the CLI …\n');
+    // loaded only here: child_process (and the net/dgram modules it loads) cost every command ~4 ms
+    const { spawnSync } = await import('node:child_process');
     const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'bundle-cli.mjs')], { stdio: ['ignore', 2, 2] });
     if (r.status !== 0) {
       process.stderr.write('bansha: 打包失败（见上）/ the build failed (see above)\n');

@@ -42,12 +42,23 @@ try {
     minifySyntax: true,
     define: { BANSHA_BUILD: JSON.stringify(PLACEHOLDER) },
     // The package's YAML data parsed now, not by every command (src/package-yaml.ts).
-    plugins: [{
-      name: 'package-yaml',
-      setup(b) {
-        b.onLoad({ filter: /[\\/]src[\\/]package-yaml\.ts$/ }, (args) => ({ contents: bundledPackageYaml(root, args.path), loader: 'js' }));
+    plugins: [
+      {
+        name: 'package-yaml',
+        setup(b) {
+          b.onLoad({ filter: /[\\/]src[\\/]package-yaml\.ts$/ }, (args) => ({ contents: bundledPackageYaml(root, args.path), loader: 'js' }));
+        },
       },
-    }],
+      {
+        // commander requires child_process (and with it net, dgram and streams: ~4 ms) as it loads, for
+        // executable subcommands bansha has none of: it gets the module when it first uses it instead.
+        name: 'lazy-child-process',
+        setup(b) {
+          b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy' } : undefined));
+          b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({ contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });", loader: 'js' }));
+        },
+      },
+    ],
     write: false,
     logLevel: 'warning',
   });
