@@ -28,9 +28,15 @@ function newestSource(dir) {
   for (const f of ['tsconfig.json', 'package.json', 'scripts/bundle-cli.mjs', 'scripts/package-yaml.mjs', 'node_modules/.package-lock.json']) {
     if (fs.existsSync(path.join(root, f))) newest = Math.max(newest, fs.statSync(path.join(root, f)).mtimeMs);
   }
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && /\.(ts|yaml)$/.test(entry.name)) newest = Math.max(newest, fs.statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
-  }
+  // a walk of its own: half the time of readdirSync's `recursive` (~200 files, every command in a checkout)
+  const walk = (d) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = d + path.sep + entry.name;
+      if (entry.isDirectory()) walk(p);
+      else if (entry.isFile() && /\.(ts|yaml)$/.test(entry.name)) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+    }
+  };
+  walk(dir);
   return newest;
 }
 
