@@ -5,10 +5,10 @@
  * in `<game>.game-cache.json` beside the game file (owner-only, src/store/keyed-file.ts) under the key of
  * everything it was made from: the game file's bytes, its path and the --store path, the rulings file's
  * bytes, every preset file's bytes, the code (the bundle's build: scripts/bundle-cli.mjs writes a digest
- * of the bundle into it) and Node's time-zone data. Beside it, the forum zone's offsets over the game's
- * span (src/game/zone-offsets.ts): a warm command then writes forum times without setting up Intl. Anything else — a change, a damaged cache file,
+ * of the bundle into it) and Node's time-zone data. Anything else — a change, a damaged cache file,
  * another build — reads the file again through game-file.ts, which then loads; a cache that is missing or
- * stale only costs time. Run from src/ or dist/ (the library, the tests) there is no build to key on,
+ * stale only costs time. Kept beside the Game: the forum zone's offsets over the game's span
+ * (src/game/zone-offsets.ts), so a warm command writes forum times without setting up Intl. Run from src/ or dist/ (the library, the tests) there is no build to key on,
  * and nothing is cached unless a caller names one.
  */
 import { createHash } from 'node:crypto';

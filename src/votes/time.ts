@@ -57,10 +57,12 @@ const two = (n: number): string => String(n).padStart(2, '0');
 
 /** The instant's date and clock in `zone`, or null when Intl does not know the zone. */
 export function forumClock(ms: number, zone: string): ForumClock | null {
-  // The zone's offsets kept with the checked game (src/game/zone-offsets.ts): Intl's answer without Intl.
-  const offset = keptOffset(zone, ms);
+  // The zone's offsets kept with the checked game (src/game/zone-offsets.ts): Intl's answer without Intl
+  // (which, as Date, drops a fraction of a millisecond towards zero first).
+  const whole = Math.trunc(ms);
+  const offset = keptOffset(zone, whole);
   if (offset !== undefined) {
-    const d = new Date(ms + offset);
+    const d = new Date(whole + offset);
     return { month: two(d.getUTCMonth() + 1), day: two(d.getUTCDate()), year: String(d.getUTCFullYear()), hour: two(d.getUTCHours()), minute: two(d.getUTCMinutes()), second: two(d.getUTCSeconds()) };
   }
   let clock = clocks.get(zone);

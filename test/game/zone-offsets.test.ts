@@ -38,15 +38,15 @@ function intlAnswers(zone: string, instants: number[]): string[] {
 }
 
 /**
- * Every 3 hours and 7 minutes over the kept span (odd seconds and milliseconds included), every 15 minutes
+ * Every 3 hours and 7 minutes over the kept span (odd seconds, milliseconds and fractions included), every 15 minutes
  * for a day either side of each kept change and a second and a millisecond either side of it, the span's ends.
  */
 function instantsOver(z: ZoneOffsets): number[] {
   const out: number[] = [z.to];
-  for (let t = z.starts[0]; t <= z.to; t += 11_220_000) out.push(t, t + 61_237);
+  for (let t = z.starts[0]; t <= z.to; t += 11_220_000) out.push(t, t + 61_237, t - 1000.5);
   for (const s of z.starts) {
     for (let t = s - 86_400_000; t <= s + 86_400_000; t += 900_000) out.push(t);
-    out.push(s - 1000, s - 1, s, s + 1, s + 999, s + 1000);
+    out.push(s - 1000, s - 1, s - 0.5, s, s + 0.5, s + 1, s + 999, s + 1000);
   }
   return out.filter((t) => t >= z.starts[0] && t <= z.to);
 }
