@@ -106,6 +106,27 @@ describe('the bundled CLI', () => {
     expect(cold.stderr).toMatch(/^\[intl\] DateTimeFormat$/m);
   }, 60_000);
 
+  test("warm, tally and elevator run none of luxon (bundled lazily: scripts/bundle-cli.mjs), report --html does", () => {
+    /** How often luxon's module body ran in a process, from V8's coverage of it. */
+    const luxonRuns = (args: string[]): number => {
+      const cov = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-coverage-'));
+      const r = spawnSync(process.execPath, [path.join(root, 'bundle/cli.js'), ...args], { encoding: 'utf8', env: { ...process.env, NODE_V8_COVERAGE: cov } });
+      expect(r.status, r.stderr).toBe(0);
+      let runs = 0;
+      for (const f of fs.readdirSync(cov)) {
+        for (const script of (JSON.parse(fs.readFileSync(path.join(cov, f), 'utf8')) as { result: Array<{ functions: Array<{ functionName: string; ranges: Array<{ count: number }> }> }> }).result) {
+          for (const fn of script.functions) if (fn.functionName === 'node_modules/luxon/build/node/luxon.js') runs += fn.ranges[0].count;
+        }
+      }
+      return runs;
+    };
+    for (const args of [['tally', ...g, '--day', '2', '--json'], ['elevator', ...g, '--day', '2']]) {
+      spawnSync(process.execPath, [path.join(root, 'bundle/cli.js'), ...args]); // the cache filled
+      expect(luxonRuns(args), args[0]).toBe(0);
+    }
+    expect(luxonRuns(['report', ...g, '--day', '2', '--html', '--no-ledger', '--out', file('luxon.html')])).toBe(1);
+  }, 60_000);
+
   // Node ≥ 22.1 only (module.enableCompileCache): on Node 20 there is nothing to keep.
   test.runIf(typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function')('bin/bansha.js keeps V8\'s compiled code in bundle/.compile-cache', () => {
     const bin = path.join(root, 'bin/bansha.js');
