@@ -22,7 +22,7 @@ import { readKeyedFile, writeKeyedFile } from '../store/keyed-file.js';
 import type { LoadGameOptions } from './game-file.js';
 import { readGameSource } from './game-source.js';
 import type { Game } from './types.js';
-import { gameSpan, keepZoneOffsets, zoneOffsets, type ZoneOffsets } from './zone-offsets.js';
+import { gameSpan, keepZoneOffsets, type ZoneOffsets } from './zone-offsets.js';
 
 /** Bump when the cache file's content changes shape. */
 const FORMAT = 2;
@@ -79,7 +79,7 @@ export async function loadGameCached(file: string, opts: LoadGameOptions = {}, b
   // Saved only when its JSON gives the same Game back, and under the rulings it was made with.
   if (rulingsText(file) === rulings && isDeepStrictEqual(JSON.parse(JSON.stringify(game)), game)) {
     const span = gameSpan(game);
-    const zone = span && zoneOffsets(game.timezone, ...span);
+    const zone = span && (await import('./zone-table.js')).zoneOffsets(game.timezone, ...span);
     if (zone) keepZoneOffsets(zone);
     writeKeyedFile(cacheFile, key, { game, zone } satisfies Kept);
   }
