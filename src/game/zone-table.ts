@@ -50,8 +50,10 @@ export function zoneOffsets(zone: string, lo: number, hi: number): ZoneOffsets |
         if (offsetAt(mid) === offsets[offsets.length - 1]) same = mid;
         else changed = mid;
       }
+      const offset = offsetAt(changed);
+      if (!Number.isInteger(offset)) return null;
       starts.push(changed);
-      offsets.push(offsetAt(changed));
+      offsets.push(offset);
       known = changed;
     }
     known = next;
