@@ -7,7 +7,7 @@
  * change, the right way round, whatever posts were refetched). A value that comes back after another
  * (A → B → A) reads as the single change A → B.
  */
-import type { DigestPost } from '../store/slice.js';
+import type { DigestPost, Sighting } from '../store/slice.js';
 
 export interface ProfileChange {
   player: string;
@@ -31,6 +31,13 @@ function norm(v: string | null | undefined): string | null {
   return t || null;
 }
 
+/** One account's values, each with the fetches and posts that showed it. */
+interface Account {
+  player: string;
+  avatar: Map<string | null, Seen>;
+  signature: Map<string | null, Seen>;
+}
+
 interface Seen {
   value: string | null;
   first: number;
@@ -40,9 +47,10 @@ interface Seen {
 
 /** Posts in time order (pid within a second): one pass for the first or the last, not a sort per change. */
 const later = (a: DigestPost, b: DigestPost): boolean => a.at > b.at || (a.at === b.at && a.pid > b.pid);
-function earliest(posts: readonly DigestPost[]): DigestPost | undefined {
+/** The earliest-posted of the posts posted after `ms`. */
+function earliestAfter(posts: readonly DigestPost[], ms: number): DigestPost | undefined {
   let best: DigestPost | undefined;
-  for (const p of posts) if (!best || later(best, p)) best = p;
+  for (const p of posts) if (p.at > ms && (!best || later(best, p))) best = p;
   return best;
 }
 function latest(posts: readonly DigestPost[]): DigestPost {
@@ -68,16 +76,13 @@ export function profileChanges(posts: readonly DigestPost[], players: readonly s
     if (n === undefined) norms.set(v, (n = norm(v)));
     return n;
   };
-  // By account (the seat's name, then the account's uid): a substitute (替补) playing the seat has its own avatar.
-  const byAccount = new Map<string, Map<number | null, DigestPost[]>>();
-  for (const p of posts) {
-    if (!inGame.has(p.author) || p.deleted) continue;
-    let ids = byAccount.get(p.author);
-    if (!ids) byAccount.set(p.author, (ids = new Map()));
-    const mine = ids.get(p.authorId);
-    if (mine) mine.push(p);
-    else ids.set(p.authorId, [p]);
-  }
+  // A list of sightings read as values once: a fetched page's posts share one list (thread-digest.ts).
+  const resolved = new Map<readonly Sighting[], Array<{ avatar: string | null; signature: string | null; first: number; last: number }>>();
+  const read = (list: readonly Sighting[]) => {
+    let r = resolved.get(list);
+    if (!r) resolved.set(list, (r = list.map((s) => ({ avatar: normed(s.avatar), signature: normed(s.signature), first: ms(s.firstSeen), last: ms(s.lastSeen) }))));
+    return r;
+  };
   const note = (values: Map<string | null, Seen>, value: string | null, first: number, last: number, p: DigestPost): void => {
     const seen = values.get(value);
     if (!seen) values.set(value, { value, first, last, posts: [p] });
@@ -87,28 +92,30 @@ export function profileChanges(posts: readonly DigestPost[], players: readonly s
       if (seen.posts[seen.posts.length - 1] !== p) seen.posts.push(p);
     }
   };
+  // By account (the seat's name, then the account's uid): a substitute (替补) playing the seat has its own avatar.
+  // One pass over the posts and their sightings for both (avatar, then signature, in the output's order).
+  const byAccount = new Map<string, Map<number | null, Account>>();
+  for (const p of posts) {
+    if (!inGame.has(p.author) || p.deleted) continue;
+    let ids = byAccount.get(p.author);
+    if (!ids) byAccount.set(p.author, (ids = new Map()));
+    let account = ids.get(p.authorId);
+    if (!account) ids.set(p.authorId, (account = { player: p.author, avatar: new Map(), signature: new Map() }));
+    for (const s of read(p.sightings)) {
+      note(account.avatar, s.avatar, s.first, s.last, p);
+      note(account.signature, s.signature, s.first, s.last, p);
+    }
+  }
   for (const ids of byAccount.values()) {
-    for (const mine of ids.values()) {
-      const player = mine[0].author;
-      // One pass over the account's sightings for both (avatar, then signature, in the output's order).
-      const seenBy = { avatar: new Map<string | null, Seen>(), signature: new Map<string | null, Seen>() };
-      for (const p of mine) {
-        const sightings = p.sightings;
-        for (let i = 0; i < sightings.length; i++) {
-          const s = sightings[i];
-          const first = ms(s.firstSeen);
-          const last = ms(s.lastSeen);
-          note(seenBy.avatar, normed(s.avatar), first, last, p);
-          note(seenBy.signature, normed(s.signature), first, last, p);
-        }
-      }
+    for (const account of ids.values()) {
+      const player = account.player;
       for (const what of ['avatar', 'signature'] as const) {
-        const order = [...seenBy[what].values()].sort((a, b) => a.first - b.first);
+        const order = [...account[what].values()].sort((a, b) => a.first - b.first);
         for (let i = 1; i < order.length; i++) {
           const old = order[i - 1];
           const now = order[i];
           const beforePost = latest(old.posts);
-          const firstAfter = earliest(now.posts.filter((p) => p.at > old.last));
+          const firstAfter = earliestAfter(now.posts, old.last);
           const post = firstAfter ?? latest(now.posts);
           out.push({ player, what, before: old.value, after: now.value, beforePost, post, postedAfter: firstAfter !== undefined, oldLastSeen: old.last, newFirstSeen: now.first });
         }
