@@ -12,12 +12,12 @@ import type { CardProposal, LedgerCard } from '../cards/types.js';
 import { findDay, withKnownUids } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { buildDayReport, type DayReport } from '../report/day-report.js';
-import { postUrl, threadPosts, type SlicePost } from '../store/slice.js';
+import { postUrl, type SlicePost } from '../store/slice.js';
 import type { Completeness, StoreData } from '../store/types.js';
 import type { WordingOf } from '../violations/scan.js';
 import { loadWordLists } from '../violations/word-lists.js';
 import { accelerationFor } from '../votes/acceleration.js';
-import { tallyDay, threadsForTally, type ClosedOutcomes, type PostsOf } from '../votes/tally.js';
+import { postsFromStore, tallyDay, threadsForTally, type ClosedOutcomes, type PostsOf } from '../votes/tally.js';
 import type { LookBack } from '../store/thread-digest.js';
 import type { TallyResult } from '../votes/types.js';
 
@@ -80,6 +80,8 @@ export interface ClosingDayOptions {
   lookBack?: LookBack;
   /** Where the wording hits come from (src/derived/wording-hits.ts); default: scanned, the bundled lists with reportWordDirs'. */
   wording?: WordingOf;
+  /** The store's posts by thread, when the caller made them already (postsFromStore); default: made here. */
+  posts?: PostsOf;
 }
 
 /** The director's word lists a report of `game` scans besides the bundled ones: `words/` beside the game file. */
@@ -91,8 +93,9 @@ export function reportWordDirs(game: Game): string[] {
 /** Day `day` from a store: the tally and the report (acceleration from that tally; the ledger read, not written). */
 export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opts: ClosingDayOptions = {}): ClosingDay {
   const game = withKnownUids(gameAsFiled, store.users);
-  const posts = new Map<number, SlicePost[]>();
-  for (const tid of threadsThroughDay(game, day)) if (store.threads[String(tid)]) posts.set(tid, threadPosts(store, tid));
+  const stored = opts.posts ?? postsFromStore(store);
+  const posts = new Map<number, readonly SlicePost[]>();
+  for (const tid of threadsThroughDay(game, day)) if (store.threads[String(tid)]) posts.set(tid, stored(tid));
   const postsOf: PostsOf = (tid) => posts.get(tid) ?? [];
   const tally = tallyForReport(game, postsOf, day, opts.closed);
   const accelerated: Record<number, boolean> = {};

@@ -134,9 +134,11 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   // As `report` reads (earlier days through the store's derived files), with the threads a successor at
   // the close is read from and, for wuhui, the duel-rule votes.
   const report = reportThreads(game, opts.day);
-  const load = [...report.load, ...successionThreads(game, day.closes), ...(day.rules ? threadsForTally(game, opts.day, { rules: true }) : [])];
+  const extra = [...successionThreads(game, day.closes), ...(day.rules ? threadsForTally(game, opts.day, { rules: true }) : [])];
+  // Day 1's vote thread, when vouched for, is not opened — unless the close reads it for a handover or the rules.
+  const vouched = report.vouched && ((users: Readonly<Record<string, number>>) => new Set([...report.vouched!(users)].filter((t) => !extra.includes(t))));
   await beforeReport(game, opts.day); // a first run's digests, before the day's threads are read
-  const assembled = await withCountingStore(game, { tids: report.tids, load, allowIncomplete: opts.allowIncomplete }, async (store, checked) => {
+  const assembled = await withCountingStore(game, { tids: report.tids, load: [...report.load, ...extra], vouched, allowIncomplete: opts.allowIncomplete }, async (store, checked) => {
     const { closing, closed, lookBack, incomplete } = await closingDayFromStore(game, opts.day, store, { ledgerFile, checked, allowIncomplete: opts.allowIncomplete });
     await recordProposals(game, closing.report, ledgerFile);
     const tally = closing.tally;

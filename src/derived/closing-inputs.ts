@@ -9,17 +9,22 @@ import fs from 'node:fs';
 import { closingDay, markIncomplete, threadsForReport, threadsThroughDay, type ClosingDay, type ClosingDayOptions } from '../close/closing-day.js';
 import { withKnownUids } from '../game/roster.js';
 import type { Game } from '../game/types.js';
-import { threadsDir } from '../store/store-file.js';
+import { indexUsers, threadsDir } from '../store/store-file.js';
 import { makeMissingDigests, threadDigests } from '../store/thread-digest.js';
 import type { Completeness, StoreData } from '../store/types.js';
-import { closedOutcomes, withHandoverGaps } from './closed-days.js';
+import { postsFromStore, type PostsOf } from '../votes/tally.js';
+import { closedOutcomes, vouchedElection, withHandoverGaps } from './closed-days.js';
 import { wordingMemo } from './wording-hits.js';
 
-/** The threads a report of `day` counts (checked complete) and those it opens in full. */
-export function reportThreads(game: Game, day: number): { tids: number[]; load: number[] } {
+/**
+ * The threads a report of `day` counts (checked complete), those it opens in full, and (withCountingStore
+ * `vouched`) day 1's vote thread when its saved outcome vouches for it: the tally reads the election's
+ * outcome alone there, and the report reads the thread through its digest like the other earlier ones.
+ */
+export function reportThreads(game: Game, day: number): { tids: number[]; load: number[]; vouched?: (users: Readonly<Record<string, number>>) => Set<number> } {
   const tids = threadsForReport(game, day);
   if (!readsDigests(game)) return { tids, load: threadsThroughDay(game, day) };
-  return { tids, load: [...new Set([...tids, ...(game.process ? [game.process.tid] : [])])] };
+  return { tids, load: [...new Set([...tids, ...(game.process ? [game.process.tid] : [])])], vouched: (users) => vouchedElection(game, day, users) };
 }
 
 function readsDigests(game: Game): boolean {
@@ -32,7 +37,10 @@ function readsDigests(game: Game): boolean {
  * day's threads: at 200,000 posts a 20,000-post day and a 17,000-post thread at once).
  */
 export async function beforeReport(game: Game, day: number): Promise<void> {
-  if (readsDigests(game)) await makeMissingDigests(game.storePath, lookBackThreads(game, day));
+  if (!readsDigests(game)) return;
+  const users = await indexUsers(game.storePath);
+  const vouched = users ? [...vouchedElection(game, day, users)] : [];
+  await makeMissingDigests(game.storePath, [...lookBackThreads(game, day), ...vouched]);
 }
 
 /** The threads of days 1..N a report of `day` reads through their digests. */
@@ -45,12 +53,13 @@ function lookBackThreads(game: Game, day: number): number[] {
 /**
  * The rest of what `closingDay` reads for `day`, given the store opened with `reportThreads(…).load`,
  * and the threads read incompletely: `checked`, those of the report's own (with-store.ts), with those of
- * its tally's handovers (refused, unless allowIncomplete, as the report's own are).
+ * its tally's handovers (refused, unless allowIncomplete, as the report's own are). `posts`: the store's
+ * posts by thread as the report reads them (postsFromStore), not made again for the handovers.
  */
 export async function reportInputs(
-  game: Game, day: number, store: StoreData, checked: readonly Completeness[] = [], allowIncomplete?: boolean,
+  game: Game, day: number, store: StoreData, checked: readonly Completeness[] = [], allowIncomplete?: boolean, posts?: PostsOf,
 ): Promise<Pick<ClosingDayOptions, 'closed' | 'lookBack'> & { incomplete: Completeness[] }> {
-  const earlier = await closedOutcomes(withKnownUids(game, store.users), day, store);
+  const earlier = await closedOutcomes(withKnownUids(game, store.users), day, store, { loadedPosts: posts });
   const incomplete = withHandoverGaps(game, checked, earlier, allowIncomplete);
   if (!readsDigests(game)) return { closed: earlier.closed, incomplete };
   const before = threadsThroughDay(game, day).filter((tid) => !store.threads[String(tid)]);
@@ -66,9 +75,10 @@ export async function reportInputs(
 export async function closingDayFromStore(
   game: Game, day: number, store: StoreData, opts: { ledgerFile: string | null; checked?: readonly Completeness[]; allowIncomplete?: boolean },
 ): Promise<{ closing: ClosingDay; incomplete: Completeness[] } & Pick<ClosingDayOptions, 'closed' | 'lookBack'>> {
-  const { closed, lookBack, incomplete } = await reportInputs(game, day, store, opts.checked, opts.allowIncomplete);
+  const posts = postsFromStore(store);
+  const { closed, lookBack, incomplete } = await reportInputs(game, day, store, opts.checked, opts.allowIncomplete, posts);
   const wording = wordingMemo(game.storePath, game);
-  const closing = closingDay(game, store, day, { ledgerFile: opts.ledgerFile, closed, lookBack, wording: wording.hitsOf });
+  const closing = closingDay(game, store, day, { ledgerFile: opts.ledgerFile, closed, lookBack, wording: wording.hitsOf, posts });
   wording.save();
   return { closing: markIncomplete(closing, incomplete), closed, lookBack, incomplete };
 }

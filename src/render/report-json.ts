@@ -26,18 +26,33 @@ export interface DayReportJson {
 /** The epoch-ms fields of FlagFacts (and of the posts they name), written as ISO 8601 in the forum's zone. */
 const TIME_FIELDS = new Set(['at', 'out', 'since', 'oldLastSeen', 'newFirstSeen']);
 
-/** A flag's facts for scripts: the values as they are, times as ISO 8601 like the flag's `at`. */
-function factsJson(f: Flag, zone: string): Record<string, unknown> {
-  const iso = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(iso);
-    if (v === null || typeof v !== 'object') return v;
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, TIME_FIELDS.has(k) && typeof x === 'number' ? forumIso(x, zone) : iso(x)]));
+/** Times as ISO 8601 in `zone`, each distinct instant written once (a flag's post time repeats over its flags). */
+function isoWriter(zone: string): (ms: number) => string {
+  const written = new Map<number, string>();
+  return (ms) => {
+    let s = written.get(ms);
+    if (s === undefined) written.set(ms, (s = forumIso(ms, zone)));
+    return s;
   };
-  return { ...(iso(f.facts) as Record<string, unknown>), ...(f.earlierVersion ? { earlierVersion: f.earlierVersion } : {}) };
+}
+
+/** A flag's facts for scripts: the values as they are, times as ISO 8601 like the flag's `at`. */
+function factsJson(f: Flag, iso: (ms: number) => string): Record<string, unknown> {
+  const json = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(json);
+    if (v === null || typeof v !== 'object') return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = TIME_FIELDS.has(k) && typeof x === 'number' ? iso(x) : json(x);
+    return out;
+  };
+  const facts = json(f.facts) as Record<string, unknown>;
+  if (f.earlierVersion) facts.earlierVersion = f.earlierVersion;
+  return facts;
 }
 
 /** The JSON value (exactly the documented keys). */
 export function dayReportJson(r: DayReport): DayReportJson {
+  const iso = isoWriter(r.timezone);
   return {
     ...(r.incomplete?.length ? { incomplete: incompleteJson(r.incomplete) } : {}),
     day: r.day,
@@ -47,10 +62,10 @@ export function dayReportJson(r: DayReport): DayReportJson {
       player: f.player,
       pid: f.pid,
       floor: f.floor,
-      at: f.at === null ? null : forumIso(f.at, r.timezone),
+      at: f.at === null ? null : iso(f.at),
       snippet: f.snippet,
       detail: flagDetail(f, r.timezone),
-      facts: factsJson(f, r.timezone),
+      facts: factsJson(f, iso),
     })),
     cards: r.cards.map((c) => ({ player: c.player, color: c.color, kinds: c.kinds, reason: c.reason, note: c.directorNote ?? null, evidence: c.evidence, status: c.status })),
   };

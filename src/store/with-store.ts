@@ -84,5 +84,6 @@ export async function withCountingStore<T>(game: Game, opts: CountingStoreOption
   const users = opts.vouched ? await indexUsers(game.storePath) : null;
   const vouched = users ? opts.vouched?.(users) : undefined;
   const tids = vouched ? opts.tids.filter((t) => !vouched.has(t)) : opts.tids;
-  return withStore(game, (store) => use(store, countingGaps(game, threadReads(store, tids), opts)), opts.load ? [...new Set([...tids, ...opts.load])] : tids);
+  const load = vouched && opts.load ? opts.load.filter((t) => !vouched.has(t)) : opts.load; // not opened either
+  return withStore(game, (store) => use(store, countingGaps(game, threadReads(store, tids), opts)), load ? [...new Set([...tids, ...load])] : tids);
 }
