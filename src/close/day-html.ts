@@ -13,7 +13,8 @@ import { storedPostLinks, threadsForReport, type ClosingDay } from './closing-da
 
 /** The self-contained HTML report of the day as text: titled by the game's threads, the store's age and completeness in its footer. */
 export function dayHtml(game: Game, store: StoreData, day: ClosingDay, now = Date.now(), lookBack?: LookBack): string {
-  const source = htmlSource(store, threadsForReport(game, day.report.day), VERSION);
+  // (a thread of the report's read through its digest is day 1's vote thread, vouched for complete: closing-inputs.ts)
+  const source = htmlSource(store, threadsForReport(game, day.report.day).filter((tid) => store.threads[String(tid)] || !lookBack?.has(tid)), VERSION);
   const title = gameTitle(game, (tid) => store.threads[String(tid)]?.title ?? lookBack?.get(tid)?.title);
   return renderHtmlReport(htmlDayInput(day.report, day.tally, { title, now, postUrl: storedPostLinks(game, store, lookBack), source }));
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Game } from '../game/types.js';
 import { classifyTitle } from '../init/thread-title.js';
 import type { DayReport } from '../report/day-report.js';
-import { completeness, describeGaps } from '../store/completeness.js';
+import { completenessOf, describeGaps } from '../store/completeness.js';
 import type { StoreData } from '../store/types.js';
 import type { TallyResult } from '../votes/types.js';
 import type { HtmlActivityTable, HtmlCard, HtmlFlag, HtmlReportInput, HtmlSource } from './html-report.js';
@@ -40,7 +40,7 @@ export function gameTitle(game: Pick<Game, 'file' | 'days'>, titleOf: (tid: numb
 /** The footer's facts for threads `tids`: the latest page fetch and what is missing, from the store. */
 export function htmlSource(store: StoreData, tids: number[], version: string): HtmlSource {
   const fetched = tids.flatMap((tid) => Object.values(store.threads[String(tid)]?.pages ?? {}).map((p) => Date.parse(p.fetchedAt)));
-  const gaps = tids.map((tid) => completeness(store, tid)).filter((c) => !c.complete).map(describeGaps);
+  const gaps = completenessOf(store, tids).filter((c) => !c.complete).map(describeGaps);
   return { crawledAt: fetched.length ? Math.max(...fetched) : null, version, gaps };
 }
 

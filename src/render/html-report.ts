@@ -17,6 +17,7 @@ import { forumFormat, type ForumPattern } from '../votes/time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
 import { escapeHtml, link } from './html-escape.js';
 import { renderTimelineSvg } from './timeline-svg.js';
+import { writtenOnce } from './written-once.js';
 import { voteTimeline } from './vote-timeline.js';
 
 /** The activity table as the report draws it: one row per player, columns named by the report. */
@@ -118,7 +119,12 @@ export function reportCsp(style = STYLE): string {
 
 /** The report page as HTML text. */
 export function renderHtmlReport(input: HtmlReportInput): string {
-  const fmt = (t: number, f: ForumPattern = 'yyyy-MM-dd HH:mm') => forumFormat(t, input.timezone, f);
+  const patterns = new Map<ForumPattern, (t: number) => string>();
+  const fmt = (t: number, f: ForumPattern = 'yyyy-MM-dd HH:mm'): string => {
+    let write = patterns.get(f);
+    if (!write) patterns.set(f, (write = writtenOnce((ms) => forumFormat(ms, input.timezone, f))));
+    return write(t);
+  };
   const body: string[] = [];
   body.push(
     `<h1>${escapeHtml(input.title)} · 第${input.day}日</h1>`,

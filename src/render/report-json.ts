@@ -11,6 +11,7 @@
 import type { DayReport } from '../report/day-report.js';
 import { forumIso } from '../votes/time.js';
 import { incompleteJson, type IncompleteJson } from './incomplete.js';
+import { writtenOnce } from './written-once.js';
 import { flagDetail } from '../violations/details.js';
 import type { Flag } from '../violations/flag.js';
 
@@ -25,16 +26,6 @@ export interface DayReportJson {
 
 /** The epoch-ms fields of FlagFacts (and of the posts they name), written as ISO 8601 in the forum's zone. */
 const TIME_FIELDS = new Set(['at', 'out', 'since', 'oldLastSeen', 'newFirstSeen']);
-
-/** Times as ISO 8601 in `zone`, each distinct instant written once (a flag's post time repeats over its flags). */
-function isoWriter(zone: string): (ms: number) => string {
-  const written = new Map<number, string>();
-  return (ms) => {
-    let s = written.get(ms);
-    if (s === undefined) written.set(ms, (s = forumIso(ms, zone)));
-    return s;
-  };
-}
 
 /** A flag's facts for scripts: the values as they are, times as ISO 8601 like the flag's `at`. */
 function factsJson(f: Flag, iso: (ms: number) => string): Record<string, unknown> {
@@ -52,7 +43,7 @@ function factsJson(f: Flag, iso: (ms: number) => string): Record<string, unknown
 
 /** The JSON value (exactly the documented keys). */
 export function dayReportJson(r: DayReport): DayReportJson {
-  const iso = isoWriter(r.timezone);
+  const iso = writtenOnce((ms) => forumIso(ms, r.timezone));
   return {
     ...(r.incomplete?.length ? { incomplete: incompleteJson(r.incomplete) } : {}),
     day: r.day,
