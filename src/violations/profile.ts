@@ -42,25 +42,28 @@ interface Seen {
   value: string | null;
   first: number;
   last: number;
+  /** The posts that showed it, and their times (read without visiting each post again). */
   posts: DigestPost[];
+  ats: number[];
+  /** The latest-posted of them. */
+  latest: DigestPost;
 }
 
-/** Posts in time order (pid within a second): one pass for the first or the last, not a sort per change. */
+/** Posts in time order (pid within a second). */
 const later = (a: DigestPost, b: DigestPost): boolean => a.at > b.at || (a.at === b.at && a.pid > b.pid);
-/** The earliest-posted of the posts posted after `ms`. */
-function earliestAfter(posts: readonly DigestPost[], ms: number): DigestPost | undefined {
+
+/** The earliest-posted of the posts a value was seen on that were posted after `ms`. */
+function earliestAfter(seen: Seen, ms: number): DigestPost | undefined {
   let best: DigestPost | undefined;
-  for (const p of posts) if (p.at > ms && (!best || later(best, p))) best = p;
-  return best;
-}
-function latest(posts: readonly DigestPost[]): DigestPost {
-  let best = posts[0];
-  for (const p of posts) if (later(p, best)) best = p;
+  for (let i = 0; i < seen.ats.length; i++) {
+    const at = seen.ats[i];
+    if (at > ms && (!best || at < best.at || (at === best.at && later(best, seen.posts[i])))) best = seen.posts[i];
+  }
   return best;
 }
 
-/** Every change of avatar or signature per player across the given posts (all the game's threads, as seated). */
-export function profileChanges(posts: readonly DigestPost[], players: readonly string[]): ProfileChange[] {
+/** Every change of avatar or signature per player across the given threads' posts (all the game's threads, as seated). */
+export function profileChanges(threads: ReadonlyArray<readonly DigestPost[]>, players: readonly string[]): ProfileChange[] {
   const inGame = new Set(players);
   const out: ProfileChange[] = [];
   // A crawl's fetch times are shared by thousands of sightings: each ISO time parsed once, each value normalised once.
@@ -85,25 +88,31 @@ export function profileChanges(posts: readonly DigestPost[], players: readonly s
   };
   const note = (values: Map<string | null, Seen>, value: string | null, first: number, last: number, p: DigestPost): void => {
     const seen = values.get(value);
-    if (!seen) values.set(value, { value, first, last, posts: [p] });
+    if (!seen) values.set(value, { value, first, last, posts: [p], ats: [p.at], latest: p });
     else {
       if (first < seen.first) seen.first = first;
       if (last > seen.last) seen.last = last;
-      if (seen.posts[seen.posts.length - 1] !== p) seen.posts.push(p);
+      if (seen.posts[seen.posts.length - 1] !== p) {
+        seen.posts.push(p);
+        seen.ats.push(p.at);
+        if (later(p, seen.latest)) seen.latest = p;
+      }
     }
   };
   // By account (the seat's name, then the account's uid): a substitute (替补) playing the seat has its own avatar.
   // One pass over the posts and their sightings for both (avatar, then signature, in the output's order).
   const byAccount = new Map<string, Map<number | null, Account>>();
-  for (const p of posts) {
-    if (!inGame.has(p.author) || p.deleted) continue;
-    let ids = byAccount.get(p.author);
-    if (!ids) byAccount.set(p.author, (ids = new Map()));
-    let account = ids.get(p.authorId);
-    if (!account) ids.set(p.authorId, (account = { player: p.author, avatar: new Map(), signature: new Map() }));
-    for (const s of read(p.sightings)) {
-      note(account.avatar, s.avatar, s.first, s.last, p);
-      note(account.signature, s.signature, s.first, s.last, p);
+  for (const list of threads) {
+    for (const p of list) {
+      if (!inGame.has(p.author) || p.deleted) continue;
+      let ids = byAccount.get(p.author);
+      if (!ids) byAccount.set(p.author, (ids = new Map()));
+      let account = ids.get(p.authorId);
+      if (!account) ids.set(p.authorId, (account = { player: p.author, avatar: new Map(), signature: new Map() }));
+      for (const s of read(p.sightings)) {
+        note(account.avatar, s.avatar, s.first, s.last, p);
+        note(account.signature, s.signature, s.first, s.last, p);
+      }
     }
   }
   for (const ids of byAccount.values()) {
@@ -114,10 +123,9 @@ export function profileChanges(posts: readonly DigestPost[], players: readonly s
         for (let i = 1; i < order.length; i++) {
           const old = order[i - 1];
           const now = order[i];
-          const beforePost = latest(old.posts);
-          const firstAfter = earliestAfter(now.posts, old.last);
-          const post = firstAfter ?? latest(now.posts);
-          out.push({ player, what, before: old.value, after: now.value, beforePost, post, postedAfter: firstAfter !== undefined, oldLastSeen: old.last, newFirstSeen: now.first });
+          const firstAfter = earliestAfter(now, old.last);
+          const post = firstAfter ?? now.latest;
+          out.push({ player, what, before: old.value, after: now.value, beforePost: old.latest, post, postedAfter: firstAfter !== undefined, oldLastSeen: old.last, newFirstSeen: now.first });
         }
       }
     }

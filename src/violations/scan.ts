@@ -165,7 +165,7 @@ export function violationFlags(input: ViolationScanInput): Flag[] {
 
   // A change is reported once, on the day of the post that shows it — or, when only refetched older
   // posts show it, on the day the fetch that first showed it falls in.
-  const everything = gameTids(game).flatMap((t) => posts.get(t)?.map(digestPost) ?? lookBack?.get(t) ?? []);
+  const everything = gameTids(game).map((t) => posts.get(t)?.map(digestPost) ?? lookBack?.get(t) ?? []);
   for (const c of profileChanges(everything, game.players)) {
     if (c.postedAfter ? !inScope.has(c.post.pid) : dayAt(game, c.newFirstSeen) !== day.day) continue;
     flags.push(postFlag(c.post, c.what === 'signature' ? c.after ?? '' : '', profileFacts(c), { at: c.postedAfter ? c.post.at : c.newFirstSeen, related: [c.beforePost.pid] }));
