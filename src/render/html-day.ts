@@ -111,7 +111,7 @@ export function htmlDayInput(report: DayReport, tally: TallyResult | null, opts:
     activity: htmlActivity(report),
     flags: report.flags.map((f) => htmlFlag(f, report.timezone)),
     cards,
-    notes: report.notes,
+    notes: report.publicNotes,
     ...(report.incomplete?.length ? { incomplete: report.incomplete } : {}),
     ...(opts.source ? { source: opts.source } : {}),
   };

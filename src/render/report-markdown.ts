@@ -35,7 +35,7 @@ export function renderDayReportMarkdown(r: DayReport): string {
   const t = (ms: number) => forumTime(ms, r.timezone);
   const out: string[] = withLanguage('zh', () => incompleteText(r.incomplete)).map((l) => `> ${l.replace(/^!! ?/, '')}`);
   out.push(`# 第${r.day}日报告（${escapeMarkdown(r.ruleset)}）`, '', `${t(r.opens)} – ${t(r.closes)}（${r.timezone}）${r.accelerated ? '，已加速' : ''}`);
-  for (const n of r.notes) out.push('', `> ${escapeMarkdown(n)}`);
+  for (const n of r.publicNotes) out.push('', `> ${escapeMarkdown(n)}`);
 
   out.push('', '## 发言统计', '', `| 玩家 | ${r.table.days.map((d) => `第${d}日`).join(' | ')} | 合计 | 本日投票 |`, `|---|${r.table.days.map(() => '---:').join('|')}|---:|---|`);
   for (const row of r.table.rows) {

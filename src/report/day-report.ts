@@ -23,7 +23,7 @@ import type { CardColor, CardStatus, Ledger, Standing } from '../cards/types.js'
 import { postFlag, type Flag } from '../violations/flag.js';
 import { violationFlags, type WordingOf } from '../violations/scan.js';
 import type { WordLists } from '../violations/word-lists.js';
-import { t } from '../i18n/index.js';
+import { t, withLanguage } from '../i18n/index.js';
 
 /** One player's line of the day (the JSON `activity` entry, plus the counted pids). */
 export interface ActivityRow {
@@ -71,8 +71,10 @@ export interface DayReport {
   table: ActivityTable;
   /** Confirmed cards with upgrades (empty without a ledger). */
   standings: Standing[];
-  /** What the director should know about the report itself (missing threads, waivers…). */
+  /** What the director should know about the report itself (missing threads, waivers…), in the director's language. */
   notes: string[];
+  /** The same notes in Chinese, as the reports written in Chinese (HTML, Markdown) show them. */
+  publicNotes: string[];
   /** Threads read while incompletely crawled (--allow-incomplete): every view starts with them. */
   incomplete?: Completeness[];
 }
@@ -114,6 +116,12 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
   const isAccelerated = accelerated[day] === true;
   const waived = isAccelerated && game.rules.acceleration.waivesLurking;
   const notes: string[] = [];
+  const publicNotes: string[] = [];
+  // Notes are the director's: in the director's language (the terminal, as the tally's), and in Chinese for the Chinese reports.
+  const note = (write: () => string): void => {
+    notes.push(write());
+    publicNotes.push(withLanguage('zh', write));
+  };
 
   const lookBack = new Map<number, readonly DigestPost[]>();
   for (const [tid, list] of opts.lookBack ?? []) if (!posts.has(tid)) lookBack.set(tid, seatPosts(game, list).posts);
@@ -121,19 +129,18 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
   const today = countDayPosts(game, d, posts);
   const postsByDay = new Map<number, DayPosts<CountedPost>>();
   for (const g of game.days) if (g.day <= day) postsByDay.set(g.day, g.day === day ? today : countDayPosts(game, g, counted));
-  if (today.tids.length === 0) notes.push(t('dayNote.noThreads', day, game.rules.lurking.countedThreads.join(t('list.sep'))));
-  if (today.missing.length) notes.push(t('dayNote.missing', today.missing.join(', ')));
+  if (today.tids.length === 0) note(() => t('dayNote.noThreads', day, game.rules.lurking.countedThreads.join(t('list.sep'))));
+  if (today.missing.length) note(() => t('dayNote.missing', today.missing.join(', ')));
 
   let ballots: ReadonlySet<string> | null = null;
   if (game.rules.publicVote && d.vote) {
     const unread = d.votes.filter((v) => !posts.has(v.tid)).map((v) => v.tid);
     if (opts.ballots) ballots = opts.ballots;
     else if (unread.length === 0) ballots = playersWithBallot(game, d, d.votes.flatMap((v) => posts.get(v.tid)!));
-    else notes.push(t('dayNote.voteUnread', unread.join(', ')));
+    else note(() => t('dayNote.voteUnread', unread.join(', ')));
   }
-  // Notes are the director's (the terminal, the HTML report's notes): in the director's language, as the tally's.
-  if (isAccelerated) notes.push(t('dayNote.accelerated', day, waived));
-  if (!game.rules.lurking.enabled) notes.push(t('dayNote.noLurking', game.rules.name));
+  if (isAccelerated) note(() => t('dayNote.accelerated', day, waived));
+  if (!game.rules.lurking.enabled) note(() => t('dayNote.noLurking', game.rules.name));
 
   const activity: ActivityRow[] = today.players.map((r) => ({
     player: r.player,
@@ -158,6 +165,7 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
   const ruled = applyFlagRulings(found, game.rulings, day);
   const flags = ruled.flags;
   notes.push(...ruled.notes);
+  if (ruled.notes.length) publicNotes.push(...withLanguage('zh', () => applyFlagRulings(found, game.rulings, day).notes));
 
   const ledger = opts.ledger ?? null;
   const cards: ReportCard[] = proposeCards(game, day, flags, ledger).map((p) => {
@@ -191,6 +199,7 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
     table: activityTableOf(game, [...postsByDay.values()]),
     standings: ledger ? standings(game, ledger, day) : [],
     notes,
+    publicNotes,
   };
 }
 

@@ -157,6 +157,7 @@ export function wordingFacts(h: WordingHit, ruleset: string | null): FlagFacts {
 /** Text on one line, cut to `max` characters with an ellipsis. */
 export function oneLine(s: string, max = 60): string {
   const flat = s.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat; // no more code points than code units
   const cps = [...flat];
   return cps.length > max ? `${cps.slice(0, max - 1).join('')}…` : flat;
 }

@@ -8,6 +8,8 @@ import { describe, expect, test } from 'vitest';
 import { withLanguage } from '../../src/i18n/index.js';
 import { buildDayReport } from '../../src/report/day-report.js';
 import { dayReportJson } from '../../src/render/report-json.js';
+import { htmlDayInput } from '../../src/render/html-day.js';
+import { escapeMarkdown, renderDayReportMarkdown } from '../../src/render/report-markdown.js';
 import { flagDetail, publicFlagDetail } from '../../src/violations/details.js';
 import type { Flag } from '../../src/violations/flag.js';
 import { violationFlags } from '../../src/violations/scan.js';
@@ -89,6 +91,18 @@ describe('the director\'s notes follow the director\'s language', () => {
     expect(zh.some((n) => n.startsWith('第1日已加速'))).toBe(true);
     expect(en.length).toBe(zh.length);
     expect(en.filter((n) => cjk.test(bare(n)))).toEqual([]);
+  });
+
+  test("an English run's reports written in Chinese (HTML, Markdown) show them in Chinese", () => {
+    const zh = buildDayReport(game, posts, 1, { accelerated: { 1: true, 2: false } });
+    const en = withLanguage('en', () => buildDayReport(game, posts, 1, { accelerated: { 1: true, 2: false } }));
+    expect(zh.publicNotes).toEqual(zh.notes);
+    expect(en.publicNotes).toEqual(zh.notes);
+    expect(en.notes).not.toEqual(zh.notes);
+    expect(htmlDayInput(en, null).notes).toEqual(zh.notes);
+    const markdown = withLanguage('en', () => renderDayReportMarkdown(en));
+    for (const n of zh.notes) expect(markdown).toContain(`> ${escapeMarkdown(n)}`);
+    for (const n of en.notes) expect(markdown).not.toContain(escapeMarkdown(n));
   });
 
   test('where the game file and the results disagree', () => {
