@@ -101,7 +101,8 @@ export function wordingMemo(storePath: string, game: Game): WordingMemo {
 
 /**
  * What the scan's answers depend on besides its inputs: its code — in the bundled CLI the bundle's build
- * (src/game/game-cache.ts BUILD: a digest of the bundle, the packages it holds included), else the scan's
+ * (src/game/game-cache.ts BUILD: a digest of the bundle, the packages it holds included) with pinyin-pro's
+ * installed version (loaded from its package, not bundled: text-fold.ts pinyinLib), else the scan's
  * own modules as built (.js under dist/, .ts under src/ in tests) and the installed versions of the
  * libraries it calls (pinyin, simplified forms) — with jieba's version (never bundled) and the data files
  * the scan reads. Read once per process (~30 KB).
@@ -115,7 +116,7 @@ function scanCodeKey(): string {
   const dataDir = packagePath('src', 'violations', 'data');
   try {
     const code = BUILD !== null
-      ? [BUILD]
+      ? [BUILD, installedVersion('pinyin-pro')]
       : [...modules.map((m) => fs.readFileSync(path.join(root, `${m}${path.extname(here)}`), 'utf8')), ...['pinyin-pro', 'opencc-js'].map(installedVersion)];
     const parts = [
       ...code,

@@ -14,7 +14,8 @@
  *   tokens, any other short run becomes letters usable as pinyin initials ("sb", "nmsl");
  * - wildcards: * × ○ □ and a lone x stand for one character (傻X).
  */
-import { pinyin } from 'pinyin-pro';
+import { createRequire } from 'node:module';
+import type * as PinyinPro from 'pinyin-pro';
 import { packagePath } from '../paths.js';
 import { readUtf8Text } from '../text/read-utf8.js';
 import { toSimplified } from '../text/simplified.js';
@@ -89,12 +90,22 @@ export function dataLines(text: string): string[] {
     .filter((l) => l && !l.startsWith('#'));
 }
 
+/**
+ * pinyin-pro, loaded when a reading is first asked for (its tables cost ~0.05 s and 15 MB a run): a word
+ * list compiles with it and a scan reads with it, but a report whose texts were all scanned before (the
+ * kept hits, src/derived/wording-hits.ts) asks for none. Its CommonJS build: the same version's code.
+ */
+let pinyinPro: typeof PinyinPro | undefined;
+export function pinyinLib(): typeof PinyinPro {
+  return (pinyinPro ??= createRequire(import.meta.url)('pinyin-pro') as typeof PinyinPro);
+}
+
 const readingCache = new Map<string, string[]>();
 /** Toneless readings of one Han character (ü written v). */
 export function readings(ch: string): string[] {
   let r = readingCache.get(ch);
   if (!r) {
-    r = [...new Set(pinyin(ch, { toneType: 'none', type: 'array', multiple: true }).map((p) => p.replace(/ü/g, 'v')))].filter((p) =>
+    r = [...new Set(pinyinLib().pinyin(ch, { toneType: 'none', type: 'array', multiple: true }).map((p) => p.replace(/ü/g, 'v')))].filter((p) =>
       /^[a-z]+$/.test(p),
     );
     readingCache.set(ch, r);

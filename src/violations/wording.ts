@@ -11,8 +11,7 @@
  * - an entry's `!{…}` context (白痴翻牌: the role) cancels it.
  * A hit is a proposal for the director, never a penalty.
  */
-import { pinyin } from 'pinyin-pro';
-import { foldChar, foldString, foldText, type FoldedText, type Token } from './text-fold.js';
+import { foldChar, foldString, foldText, pinyinLib, type FoldedText, type Token } from './text-fold.js';
 import { words, type Words } from './segment.js';
 import { patternCandidates, type PatternCandidates } from './pattern-index.js';
 import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lists.js';
@@ -109,7 +108,7 @@ function context(text: string, folded: FoldedText): Context {
     if (!reading) {
       reading = new Map();
       let at = 0;
-      for (const r of pinyin(folded.simplified, { type: 'all', toneType: 'none' })) {
+      for (const r of pinyinLib().pinyin(folded.simplified, { type: 'all', toneType: 'none' })) {
         if (r.isZh) reading.set(at, r.pinyin.replace(/ü/g, 'v'));
         at += r.origin.length;
       }
