@@ -31,9 +31,18 @@ function norm(v: string | null | undefined): string | null {
   return t || null;
 }
 
-/** One account's values, each with the fetches and posts that showed it. */
+/** A sighting read as values: the normalised avatar and signature, the fetch interval in epoch ms. */
+interface Read {
+  avatar: string | null;
+  signature: string | null;
+  first: number;
+  last: number;
+}
+
+/** One account's posts (as given) and its values, each with the fetches that showed it. */
 interface Account {
   player: string;
+  posts: DigestPost[];
   avatar: Map<string | null, Seen>;
   signature: Map<string | null, Seen>;
 }
@@ -42,25 +51,12 @@ interface Seen {
   value: string | null;
   first: number;
   last: number;
-  /** The posts that showed it, and their times (read without visiting each post again). */
-  posts: DigestPost[];
-  ats: number[];
-  /** The latest-posted of them. */
+  /** The latest-posted post that showed it. */
   latest: DigestPost;
 }
 
 /** Posts in time order (pid within a second). */
 const later = (a: DigestPost, b: DigestPost): boolean => a.at > b.at || (a.at === b.at && a.pid > b.pid);
-
-/** The earliest-posted of the posts a value was seen on that were posted after `ms`. */
-function earliestAfter(seen: Seen, ms: number): DigestPost | undefined {
-  let best: DigestPost | undefined;
-  for (let i = 0; i < seen.ats.length; i++) {
-    const at = seen.ats[i];
-    if (at > ms && (!best || at < best.at || (at === best.at && later(best, seen.posts[i])))) best = seen.posts[i];
-  }
-  return best;
-}
 
 /** Every change of avatar or signature per player across the given threads' posts (all the game's threads, as seated). */
 export function profileChanges(threads: ReadonlyArray<readonly DigestPost[]>, players: readonly string[]): ProfileChange[] {
@@ -80,41 +76,51 @@ export function profileChanges(threads: ReadonlyArray<readonly DigestPost[]>, pl
     return n;
   };
   // A list of sightings read as values once: a fetched page's posts share one list (thread-digest.ts).
-  const resolved = new Map<readonly Sighting[], Array<{ avatar: string | null; signature: string | null; first: number; last: number }>>();
-  const read = (list: readonly Sighting[]) => {
+  const resolved = new Map<readonly Sighting[], Read[]>();
+  const read = (list: readonly Sighting[]): Read[] => {
     let r = resolved.get(list);
     if (!r) resolved.set(list, (r = list.map((s) => ({ avatar: normed(s.avatar), signature: normed(s.signature), first: ms(s.firstSeen), last: ms(s.lastSeen) }))));
     return r;
   };
   const note = (values: Map<string | null, Seen>, value: string | null, first: number, last: number, p: DigestPost): void => {
     const seen = values.get(value);
-    if (!seen) values.set(value, { value, first, last, posts: [p], ats: [p.at], latest: p });
+    if (!seen) values.set(value, { value, first, last, latest: p });
     else {
       if (first < seen.first) seen.first = first;
       if (last > seen.last) seen.last = last;
-      if (seen.posts[seen.posts.length - 1] !== p) {
-        seen.posts.push(p);
-        seen.ats.push(p.at);
-        if (later(p, seen.latest)) seen.latest = p;
-      }
+      if (later(p, seen.latest)) seen.latest = p;
     }
   };
   // By account (the seat's name, then the account's uid): a substitute (替补) playing the seat has its own avatar.
-  // One pass over the posts and their sightings for both (avatar, then signature, in the output's order).
+  // One pass over the posts and their sightings for both (avatar, then signature, in the output's order);
+  // indexed loops: this walks every post of the game, and an iterator would allocate per step until optimised.
   const byAccount = new Map<string, Map<number | null, Account>>();
-  for (const list of threads) {
-    for (const p of list) {
+  for (let t = 0; t < threads.length; t++) {
+    const list = threads[t];
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i];
       if (!inGame.has(p.author) || p.deleted) continue;
       let ids = byAccount.get(p.author);
       if (!ids) byAccount.set(p.author, (ids = new Map()));
       let account = ids.get(p.authorId);
-      if (!account) ids.set(p.authorId, (account = { player: p.author, avatar: new Map(), signature: new Map() }));
-      for (const s of read(p.sightings)) {
+      if (!account) ids.set(p.authorId, (account = { player: p.author, posts: [], avatar: new Map(), signature: new Map() }));
+      account.posts.push(p);
+      const sightings = read(p.sightings);
+      for (let j = 0; j < sightings.length; j++) {
+        const s = sightings[j];
         note(account.avatar, s.avatar, s.first, s.last, p);
         note(account.signature, s.signature, s.first, s.last, p);
       }
     }
   }
+  /** The earliest-posted of the account's posts that showed `value` and were posted after `after`. */
+  const earliestAfter = (account: Account, what: 'avatar' | 'signature', value: string | null, after: number): DigestPost | undefined => {
+    let best: DigestPost | undefined;
+    for (const p of account.posts) {
+      if (p.at > after && (!best || later(best, p)) && read(p.sightings).some((s) => s[what] === value)) best = p;
+    }
+    return best;
+  };
   for (const ids of byAccount.values()) {
     for (const account of ids.values()) {
       const player = account.player;
@@ -123,7 +129,7 @@ export function profileChanges(threads: ReadonlyArray<readonly DigestPost[]>, pl
         for (let i = 1; i < order.length; i++) {
           const old = order[i - 1];
           const now = order[i];
-          const firstAfter = earliestAfter(now, old.last);
+          const firstAfter = earliestAfter(account, what, now.value, old.last);
           const post = firstAfter ?? now.latest;
           out.push({ player, what, before: old.value, after: now.value, beforePost: old.latest, post, postedAfter: firstAfter !== undefined, oldLastSeen: old.last, newFirstSeen: now.first });
         }
