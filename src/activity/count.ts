@@ -41,7 +41,10 @@ export function countDayPosts<P extends CountedPost = SlicePost>(game: Game, day
     game.players.map((p) => [p, { player: p, posts: 0, pids: [], late: [], exempt: isOut(game, p, day.opens) }]),
   );
   for (const tid of tids) {
-    for (const post of posts.get(tid) ?? []) {
+    // (indexed: each earlier day walks its threads' posts, and an iterator allocates per step until optimised)
+    const list = posts.get(tid) ?? [];
+    for (let i = 0; i < list.length; i++) {
+      const post = list[i];
       if (isDirector(game, post.author)) continue;
       const row = rows.get(post.author);
       if (!row || post.at < day.opens) continue;
