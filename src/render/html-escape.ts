@@ -1,7 +1,10 @@
 /** Escaping for text and attributes in the HTML report: every piece of player text goes through here. */
 
+const NEEDS_ESCAPE = /[&<>"']/;
+
 /** Text safe inside an element or a double-quoted attribute. */
 export function escapeHtml(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return s; // most text has none: one scan, not five
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 

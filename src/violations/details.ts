@@ -14,9 +14,16 @@ export function flagDetail(f: Pick<Flag, 'player' | 'facts' | 'earlierVersion'>,
   return f.earlierVersion ? `${text}${t('flag.earlierVersion', f.earlierVersion)}` : text;
 }
 
+/** A report writes a flag's Chinese detail twice (its card's reason, the HTML's list of flags): once a flag and zone. */
+const publicDetails = new WeakMap<object, { zone: string; text: string }>();
+
 /** The flag's detail in Chinese, whatever the director's language: for text players read. */
 export function publicFlagDetail(f: Pick<Flag, 'player' | 'facts' | 'earlierVersion'>, zone: string): string {
-  return withLanguage('zh', () => flagDetail(f, zone));
+  const known = publicDetails.get(f);
+  if (known?.zone === zone) return known.text;
+  const text = withLanguage('zh', () => flagDetail(f, zone));
+  publicDetails.set(f, { zone, text });
+  return text;
 }
 
 /** A word-list category by its name in the current language (a director's own category as named). */
