@@ -136,6 +136,8 @@ export async function closedOutcomes(
   const logKey = (tid: number) => (keyed ? threadLogKey(game.storePath, tid) : null);
   const fromLoaded = opts.loadedPosts ?? postsFromStore(loaded);
   const full = new Map<number, Read>();
+  /** Threads read in full here at some point (`full` lets them go day by day: letGoAfter). */
+  const readInFull = new Set<number>();
   const candidates = new Map<number, Read>();
   // (day 1's election has no sheriff to weigh)
   const countsSheriff = (d: GameDay) => !(d.day === 1 && game.rules.day1Election);
@@ -149,6 +151,7 @@ export async function closedOutcomes(
       const reads = threadReads(store, missing);
       missing.forEach((t, i) => full.set(t, { posts: threadPosts(store, t), read: reads[i], log: logs[i] }));
     }, missing);
+    for (const t of missing) readInFull.add(t);
   };
 
   /** A thread's handover candidates: from a thread at hand, the derived file, or its log (one thread at a time, then let go). */
@@ -222,6 +225,8 @@ export async function closedOutcomes(
     const counted = outcomeOf(tallyDay(game, track(full), d.day, { carryForward: false, closed: view }));
     counted.unread = [...reads].filter(([, r]) => !r.read.completeness.complete).map(([t]) => t).sort((a, b) => a - b);
     const unkeyed = [...reads.values()].some((r) => r.log === undefined);
+    // a thread an earlier day read in full and let go is keyed on what this day depends on of it, as when held
+    await readFull([...reads.keys()].filter((t) => readInFull.has(t)));
     // (this day's keys over the earlier day's: a thread read in full is keyed on its posts before this
     // day's close, which hold those before the earlier day's)
     const own = [...reads].map(([t, r]): ReadKey => (full.has(t) ? [t, full.get(t)!.log ?? null, [d.day, dependence(t, d)]] : [t, r.log ?? null]));
@@ -257,18 +262,33 @@ export async function closedOutcomes(
     return { ...saved, reads: saved.reads.map(([t, log, dep]): ReadKey => (fresh.has(t) ? [t, full.get(t)!.log ?? null, dep!] : dep ? [t, log, dep] : [t, log])) };
   };
 
+  /**
+   * One closed day's threads at a time: once day `d` is counted (or its saved outcome stands), what it read
+   * in full that no later day reads is let go (a cold run held every closed day's vote threads at once).
+   */
+  const days = daysRead(game, day);
+  const letGoAfter = (i: number): void => {
+    const later = new Set(days.slice(i + 1).flatMap((x) => [...x.votes.map((v) => v.tid), ...(game.process ? [game.process.tid] : [])]));
+    for (const t of [...full.keys()]) {
+      if (later.has(t)) continue;
+      full.delete(t);
+      named.delete(t);
+    }
+  };
+
   const gameKey = derivedKey(gameFingerprint(game));
-  for (const d of daysRead(game, day)) {
+  for (const [i, d] of days.entries()) {
     const found = keyed ? savedOutcome(game, gameKey, d.day) : undefined;
     const saved = found && (found.changed.length ? await standsAfter(found.saved, found.changed) : found.saved);
     if (saved) {
       if (found.changed.length) writeDerived(game.storePath, `closed-day-${d.day}`, closedDayKey(gameKey, d.day), saved);
       outcomes.set(d.day, saved);
-      continue;
+    } else {
+      const value = await countAgain(d);
+      if (keyed && value.reads.length) writeDerived(game.storePath, `closed-day-${d.day}`, closedDayKey(gameKey, d.day), value);
+      outcomes.set(d.day, value);
     }
-    const value = await countAgain(d);
-    if (keyed && value.reads.length) writeDerived(game.storePath, `closed-day-${d.day}`, closedDayKey(gameKey, d.day), value);
-    outcomes.set(d.day, value);
+    letGoAfter(i);
   }
 
   const d = game.days.find((x) => x.day === day)!;

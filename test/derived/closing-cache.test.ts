@@ -325,6 +325,32 @@ describe('a synthetic 10-day store', () => {
     expect(naming.tally).toBe(await inFull());
   }, 60_000);
 
+  test("a cold count lets each closed day's threads go after that day, and keys what a later day reads of them as when all were held", async () => {
+    const cold = async (name: string, yaml: string): Promise<Game> => {
+      const copy = await onDisk(name, '', (await openStore(game.storePath, { lock: false })).data, yaml);
+      const part = await openStore(copy.storePath, { lock: false, threads: threadsForTally(copy, 10) });
+      await closedOutcomes(withKnownUids(copy, part.data.users), 10, part.data);
+      return copy;
+    };
+    const saved = (g: Game, day: number) => JSON.parse(fs.readFileSync(path.join(derivedDir(g.storePath), `closed-day-${day}.json`), 'utf8').split('\n')[1]);
+    // the elected sheriff leaves in the night before day 5: days 5–9 read that handover's threads, day 4's vote thread among them
+    const yaml = fs.readFileSync(game.file, 'utf8');
+    const sheriff = saved(await cold('synth-cold-1', yaml), 1).outcome.result.name as string;
+    const copy = await cold('synth-cold-2', yaml.replace(/- \{player: [^,]+, out: "2026-12-05 10:00"/, `- {player: ${sheriff}, out: "2026-12-05 10:00"`).replace(new RegExp(`- \\{player: ${sheriff}, out: "(?!2026-12-05)[^\n]*\n`), ''));
+    const voteDay = new Map(copy.days.map((d) => [d.vote!.tid, d.day]));
+    const laterReads: number[] = [];
+    for (const d of copy.days.filter((x) => x.day < 10)) {
+      for (const [tid, , dependence] of saved(copy, d.day).reads as Array<[number, string, [number, string]?]>) {
+        const counted = voteDay.get(tid);
+        if (counted === undefined || counted === 1 || counted >= d.day) continue;
+        // an earlier day's vote thread, read in full there and let go: keyed on what this day depends on of it
+        expect(dependence?.[0], `day ${d.day}, thread ${tid}`).toBe(d.day);
+        laterReads.push(d.day);
+      }
+    }
+    expect(laterReads).toEqual([6, 7, 8, 9]);
+  }, 60_000);
+
   test('tally: a day declared not accelerated (the process thread not opened) still counts the closed days from their threads', async () => {
     const yaml = fs.readFileSync(game.file, 'utf8').replace(/(\{day: 10, [^}]*)\}/, '$1, accelerated: false}');
     const declared = await onDisk('synth-declared', '', (await openStore(game.storePath, { lock: false })).data, yaml);
