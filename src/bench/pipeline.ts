@@ -28,7 +28,7 @@ import { beforeReport, closingDayFromStore, reportThreads } from '../derived/clo
 import { tallyFromStore, vouchedElection } from '../derived/closed-days.js';
 import { withCountingStore } from '../store/with-store.js';
 import { threadsForTally } from '../votes/tally.js';
-import { openStore, storeBytesOnDisk, storedTids } from '../store/store-file.js';
+import { openStore, storeBytesOnDisk, storedTids, type Store } from '../store/store-file.js';
 import { applyPage, tidFromUrl } from '../store/record.js';
 import { gamePage, type SynthGame } from './synth-game.js';
 
@@ -168,7 +168,15 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
   const dir = opts.dir ?? mkdtempSync(path.join(tmpdir(), 'bansha-bench-'));
   const g = gameOf(input, dir);
   // as the crawler opens it: no thread held but the one being recorded
-  const store = await openStore(g.storePath, { forum: g.forum, threads: [] });
+  let crawl: Store | null = await openStore(g.storePath, { forum: g.forum, threads: [] });
+  const store = (): Store => {
+    if (!crawl) throw new Error('the crawl part of the pipeline is over');
+    return crawl;
+  };
+  const closeCrawl = async (): Promise<void> => {
+    await crawl?.close();
+    crawl = null;
+  };
   const stages: StageTimes = { parse: 0, store: 0, persist: 0, tally: 0, report: 0 };
   const every = Math.max(1, Math.round(opts.baselineEvery ?? 1));
   const sample = { pages: 0, bytes: 0, baselineMs: 0, parse5Ms: 0, parseMs: 0, every };
@@ -181,7 +189,7 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
   const releaseHeld = async (): Promise<void> => {
     if (held === null) return;
     const t0 = now();
-    await store.release([held]);
+    await store().release([held]);
     held = null;
     stages.persist += now() - t0;
   };
@@ -189,7 +197,7 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
   const checkpoints: Checkpoint[] = [];
   const checkpoint = async (): Promise<void> => {
     // not timed: the store as it would be written at this size
-    await store.write();
+    await store().write();
     const size = storeBytesOnDisk(g.storePath);
     checkpoints.push({ posts: recordedPosts, storeBytes: size, storeBytesPer1kPosts: (size / recordedPosts) * 1000, peakMemoryMB: peakRssMB() });
   };
@@ -222,12 +230,13 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
             if (tid !== held) {
               await releaseHeld();
               const t = now();
-              await store.open([tid]);
+              await store().open([tid]);
               held = tid;
               stages.persist += now() - t;
             }
             const t2 = now();
-            recordedPosts += applyPage(store.data, p, parsed, (pid) => store.threadOfPost(pid)).newPosts.length;
+            const s = store();
+            recordedPosts += applyPage(s.data, p, parsed, (pid) => s.threadOfPost(pid)).newPosts.length;
             stages.store += now() - t2;
             if (sampled) {
               sample.parseMs += t1 - t0;
@@ -244,6 +253,8 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
       }
     }
     await releaseHeld();
+    // the crawl ends here, as `bansha crawl` does: its handle (the lock, the pid → thread map of every post) let go
+    await closeCrawl();
     const peakAfter = { parse: peakRssMB(), persist: peakRssMB(), tally: 0, report: 0 };
     const gc = (globalThis as { gc?: () => void }).gc;
     let storeHeapMB: number | null = null;
@@ -309,7 +320,7 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
       storeHeapMB,
     };
   } finally {
-    await store.close();
+    await closeCrawl();
     if (!opts.keepDir && !opts.dir) rmSync(dir, { recursive: true, force: true });
   }
 }

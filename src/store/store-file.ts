@@ -363,13 +363,28 @@ async function loadThreads(storePath: string, data: StoreData, tids: readonly nu
   return logs;
 }
 
+/** Whether the sorted `xs` holds `x` (binary search). */
+function sortedHas(xs: Float64Array, x: number): boolean {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (xs[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < xs.length && xs[lo] === x;
+}
+
 /**
  * Which threads a handle holds in `data`, and the thread of every post it has seen: what lets a crawl
  * open one thread at a time yet still refuse a page that claims another thread's post (record.ts).
  */
 class Residency {
-  /** pid → tid of the posts of threads released or only learned. */
-  readonly #owners = new Map<number, number>();
+  /**
+   * The posts of threads released or only learned: per thread its pids, sorted, in the order the
+   * threads were last added to (8 bytes a post, not a map entry: a crawl learns the whole game's).
+   */
+  readonly #owners: Array<{ tid: number; pids: Float64Array }> = [];
   /** The threads open (null: every thread, new ones included). */
   readonly #open: Set<number> | null;
 
@@ -396,13 +411,17 @@ class Residency {
   /** Drop these threads from `data`, keeping their posts' pid → tid. */
   drop(tids: readonly number[]): void {
     if (this.#open === null) throw new Error('a store handle opened on every thread keeps them all: open it on some threads to release any');
-    const gone = new Set(tids.filter((tid) => this.#open!.delete(tid)));
+    const gone = new Map(tids.filter((tid) => this.#open!.delete(tid)).map((tid) => [tid, [] as number[]]));
     for (const [key, sp] of Object.entries(this.data.posts)) {
-      if (!gone.has(sp.tid)) continue;
-      this.#owners.set(sp.pid, sp.tid);
+      const pids = gone.get(sp.tid);
+      if (!pids) continue;
+      pids.push(sp.pid);
       delete this.data.posts[key];
     }
-    for (const tid of gone) delete this.data.threads[String(tid)];
+    for (const [tid, pids] of gone) {
+      this.#own(tid, pids);
+      delete this.data.threads[String(tid)];
+    }
   }
 
   async learnPosts(tids: readonly number[]): Promise<void> {
@@ -410,12 +429,22 @@ class Residency {
       if (this.holds(tid)) continue;
       // the pids only, scanned off the log (a crawl opens the thread, and parses it, when its turn comes)
       const log = await readThreadLog(this.storePath, tid, replayPids);
-      for (const pid of log?.pids ?? []) this.#owners.set(pid, tid);
+      if (log) this.#own(tid, log.pids);
     }
   }
 
+  /** Thread `tid` owns these posts too (the last thread said to own a post is its owner). */
+  #own(tid: number, pids: Iterable<number>): void {
+    const at = this.#owners.findIndex((o) => o.tid === tid);
+    const had = at < 0 ? [] : this.#owners.splice(at, 1)[0].pids;
+    this.#owners.push({ tid, pids: Float64Array.from(new Set([...had, ...pids])).sort() });
+  }
+
   threadOfPost(pid: number): number | undefined {
-    return this.data.posts[String(pid)]?.tid ?? this.#owners.get(pid);
+    const held = this.data.posts[String(pid)]?.tid;
+    if (held !== undefined) return held;
+    for (let i = this.#owners.length - 1; i >= 0; i--) if (sortedHas(this.#owners[i].pids, pid)) return this.#owners[i].tid;
+    return undefined;
   }
 }
 

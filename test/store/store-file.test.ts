@@ -191,6 +191,7 @@ describe('a handle holding some threads (a crawl holds one at a time)', () => {
       expect(store.holds(vote)).toBe(false);
       expect([store.data.threads, store.data.posts]).toEqual([{}, {}]);
       expect(store.threadOfPost(votePid)).toBe(vote);
+      expect([store.threadOfPost(pid), store.threadOfPost(votePid + 0.5), store.threadOfPost(1)]).toEqual([tid, undefined, undefined]); // each thread's own
       // a released thread changed without being opened again would be overwritten by a partial view: refused
       const again = capture(vote, 1, { at: new Date('2026-11-26T00:00:00Z') });
       applyPage(store.data, again.fetched, again.parsed);
