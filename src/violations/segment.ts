@@ -1,24 +1,177 @@
 /**
  * Chinese word boundaries for banned-wording matching (issue #15): a same-sound match must start and
  * end where words do, so 「出发，誓」 or 「我日常」 never read as 发誓 / 我日. Segmentation is jieba's
- * (@node-rs/jieba with its bundled dictionary), loaded once, on first use, because the dictionary
- * takes a fifth of a second to load and many commands never match wording.
+ * (@node-rs/jieba with its bundled dictionary), loaded on first use, because many commands never match
+ * wording.
+ *
+ * jieba holds its dictionary (349,045 words) in a native trie of about 42 MB, a fifth of a report's
+ * memory. What jieba makes of a text depends only on the dictionary's words found in it (the graph of
+ * words it can be cut into, and whether a run of single characters is a word), their frequencies, and
+ * the total of all frequencies (each word's weight is its share of that total). So the dictionary is
+ * kept here compactly (its words' UTF-16 units and four arrays, ~6 MB), and jieba is given only the words
+ * found in the pieces it is asked to cut, added as they come, plus one stand-in word carrying the
+ * frequency of every other word, so that the total is the whole dictionary's. The stand-in is a private
+ * use character, which jieba never reads as part of a word (it cuts words only from runs of Han,
+ * Latin letters, digits and +#&._%-); a piece containing it is cut with the whole dictionary.
+ * test/violations/segment.test.ts holds the cuts to jieba's with its whole dictionary.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Jieba } from '@node-rs/jieba';
 
-let jieba: Jieba | null = null;
+const require = createRequire(import.meta.url);
+const jiebaClass = (): typeof Jieba => (require('@node-rs/jieba') as typeof import('@node-rs/jieba')).Jieba;
+// The dictionary file itself, not '@node-rs/jieba/dict': that module also reads the 6 MB keyword (idf)
+// table segmentation never uses, and keeps both buffers for the life of the process.
+const dictFile = (): Buffer => fs.readFileSync(require.resolve('@node-rs/jieba/dict.txt'));
 
-function segmenter(): Jieba {
-  if (!jieba) {
-    const require = createRequire(import.meta.url);
-    const { Jieba: JiebaClass } = require('@node-rs/jieba') as typeof import('@node-rs/jieba');
-    // The dictionary file itself, not '@node-rs/jieba/dict': that module also reads the 6 MB keyword
-    // (idf) table segmentation never uses, and keeps both buffers for the life of the process.
-    jieba = JiebaClass.withDict(fs.readFileSync(require.resolve('@node-rs/jieba/dict.txt')));
+/** The stand-in word: a character jieba never takes into a word. */
+const STAND_IN = '\uE000';
+
+/** jieba's dictionary as read: word i is chars[start[i], start[i] + length[i]) (UTF-16 units), sorted so. */
+interface Dictionary {
+  chars: Uint16Array;
+  start: Int32Array;
+  length: Uint8Array;
+  freq: Uint32Array;
+  total: number;
+}
+
+/** Lines of `word freq [tag]` (UTF-8), sorted, each word once; null when the file is not so (then jieba reads it whole). */
+function readDictionary(buf: Buffer): Dictionary | null {
+  const NL = 0x0a;
+  const SPACE = 0x20;
+  // UTF-16 units of the UTF-8 sequence led by byte b (0: not a lead byte)
+  const unitsOf = (b: number): number => (b < 0x80 ? 1 : b < 0xc0 ? 0 : b < 0xf0 ? 1 : 2);
+  // sized first (lines, and the units of their words), read from the bytes: no copy of the file as text
+  let n = 0;
+  let units = 0;
+  for (let line = 0; line < buf.length; n++) {
+    const end = buf.indexOf(NL, line);
+    const space = buf.indexOf(SPACE, line);
+    for (let i = line; i < space && (end < 0 || i < end); i++) units += unitsOf(buf[i]);
+    line = end < 0 ? buf.length : end + 1;
   }
-  return jieba;
+  const chars = new Uint16Array(units);
+  const start = new Int32Array(n);
+  const length = new Uint8Array(n);
+  const freq = new Uint32Array(n);
+  let total = 0;
+  let count = 0;
+  let used = 0;
+  for (let line = 0; line < buf.length; ) {
+    let end = buf.indexOf(NL, line);
+    if (end < 0) end = buf.length;
+    const space = buf.indexOf(SPACE, line);
+    if (space <= line || space >= end) return null;
+    let f = 0;
+    let i = space + 1;
+    for (; i < end && buf[i] >= 0x30 && buf[i] <= 0x39; i++) f = f * 10 + buf[i] - 0x30;
+    if (i === space + 1 || (i < end && buf[i] !== SPACE && buf[i] !== 0x0d) || f > 0xffffffff) return null;
+    const from = used;
+    for (let c = line; c < space; ) {
+      const b = buf[c];
+      const size = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+      let cp = size === 1 ? b : b & (0xff >> (size + 1));
+      for (let k = 1; k < size; k++) cp = (cp << 6) | (buf[c + k] & 0x3f);
+      if (unitsOf(b) === 0 || c + size > space || used + (cp > 0xffff ? 2 : 1) > units) return null;
+      if (cp > 0xffff) {
+        chars[used++] = 0xd800 + ((cp - 0x10000) >> 10);
+        chars[used++] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
+      } else chars[used++] = cp;
+      c += size;
+    }
+    if (used - from > 255) return null;
+    start[count] = from;
+    length[count] = used - from;
+    freq[count] = f;
+    // (a word twice: jieba would take the later line's frequency)
+    if (count > 0 && compareUnits(chars, start[count - 1], length[count - 1], chars, from, used - from) >= 0) return null;
+    if (chars.subarray(from, used).includes(STAND_IN.charCodeAt(0))) return null;
+    total += f;
+    count++;
+    line = end + 1;
+  }
+  return { chars, start: start.subarray(0, count), length: length.subarray(0, count), freq: freq.subarray(0, count), total };
+}
+
+/** UTF-16 units a[aFrom, +aLen) against b[bFrom, +bLen) (two functions: no closure made per comparison). */
+function compareUnits(a: Uint16Array, aFrom: number, aLen: number, b: Uint16Array, bFrom: number, bLen: number): number {
+  const n = Math.min(aLen, bLen);
+  for (let i = 0; i < n; i++) {
+    const d = a[aFrom + i] - b[bFrom + i];
+    if (d !== 0) return d;
+  }
+  return aLen - bLen;
+}
+function compareToText(a: Uint16Array, aFrom: number, aLen: number, b: string, bFrom: number, bLen: number): number {
+  const n = Math.min(aLen, bLen);
+  for (let i = 0; i < n; i++) {
+    const d = a[aFrom + i] - b.charCodeAt(bFrom + i);
+    if (d !== 0) return d;
+  }
+  return aLen - bLen;
+}
+
+/** The words of the dictionary found in s[from, to): their indexes. */
+function wordsIn(d: Dictionary, s: string, from: number, to: number): number[] {
+  const found: number[] = [];
+  for (let i = from; i < to; i++) {
+    let lo = 0;
+    const hi = d.start.length;
+    for (let len = 1; i + len <= to && len <= 255; len++) {
+      // the first word not below s[i, i+len): the words beginning so follow it
+      let a = lo;
+      let b = hi;
+      while (a < b) {
+        const mid = (a + b) >>> 1;
+        if (compareToText(d.chars, d.start[mid], d.length[mid], s, i, len) < 0) a = mid + 1;
+        else b = mid;
+      }
+      if (a === hi || !(d.length[a] >= len && compareToText(d.chars, d.start[a], len, s, i, len) === 0)) break;
+      if (d.length[a] === len) found.push(a);
+      lo = a;
+    }
+  }
+  return found;
+}
+
+const wordText = (d: Dictionary, w: number): string => String.fromCharCode(...d.chars.subarray(d.start[w], d.start[w] + d.length[w]));
+
+/** jieba with the words of the pieces cut so far and the stand-in; or with the whole dictionary. */
+interface Segmenter {
+  cut(text: string, from: number, to: number, hmm: boolean): string[];
+}
+
+let segmenter: Segmenter | null = null;
+
+function theSegmenter(): Segmenter {
+  if (segmenter) return segmenter;
+  const dict = readDictionary(dictFile());
+  let whole: Jieba | null = null;
+  const wholeJieba = (): Jieba => (whole ??= jiebaClass().withDict(dictFile()));
+  if (!dict) return (segmenter = { cut: (text, from, to, hmm) => wholeJieba().cut(text.slice(from, to), hmm) });
+  const given = new Set<number>();
+  let givenFreq = 0;
+  const jieba = jiebaClass().withDict(Buffer.from(`${STAND_IN} ${dict.total}\n`));
+  return (segmenter = {
+    cut(text, from, to, hmm) {
+      const piece = text.slice(from, to);
+      if (piece.includes(STAND_IN)) return wholeJieba().cut(piece, hmm);
+      const fresh = wordsIn(dict, text, from, to).filter((w) => !given.has(w));
+      if (fresh.length) {
+        const lines: string[] = [];
+        for (const w of new Set(fresh)) {
+          given.add(w);
+          givenFreq += dict.freq[w];
+          lines.push(`${wordText(dict, w)} ${dict.freq[w]}`);
+        }
+        lines.push(`${STAND_IN} ${dict.total - givenFreq}`); // (jieba's total: the sum of its words' frequencies)
+        jieba.loadDict(Buffer.from(lines.join('\n') + '\n'));
+      }
+      return jieba.cut(piece, hmm);
+    },
+  });
 }
 
 /**
@@ -51,7 +204,7 @@ function cutPiece(text: string, from: number, to: number, hmm: boolean): Piece {
   const starts = new Int32Array(to - from);
   const ends = new Int32Array(to - from);
   let at = from;
-  for (const w of segmenter().cut(text.slice(from, to), hmm)) {
+  for (const w of theSegmenter().cut(text, from, to, hmm)) {
     const end = Math.min(at + w.length, to);
     starts.fill(at, at - from, end - from);
     ends.fill(end, at - from, end - from);
