@@ -35,6 +35,8 @@ interface Dictionary {
   length: Uint8Array;
   freq: Uint32Array;
   total: number;
+  /** The words beginning with UTF-16 unit u are [byFirstUnit[u], byFirstUnit[u + 1]). */
+  byFirstUnit: Int32Array;
 }
 
 /** Lines of `word freq [tag]` (UTF-8), sorted, each word once; null when the file is not so (then jieba reads it whole). */
@@ -81,7 +83,7 @@ function readDictionary(buf: Buffer): Dictionary | null {
       } else chars[used++] = cp;
       c += size;
     }
-    if (used - from > 255) return null;
+    if (used - from > 255 || used === from) return null;
     start[count] = from;
     length[count] = used - from;
     freq[count] = f;
@@ -92,10 +94,15 @@ function readDictionary(buf: Buffer): Dictionary | null {
     count++;
     line = end + 1;
   }
-  return { chars, start: start.subarray(0, count), length: length.subarray(0, count), freq: freq.subarray(0, count), total };
+  const byFirstUnit = new Int32Array(0x10001);
+  for (let u = 0, w = 0; u <= 0x10000; u++) {
+    while (w < count && chars[start[w]] < u) w++;
+    byFirstUnit[u] = w;
+  }
+  return { chars, start: start.subarray(0, count), length: length.subarray(0, count), freq: freq.subarray(0, count), total, byFirstUnit };
 }
 
-/** UTF-16 units a[aFrom, +aLen) against b[bFrom, +bLen) (two functions: no closure made per comparison). */
+/** UTF-16 units a[aFrom, +aLen) against b[bFrom, +bLen). */
 function compareUnits(a: Uint16Array, aFrom: number, aLen: number, b: Uint16Array, bFrom: number, bLen: number): number {
   const n = Math.min(aLen, bLen);
   for (let i = 0; i < n; i++) {
@@ -104,36 +111,34 @@ function compareUnits(a: Uint16Array, aFrom: number, aLen: number, b: Uint16Arra
   }
   return aLen - bLen;
 }
-function compareToText(a: Uint16Array, aFrom: number, aLen: number, b: string, bFrom: number, bLen: number): number {
-  const n = Math.min(aLen, bLen);
-  for (let i = 0; i < n; i++) {
-    const d = a[aFrom + i] - b.charCodeAt(bFrom + i);
-    if (d !== 0) return d;
-  }
-  return aLen - bLen;
-}
-
 /** The words of the dictionary found in s[from, to): their indexes. */
 function wordsIn(d: Dictionary, s: string, from: number, to: number): number[] {
   const found: number[] = [];
   for (let i = from; i < to; i++) {
-    let lo = 0;
-    const hi = d.start.length;
-    for (let len = 1; i + len <= to && len <= 255; len++) {
-      // the first word not below s[i, i+len): the words beginning so follow it
-      let a = lo;
-      let b = hi;
-      while (a < b) {
-        const mid = (a + b) >>> 1;
-        if (compareToText(d.chars, d.start[mid], d.length[mid], s, i, len) < 0) a = mid + 1;
-        else b = mid;
-      }
-      if (a === hi || !(d.length[a] >= len && compareToText(d.chars, d.start[a], len, s, i, len) === 0)) break;
-      if (d.length[a] === len) found.push(a);
-      lo = a;
+    // the words beginning with s[i, i+len) are [lo, hi): from those beginning with its first unit, narrowed a unit at a time
+    const u = s.charCodeAt(i);
+    let lo = d.byFirstUnit[u];
+    let hi = d.byFirstUnit[u + 1];
+    for (let len = 1; lo < hi; len++) {
+      if (d.length[lo] === len) found.push(lo); // (the prefix itself sorts first)
+      if (i + len >= to) break;
+      const next = s.charCodeAt(i + len);
+      lo = firstWith(d, lo, hi, len, next, 0);
+      hi = firstWith(d, lo, hi, len, next, 1);
     }
   }
   return found;
+}
+
+/** Of the words [lo, hi), which share their first `at` units, the first whose unit `at` is at least unit + after (a word that short first). */
+function firstWith(d: Dictionary, lo: number, hi: number, at: number, unit: number, after: 0 | 1): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const u = d.length[mid] > at ? d.chars[d.start[mid] + at] : -1;
+    if (u < unit + after) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 const wordText = (d: Dictionary, w: number): string => String.fromCharCode(...d.chars.subarray(d.start[w], d.start[w] + d.length[w]));
