@@ -111,6 +111,7 @@ function compareUnits(a: Uint16Array, aFrom: number, aLen: number, b: Uint16Arra
   }
   return aLen - bLen;
 }
+
 /** The words of the dictionary found in s[from, to): their indexes. */
 function wordsIn(d: Dictionary, s: string, from: number, to: number): number[] {
   const found: number[] = [];
