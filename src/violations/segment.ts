@@ -29,7 +29,7 @@ const dictFile = (): Buffer => fs.readFileSync(require.resolve('@node-rs/jieba/d
 const STAND_IN = '\uE000';
 
 /** jieba's dictionary as read: word i is chars[start[i], start[i] + length[i]) (UTF-16 units), sorted so. */
-interface Dictionary {
+export interface Dictionary {
   chars: Uint16Array;
   start: Int32Array;
   length: Uint8Array;
@@ -40,7 +40,7 @@ interface Dictionary {
 }
 
 /** Lines of `word freq [tag]` (UTF-8), sorted, each word once; null when the file is not so (then jieba reads it whole). */
-function readDictionary(buf: Buffer): Dictionary | null {
+export function readDictionary(buf: Buffer): Dictionary | null {
   const NL = 0x0a;
   const SPACE = 0x20;
   // UTF-16 units of the UTF-8 sequence led by byte b (0: not a lead byte)

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { everydaySet, labelledParts } from '../../src/bench/wording-eval.js';
-import { words } from '../../src/violations/segment.js';
+import { readDictionary, words } from '../../src/violations/segment.js';
 
 // segment.ts cuts only the clause pieces a match asks about, on the ground that jieba cuts a text
 // piece by piece alike, and gives jieba only the dictionary's words found in those pieces (with the
@@ -70,4 +70,20 @@ describe('segmentation by clause pieces', () => {
     for (const text of texts) offsets += expectJiebaCut(text);
     expect(offsets).toBeGreaterThan(30_000);
   }, 60_000);
+});
+
+describe("jieba's dictionary read compactly", () => {
+  test('words as UTF-16 units (astral characters as pairs), frequencies and their total; CRLF lines and tags read', () => {
+    const d = readDictionary(Buffer.from('A股 7 n\r\n一 3 m\r\n一丁 2\r\n\u{20000}乙 5 x\n'))!;
+    expect(d).not.toBeNull();
+    const word = (i: number) => String.fromCharCode(...d.chars.subarray(d.start[i], d.start[i] + d.length[i]));
+    expect([0, 1, 2, 3].map(word)).toEqual(['A股', '一', '一丁', '\u{20000}乙']);
+    expect([...d.freq]).toEqual([7, 3, 2, 5]);
+    expect(d.total).toBe(17);
+    expect([0x41, 0x42, 0x4e00, 0x4e01, 0xd840, 0xd841].map((u) => d.byFirstUnit[u])).toEqual([0, 1, 1, 3, 3, 4]);
+  });
+
+  test('a file not laid out so is not read compactly (jieba then reads it whole)', () => {
+    for (const text of ['甲 1\n乙 1\n', '甲 1\n甲 2\n', '甲\n', '甲 x\n', '\n甲 1\n', '\uE000 1\n']) expect(readDictionary(Buffer.from(text)), JSON.stringify(text)).toBeNull();
+  });
 });
