@@ -164,14 +164,14 @@ function theSegmenter(): Segmenter {
     cut(text, from, to, hmm) {
       const piece = text.slice(from, to);
       if (piece.includes(STAND_IN)) return wholeJieba().cut(piece, hmm);
-      const fresh = wordsIn(dict, text, from, to).filter((w) => !given.has(w));
-      if (fresh.length) {
-        const lines: string[] = [];
-        for (const w of new Set(fresh)) {
-          given.add(w);
-          givenFreq += dict.freq[w];
-          lines.push(`${wordText(dict, w)} ${dict.freq[w]}`);
-        }
+      let lines: string[] | null = null;
+      for (const w of wordsIn(dict, text, from, to)) {
+        if (given.has(w)) continue;
+        given.add(w);
+        givenFreq += dict.freq[w];
+        (lines ??= []).push(`${wordText(dict, w)} ${dict.freq[w]}`);
+      }
+      if (lines) {
         lines.push(`${STAND_IN} ${dict.total - givenFreq}`); // (jieba's total: the sum of its words' frequencies)
         jieba.loadDict(Buffer.from(lines.join('\n') + '\n'));
       }
