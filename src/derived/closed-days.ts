@@ -21,15 +21,16 @@ import type { Game, GameDay } from '../game/types.js';
 import { completeness } from '../store/completeness.js';
 import { derivedKey, readDerived, threadLogKey, writeDerived } from '../store/derived-cache.js';
 import { threadsDir } from '../store/store-file.js';
-import { threadPosts, type SlicePost } from '../store/slice.js';
-import type { Completeness, StoreData } from '../store/types.js';
-import { countingGaps, threadReads, withStore, type ThreadRead } from '../store/with-store.js';
+import { threadPosts, toSlicePost, type SlicePost } from '../store/slice.js';
+import type { Completeness, StoreData, StoredPost } from '../store/types.js';
+import { countingGaps, threadReads, withCountingStore, withStore, type ThreadRead } from '../store/with-store.js';
 import { successionCandidates, successionPatternsKey } from '../votes/succession.js';
 import {
-  badgePath, closedFromPosts, earlierClosedDays, electionThreads, handoverFor, handoverThreads, outcomeOf, postsFromStore, postThreadsForTally, sheriffStart, tallyDay,
+  badgePath, closedFromPosts, earlierClosedDays, electionThreads, handoverFor, handoverThreads, outcomeOf, postsFromStore, postThreadsForTally, sheriffStart, tallyDay, threadsForTally,
   type ClosedOutcome, type ClosedOutcomes, type PostsOf,
 } from '../votes/tally.js';
 import { timeSpan } from '../votes/time.js';
+import { ballotPosts } from './ballot-posts.js';
 import type { TallyResult } from '../votes/types.js';
 
 /** The game as far as a count depends on it: everything but where its files are. */
@@ -284,15 +285,45 @@ export async function closedOutcomes(
  */
 export async function tallyFromStore(
   game: Game, store: StoreData, day: number, incomplete: readonly Completeness[],
-  opts: { at?: number; rules?: boolean; allowIncomplete?: boolean } = {},
+  opts: { at?: number; rules?: boolean; allowIncomplete?: boolean; discussionBallots?: readonly StoredPost[] } = {},
 ): Promise<TallyResult> {
   const counted = withKnownUids(game, store.users);
   const posts = postsFromStore(store);
   const read = await closedOutcomes(counted, day, store, { at: opts.at, loadedPosts: posts });
   const gaps = withHandoverGaps(game, incomplete, read, opts.allowIncomplete);
-  const result = tallyDay(counted, posts, day, { at: opts.at, rules: opts.rules, closed: read.closed });
+  const discussionBallots = opts.discussionBallots?.map((sp) => toSlicePost(store.forum, sp));
+  const result = tallyDay(counted, posts, day, { at: opts.at, rules: opts.rules, closed: read.closed, discussionBallots });
   if (gaps.length) result.incomplete = gaps;
   return result;
+}
+
+/**
+ * Day `day`'s count as `bansha tally` and `watch` make it from the store (checked as withCountingStore
+ * checks it, then tallyFromStore), handed to `use` with the store it was counted from: the day's
+ * discussion thread, which the count reads for misplaced ballots alone, is read as its ballot posts
+ * (ballot-posts.ts) instead of opened; day 1's vote thread not opened while its saved outcome vouches for it.
+ */
+export async function countFromStore<T>(
+  game: Game, day: number, opts: { at?: number; rules?: boolean; allowIncomplete?: boolean },
+  use: (result: TallyResult, store: StoreData) => T | Promise<T>,
+): Promise<T> {
+  const tids = threadsForTally(game, day, { rules: opts.rules });
+  const vouched = (users: Readonly<Record<string, number>>) => vouchedElection(game, day, users, { rules: opts.rules });
+  const apart = misplacedOnly(game, day, tids, opts.rules);
+  const ballots = apart === null ? null : await ballotPosts(game.storePath, apart);
+  return withCountingStore(game, { tids, allowIncomplete: opts.allowIncomplete, vouched, apart: ballots ? new Map([[apart!, ballots.read]]) : undefined }, async (store, checked) =>
+    use(await tallyFromStore(game, store, day, checked, { ...opts, discussionBallots: ballots?.posts }), store));
+}
+
+/**
+ * The day's discussion thread when a count of the day reads it for misplaced ballots alone (tally.ts
+ * postThreadsForTally: not also a vote or process thread) in a store with thread logs; else null.
+ */
+function misplacedOnly(game: Game, day: number, tids: readonly number[], rules?: boolean): number | null {
+  const d = findDay(game, day);
+  const tid = d.discussion?.tid;
+  if (rules || tid === undefined || !tids.includes(tid) || !fs.existsSync(threadsDir(game.storePath))) return null;
+  return d.votes.some((v) => v.tid === tid) || game.process?.tid === tid ? null : tid;
 }
 
 /** A count's incomplete threads (`incomplete`, of its own) with its handovers' threads, checked as its own are (refused unless allowIncomplete). */

@@ -56,6 +56,11 @@ export interface TallyOptions {
    * (src/derived/closed-days.ts keeps them between runs); default: each such day tallied again from `posts`.
    */
   closed?: ClosedOutcomes;
+  /**
+   * The discussion thread's posts whose text may hold a ballot (ballot.ts mayHoldBallot), when the caller
+   * read only those (src/derived/ballot-posts.ts): all misplacedBallots reads of it. Default: its posts.
+   */
+  discussionBallots?: readonly SlicePost[];
 }
 
 /** What a closed day's count decided, all that later days read of it: the sheriff elected, the player voted out. */
@@ -180,7 +185,7 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
   const votePosts = kind === 'rule' ? posts(tid) : d.votes.flatMap((v) => posts(v.tid));
   const ballots = selectBallots({ game, day: d, posts: votePosts, context, countAt, accelerated, usedRules });
   const misplaced = kind === 'rule' ? [] : misplacedBallots(game, d, [
-    ...(d.discussion ? [{ thread: 'discussion' as const, posts: posts(d.discussion.tid) }] : []),
+    ...(d.discussion ? [{ thread: 'discussion' as const, posts: opts.discussionBallots ? seatPosts(game, opts.discussionBallots).posts : posts(d.discussion.tid) }] : []),
     ...(game.process ? [{ thread: 'process' as const, posts: posts(game.process.tid) }] : []),
   ].map((t) => ({ ...t, posts: t.posts.filter((p) => p.at <= countAt) })), context);
   applyWeights(ballots, sheriff, rules.sheriffWeight);
