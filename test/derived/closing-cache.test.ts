@@ -14,7 +14,8 @@ import { synthGame, gamePage } from '../../src/bench/synth-game.js';
 import { closingDay, storedPostLinks } from '../../src/close/closing-day.js';
 import { dayHtml } from '../../src/close/day-html.js';
 import { carriedForward } from '../../src/close/carried.js';
-import { closedInStore, closedOutcomes, tallyFromStore, vouchedElection } from '../../src/derived/closed-days.js';
+import { ballotPosts } from '../../src/derived/ballot-posts.js';
+import { closedInStore, closedOutcomes, countFromStore, tallyFromStore, vouchedElection } from '../../src/derived/closed-days.js';
 import { beforeReport, closingDayFromStore, reportInputs, reportThreads } from '../../src/derived/closing-inputs.js';
 import { wordingMemo } from '../../src/derived/wording-hits.js';
 import { loadGame, parseGame } from '../../src/game/game-file.js';
@@ -28,7 +29,10 @@ import { derivedDir, derivedKey, readDerived, threadLogKey, writeDerived } from 
 import { emptyStore, openStore } from '../../src/store/index.js';
 import { digestThread, threadDigests } from '../../src/store/thread-digest.js';
 import type { StoreData } from '../../src/store/types.js';
-import { withCountingStore } from '../../src/store/with-store.js';
+import { threadReads, withCountingStore } from '../../src/store/with-store.js';
+import { fullEntry, logLine, readLog, writeFileAtomic } from '../../src/store/thread-log.js';
+import { threadLogPath } from '../../src/store/store-file.js';
+import { mayHoldBallot } from '../../src/votes/ballot.js';
 import { handoverThreads, postsFromStore, tallyDay, threadsForTally } from '../../src/votes/tally.js';
 import { demoStore, FIXTURES, recordFetched, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
 
@@ -116,6 +120,15 @@ describe('the captured games: every day, cache cold and warm, as when every thre
       const game = await make();
       for (const d of [...game.days].reverse()) await expectSame(game, d.day); // cold: the latest day first
       for (const d of game.days) await expectSame(game, d.day); // warm
+      // the tally as `bansha tally` makes it (the discussion read as its ballot posts), as when every thread is opened
+      for (const rules of game.rules.wuhui ? [false, true] : [false]) {
+        for (const d of game.days) {
+          if (!game.rules.publicVote || (rules ? !d.rules : !d.vote)) continue;
+          const opts = { rules, allowIncomplete: true };
+          const want = await withCountingStore(game, { tids: threadsForTally(game, d.day, opts), ...opts }, async (store, checked) => renderTallyJson(await tallyFromStore(game, store, d.day, checked, opts)));
+          for (const round of ['cold', 'warm']) expect(await countFromStore(game, d.day, opts, renderTallyJson), `day ${d.day} ${round}`).toBe(want);
+        }
+      }
     }, 60_000);
   }
 });
@@ -273,6 +286,92 @@ describe('a synthetic 10-day store', () => {
     await store.close();
     await expect(tally()).rejects.toMatchObject({ exitCode: 3, message: expect.stringContaining(String(d1vote)) });
     expect(vouchedElection(copy, 10, all.data.users)).toEqual(new Set());
+  }, 60_000);
+
+  test("tally: the day's discussion thread read as its ballot posts, kept as of where its log was replayed to — cold, warm, grown, edited, compacted, damaged — counts as read in full", async () => {
+    const copy = await onDisk('synth-ballots', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
+    const d10 = findDay(copy, 10);
+    const tid = d10.discussion!.tid;
+    const log = threadLogPath(copy.storePath, tid);
+    const kept = path.join(derivedDir(copy.storePath), `ballots-${tid}.json`);
+    const tally = (opts: { allowIncomplete?: boolean } = {}) => countFromStore(copy, 10, opts, (r, store) => ({ json: renderTallyJson(r), opened: Object.keys(store.threads).map(Number) }));
+    /** The tally and the ballot posts as when every thread is opened (the discussion's posts all parsed). */
+    const inFull = async (opts: { allowIncomplete?: boolean } = {}) => {
+      const all = await openStore(copy.storePath, { lock: false });
+      const posts = Object.values(all.data.posts).filter((sp) => sp.tid === tid && mayHoldBallot(sp.versions.at(-1)!.post.text)).sort((a, b) => a.pid - b.pid);
+      const json = await withCountingStore(copy, { tids: threadsForTally(copy, 10), ...opts }, async (store, checked) => renderTallyJson(await tallyFromStore(copy, store, 10, checked, opts)));
+      return { json, ballots: { posts, read: threadReads(all.data, [tid])[0] } };
+    };
+    const expectAsInFull = async () => {
+      const want = await inFull();
+      const got = await tally();
+      expect(got.json).toBe(want.json);
+      expect(got.opened).not.toContain(tid);
+      expect(await ballotPosts(copy.storePath, tid)).toEqual(want.ballots);
+      return JSON.parse(got.json);
+    };
+    /** Marks a kept post's text in the derived file (as saved), so a read that went on from it shows. */
+    const mark = () => {
+      const [head, json] = fs.readFileSync(kept, 'utf8').split('\n');
+      const value = JSON.parse(json);
+      value.posts[0].versions.at(-1).post.text += ' marked';
+      writeDerived(copy.storePath, `ballots-${tid}`, head.split(' ')[0], value);
+    };
+    const markedRead = async () => (await ballotPosts(copy.storePath, tid)).posts[0].versions.at(-1)!.post.text.endsWith(' marked');
+
+    await expectAsInFull(); // cold: replayed from the start, saved
+    expect(fs.existsSync(kept)).toBe(true);
+    const saved = fs.readFileSync(kept, 'utf8');
+    await expectAsInFull(); // warm: nothing new in the log, nothing saved again
+    expect(fs.readFileSync(kept, 'utf8')).toBe(saved);
+    mark();
+    expect(await markedRead()).toBe(true); // (the log's lines before the point are not parsed again)
+
+    // a ballot posted in the discussion during the day (by the thread's last poster, a player): a misplaced ballot, read from the line appended
+    await addPost(copy, tid, d10.opens + 7_200_000, `投票对象：${copy.players[5]}\n投票理由：发错帖了`);
+    expect(await markedRead()).toBe(true);
+    fs.rmSync(kept);
+    const grown = await expectAsInFull();
+    expect(grown.misplaced.map((m: { tid: number }) => m.tid)).toContain(tid);
+
+    // a kept post edited so that it holds no ballot (a new version), and a post added without 票
+    const store = await openStore(copy.storePath, { threads: [tid] });
+    const ballotShaped = Object.values(store.data.posts).filter((sp) => mayHoldBallot(sp.versions.at(-1)!.post.text)).sort((a, b) => b.pid - a.pid)[0];
+    const v = ballotShaped.versions.at(-1)!;
+    ballotShaped.versions.push({ ...v, hash: 'edited', post: { ...v.post, text: '改了，没有了' } });
+    await store.write();
+    await store.close();
+    await addPost(copy, tid, d10.opens + 7_300_000, '只是聊天');
+    const edited = await expectAsInFull();
+    expect(edited.misplaced).toEqual(grown.misplaced.filter((m: { pid: number }) => m.pid !== ballotShaped.pid));
+
+    // the log rewritten as one line (a compaction: another file renamed in): replayed from its start
+    mark();
+    const whole = (await readLog(log))!;
+    await writeFileAtomic(log, logLine(fullEntry(whole)), { backup: true });
+    expect(await markedRead()).toBe(false);
+    await expectAsInFull();
+
+    // a damaged derived file: only a replay from the start
+    fs.writeFileSync(kept, fs.readFileSync(kept, 'utf8').slice(0, 200));
+    await expectAsInFull();
+
+    // a page of the discussion lost: refused as when it is opened, listed when allowed
+    const lossy = await openStore(copy.storePath, { threads: [tid] });
+    delete lossy.data.threads[String(tid)].pages['2'];
+    await lossy.write();
+    await lossy.close();
+    const refusal = await withCountingStore(copy, { tids: threadsForTally(copy, 10) }, () => null).catch((e: Error) => e);
+    await expect(tally()).rejects.toMatchObject({ exitCode: 3, message: (refusal as Error).message });
+    const allowed = await tally({ allowIncomplete: true });
+    expect(allowed.json).toBe((await inFull({ allowIncomplete: true })).json);
+    expect(JSON.parse(allowed.json).incomplete).toEqual([expect.objectContaining({ tid })]);
+
+    // a damaged line appended after the point: refused as openStore refuses the log, naming the line
+    fs.appendFileSync(log, '{"p":[]} 0000000000000000\n');
+    const damaged = await openStore(copy.storePath, { lock: false, threads: [tid] }).catch((e: Error) => e);
+    expect(damaged).toMatchObject({ exitCode: 3 });
+    await expect(tally({ allowIncomplete: true })).rejects.toMatchObject({ exitCode: 3, message: (damaged as Error).message });
   }, 60_000);
 
   test('the process thread growing after the closed days leaves their outcomes standing; a post of their time, or one naming a successor, has them counted again', async () => {
