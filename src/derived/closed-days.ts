@@ -124,13 +124,13 @@ export interface EarlierDays {
  * What a count of `day` (as of `at`) reads of the days before it, for `tallyDay`'s `closed` option: from
  * the derived files when their keys still hold, else counted again from the store and saved. `loaded`
  * holds the count's own threads (not read again for the handovers; `loadedPosts`: the count's view of
- * them, not made twice). `reads`: how the threads of the count's own handovers are stored — the caller
+ * them, not made twice; `loadedLogs`: their logs' keys, taken before they were read). `reads`: how the threads of the count's own handovers are stored — the caller
  * checks them as it checks its own (with-store.ts countingGaps). `outcomesOnly`: day `day` itself is not
  * counted (the elevator: the closed days' results only), so its handovers are not read. `game` is the
  * game as counted (withKnownUids applied).
  */
 export async function closedOutcomes(
-  game: Game, day: number, loaded: StoreData, opts: { at?: number; loadedPosts?: PostsOf; outcomesOnly?: boolean } = {},
+  game: Game, day: number, loaded: StoreData, opts: { at?: number; loadedPosts?: PostsOf; loadedLogs?: ReadonlyMap<number, string | null>; outcomesOnly?: boolean } = {},
 ): Promise<EarlierDays> {
   // A version-1 store (one file, not yet migrated by a crawl) has no thread logs to key on: nothing saved.
   const keyed = fs.existsSync(threadsDir(game.storePath));
@@ -152,23 +152,31 @@ export async function closedOutcomes(
     }, missing);
   };
 
-  /** A thread's handover candidates: from a thread at hand, the derived file, or its log (one thread at a time, then let go). */
+  /**
+   * A thread's handover candidates: from a thread read in full here, the derived file, or the thread at
+   * hand in `loaded` or else its log (one thread at a time, then let go). A loaded thread's derived file
+   * is used and made only under its log's key taken before it was read (`loadedLogs`: a key taken after
+   * might be a later write's).
+   */
   const readCandidates = async (tid: number): Promise<void> => {
     if (candidates.has(tid)) return;
-    const at = full.get(tid) ?? (loaded.threads[String(tid)] ? { posts: fromLoaded(tid), read: threadReads(loaded, [tid])[0] } : null);
-    if (at) {
-      candidates.set(tid, { ...at, posts: successionCandidates(game, at.posts) });
+    const inFull = full.get(tid);
+    if (inFull) {
+      candidates.set(tid, { ...inFull, posts: successionCandidates(game, inFull.posts) });
       return;
     }
-    const log = logKey(tid);
+    const atHand = Boolean(loaded.threads[String(tid)]);
+    const log = atHand ? opts.loadedLogs?.get(tid) : logKey(tid);
     const key = derivedKey({ succession: tid, log, patterns: successionPatternsKey(game) });
-    const saved = log === null ? undefined : readDerived<Omit<Read, 'log'>>(game.storePath, `succession-${tid}`, key);
+    const saved = log == null ? undefined : readDerived<Omit<Read, 'log'>>(game.storePath, `succession-${tid}`, key);
     if (saved) {
       candidates.set(tid, { ...saved, log });
       return;
     }
-    const value = await withStore(game, (store) => ({ posts: successionCandidates(game, threadPosts(store, tid)), read: threadReads(store, [tid])[0] }), [tid]);
-    if (log !== null) writeDerived(game.storePath, `succession-${tid}`, key, value);
+    const value = atHand
+      ? { posts: successionCandidates(game, fromLoaded(tid)), read: threadReads(loaded, [tid])[0] }
+      : await withStore(game, (store) => ({ posts: successionCandidates(game, threadPosts(store, tid)), read: threadReads(store, [tid])[0] }), [tid]);
+    if (log != null) writeDerived(game.storePath, `succession-${tid}`, key, value);
     candidates.set(tid, { ...value, log });
   };
 
@@ -285,11 +293,11 @@ export async function closedOutcomes(
  */
 export async function tallyFromStore(
   game: Game, store: StoreData, day: number, incomplete: readonly Completeness[],
-  opts: { at?: number; rules?: boolean; allowIncomplete?: boolean; discussionBallots?: readonly StoredPost[] } = {},
+  opts: { at?: number; rules?: boolean; allowIncomplete?: boolean; discussionBallots?: readonly StoredPost[]; loadedLogs?: ReadonlyMap<number, string | null> } = {},
 ): Promise<TallyResult> {
   const counted = withKnownUids(game, store.users);
   const posts = postsFromStore(store);
-  const read = await closedOutcomes(counted, day, store, { at: opts.at, loadedPosts: posts });
+  const read = await closedOutcomes(counted, day, store, { at: opts.at, loadedPosts: posts, loadedLogs: opts.loadedLogs });
   const gaps = withHandoverGaps(game, incomplete, read, opts.allowIncomplete);
   const discussionBallots = opts.discussionBallots?.map((sp) => toSlicePost(store.forum, sp));
   const result = tallyDay(counted, posts, day, { at: opts.at, rules: opts.rules, closed: read.closed, discussionBallots });
@@ -311,8 +319,10 @@ export async function countFromStore<T>(
   const vouched = (users: Readonly<Record<string, number>>) => vouchedElection(game, day, users, { rules: opts.rules });
   const apart = misplacedOnly(game, day, tids, opts.rules);
   const ballots = apart === null ? null : await ballotPosts(game.storePath, apart);
+  // (the keys of the logs about to be opened: their handover candidates are kept under them)
+  const loadedLogs = fs.existsSync(threadsDir(game.storePath)) ? new Map(tids.map((t) => [t, threadLogKey(game.storePath, t)])) : undefined;
   return withCountingStore(game, { tids, allowIncomplete: opts.allowIncomplete, vouched, apart: ballots ? new Map([[apart!, ballots.read]]) : undefined }, async (store, checked) =>
-    use(await tallyFromStore(game, store, day, checked, { ...opts, discussionBallots: ballots?.posts }), store));
+    use(await tallyFromStore(game, store, day, checked, { ...opts, discussionBallots: ballots?.posts, loadedLogs }), store));
 }
 
 /**
