@@ -526,6 +526,42 @@ describe('a synthetic 10-day store', () => {
     expect(JSON.stringify(after, null, 2) + '\n').toEqual(renderTallyJson({ ...tallyDay(counted, postsFromStore(all.data), 10) }));
   }, 60_000);
 
+  test("the process thread's handover candidates kept under its log's key: a successor named there after a tally is read by the next, as when read in full", async () => {
+    const { game: g, elected, dep, threads } = await sheriffLeaves('synth-process-successor');
+    const processTid = g.process!.tid;
+    expect(threads).toContain(processTid);
+    const tally = () => countFromStore(g, 10, {}, renderTallyJson);
+    const inFull = async () => {
+      const all = await openStore(g.storePath, { lock: false });
+      return renderTallyJson(tallyDay(withKnownUids(g, all.data.users), postsFromStore(all.data), 10));
+    };
+    expect(await tally()).toBe(await inFull()); // cold: the closed days counted (the process thread read in full there)
+    const kept = path.join(derivedDir(g.storePath), `succession-${processTid}.json`);
+    expect(await tally()).toBe(await inFull()); // warm: the candidates of the opened process thread kept
+    expect(fs.existsSync(kept)).toBe(true);
+    const stamp = fs.statSync(kept).mtimeMs;
+    expect(await tally()).toBe(await inFull()); // and read back
+    expect(fs.statSync(kept).mtimeMs).toBe(stamp);
+    const successor = g.players.find((p) => p !== elected && !g.events.some((e) => e.player === p))!;
+    const store = await openStore(g.storePath, { threads: [processTid] });
+    const last = Object.values(store.data.posts).sort((a, b) => b.pid - a.pid)[0];
+    const v = last.versions[last.versions.length - 1];
+    const pid = 9_200_000;
+    store.data.posts[String(pid)] = { ...last, pid, versions: [{ ...v, post: { ...v.post, pid, floor: (v.post.floor ?? 0) + 1, author: g.directors[0], authorId: null, text: `警徽移交给 ${successor}`, postedAt: new Date(dep.at + 60_000).toISOString() } }] };
+    await store.write();
+    await store.close();
+    const after = await tally();
+    expect(JSON.parse(after).sheriff).toBe(successor);
+    expect(after).toBe(await inFull());
+    expect(await tally()).toBe(after);
+    // the kept candidates emptied under the same key: read (the badge not passed), until the log changes
+    const [head, json] = fs.readFileSync(kept, 'utf8').split('\n');
+    writeDerived(g.storePath, `succession-${processTid}`, head.split(' ')[0], { ...JSON.parse(json), posts: [] });
+    expect(JSON.parse(await tally()).sheriff).not.toBe(successor);
+    await addPost(g, processTid, findDay(g, 10).opens + 60_000, '只是聊天'); // no closed day's business
+    expect(await tally()).toBe(await inFull());
+  }, 60_000);
+
   test("a handover thread crawled incompletely: the tally refuses naming it, or counts it as incomplete when allowed", async () => {
     const { game: gap, threads } = await sheriffLeaves('synth-gap');
     const tid = threads.find((t) => !day10Threads(gap).includes(t))!;
