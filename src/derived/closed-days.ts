@@ -30,7 +30,7 @@ import {
   type ClosedOutcome, type ClosedOutcomes, type PostsOf,
 } from '../votes/tally.js';
 import { timeSpan } from '../votes/time.js';
-import { ballotPosts } from './ballot-posts.js';
+import { ballotShaped, inWindow, keptPosts, type Keep, type KeptPosts } from './kept-posts.js';
 import type { TallyResult } from '../votes/types.js';
 
 /** The game as far as a count depends on it: everything but where its files are. */
@@ -293,23 +293,24 @@ export async function closedOutcomes(
  */
 export async function tallyFromStore(
   game: Game, store: StoreData, day: number, incomplete: readonly Completeness[],
-  opts: { at?: number; rules?: boolean; allowIncomplete?: boolean; discussionBallots?: readonly StoredPost[]; loadedLogs?: ReadonlyMap<number, string | null> } = {},
+  opts: { at?: number; rules?: boolean; allowIncomplete?: boolean; partOf?: ReadonlyMap<number, readonly StoredPost[]>; loadedLogs?: ReadonlyMap<number, string | null> } = {},
 ): Promise<TallyResult> {
   const counted = withKnownUids(game, store.users);
   const posts = postsFromStore(store);
   const read = await closedOutcomes(counted, day, store, { at: opts.at, loadedPosts: posts, loadedLogs: opts.loadedLogs });
   const gaps = withHandoverGaps(game, incomplete, read, opts.allowIncomplete);
-  const discussionBallots = opts.discussionBallots?.map((sp) => toSlicePost(store.forum, sp));
-  const result = tallyDay(counted, posts, day, { at: opts.at, rules: opts.rules, closed: read.closed, discussionBallots });
+  const partOf = opts.partOf && new Map([...opts.partOf].map(([tid, part]) => [tid, part.map((sp) => toSlicePost(store.forum, sp))]));
+  const result = tallyDay(counted, posts, day, { at: opts.at, rules: opts.rules, closed: read.closed, partOf });
   if (gaps.length) result.incomplete = gaps;
   return result;
 }
 
 /**
  * Day `day`'s count as `bansha tally` and `watch` make it from the store (checked as withCountingStore
- * checks it, then tallyFromStore), handed to `use` with the store it was counted from: the day's
- * discussion thread, which the count reads for misplaced ballots alone, is read as its ballot posts
- * (ballot-posts.ts) instead of opened; day 1's vote thread not opened while its saved outcome vouches for it.
+ * checks it, then tallyFromStore), handed to `use` with the store it was counted from: the threads the
+ * count reads only in part — the day's discussion (misplaced ballots), the process thread (the day's
+ * window) — read as their kept posts (kept-posts.ts) instead of opened; day 1's vote thread not opened
+ * while its saved outcome vouches for it.
  */
 export async function countFromStore<T>(
   game: Game, day: number, opts: { at?: number; rules?: boolean; allowIncomplete?: boolean },
@@ -317,23 +318,32 @@ export async function countFromStore<T>(
 ): Promise<T> {
   const tids = threadsForTally(game, day, { rules: opts.rules });
   const vouched = (users: Readonly<Record<string, number>>) => vouchedElection(game, day, users, { rules: opts.rules });
-  const apart = misplacedOnly(game, day, tids, opts.rules);
-  const ballots = apart === null ? null : await ballotPosts(game.storePath, apart);
+  const parts = new Map<number, KeptPosts>();
+  for (const [tid, keep] of readInPart(game, day, tids, opts.rules)) parts.set(tid, await keptPosts(game.storePath, tid, keep));
   // (the keys of the logs about to be opened: their handover candidates are kept under them)
-  const loadedLogs = fs.existsSync(threadsDir(game.storePath)) ? new Map(tids.map((t) => [t, threadLogKey(game.storePath, t)])) : undefined;
-  return withCountingStore(game, { tids, allowIncomplete: opts.allowIncomplete, vouched, apart: ballots ? new Map([[apart!, ballots.read]]) : undefined }, async (store, checked) =>
-    use(await tallyFromStore(game, store, day, checked, { ...opts, discussionBallots: ballots?.posts, loadedLogs }), store));
+  const loadedLogs = fs.existsSync(threadsDir(game.storePath)) ? new Map(tids.filter((t) => !parts.has(t)).map((t) => [t, threadLogKey(game.storePath, t)])) : undefined;
+  const apart = new Map([...parts].map(([tid, p]) => [tid, p.read]));
+  const partOf = new Map([...parts].map(([tid, p]) => [tid, p.posts]));
+  return withCountingStore(game, { tids, allowIncomplete: opts.allowIncomplete, vouched, apart }, async (store, checked) =>
+    use(await tallyFromStore(game, store, day, checked, { ...opts, partOf, loadedLogs }), store));
 }
 
 /**
- * The day's discussion thread when a count of the day reads it for misplaced ballots alone (tally.ts
- * postThreadsForTally: not also a vote or process thread) in a store with thread logs; else null.
+ * Of the threads `tids` a count of `day` reads, those it reads only in part, with what it keeps of each
+ * (tally.ts postThreadsForTally): the discussion thread for misplaced ballots, the process thread for the
+ * day's acceleration and misplaced ballots — each when it is no vote thread of the day nor the other —
+ * in a store with thread logs.
  */
-function misplacedOnly(game: Game, day: number, tids: readonly number[], rules?: boolean): number | null {
+function readInPart(game: Game, day: number, tids: readonly number[], rules?: boolean): Map<number, Keep> {
   const d = findDay(game, day);
-  const tid = d.discussion?.tid;
-  if (rules || tid === undefined || !tids.includes(tid) || !fs.existsSync(threadsDir(game.storePath))) return null;
-  return d.votes.some((v) => v.tid === tid) || game.process?.tid === tid ? null : tid;
+  const out = new Map<number, Keep>();
+  if (rules || !fs.existsSync(threadsDir(game.storePath))) return out;
+  const discussion = d.discussion?.tid;
+  const process = game.process?.tid;
+  const own = (tid: number | undefined): tid is number => tid !== undefined && tids.includes(tid) && !d.votes.some((v) => v.tid === tid) && discussion !== process;
+  if (own(discussion)) out.set(discussion, ballotShaped);
+  if (own(process)) out.set(process, inWindow(d));
+  return out;
 }
 
 /** A count's incomplete threads (`incomplete`, of its own) with its handovers' threads, checked as its own are (refused unless allowIncomplete). */

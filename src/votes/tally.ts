@@ -57,10 +57,11 @@ export interface TallyOptions {
    */
   closed?: ClosedOutcomes;
   /**
-   * The discussion thread's posts whose text may hold a ballot (ballot.ts mayHoldBallot), when the caller
-   * read only those (src/derived/ballot-posts.ts): all misplacedBallots reads of it. Default: its posts.
+   * Threads the caller read only in part (src/derived/kept-posts.ts), each with the posts the count reads
+   * of it: the discussion thread's that may hold a ballot, the process thread's of the day's window.
+   * Only with `closed` (the closed days' counts read those threads whole).
    */
-  discussionBallots?: readonly SlicePost[];
+  partOf?: ReadonlyMap<number, readonly SlicePost[]>;
 }
 
 /** What a closed day's count decided, all that later days read of it: the sheriff elected, the player voted out. */
@@ -136,7 +137,8 @@ export function electionThreads(game: Game, day: number): number[] {
 export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: TallyOptions = {}): TallyResult {
   const d = findDay(game, day);
   // Posts as the seats see them: a substitute's or renamed account's posts are its seat's (roster.ts).
-  const posts: PostsOf = (tid) => seatPosts(game, postsAsStored(tid)).posts;
+  if (opts.partOf && !opts.closed) throw new Error('a count of threads read in part needs the closed days given');
+  const posts: PostsOf = (tid) => seatPosts(game, opts.partOf?.get(tid) ?? postsAsStored(tid)).posts;
   const rules = game.rules;
   const countAt = Math.min(opts.at ?? d.closes, d.closes);
   const zone = game.timezone;
@@ -185,7 +187,7 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
   const votePosts = kind === 'rule' ? posts(tid) : d.votes.flatMap((v) => posts(v.tid));
   const ballots = selectBallots({ game, day: d, posts: votePosts, context, countAt, accelerated, usedRules });
   const misplaced = kind === 'rule' ? [] : misplacedBallots(game, d, [
-    ...(d.discussion ? [{ thread: 'discussion' as const, posts: opts.discussionBallots ? seatPosts(game, opts.discussionBallots).posts : posts(d.discussion.tid) }] : []),
+    ...(d.discussion ? [{ thread: 'discussion' as const, posts: posts(d.discussion.tid) }] : []),
     ...(game.process ? [{ thread: 'process' as const, posts: posts(game.process.tid) }] : []),
   ].map((t) => ({ ...t, posts: t.posts.filter((p) => p.at <= countAt) })), context);
   applyWeights(ballots, sheriff, rules.sheriffWeight);

@@ -14,7 +14,7 @@ import { synthGame, gamePage } from '../../src/bench/synth-game.js';
 import { closingDay, storedPostLinks } from '../../src/close/closing-day.js';
 import { dayHtml } from '../../src/close/day-html.js';
 import { carriedForward } from '../../src/close/carried.js';
-import { ballotPosts } from '../../src/derived/ballot-posts.js';
+import { ballotShaped, inWindow, keptPosts } from '../../src/derived/kept-posts.js';
 import { closedInStore, closedOutcomes, countFromStore, tallyFromStore, vouchedElection } from '../../src/derived/closed-days.js';
 import { beforeReport, closingDayFromStore, reportInputs, reportThreads } from '../../src/derived/closing-inputs.js';
 import { wordingMemo } from '../../src/derived/wording-hits.js';
@@ -28,7 +28,7 @@ import { renderTallyJson } from '../../src/render/tally-json.js';
 import { derivedDir, derivedKey, readDerived, threadLogKey, writeDerived } from '../../src/store/derived-cache.js';
 import { emptyStore, openStore } from '../../src/store/index.js';
 import { digestThread, threadDigests } from '../../src/store/thread-digest.js';
-import type { StoreData } from '../../src/store/types.js';
+import type { StoreData, StoredPost } from '../../src/store/types.js';
 import { threadReads, withCountingStore } from '../../src/store/with-store.js';
 import { fullEntry, logLine, readLog, writeFileAtomic } from '../../src/store/thread-log.js';
 import { threadLogPath } from '../../src/store/store-file.js';
@@ -292,22 +292,34 @@ describe('a synthetic 10-day store', () => {
     const copy = await onDisk('synth-ballots', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
     const d10 = findDay(copy, 10);
     const tid = d10.discussion!.tid;
+    const processTid = copy.process!.tid;
     const log = threadLogPath(copy.storePath, tid);
-    const kept = path.join(derivedDir(copy.storePath), `ballots-${tid}.json`);
+    const kept = path.join(derivedDir(copy.storePath), `kept-ballots-${tid}.json`);
     const tally = (opts: { allowIncomplete?: boolean } = {}) => countFromStore(copy, 10, opts, (r, store) => ({ json: renderTallyJson(r), opened: Object.keys(store.threads).map(Number) }));
     /** The tally and the ballot posts as when every thread is opened (the discussion's posts all parsed). */
     const inFull = async (opts: { allowIncomplete?: boolean } = {}) => {
       const all = await openStore(copy.storePath, { lock: false });
-      const posts = Object.values(all.data.posts).filter((sp) => sp.tid === tid && mayHoldBallot(sp.versions.at(-1)!.post.text)).sort((a, b) => a.pid - b.pid);
+      const ofThread = (t: number, keeps: (sp: StoredPost) => boolean) => Object.values(all.data.posts).filter((sp) => sp.tid === t && keeps(sp)).sort((a, b) => a.pid - b.pid);
       const json = await withCountingStore(copy, { tids: threadsForTally(copy, 10), ...opts }, async (store, checked) => renderTallyJson(await tallyFromStore(copy, store, 10, checked, opts)));
-      return { json, ballots: { posts, read: threadReads(all.data, [tid])[0] } };
+      const span = (sp: StoredPost) => { const c = sp.versions.at(-1)!.post; return { lo: Date.parse(c.postedAt) - (c.timeEarliest ? 1e9 : 0), hi: Date.parse(c.postedAt) + 60_000 }; };
+      return {
+        json,
+        ballots: { posts: ofThread(tid, (sp) => mayHoldBallot(sp.versions.at(-1)!.post.text)), read: threadReads(all.data, [tid])[0] },
+        // (the day's window, with a minute's and a relative time's slack either side: no post of the day left out)
+        window: { posts: ofThread(processTid, (sp) => span(sp).hi >= d10.opens && span(sp).lo < d10.closes), read: threadReads(all.data, [processTid])[0] },
+      };
     };
     const expectAsInFull = async () => {
       const want = await inFull();
       const got = await tally();
       expect(got.json).toBe(want.json);
       expect(got.opened).not.toContain(tid);
-      expect(await ballotPosts(copy.storePath, tid)).toEqual(want.ballots);
+      expect(got.opened).not.toContain(processTid);
+      expect(await keptPosts(copy.storePath, tid, ballotShaped)).toEqual(want.ballots);
+      const window = await keptPosts(copy.storePath, processTid, inWindow(d10));
+      expect(window.read).toEqual(want.window.read);
+      expect(want.window.posts.length).toBeGreaterThan(0);
+      for (const sp of want.window.posts) expect(window.posts).toContainEqual(sp);
       return JSON.parse(got.json);
     };
     /** Marks a kept post's text in the derived file (as saved), so a read that went on from it shows. */
@@ -315,9 +327,9 @@ describe('a synthetic 10-day store', () => {
       const [head, json] = fs.readFileSync(kept, 'utf8').split('\n');
       const value = JSON.parse(json);
       value.posts[0].versions.at(-1).post.text += ' marked';
-      writeDerived(copy.storePath, `ballots-${tid}`, head.split(' ')[0], value);
+      writeDerived(copy.storePath, `kept-ballots-${tid}`, head.split(' ')[0], value);
     };
-    const markedRead = async () => (await ballotPosts(copy.storePath, tid)).posts[0].versions.at(-1)!.post.text.endsWith(' marked');
+    const markedRead = async () => (await keptPosts(copy.storePath, tid, ballotShaped)).posts[0].versions.at(-1)!.post.text.endsWith(' marked');
 
     await expectAsInFull(); // cold: replayed from the start, saved
     expect(fs.existsSync(kept)).toBe(true);
@@ -336,14 +348,20 @@ describe('a synthetic 10-day store', () => {
 
     // a kept post edited so that it holds no ballot (a new version), and a post added without 票
     const store = await openStore(copy.storePath, { threads: [tid] });
-    const ballotShaped = Object.values(store.data.posts).filter((sp) => mayHoldBallot(sp.versions.at(-1)!.post.text)).sort((a, b) => b.pid - a.pid)[0];
-    const v = ballotShaped.versions.at(-1)!;
-    ballotShaped.versions.push({ ...v, hash: 'edited', post: { ...v.post, text: '改了，没有了' } });
+    const shaped = Object.values(store.data.posts).filter((sp) => mayHoldBallot(sp.versions.at(-1)!.post.text)).sort((a, b) => b.pid - a.pid)[0];
+    const v = shaped.versions.at(-1)!;
+    shaped.versions.push({ ...v, hash: 'edited', post: { ...v.post, text: '改了，没有了' } });
     await store.write();
     await store.close();
     await addPost(copy, tid, d10.opens + 7_300_000, '只是聊天');
     const edited = await expectAsInFull();
-    expect(edited.misplaced).toEqual(grown.misplaced.filter((m: { pid: number }) => m.pid !== ballotShaped.pid));
+    expect(edited.misplaced).toEqual(grown.misplaced.filter((m: { pid: number }) => m.pid !== shaped.pid));
+
+    // an acceleration request in the process thread during the day, and a post there of day 9: read from the lines appended
+    await addPost(copy, processTid, d10.opens + 7_400_000, '申请加速');
+    await addPost(copy, processTid, findDay(copy, 9).opens + 60_000, '申请加速');
+    const asked = await expectAsInFull();
+    expect(asked.acceleration.requests.length).toBe(edited.acceleration.requests.length + 1); // (the day-9 post is none of its business)
 
     // the log rewritten as one line (a compaction: another file renamed in): replayed from its start
     mark();
