@@ -528,18 +528,19 @@ export interface ReplayedFrom {
 }
 
 /**
- * Thread `tid`'s log replayed for a reader that keeps only some posts (thread-log.ts replayPosts): from
- * `from` — a point an earlier replay reached, `from.thread` the record there — when the log still holds
- * it (see LogPoint), so only the lines appended since are parsed, else from the start. `start(resumed)`
- * is called before any post is handed over and gives the post sink (on a start from the beginning the
- * caller drops what it kept). Every line read is held to its checksum; a damaged log is refused as
- * openStore refuses it (damage after the point: the log is read again from its start, to name the line).
- * Null when the thread has no log.
+ * Thread `tid`'s log replayed for a reader that keeps only some posts (thread-log.ts replayPosts) or
+ * none (replayThreadRecord: the posts not parsed): from `from` — a point an earlier replay reached,
+ * `from.thread` the record there — when the log still holds it (see LogPoint), so only the lines appended
+ * since are read, else from the start. `start(resumed)` is called before any post is handed over and
+ * gives the post sink, or null for none (on a start from the beginning the caller drops what it kept).
+ * Every line read is held to its checksum; a damaged log is refused as openStore refuses it (damage after
+ * the point: the log is read again from its start, to name the line). Null when the thread has no log.
  */
 export async function replayThreadFrom(
   storePath: string, tid: number, from: { point: LogPoint; thread: StoredThread | null } | null,
-  start: (resumed: boolean) => (sp: StoredPost) => void,
+  start: (resumed: boolean) => ((sp: StoredPost) => void) | null,
 ): Promise<ReplayedFrom | null> {
+  const replay = (buf: Buffer, thread: StoredThread | null, put: ((sp: StoredPost) => void) | null) => (put ? replayPosts(buf, thread, put) : replayThreadRecord(buf, thread));
   const file = threadLogPath(path.resolve(storePath), tid);
   let h: fsp.FileHandle;
   try {
@@ -560,12 +561,12 @@ export async function replayThreadFrom(
       const buf = await readAt(h, at.offset - LINE_END, size - at.offset + LINE_END);
       if (buf.toString('latin1', 0, LINE_END) === ` ${at.sum}\n`) {
         const tail = buf.subarray(LINE_END);
-        const r = replayPosts(tail, from.thread, start(true));
+        const r = replay(tail, from.thread, start(true));
         if (!r.damage) return { thread: r.thread, point: r.goodBytes ? pointAt(tail, at.offset, r.goodBytes) : at, resumed: true };
       }
     }
     const buf = await readAt(h, 0, size);
-    const r = replayPosts(buf, null, start(false));
+    const r = replay(buf, null, start(false));
     if (r.damage) throw await damagedLogError(storePath, file, r.damage);
     return { thread: r.thread, point: pointAt(buf, 0, r.goodBytes), resumed: false };
   } finally {

@@ -189,9 +189,10 @@ export function replayPosts(buf: Buffer, thread: StoredThread | null, put: (sp: 
 /**
  * Replay a log's bytes for the thread's record only (title, page records…): what a command that shows
  * no post reads (the elevator). Every line is still held to its checksum, but its posts are not parsed.
+ * (`thread`: the record where the lines of `buf` take up, as replayPosts.)
  */
-export function replayThreadRecord(buf: Buffer): LogWalk & { thread: StoredThread | null } {
-  const state = { thread: null as StoredThread | null };
+export function replayThreadRecord(buf: Buffer, thread: StoredThread | null = null): LogWalk & { thread: StoredThread | null } {
+  const state = { thread };
   const walk = walkLog(buf, (start, end) => applyEntry(state, entryWithoutPosts(buf, start, end), () => undefined));
   return { thread: state.thread, ...walk };
 }

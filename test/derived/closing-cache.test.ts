@@ -31,7 +31,8 @@ import { digestThread, threadDigests } from '../../src/store/thread-digest.js';
 import type { StoreData, StoredPost } from '../../src/store/types.js';
 import { threadReads, withCountingStore } from '../../src/store/with-store.js';
 import { fullEntry, logLine, readLog, writeFileAtomic } from '../../src/store/thread-log.js';
-import { threadLogPath } from '../../src/store/store-file.js';
+import { readThreadRecords, threadLogPath } from '../../src/store/store-file.js';
+import { keptThreadRecords } from '../../src/derived/thread-records.js';
 import { mayHoldBallot } from '../../src/votes/ballot.js';
 import { handoverThreads, postsFromStore, tallyDay, threadsForTally } from '../../src/votes/tally.js';
 import { demoStore, FIXTURES, recordFetched, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
@@ -390,6 +391,46 @@ describe('a synthetic 10-day store', () => {
     const damaged = await openStore(copy.storePath, { lock: false, threads: [tid] }).catch((e: Error) => e);
     expect(damaged).toMatchObject({ exitCode: 3 });
     await expect(tally({ allowIncomplete: true })).rejects.toMatchObject({ exitCode: 3, message: (damaged as Error).message });
+  }, 60_000);
+
+  test("elevator: the day's thread records kept as of where their logs were replayed to — cold, warm, grown, compacted, damaged — are the records read off the logs", async () => {
+    const copy = await onDisk('synth-records', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
+    const d10 = findDay(copy, 10);
+    const tids = [d10.discussion!.tid, d10.vote!.tid, 9_999]; // (one not stored)
+    const tid = tids[0];
+    const kept = path.join(derivedDir(copy.storePath), `record-${tid}.json`);
+    const same = async () => expect(await keptThreadRecords(copy.storePath, tids)).toEqual(await readThreadRecords(copy.storePath, tids));
+    await same(); // cold
+    const saved = fs.readFileSync(kept, 'utf8');
+    await same(); // warm: nothing saved again
+    expect(fs.readFileSync(kept, 'utf8')).toBe(saved);
+    // the record marked in the derived file: read from there while the log holds the point
+    const [head, json] = saved.split('\n');
+    writeDerived(copy.storePath, `record-${tid}`, head.split(' ')[0], { ...JSON.parse(json), thread: { ...JSON.parse(json).thread, title: 'marked' } });
+    expect((await keptThreadRecords(copy.storePath, tids)).threads[String(tid)].title).toBe('marked');
+    // a page record changed by a recrawl (the thread's own record not): the line appended is read on top of the kept record
+    const store = await openStore(copy.storePath, { threads: [tid] });
+    const pages = store.data.threads[String(tid)].pages;
+    pages['2'] = { ...pages['2'], comments: true };
+    await store.write();
+    await store.close();
+    const grown = await keptThreadRecords(copy.storePath, tids);
+    expect(grown.threads[String(tid)].title).toBe('marked');
+    expect(grown.threads[String(tid)].pages['2'].comments).toBe(true);
+    fs.rmSync(kept);
+    await same();
+    // a compaction (another file renamed in), then a damaged derived file: replayed from the start
+    writeDerived(copy.storePath, `record-${tid}`, head.split(' ')[0], { ...JSON.parse(json), thread: { ...JSON.parse(json).thread, title: 'marked' } });
+    const log = threadLogPath(copy.storePath, tid);
+    await writeFileAtomic(log, logLine(fullEntry((await readLog(log))!)), { backup: true });
+    await same();
+    fs.writeFileSync(kept, '{');
+    await same();
+    // a damaged line appended: refused as the store refuses it
+    fs.appendFileSync(log, '{"p":[]} 0000000000000000\n');
+    const damaged = await readThreadRecords(copy.storePath, tids).catch((e: Error) => e);
+    expect(damaged).toMatchObject({ exitCode: 3 });
+    await expect(keptThreadRecords(copy.storePath, tids)).rejects.toMatchObject({ exitCode: 3, message: (damaged as Error).message });
   }, 60_000);
 
   test('the process thread growing after the closed days leaves their outcomes standing; a post of their time, or one naming a successor, has them counted again', async () => {
