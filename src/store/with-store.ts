@@ -43,7 +43,7 @@ export interface CountingStoreOptions {
    */
   vouched?: (users: Readonly<Record<string, number>>) => ReadonlySet<number>;
   /**
-   * Those of `tids` the caller read apart (the part of them the count reads: src/derived/ballot-posts.ts),
+   * Those of `tids` the caller read apart (the part of them the count reads: src/derived/kept-posts.ts),
    * with how they are stored: not opened, checked here with the rest.
    */
   apart?: ReadonlyMap<number, ThreadRead>;

@@ -70,7 +70,8 @@ export function register(program: Command): void {
         return;
       }
       // The earlier days' results (checked against the game file: carry-forward.ts), the day-1 election,
-      // the sheriffs' handovers and the discussion's ballot posts, kept between runs instead of read again each time.
+      // the sheriffs' handovers and what the count reads of the discussion and process threads, kept between
+      // runs instead of read again each time.
       await countFromStore(game, o.day, { at, rules: o.rules, allowIncomplete: o.allowIncomplete }, async (result, store) => {
         const incomplete = result.incomplete ?? [];
         if (o.post) {
