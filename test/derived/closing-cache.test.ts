@@ -121,7 +121,7 @@ describe('the captured games: every day, cache cold and warm, as when every thre
       const game = await make();
       for (const d of [...game.days].reverse()) await expectSame(game, d.day); // cold: the latest day first
       for (const d of game.days) await expectSame(game, d.day); // warm
-      // the tally as `bansha tally` makes it (the discussion read as its ballot posts), as when every thread is opened
+      // the tally as `bansha tally` makes it (the discussion and process threads read as their kept posts), as when every thread is opened
       for (const rules of game.rules.wuhui ? [false, true] : [false]) {
         for (const d of game.days) {
           if (!game.rules.publicVote || (rules ? !d.rules : !d.vote)) continue;
@@ -302,12 +302,12 @@ describe('a synthetic 10-day store', () => {
       const all = await openStore(copy.storePath, { lock: false });
       const ofThread = (t: number, keeps: (sp: StoredPost) => boolean) => Object.values(all.data.posts).filter((sp) => sp.tid === t && keeps(sp)).sort((a, b) => a.pid - b.pid);
       const json = await withCountingStore(copy, { tids: threadsForTally(copy, 10), ...opts }, async (store, checked) => renderTallyJson(await tallyFromStore(copy, store, 10, checked, opts)));
-      const span = (sp: StoredPost) => { const c = sp.versions.at(-1)!.post; return { lo: Date.parse(c.postedAt) - (c.timeEarliest ? 1e9 : 0), hi: Date.parse(c.postedAt) + 60_000 }; };
+      const at = (sp: StoredPost) => Date.parse(sp.versions.at(-1)!.post.postedAt);
       return {
         json,
         ballots: { posts: ofThread(tid, (sp) => mayHoldBallot(sp.versions.at(-1)!.post.text)), read: threadReads(all.data, [tid])[0] },
-        // (the day's window, with a minute's and a relative time's slack either side: no post of the day left out)
-        window: { posts: ofThread(processTid, (sp) => span(sp).hi >= d10.opens && span(sp).lo < d10.closes), read: threadReads(all.data, [processTid])[0] },
+        // (the posts stamped in the day's window: each must be kept, with any whose time only may fall in it)
+        window: { posts: ofThread(processTid, (sp) => at(sp) >= d10.opens && at(sp) < d10.closes), read: threadReads(all.data, [processTid])[0] },
       };
     };
     const expectAsInFull = async () => {
@@ -765,6 +765,25 @@ describe('the wording hits kept between runs (src/derived/wording-hits.ts)', () 
 });
 
 describe('derived files', () => {
+  test("a day's window keeps every post whose time may fall in it, and those only", () => {
+    const opens = Date.parse('2026-12-10T10:00:00+08:00');
+    const closes = Date.parse('2026-12-10T21:00:00+08:00');
+    const keep = inWindow({ day: 10, opens, closes } as Parameters<typeof inWindow>[0]);
+    const post = (postedAt: string, timePrecision: 'second' | 'minute', timeEarliest?: string): StoredPost => ({
+      pid: 1, tid: 1, missingSince: null,
+      versions: [{ hash: 'h', firstSeen: '', lastSeen: '', post: { postedAt, timePrecision, ...(timeEarliest ? { timeEarliest } : {}) } as StoredPost['versions'][0]['post'] }],
+    });
+    const kept = (p: StoredPost) => keep.keeps(p);
+    expect(kept(post('2026-12-10T09:59:59+08:00', 'second'))).toBe(false); // surely before it opens
+    expect(kept(post('2026-12-10T09:59:00+08:00', 'minute'))).toBe(false); // its whole minute is before 10:00
+    expect(kept(post('2026-12-10T10:00:00+08:00', 'second'))).toBe(true);
+    expect(kept(post('2026-12-10T20:59:59+08:00', 'second'))).toBe(true);
+    expect(kept(post('2026-12-10T20:59:00+08:00', 'minute'))).toBe(true); // in the closing minute: may be before closing
+    expect(kept(post('2026-12-10T21:00:00+08:00', 'second'))).toBe(false); // at closing: not before it
+    expect(kept(post('2026-12-10T11:00:00+08:00', 'second', '2026-12-09T11:00:00+08:00'))).toBe(true); // "1 天前": may be in it
+    expect(kept(post('2026-12-10T09:00:00+08:00', 'second', '2026-12-09T09:00:00+08:00'))).toBe(false);
+  });
+
   test('owner-only, read back only under their own key', () => {
     const store = path.join(root, 'unit', 'game.store.json');
     const key = derivedKey({ any: 'inputs' });
