@@ -21,15 +21,16 @@ import type { Game, GameDay } from '../game/types.js';
 import { completeness } from '../store/completeness.js';
 import { derivedKey, readDerived, threadLogKey, writeDerived } from '../store/derived-cache.js';
 import { threadsDir } from '../store/store-file.js';
-import { threadPosts, type SlicePost } from '../store/slice.js';
-import type { Completeness, StoreData } from '../store/types.js';
-import { countingGaps, threadReads, withStore, type ThreadRead } from '../store/with-store.js';
+import { threadPosts, toSlicePost, type SlicePost } from '../store/slice.js';
+import type { Completeness, StoreData, StoredPost } from '../store/types.js';
+import { countingGaps, threadReads, withCountingStore, withStore, type ThreadRead } from '../store/with-store.js';
 import { successionCandidates, successionPatternsKey } from '../votes/succession.js';
 import {
-  badgePath, closedFromPosts, earlierClosedDays, electionThreads, handoverFor, handoverThreads, outcomeOf, postsFromStore, postThreadsForTally, sheriffStart, tallyDay,
+  badgePath, closedFromPosts, earlierClosedDays, electionThreads, handoverFor, handoverThreads, outcomeOf, postsFromStore, postThreadsForTally, sheriffStart, tallyDay, threadsForTally,
   type ClosedOutcome, type ClosedOutcomes, type PostsOf,
 } from '../votes/tally.js';
 import { timeSpan } from '../votes/time.js';
+import { ballotShaped, inWindow, keptPosts, type Keep, type KeptPosts } from './kept-posts.js';
 import type { TallyResult } from '../votes/types.js';
 
 /** The game as far as a count depends on it: everything but where its files are. */
@@ -123,13 +124,13 @@ export interface EarlierDays {
  * What a count of `day` (as of `at`) reads of the days before it, for `tallyDay`'s `closed` option: from
  * the derived files when their keys still hold, else counted again from the store and saved. `loaded`
  * holds the count's own threads (not read again for the handovers; `loadedPosts`: the count's view of
- * them, not made twice). `reads`: how the threads of the count's own handovers are stored — the caller
+ * them, not made twice; `loadedLogs`: their logs' keys, taken before they were read). `reads`: how the threads of the count's own handovers are stored — the caller
  * checks them as it checks its own (with-store.ts countingGaps). `outcomesOnly`: day `day` itself is not
  * counted (the elevator: the closed days' results only), so its handovers are not read. `game` is the
  * game as counted (withKnownUids applied).
  */
 export async function closedOutcomes(
-  game: Game, day: number, loaded: StoreData, opts: { at?: number; loadedPosts?: PostsOf; outcomesOnly?: boolean } = {},
+  game: Game, day: number, loaded: StoreData, opts: { at?: number; loadedPosts?: PostsOf; loadedLogs?: ReadonlyMap<number, string | null>; outcomesOnly?: boolean } = {},
 ): Promise<EarlierDays> {
   // A version-1 store (one file, not yet migrated by a crawl) has no thread logs to key on: nothing saved.
   const keyed = fs.existsSync(threadsDir(game.storePath));
@@ -154,23 +155,31 @@ export async function closedOutcomes(
     for (const t of missing) readInFull.add(t);
   };
 
-  /** A thread's handover candidates: from a thread at hand, the derived file, or its log (one thread at a time, then let go). */
+  /**
+   * A thread's handover candidates: from a thread read in full here, the derived file, or the thread at
+   * hand in `loaded` or else its log (one thread at a time, then let go). A loaded thread's derived file
+   * is used and made only under its log's key taken before it was read (`loadedLogs`: a key taken after
+   * might be a later write's).
+   */
   const readCandidates = async (tid: number): Promise<void> => {
     if (candidates.has(tid)) return;
-    const at = full.get(tid) ?? (loaded.threads[String(tid)] ? { posts: fromLoaded(tid), read: threadReads(loaded, [tid])[0] } : null);
-    if (at) {
-      candidates.set(tid, { ...at, posts: successionCandidates(game, at.posts) });
+    const inFull = full.get(tid);
+    if (inFull) {
+      candidates.set(tid, { ...inFull, posts: successionCandidates(game, inFull.posts) });
       return;
     }
-    const log = logKey(tid);
+    const atHand = Boolean(loaded.threads[String(tid)]);
+    const log = atHand ? opts.loadedLogs?.get(tid) : logKey(tid);
     const key = derivedKey({ succession: tid, log, patterns: successionPatternsKey(game) });
-    const saved = log === null ? undefined : readDerived<Omit<Read, 'log'>>(game.storePath, `succession-${tid}`, key);
+    const saved = log == null ? undefined : readDerived<Omit<Read, 'log'>>(game.storePath, `succession-${tid}`, key);
     if (saved) {
       candidates.set(tid, { ...saved, log });
       return;
     }
-    const value = await withStore(game, (store) => ({ posts: successionCandidates(game, threadPosts(store, tid)), read: threadReads(store, [tid])[0] }), [tid]);
-    if (log !== null) writeDerived(game.storePath, `succession-${tid}`, key, value);
+    const value = atHand
+      ? { posts: successionCandidates(game, fromLoaded(tid)), read: threadReads(loaded, [tid])[0] }
+      : await withStore(game, (store) => ({ posts: successionCandidates(game, threadPosts(store, tid)), read: threadReads(store, [tid])[0] }), [tid]);
+    if (log != null) writeDerived(game.storePath, `succession-${tid}`, key, value);
     candidates.set(tid, { ...value, log });
   };
 
@@ -304,15 +313,57 @@ export async function closedOutcomes(
  */
 export async function tallyFromStore(
   game: Game, store: StoreData, day: number, incomplete: readonly Completeness[],
-  opts: { at?: number; rules?: boolean; allowIncomplete?: boolean } = {},
+  opts: { at?: number; rules?: boolean; allowIncomplete?: boolean; partOf?: ReadonlyMap<number, readonly StoredPost[]>; loadedLogs?: ReadonlyMap<number, string | null> } = {},
 ): Promise<TallyResult> {
   const counted = withKnownUids(game, store.users);
   const posts = postsFromStore(store);
-  const read = await closedOutcomes(counted, day, store, { at: opts.at, loadedPosts: posts });
+  const read = await closedOutcomes(counted, day, store, { at: opts.at, loadedPosts: posts, loadedLogs: opts.loadedLogs });
   const gaps = withHandoverGaps(game, incomplete, read, opts.allowIncomplete);
-  const result = tallyDay(counted, posts, day, { at: opts.at, rules: opts.rules, closed: read.closed });
+  const partOf = opts.partOf && new Map([...opts.partOf].map(([tid, part]) => [tid, part.map((sp) => toSlicePost(store.forum, sp))]));
+  const result = tallyDay(counted, posts, day, { at: opts.at, rules: opts.rules, closed: read.closed, partOf });
   if (gaps.length) result.incomplete = gaps;
   return result;
+}
+
+/**
+ * Day `day`'s count as `bansha tally` and `watch` make it from the store (checked as withCountingStore
+ * checks it, then tallyFromStore), handed to `use` with the store it was counted from: the threads the
+ * count reads only in part — the day's discussion (misplaced ballots), the process thread (the day's
+ * window) — read as their kept posts (kept-posts.ts) instead of opened; day 1's vote thread not opened
+ * while its saved outcome vouches for it.
+ */
+export async function countFromStore<T>(
+  game: Game, day: number, opts: { at?: number; rules?: boolean; allowIncomplete?: boolean },
+  use: (result: TallyResult, store: StoreData) => T | Promise<T>,
+): Promise<T> {
+  const tids = threadsForTally(game, day, { rules: opts.rules });
+  const vouched = (users: Readonly<Record<string, number>>) => vouchedElection(game, day, users, { rules: opts.rules });
+  const parts = new Map<number, KeptPosts>();
+  for (const [tid, keep] of readInPart(game, day, tids, opts.rules)) parts.set(tid, await keptPosts(game.storePath, tid, keep));
+  // (the keys of the logs about to be opened: their handover candidates are kept under them)
+  const loadedLogs = fs.existsSync(threadsDir(game.storePath)) ? new Map(tids.filter((t) => !parts.has(t)).map((t) => [t, threadLogKey(game.storePath, t)])) : undefined;
+  const apart = new Map([...parts].map(([tid, p]) => [tid, p.read]));
+  const partOf = new Map([...parts].map(([tid, p]) => [tid, p.posts]));
+  return withCountingStore(game, { tids, allowIncomplete: opts.allowIncomplete, vouched, apart }, async (store, checked) =>
+    use(await tallyFromStore(game, store, day, checked, { ...opts, partOf, loadedLogs }), store));
+}
+
+/**
+ * Of the threads `tids` a count of `day` reads, those it reads only in part, with what it keeps of each
+ * (tally.ts postThreadsForTally): the discussion thread for misplaced ballots, the process thread for the
+ * day's acceleration and misplaced ballots — each when it is no vote thread of the day nor the other —
+ * in a store with thread logs.
+ */
+function readInPart(game: Game, day: number, tids: readonly number[], rules?: boolean): Map<number, Keep> {
+  const d = findDay(game, day);
+  const out = new Map<number, Keep>();
+  if (rules || !fs.existsSync(threadsDir(game.storePath))) return out;
+  const discussion = d.discussion?.tid;
+  const process = game.process?.tid;
+  const own = (tid: number | undefined): tid is number => tid !== undefined && tids.includes(tid) && !d.votes.some((v) => v.tid === tid) && discussion !== process;
+  if (own(discussion)) out.set(discussion, ballotShaped);
+  if (own(process)) out.set(process, inWindow(d));
+  return out;
 }
 
 /** A count's incomplete threads (`incomplete`, of its own) with its handovers' threads, checked as its own are (refused unless allowIncomplete). */

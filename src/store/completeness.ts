@@ -53,7 +53,8 @@ export function completenessOf(store: Store | StoreData, tids: readonly number[]
   return tids.map((tid) => threadCompleteness(data.threads[String(tid)], tid, floors.get(tid)!));
 }
 
-function threadCompleteness(thread: StoredThread | undefined, tid: number, floors: ReadonlySet<number>): Completeness {
+/** The completeness of thread `tid` from its record (undefined: not stored) and the floors of its posts' current versions (those > 0). */
+export function threadCompleteness(thread: StoredThread | undefined, tid: number, floors: ReadonlySet<number>): Completeness {
   if (!thread) {
     return { tid, pagesFetched: 0, pageCount: 0, missingPages: [1], maxFloor: 0, missingFloors: [], replies: null, complete: false };
   }

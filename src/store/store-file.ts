@@ -34,7 +34,7 @@ import { t } from '../i18n/index.js';
 import { jsonProblem } from '../i18n/parser-problems.js';
 import { takeFileLock } from './lock.js';
 import {
-  appendLine, cutTornTail, fsyncDir, fullEntry, lineBytes, logLine, readLog, readLogWith, replayLog, replayPids, replayThreadRecord, writeFileAtomic,
+  appendLine, cutTornTail, fsyncDir, fullEntry, lineBytes, logLine, readLog, readLogWith, replayLog, replayPids, replayPosts, replayThreadRecord, writeFileAtomic,
   type LogDamage, type LogEntry, type ReadLog, type ThreadContent, type ThreadMeta,
 } from './thread-log.js';
 import type { FetchedPageRecord, StoreData, StoredPost, StoredThread } from './types.js';
@@ -531,6 +531,88 @@ export async function readThreadRecords(storePath: string, tids: readonly number
     if (read?.thread) out.threads[String(tid)] = read.thread;
   }
   return out;
+}
+
+/**
+ * Where a replay of a thread log stopped: the file (its inode, as a string: it may not fit a double) and
+ * the end of its last complete line, with that line's checksum. A log is only ever appended to — a
+ * compaction or recovery renames a new file in — so while the file is the same and still has that line
+ * ending there, everything before the point is what was replayed (the trust of a derived file's
+ * threadLogKey: an edit by hand that keeps both is not seen; `bansha store check` reads the logs).
+ */
+export interface LogPoint {
+  ino: string;
+  offset: number;
+  sum: string;
+}
+
+/** Bytes of a line's end: the space, the checksum and the newline (thread-log.ts: `json sum\n`). */
+const LINE_END = 18;
+
+/** What replayThreadFrom found: the thread's record, the point it replayed to, whether it went on from the caller's point. */
+export interface ReplayedFrom {
+  thread: StoredThread | null;
+  point: LogPoint;
+  resumed: boolean;
+}
+
+/**
+ * Thread `tid`'s log replayed for a reader that keeps only some posts (thread-log.ts replayPosts) or
+ * none (replayThreadRecord: the posts not parsed): from `from` — a point an earlier replay reached,
+ * `from.thread` the record there — when the log still holds it (see LogPoint), so only the lines appended
+ * since are read, else from the start. `start(resumed)` is called before any post is handed over and
+ * gives the post sink, or null for none (on a start from the beginning the caller drops what it kept).
+ * Every line read is held to its checksum; a damaged log is refused as openStore refuses it (damage after
+ * the point: the log is read again from its start, to name the line). Null when the thread has no log.
+ */
+export async function replayThreadFrom(
+  storePath: string, tid: number, from: { point: LogPoint; thread: StoredThread | null } | null,
+  start: (resumed: boolean) => ((sp: StoredPost) => void) | null,
+): Promise<ReplayedFrom | null> {
+  const replay = (buf: Buffer, thread: StoredThread | null, put: ((sp: StoredPost) => void) | null) => (put ? replayPosts(buf, thread, put) : replayThreadRecord(buf, thread));
+  const file = threadLogPath(path.resolve(storePath), tid);
+  let h: fsp.FileHandle;
+  try {
+    h = await fsp.open(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  try {
+    const st = await h.stat({ bigint: true });
+    const ino = String(st.ino);
+    const size = Number(st.size);
+    const pointAt = (buf: Buffer, base: number, goodBytes: number): LogPoint => ({
+      ino, offset: base + goodBytes, sum: goodBytes >= LINE_END ? buf.toString('latin1', goodBytes - LINE_END + 1, goodBytes - 1) : '',
+    });
+    const at = from?.point;
+    if (from && at && at.ino === ino && at.offset >= LINE_END && size >= at.offset) {
+      const buf = await readAt(h, at.offset - LINE_END, size - at.offset + LINE_END);
+      if (buf.toString('latin1', 0, LINE_END) === ` ${at.sum}\n`) {
+        const tail = buf.subarray(LINE_END);
+        const r = replay(tail, from.thread, start(true));
+        if (!r.damage) return { thread: r.thread, point: r.goodBytes ? pointAt(tail, at.offset, r.goodBytes) : at, resumed: true };
+      }
+    }
+    const buf = await readAt(h, 0, size);
+    const r = replay(buf, null, start(false));
+    if (r.damage) throw await damagedLogError(storePath, file, r.damage);
+    return { thread: r.thread, point: pointAt(buf, 0, r.goodBytes), resumed: false };
+  } finally {
+    await h.close();
+  }
+}
+
+/** `length` bytes of an open file from `position` (fewer when it ends first). */
+async function readAt(h: fsp.FileHandle, position: number, length: number): Promise<Buffer> {
+  const buf = Buffer.alloc(length);
+  let got = 0;
+  while (got < length) {
+    const { bytesRead } = await h.read(buf, got, length - got, position + got);
+    if (!bytesRead) break;
+    got += bytesRead;
+  }
+  return buf.subarray(0, got);
 }
 
 /** A writer's start on logs just read: a torn last line cut off, each log fingerprinted. */

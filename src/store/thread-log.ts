@@ -118,19 +118,22 @@ export function lineBytes(line: readonly Buffer[]): number {
   return line.reduce((n, b) => n + b.length, 0);
 }
 
-/** Apply one entry to a thread being replayed. */
-function applyEntry(state: { thread: StoredThread | null; posts: Map<number, StoredPost> }, e: LogEntry): void {
+/**
+ * Apply one entry to a thread being replayed: its record and page records to `state.thread`, each of its
+ * posts (new or changed, whole: it replaces the post of its pid) to `put`.
+ */
+function applyEntry(state: { thread: StoredThread | null }, e: LogEntry, put: (sp: StoredPost) => void): void {
   if (e.t) state.thread = { ...e.t, pages: state.thread?.pages ?? {} };
   if (e.pg || e.rm) {
     if (!state.thread) throw new Error('page records before the thread record');
     for (const [k, rec] of Object.entries(e.pg ?? {})) state.thread.pages[k] = rec;
     for (const k of e.rm ?? []) delete state.thread.pages[k];
   }
-  for (const sp of e.p ?? []) state.posts.set(sp.pid, sp);
+  for (const sp of e.p ?? []) put(sp);
 }
 
 /** Where a log's complete lines end, and where (if anywhere) it is damaged. */
-type LogWalk = Omit<ReadLog, keyof ThreadContent>;
+export type LogWalk = Omit<ReadLog, keyof ThreadContent>;
 
 /**
  * Walk a log's complete lines in order, each held to its checksum (over its bytes, not decoded first):
@@ -167,18 +170,30 @@ function walkLog(buf: Buffer, apply: (start: number, end: number) => void): LogW
 
 /** Replay a log's bytes: the thread, and where (if anywhere) the log is damaged. */
 export function replayLog(buf: Buffer): ReadLog {
-  const state = { thread: null as StoredThread | null, posts: new Map<number, StoredPost>() };
-  const walk = walkLog(buf, (start, end) => applyEntry(state, JSON.parse(buf.toString('utf8', start, end)) as LogEntry));
-  return { thread: state.thread, posts: [...state.posts.values()], ...walk };
+  const posts = new Map<number, StoredPost>();
+  const replayed = replayPosts(buf, null, (sp) => posts.set(sp.pid, sp));
+  return { ...replayed, posts: [...posts.values()] };
+}
+
+/**
+ * Replay a log's lines (`buf`: whole lines from the log's start, or those after a point the caller
+ * replayed it to, `thread` being its record there) onto the thread's record, each post of each line handed
+ * to `put` in order (a later one replaces an earlier of its pid): for a reader that keeps only some posts.
+ */
+export function replayPosts(buf: Buffer, thread: StoredThread | null, put: (sp: StoredPost) => void): LogWalk & { thread: StoredThread | null } {
+  const state = { thread };
+  const walk = walkLog(buf, (start, end) => applyEntry(state, JSON.parse(buf.toString('utf8', start, end)) as LogEntry, put));
+  return { thread: state.thread, ...walk };
 }
 
 /**
  * Replay a log's bytes for the thread's record only (title, page records…): what a command that shows
  * no post reads (the elevator). Every line is still held to its checksum, but its posts are not parsed.
+ * (`thread`: the record where the lines of `buf` take up, as replayPosts.)
  */
-export function replayThreadRecord(buf: Buffer): LogWalk & { thread: StoredThread | null } {
-  const state = { thread: null as StoredThread | null, posts: new Map<number, StoredPost>() };
-  const walk = walkLog(buf, (start, end) => applyEntry(state, entryWithoutPosts(buf, start, end)));
+export function replayThreadRecord(buf: Buffer, thread: StoredThread | null = null): LogWalk & { thread: StoredThread | null } {
+  const state = { thread };
+  const walk = walkLog(buf, (start, end) => applyEntry(state, entryWithoutPosts(buf, start, end), () => undefined));
   return { thread: state.thread, ...walk };
 }
 

@@ -42,6 +42,11 @@ export interface CountingStoreOptions {
    * given the store index's uids: neither opened nor checked again. (A store without thread logs: none.)
    */
   vouched?: (users: Readonly<Record<string, number>>) => ReadonlySet<number>;
+  /**
+   * Those of `tids` the caller read apart (the part of them the count reads: src/derived/kept-posts.ts),
+   * with how they are stored: not opened, checked here with the rest.
+   */
+  apart?: ReadonlyMap<number, ThreadRead>;
 }
 
 /** A thread a count reads, as found: whether it is stored at all, and how completely. */
@@ -85,5 +90,10 @@ export async function withCountingStore<T>(game: Game, opts: CountingStoreOption
   const vouched = users ? opts.vouched?.(users) : undefined;
   const tids = vouched ? opts.tids.filter((t) => !vouched.has(t)) : opts.tids;
   const load = vouched && opts.load ? opts.load.filter((t) => !vouched.has(t)) : opts.load; // not opened either
-  return withStore(game, (store) => use(store, countingGaps(game, threadReads(store, tids), opts)), load ? [...new Set([...tids, ...load])] : tids);
+  const apart = opts.apart ?? new Map<number, ThreadRead>();
+  const opened = tids.filter((t) => !apart.has(t));
+  return withStore(game, (store) => {
+    const reads = new Map(threadReads(store, opened).map((r) => [r.completeness.tid, r]));
+    return use(store, countingGaps(game, tids.map((t) => apart.get(t) ?? reads.get(t)!), opts));
+  }, load ? [...new Set([...opened, ...load])] : opened);
 }

@@ -56,6 +56,12 @@ export interface TallyOptions {
    * (src/derived/closed-days.ts keeps them between runs); default: each such day tallied again from `posts`.
    */
   closed?: ClosedOutcomes;
+  /**
+   * Threads the caller read only in part (src/derived/kept-posts.ts), each with the posts the count reads
+   * of it: the discussion thread's that may hold a ballot, the process thread's of the day's window.
+   * Only with `closed` (the closed days' counts read those threads whole).
+   */
+  partOf?: ReadonlyMap<number, readonly SlicePost[]>;
 }
 
 /** What a closed day's count decided, all that later days read of it: the sheriff elected, the player voted out. */
@@ -131,7 +137,8 @@ export function electionThreads(game: Game, day: number): number[] {
 export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: TallyOptions = {}): TallyResult {
   const d = findDay(game, day);
   // Posts as the seats see them: a substitute's or renamed account's posts are its seat's (roster.ts).
-  const posts: PostsOf = (tid) => seatPosts(game, postsAsStored(tid)).posts;
+  if (opts.partOf && !opts.closed) throw new Error('a count of threads read in part needs the closed days given');
+  const posts: PostsOf = (tid) => seatPosts(game, opts.partOf?.get(tid) ?? postsAsStored(tid)).posts;
   const rules = game.rules;
   const countAt = Math.min(opts.at ?? d.closes, d.closes);
   const zone = game.timezone;

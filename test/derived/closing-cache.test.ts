@@ -14,7 +14,8 @@ import { synthGame, gamePage } from '../../src/bench/synth-game.js';
 import { closingDay, storedPostLinks } from '../../src/close/closing-day.js';
 import { dayHtml } from '../../src/close/day-html.js';
 import { carriedForward } from '../../src/close/carried.js';
-import { closedInStore, closedOutcomes, tallyFromStore, vouchedElection } from '../../src/derived/closed-days.js';
+import { ballotShaped, inWindow, keptPosts } from '../../src/derived/kept-posts.js';
+import { closedInStore, closedOutcomes, countFromStore, tallyFromStore, vouchedElection } from '../../src/derived/closed-days.js';
 import { beforeReport, closingDayFromStore, reportInputs, reportThreads } from '../../src/derived/closing-inputs.js';
 import { wordingMemo } from '../../src/derived/wording-hits.js';
 import { loadGame, parseGame } from '../../src/game/game-file.js';
@@ -27,8 +28,12 @@ import { renderTallyJson } from '../../src/render/tally-json.js';
 import { derivedDir, derivedKey, readDerived, threadLogKey, writeDerived } from '../../src/store/derived-cache.js';
 import { emptyStore, openStore } from '../../src/store/index.js';
 import { digestThread, threadDigests } from '../../src/store/thread-digest.js';
-import type { StoreData } from '../../src/store/types.js';
-import { withCountingStore } from '../../src/store/with-store.js';
+import type { StoreData, StoredPost } from '../../src/store/types.js';
+import { threadReads, withCountingStore } from '../../src/store/with-store.js';
+import { fullEntry, logLine, readLog, writeFileAtomic } from '../../src/store/thread-log.js';
+import { readThreadRecords, threadLogPath } from '../../src/store/store-file.js';
+import { keptThreadRecords } from '../../src/derived/thread-records.js';
+import { mayHoldBallot } from '../../src/votes/ballot.js';
 import { handoverThreads, postsFromStore, tallyDay, threadsForTally } from '../../src/votes/tally.js';
 import { demoStore, FIXTURES, recordFetched, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
 
@@ -117,6 +122,15 @@ describe('the captured games: every day, cache cold and warm, as when every thre
       const game = await make();
       for (const d of [...game.days].reverse()) await expectSame(game, d.day); // cold: the latest day first
       for (const d of game.days) await expectSame(game, d.day); // warm
+      // the tally as `bansha tally` makes it (the discussion and process threads read as their kept posts), as when every thread is opened
+      for (const rules of game.rules.wuhui ? [false, true] : [false]) {
+        for (const d of game.days) {
+          if (!game.rules.publicVote || (rules ? !d.rules : !d.vote)) continue;
+          const opts = { rules, allowIncomplete: true };
+          const want = await withCountingStore(game, { tids: threadsForTally(game, d.day, opts), ...opts }, async (store, checked) => renderTallyJson(await tallyFromStore(game, store, d.day, checked, opts)));
+          for (const round of ['cold', 'warm']) expect(await countFromStore(game, d.day, opts, renderTallyJson), `day ${d.day} ${round}`).toBe(want);
+        }
+      }
     }, 60_000);
   }
 });
@@ -277,6 +291,159 @@ describe('a synthetic 10-day store', () => {
     await store.close();
     await expect(tally()).rejects.toMatchObject({ exitCode: 3, message: expect.stringContaining(String(d1vote)) });
     expect(vouchedElection(copy, 10, all.data.users)).toEqual(new Set());
+  }, 60_000);
+
+  test("tally: the day's discussion thread read as its ballot posts, kept as of where its log was replayed to — cold, warm, grown, edited, compacted, damaged — counts as read in full", async () => {
+    const copy = await onDisk('synth-ballots', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
+    const d10 = findDay(copy, 10);
+    const tid = d10.discussion!.tid;
+    const processTid = copy.process!.tid;
+    const log = threadLogPath(copy.storePath, tid);
+    const kept = path.join(derivedDir(copy.storePath), `kept-ballots-${tid}.json`);
+    const tally = (opts: { allowIncomplete?: boolean } = {}) => countFromStore(copy, 10, opts, (r, store) => ({ json: renderTallyJson(r), opened: Object.keys(store.threads).map(Number) }));
+    /** The tally and the ballot posts as when every thread is opened (the discussion's posts all parsed). */
+    const inFull = async (opts: { allowIncomplete?: boolean } = {}) => {
+      const all = await openStore(copy.storePath, { lock: false });
+      const ofThread = (t: number, keeps: (sp: StoredPost) => boolean) => Object.values(all.data.posts).filter((sp) => sp.tid === t && keeps(sp)).sort((a, b) => a.pid - b.pid);
+      const json = await withCountingStore(copy, { tids: threadsForTally(copy, 10), ...opts }, async (store, checked) => renderTallyJson(await tallyFromStore(copy, store, 10, checked, opts)));
+      const at = (sp: StoredPost) => Date.parse(sp.versions.at(-1)!.post.postedAt);
+      return {
+        json,
+        ballots: { posts: ofThread(tid, (sp) => mayHoldBallot(sp.versions.at(-1)!.post.text)), read: threadReads(all.data, [tid])[0] },
+        // (the posts stamped in the day's window: each must be kept, with any whose time only may fall in it)
+        window: { posts: ofThread(processTid, (sp) => at(sp) >= d10.opens && at(sp) < d10.closes), read: threadReads(all.data, [processTid])[0] },
+      };
+    };
+    const expectAsInFull = async () => {
+      const want = await inFull();
+      const got = await tally();
+      expect(got.json).toBe(want.json);
+      expect(got.opened).not.toContain(tid);
+      expect(got.opened).not.toContain(processTid);
+      expect(await keptPosts(copy.storePath, tid, ballotShaped)).toEqual(want.ballots);
+      const window = await keptPosts(copy.storePath, processTid, inWindow(d10));
+      expect(window.read).toEqual(want.window.read);
+      expect(want.window.posts.length).toBeGreaterThan(0);
+      for (const sp of want.window.posts) expect(window.posts).toContainEqual(sp);
+      return JSON.parse(got.json);
+    };
+    /** Marks a kept post's text in the derived file (as saved), so a read that went on from it shows. */
+    const mark = () => {
+      const [head, json] = fs.readFileSync(kept, 'utf8').split('\n');
+      const value = JSON.parse(json);
+      value.posts[0].versions.at(-1).post.text += ' marked';
+      writeDerived(copy.storePath, `kept-ballots-${tid}`, head.split(' ')[0], value);
+    };
+    const markedRead = async () => (await keptPosts(copy.storePath, tid, ballotShaped)).posts[0].versions.at(-1)!.post.text.endsWith(' marked');
+
+    await expectAsInFull(); // cold: replayed from the start, saved
+    expect(fs.existsSync(kept)).toBe(true);
+    const saved = fs.readFileSync(kept, 'utf8');
+    await expectAsInFull(); // warm: nothing new in the log, nothing saved again
+    expect(fs.readFileSync(kept, 'utf8')).toBe(saved);
+    mark();
+    expect(await markedRead()).toBe(true); // (the log's lines before the point are not parsed again)
+
+    // a ballot posted in the discussion during the day (by the thread's last poster, a player): a misplaced ballot, read from the line appended
+    await addPost(copy, tid, d10.opens + 7_200_000, `投票对象：${copy.players[5]}\n投票理由：发错帖了`);
+    expect(await markedRead()).toBe(true);
+    fs.rmSync(kept);
+    const grown = await expectAsInFull();
+    expect(grown.misplaced.map((m: { tid: number }) => m.tid)).toContain(tid);
+
+    // an append cut short by a crash (a last line without its newline): not read, as openStore does not
+    // read it; the next writer cuts it off and appends after the last whole line
+    fs.appendFileSync(log, '{"p":[{"pid":1');
+    await expectAsInFull();
+    await addPost(copy, tid, d10.opens + 7_250_000, `投票对象：${copy.players[6]}\n投票理由：又发错了`);
+    const again = await expectAsInFull();
+    expect(again.misplaced.length).toBe(grown.misplaced.length + 1);
+
+    // a kept post edited so that it holds no ballot (a new version), and a post added without 票
+    const store = await openStore(copy.storePath, { threads: [tid] });
+    const shaped = Object.values(store.data.posts).filter((sp) => mayHoldBallot(sp.versions.at(-1)!.post.text)).sort((a, b) => b.pid - a.pid)[0];
+    const v = shaped.versions.at(-1)!;
+    shaped.versions.push({ ...v, hash: 'edited', post: { ...v.post, text: '改了，没有了' } });
+    await store.write();
+    await store.close();
+    await addPost(copy, tid, d10.opens + 7_300_000, '只是聊天');
+    const edited = await expectAsInFull();
+    expect(again.misplaced.map((m: { pid: number }) => m.pid)).toContain(shaped.pid);
+    expect(edited.misplaced).toEqual(again.misplaced.filter((m: { pid: number }) => m.pid !== shaped.pid));
+
+    // an acceleration request in the process thread during the day, and a post there of day 9: read from the lines appended
+    await addPost(copy, processTid, d10.opens + 7_400_000, '申请加速');
+    await addPost(copy, processTid, findDay(copy, 9).opens + 60_000, '申请加速');
+    const asked = await expectAsInFull();
+    expect(asked.acceleration.requests.length).toBe(edited.acceleration.requests.length + 1); // (the day-9 post is none of its business)
+
+    // the log rewritten as one line (a compaction: another file renamed in): replayed from its start
+    mark();
+    const whole = (await readLog(log))!;
+    await writeFileAtomic(log, logLine(fullEntry(whole)), { backup: true });
+    expect(await markedRead()).toBe(false);
+    await expectAsInFull();
+
+    // a damaged derived file: only a replay from the start
+    fs.writeFileSync(kept, fs.readFileSync(kept, 'utf8').slice(0, 200));
+    await expectAsInFull();
+
+    // a page of the discussion lost: refused as when it is opened, listed when allowed
+    const lossy = await openStore(copy.storePath, { threads: [tid] });
+    delete lossy.data.threads[String(tid)].pages['2'];
+    await lossy.write();
+    await lossy.close();
+    const refusal = await withCountingStore(copy, { tids: threadsForTally(copy, 10) }, () => null).catch((e: Error) => e);
+    await expect(tally()).rejects.toMatchObject({ exitCode: 3, message: (refusal as Error).message });
+    const allowed = await tally({ allowIncomplete: true });
+    expect(allowed.json).toBe((await inFull({ allowIncomplete: true })).json);
+    expect(JSON.parse(allowed.json).incomplete).toEqual([expect.objectContaining({ tid })]);
+
+    // a damaged line appended after the point: refused as openStore refuses the log, naming the line
+    fs.appendFileSync(log, '{"p":[]} 0000000000000000\n');
+    const damaged = await openStore(copy.storePath, { lock: false, threads: [tid] }).catch((e: Error) => e);
+    expect(damaged).toMatchObject({ exitCode: 3 });
+    await expect(tally({ allowIncomplete: true })).rejects.toMatchObject({ exitCode: 3, message: (damaged as Error).message });
+  }, 60_000);
+
+  test("elevator: the day's thread records kept as of where their logs were replayed to — cold, warm, grown, compacted, damaged — are the records read off the logs", async () => {
+    const copy = await onDisk('synth-records', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
+    const d10 = findDay(copy, 10);
+    const tids = [d10.discussion!.tid, d10.vote!.tid, 9_999]; // (one not stored)
+    const tid = tids[0];
+    const kept = path.join(derivedDir(copy.storePath), `record-${tid}.json`);
+    const same = async () => expect(await keptThreadRecords(copy.storePath, tids)).toEqual(await readThreadRecords(copy.storePath, tids));
+    await same(); // cold
+    const saved = fs.readFileSync(kept, 'utf8');
+    await same(); // warm: nothing saved again
+    expect(fs.readFileSync(kept, 'utf8')).toBe(saved);
+    // the record marked in the derived file: read from there while the log holds the point
+    const [head, json] = saved.split('\n');
+    writeDerived(copy.storePath, `record-${tid}`, head.split(' ')[0], { ...JSON.parse(json), thread: { ...JSON.parse(json).thread, title: 'marked' } });
+    expect((await keptThreadRecords(copy.storePath, tids)).threads[String(tid)].title).toBe('marked');
+    // a page record changed by a recrawl (the thread's own record not): the line appended is read on top of the kept record
+    const store = await openStore(copy.storePath, { threads: [tid] });
+    const pages = store.data.threads[String(tid)].pages;
+    pages['2'] = { ...pages['2'], comments: true };
+    await store.write();
+    await store.close();
+    const grown = await keptThreadRecords(copy.storePath, tids);
+    expect(grown.threads[String(tid)].title).toBe('marked');
+    expect(grown.threads[String(tid)].pages['2'].comments).toBe(true);
+    fs.rmSync(kept);
+    await same();
+    // a compaction (another file renamed in), then a damaged derived file: replayed from the start
+    writeDerived(copy.storePath, `record-${tid}`, head.split(' ')[0], { ...JSON.parse(json), thread: { ...JSON.parse(json).thread, title: 'marked' } });
+    const log = threadLogPath(copy.storePath, tid);
+    await writeFileAtomic(log, logLine(fullEntry((await readLog(log))!)), { backup: true });
+    await same();
+    fs.writeFileSync(kept, '{');
+    await same();
+    // a damaged line appended: refused as the store refuses it
+    fs.appendFileSync(log, '{"p":[]} 0000000000000000\n');
+    const damaged = await readThreadRecords(copy.storePath, tids).catch((e: Error) => e);
+    expect(damaged).toMatchObject({ exitCode: 3 });
+    await expect(keptThreadRecords(copy.storePath, tids)).rejects.toMatchObject({ exitCode: 3, message: (damaged as Error).message });
   }, 60_000);
 
   test('the process thread growing after the closed days leaves their outcomes standing; a post of their time, or one naming a successor, has them counted again', async () => {
@@ -457,6 +624,42 @@ describe('a synthetic 10-day store', () => {
     expect(JSON.stringify(after, null, 2) + '\n').toEqual(renderTallyJson({ ...tallyDay(counted, postsFromStore(all.data), 10) }));
   }, 60_000);
 
+  test("the process thread's handover candidates kept under its log's key: a successor named there after a tally is read by the next, as when read in full", async () => {
+    const { game: g, elected, dep, threads } = await sheriffLeaves('synth-process-successor');
+    const processTid = g.process!.tid;
+    expect(threads).toContain(processTid);
+    const tally = () => countFromStore(g, 10, {}, renderTallyJson);
+    const inFull = async () => {
+      const all = await openStore(g.storePath, { lock: false });
+      return renderTallyJson(tallyDay(withKnownUids(g, all.data.users), postsFromStore(all.data), 10));
+    };
+    expect(await tally()).toBe(await inFull()); // cold: the closed days counted (the process thread read in full there)
+    const kept = path.join(derivedDir(g.storePath), `succession-${processTid}.json`);
+    expect(await tally()).toBe(await inFull()); // warm: the candidates of the opened process thread kept
+    expect(fs.existsSync(kept)).toBe(true);
+    const stamp = fs.statSync(kept).mtimeMs;
+    expect(await tally()).toBe(await inFull()); // and read back
+    expect(fs.statSync(kept).mtimeMs).toBe(stamp);
+    const successor = g.players.find((p) => p !== elected && !g.events.some((e) => e.player === p))!;
+    const store = await openStore(g.storePath, { threads: [processTid] });
+    const last = Object.values(store.data.posts).sort((a, b) => b.pid - a.pid)[0];
+    const v = last.versions[last.versions.length - 1];
+    const pid = 9_200_000;
+    store.data.posts[String(pid)] = { ...last, pid, versions: [{ ...v, post: { ...v.post, pid, floor: (v.post.floor ?? 0) + 1, author: g.directors[0], authorId: null, text: `警徽移交给 ${successor}`, postedAt: new Date(dep.at + 60_000).toISOString() } }] };
+    await store.write();
+    await store.close();
+    const after = await tally();
+    expect(JSON.parse(after).sheriff).toBe(successor);
+    expect(after).toBe(await inFull());
+    expect(await tally()).toBe(after);
+    // the kept candidates emptied under the same key: read (the badge not passed), until the log changes
+    const [head, json] = fs.readFileSync(kept, 'utf8').split('\n');
+    writeDerived(g.storePath, `succession-${processTid}`, head.split(' ')[0], { ...JSON.parse(json), posts: [] });
+    expect(JSON.parse(await tally()).sheriff).not.toBe(successor);
+    await addPost(g, processTid, findDay(g, 10).opens + 60_000, '只是聊天'); // no closed day's business
+    expect(await tally()).toBe(await inFull());
+  }, 60_000);
+
   test("a handover thread crawled incompletely: the tally refuses naming it, or counts it as incomplete when allowed", async () => {
     const { game: gap, threads } = await sheriffLeaves('synth-gap');
     const tid = threads.find((t) => !day10Threads(gap).includes(t))!;
@@ -592,6 +795,25 @@ describe('the wording hits kept between runs (src/derived/wording-hits.ts)', () 
 });
 
 describe('derived files', () => {
+  test("a day's window keeps every post whose time may fall in it, and those only", () => {
+    const opens = Date.parse('2026-12-10T10:00:00+08:00');
+    const closes = Date.parse('2026-12-10T21:00:00+08:00');
+    const keep = inWindow({ day: 10, opens, closes } as Parameters<typeof inWindow>[0]);
+    const post = (postedAt: string, timePrecision: 'second' | 'minute', timeEarliest?: string): StoredPost => ({
+      pid: 1, tid: 1, missingSince: null,
+      versions: [{ hash: 'h', firstSeen: '', lastSeen: '', post: { postedAt, timePrecision, ...(timeEarliest ? { timeEarliest } : {}) } as StoredPost['versions'][0]['post'] }],
+    });
+    const kept = (p: StoredPost) => keep.keeps(p);
+    expect(kept(post('2026-12-10T09:59:59+08:00', 'second'))).toBe(false); // surely before it opens
+    expect(kept(post('2026-12-10T09:59:00+08:00', 'minute'))).toBe(false); // its whole minute is before 10:00
+    expect(kept(post('2026-12-10T10:00:00+08:00', 'second'))).toBe(true);
+    expect(kept(post('2026-12-10T20:59:59+08:00', 'second'))).toBe(true);
+    expect(kept(post('2026-12-10T20:59:00+08:00', 'minute'))).toBe(true); // in the closing minute: may be before closing
+    expect(kept(post('2026-12-10T21:00:00+08:00', 'second'))).toBe(false); // at closing: not before it
+    expect(kept(post('2026-12-10T11:00:00+08:00', 'second', '2026-12-09T11:00:00+08:00'))).toBe(true); // "1 天前": may be in it
+    expect(kept(post('2026-12-10T09:00:00+08:00', 'second', '2026-12-09T09:00:00+08:00'))).toBe(false);
+  });
+
   test('owner-only, read back only under their own key', () => {
     const store = path.join(root, 'unit', 'game.store.json');
     const key = derivedKey({ any: 'inputs' });

@@ -42,9 +42,10 @@ export function register(program: Command): void {
         return;
       }
       // The store, the closed days' count and what carries forward only for the floor (--pairs and --arbiter-from read the game file alone).
-      const [{ withStore }, { emptyStore, readThreadRecords }, { carriedForward }, { closedOutcomes }] = await Promise.all([
+      const [{ withStore }, { emptyStore }, { keptThreadRecords }, { carriedForward }, { closedOutcomes }] = await Promise.all([
         import('../../store/with-store.js'),
         import('../../store/store-file.js'),
+        import('../../derived/thread-records.js'),
         import('../../close/carried.js'),
         import('../../derived/closed-days.js'),
       ]);
@@ -61,7 +62,7 @@ export function register(program: Command): void {
       };
       if (post === null) {
         // Only the threads' records: the floor shows no post.
-        const { floor, bbcode } = await floorOf(await readThreadRecords(game.storePath, tids));
+        const { floor, bbcode } = await floorOf(await keptThreadRecords(game.storePath, tids));
         process.stdout.write(o.json ? `${JSON.stringify({ ...floor, bbcode }, null, 2)}\n` : bbcode);
         return;
       }

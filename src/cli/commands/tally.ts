@@ -14,12 +14,11 @@ import type { Game } from '../../game/types.js';
 import { renderTallyBBCode } from '../../render/tally-bbcode.js';
 import { renderTallyJson } from '../../render/tally-json.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
-import { tallyDay, threadsForTally } from '../../votes/tally.js';
+import { tallyDay } from '../../votes/tally.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
-import { withCountingStore } from '../../store/with-store.js';
-import { tallyFromStore, vouchedElection } from '../../derived/closed-days.js';
+import { countFromStore } from '../../derived/closed-days.js';
 
 interface TallyCliOptions {
   game: string;
@@ -70,12 +69,10 @@ export function register(program: Command): void {
         write(render(tallyDay(game, () => [], o.day, { at })));
         return;
       }
-      const tids = threadsForTally(game, o.day, { rules: o.rules });
-      const vouched = (users: Readonly<Record<string, number>>) => vouchedElection(game, o.day, users, { rules: o.rules });
-      await withCountingStore(game, { tids, allowIncomplete: o.allowIncomplete, vouched }, async (store, checked) => {
-        // The earlier days' results (checked against the game file: carry-forward.ts), the day-1 election
-        // and the sheriffs' handovers, kept between runs instead of read again each time.
-        const result = await tallyFromStore(game, store, o.day, checked, { at, rules: o.rules, allowIncomplete: o.allowIncomplete });
+      // The earlier days' results (checked against the game file: carry-forward.ts), the day-1 election,
+      // the sheriffs' handovers and what the count reads of the discussion and process threads, kept between
+      // runs instead of read again each time.
+      await countFromStore(game, o.day, { at, rules: o.rules, allowIncomplete: o.allowIncomplete }, async (result, store) => {
         const incomplete = result.incomplete ?? [];
         if (o.post) {
           // The publishing code (and through it the page parser) only when posting.

@@ -15,7 +15,7 @@ import { loadGame } from '../../game/game-file.js';
 import { findDay } from '../../game/roster.js';
 import type { Game } from '../../game/types.js';
 import { tallyDay, threadsForTally } from '../../votes/tally.js';
-import { crawlWithHandovers, tallyFromStore, vouchedElection } from '../../derived/closed-days.js';
+import { countFromStore, crawlWithHandovers } from '../../derived/closed-days.js';
 import type { TallyResult } from '../../votes/types.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
 import { terminalSafe } from '../../render/safe-text.js';
@@ -23,7 +23,6 @@ import { forumTime } from '../../votes/time.js';
 import { UserError } from '../../errors.js';
 import { t as tr } from '../../i18n/index.js';
 import { dayNumber, gameOptions, stdoutColor } from '../options.js';
-import { withCountingStore } from '../../store/with-store.js';
 import { assertFetched, crawlFlagOptions, crawlFlags, type CrawlFlags } from './crawl.js';
 
 /** Time as the watch sees it. */
@@ -76,9 +75,7 @@ export async function countAsTally(game: Game, day: number, at: number, opts: { 
   if (!game.rules.publicVote) return tallyDay(game, () => [], day, { at }); // 120b: nothing to read, as tally
   const tids = threadsForTally(game, day);
   await crawlWithHandovers(game, day, tids, async (threads) => assertFetched(await crawlGame(game, { progress: false, ...opts.crawl, threads })), at);
-  const vouched = (users: Readonly<Record<string, number>>) => vouchedElection(game, day, users);
-  return withCountingStore(game, { tids, allowIncomplete: opts.allowIncomplete, vouched }, (store, incomplete) =>
-    tallyFromStore(game, store, day, incomplete, { at, allowIncomplete: opts.allowIncomplete }));
+  return countFromStore(game, day, { at, allowIncomplete: opts.allowIncomplete }, (result) => result);
 }
 
 /** Runs the watch until closing; returns the final tally. */

@@ -1,0 +1,101 @@
+/**
+ * What a tally reads of a thread it reads only in part: the day's discussion thread, read for misplaced
+ * ballots alone (misplaced.ts: posts whose current text has 票, votes/ballot.ts mayHoldBallot), and the
+ * process thread, read for the day's acceleration requests and misplaced ballots (acceleration.ts,
+ * misplaced.ts: posts of the day's window) — with how completely each is stored (the floors of all its
+ * posts). The discussion is the day's longest thread (3.2 of the 4.3 MB a day-10 tally read at 50k
+ * posts) and the process thread grows all game, and most of their posts are none of the count's
+ * business. So the posts a count keeps are kept in the store's derived files as of where the log was
+ * replayed to (store-file.ts LogPoint): a rerun parses only the lines appended since — none when the
+ * thread did not change, the posts a crawl added when it did — not the whole thread. A log rewritten
+ * (compaction, recovery) is replayed from its start.
+ */
+import type { GameDay } from '../game/types.js';
+import { threadCompleteness } from '../store/completeness.js';
+import { derivedKey, readDerived, writeDerived } from '../store/derived-cache.js';
+import { replayThreadFrom, type LogPoint } from '../store/store-file.js';
+import type { StoredPost, StoredThread } from '../store/types.js';
+import type { ThreadRead } from '../store/with-store.js';
+import { mayHoldBallot } from '../votes/ballot.js';
+import { strictlyBefore, timeSpan } from '../votes/time.js';
+
+/** Which posts of a thread are kept: `keeps` decides on a stored post; `name` and `key` name it (the file, and what it depends on). */
+export interface Keep {
+  name: string;
+  key: unknown;
+  keeps: (sp: StoredPost) => boolean;
+}
+
+const current = (sp: StoredPost) => sp.versions[sp.versions.length - 1].post;
+
+/** The posts whose current text may hold a ballot: what misplacedBallots reads of a thread. */
+export const ballotShaped: Keep = { name: 'ballots', key: 'current text has 票', keeps: (sp) => mayHoldBallot(current(sp).text) };
+
+/**
+ * The posts whose time may fall in day `d`'s window (not surely before it opens nor surely at or after
+ * it closes): all that the day's acceleration count and misplaced ballots read of the process thread.
+ */
+export function inWindow(d: GameDay): Keep {
+  return {
+    name: `day${d.day}`,
+    key: { window: [d.opens, d.closes] },
+    keeps: (sp) => {
+      const c = current(sp);
+      const span = timeSpan({ at: Date.parse(c.postedAt), timePrecision: c.timePrecision, timeEarliest: c.timeEarliest });
+      return strictlyBefore(span, d.opens) !== 'yes' && strictlyBefore(span, d.closes) !== 'no';
+    },
+  };
+}
+
+/** The kept posts as saved: where the log was replayed to, the thread's record there, every post's current floor, the posts kept. */
+interface Kept {
+  point: LogPoint;
+  thread: StoredThread | null;
+  floors: Array<[pid: number, floor: number | null]>;
+  posts: StoredPost[];
+}
+
+/** A thread's kept posts, in pid order, and how the thread is stored. */
+export interface KeptPosts {
+  posts: StoredPost[];
+  read: ThreadRead;
+}
+
+/**
+ * Thread `tid`'s posts that `keep` keeps, from the store's log, through the derived file
+ * `kept-<name>-<tid>` (saved again when the log grew or was replayed afresh). A damaged log is refused as
+ * openStore refuses it; a missing, damaged or other-keyed derived file is only a replay from the log's
+ * start. For a store with thread logs (a version-1 file is read whole: its caller opens the thread).
+ */
+export async function keptPosts(storePath: string, tid: number, keep: Keep): Promise<KeptPosts> {
+  const name = `kept-${keep.name}-${tid}`;
+  const key = derivedKey({ kept: tid, keep: keep.key });
+  const saved = readDerived<Kept>(storePath, name, key);
+  const floors = new Map<number, number | null>();
+  const posts = new Map<number, StoredPost>();
+  const replayed = await replayThreadFrom(storePath, tid, saved ?? null, (resumed) => {
+    if (resumed && saved) {
+      for (const [pid, floor] of saved.floors) floors.set(pid, floor);
+      for (const sp of saved.posts) posts.set(sp.pid, sp);
+    }
+    return (sp) => {
+      // (a post of another thread in this log is not this thread's, as threadPosts reads a store)
+      if (sp.tid !== tid) {
+        floors.delete(sp.pid);
+        posts.delete(sp.pid);
+        return;
+      }
+      floors.set(sp.pid, current(sp).floor);
+      if (keep.keeps(sp)) posts.set(sp.pid, sp);
+      else posts.delete(sp.pid);
+    };
+  });
+  const thread = replayed?.thread ?? null;
+  const kept = [...posts.values()].sort((a, b) => a.pid - b.pid);
+  if (replayed && (!saved || !replayed.resumed || replayed.point.offset !== saved.point.offset)) {
+    writeDerived(storePath, name, key, { point: replayed.point, thread, floors: [...floors], posts: kept } satisfies Kept);
+  }
+  const seen = new Set<number>();
+  for (const f of floors.values()) if (f !== null && f > 0) seen.add(f);
+  return { posts: kept, read: { stored: thread !== null, completeness: threadCompleteness(thread ?? undefined, tid, seen) } };
+}
