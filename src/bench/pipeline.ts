@@ -25,9 +25,8 @@ import { parseGame } from '../game/game-file.js';
 import type { Game } from '../game/types.js';
 import { dayHtml } from '../close/day-html.js';
 import { beforeReport, closingDayFromStore, reportThreads } from '../derived/closing-inputs.js';
-import { tallyFromStore, vouchedElection } from '../derived/closed-days.js';
+import { countFromStore } from '../derived/closed-days.js';
 import { withCountingStore } from '../store/with-store.js';
-import { threadsForTally } from '../votes/tally.js';
 import { openStore, storeBytesOnDisk, storedTids, type Store } from '../store/store-file.js';
 import { applyPage, tidFromUrl } from '../store/record.js';
 import { gamePage, type SynthGame } from './synth-game.js';
@@ -264,12 +263,12 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
     }
 
     // the last day at closing, read from disk as `bansha tally --day N` and then `bansha report --day N`
-    // read it: the day's threads in full, the closed days' outcomes and the earlier threads' digests
-    // through the store's derived files (made here, as on a director's first run after the crawl)
+    // read it: the day's threads (the tally's kept posts of the discussion and process threads), the closed
+    // days' outcomes and the earlier threads' digests through the store's derived files (made here, as on a
+    // director's first run after the crawl)
     const day = Math.max(...g.days.map((d) => d.day));
     let t0 = now();
-    const vouched = (users: Readonly<Record<string, number>>) => vouchedElection(g, day, users); // as `bansha tally`
-    sink += await withCountingStore(g, { tids: threadsForTally(g, day), vouched }, async (store, checked) => (await tallyFromStore(g, store, day, checked)).ballots.length);
+    sink += await countFromStore(g, day, {}, (result) => result.ballots.length); // as `bansha tally`
     stages.tally = now() - t0;
     peakAfter.tally = peakRssMB();
 

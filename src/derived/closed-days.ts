@@ -238,7 +238,9 @@ export async function closedOutcomes(
     await readFull([...reads.keys()].filter((t) => readInFull.has(t)));
     // (this day's keys over the earlier day's: a thread read in full is keyed on its posts before this
     // day's close, which hold those before the earlier day's)
-    const own = [...reads].map(([t, r]): ReadKey => (full.has(t) ? [t, full.get(t)!.log ?? null, [d.day, dependence(t, d)]] : [t, r.log ?? null]));
+    // (read again: keyed so only when the log is still the one counted from — a crawl in between
+    // leaves the key on the log as counted, which the next run finds changed)
+    const own = [...reads].map(([t, r]): ReadKey => (full.get(t)?.log === r.log ? [t, r.log ?? null, [d.day, dependence(t, d)]] : [t, r.log ?? null]));
     const all = new Map([...earlier, ...own.map((r) => [r[0], r] as const)]);
     return { outcome: counted, reads: unkeyed ? [] : [...all.values()].sort((a, b) => a[0] - b[0]) };
   };

@@ -63,8 +63,9 @@ export interface KeptPosts {
 
 /**
  * Thread `tid`'s posts that `keep` keeps, from the store's log, through the derived file
- * `kept-<name>-<tid>` (saved again when the log grew or was replayed afresh). A damaged log is refused as
- * openStore refuses it; a missing, damaged or other-keyed derived file is only a replay from the log's
+ * `kept-<name>-<tid>` (saved again when the log grew or was replayed afresh). A damaged line after the saved
+ * point is refused as openStore refuses it; the lines before it are trusted as LogPoint says (`bansha store
+ * check` reads them all); a missing, damaged or other-keyed derived file is only a replay from the log's
  * start. For a store with thread logs (a version-1 file is read whole: its caller opens the thread).
  */
 export async function keptPosts(storePath: string, tid: number, keep: Keep): Promise<KeptPosts> {
@@ -74,6 +75,9 @@ export async function keptPosts(storePath: string, tid: number, keep: Keep): Pro
   const floors = new Map<number, number | null>();
   const posts = new Map<number, StoredPost>();
   const replayed = await replayThreadFrom(storePath, tid, saved ?? null, (resumed) => {
+    // (a start from the log's beginning, after a resumed replay found damage: nothing kept so far holds)
+    floors.clear();
+    posts.clear();
     if (resumed && saved) {
       for (const [pid, floor] of saved.floors) floors.set(pid, floor);
       for (const sp of saved.posts) posts.set(sp.pid, sp);

@@ -17,7 +17,8 @@ interface KeptRecord {
 
 /**
  * The index and the records of the threads `tids` that are stored, as store-file.ts readThreadRecords
- * reads them (damage refused the same way), each through the derived file `record-<tid>` (saved again
+ * reads them (damage after the saved point refused the same way; the lines before it trusted as LogPoint
+ * says), each through the derived file `record-<tid>` (saved again
  * when its log grew or was replayed afresh; missing, damaged or other-keyed: a replay from the start).
  */
 export async function keptThreadRecords(storePath: string, tids: readonly number[]): Promise<ThreadRecords> {

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { keyedFileKey, readKeyedFile, writeKeyedFile } from './keyed-file.js';
 import { threadLogPath } from './store-file.js';
+import { LINE_END } from './thread-log.js';
 import { VERSION } from '../version.js';
 
 /** Bump when what a derived file holds changes shape or meaning. */
@@ -26,9 +27,6 @@ const FORMAT = 2;
 export function derivedDir(storePath: string): string {
   return `${path.resolve(storePath).replace(/\.json$/i, '')}.derived`;
 }
-
-/** Bytes of a log line's checksum and the space before it (thread-log.ts: `json sum\n`). */
-const TAIL = 18;
 
 /**
  * What identifies the current content of thread `tid`'s log without reading it: "size:inode:mtime:last
@@ -44,7 +42,7 @@ export function threadLogKey(storePath: string, tid: number): string | null {
   }
   try {
     const st = fs.fstatSync(fd);
-    const tail = Buffer.alloc(Math.min(TAIL, st.size));
+    const tail = Buffer.alloc(Math.min(LINE_END, st.size));
     fs.readSync(fd, tail, 0, tail.length, st.size - tail.length);
     return `${st.size}:${st.ino}:${st.mtimeMs}:${tail.toString('latin1').trim()}`;
   } finally {

@@ -34,7 +34,7 @@ import { t } from '../i18n/index.js';
 import { jsonProblem } from '../i18n/parser-problems.js';
 import { takeFileLock } from './lock.js';
 import {
-  appendLine, cutTornTail, fsyncDir, fullEntry, lineBytes, logLine, readLog, readLogWith, replayLog, replayPids, replayPosts, replayThreadRecord, writeFileAtomic,
+  appendLine, cutTornTail, LINE_END, fsyncDir, fullEntry, lineBytes, logLine, readLog, readLogWith, replayLog, replayPids, replayPosts, replayThreadRecord, writeFileAtomic,
   type LogDamage, type LogEntry, type ReadLog, type ThreadContent, type ThreadMeta,
 } from './thread-log.js';
 import type { FetchedPageRecord, StoreData, StoredPost, StoredThread } from './types.js';
@@ -436,7 +436,9 @@ class Residency {
   /** Thread `tid` owns these posts too (the last thread said to own a post is its owner). */
   #own(tid: number, pids: Iterable<number>): void {
     const at = this.#owners.findIndex((o) => o.tid === tid);
-    const had = at < 0 ? [] : this.#owners.splice(at, 1)[0].pids;
+    // what it owned before, less what a thread said to own it since has taken (it moves last)
+    const later = this.#owners.slice(at + 1);
+    const had = at < 0 ? [] : [...this.#owners.splice(at, 1)[0].pids].filter((pid) => !later.some((o) => sortedHas(o.pids, pid)));
     this.#owners.push({ tid, pids: Float64Array.from(new Set([...had, ...pids])).sort() });
   }
 
@@ -545,9 +547,6 @@ export interface LogPoint {
   offset: number;
   sum: string;
 }
-
-/** Bytes of a line's end: the space, the checksum and the newline (thread-log.ts: `json sum\n`). */
-const LINE_END = 18;
 
 /** What replayThreadFrom found: the thread's record, the point it replayed to, whether it went on from the caller's point. */
 export interface ReplayedFrom {

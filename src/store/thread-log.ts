@@ -63,6 +63,8 @@ export interface ReadLog extends ThreadContent {
 }
 
 const SUM_CHARS = 16;
+/** Bytes of a line's end: the space, the checksum and the newline (`json sum\n`). */
+export const LINE_END = SUM_CHARS + 2;
 
 function checksum(json: Uint8Array): string {
   return createHash('sha256').update(json).digest('hex').slice(0, SUM_CHARS);
