@@ -3,6 +3,7 @@
  * game file is read, never on a warm command.
  */
 import { DateTime } from 'luxon';
+import { intlClock } from '../votes/time.js';
 import { FIRST, LAST, type ZoneOffsets } from './zone-offsets.js';
 
 /**
@@ -18,22 +19,15 @@ const LONGEST = 3 * 366 * 86_400_000;
 
 /** The zone's offsets over [lo − 40 days, hi + 40 days], or null when Intl does not know the zone (or the span is too long). */
 export function zoneOffsets(zone: string, lo: number, hi: number): ZoneOffsets | null {
-  let clock: Intl.DateTimeFormat;
-  try {
-    clock = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
-  } catch {
-    return null;
-  }
+  if (!intlClock(0, zone)) return null;
   const from = Math.max(FIRST, Math.floor((lo - MARGIN) / STEP) * STEP);
   const to = Math.min(LAST, Math.ceil((hi + MARGIN) / STEP) * STEP);
   if (!(from < to && to - from <= LONGEST)) return null;
   /** The offset at `t`, a whole second: the zone's clock read as UTC, minus `t`. */
   const offsetAt = (t: number): number => {
-    // "1/22/2026, 20:15:07" (format is 2× formatToParts' speed); the parts when this ICU writes it otherwise
-    const m = /^(\d+)\/(\d+)\/(\d+),? (\d+):(\d+):(\d+)$/.exec(clock.format(t));
-    const n: Record<string, number> = m ? { month: +m[1], day: +m[2], year: +m[3], hour: +m[4], minute: +m[5], second: +m[6] } : {};
-    if (!m) for (const p of clock.formatToParts(t)) if (p.type !== 'literal') n[p.type] = Number(p.value);
-    return Date.UTC(n.year, n.month - 1, n.day, n.hour, n.minute, n.second) - t;
+    const c = intlClock(t, zone)!;
+    const n = (part: string): number => (part === '' ? NaN : Number(part)); // (a part this ICU did not write: unreadable)
+    return Date.UTC(n(c.year), n(c.month) - 1, n(c.day), n(c.hour), n(c.minute), n(c.second)) - t;
   };
   const starts = [from];
   const offsets = [offsetAt(from)];

@@ -65,6 +65,11 @@ export function forumClock(ms: number, zone: string): ForumClock | null {
     const d = new Date(whole + offset);
     return { month: two(d.getUTCMonth() + 1), day: two(d.getUTCDate()), year: String(d.getUTCFullYear()), hour: two(d.getUTCHours()), minute: two(d.getUTCMinutes()), second: two(d.getUTCSeconds()) };
   }
+  return intlClock(ms, zone);
+}
+
+/** forumClock as Intl reads it (what the kept offsets are read from: src/game/zone-table.ts). */
+export function intlClock(ms: number, zone: string): ForumClock | null {
   let clock = clocks.get(zone);
   if (!clock) {
     try {
