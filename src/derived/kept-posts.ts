@@ -96,7 +96,7 @@ export async function keptPosts(storePath: string, tid: number, keep: Keep): Pro
   });
   const thread = replayed?.thread ?? null;
   const kept = [...posts.values()].sort((a, b) => a.pid - b.pid);
-  if (replayed && (!saved || !replayed.resumed || replayed.point.offset !== saved.point.offset)) {
+  if (replayed?.moved) {
     writeDerived(storePath, name, key, { point: replayed.point, thread, floors: [...floors], posts: kept } satisfies Kept);
   }
   const seen = new Set<number>();

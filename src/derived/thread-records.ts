@@ -30,7 +30,7 @@ export async function keptThreadRecords(storePath: string, tids: readonly number
     const saved = readDerived<KeptRecord>(storePath, name, key);
     const replayed = await replayThreadFrom(storePath, tid, saved ?? null, () => null);
     if (!replayed) continue;
-    if (!saved || !replayed.resumed || replayed.point.offset !== saved.point.offset) {
+    if (replayed.moved) {
       writeDerived(storePath, name, key, { point: replayed.point, thread: replayed.thread } satisfies KeptRecord);
     }
     if (replayed.thread) out.threads[String(tid)] = replayed.thread;

@@ -548,11 +548,12 @@ export interface LogPoint {
   sum: string;
 }
 
-/** What replayThreadFrom found: the thread's record, the point it replayed to, whether it went on from the caller's point. */
+/** What replayThreadFrom found: the thread's record, the point it replayed to, whether that is another point than the caller's. */
 export interface ReplayedFrom {
   thread: StoredThread | null;
   point: LogPoint;
-  resumed: boolean;
+  /** The point is not the caller's (the log grew, or was replayed from its start): what a keeper saves again. */
+  moved: boolean;
 }
 
 /**
@@ -590,13 +591,13 @@ export async function replayThreadFrom(
       if (buf.toString('latin1', 0, LINE_END) === ` ${at.sum}\n`) {
         const tail = buf.subarray(LINE_END);
         const r = replay(tail, from.thread, start(true));
-        if (!r.damage) return { thread: r.thread, point: r.goodBytes ? pointAt(tail, at.offset, r.goodBytes) : at, resumed: true };
+        if (!r.damage) return { thread: r.thread, point: r.goodBytes ? pointAt(tail, at.offset, r.goodBytes) : at, moved: r.goodBytes > 0 };
       }
     }
     const buf = await readAt(h, 0, size);
     const r = replay(buf, null, start(false));
     if (r.damage) throw await damagedLogError(storePath, file, r.damage);
-    return { thread: r.thread, point: pointAt(buf, 0, r.goodBytes), resumed: false };
+    return { thread: r.thread, point: pointAt(buf, 0, r.goodBytes), moved: true };
   } finally {
     await h.close();
   }
