@@ -111,6 +111,16 @@ const derivedFiles = (game: Game): Record<string, string> => {
   return Object.fromEntries(fs.readdirSync(dir).sort().map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
 };
 
+/** The director's post handing the badge to `successor` at `at`, stored as post `pid` after thread `tid`'s last. */
+async function postHandover(g: Game, tid: number, pid: number, successor: string, at: number): Promise<void> {
+  const store = await openStore(g.storePath, { threads: [tid] });
+  const last = Object.values(store.data.posts).sort((a, b) => b.pid - a.pid)[0];
+  const v = last.versions[last.versions.length - 1];
+  store.data.posts[String(pid)] = { ...last, pid, versions: [{ ...v, post: { ...v.post, pid, floor: (v.post.floor ?? 0) + 1, author: g.directors[0], authorId: null, text: `警徽移交给 ${successor}`, postedAt: new Date(at).toISOString() } }] };
+  await store.write();
+  await store.close();
+}
+
 describe('the captured games: every day, cache cold and warm, as when every thread is read in full', () => {
   const games = {
     public: () => onDisk('public', path.join(FIXTURES, 'games', 'public.yaml'), storeFromFixture('public', threadPageFiles('public'))),
@@ -609,13 +619,7 @@ describe('a synthetic 10-day store', () => {
     const successor = changed.players.find((p) => p !== elected && !changed.events.some((e) => e.player === p))!;
     // the director's post, after the departure, in the first handover thread outside day 10's own
     const tid = threads.find((t) => !day10Threads(changed).includes(t))!;
-    const store = await openStore(changed.storePath, { threads: [tid] });
-    const last = Object.values(store.data.posts).sort((a, b) => b.pid - a.pid)[0];
-    const v = last.versions[last.versions.length - 1];
-    const pid = 9_100_000;
-    store.data.posts[String(pid)] = { ...last, pid, versions: [{ ...v, post: { ...v.post, pid, floor: (v.post.floor ?? 0) + 1, author: changed.directors[0], authorId: null, text: `警徽移交给 ${successor}`, postedAt: new Date(dep.at + 60_000).toISOString() } }] };
-    await store.write();
-    await store.close();
+    await postHandover(changed, tid, 9_100_000, successor, dep.at + 60_000);
     const after = JSON.parse(await tally());
     expect(before.sheriff).not.toBe(successor);
     expect(after.sheriff).toBe(successor);
@@ -641,13 +645,7 @@ describe('a synthetic 10-day store', () => {
     expect(await tally()).toBe(await inFull()); // and read back
     expect(fs.statSync(kept).mtimeMs).toBe(stamp);
     const successor = g.players.find((p) => p !== elected && !g.events.some((e) => e.player === p))!;
-    const store = await openStore(g.storePath, { threads: [processTid] });
-    const last = Object.values(store.data.posts).sort((a, b) => b.pid - a.pid)[0];
-    const v = last.versions[last.versions.length - 1];
-    const pid = 9_200_000;
-    store.data.posts[String(pid)] = { ...last, pid, versions: [{ ...v, post: { ...v.post, pid, floor: (v.post.floor ?? 0) + 1, author: g.directors[0], authorId: null, text: `警徽移交给 ${successor}`, postedAt: new Date(dep.at + 60_000).toISOString() } }] };
-    await store.write();
-    await store.close();
+    await postHandover(g, processTid, 9_200_000, successor, dep.at + 60_000);
     const after = await tally();
     expect(JSON.parse(after).sheriff).toBe(successor);
     expect(after).toBe(await inFull());
