@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { migratedV1Path, openStore, readThreadRecords, threadLogPath, threadsDir } from '../../src/store/store-file.js';
 import { applyPage, recordPage } from '../../src/store/record.js';
+import { appendLine, logLine } from '../../src/store/thread-log.js';
 import type { StoreData } from '../../src/store/types.js';
 import { UserError } from '../../src/errors.js';
 import { editPostText } from '../../src/replay/page-edits.js';
@@ -202,6 +203,43 @@ describe('a handle holding some threads (a crawl holds one at a time)', () => {
     const disk = (await openStore(file, { lock: false })).data;
     expect(Object.keys(disk.threads).map(Number).sort()).toEqual([tid, vote].sort());
     expect(disk.posts[String(pid)].versions).toHaveLength(2);
+  });
+
+  test('a post moved to another thread stays with the thread that said so last: the one it left, released again, does not take it back', async () => {
+    const file = tmp();
+    const whole = await openStore(file, { forum: ids.base });
+    for (const t of [tid, vote]) for (let p = 1; p <= capturedPages(t); p++) {
+      const c = capture(t, p);
+      await recordPage(whole, c.fetched, c.parsed);
+    }
+    const moved = whole.data.threads[String(tid)].pages['1'].pids[1];
+    const stays = whole.data.threads[String(tid)].pages['1'].pids[2];
+    const post = structuredClone(whole.data.posts[String(moved)]);
+    await whole.close();
+    // crafted: the vote thread's log says it holds the talk thread's post (moved between threads)
+    await appendLine(threadLogPath(file, vote), logLine({ p: [{ ...post, tid: vote }] }));
+
+    const store = await openStore(file, { forum: ids.base, threads: [] });
+    try {
+      await store.open([tid]);
+      await store.release([tid]); // the talk thread owns both posts
+      expect([store.threadOfPost(moved), store.threadOfPost(stays)]).toEqual([tid, tid]);
+      await store.open([tid]);
+      await store.open([vote]); // read last: the vote thread says it owns the moved post
+      expect([store.data.posts[String(moved)].tid, store.data.posts[String(stays)].tid]).toEqual([vote, tid]);
+      await store.release([vote]);
+      expect(store.data.posts[String(moved)]).toBeUndefined(); // released with the vote thread it is in
+      expect(store.threadOfPost(moved)).toBe(vote);
+      await store.release([tid]); // the talk thread owns what it held again, which is not the moved post
+      expect([store.threadOfPost(moved), store.threadOfPost(stays)]).toEqual([vote, tid]);
+      expect(store.bytesWritten).toBe(0);
+    } finally {
+      await store.close();
+    }
+    // a reader of every thread sees the same owner (the vote thread's log is read after the talk thread's)
+    expect(vote).toBeGreaterThan(tid);
+    const reader = await openStore(file, { lock: false });
+    expect(reader.data.posts[String(moved)].tid).toBe(vote);
   });
 
   test('a thread opened again appends only what changed since; a handle on every thread cannot release one', async () => {
