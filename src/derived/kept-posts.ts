@@ -14,7 +14,7 @@ import type { GameDay } from '../game/types.js';
 import { threadCompleteness } from '../store/completeness.js';
 import { derivedKey, readDerived, writeDerived } from '../store/derived-cache.js';
 import { replayThreadFrom, type LogPoint } from '../store/store-file.js';
-import type { StoredPost, StoredThread } from '../store/types.js';
+import { currentVersion, type StoredPost, type StoredThread } from '../store/types.js';
 import type { ThreadRead } from '../store/with-store.js';
 import { mayHoldBallot } from '../votes/ballot.js';
 import { strictlyBefore, timeSpan } from '../votes/time.js';
@@ -26,10 +26,8 @@ export interface Keep {
   keeps: (sp: StoredPost) => boolean;
 }
 
-const current = (sp: StoredPost) => sp.versions[sp.versions.length - 1].post;
-
 /** The posts whose current text may hold a ballot: what misplacedBallots reads of a thread. */
-export const ballotShaped: Keep = { name: 'ballots', key: 'current text has 票', keeps: (sp) => mayHoldBallot(current(sp).text) };
+export const ballotShaped: Keep = { name: 'ballots', key: 'current text has 票', keeps: (sp) => mayHoldBallot(currentVersion(sp).post.text) };
 
 /**
  * The posts whose time may fall in day `d`'s window (not surely before it opens nor surely at or after
@@ -40,7 +38,7 @@ export function inWindow(d: GameDay): Keep {
     name: `day${d.day}`,
     key: { window: [d.opens, d.closes] },
     keeps: (sp) => {
-      const c = current(sp);
+      const c = currentVersion(sp).post;
       const span = timeSpan({ at: Date.parse(c.postedAt), timePrecision: c.timePrecision, timeEarliest: c.timeEarliest });
       return strictlyBefore(span, d.opens) !== 'yes' && strictlyBefore(span, d.closes) !== 'no';
     },
@@ -89,7 +87,7 @@ export async function keptPosts(storePath: string, tid: number, keep: Keep): Pro
         posts.delete(sp.pid);
         return;
       }
-      floors.set(sp.pid, current(sp).floor);
+      floors.set(sp.pid, currentVersion(sp).post.floor);
       if (keep.keeps(sp)) posts.set(sp.pid, sp);
       else posts.delete(sp.pid);
     };

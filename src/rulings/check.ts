@@ -9,7 +9,7 @@ import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { findDay } from '../game/roster.js';
 import type { Game } from '../game/types.js';
-import type { StoreData } from '../store/types.js';
+import { currentVersion, type StoreData } from '../store/types.js';
 import { resolveAuction, type AuctionBid, type AuctionResult } from '../auction/index.js';
 import { threadPosts } from '../store/slice.js';
 import { postsFromStore, tallyDay } from '../votes/tally.js';
@@ -66,7 +66,7 @@ export function checkBallotRuling(game: Game, store: StoreData, ruling: RulingDr
   const find = (t: TallyResult) => t.ballots.find((b) => b.pid === pid);
   const ballot = find(after);
   const was = find(before);
-  if (!ballot || !was) throw new UserError(t('rule.notABallot', pid, String(stored.versions.at(-1)?.post.floor ?? '?'), ruling.day));
+  if (!ballot || !was) throw new UserError(t('rule.notABallot', pid, String(currentVersion(stored).post.floor ?? '?'), ruling.day));
   if (ruling.verb === 'accept' && ballot.status === 'rejected') {
     throw new UserError(t('rule.cannotAccept', pid, ballot.reason ?? null));
   }
@@ -100,6 +100,6 @@ export function checkBidRuling(game: Game, store: StoreData, ruling: RulingDraft
   const mine = (r: AuctionResult) => r.items.flatMap((it) => it.bids.filter((b) => b.pid === pid).map((bid) => ({ item: it.item, bid })));
   const was = mine(before);
   const bids = mine(after).map((x, i) => ({ ...x, was: was[i].bid }));
-  if (!bids.length) throw new UserError(t('rule.notABid', pid, String(stored.versions.at(-1)?.post.floor ?? '?'), day));
+  if (!bids.length) throw new UserError(t('rule.notABid', pid, String(currentVersion(stored).post.floor ?? '?'), day));
   return { before, after, bids };
 }

@@ -8,7 +8,7 @@
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
 import type { Store } from './store-file.js';
-import type { Completeness, StoreData, StoredThread } from './types.js';
+import { currentVersion, type Completeness, type StoreData, type StoredThread } from './types.js';
 
 /**
  * The reply count the thread's floors must reach (M: floors 1..M+1), or null to rely on the floors
@@ -47,7 +47,7 @@ export function completenessOf(store: Store | StoreData, tids: readonly number[]
   for (const stored of Object.values(data.posts)) {
     const of = floors.get(stored.tid);
     if (!of) continue;
-    const floor = stored.versions[stored.versions.length - 1].post.floor;
+    const floor = currentVersion(stored).post.floor;
     if (floor !== null && floor > 0) of.add(floor);
   }
   return tids.map((tid) => threadCompleteness(data.threads[String(tid)], tid, floors.get(tid)!));

@@ -9,7 +9,7 @@ import { flatString } from '../discuz/flat-string.js';
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
 import type { Store } from './store-file.js';
-import type { FetchedPageRecord, StoreData, StoredPost, StoredThread } from './types.js';
+import { currentVersion, type FetchedPageRecord, type StoreData, type StoredPost, type StoredThread } from './types.js';
 
 /** What recording one page changed, so the crawler can react (walk back, report). */
 export interface RecordResult {
@@ -85,7 +85,7 @@ function precisionRank(p: Post): number {
  * Called before the versions are updated, so the current version's lastSeen is the previous fetch.
  */
 function recordProfile(stored: StoredPost, post: Post, at: string): void {
-  const current = stored.versions[stored.versions.length - 1];
+  const current = currentVersion(stored);
   const held = stored.profiles?.[stored.profiles.length - 1] ?? { avatar: current.post.avatar ?? null, signature: current.post.signature ?? null };
   const seen = { avatar: post.avatar ?? null, signature: post.signature ?? null };
   if ((held.avatar === seen.avatar && held.signature === seen.signature) || at <= current.lastSeen) return;
@@ -109,7 +109,7 @@ function upsertPost(data: StoreData, tid: number, post: Post & { pid: number }, 
     stored.missingSince = null;
     out.returned.push(post.pid);
   }
-  const current = stored.versions[stored.versions.length - 1];
+  const current = currentVersion(stored);
   if (current.hash === hash) {
     if (at > current.lastSeen) current.lastSeen = at;
     // Same evidence; take the fresh floor (floors can be recounted) but never a less precise time.

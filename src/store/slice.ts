@@ -3,7 +3,7 @@
  * class, every earlier version kept beside it, a time as epoch ms and a link to the post. Pure.
  */
 import type { Post } from '../discuz/types.js';
-import type { PostVersion, ProfileSighting, StoreData, StoredPost } from './types.js';
+import { currentVersion, type PostVersion, type ProfileSighting, type StoreData, type StoredPost } from './types.js';
 
 export interface SlicePost extends Post {
   pid: number;
@@ -41,7 +41,7 @@ export function postUrlStem(forum: string, tid: number): string {
  * post's thread, when the caller has it for all the thread's posts (their links then share it).
  */
 export function toSlicePost(forum: string, stored: StoredPost, urlStem = postUrlStem(forum, stored.tid)): SlicePost {
-  const c = stored.versions[stored.versions.length - 1].post;
+  const c = currentVersion(stored).post;
   return {
     pid: stored.pid,
     tid: stored.tid,
@@ -94,7 +94,7 @@ export interface DigestPost extends Pick<SlicePost, 'pid' | 'tid' | 'floor' | 'a
 
 /** What each fetch showed of the post's author's avatar and signature (StoredPost.profiles, else its versions). */
 export function sightingsOf(p: Pick<SlicePost, 'versions' | 'profiles'>): Sighting[] {
-  const latest = p.versions[p.versions.length - 1].lastSeen;
+  const latest = currentVersion(p).lastSeen;
   if (p.profiles) return p.profiles.map((s) => ({ ...s, lastSeen: s.lastSeen ?? latest }));
   return p.versions.map((v) => ({ avatar: v.post.avatar ?? null, signature: v.post.signature ?? null, firstSeen: v.firstSeen, lastSeen: v.lastSeen }));
 }

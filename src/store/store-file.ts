@@ -37,7 +37,7 @@ import {
   appendLine, cutTornTail, LINE_END, fsyncDir, fullEntry, lineBytes, logLine, readLog, readLogWith, replayLog, replayPids, replayPosts, replayThreadRecord, writeFileAtomic,
   type LogDamage, type LogEntry, type ReadLog, type ThreadContent, type ThreadMeta,
 } from './thread-log.js';
-import type { FetchedPageRecord, StoreData, StoredPost, StoredThread } from './types.js';
+import { currentVersion, type FetchedPageRecord, type StoreData, type StoredPost, type StoredThread } from './types.js';
 
 /** An open evidence store: the opened threads in memory and a way to persist changes. */
 export interface Store {
@@ -180,7 +180,7 @@ export async function describeBackup(file: string): Promise<string> {
  * real change (or its compaction), so on disk they are "as of the last change written".
  */
 function postJson(sp: StoredPost): string {
-  const last = sp.versions[sp.versions.length - 1];
+  const last = currentVersion(sp);
   const seen = last.lastSeen;
   last.lastSeen = '';
   try {

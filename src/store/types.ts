@@ -32,6 +32,11 @@ export interface StoredPost {
   profiles?: ProfileSighting[];
 }
 
+/** A stored post's current version: the newest it was seen in (its versions are oldest first, never empty). */
+export function currentVersion(sp: Pick<StoredPost, 'versions'>): PostVersion {
+  return sp.versions[sp.versions.length - 1];
+}
+
 /** One avatar/signature pair as fetches showed it on a post, from firstSeen to lastSeen (ISO). */
 export interface ProfileSighting {
   avatar: string | null;
