@@ -15,6 +15,7 @@ import { threadCompleteness } from '../store/completeness.js';
 import { derivedKey, readDerived, writeDerived } from '../store/derived-cache.js';
 import { replayThreadFrom, type LogPoint } from '../store/store-file.js';
 import { currentVersion, type StoredPost, type StoredThread } from '../store/types.js';
+import { sliceTime } from '../store/slice.js';
 import type { ThreadRead } from '../store/with-store.js';
 import { mayHoldBallot } from '../votes/ballot.js';
 import { strictlyBefore, timeSpan } from '../votes/time.js';
@@ -38,8 +39,7 @@ export function inWindow(d: GameDay): Keep {
     name: `day${d.day}`,
     key: { window: [d.opens, d.closes] },
     keeps: (sp) => {
-      const c = currentVersion(sp).post;
-      const span = timeSpan({ at: Date.parse(c.postedAt), timePrecision: c.timePrecision, timeEarliest: c.timeEarliest });
+      const span = timeSpan(sliceTime(currentVersion(sp).post));
       return strictlyBefore(span, d.opens) !== 'yes' && strictlyBefore(span, d.closes) !== 'no';
     },
   };

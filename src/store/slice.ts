@@ -33,6 +33,11 @@ export function postUrlStem(forum: string, tid: number): string {
   return `${forum}forum.php?mod=redirect&goto=findpost&ptid=${tid}&pid=`;
 }
 
+/** A post version's time as SlicePost holds it (postedAt as epoch ms), what a time span is built from (votes/time.ts). */
+export function sliceTime(c: Post): Pick<SlicePost, 'at' | 'timePrecision' | 'timeEarliest'> {
+  return { at: Date.parse(c.postedAt), timePrecision: c.timePrecision, timeEarliest: c.timeEarliest };
+}
+
 /**
  * The analyses' view of a stored post: its current version plus pid, tid, time, link and history.
  * Built as one object literal listing every Post field (in Post's order), not `{...current, ...}`:
@@ -42,6 +47,7 @@ export function postUrlStem(forum: string, tid: number): string {
  */
 export function toSlicePost(forum: string, stored: StoredPost, urlStem = postUrlStem(forum, stored.tid)): SlicePost {
   const c = currentVersion(stored).post;
+  const { at, timePrecision, timeEarliest } = sliceTime(c);
   return {
     pid: stored.pid,
     tid: stored.tid,
@@ -50,7 +56,7 @@ export function toSlicePost(forum: string, stored: StoredPost, urlStem = postUrl
     author: c.author,
     authorId: c.authorId,
     postedAt: c.postedAt,
-    timePrecision: c.timePrecision,
+    timePrecision,
     timeSource: c.timeSource,
     text: c.text,
     quotes: c.quotes,
@@ -65,8 +71,8 @@ export function toSlicePost(forum: string, stored: StoredPost, urlStem = postUrl
     avatar: c.avatar,
     deleted: c.deleted,
     locked: c.locked,
-    ...(c.timeEarliest !== undefined ? { timeEarliest: c.timeEarliest } : {}),
-    at: Date.parse(c.postedAt),
+    ...(timeEarliest !== undefined ? { timeEarliest } : {}),
+    at,
     url: urlStem + stored.pid, // postUrl's text
     versions: stored.versions,
     missing: stored.missingSince !== null,
