@@ -15,7 +15,7 @@ import { lurkingFlags } from '../activity/lurking.js';
 import { activityTableOf, type ActivityTable } from '../activity/table.js';
 import type { PostsByThread } from '../activity/threads.js';
 import { cardFor } from '../cards/ledger.js';
-import { applyFlagRulings } from '../rulings/flags.js';
+import { applyFlagRulings, flagRulingNote } from '../rulings/flags.js';
 import type { Completeness } from '../store/types.js';
 import { proposeCards } from '../cards/propose.js';
 import { standings } from '../cards/standing.js';
@@ -162,10 +162,8 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
   }
   found.push(...seatFlags(game, d, replaced, posts));
   // The director's rulings on flagged posts (src/rulings): a rejected flag proposes no card.
-  const ruled = applyFlagRulings(found, game.rulings, day);
-  const flags = ruled.flags;
-  notes.push(...ruled.notes);
-  if (ruled.notes.length) publicNotes.push(...withLanguage('zh', () => applyFlagRulings(found, game.rulings, day).notes));
+  const { flags, ruled } = applyFlagRulings(found, game.rulings, day);
+  for (const r of ruled) note(() => flagRulingNote(r));
 
   const ledger = opts.ledger ?? null;
   const cards: ReportCard[] = proposeCards(game, day, flags, ledger).map((p) => {

@@ -7,14 +7,26 @@ import { flagKindLabel, type Flag } from '../violations/flag.js';
 import { rulingsByPid } from './active.js';
 import type { Ruling } from './types.js';
 
-export function applyFlagRulings(flags: readonly Flag[], rulings: readonly Ruling[] | undefined, day: number): { flags: Flag[]; notes: string[] } {
+/** A flag the director ruled on, and the ruling. */
+export interface RuledFlag {
+  flag: Flag;
+  ruling: Ruling;
+}
+
+/** The flags that stand after the day's flag rulings, and every flag ruled on (kept or dropped), in flag order. */
+export function applyFlagRulings(flags: readonly Flag[], rulings: readonly Ruling[] | undefined, day: number): { flags: Flag[]; ruled: RuledFlag[] } {
   const byPid = rulingsByPid(rulings, 'flag', day);
-  const notes: string[] = [];
-  const kept = flags.filter((f) => {
-    const r = f.pid !== null ? byPid.get(f.pid) : undefined;
-    if (!r) return true;
-    notes.push(t('ruling.flagNote', r.id, f.player, flagKindLabel(f.kind), f.pid!, r.verb === 'reject', r.why));
-    return r.verb === 'accept';
+  const ruled: RuledFlag[] = [];
+  const kept = flags.filter((flag) => {
+    const ruling = flag.pid !== null ? byPid.get(flag.pid) : undefined;
+    if (!ruling) return true;
+    ruled.push({ flag, ruling });
+    return ruling.verb === 'accept';
   });
-  return { flags: kept, notes };
+  return { flags: kept, ruled };
+}
+
+/** The report's note on a ruled flag, in the current language (the report writes it once per audience). */
+export function flagRulingNote({ flag, ruling }: RuledFlag): string {
+  return t('ruling.flagNote', ruling.id, flag.player, flagKindLabel(flag.kind), flag.pid!, ruling.verb === 'reject', ruling.why);
 }

@@ -109,7 +109,15 @@ describe('bansha rule', () => {
     expect(r.code, r.stderr).toBe(0);
     const after = await report();
     expect(after.flags.some((f) => f.pid === red.pid && f.kind === 'red-font')).toBe(false);
-    expect((await bansha(['report', '--game', game, '--day', '2', '--no-ledger'])).stdout).toContain(`导演裁定 #1：${red.player} 红色字体（pid ${red.pid}）不予判罚（引用的是导演原话）`);
+    const zhNote = `导演裁定 #1：${red.player} 红色字体（pid ${red.pid}）不予判罚（引用的是导演原话）`;
+    expect((await bansha(['report', '--game', game, '--day', '2', '--no-ledger'])).stdout).toContain(zhNote);
+    // the director's note in the director's language; in Chinese in what players read, whatever the language
+    const en = await bansha(['--lang', 'en', 'report', '--game', game, '--day', '2', '--no-ledger']);
+    expect(en.stdout).toContain(`director's ruling (导演裁定) #1: ${red.player} red font (pid ${red.pid}) not punished (引用的是导演原话)`);
+    expect(en.stdout).not.toContain(zhNote);
+    for (const lang of ['zh', 'en']) {
+      expect((await bansha(['--lang', lang, 'report', '--game', game, '--day', '2', '--markdown', '--no-ledger'])).stdout).toContain(`> ${zhNote.replace('#', '\\#')}`); // (markdown escapes #)
+    }
     const none = await bansha(['rule', 'reject', String(pidAt(4, 1)), '--game', game, '--day', '2', '--flag', '--why', 'x']);
     expect([none.code, none.stderr]).toEqual([2, expect.stringContaining('既不是第 2 日的选票也不是违规帖')]);
 
