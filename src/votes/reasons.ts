@@ -9,7 +9,7 @@
  * deadline it is compared with is shown as 21:10, otherwise as 11-21 21:10.
  */
 import type { PresetName } from '../game/types.js';
-import { t as tr } from '../i18n/index.js';
+import { t as tr, withLanguage } from '../i18n/index.js';
 import { citer, type Cite, type CiteKey } from './citations.js';
 import { clockText, forumClock, forumTime } from './time.js';
 import type { SheriffHandover } from './succession.js';
@@ -396,8 +396,16 @@ export function outcomeNote(o: OutcomeDetail): string | null {
 }
 
 /**
+ * TallyResult's sheriff source as it holds it: the values, and their text in Chinese (what the HTML report
+ * shows, which players read); every other reader writes the values in its own language.
+ */
+export function sheriffSourceFields(from: SheriffSource, zone: string): { sheriffSource: string; sheriffFrom: SheriffSource } {
+  return { sheriffSource: withLanguage('zh', () => sheriffSourceText(from, zone)), sheriffFrom: from };
+}
+
+/**
  * Where the sheriff comes from, in the director's language (the terminal; TallyResult.sheriffSource holds
- * it in Chinese for the HTML report). A day-1 result and a rule-post line are quoted as the forum has them.
+ * it in Chinese for the HTML report: sheriffSourceFields). A day-1 result and a rule-post line are quoted as the forum has them.
  */
 export function sheriffSourceText(s: SheriffSource, zone: string): string {
   switch (s.code) {

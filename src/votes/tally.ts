@@ -18,9 +18,9 @@ import { citer } from './citations.js';
 import { misplacedBallots } from './misplaced.js';
 import { departureOf, sheriffHandover, successionThreads, type Departure, type SheriffHandover } from './succession.js';
 import { selectBallots } from './select.js';
-import { noteText, outcomeText, sheriffSourceText, type SheriffSource } from './reasons.js';
+import { noteText, outcomeText, sheriffSourceFields, type SheriffSource } from './reasons.js';
 import type { AccelerationResult, TallyKind, TallyResult, VoterSummary } from './types.js';
-import { t, withLanguage } from '../i18n/index.js';
+import { t } from '../i18n/index.js';
 
 /** Where the tally gets a thread's posts from: a function of the thread id. */
 export type PostsOf = (tid: number) => readonly SlicePost[];
@@ -163,7 +163,6 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
   const { sheriff, source: sheriffFrom, notes: sheriffNotes } = kind === 'election'
     ? { sheriff: null, source: { code: 'election-day' } as const, notes: [] }
     : sheriffFor(game, d, countAt, closed);
-  const sheriffSource = withLanguage('zh', () => sheriffSourceText(sheriffFrom, zone));
   notes.push(...sheriffNotes);
 
   const acceleration = accelerationOf(game, d, posts, countAt, notes);
@@ -217,7 +216,7 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
 
   return {
     day, kind, reason: null, tid, closes: d.closes, countedAt: countAt, running: countAt < d.closes,
-    timezone: game.timezone, sheriff, sheriffSource, sheriffFrom, sheriffWeight: rules.sheriffWeight, accelerated, acceleration,
+    timezone: game.timezone, sheriff, ...sheriffSourceFields(sheriffFrom, zone), sheriffWeight: rules.sheriffWeight, accelerated, acceleration,
     totals, abstentions: ballots.filter((b) => b.status === 'counted' && b.target === ABSTAIN).map((b) => b.voter),
     result, ballots, players, misplaced, notes,
   };
@@ -333,7 +332,7 @@ function noneResult(game: Game, d: GameDay, countAt: number): TallyResult {
   const reason = outcomeText(detail, game.timezone);
   return {
     day: d.day, kind: 'none', reason, tid: null, closes: d.closes, countedAt: countAt, running: countAt < d.closes,
-    timezone: game.timezone, sheriff: null, sheriffSource: withLanguage('zh', () => sheriffSourceText({ code: 'none' }, game.timezone)), sheriffFrom: { code: 'none' }, sheriffWeight: game.rules.sheriffWeight,
+    timezone: game.timezone, sheriff: null, ...sheriffSourceFields({ code: 'none' }, game.timezone), sheriffWeight: game.rules.sheriffWeight,
     accelerated: false, acceleration: null, totals: [], abstentions: [], result: { name: null, tie: [], rule: reason, detail },
     ballots: [], players: [], misplaced: [], notes: [],
   };

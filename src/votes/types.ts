@@ -181,7 +181,7 @@ export interface TallyResult {
   running: boolean;
   timezone: string;
   sheriff: string | null;
-  /** How the sheriff was known (游戏文件指定, 第 1 日竞选当选…), or why there is none, in Chinese (the HTML report). */
+  /** How the sheriff was known (游戏文件指定, 第 1 日竞选当选…), or why there is none, in Chinese (the HTML report): sheriffFrom written by reasons.ts sheriffSourceFields. */
   sheriffSource: string;
   /** The same as values (reasons.ts SheriffSource): the terminal says it in the director's language. */
   sheriffFrom: SheriffSource;

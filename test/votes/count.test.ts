@@ -4,6 +4,7 @@
  * source, and wuhui's duel-rule vote.
  */
 import { describe, expect, test } from 'vitest';
+import { withLanguage } from '../../src/i18n/index.js';
 import type { SlicePost } from '../../src/store/slice.js';
 import { postsFromList, tallyDay } from '../../src/votes/tally.js';
 import { publicGame } from '../helpers/captured.js';
@@ -36,6 +37,8 @@ describe('weights', () => {
     const r = tallyDay(g, publicPostsWith('d2vote', d2), 2);
     expect(r.sheriff).toBe('花卷');
     expect(r.sheriffSource).toBe('游戏文件指定（第 2 日）');
+    expect(r.sheriffFrom).toEqual({ code: 'named', day: 2 });
+    expect(withLanguage('en', () => tallyDay(g, publicPostsWith('d2vote', d2), 2).sheriffSource)).toBe('游戏文件指定（第 2 日）'); // the HTML report's Chinese
     expect(r.ballots.find((b) => b.voter === '花卷' && b.status === 'counted')!.weight).toBe(1.5);
   });
   test('a sheriff out of the game has no weight: no successor read from the posts', () => {
