@@ -57,7 +57,11 @@ export async function startForumProxy(scope: HostScope): Promise<ForumProxy> {
     req.pipe(upstream);
   });
 
+  // A CONNECT's or an upgrade's socket is handed over without Node's own error handler: a browser that
+  // resets it (Chromium closing with a background call refused) would be an unhandled ECONNRESET.
+  const ownErrors = (socket: net.Socket) => socket.on('error', () => socket.destroy());
   server.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+    ownErrors(socket);
     const [host, port] = splitHostPort(req.url ?? '');
     const asUrl = `https://${req.url ?? ''}/`;
     if (!host || !scope.allows(asUrl)) {
@@ -77,6 +81,7 @@ export async function startForumProxy(scope: HostScope): Promise<ForumProxy> {
 
   server.on('clientError', (_err, socket: net.Socket) => socket.destroy());
   server.on('upgrade', (req: http.IncomingMessage, socket: net.Socket) => {
+    ownErrors(socket);
     refused.push(req.url ?? '');
     socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
   });

@@ -74,4 +74,22 @@ describe('the forum-only proxy', () => {
     const ws = await ask([`GET ${forum.url}ws HTTP/1.1`, `Host: ${new URL(forum.url).host}`, 'Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==']);
     expect(ws).toMatch(/^HTTP\/1\.1 403/);
   });
+
+  test.each([
+    ['a refused CONNECT', ['CONNECT 127.0.0.2:443 HTTP/1.1', 'Host: 127.0.0.2:443']],
+    ['a refused WebSocket upgrade', ['GET /ws HTTP/1.1', 'Host: x', 'Connection: Upgrade', 'Upgrade: websocket']],
+  ])('%s whose browser resets the connection (Chromium closing) does not take the proxy down', async (_name, lines) => {
+    // The 403 is read, then the peer sends a TCP reset: the proxy's socket errors (ECONNRESET) after Node's
+    // own handler has left it, as a browser closing with a background call open does.
+    const { port } = new URL(proxy.server);
+    await new Promise<void>((resolve, reject) => {
+      const s = net.connect(Number(port), '127.0.0.1', () => s.write(`${lines.join('\r\n')}\r\n\r\n`));
+      s.once('data', () => s.resetAndDestroy());
+      s.on('error', reject);
+      s.on('close', () => resolve());
+    });
+    await new Promise((r) => setTimeout(r, 50)); // the reset reaches the proxy's socket
+    const host = new URL(forum.url).host;
+    expect(await ask([`GET ${forum.url}forum.php HTTP/1.1`, `Host: ${host}`, 'Connection: close'])).toMatch(/^HTTP\/1\.1 200/);
+  });
 });
