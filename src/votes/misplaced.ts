@@ -8,19 +8,16 @@ import { isDirector } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import type { SlicePost } from '../store/slice.js';
 import { readBallot, targetLabel, type BallotContext } from './ballot.js';
+import type { PostPlace } from './types.js';
 import { strictlyBefore, timeSpan } from './time.js';
 
 /** A ballot posted outside the vote thread. */
-export interface MisplacedBallot {
+export interface MisplacedBallot extends PostPlace {
   /** The seat it would be for. */
   player: string;
   /** Where it was posted: the day's discussion thread or the process thread. */
   thread: 'discussion' | 'process';
   tid: number;
-  pid: number;
-  floor: number | null;
-  at: number;
-  url: string;
   /** What it names: the player (as counted names go) or X as written, when readable. */
   target: string | null;
 }

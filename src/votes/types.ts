@@ -2,6 +2,7 @@
  * The values the vote tally passes between its steps (read → select → count) and hands to the
  * renderers. Plain data: a TallyResult is everything a terminal, BBCode or JSON view draws.
  */
+import type { SlicePost } from '../store/slice.js';
 import type { Completeness } from '../store/types.js';
 import type { MisplacedBallot } from './misplaced.js';
 import type { AccelerationIgnore, BallotReason, BallotReasonCode, OutcomeDetail, SheriffSource } from './reasons.js';
@@ -62,8 +63,11 @@ export interface BallotEdit {
   at: string | null;
 }
 
+/** Where a post the count cites is: its pid, floor, time (epoch ms: the earliest the page allows) and link. */
+export type PostPlace = Pick<SlicePost, 'pid' | 'floor' | 'at' | 'url'>;
+
 /** One ballot post (or a player's post in the vote thread) and what the count made of it. */
-export interface BallotRecord {
+export interface BallotRecord extends PostPlace {
   /** The player the ballot is for (for a 代投 post: the player named, not the director). */
   voter: string;
   /** Display target: a player's name, 弃权, 规则N — or X as written when it names nobody. */
@@ -83,11 +87,6 @@ export interface BallotRecord {
    * the tally; optional only so hand-built records stay valid.
    */
   details?: BallotReason[];
-  pid: number;
-  floor: number | null;
-  /** Post time, epoch ms (the earliest the page allows). */
-  at: number;
-  url: string;
   head: BallotHead | null;
   /** The director who posted a 代投 (proxy) ballot, when it is one. */
   proxyBy: string | null;
@@ -133,12 +132,8 @@ export interface TallyOutcome {
 }
 
 /** One acceleration request post and whether it counted (the audit a director checks). */
-export interface AccelerationRequest {
+export interface AccelerationRequest extends PostPlace {
   player: string;
-  pid: number;
-  floor: number | null;
-  at: number;
-  url: string;
   counted: boolean;
   /** Why it did not count (late, out, not a player, asked twice, withdrawn…), in Chinese; null when counted. */
   reason: string | null;
@@ -152,8 +147,8 @@ export interface AccelerationResult {
   explanation: string;
   /** The director's declaration in the game file overrides the count. */
   declared: boolean | null;
-  requests: Array<{ player: string; pid: number; floor: number | null; at: number; url: string }>;
-  delays: Array<{ player: string; pid: number; floor: number | null; at: number; url: string }>;
+  requests: Array<PostPlace & { player: string }>;
+  delays: Array<PostPlace & { player: string }>;
   /** Posts that did not count, with why (out, director, after the cut-off, withdrawn...). */
   ignored: Array<{ author: string; pid: number; floor: number | null; at: number; reason: string; code: AccelerationIgnore['code'] }>;
   /** Every request post of the day (not delays), in time order, counted or with why not. */
