@@ -15,7 +15,7 @@ import { t } from '../i18n/index.js';
 import {
   backupPath, describeBackup, emptyStore, indexText, readStoreFile, storedTids, threadLogPath, threadsDir,
 } from './store-file.js';
-import { fullEntry, logLine, readLog, replayLog, writeFileAtomic, type ReadLog } from './thread-log.js';
+import { fullEntry, logLine, readLog, writeFileAtomic, type ReadLog } from './thread-log.js';
 import { currentVersion } from './types.js';
 
 export interface FileCheck {
@@ -98,7 +98,7 @@ export async function recoverStore(storePath: string): Promise<{ before: StoreCh
         const bak = await readStoreFile(backupPath(file));
         const data = emptyStore(bak.kind === 'v2' ? bak.index.forum : bak.kind === 'v1' ? bak.data.forum : '');
         for (const tid of tids) {
-          for (const sp of replayLog(await fsp.readFile(threadLogPath(file, tid))).posts) {
+          for (const sp of (await readLog(threadLogPath(file, tid)))!.posts) {
             const p = currentVersion(sp).post;
             if (p.authorId !== null && p.authorId > 0 && p.author) data.users[p.author] = p.authorId;
           }

@@ -34,8 +34,8 @@ import { t } from '../i18n/index.js';
 import { jsonProblem } from '../i18n/parser-problems.js';
 import { takeFileLock } from './lock.js';
 import {
-  appendLine, cutTornTail, LINE_END, fsyncDir, fullEntry, lineBytes, logLine, readLog, readLogWith, replayLog, replayPids, replayPosts, replayThreadRecord, writeFileAtomic,
-  type LogDamage, type LogEntry, type ReadLog, type ThreadContent, type ThreadMeta,
+  appendLine, cutTornTail, LINE_END, fsyncDir, fullEntry, lineBytes, logLine, logReplay, pidsReplay, postsReplay, readChunks, readLog, readLogWith, recordReplay, writeFileAtomic,
+  type LogDamage, type LogEntry, type ReadLog, type Replay, type ThreadContent, type ThreadMeta,
 } from './thread-log.js';
 import { currentVersion, type FetchedPageRecord, type StoreData, type StoredPost, type StoredThread } from './types.js';
 
@@ -343,7 +343,7 @@ async function damagedLogError(storePath: string, file: string, damage: LogDamag
 }
 
 /** Read thread `tid`'s log with `replay` (thread-log.ts: null when it has no log); a damaged log is refused. */
-async function readThreadLog<R extends { damage: LogDamage | null }>(storePath: string, tid: number, replay: (buf: Buffer) => R): Promise<R | null> {
+async function readThreadLog<R extends { damage: LogDamage | null }>(storePath: string, tid: number, replay: () => Replay<R>): Promise<R | null> {
   const file = threadLogPath(storePath, tid);
   const log = await readLogWith(file, replay);
   if (log?.damage) throw await damagedLogError(storePath, file, log.damage);
@@ -354,7 +354,7 @@ async function readThreadLog<R extends { damage: LogDamage | null }>(storePath: 
 async function loadThreads(storePath: string, data: StoreData, tids: readonly number[]): Promise<Map<number, ReadLog>> {
   const logs = new Map<number, ReadLog>();
   for (const tid of tids) {
-    const log = await readThreadLog(storePath, tid, replayLog);
+    const log = await readThreadLog(storePath, tid, logReplay);
     if (!log) continue;
     if (log.thread) data.threads[String(tid)] = log.thread;
     for (const sp of log.posts) data.posts[String(sp.pid)] = sp;
@@ -428,7 +428,7 @@ class Residency {
     for (const tid of tids) {
       if (this.holds(tid)) continue;
       // the pids only, scanned off the log (a crawl opens the thread, and parses it, when its turn comes)
-      const log = await readThreadLog(this.storePath, tid, replayPids);
+      const log = await readThreadLog(this.storePath, tid, pidsReplay);
       if (log) this.#own(tid, log.pids);
     }
   }
@@ -515,7 +515,7 @@ export type ThreadRecords = Pick<StoreData, 'forum' | 'users' | 'threads'>;
 
 /**
  * The index and the records (title, page records…) of the threads `tids` that are stored, their posts
- * not parsed (thread-log.ts replayThreadRecord): what the elevator shows. Damage is refused as by
+ * not parsed (thread-log.ts recordReplay): what the elevator shows. Damage is refused as by
  * openStore; nothing is locked or written.
  */
 export async function readThreadRecords(storePath: string, tids: readonly number[]): Promise<ThreadRecords> {
@@ -529,7 +529,7 @@ export async function readThreadRecords(storePath: string, tids: readonly number
   }
   if (f.kind === 'v2') Object.assign(out, { forum: f.index.forum, users: f.index.users });
   for (const tid of new Set(tids)) {
-    const read = await readThreadLog(file, tid, replayThreadRecord);
+    const read = await readThreadLog(file, tid, recordReplay);
     if (read?.thread) out.threads[String(tid)] = read.thread;
   }
   return out;
@@ -557,8 +557,8 @@ export interface ReplayedFrom {
 }
 
 /**
- * Thread `tid`'s log replayed for a reader that keeps only some posts (thread-log.ts replayPosts) or
- * none (replayThreadRecord: the posts not parsed): from `from` — a point an earlier replay reached,
+ * Thread `tid`'s log replayed for a reader that keeps only some posts (thread-log.ts postsReplay) or
+ * none (recordReplay: the posts not parsed): from `from` — a point an earlier replay reached,
  * `from.thread` the record there — when the log still holds it (see LogPoint), so only the lines appended
  * since are read, else from the start. `start(resumed)` is called before any post is handed over and
  * gives the post sink, or null for none (on a start from the beginning the caller drops what it kept).
@@ -569,7 +569,7 @@ export async function replayThreadFrom(
   storePath: string, tid: number, from: { point: LogPoint; thread: StoredThread | null } | null,
   start: (resumed: boolean) => ((sp: StoredPost) => void) | null,
 ): Promise<ReplayedFrom | null> {
-  const replay = (buf: Buffer, thread: StoredThread | null, put: ((sp: StoredPost) => void) | null) => (put ? replayPosts(buf, thread, put) : replayThreadRecord(buf, thread));
+  const replayOf = (thread: StoredThread | null, put: ((sp: StoredPost) => void) | null) => (put ? postsReplay(thread, put) : recordReplay(thread));
   const file = threadLogPath(path.resolve(storePath), tid);
   let h: fsp.FileHandle;
   try {
@@ -582,22 +582,21 @@ export async function replayThreadFrom(
     const st = await h.stat({ bigint: true });
     const ino = String(st.ino);
     const size = Number(st.size);
-    const pointAt = (buf: Buffer, base: number, goodBytes: number): LogPoint => ({
-      ino, offset: base + goodBytes, sum: goodBytes >= LINE_END ? buf.toString('latin1', goodBytes - LINE_END + 1, goodBytes - 1) : '',
-    });
     const at = from?.point;
     if (from && at && at.ino === ino && at.offset >= LINE_END && size >= at.offset) {
-      const buf = await readAt(h, at.offset - LINE_END, size - at.offset + LINE_END);
-      if (buf.toString('latin1', 0, LINE_END) === ` ${at.sum}\n`) {
-        const tail = buf.subarray(LINE_END);
-        const r = replay(tail, from.thread, start(true));
-        if (!r.damage) return { thread: r.thread, point: r.goodBytes ? pointAt(tail, at.offset, r.goodBytes) : at, moved: r.goodBytes > 0 };
+      const seam = await readAt(h, at.offset - LINE_END, LINE_END);
+      if (seam.toString('latin1') === ` ${at.sum}\n`) {
+        const replay = replayOf(from.thread, start(true));
+        await readChunks(h, at.offset, (chunk) => replay.push(chunk), size);
+        const r = replay.end();
+        if (!r.damage) return { thread: r.thread, point: r.goodBytes ? { ino, offset: at.offset + r.goodBytes, sum: r.lastSum } : at, moved: r.goodBytes > 0 };
       }
     }
-    const buf = await readAt(h, 0, size);
-    const r = replay(buf, null, start(false));
+    const replay = replayOf(null, start(false));
+    await readChunks(h, 0, (chunk) => replay.push(chunk), size);
+    const r = replay.end();
     if (r.damage) throw await damagedLogError(storePath, file, r.damage);
-    return { thread: r.thread, point: pointAt(buf, 0, r.goodBytes), moved: true };
+    return { thread: r.thread, point: { ino, offset: r.goodBytes, sum: r.lastSum }, moved: true };
   } finally {
     await h.close();
   }

@@ -60,6 +60,8 @@ export interface ReadLog extends ThreadContent {
   /** The last line had no newline: an append cut short by a crash (ignored). */
   torn: boolean;
   damage: LogDamage | null;
+  /** The checksum of the last complete line read ('' when none). */
+  lastSum: string;
 }
 
 const SUM_CHARS = 16;
@@ -134,170 +136,376 @@ function applyEntry(state: { thread: StoredThread | null }, e: LogEntry, put: (s
   for (const sp of e.p ?? []) put(sp);
 }
 
-/** Where a log's complete lines end, and where (if anywhere) it is damaged. */
+/** Where a log's complete lines end, where (if anywhere) it is damaged, and the last good line's checksum. */
 export type LogWalk = Omit<ReadLog, keyof ThreadContent>;
 
+/** A log is read this many bytes at a time: never the whole file, nor a whole line, in one buffer (issue #16). */
+const READ_CHUNK = 64 * 1024;
+
 /**
- * Walk a log's complete lines in order, each held to its checksum (over its bytes, not decoded first):
- * `apply` gets the JSON's byte range; a bad checksum, or anything `apply` throws, is the damage the walk
- * stops at.
+ * What a replay does with a log's lines as they stream by: `post` gets each post's JSON (absent: the
+ * posts are skipped, not parsed), `line` the rest of the entry once the line is whole and its checksum
+ * holds — a line is applied whole or not at all, so a replay holds a line's posts until then — and `drop`
+ * forgets a line's posts (its checksum failed, it did not parse, or the log ended inside it).
  */
-function walkLog(buf: Buffer, apply: (start: number, end: number) => void): LogWalk {
-  let at = 0;
-  let line = 0;
-  let damage: LogDamage | null = null;
-  while (at < buf.length) {
-    const nl = buf.indexOf(10, at);
-    if (nl < 0) break; // torn tail
-    line++;
-    const space = buf.lastIndexOf(32, nl);
-    let reason: string | null = null;
-    if (space < at || nl - space - 1 !== SUM_CHARS || checksum(buf.subarray(at, space)) !== buf.toString('latin1', space + 1, nl)) {
-      reason = t('store.checksum');
+interface LineSink {
+  post?: (json: Buffer) => void;
+  line: (head: LogEntry) => void;
+  drop: () => void;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * One line's JSON, fed in pieces, split into its posts — the elements of the entry's top-level "p" array,
+ * each handed to `post` as its bytes — and the rest (the head: the entry with `"p":[]`), so a long
+ * thread's line (13 MB at 17,640 posts) is never one string. Any key order reads (logLine writes the posts
+ * last); a "p" that is no array is left in the head, as JSON.parse would read it.
+ */
+class EntrySplitter {
+  #head: Buffer[] = [];
+  /** The current post's bytes from earlier pieces (null: not in a post). */
+  #post: Buffer[] | null = null;
+  #depth = 0;
+  #inString = false;
+  #escaped = false;
+  /** At depth 1: the next string is a key; the last key was "p"; the value after `:` is p's. */
+  #expectKey = false;
+  #stringIsKey = false;
+  #keyIsP = false;
+  #pValue = false;
+  /** Inside the "p" array: 0 after `[`, 1 after a post, 2 after a comma. */
+  #posts: 0 | 1 | 2 | null = null;
+  /** Offset in the line of the current piece, of the open string's quote, and the previous piece's last byte. */
+  #at = 0;
+  #stringAt = 0;
+  #lastByte = -1;
+  error: Error | null = null;
+
+  constructor(private readonly onPost: ((json: Buffer) => void) | undefined) {}
+
+  feed(piece: Buffer): void {
+    if (this.error) return;
+    const end = piece.length;
+    let headFrom = this.#posts === null ? 0 : -1;
+    let postFrom = this.#post ? 0 : -1;
+    let backslash = -1;
+    let i = 0;
+    while (i < end) {
+      if (this.#inString) {
+        if (this.#escaped) {
+          this.#escaped = false;
+          i++;
+          continue;
+        }
+        let q = piece.indexOf(QUOTE, i);
+        if (q < 0) q = end;
+        if (backslash < i) backslash = piece.indexOf(BACKSLASH, i);
+        if (backslash >= 0 && backslash < q) {
+          this.#escaped = true;
+          i = backslash + 1;
+          continue;
+        }
+        if (q === end) break;
+        this.#inString = false;
+        if (this.#stringIsKey) this.#keyIsP = this.#at + q - this.#stringAt === 2 && (q > 0 ? piece[q - 1] : this.#lastByte) === 0x70; // "p"
+        i = q + 1;
+        continue;
+      }
+      const c = piece[i];
+      if (this.#posts !== null && this.#depth === 2) {
+        // between the posts: a post (an object), a comma, the array's end
+        if (c === 0x7b && this.#posts !== 1) {
+          this.#post = [];
+          postFrom = i;
+          this.#depth = 3;
+        } else if (c === 0x2c && this.#posts === 1) this.#posts = 2;
+        else if (c === 0x5d && this.#posts !== 2) {
+          this.#posts = null;
+          this.#depth = 1;
+          headFrom = i;
+        } else if (c !== 0x20 && c !== 0x09 && c !== 0x0d) {
+          this.error = new Error(t('store.postNotObject', this.#at + i));
+          return;
+        }
+        i++;
+        continue;
+      }
+      if (c === QUOTE) {
+        this.#inString = true;
+        this.#stringAt = this.#at + i;
+        this.#stringIsKey = this.#depth === 1 && this.#expectKey;
+        this.#expectKey = false;
+        this.#pValue = false;
+      } else if (c === 0x7b || c === 0x5b) {
+        // { [
+        this.#depth++;
+        if (this.#depth === 1) this.#expectKey = c === 0x7b;
+        if (this.#depth === 2 && c === 0x5b && this.#pValue) {
+          this.#head.push(piece.subarray(headFrom, i + 1));
+          headFrom = -1;
+          this.#posts = 0;
+        }
+        this.#pValue = false;
+      } else if (c === 0x7d || c === 0x5d) {
+        // } ]
+        this.#depth--;
+        if (this.#post && this.#depth === 2) {
+          this.#endPost(piece.subarray(postFrom, i + 1));
+          postFrom = -1;
+        }
+      } else if (this.#depth === 1 && c === 0x2c) this.#expectKey = true;
+      else if (this.#depth === 1 && c === 0x3a) this.#pValue = this.#keyIsP;
+      else if (this.#depth === 1 && c !== 0x20 && c !== 0x09 && c !== 0x0d) this.#pValue = false;
+      i++;
+    }
+    if (headFrom >= 0) this.#head.push(piece.subarray(headFrom));
+    if (this.#post && this.onPost) this.#post.push(piece.subarray(postFrom));
+    this.#lastByte = end ? piece[end - 1] : this.#lastByte;
+    this.#at += end;
+  }
+
+  #endPost(last: Buffer): void {
+    const parts = this.#post!;
+    this.#post = null;
+    this.#posts = 1;
+    if (!this.onPost) return;
+    try {
+      this.onPost(parts.length ? Buffer.concat([...parts, last]) : last);
+    } catch (e) {
+      this.error = e as Error;
+    }
+  }
+
+  /** The entry without the posts handed over (a SyntaxError, or the first error met, when the line is not one). */
+  finish(): LogEntry {
+    if (this.error) throw this.error;
+    return JSON.parse(Buffer.concat(this.#head).toString('utf8')) as LogEntry;
+  }
+}
+
+/**
+ * Walks a log's bytes, pushed a chunk at a time in order: each complete line held to its checksum (over
+ * its bytes, not decoded first: the line's last 17 bytes are held back until its newline says where its
+ * JSON ends) and split as it streams (EntrySplitter); a bad checksum, or anything the sink throws, is the
+ * damage the walk stops at.
+ */
+class LogWalker {
+  #bytes = 0;
+  #lineStart = 0;
+  #lines = 0;
+  #lastSum = '';
+  #damage: LogDamage | null = null;
+  #hash = createHash('sha256');
+  #tail: Buffer = EMPTY;
+  #split: EntrySplitter;
+
+  constructor(private readonly sink: LineSink) {
+    this.#split = new EntrySplitter(sink.post);
+  }
+
+  push(chunk: Buffer): void {
+    for (let from = 0; !this.#damage && from < chunk.length; ) {
+      const nl = chunk.indexOf(10, from);
+      this.#take(chunk.subarray(from, nl < 0 ? chunk.length : nl));
+      if (nl < 0) break;
+      this.#endLine(this.#bytes + nl + 1);
+      from = nl + 1;
+    }
+    this.#bytes += chunk.length;
+  }
+
+  /** A piece of the current line: all but its last LINE_END - 1 bytes hashed and split. */
+  #take(piece: Buffer): void {
+    const hold = LINE_END - 1;
+    const tail = this.#tail;
+    if (tail.length + piece.length <= hold) {
+      this.#tail = Buffer.concat([tail, piece]);
+    } else if (piece.length >= hold) {
+      this.#feed(tail);
+      this.#feed(piece.subarray(0, piece.length - hold));
+      this.#tail = Buffer.from(piece.subarray(piece.length - hold));
     } else {
+      const keep = hold - piece.length;
+      this.#feed(tail.subarray(0, tail.length - keep));
+      this.#tail = Buffer.concat([tail.subarray(tail.length - keep), piece]);
+    }
+  }
+
+  #feed(b: Buffer): void {
+    if (!b.length) return;
+    this.#hash.update(b);
+    this.#split.feed(b);
+  }
+
+  /** The current line ended (its newline before `next`): checked, then applied or the walk's damage. */
+  #endLine(next: number): void {
+    this.#lines++;
+    const tail = this.#tail;
+    const sum = this.#hash.digest('hex').slice(0, SUM_CHARS);
+    const split = this.#split;
+    this.#tail = EMPTY;
+    this.#hash = createHash('sha256');
+    this.#split = new EntrySplitter(this.sink.post);
+    let reason: string | null = null;
+    if (tail.length !== LINE_END - 1 || tail[0] !== 0x20 || tail.toString('latin1', 1) !== sum) reason = t('store.checksum');
+    else {
       try {
-        apply(at, space);
+        this.sink.line(split.finish());
       } catch (e) {
         reason = (e as Error).message;
       }
     }
     if (reason !== null) {
-      damage = { line, offset: at, reason };
-      break;
+      this.sink.drop();
+      this.#damage = { line: this.#lines, offset: this.#lineStart, reason };
+      return;
     }
-    at = nl + 1;
+    this.#lastSum = sum;
+    this.#lineStart = next;
   }
-  return { bytes: buf.length, goodBytes: at, lines: damage ? damage.line - 1 : line, torn: damage === null && at < buf.length, damage };
+
+  end(): LogWalk {
+    const torn = this.#damage === null && this.#lineStart < this.#bytes;
+    if (torn) this.sink.drop();
+    const lines = this.#damage ? this.#damage.line - 1 : this.#lines;
+    return { bytes: this.#bytes, goodBytes: this.#lineStart, lines, torn, damage: this.#damage, lastSum: this.#lastSum };
+  }
 }
 
-/** Replay a log's bytes: the thread, and where (if anywhere) the log is damaged. */
-export function replayLog(buf: Buffer): ReadLog {
+/** A replay of a log, fed its bytes in order a chunk at a time (`push`), then asked what it read (`end`). */
+export interface Replay<R> {
+  push(chunk: Buffer): void;
+  end(): R;
+}
+
+function replayOver<R>(sink: LineSink, result: (walk: LogWalk) => R): Replay<R> {
+  const walker = new LogWalker(sink);
+  return { push: (chunk) => walker.push(chunk), end: () => result(walker.end()) };
+}
+
+/**
+ * Replay a log's lines (from the log's start, or those after a point the caller replayed it to, `thread`
+ * being its record there) onto the thread's record, each post of each line handed to `put` in order (a
+ * later one replaces an earlier of its pid): for a reader that keeps only some posts.
+ */
+export function postsReplay(thread: StoredThread | null, put: (sp: StoredPost) => void): Replay<LogWalk & { thread: StoredThread | null }> {
+  const state = { thread };
+  let posts: StoredPost[] = [];
+  return replayOver(
+    {
+      post: (json) => posts.push(JSON.parse(json.toString('utf8')) as StoredPost),
+      line: (head) => {
+        applyEntry(state, head, put);
+        for (const sp of posts) put(sp);
+        posts = [];
+      },
+      drop: () => (posts = []),
+    },
+    (walk) => ({ thread: state.thread, ...walk }),
+  );
+}
+
+/** Replay a whole log: the thread, and where (if anywhere) the log is damaged. */
+export function logReplay(): Replay<ReadLog> {
   const posts = new Map<number, StoredPost>();
-  const replayed = replayPosts(buf, null, (sp) => posts.set(sp.pid, sp));
-  return { ...replayed, posts: [...posts.values()] };
+  const replay = postsReplay(null, (sp) => posts.set(sp.pid, sp));
+  return { push: replay.push, end: () => ({ ...replay.end(), posts: [...posts.values()] }) };
 }
 
 /**
- * Replay a log's lines (`buf`: whole lines from the log's start, or those after a point the caller
- * replayed it to, `thread` being its record there) onto the thread's record, each post of each line handed
- * to `put` in order (a later one replaces an earlier of its pid): for a reader that keeps only some posts.
+ * Replay a log for the thread's record only (title, page records…): what a command that shows no post
+ * reads (the elevator). Every line is still held to its checksum, but its posts are not parsed.
+ * (`thread`: the record where the lines take up, as postsReplay.)
  */
-export function replayPosts(buf: Buffer, thread: StoredThread | null, put: (sp: StoredPost) => void): LogWalk & { thread: StoredThread | null } {
+export function recordReplay(thread: StoredThread | null = null): Replay<LogWalk & { thread: StoredThread | null }> {
   const state = { thread };
-  const walk = walkLog(buf, (start, end) => applyEntry(state, JSON.parse(buf.toString('utf8', start, end)) as LogEntry, put));
-  return { thread: state.thread, ...walk };
+  return replayOver({ line: (head) => applyEntry(state, head, () => undefined), drop: () => undefined }, (walk) => ({ thread: state.thread, ...walk }));
 }
 
 /**
- * Replay a log's bytes for the thread's record only (title, page records…): what a command that shows
- * no post reads (the elevator). Every line is still held to its checksum, but its posts are not parsed.
- * (`thread`: the record where the lines of `buf` take up, as replayPosts.)
- */
-export function replayThreadRecord(buf: Buffer, thread: StoredThread | null = null): LogWalk & { thread: StoredThread | null } {
-  const state = { thread };
-  const walk = walkLog(buf, (start, end) => applyEntry(state, entryWithoutPosts(buf, start, end), () => undefined));
-  return { thread: state.thread, ...walk };
-}
-
-/**
- * The pids of a log's posts, read off its bytes: every line held to its checksum, the posts not parsed.
+ * The pids of a log's posts, read off their bytes: every line held to its checksum, the posts not parsed.
  * A `"pid":` key stands only at a post (a stored post and each of its versions' posts, which record.ts
  * gives the same pid; page records say "pids"), and inside a JSON string a quote is escaped, so the key
  * is found exactly: what a crawl learns of the threads it has not opened yet (store-file.ts
  * learnPosts), in a scan, not a parse. (A version carrying another pid would be learned too: a page
  * claiming it is then refused, never let through.)
  */
-export function replayPids(buf: Buffer): LogWalk & { pids: Set<number> } {
+export function pidsReplay(): Replay<LogWalk & { pids: Set<number> }> {
   const pids = new Set<number>();
-  const walk = walkLog(buf, (start, end) => {
-    for (let at = buf.indexOf(PID_KEY, start); at >= 0 && at < end; at = buf.indexOf(PID_KEY, at + PID_KEY.length)) {
-      const before = buf[at - 1];
-      if (before !== 0x7b && before !== 0x2c) continue; // not a key: { or , comes before one
-      let i = at + PID_KEY.length;
-      let pid = 0;
-      for (; i < end && buf[i] >= 0x30 && buf[i] <= 0x39; i++) pid = pid * 10 + buf[i] - 0x30;
-      if (i > at + PID_KEY.length) pids.add(pid);
-    }
-  });
-  return { pids, ...walk };
+  let line: number[] = [];
+  return replayOver(
+    {
+      post: (json) => {
+        for (let at = json.indexOf(PID_KEY); at >= 0; at = json.indexOf(PID_KEY, at + PID_KEY.length)) {
+          const before = json[at - 1];
+          if (before !== 0x7b && before !== 0x2c) continue; // not a key: { or , comes before one
+          let i = at + PID_KEY.length;
+          let pid = 0;
+          for (; i < json.length && json[i] >= 0x30 && json[i] <= 0x39; i++) pid = pid * 10 + json[i] - 0x30;
+          if (i > at + PID_KEY.length) line.push(pid);
+        }
+      },
+      line: (head) => {
+        for (const pid of line) pids.add(pid);
+        for (const sp of head.p ?? []) pids.add(sp.pid); // (a "p" the split did not take: not logLine's)
+        line = [];
+      },
+      drop: () => (line = []),
+    },
+    (walk) => ({ pids, ...walk }),
+  );
 }
 
 const PID_KEY = Buffer.from('"pid":');
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-
-/** The index after the JSON string starting at `i` (its opening quote). */
-function skipString(buf: Buffer, i: number, end: number): number {
-  for (i++; i < end; i++) {
-    if (buf[i] === BACKSLASH) i++;
-    else if (buf[i] === QUOTE) return i + 1;
-  }
-  return -1;
+/** A replay fed one buffer: a log's bytes in memory. */
+function replayBytes<R>(replay: Replay<R>, buf: Buffer): R {
+  replay.push(buf);
+  return replay.end();
 }
 
-/** The index after the compact JSON value starting at `i` (as JSON.stringify writes it), or -1 when it is not one. */
-function skipValue(buf: Buffer, i: number, end: number): number {
-  const first = buf[i];
-  if (first === QUOTE) return skipString(buf, i, end);
-  if (first !== 0x7b && first !== 0x5b) {
-    // a number, true, false or null: to the comma or close after it
-    while (i < end && buf[i] !== 0x2c && buf[i] !== 0x7d) i++;
-    return i < end ? i : -1;
-  }
-  let depth = 0;
-  while (i < end) {
-    const c = buf[i];
-    if (c === QUOTE) {
-      i = skipString(buf, i, end);
-      if (i < 0) return -1;
-      continue;
-    }
-    if (c === 0x7b || c === 0x5b) depth++; // { [
-    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i + 1; // } ]
-    i++;
-  }
-  return -1;
-}
+/** Replay a log's bytes (logReplay). */
+export const replayLog = (buf: Buffer): ReadLog => replayBytes(logReplay(), buf);
+/** Replay a log's bytes for the thread's record only (recordReplay). */
+export const replayThreadRecord = (buf: Buffer, thread: StoredThread | null = null): LogWalk & { thread: StoredThread | null } => replayBytes(recordReplay(thread), buf);
+/** A log's pids, off its bytes (pidsReplay). */
+export const replayPids = (buf: Buffer): LogWalk & { pids: Set<number> } => replayBytes(pidsReplay(), buf);
 
-/**
- * The entry on bytes `start..end` without its posts, which are not parsed: logLine writes them last, so
- * the JSON before their key is the rest of the entry. A line not shaped so (no posts, or something after
- * them) is parsed whole.
- */
-function entryWithoutPosts(buf: Buffer, start: number, end: number): LogEntry {
-  const whole = (): LogEntry => JSON.parse(buf.toString('utf8', start, end)) as LogEntry;
-  // the posts last: the line ends with an array of objects closing the entry ("…}]}")
-  if (end - start < 3 || buf[start] !== 0x7b || buf[end - 1] !== 0x7d || buf[end - 2] !== 0x5d || buf[end - 3] !== 0x7d) return whole();
-  let i = start + 1;
-  while (i < end && buf[i] === QUOTE) {
-    const keyEnd = skipString(buf, i, end);
-    if (keyEnd < 0 || buf[keyEnd] !== 0x3a) break; // :
-    if (keyEnd - i === 3 && buf[i + 1] === 0x70) { // "p"
-      return i === start + 1 ? {} : (JSON.parse(`${buf.toString('utf8', start, i - 1)}}`) as LogEntry);
-    }
-    const next = skipValue(buf, keyEnd + 1, end);
-    if (next < 0 || buf[next] !== 0x2c) break; // ,
-    i = next + 1;
+/** Feed an open file's bytes from `position` up to `end` (default: its end) to `push`, READ_CHUNK at a time. */
+export async function readChunks(h: fsp.FileHandle, position: number, push: (chunk: Buffer) => void, end = Infinity): Promise<void> {
+  while (position < end) {
+    const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK, end - position));
+    const { bytesRead } = await h.read(chunk, 0, chunk.length, position);
+    if (!bytesRead) return;
+    push(chunk.subarray(0, bytesRead));
+    position += bytesRead;
   }
-  return whole();
 }
 
 /** Read a thread log; null when the file does not exist. */
 export async function readLog(file: string): Promise<ReadLog | null> {
-  return readLogWith(file, replayLog);
+  return readLogWith(file, logReplay);
 }
 
-/** Read a thread log with one of the replays (replayLog, replayThreadRecord, replayPids); null when the file does not exist. */
-export async function readLogWith<R>(file: string, replay: (buf: Buffer) => R): Promise<R | null> {
-  let buf: Buffer;
+/** Read a thread log with one of the replays (logReplay, recordReplay, pidsReplay), a chunk at a time; null when the file does not exist. */
+export async function readLogWith<R>(file: string, replay: () => Replay<R>): Promise<R | null> {
+  let h: fsp.FileHandle;
   try {
-    buf = await fsp.readFile(file);
+    h = await fsp.open(file, 'r');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
-  return replay(buf);
+  try {
+    const r = replay();
+    await readChunks(h, 0, (chunk) => r.push(chunk));
+    return r.end();
+  } finally {
+    await h.close();
+  }
 }
 
 /** The whole thread as one entry (a compacted log, or a migrated thread). */
