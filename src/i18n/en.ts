@@ -572,7 +572,6 @@ export const en: Messages = {
   'store.indexMissingIn': (dir) => `missing beside the thread logs in ${dir}`,
   'store.logsHoldAll': 'the logs hold every post; recovery rebuilds the index from them',
   'store.checksum': 'checksum mismatch',
-  'store.postNotObject': (at) => `a post that is not a JSON object (byte ${at} of the line)`,
 
   'game.cannotRead': (file, message) => `cannot read the game file ${file}: ${message}`,
   'game.notYaml': (where, message) => `${where}: not valid YAML: ${message}`,

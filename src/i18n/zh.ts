@@ -613,7 +613,6 @@ export const zh = {
   'store.indexMissingIn': (dir: string) => `缺失（线程日志在 ${dir}）`,
   'store.logsHoldAll': '日志含全部帖子；恢复会据此重建索引',
   'store.checksum': '校验和不符',
-  'store.postNotObject': (at: number) => `帖子不是 JSON 对象（该行第 ${at} 字节）`,
 
   // ── game file ───────────────────────────────────────────────────────────────────────────────
   'game.cannotRead': (file: string, message: string) => `无法读取游戏文件 ${file}：${message}`,

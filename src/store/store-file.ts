@@ -34,8 +34,8 @@ import { t } from '../i18n/index.js';
 import { jsonProblem } from '../i18n/parser-problems.js';
 import { takeFileLock } from './lock.js';
 import {
-  appendLine, cutTornTail, LINE_END, fsyncDir, fullEntry, lineBytes, logLine, logReplay, pidsReplay, postsReplay, readChunks, readLog, readLogWith, recordReplay, writeFileAtomic,
-  type LogDamage, type LogEntry, type ReadLog, type Replay, type ThreadContent, type ThreadMeta,
+  appendLine, cutTornTail, LINE_END, fsyncDir, fullEntry, lineBytes, logLine, logReplay, pidsReplay, postsReplay, readLog, readLogWith, recordReplay, replayFile, writeFileAtomic,
+  type LogDamage, type LogEntry, type MakeReplay, type ReadLog, type ThreadContent, type ThreadMeta,
 } from './thread-log.js';
 import { currentVersion, type FetchedPageRecord, type StoreData, type StoredPost, type StoredThread } from './types.js';
 
@@ -343,7 +343,7 @@ async function damagedLogError(storePath: string, file: string, damage: LogDamag
 }
 
 /** Read thread `tid`'s log with `replay` (thread-log.ts: null when it has no log); a damaged log is refused. */
-async function readThreadLog<R extends { damage: LogDamage | null }>(storePath: string, tid: number, replay: () => Replay<R>): Promise<R | null> {
+async function readThreadLog<R extends { damage: LogDamage | null }>(storePath: string, tid: number, replay: MakeReplay<R>): Promise<R | null> {
   const file = threadLogPath(storePath, tid);
   const log = await readLogWith(file, replay);
   if (log?.damage) throw await damagedLogError(storePath, file, log.damage);
@@ -529,7 +529,7 @@ export async function readThreadRecords(storePath: string, tids: readonly number
   }
   if (f.kind === 'v2') Object.assign(out, { forum: f.index.forum, users: f.index.users });
   for (const tid of new Set(tids)) {
-    const read = await readThreadLog(file, tid, recordReplay);
+    const read = await readThreadLog(file, tid, recordReplay());
     if (read?.thread) out.threads[String(tid)] = read.thread;
   }
   return out;
@@ -586,15 +586,11 @@ export async function replayThreadFrom(
     if (from && at && at.ino === ino && at.offset >= LINE_END && size >= at.offset) {
       const seam = await readAt(h, at.offset - LINE_END, LINE_END);
       if (seam.toString('latin1') === ` ${at.sum}\n`) {
-        const replay = replayOf(from.thread, start(true));
-        await readChunks(h, at.offset, (chunk) => replay.push(chunk), size);
-        const r = replay.end();
+        const r = await replayFile(h, replayOf(from.thread, start(true)), at.offset, size);
         if (!r.damage) return { thread: r.thread, point: r.goodBytes ? { ino, offset: at.offset + r.goodBytes, sum: r.lastSum } : at, moved: r.goodBytes > 0 };
       }
     }
-    const replay = replayOf(null, start(false));
-    await readChunks(h, 0, (chunk) => replay.push(chunk), size);
-    const r = replay.end();
+    const r = await replayFile(h, replayOf(null, start(false)), 0, size);
     if (r.damage) throw await damagedLogError(storePath, file, r.damage);
     return { thread: r.thread, point: { ino, offset: r.goodBytes, sum: r.lastSum }, moved: true };
   } finally {

@@ -143,13 +143,15 @@ export type LogWalk = Omit<ReadLog, keyof ThreadContent>;
 const READ_CHUNK = 64 * 1024;
 
 /**
- * What a replay does with a log's lines as they stream by: `post` gets each post's JSON (absent: the
- * posts are skipped, not parsed), `line` the rest of the entry once the line is whole and its checksum
- * holds — a line is applied whole or not at all, so a replay holds a line's posts until then — and `drop`
- * forgets a line's posts (its checksum failed, it did not parse, or the log ended inside it).
+ * What a replay does with a log's lines as they stream by. `post` gets each post, parsed (`posts`: the
+ * raw bytes of the line's posts instead, piece by piece; neither: the posts are skipped, not parsed);
+ * `line` the rest of the entry once the line is whole and its checksum holds — a line is applied whole
+ * or not at all, so a replay holds a line's posts until then — and `drop` forgets what a line gave so far
+ * (its checksum failed, it did not parse, it is read again whole, or the log ended inside it).
  */
 interface LineSink {
-  post?: (json: Buffer) => void;
+  post?: (sp: StoredPost) => void;
+  posts?: (piece: Buffer) => void;
   line: (head: LogEntry) => void;
   drop: () => void;
 }
@@ -157,132 +159,162 @@ interface LineSink {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const EMPTY = Buffer.alloc(0);
+/** Where one post ends and the next begins in logLine's posts (`},{"pid":`): no JSON string holds it (its quote would be escaped). */
+const POST_SEAM = Buffer.from('},{"pid":');
+/**
+ * Posts are parsed in groups of at least this many bytes: at least 102,400 UTF-16 units (UTF-8 takes at
+ * most 3 bytes for one), the length from which V8 parses JSON straight into the old generation — the
+ * posts are kept, and a smaller text's objects are copied by a scavenge or two first (measured: 4× the
+ * GC time of parsing the line whole).
+ */
+const GROUP_BYTES = 300 * 1024;
 
 /**
- * One line's JSON, fed in pieces, split into its posts — the elements of the entry's top-level "p" array,
- * each handed to `post` as its bytes — and the rest (the head: the entry with `"p":[]`), so a long
- * thread's line (13 MB at 17,640 posts) is never one string. Any key order reads (logLine writes the posts
- * last); a "p" that is no array is left in the head, as JSON.parse would read it.
+ * One line's JSON, fed in pieces: the entry's keys walked byte by byte up to its top-level "p" array
+ * (the posts, which logLine writes last), then the posts in groups of whole posts — cut where
+ * POST_SEAM is, each group held to JSON.parse, which fails on a cut inside a post (it would leave a
+ * bracket open) — so a long thread's line (13 MB at 17,640 posts) is never one string. A line not laid
+ * out so (a key after the posts) is read again whole (`whole`) and parsed as it is.
  */
 class EntrySplitter {
   #head: Buffer[] = [];
-  /** The current post's bytes from earlier pieces (null: not in a post). */
-  #post: Buffer[] | null = null;
   #depth = 0;
   #inString = false;
   #escaped = false;
-  /** At depth 1: the next string is a key; the last key was "p"; the value after `:` is p's. */
-  #expectKey = false;
-  #stringIsKey = false;
+  /** At depth 1: the next string is a key (1), the open string is a key (2); the last key was "p"; the value after `:` is p's. */
+  #key: 0 | 1 | 2 = 0;
   #keyIsP = false;
   #pValue = false;
-  /** Inside the "p" array: 0 after `[`, 1 after a post, 2 after a comma. */
-  #posts: 0 | 1 | 2 | null = null;
-  /** Offset in the line of the current piece, of the open string's quote, and the previous piece's last byte. */
+  /** Offset in the line of the current piece, of the open key's quote, and the previous piece's last byte. */
   #at = 0;
-  #stringAt = 0;
+  #keyAt = 0;
   #lastByte = -1;
-  error: Error | null = null;
+  /** In the posts (from after the p array's `[` to the line's end), the current group, the JSON's last bytes. */
+  #inPosts = false;
+  /** The group's bytes (after a `[`: `#group[0]`) and their count. */
+  #group: Buffer = EMPTY;
+  #groupBytes = 0;
+  #postsBytes = 0;
+  #last: Buffer = EMPTY;
 
-  constructor(private readonly onPost: ((json: Buffer) => void) | undefined) {}
+  constructor(private readonly sink: LineSink) {}
 
   feed(piece: Buffer): void {
-    if (this.error) return;
+    if (this.#inPosts) return this.#posts(piece);
     const end = piece.length;
-    let headFrom = this.#posts === null ? 0 : -1;
-    let postFrom = this.#post ? 0 : -1;
-    let backslash = -1;
+    let depth = this.#depth;
+    let inString = this.#inString;
     let i = 0;
-    while (i < end) {
-      if (this.#inString) {
-        if (this.#escaped) {
-          this.#escaped = false;
-          i++;
-          continue;
+    if (inString && this.#escaped) {
+      this.#escaped = false;
+      i = 1;
+    }
+    for (; i < end; i++) {
+      let c = piece[i];
+      if (inString) {
+        // to the string's closing quote, past escapes
+        while (c !== QUOTE) {
+          if (c === BACKSLASH) i++;
+          if (++i >= end) break;
+          c = piece[i];
         }
-        let q = piece.indexOf(QUOTE, i);
-        if (q < 0) q = end;
-        if (backslash < i) backslash = piece.indexOf(BACKSLASH, i);
-        if (backslash >= 0 && backslash < q) {
-          this.#escaped = true;
-          i = backslash + 1;
-          continue;
+        if (i >= end) {
+          this.#escaped = i > end; // the piece ended on a backslash: the next piece's first byte is escaped
+          break;
         }
-        if (q === end) break;
-        this.#inString = false;
-        if (this.#stringIsKey) this.#keyIsP = this.#at + q - this.#stringAt === 2 && (q > 0 ? piece[q - 1] : this.#lastByte) === 0x70; // "p"
-        i = q + 1;
-        continue;
-      }
-      const c = piece[i];
-      if (this.#posts !== null && this.#depth === 2) {
-        // between the posts: a post (an object), a comma, the array's end
-        if (c === 0x7b && this.#posts !== 1) {
-          this.#post = [];
-          postFrom = i;
-          this.#depth = 3;
-        } else if (c === 0x2c && this.#posts === 1) this.#posts = 2;
-        else if (c === 0x5d && this.#posts !== 2) {
-          this.#posts = null;
-          this.#depth = 1;
-          headFrom = i;
-        } else if (c !== 0x20 && c !== 0x09 && c !== 0x0d) {
-          this.error = new Error(t('store.postNotObject', this.#at + i));
-          return;
+        inString = false;
+        if (this.#key === 2) this.#keyIsP = this.#at + i - this.#keyAt === 2 && (i > 0 ? piece[i - 1] : this.#lastByte) === 0x70; // "p"
+        this.#key = 0;
+      } else if (c === QUOTE) {
+        inString = true;
+        if (depth === 1) {
+          this.#key = this.#key === 1 ? 2 : 0;
+          this.#keyAt = this.#at + i;
+          this.#pValue = false;
         }
-        i++;
-        continue;
-      }
-      if (c === QUOTE) {
-        this.#inString = true;
-        this.#stringAt = this.#at + i;
-        this.#stringIsKey = this.#depth === 1 && this.#expectKey;
-        this.#expectKey = false;
-        this.#pValue = false;
       } else if (c === 0x7b || c === 0x5b) {
         // { [
-        this.#depth++;
-        if (this.#depth === 1) this.#expectKey = c === 0x7b;
-        if (this.#depth === 2 && c === 0x5b && this.#pValue) {
-          this.#head.push(piece.subarray(headFrom, i + 1));
-          headFrom = -1;
-          this.#posts = 0;
+        depth++;
+        if (depth === 1) this.#key = c === 0x7b ? 1 : 0;
+        else if (depth === 2 && c === 0x5b && this.#pValue) {
+          this.#head.push(Buffer.from(piece.subarray(0, i + 1)));
+          this.#inPosts = true;
+          this.#posts(piece.subarray(i + 1));
+          return;
         }
         this.#pValue = false;
-      } else if (c === 0x7d || c === 0x5d) {
-        // } ]
-        this.#depth--;
-        if (this.#post && this.#depth === 2) {
-          this.#endPost(piece.subarray(postFrom, i + 1));
-          postFrom = -1;
-        }
-      } else if (this.#depth === 1 && c === 0x2c) this.#expectKey = true;
-      else if (this.#depth === 1 && c === 0x3a) this.#pValue = this.#keyIsP;
-      else if (this.#depth === 1 && c !== 0x20 && c !== 0x09 && c !== 0x0d) this.#pValue = false;
-      i++;
+      } else if (c === 0x7d || c === 0x5d) depth--; // } ]
+      else if (depth === 1) {
+        if (c === 0x2c) this.#key = 1;
+        else if (c === 0x3a) this.#pValue = this.#keyIsP;
+        else if (c !== 0x20 && c !== 0x09 && c !== 0x0d) this.#pValue = false;
+      }
     }
-    if (headFrom >= 0) this.#head.push(piece.subarray(headFrom));
-    if (this.#post && this.onPost) this.#post.push(piece.subarray(postFrom));
-    this.#lastByte = end ? piece[end - 1] : this.#lastByte;
+    this.#head.push(Buffer.from(piece));
+    this.#depth = depth;
+    this.#inString = inString;
+    if (end) this.#lastByte = piece[end - 1];
     this.#at += end;
   }
 
-  #endPost(last: Buffer): void {
-    const parts = this.#post!;
-    this.#post = null;
-    this.#posts = 1;
-    if (!this.onPost) return;
-    try {
-      this.onPost(parts.length ? Buffer.concat([...parts, last]) : last);
-    } catch (e) {
-      this.error = e as Error;
+  /** A piece of the posts: raw to `posts`, or cut into groups of whole posts for `post` (the piece's bytes copied: its chunk is reused). */
+  #posts(piece: Buffer): void {
+    this.#last = Buffer.concat([this.#last, piece.subarray(Math.max(0, piece.length - 3))]).subarray(-3);
+    this.#postsBytes += piece.length;
+    this.sink.posts?.(piece);
+    if (!this.sink.post) return;
+    let from = 0;
+    for (let k = piece.indexOf(POST_SEAM); k >= 0; k = piece.indexOf(POST_SEAM, k + 1)) {
+      if (this.#groupBytes + k + 1 - from < GROUP_BYTES) continue;
+      this.#toGroup(piece.subarray(from, k + 1));
+      from = k + 1;
+      if (!this.#parseGroup(this.#groupBytes)) continue; // a seam inside a post: the group goes on
+      this.#groupBytes = 0;
+      from = k + 2; // (the comma)
     }
+    this.#toGroup(piece.subarray(from));
   }
 
-  /** The entry without the posts handed over (a SyntaxError, or the first error met, when the line is not one). */
-  finish(): LogEntry {
-    if (this.error) throw this.error;
-    return JSON.parse(Buffer.concat(this.#head).toString('utf8')) as LogEntry;
+  #toGroup(bytes: Buffer): void {
+    if (!bytes.length) return;
+    const need = 1 + this.#groupBytes + bytes.length + 1;
+    if (need > this.#group.length) {
+      const grown = Buffer.allocUnsafe(Math.max(need, GROUP_BYTES + READ_CHUNK + 2));
+      this.#group.copy(grown, 0, 0, 1 + this.#groupBytes);
+      grown[0] = 0x5b; // [
+      this.#group = grown;
+    }
+    bytes.copy(this.#group, 1 + this.#groupBytes);
+    this.#groupBytes += bytes.length;
+  }
+
+  /** Whether the group's first `n` bytes are whole posts, comma-separated: then each is handed to `post`. */
+  #parseGroup(n: number): boolean {
+    this.#group[1 + n] = 0x5d; // ]
+    let posts: StoredPost[];
+    try {
+      posts = JSON.parse(this.#group.toString('utf8', 0, n + 2)) as StoredPost[];
+    } catch {
+      return false;
+    }
+    for (const sp of posts) this.sink.post!(sp);
+    return true;
+  }
+
+  /**
+   * The entry without the posts handed over; when the posts were not last, `whole()` (the line's JSON
+   * read again) parsed as it is, what was handed over of it dropped. A SyntaxError when it is no JSON.
+   */
+  finish(whole: () => Buffer): LogEntry {
+    if (!this.#inPosts) return JSON.parse(Buffer.concat(this.#head).toString('utf8')) as LogEntry;
+    // the posts last: the line's JSON ends with the array closing the entry ("}]}", or "[]}" with none)
+    const last = this.#last.toString('latin1');
+    const rest = this.#groupBytes - 2; // the posts not parsed yet, before the closing "]}"
+    if ((last === '}]}' || (last === ']}' && this.#postsBytes === 2)) && (!this.sink.post || rest <= 0 || this.#parseGroup(rest))) {
+      return JSON.parse(`${Buffer.concat(this.#head).toString('utf8')}]}`) as LogEntry;
+    }
+    this.sink.drop();
+    return JSON.parse(whole().toString('utf8')) as LogEntry;
   }
 }
 
@@ -290,7 +322,7 @@ class EntrySplitter {
  * Walks a log's bytes, pushed a chunk at a time in order: each complete line held to its checksum (over
  * its bytes, not decoded first: the line's last 17 bytes are held back until its newline says where its
  * JSON ends) and split as it streams (EntrySplitter); a bad checksum, or anything the sink throws, is the
- * damage the walk stops at.
+ * damage the walk stops at. `reread` gives bytes of the log again (a line whose posts are not last).
  */
 class LogWalker {
   #bytes = 0;
@@ -302,8 +334,11 @@ class LogWalker {
   #tail: Buffer = EMPTY;
   #split: EntrySplitter;
 
-  constructor(private readonly sink: LineSink) {
-    this.#split = new EntrySplitter(sink.post);
+  constructor(
+    private readonly sink: LineSink,
+    private readonly reread: (start: number, end: number) => Buffer,
+  ) {
+    this.#split = new EntrySplitter(sink);
   }
 
   push(chunk: Buffer): void {
@@ -346,21 +381,22 @@ class LogWalker {
     const tail = this.#tail;
     const sum = this.#hash.digest('hex').slice(0, SUM_CHARS);
     const split = this.#split;
+    const start = this.#lineStart;
     this.#tail = EMPTY;
     this.#hash = createHash('sha256');
-    this.#split = new EntrySplitter(this.sink.post);
+    this.#split = new EntrySplitter(this.sink);
     let reason: string | null = null;
     if (tail.length !== LINE_END - 1 || tail[0] !== 0x20 || tail.toString('latin1', 1) !== sum) reason = t('store.checksum');
     else {
       try {
-        this.sink.line(split.finish());
+        this.sink.line(split.finish(() => this.reread(start, next - LINE_END)));
       } catch (e) {
         reason = (e as Error).message;
       }
     }
     if (reason !== null) {
       this.sink.drop();
-      this.#damage = { line: this.#lines, offset: this.#lineStart, reason };
+      this.#damage = { line: this.#lines, offset: start, reason };
       return;
     }
     this.#lastSum = sum;
@@ -375,14 +411,18 @@ class LogWalker {
   }
 }
 
-/** A replay of a log, fed its bytes in order a chunk at a time (`push`), then asked what it read (`end`). */
+/**
+ * A replay of a log: made over a way to read its bytes again (`reread`: offsets from where the replay
+ * starts), then fed them in order a chunk at a time (`push`), then asked what it read (`end`).
+ */
 export interface Replay<R> {
   push(chunk: Buffer): void;
   end(): R;
 }
+export type MakeReplay<R> = (reread: (start: number, end: number) => Buffer) => Replay<R>;
 
-function replayOver<R>(sink: LineSink, result: (walk: LogWalk) => R): Replay<R> {
-  const walker = new LogWalker(sink);
+function replayOver<R>(sink: LineSink, reread: (start: number, end: number) => Buffer, result: (walk: LogWalk) => R): Replay<R> {
+  const walker = new LogWalker(sink, reread);
   return { push: (chunk) => walker.push(chunk), end: () => result(walker.end()) };
 }
 
@@ -391,39 +431,37 @@ function replayOver<R>(sink: LineSink, result: (walk: LogWalk) => R): Replay<R> 
  * being its record there) onto the thread's record, each post of each line handed to `put` in order (a
  * later one replaces an earlier of its pid): for a reader that keeps only some posts.
  */
-export function postsReplay(thread: StoredThread | null, put: (sp: StoredPost) => void): Replay<LogWalk & { thread: StoredThread | null }> {
+export const postsReplay = (thread: StoredThread | null, put: (sp: StoredPost) => void): MakeReplay<LogWalk & { thread: StoredThread | null }> => (reread) => {
   const state = { thread };
   let posts: StoredPost[] = [];
-  return replayOver(
-    {
-      post: (json) => posts.push(JSON.parse(json.toString('utf8')) as StoredPost),
-      line: (head) => {
-        applyEntry(state, head, put);
-        for (const sp of posts) put(sp);
-        posts = [];
-      },
-      drop: () => (posts = []),
+  const sink: LineSink = {
+    post: (sp) => posts.push(sp),
+    line: (head) => {
+      applyEntry(state, head, put);
+      for (const sp of posts) put(sp);
+      posts = [];
     },
-    (walk) => ({ thread: state.thread, ...walk }),
-  );
-}
+    drop: () => (posts = []),
+  };
+  return replayOver(sink, reread, (walk) => ({ thread: state.thread, ...walk }));
+};
 
 /** Replay a whole log: the thread, and where (if anywhere) the log is damaged. */
-export function logReplay(): Replay<ReadLog> {
+export const logReplay: MakeReplay<ReadLog> = (reread) => {
   const posts = new Map<number, StoredPost>();
-  const replay = postsReplay(null, (sp) => posts.set(sp.pid, sp));
+  const replay = postsReplay(null, (sp) => posts.set(sp.pid, sp))(reread);
   return { push: replay.push, end: () => ({ ...replay.end(), posts: [...posts.values()] }) };
-}
+};
 
 /**
  * Replay a log for the thread's record only (title, page records…): what a command that shows no post
  * reads (the elevator). Every line is still held to its checksum, but its posts are not parsed.
  * (`thread`: the record where the lines take up, as postsReplay.)
  */
-export function recordReplay(thread: StoredThread | null = null): Replay<LogWalk & { thread: StoredThread | null }> {
+export const recordReplay = (thread: StoredThread | null = null): MakeReplay<LogWalk & { thread: StoredThread | null }> => (reread) => {
   const state = { thread };
-  return replayOver({ line: (head) => applyEntry(state, head, () => undefined), drop: () => undefined }, (walk) => ({ thread: state.thread, ...walk }));
-}
+  return replayOver({ line: (head) => applyEntry(state, head, () => undefined), drop: () => undefined }, reread, (walk) => ({ thread: state.thread, ...walk }));
+};
 
 /**
  * The pids of a log's posts, read off their bytes: every line held to its checksum, the posts not parsed.
@@ -433,56 +471,81 @@ export function recordReplay(thread: StoredThread | null = null): Replay<LogWalk
  * learnPosts), in a scan, not a parse. (A version carrying another pid would be learned too: a page
  * claiming it is then refused, never let through.)
  */
-export function pidsReplay(): Replay<LogWalk & { pids: Set<number> }> {
+export const pidsReplay: MakeReplay<LogWalk & { pids: Set<number> }> = (reread) => {
   const pids = new Set<number>();
   let line: number[] = [];
-  return replayOver(
-    {
-      post: (json) => {
-        for (let at = json.indexOf(PID_KEY); at >= 0; at = json.indexOf(PID_KEY, at + PID_KEY.length)) {
-          const before = json[at - 1];
-          if (before !== 0x7b && before !== 0x2c) continue; // not a key: { or , comes before one
-          let i = at + PID_KEY.length;
-          let pid = 0;
-          for (; i < json.length && json[i] >= 0x30 && json[i] <= 0x39; i++) pid = pid * 10 + json[i] - 0x30;
-          if (i > at + PID_KEY.length) line.push(pid);
-        }
-      },
-      line: (head) => {
-        for (const pid of line) pids.add(pid);
-        for (const sp of head.p ?? []) pids.add(sp.pid); // (a "p" the split did not take: not logLine's)
-        line = [];
-      },
-      drop: () => (line = []),
+  // the last bytes of the previous piece: a key and its digits may run across two pieces
+  let carry = EMPTY;
+  const sink: LineSink = {
+    posts: (piece) => {
+      const bytes = carry.length ? Buffer.concat([carry, piece]) : piece;
+      for (let at = bytes.indexOf(PID_KEY); at >= 0; at = bytes.indexOf(PID_KEY, at + PID_KEY.length)) {
+        const before = at > 0 ? bytes[at - 1] : -1;
+        if (before !== 0x7b && before !== 0x2c) continue; // not a key: { or , comes before one
+        let i = at + PID_KEY.length;
+        let pid = 0;
+        for (; i < bytes.length && bytes[i] >= 0x30 && bytes[i] <= 0x39; i++) pid = pid * 10 + bytes[i] - 0x30;
+        // counted where the digits end: in this piece (not in the carry, counted before), and not at its end (they may go on)
+        if (i > at + PID_KEY.length && i >= carry.length && i < bytes.length) line.push(pid);
+      }
+      carry = Buffer.from(bytes.subarray(Math.max(0, bytes.length - PID_CARRY)));
     },
-    (walk) => ({ pids, ...walk }),
-  );
-}
+    line: (head) => {
+      for (const pid of line) pids.add(pid);
+      for (const sp of head.p ?? []) if (typeof sp?.pid === 'number') pids.add(sp.pid); // a line read whole
+      line = [];
+      carry = EMPTY;
+    },
+    drop: () => {
+      line = [];
+      carry = EMPTY;
+    },
+  };
+  return replayOver(sink, reread, (walk) => ({ pids, ...walk }));
+};
 
 const PID_KEY = Buffer.from('"pid":');
+/** A byte before the key, the key, and a pid's digits. */
+const PID_CARRY = 1 + PID_KEY.length + 16;
 
 /** A replay fed one buffer: a log's bytes in memory. */
-function replayBytes<R>(replay: Replay<R>, buf: Buffer): R {
+function replayBytes<R>(make: MakeReplay<R>, buf: Buffer): R {
+  const replay = make((start, end) => buf.subarray(start, end));
   replay.push(buf);
   return replay.end();
 }
 
 /** Replay a log's bytes (logReplay). */
-export const replayLog = (buf: Buffer): ReadLog => replayBytes(logReplay(), buf);
+export const replayLog = (buf: Buffer): ReadLog => replayBytes(logReplay, buf);
 /** Replay a log's bytes for the thread's record only (recordReplay). */
 export const replayThreadRecord = (buf: Buffer, thread: StoredThread | null = null): LogWalk & { thread: StoredThread | null } => replayBytes(recordReplay(thread), buf);
 /** A log's pids, off its bytes (pidsReplay). */
-export const replayPids = (buf: Buffer): LogWalk & { pids: Set<number> } => replayBytes(pidsReplay(), buf);
+export const replayPids = (buf: Buffer): LogWalk & { pids: Set<number> } => replayBytes(pidsReplay, buf);
 
-/** Feed an open file's bytes from `position` up to `end` (default: its end) to `push`, READ_CHUNK at a time. */
-export async function readChunks(h: fsp.FileHandle, position: number, push: (chunk: Buffer) => void, end = Infinity): Promise<void> {
-  while (position < end) {
-    const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK, end - position));
-    const { bytesRead } = await h.read(chunk, 0, chunk.length, position);
-    if (!bytesRead) return;
-    push(chunk.subarray(0, bytesRead));
-    position += bytesRead;
+/**
+ * Replay an open file's bytes from `position` up to `end` (default: its end), READ_CHUNK at a time
+ * (`reread` reads the file again, by offsets from `position`).
+ */
+export async function replayFile<R>(h: fsp.FileHandle, make: MakeReplay<R>, position = 0, end = Infinity): Promise<R> {
+  const replay = make((start, stop) => {
+    const buf = Buffer.allocUnsafe(stop - start);
+    let got = 0;
+    while (got < buf.length) {
+      const n = fs.readSync(h.fd, buf, got, buf.length - got, position + start + got);
+      if (!n) throw new Error(`the log ended while it was read again (at byte ${position + start + got})`);
+      got += n;
+    }
+    return buf;
+  });
+  // one chunk, read into again and again: a replay copies what it keeps of one
+  const chunk = Buffer.allocUnsafe(READ_CHUNK);
+  for (let at = position; at < end; ) {
+    const { bytesRead } = await h.read(chunk, 0, Math.min(READ_CHUNK, end - at), at);
+    if (!bytesRead) break;
+    replay.push(chunk.subarray(0, bytesRead));
+    at += bytesRead;
   }
+  return replay.end();
 }
 
 /** Read a thread log; null when the file does not exist. */
@@ -491,7 +554,7 @@ export async function readLog(file: string): Promise<ReadLog | null> {
 }
 
 /** Read a thread log with one of the replays (logReplay, recordReplay, pidsReplay), a chunk at a time; null when the file does not exist. */
-export async function readLogWith<R>(file: string, replay: () => Replay<R>): Promise<R | null> {
+export async function readLogWith<R>(file: string, make: MakeReplay<R>): Promise<R | null> {
   let h: fsp.FileHandle;
   try {
     h = await fsp.open(file, 'r');
@@ -500,9 +563,7 @@ export async function readLogWith<R>(file: string, replay: () => Replay<R>): Pro
     throw e;
   }
   try {
-    const r = replay();
-    await readChunks(h, 0, (chunk) => r.push(chunk));
-    return r.end();
+    return await replayFile(h, make);
   } finally {
     await h.close();
   }
