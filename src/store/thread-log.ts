@@ -12,9 +12,11 @@
  * off. Any other unreadable line (bad checksum, bad JSON) is damage: the file is refused, never read
  * as its readable part (src/store/check.ts says what is damaged and recovers on request).
  *
- * A line's posts come last in it, so a reader that needs no post (the elevator: replayThreadRecord) or
- * only their pids (a crawl learning the threads it has not opened: replayPids) checks every line's
- * checksum but does not parse the posts.
+ * A log is read a chunk at a time (replayFile), never whole, and a line's posts are parsed a group of
+ * whole posts at a time, never the line as one string (issue #16: memory bounded by one thread's work).
+ * A line's posts come last in it, so a reader that needs no post (the elevator: recordReplay) or only
+ * their pids (a crawl learning the threads it has not opened: pidsReplay) checks every line's checksum
+ * but does not parse the posts.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
