@@ -478,19 +478,26 @@ export const pidsReplay: MakeReplay<LogWalk & { pids: Set<number> }> = (reread) 
   let line: number[] = [];
   // the last bytes of the previous piece: a key and its digits may run across two pieces
   let carry = EMPTY;
+  /**
+   * The pids of the keys begun in `bytes` before `keysBefore` whose digits end at or after `from` and
+   * before its end (digits at its end may go on); `before0`: the byte before `bytes`.
+   */
+  const scan = (bytes: Buffer, from: number, keysBefore: number, before0: number): void => {
+    for (let at = bytes.indexOf(PID_KEY); at >= 0 && at < keysBefore; at = bytes.indexOf(PID_KEY, at + PID_KEY.length)) {
+      const before = at > 0 ? bytes[at - 1] : before0;
+      if (before !== 0x7b && before !== 0x2c) continue; // not a key: { or , comes before one
+      let i = at + PID_KEY.length;
+      let pid = 0;
+      for (; i < bytes.length && bytes[i] >= 0x30 && bytes[i] <= 0x39; i++) pid = pid * 10 + bytes[i] - 0x30;
+      if (i > at + PID_KEY.length && i >= from && i < bytes.length) line.push(pid);
+    }
+  };
   const sink: LineSink = {
     posts: (piece) => {
-      const bytes = carry.length ? Buffer.concat([carry, piece]) : piece;
-      for (let at = bytes.indexOf(PID_KEY); at >= 0; at = bytes.indexOf(PID_KEY, at + PID_KEY.length)) {
-        const before = at > 0 ? bytes[at - 1] : -1;
-        if (before !== 0x7b && before !== 0x2c) continue; // not a key: { or , comes before one
-        let i = at + PID_KEY.length;
-        let pid = 0;
-        for (; i < bytes.length && bytes[i] >= 0x30 && bytes[i] <= 0x39; i++) pid = pid * 10 + bytes[i] - 0x30;
-        // counted where the digits end: in this piece (not in the carry, counted before), and not at its end (they may go on)
-        if (i > at + PID_KEY.length && i >= carry.length && i < bytes.length) line.push(pid);
-      }
-      carry = Buffer.from(bytes.subarray(Math.max(0, bytes.length - PID_CARRY)));
+      // keys begun in the carry, then those begun in the piece
+      if (carry.length) scan(Buffer.concat([carry, piece.subarray(0, PID_CARRY)]), carry.length, carry.length, -1);
+      scan(piece, 0, piece.length, carry.length ? carry[carry.length - 1] : -1);
+      carry = Buffer.from((piece.length >= PID_CARRY ? piece : Buffer.concat([carry, piece])).subarray(-PID_CARRY));
     },
     line: (head) => {
       for (const pid of line) pids.add(pid);
