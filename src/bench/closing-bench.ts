@@ -6,7 +6,10 @@
  * Each command first runs once without the store's derived files (src/store/derived-cache.ts: the
  * earlier days' digests and outcomes) and the checked game (src/game/game-cache.ts), as after a change
  * to every earlier thread or the game file (`coldMs`); the rounds then measure the run a director
- * repeats at closing time.
+ * repeats at closing time over an unchanged store, and then (`afterPosts`) the rerun right after new
+ * posts arrived: before each such run a few posts are added to the day's discussion and vote threads,
+ * made as the synthetic game makes them and recorded through the crawler's own write path (pages
+ * parsed and recorded into the store's logs), the floor reading the grown threads.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,11 +17,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dayTids } from '../activity/threads.js';
+import { parsePage } from '../discuz/parse-page.js';
 import { gameCachePath } from '../game/game-cache.js';
 import { findDay } from '../game/roster.js';
 import type { Game } from '../game/types.js';
+import { familyPpp, pageCountOf, buildThreadPage } from '../replay/synth.js';
 import { derivedDir } from '../store/derived-cache.js';
-import { threadLogPath } from '../store/store-file.js';
+import { recordPage } from '../store/record.js';
+import { openStore, threadLogPath } from '../store/store-file.js';
+import { FETCHED_AT } from './pipeline.js';
+import { latePosts, type SynthGame, type SynthGameThread } from './synth-game.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // What bin/bansha.js runs: the bundled CLI (scripts/bundle-cli.mjs; `npm run bench` builds it).
@@ -47,14 +55,20 @@ function run(args: string[], scratch: string): Run {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-export interface ClosingFigure {
+/** A command's runs paired with the floor's. */
+export interface PairedFigure {
   ms: number;
-  /** The first run, the derived files made from the thread logs (every earlier day read in full). */
-  coldMs: number;
   peakMB: number;
   /** Median over the rounds of (command time / floor time) in the same round. */
   vsFloor: number;
 }
+
+export interface ClosingFigure extends PairedFigure {
+  /** The first run, the derived files made from the thread logs (every earlier day read in full). */
+  coldMs: number;
+}
+
+type Command = 'tally' | 'report' | 'elevator' | 'html';
 
 export interface ClosingBenchResult {
   day: number;
@@ -62,21 +76,98 @@ export interface ClosingBenchResult {
   floorThreads: number[];
   floorMs: number;
   floorPeakMB: number;
-  commands: Record<'tally' | 'report' | 'elevator' | 'html', ClosingFigure>;
+  commands: Record<Command, ClosingFigure>;
+  /** Each command rerun right after `postsPerRun` new posts (half in each of the day's two threads). */
+  afterPosts: { postsPerRun: number; floorMs: number; floorPeakMB: number; commands: Record<Command, PairedFigure> };
   startup: { banshaMs: number; nodeMs: number; ratio: number };
   rounds: number;
 }
 
-/** Measure the closing commands of day `day` of `game` (its file at `gameFile`, its store at `storePath`). */
-export function runClosingBench(game: Game, gameFile: string, storePath: string, day: number, opts: { rounds?: number } = {}): ClosingBenchResult {
+/** Floor and command back to back, in alternating order, `rounds` times each (`before` runs ahead of every pair). */
+async function pairedRounds(
+  floorArgs: string[], commands: Record<Command, string[]>, rounds: number, scratch: string, before: () => Promise<void> = async () => {},
+): Promise<{ floors: Run[]; figures: Record<Command, PairedFigure> }> {
+  const floors: Run[] = [];
+  const runs: Record<string, Run[]> = {};
+  const ratios: Record<string, number[]> = {};
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, args] of Object.entries(commands)) {
+      await before();
+      let floor: Run;
+      let cmd: Run;
+      if (r % 2 === 0) {
+        floor = run(floorArgs, scratch);
+        cmd = run(args, scratch);
+      } else {
+        cmd = run(args, scratch);
+        floor = run(floorArgs, scratch);
+      }
+      floors.push(floor);
+      (runs[name] ??= []).push(cmd);
+      (ratios[name] ??= []).push(cmd.ms / floor.ms);
+    }
+  }
+  const figure = (name: Command): PairedFigure => ({
+    ms: median(runs[name].map((x) => x.ms)),
+    peakMB: Math.max(...runs[name].map((x) => x.peakMB)),
+    vsFloor: median(ratios[name]),
+  });
+  return { floors, figures: { tally: figure('tally'), report: figure('report'), elevator: figure('elevator'), html: figure('html') } };
+}
+
+/**
+ * What arrives before each "after new posts" run: `perThread` more posts at the end of each of the
+ * day's threads (copies of the synthetic game's), their new and changed pages recorded into the store
+ * as a crawl records them (parsePage, recordPage: the thread's log appended). The posts stay before
+ * the day's close, spaced to fit every run's.
+ */
+function postArrivals(synth: SynthGame, storePath: string, tids: readonly number[], closes: number, perThread: number, runs: number): () => Promise<void> {
+  const more = latePosts(synth);
+  const threads = tids.map((tid): SynthGameThread => {
+    const t = synth.threads.find((x) => x.tid === tid);
+    if (!t) throw new Error(`bench: thread ${tid} is not in the synthetic game`);
+    return { ...t, posts: [...t.posts] };
+  });
+  const lastAt = (t: SynthGameThread): number => Number(t.posts[t.posts.length - 1].at);
+  const step = new Map(threads.map((t) => [t.tid, Math.max(1, Math.floor((closes - lastAt(t)) / (perThread * runs + 1)))]));
+  let fetches = 0;
+  return async () => {
+    const store = await openStore(storePath, { threads: tids });
+    try {
+      for (const t of threads) {
+        const ppp = t.ppp ?? familyPpp(t.family);
+        const from = pageCountOf(t.posts.length, ppp);
+        more(t, perThread, step.get(t.tid)!);
+        // the crawler's closing recrawl: the last page it had, then every new one
+        for (let p = from; p <= pageCountOf(t.posts.length, ppp); p++) {
+          const page = buildThreadPage(t, p);
+          const fetched = { bytes: page.bytes, url: page.url, fetchedAt: new Date(FETCHED_AT.getTime() + ++fetches * 1000), status: 200, contentType: page.contentType };
+          await recordPage(store, fetched, parsePage(fetched));
+        }
+      }
+    } finally {
+      await store.close();
+    }
+  };
+}
+
+/**
+ * Measure the closing commands of day `day` of `game` (its file at `gameFile`, its store at `storePath`,
+ * made from `synth`). The "after new posts" rounds leave the store grown by their posts.
+ */
+export async function runClosingBench(
+  game: Game, gameFile: string, storePath: string, day: number, synth: SynthGame, opts: { rounds?: number; postsPerRun?: number } = {},
+): Promise<ClosingBenchResult> {
   const rounds = opts.rounds ?? 3;
+  const postsPerRun = opts.postsPerRun ?? 20;
   if (!existsSync(cli)) throw new Error(`bench: ${cli} is missing: \`npm run build\` makes it`);
   const scratch = mkdtempSync(path.join(tmpdir(), 'bansha-closing-'));
   try {
-    const floorThreads = dayTids(findDay(game, day));
+    const d = findDay(game, day);
+    const floorThreads = dayTids(d);
     const floorArgs = [path.join(here, 'floor-read.js'), ...floorThreads.map((t) => threadLogPath(storePath, t))];
     const common = ['--game', gameFile, '--store', storePath, '--day', String(day)];
-    const commands: Record<keyof ClosingBenchResult['commands'], string[]> = {
+    const commands: Record<Command, string[]> = {
       tally: [cli, 'tally', ...common, '--json'],
       report: [cli, 'report', ...common, '--json', '--no-ledger'],
       elevator: [cli, 'elevator', ...common],
@@ -89,32 +180,10 @@ export function runClosingBench(game: Game, gameFile: string, storePath: string,
       rmSync(gameCachePath(gameFile), { force: true }); // the checked game too (src/game/game-cache.ts)
       cold[name] = run(args, scratch).ms;
     }
-    const floors: Run[] = [];
-    const runs: Record<string, Run[]> = {};
-    const ratios: Record<string, number[]> = {};
-    for (let r = 0; r < rounds; r++) {
-      for (const [name, args] of Object.entries(commands)) {
-        // floor and command back to back, in alternating order
-        let floor: Run;
-        let cmd: Run;
-        if (r % 2 === 0) {
-          floor = run(floorArgs, scratch);
-          cmd = run(args, scratch);
-        } else {
-          cmd = run(args, scratch);
-          floor = run(floorArgs, scratch);
-        }
-        floors.push(floor);
-        (runs[name] ??= []).push(cmd);
-        (ratios[name] ??= []).push(cmd.ms / floor.ms);
-      }
-    }
-    const figure = (name: string): ClosingFigure => ({
-      ms: median(runs[name].map((x) => x.ms)),
-      coldMs: cold[name],
-      peakMB: Math.max(...runs[name].map((x) => x.peakMB)),
-      vsFloor: median(ratios[name]),
-    });
+    const unchanged = await pairedRounds(floorArgs, commands, rounds, scratch);
+    const arrivals = postArrivals(synth, storePath, floorThreads, d.closes, Math.ceil(postsPerRun / floorThreads.length), rounds * Object.keys(commands).length);
+    const grown = await pairedRounds(floorArgs, commands, rounds, scratch, arrivals);
+    const withCold = (name: Command): ClosingFigure => ({ ...unchanged.figures[name], coldMs: cold[name] });
     const bansha: number[] = [];
     const node: number[] = [];
     const startupRatios: number[] = [];
@@ -128,9 +197,15 @@ export function runClosingBench(game: Game, gameFile: string, storePath: string,
     return {
       day,
       floorThreads,
-      floorMs: median(floors.map((x) => x.ms)),
-      floorPeakMB: Math.max(...floors.map((x) => x.peakMB)),
-      commands: { tally: figure('tally'), report: figure('report'), elevator: figure('elevator'), html: figure('html') },
+      floorMs: median(unchanged.floors.map((x) => x.ms)),
+      floorPeakMB: Math.max(...unchanged.floors.map((x) => x.peakMB)),
+      commands: { tally: withCold('tally'), report: withCold('report'), elevator: withCold('elevator'), html: withCold('html') },
+      afterPosts: {
+        postsPerRun: Math.ceil(postsPerRun / floorThreads.length) * floorThreads.length,
+        floorMs: median(grown.floors.map((x) => x.ms)),
+        floorPeakMB: Math.max(...grown.floors.map((x) => x.peakMB)),
+        commands: grown.figures,
+      },
       startup: { banshaMs: median(bansha), nodeMs: median(node), ratio: median(startupRatios) },
       rounds,
     };

@@ -12,7 +12,8 @@
  *    latency-bound minimum, and the closing-time recrawl's request count;
  *  - peak memory and store bytes per 1k posts at 10k, 25k and 50k posts (one child process);
  *  - closing time: tally, report, elevator and report --html of the last day as real `bansha`
- *    processes against a bare node reading that day's threads from the store, their peak RSS, and
+ *    processes against a bare node reading that day's threads from the store, their peak RSS (over
+ *    the unchanged store, and each run right after new posts were recorded in the day's threads), and
  *    `bansha --version` against `node -e 0` (src/bench/closing-bench.ts); and, in this process, the
  *    banned-wording scan's share of every day's report (src/bench/wording-share.ts);
  *  - with --scale-posts N (e.g. 200000): the pipeline again at N posts, its peak RSS (also after each
@@ -31,7 +32,7 @@ import { runCrawlBench, type CrawlBenchResult } from './crawl-bench.js';
 import { parsePage } from '../discuz/parse-page.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { runClosingBench, type ClosingBenchResult } from './closing-bench.js';
+import { runClosingBench, type ClosingBenchResult, type PairedFigure } from './closing-bench.js';
 import { gameOf } from './pipeline.js';
 import { measureWordingShare, type WordingShare } from './wording-share.js';
 
@@ -96,6 +97,10 @@ export interface BenchReport {
   startupVsNode: number | null;
   /** Peak RSS of each closing command, MB. */
   commandPeakMB: Record<'tally' | 'report' | 'elevator' | 'html', number> | null;
+  /** closingVsFloor for each command rerun right after new posts were recorded in the day's threads. */
+  closingAfterPostsVsFloor: Record<'tally' | 'report' | 'elevator' | 'html', number> | null;
+  /** Peak RSS of each closing command rerun after new posts, MB. */
+  closingAfterPostsPeakMB: Record<'tally' | 'report' | 'elevator' | 'html', number> | null;
   closing: ClosingBenchResult | null;
   /** The banned-wording scan's CPU time over report's, every day summed (issue #15: ≤ 0.2). */
   wordingShareOfReport: number | null;
@@ -193,7 +198,7 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
       writeFileSync(g.file, game.gameYaml);
       const day = Math.max(...g.days.map((d) => d.day));
       log(`bench: closing-time commands of day ${day} as processes, against a bare node reading that day's threads…`);
-      closing = runClosingBench(g, g.file, g.storePath, day);
+      closing = await runClosingBench(g, g.file, g.storePath, day, game);
       log('bench: the banned-wording scan within report, every day…');
       wording = await measureWordingShare(g);
     }
@@ -271,9 +276,11 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
     peakMemoryAfterMB: pipe.peakMemoryAfterMB,
     storeHeapMB: pipe.storeHeapMB,
     storeBytesPer1kPosts: last ? last.storeBytesPer1kPosts : (pipe.storeBytes / pipe.posts) * 1000,
-    closingVsFloor: closing ? mapFigures(closing, (f) => f.vsFloor) : null,
+    closingVsFloor: closing ? mapFigures(closing.commands, (f) => f.vsFloor) : null,
     startupVsNode: closing?.startup.ratio ?? null,
-    commandPeakMB: closing ? mapFigures(closing, (f) => f.peakMB) : null,
+    commandPeakMB: closing ? mapFigures(closing.commands, (f) => f.peakMB) : null,
+    closingAfterPostsVsFloor: closing ? mapFigures(closing.afterPosts.commands, (f) => f.vsFloor) : null,
+    closingAfterPostsPeakMB: closing ? mapFigures(closing.afterPosts.commands, (f) => f.peakMB) : null,
     closing,
     wordingShareOfReport: wording?.share ?? null,
     wordingShare: wording,
@@ -287,8 +294,8 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
   };
 }
 
-function mapFigures(c: ClosingBenchResult, f: (x: ClosingBenchResult['commands']['tally']) => number): Record<'tally' | 'report' | 'elevator' | 'html', number> {
-  return { tally: f(c.commands.tally), report: f(c.commands.report), elevator: f(c.commands.elevator), html: f(c.commands.html) };
+function mapFigures(c: Record<'tally' | 'report' | 'elevator' | 'html', PairedFigure>, f: (x: PairedFigure) => number): Record<'tally' | 'report' | 'elevator' | 'html', number> {
+  return { tally: f(c.tally), report: f(c.report), elevator: f(c.elevator), html: f(c.html) };
 }
 
 const f1 = (n: number | null | undefined, d = 2): string => (n === null || n === undefined ? '—' : n.toFixed(d));
@@ -324,7 +331,12 @@ export function renderTable(r: BenchReport): string {
   if (r.closing) {
     const c = r.closing;
     rows.push([`closing commands, day ${c.day}: floor (node reading threads ${c.floorThreads.join(', ')})`, `${Math.round(c.floorMs)} ms, ${f1(c.floorPeakMB, 0)} MB`, '']);
-    for (const [name, x] of Object.entries(c.commands)) rows.push([`  ${name === 'html' ? 'report --html' : name} vs floor`, `${f1(x.vsFloor)}× (${Math.round(x.ms)} ms, peak ${f1(x.peakMB, 0)} MB; first run ${Math.round(x.coldMs)} ms)`, '≤ 2×, ≤ 150 MB']);
+    const a = c.afterPosts;
+    for (const [name, x] of Object.entries(c.commands)) {
+      const y = a.commands[name as keyof typeof a.commands];
+      rows.push([`  ${name === 'html' ? 'report --html' : name} vs floor`, `${f1(x.vsFloor)}× (${Math.round(x.ms)} ms, peak ${f1(x.peakMB, 0)} MB; first run ${Math.round(x.coldMs)} ms)`, '≤ 2×, ≤ 150 MB']);
+      rows.push([`    right after ${a.postsPerRun} new posts`, `${f1(y.vsFloor)}× (${Math.round(y.ms)} ms, peak ${f1(y.peakMB, 0)} MB; floor ${Math.round(a.floorMs)} ms)`, '≤ 2×, ≤ 150 MB']);
+    }
     rows.push(['bansha --version vs node -e 0', `${f1(c.startup.ratio)}× (${Math.round(c.startup.banshaMs)} / ${Math.round(c.startup.nodeMs)} ms)`, '≤ 3×']);
   }
   if (r.wordingShare) {

@@ -37,6 +37,8 @@ export interface SynthGame {
   forum: string;
   players: string[];
   director: string;
+  /** Players killed at night, and when (epoch ms): they post no more from then. */
+  out: ReadonlyMap<string, number>;
   threads: SynthGameThread[];
   posts: number;
   /** Every (thread, page) in crawl order. */
@@ -75,6 +77,41 @@ function discussionLines(): string[] {
   return linePool;
 }
 
+const uidOf = (playerIndex: number): number => 100 + playerIndex;
+type Rand = () => number;
+const pickOf = <T>(rand: Rand, xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
+
+/** A discussion post's body: one to three lines, some red or enlarged. */
+function discussionBody(rand: Rand, lines: readonly string[]): string {
+  const n = 1 + Math.floor(rand() * 3);
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    let l = pickOf(rand, lines);
+    const r = rand();
+    if (r < 0.05) l = `[color=Red]${l}[/color]`;
+    else if (r < 0.08) l = `[size=5]${l}[/size]`;
+    out.push(l);
+  }
+  return out.join('\n');
+}
+
+/**
+ * A vote-thread post by one of `alive`: their ballot, or (once they have one, pid in `first`) a changed
+ * vote quoting it, or chatter.
+ */
+function votePost(rand: Rand, lines: readonly string[], alive: readonly string[], first: Map<string, number>, make: (author: string, body: string, quote?: number) => SynthPost): SynthPost {
+  const voter = pickOf(rand, alive);
+  const target = pickOf(rand, alive.filter((p) => p !== voter));
+  const had = first.get(voter);
+  if (had === undefined) {
+    const p = make(voter, `投票对象：${target}\n投票理由：${pickOf(rand, lines)}`);
+    first.set(voter, p.pid);
+    return p;
+  }
+  if (rand() < 0.5) return make(voter, `改票对象：${target}\n改票理由：${pickOf(rand, lines)}`, had);
+  return make(voter, pickOf(rand, lines));
+}
+
 const dayStart = (day: number): number => forumTimeMs(`${FIRST_DAY} 00:00:00`) + (day - 1) * 24 * HOUR;
 
 /** Make the game. Deterministic for given options. */
@@ -83,10 +120,10 @@ export function synthGame(opts: SynthGameOptions): SynthGame {
   const nDays = opts.days ?? 10;
   const forum = opts.forum ?? 'http://127.0.0.1:8081/';
   const rand = rng(opts.seed ?? 1);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
+  const pick = <T>(xs: readonly T[]): T => pickOf(rand, xs);
   if (nPlayers > NAMES.length) throw new Error(`bench: at most ${NAMES.length} players`);
   const players = NAMES.slice(0, nPlayers);
-  const uid = new Map(players.map((p, i) => [p, 100 + i]));
+  const uid = new Map(players.map((p, i) => [p, uidOf(i)]));
   const lines = discussionLines();
 
   // Posts per thread: 2% process, 10% votes, the rest discussion; every thread has its opening post.
@@ -107,18 +144,6 @@ export function synthGame(opts: SynthGameOptions): SynthGame {
     pid: pid++, author, uid: author === DIRECTOR ? DIRECTOR_UID : uid.get(author)!, at, body, quote,
   });
 
-  const discussionBody = (): string => {
-    const n = 1 + Math.floor(rand() * 3);
-    const out: string[] = [];
-    for (let i = 0; i < n; i++) {
-      let l = pick(lines);
-      const r = rand();
-      if (r < 0.05) l = `[color=Red]${l}[/color]`;
-      else if (r < 0.08) l = `[size=5]${l}[/size]`;
-      out.push(l);
-    }
-    return out.join('\n');
-  };
 
   for (let d = 1; d <= nDays; d++) {
     const family: SynthFamily = d % 2 === 1 ? 'utf8' : 'gbk';
@@ -134,7 +159,7 @@ export function synthGame(opts: SynthGameOptions): SynthGame {
       const at = opens + Math.floor((span * i) / discN) + 1000;
       const alive = aliveAt(at);
       const quote = i > 3 && rand() < 0.1 ? disc[disc.length - 1 - Math.floor(rand() * 3)].pid : undefined;
-      disc.push(post(pick(alive), at, discussionBody(), quote));
+      disc.push(post(pick(alive), at, discussionBody(rand, lines), quote));
     }
     threads.push({ role: 'discussion', day: d, family, tid: 100 + 2 * d - 1, title: `[B01]第${d}日讨论帖`, posts: disc, base: forum });
 
@@ -143,19 +168,7 @@ export function synthGame(opts: SynthGameOptions): SynthGame {
     const first = new Map<string, number>();
     for (let i = 1; i < voteN; i++) {
       const at = opens + Math.floor((span * i) / voteN) + 1000;
-      const alive = aliveAt(at);
-      const voter = pick(alive);
-      const target = pick(alive.filter((p) => p !== voter));
-      const had = first.get(voter);
-      if (had === undefined) {
-        const p = post(voter, at, `投票对象：${target}\n投票理由：${pick(lines)}`);
-        first.set(voter, p.pid);
-        vote.push(p);
-      } else if (rand() < 0.5) {
-        vote.push(post(voter, at, `改票对象：${target}\n改票理由：${pick(lines)}`, had));
-      } else {
-        vote.push(post(voter, at, pick(lines)));
-      }
+      vote.push(votePost(rand, lines, aliveAt(at), first, (author, body, quote) => post(author, at, body, quote)));
     }
     threads.push({ role: 'vote', day: d, family, tid: 100 + 2 * d, title: `[B01]第${d}日投票帖`, posts: vote, base: forum });
   }
@@ -203,6 +216,7 @@ export function synthGame(opts: SynthGameOptions): SynthGame {
     forum,
     players,
     director: DIRECTOR,
+    out: outAt,
     threads,
     posts: threads.reduce((s, t) => s + t.posts.length, 0),
     pages,
@@ -212,4 +226,36 @@ export function synthGame(opts: SynthGameOptions): SynthGame {
 /** Build one page of the game (bytes as a Discuz server sends them). */
 export function gamePage(ref: { thread: SynthGameThread; page: number }): SynthPage {
   return buildThreadPage(ref.thread, ref.page);
+}
+
+/**
+ * Posts that keep arriving in a day's thread while the director reruns at closing time, made as
+ * synthGame makes that thread's own (discussion lines, some quoting a recent post; or ballots, changed
+ * votes quoting the voter's first ballot, chatter), by players alive then, pids after every post of
+ * the game. The returned function appends `n` posts to `thread` (a copy of one of `game`'s), `stepMs`
+ * apart after its last post.
+ */
+export function latePosts(game: SynthGame, seed = 2): (thread: SynthGameThread, n: number, stepMs: number) => SynthPost[] {
+  const rand = rng(seed);
+  const lines = discussionLines();
+  let pid = 1 + game.threads.reduce((m, t) => t.posts.reduce((mm, p) => Math.max(mm, p.pid), m), 0);
+  const alive = (at: number): string[] => game.players.filter((p) => (game.out.get(p) ?? Infinity) > at);
+  return (thread, n, stepMs) => {
+    if (thread.role === 'process') throw new Error('bench: late posts go to a day\'s discussion or vote thread');
+    // the voters' first ballots, as the thread holds them
+    const first = new Map<string, number>();
+    for (const p of thread.posts) if (!first.has(p.author) && p.body.startsWith('投票对象：')) first.set(p.author, p.pid);
+    const added: SynthPost[] = [];
+    for (let i = 0; i < n; i++) {
+      const prev = thread.posts[thread.posts.length - 1];
+      const at = (typeof prev.at === 'number' ? prev.at : forumTimeMs(prev.at)) + stepMs;
+      const make = (author: string, body: string, quote?: number): SynthPost => ({ pid: pid++, author, uid: uidOf(game.players.indexOf(author)), at, body, quote });
+      const p = thread.role === 'vote'
+        ? votePost(rand, lines, alive(at), first, make)
+        : make(pickOf(rand, alive(at)), discussionBody(rand, lines), rand() < 0.1 ? thread.posts[thread.posts.length - 1 - Math.floor(rand() * 3)].pid : undefined);
+      thread.posts.push(p);
+      added.push(p);
+    }
+    return added;
+  };
 }
