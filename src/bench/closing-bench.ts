@@ -119,10 +119,12 @@ async function pairedRounds(
  * What arrives before each "after new posts" run: `perThread` more posts at the end of each of the
  * day's threads (copies of the synthetic game's), their new and changed pages recorded into the store
  * as a crawl records them (parsePage, recordPage: the thread's log appended). The posts stay before
- * the day's close, spaced to fit every run's.
+ * the day's close, spaced to fit every run's; `seed` chooses their texts (latePosts).
  */
-function postArrivals(synth: SynthGame, storePath: string, tids: readonly number[], closes: number, perThread: number, runs: number): () => Promise<void> {
-  const more = latePosts(synth);
+export function postArrivals(
+  synth: SynthGame, storePath: string, tids: readonly number[], closes: number, perThread: number, runs: number, seed?: number,
+): () => Promise<void> {
+  const more = latePosts(synth, seed);
   const threads = tids.map((tid): SynthGameThread => {
     const t = synth.threads.find((x) => x.tid === tid);
     if (!t) throw new Error(`bench: thread ${tid} is not in the synthetic game`);
