@@ -21,7 +21,9 @@ export function proposeCards(game: Game, day: number, flags: readonly Flag[], le
   const groups = new Map<string, Flag[]>();
   for (const f of flags) {
     const key = `${f.player}|${f.kind}|${f.category ?? ''}`;
-    groups.set(key, [...(groups.get(key) ?? []), f]);
+    const group = groups.get(key);
+    if (group) group.push(f);
+    else groups.set(key, [f]);
   }
   const out: CardProposal[] = [];
   for (const group of groups.values()) {

@@ -123,17 +123,19 @@ function alternatives(body: string, slots: ReadonlyMap<string, string[]>, where:
   return body.split('|').flatMap((a) => slots.get(a) ?? [a]);
 }
 
+/** A latin entry's whole-word expression, separators allowed between its letters. */
+function latinRegex(folded: string): RegExp {
+  const letters = [...folded].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`(?<![a-z0-9])${letters.join('[^a-z0-9\\p{Script=Han}]{0,2}')}(?![a-z0-9])`, 'gu');
+}
+
 /** Parses one entry (a pattern, cites and context already split off). */
 export function parseEntry(word: string, category: string, slots: ReadonlyMap<string, string[]> = new Map(), cites: string[] = [], unless: string[] = []): WordEntry {
   const clauseEnd = word.endsWith('$');
   if (clauseEnd) word = word.slice(0, -1);
   const base = { id: -1, word, category, cites, unless, clauseEnd, elements: [] as EntryElement[] };
   const folded = foldString(word);
-  if (/^[a-z0-9]+$/.test(folded)) {
-    const letters = [...folded].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    const regex = new RegExp(`(?<![a-z0-9])${letters.join('[^a-z0-9\\p{Script=Han}]{0,2}')}(?![a-z0-9])`, 'gu');
-    return { ...base, shape: 'latin', folded, regex };
-  }
+  if (/^[a-z0-9]+$/.test(folded)) return { ...base, shape: 'latin', folded, regex: latinRegex(folded) };
   const bodies = [...word.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]);
   const rest = foldString(word.replace(/\{[^{}]*\}/g, '').replace(/[*~]\d{0,2}/g, ''));
   if (!/^[\p{Script=Han}a-z0-9]*$/u.test(rest) || !bodies.every((b) => /^[\p{Script=Han}a-zA-Z0-9|]*$/u.test(b))) {
@@ -196,20 +198,48 @@ function readSlots(texts: readonly string[]): Map<string, string[]> {
 const loaded = new Map<string, { sources: string; lists: WordLists }>();
 
 /**
+ * A list set compiled by an earlier run, as kept between runs (src/derived/wording-hits.ts): `read`
+ * gives the set compiled from the same files by the same code (listsFromJson), or undefined; `write`
+ * keeps the one just compiled (listsToJson).
+ */
+export interface KeptWordLists {
+  read(): WordLists | undefined;
+  write(lists: WordLists): void;
+}
+
+/** A list set as JSON: the entries without their RegExps (listsFromJson compiles them again). */
+export function listsToJson(lists: WordLists): unknown {
+  return { ...lists, entries: lists.entries.map(({ regex: _regex, ...e }) => e) };
+}
+
+/** The list set listsToJson wrote. */
+export function listsFromJson(json: unknown): WordLists {
+  const lists = json as WordLists;
+  return { ...lists, entries: lists.entries.map((e) => (e.shape === 'latin' ? { ...e, regex: latinRegex(e.folded) } : e)) };
+}
+
+/**
  * Loads the lists of the given categories: the bundled file of each, plus `<extraDir>/<category>.txt`
  * for each extra directory that has one (a director's additions); `<extraDir>/allow.txt` extends the
  * allow list and `<extraDir>/slots.txt` the slots. A category with no file anywhere is an error naming
  * where it was looked for. The files are read each time (or given as read: `files`, wordListFiles of the
- * same categories and folders); unchanged, they give the set loaded before.
+ * same categories and folders); unchanged, they give the set loaded before — in this process, else the
+ * one `kept` from an earlier run (parsing costs a few tenths of a second: pinyin of every character).
  */
 export function loadWordLists(
   categories: readonly string[], extraDirs: readonly string[] = [], files: ReturnType<typeof wordListFiles> = wordListFiles(categories, extraDirs),
+  kept?: KeptWordLists,
 ): WordLists {
   const { slotFiles, categoryFiles, allowFiles, texts } = files;
   const key = JSON.stringify([categories, extraDirs]);
   const sources = [...texts].flat().join('\u0000');
   const before = loaded.get(key);
   if (before?.sources === sources) return before.lists;
+  const earlier = kept?.read();
+  if (earlier) {
+    loaded.set(key, { sources, lists: earlier });
+    return earlier;
+  }
 
   const shared = readSlots(slotFiles.map((f) => texts.get(f)!));
   const entries: WordEntry[] = [];
@@ -226,6 +256,7 @@ export function loadWordLists(
   const allow = allowFiles.flatMap((f) => dataLines(texts.get(f)!).map(foldString));
   const lists: WordLists = { categories: [...categories], entries, allow };
   loaded.set(key, { sources, lists });
+  kept?.write(lists);
   return lists;
 }
 
