@@ -113,6 +113,20 @@ export function readings(ch: string): string[] {
   return r;
 }
 
+/**
+ * The readings this process has looked up (readings()), for a table kept between runs
+ * (src/derived/wording-hits.ts): a rerun that scans a few new texts then loads pinyin-pro only for a
+ * character no text had before.
+ */
+export function knownReadings(): ReadonlyMap<string, readonly string[]> {
+  return readingCache;
+}
+
+/** Readings an earlier run of the same code looked up (knownReadings), taken as looked up here. */
+export function addKnownReadings(table: Readonly<Record<string, string[]>>): void {
+  for (const [ch, r] of Object.entries(table)) if (!readingCache.has(ch)) readingCache.set(ch, r);
+}
+
 /** Folded code points, by whether the text was already converted to simplified as a whole. */
 const foldCache = [new Map<string, string>(), new Map<string, string>()];
 /**

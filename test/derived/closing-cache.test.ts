@@ -692,7 +692,8 @@ describe('a synthetic 10-day store', () => {
     expect(good[digest]).toContain('饺子');
     fs.writeFileSync(path.join(dir, digest), good[digest].replace('饺子', '包子'));
     fs.writeFileSync(path.join(dir, closed), good[closed].slice(0, good[closed].length - 5));
-    const third = names.find((f) => f !== digest && f !== closed)!;
+    // (the scan's compiled lists and readings are made again when a text is next scanned: test/violations/kept-lists.test.ts)
+    const third = names.find((f) => f !== digest && f !== closed && f !== 'char-readings.json' && f !== 'word-lists.json')!;
     fs.writeFileSync(path.join(dir, third), '');
     await expectSame(game, 10);
     expect(derivedFiles(game)).toEqual(good);

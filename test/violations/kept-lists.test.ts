@@ -2,14 +2,18 @@
  * The compiled word lists kept between runs (src/derived/wording-hits.ts keptLists, word-lists.ts
  * listsToJson/listsFromJson): read back, they give every hit the freshly parsed lists give; a list set
  * this process has not loaded is read from the kept file, not parsed; a damaged file or another code's
- * is never read.
+ * is never read. The characters' readings a scan looked up are kept beside them.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { everydaySet, labelledParts } from '../../src/bench/wording-eval.js';
-import { keptLists } from '../../src/derived/wording-hits.js';
+import { keptLists, wordingMemo } from '../../src/derived/wording-hits.js';
+import { synthGame } from '../../src/bench/synth-game.js';
+import { parseGame } from '../../src/game/game-file.js';
+import type { SlicePost } from '../../src/store/slice.js';
+import { readings } from '../../src/violations/text-fold.js';
 import { derivedDir } from '../../src/store/derived-cache.js';
 import { bundledCategories, listsFromJson, listsToJson, loadWordLists, wordListFiles, type WordLists } from '../../src/violations/word-lists.js';
 import { findBannedWording } from '../../src/violations/wording.js';
@@ -74,5 +78,35 @@ describe('compiled word lists kept between runs', () => {
     expect(kept.read()).toBeUndefined();
     fs.writeFileSync(file, text.slice(0, -10));
     expect(kept.read()).toBeUndefined();
+  });
+
+  test("a scan keeps the lists and its characters' readings in the store's derived files", () => {
+    const dir = path.join(root, 'memo');
+    fs.mkdirSync(dir);
+    const synth = synthGame({ posts: 100 });
+    const game = parseGame(synth.gameYaml, path.join(dir, 'game.yaml'), { store: path.join(dir, 'game.store.json') });
+    const post = { tid: 101 } as SlicePost;
+    const text = '我对天发誓，鼹鼠不是狼';
+    const memo = wordingMemo(game.storePath, game);
+    const hits = memo.hitsOf(post, text);
+    expect(hits.map((h) => h.category)).toContain('发誓与诅咒');
+    memo.save();
+    const derived = derivedDir(game.storePath);
+    expect(fs.readdirSync(derived).sort()).toEqual(['char-readings.json', 'word-lists.json', 'wording-101.json']);
+    const kept = JSON.parse(fs.readFileSync(path.join(derived, 'char-readings.json'), 'utf8').split('\n')[1]) as Record<string, string[]>;
+    for (const ch of '鼹鼠不是狼') expect(kept[ch]).toEqual(readings(ch));
+    // the next run: the same hit, from the kept hits (nothing scanned, nothing written)
+    const again = wordingMemo(game.storePath, game);
+    expect(again.hitsOf(post, text)).toEqual(hits);
+    expect(again.scanned).toBe(0);
+    // a damaged readings file is not read: the next scan looks the readings up and keeps them again
+    const file = path.join(derived, 'char-readings.json');
+    const good = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, good.replace('"shu"', '"shi"'));
+    const damaged = wordingMemo(game.storePath, game);
+    expect(damaged.hitsOf(post, '鼠年发誓，第二句')).toEqual(findBannedWording('鼠年发誓，第二句', loadWordLists(game.rules.bannedCategories), { names: game.players }));
+    damaged.save();
+    const rewritten = JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[1]) as Record<string, string[]>;
+    expect(rewritten['鼠']).toEqual(readings('鼠'));
   });
 });
