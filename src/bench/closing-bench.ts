@@ -21,7 +21,7 @@ import { parsePage } from '../discuz/parse-page.js';
 import { gameCachePath } from '../game/game-cache.js';
 import { findDay } from '../game/roster.js';
 import type { Game } from '../game/types.js';
-import { familyPpp, pageCountOf, buildThreadPage } from '../replay/synth.js';
+import { buildThreadPage, familyPpp, pageCountOf } from '../replay/synth.js';
 import { derivedDir } from '../store/derived-cache.js';
 import { recordPage } from '../store/record.js';
 import { openStore, threadLogPath } from '../store/store-file.js';

@@ -95,6 +95,11 @@ function discussionBody(rand: Rand, lines: readonly string[]): string {
   return out.join('\n');
 }
 
+/** A discussion post's quote, for one in ten: one of the last three posts. */
+function recentQuote(rand: Rand, posts: readonly SynthPost[]): number | undefined {
+  return rand() < 0.1 ? posts[posts.length - 1 - Math.floor(rand() * 3)].pid : undefined;
+}
+
 /**
  * A vote-thread post by one of `alive`: their ballot, or (once they have one, pid in `first`) a changed
  * vote quoting it, or chatter.
@@ -158,7 +163,7 @@ export function synthGame(opts: SynthGameOptions): SynthGame {
     for (let i = 1; i < discN; i++) {
       const at = opens + Math.floor((span * i) / discN) + 1000;
       const alive = aliveAt(at);
-      const quote = i > 3 && rand() < 0.1 ? disc[disc.length - 1 - Math.floor(rand() * 3)].pid : undefined;
+      const quote = i > 3 ? recentQuote(rand, disc) : undefined;
       disc.push(post(pick(alive), at, discussionBody(rand, lines), quote));
     }
     threads.push({ role: 'discussion', day: d, family, tid: 100 + 2 * d - 1, title: `[B01]第${d}日讨论帖`, posts: disc, base: forum });
@@ -252,7 +257,7 @@ export function latePosts(game: SynthGame, seed = 2): (thread: SynthGameThread, 
       const make = (author: string, body: string, quote?: number): SynthPost => ({ pid: pid++, author, uid: uidOf(game.players.indexOf(author)), at, body, quote });
       const p = thread.role === 'vote'
         ? votePost(rand, lines, alive(at), first, make)
-        : make(pickOf(rand, alive(at)), discussionBody(rand, lines), rand() < 0.1 ? thread.posts[thread.posts.length - 1 - Math.floor(rand() * 3)].pid : undefined);
+        : make(pickOf(rand, alive(at)), discussionBody(rand, lines), recentQuote(rand, thread.posts));
       thread.posts.push(p);
       added.push(p);
     }
