@@ -45,7 +45,7 @@ describe('lazy imports', () => {
     }, 60_000);
   }
 
-  test("a report whose texts were scanned before loads no pinyin tables; one with a text to scan does", async () => {
+  test("a report whose texts were scanned before loads no pinyin tables, nor one scanning texts of known characters; one with lists to compile does", async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-lazy-'));
     const { gameFile } = await runDemo({ preset: 'public', out, browser: false }); // its closes scanned every day's texts
     const report = () => {
@@ -53,7 +53,14 @@ describe('lazy imports', () => {
       return [...l.package, ...l.cjs];
     };
     expect(report()).not.toContain('pinyin-pro');
-    for (const f of fs.readdirSync(derivedDir(loadGame(gameFile).storePath))) if (f.startsWith('wording-')) fs.rmSync(path.join(derivedDir(loadGame(gameFile).storePath), f));
+    const derived = derivedDir(loadGame(gameFile).storePath);
+    const remove = (...prefixes: string[]) => {
+      for (const f of fs.readdirSync(derived)) if (prefixes.some((p) => f.startsWith(p))) fs.rmSync(path.join(derived, f));
+    };
+    remove('wording-');
+    // every text scanned again, with the compiled lists and the characters' readings kept (src/derived/wording-hits.ts)
+    expect(report()).not.toContain('pinyin-pro');
+    remove('wording-', 'word-lists', 'char-readings');
     expect(report()).toContain('pinyin-pro');
     expect(report()).not.toContain('pinyin-pro'); // kept again
   }, 120_000);
