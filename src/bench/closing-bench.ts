@@ -183,7 +183,8 @@ export async function runClosingBench(
       cold[name] = run(args, scratch).ms;
     }
     const unchanged = await pairedRounds(floorArgs, commands, rounds, scratch);
-    const arrivals = postArrivals(synth, storePath, floorThreads, d.closes, Math.ceil(postsPerRun / floorThreads.length), rounds * Object.keys(commands).length);
+    const perThread = Math.ceil(postsPerRun / floorThreads.length);
+    const arrivals = postArrivals(synth, storePath, floorThreads, d.closes, perThread, rounds * Object.keys(commands).length);
     const grown = await pairedRounds(floorArgs, commands, rounds, scratch, arrivals);
     const withCold = (name: Command): ClosingFigure => ({ ...unchanged.figures[name], coldMs: cold[name] });
     const bansha: number[] = [];
@@ -203,7 +204,7 @@ export async function runClosingBench(
       floorPeakMB: Math.max(...unchanged.floors.map((x) => x.peakMB)),
       commands: { tally: withCold('tally'), report: withCold('report'), elevator: withCold('elevator'), html: withCold('html') },
       afterPosts: {
-        postsPerRun: Math.ceil(postsPerRun / floorThreads.length) * floorThreads.length,
+        postsPerRun: perThread * floorThreads.length,
         floorMs: median(grown.floors.map((x) => x.ms)),
         floorPeakMB: Math.max(...grown.floors.map((x) => x.peakMB)),
         commands: grown.figures,
