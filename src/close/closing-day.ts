@@ -1,14 +1,12 @@
 /**
  * One day at closing time, assembled once from the store: its tally (src/votes/tally.ts) and its day
  * report (src/report/day-report.ts), whose acceleration comes from that tally — what `bansha report`,
- * `bansha close` and `demo` render. Also the report's threads, the ledger step and post links (the
+ * `bansha close` and `demo` render. Also the report's threads and post links (the
  * day's HTML page: day-html.ts).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { gameTids, dayTids } from '../activity/threads.js';
-import { readLedger, ledgerPath, mergeProposals, updateLedger } from '../cards/ledger.js';
-import type { CardProposal, LedgerCard } from '../cards/types.js';
+import { dayTids } from '../activity/threads.js';
+import { readLedger, ledgerPath } from '../cards/ledger.js';
+import { reportWordDirs } from '../game/beside.js';
 import { findDay, withKnownUids } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { buildDayReport, type DayReport } from '../report/day-report.js';
@@ -84,12 +82,6 @@ export interface ClosingDayOptions {
   posts?: PostsOf;
 }
 
-/** The director's word lists a report of `game` scans besides the bundled ones: `words/` beside the game file. */
-export function reportWordDirs(game: Game): string[] {
-  const extra = path.join(path.dirname(path.resolve(game.file)), 'words');
-  return fs.existsSync(extra) ? [extra] : [];
-}
-
 /** Day `day` from a store: the tally and the report (acceleration from that tally; the ledger read, not written). */
 export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opts: ClosingDayOptions = {}): ClosingDay {
   const game = withKnownUids(gameAsFiled, store.users);
@@ -119,28 +111,6 @@ export function markIncomplete(day: ClosingDay, incomplete: Completeness[]): Clo
     if (day.tally) day.tally.incomplete = incomplete;
   }
   return day;
-}
-
-/** Records the report's new proposals in the ledger file and gives each card its ledger id. */
-export async function recordProposals(game: Game, report: DayReport, ledgerFile: string, now = new Date()): Promise<void> {
-  const proposals: CardProposal[] = report.cards
-    .filter((c) => c.status === 'proposed')
-    .map((c) => ({
-      day: report.day, player: c.player, color: c.color, kind: c.kind, kinds: c.kinds, reason: c.reason, evidence: c.evidence,
-      ...(c.category ? { category: c.category } : {}), ...(c.directorNote ? { directorNote: c.directorNote } : {}),
-    }));
-  let entries: LedgerCard[] = [];
-  await updateLedger(game, ledgerFile, (before) => {
-    if (!proposals.length) return before;
-    const merged = mergeProposals(before, proposals, now);
-    entries = merged.entries;
-    // A rerun that proposes what the ledger holds leaves the file as it is (no write each minute).
-    return JSON.stringify(merged.ledger) === JSON.stringify(before) ? before : merged.ledger;
-  });
-  for (const card of report.cards) {
-    const e = entries.find((x) => x.player === card.player && x.kind === card.kind && (x.category ?? '') === (card.category ?? ''));
-    if (e) card.id = e.id;
-  }
 }
 
 /** Links to the stored posts by pid (the forum's find-post URL), those of the store and of `lookBack`. */

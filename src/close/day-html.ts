@@ -1,22 +1,19 @@
 /**
- * The day's self-contained HTML report, drawn from the assembled closing day (closing-day.ts): a module
- * of its own so that only the commands that write HTML load the HTML renderers.
+ * The day's self-contained HTML report, drawn from the assembled closing day (closing-day.ts) and its
+ * page facts (day-page.ts, which draws it from a store): a module of its own so that only the commands
+ * that write HTML load the HTML renderers, and one that loads no analysis, so that a report read from its
+ * kept result (src/derived/kept-closing.ts) draws the page without them.
  */
 import path from 'node:path';
 import type { Game } from '../game/types.js';
-import { gameTitle, htmlDayInput, htmlSource, reportTitle } from '../render/html-day.js';
+import { htmlDayInput, reportTitle } from '../render/html-day.js';
 import { renderHtmlReport } from '../render/html-report.js';
-import type { StoreData } from '../store/types.js';
-import type { LookBack } from '../store/thread-digest.js';
-import { VERSION } from '../version.js';
-import { storedPostLinks, threadsForReport, type ClosingDay } from './closing-day.js';
+import type { ClosingDay } from './closing-day.js';
+import type { DayPage } from './day-page.js';
 
-/** The self-contained HTML report of the day as text: titled by the game's threads, the store's age and completeness in its footer. */
-export function dayHtml(game: Game, store: StoreData, day: ClosingDay, now = Date.now(), lookBack?: LookBack): string {
-  // (a thread of the report's read through its digest is day 1's vote thread, vouched for complete: closing-inputs.ts)
-  const source = htmlSource(store, threadsForReport(game, day.report.day).filter((tid) => store.threads[String(tid)] || !lookBack?.has(tid)), VERSION);
-  const title = gameTitle(game, (tid) => store.threads[String(tid)]?.title ?? lookBack?.get(tid)?.title);
-  return renderHtmlReport(htmlDayInput(day.report, day.tally, { title, now, postUrl: storedPostLinks(game, store, lookBack), source }));
+/** The page of the day from the day, its page facts and the links to the cards' evidence; `now`: when it was made. */
+export function dayHtmlOf(day: ClosingDay, page: DayPage, postUrl: (pid: number) => string | null, now = Date.now()): string {
+  return renderHtmlReport(htmlDayInput(day.report, day.tally, { title: page.title, now, postUrl, source: page.source }));
 }
 
 /** Where `--html` writes by default: beside the game file, `<game>-day<N>.html`. */

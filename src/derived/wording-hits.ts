@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { reportWordDirs } from '../close/closing-day.js';
+import { reportWordDirs } from '../game/beside.js';
 import { BUILD } from '../game/game-cache.js';
 import type { Game } from '../game/types.js';
 import { packagePath } from '../paths.js';

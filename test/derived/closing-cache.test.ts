@@ -12,7 +12,7 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { synthGame, gamePage } from '../../src/bench/synth-game.js';
 import { closingDay, storedPostLinks } from '../../src/close/closing-day.js';
-import { dayHtml } from '../../src/close/day-html.js';
+import { dayHtml } from '../../src/close/day-page.js';
 import { carriedForward } from '../../src/close/carried.js';
 import { ballotShaped, inWindow, keptPosts } from '../../src/derived/kept-posts.js';
 import { closedInStore, closedOutcomes, countFromStore, tallyFromStore, vouchedElection } from '../../src/derived/closed-days.js';

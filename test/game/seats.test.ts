@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { closingDay } from '../../src/close/closing-day.js';
-import { dayHtml } from '../../src/close/day-html.js';
+import { dayHtml } from '../../src/close/day-page.js';
 import { elevatorFloor } from '../../src/elevator/index.js';
 import { renderElevatorBBCode } from '../../src/render/elevator-bbcode.js';
 import { parseForumTime } from '../../src/game/forum-time.js';

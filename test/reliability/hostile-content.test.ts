@@ -28,7 +28,7 @@ import * as cheerio from 'cheerio';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { closingDay, type ClosingDay } from '../../src/close/closing-day.js';
-import { dayHtml } from '../../src/close/day-html.js';
+import { dayHtml } from '../../src/close/day-page.js';
 import { CHROMIUM_ARGS } from '../../src/crawl/login.js';
 import { authorOnlyUrl, elevatorFloor } from '../../src/elevator/index.js';
 import { renderElevatorBBCode } from '../../src/render/elevator-bbcode.js';

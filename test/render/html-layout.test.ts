@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { closingDay } from '../../src/close/closing-day.js';
-import { dayHtml } from '../../src/close/day-html.js';
+import { dayHtml } from '../../src/close/day-page.js';
 import { findBrowser } from '../../src/browser/discover.js';
 import { launchChromium } from '../../src/crawl/login.js';
 import { CJK_FONT_STACK } from '../../src/render/html-report.js';

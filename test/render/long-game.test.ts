@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { synthGame, gamePage } from '../../src/bench/synth-game.js';
 import { closingDay } from '../../src/close/closing-day.js';
-import { dayHtml } from '../../src/close/day-html.js';
+import { dayHtml } from '../../src/close/day-page.js';
 import { parseGame } from '../../src/game/game-file.js';
 import { renderDayReportBBCode } from '../../src/render/report-bbcode.js';
 import { renderDayReportTerminal } from '../../src/render/report-terminal.js';

@@ -11,19 +11,18 @@
  *
  * The day is assembled once: the tally (src/votes/tally.ts) and the day report
  * (src/report/day-report.ts), whose acceleration comes from that tally; every view renders those two.
+ * A rerun over threads that did not change renders them as kept (src/derived/kept-closing.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ledgerPath } from '../../cards/ledger.js';
-import { recordProposals, storedPostLinks } from '../../close/closing-day.js';
-import { beforeReport, closingDayFromStore, reportThreads } from '../../derived/closing-inputs.js';
+import { recordProposals } from '../../close/proposals.js';
+import { reportDay } from '../../derived/kept-closing.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
-import { withCountingStore } from '../../store/with-store.js';
 import type { DayReport } from '../../report/day-report.js';
-
 
 interface ReportCliOptions {
   game: string;
@@ -52,25 +51,21 @@ export function register(program: Command): void {
       if (o.out !== undefined && !o.html) throw new UserError(t('opt.goesWith', '--out', '--html'));
       const { game } = await loadGameDay(o);
       const file = ledgerPath(game.file);
-      // Only the view asked for is loaded (the HTML renderers are the largest).
-      const html = o.html ? await import('../../close/day-html.js') : null;
-      await beforeReport(game, o.day); // a first run's digests, before the day's threads are read
-      const { day, links, page } = await withCountingStore(game, { ...reportThreads(game, o.day), allowIncomplete: o.allowIncomplete }, async (store, incomplete) => {
-        // Earlier days through their digests and outcomes kept in the store's derived files.
-        const { closing, lookBack } = await closingDayFromStore(game, o.day, store, { ledgerFile: file, checked: incomplete, allowIncomplete: o.allowIncomplete });
-        // The ledger ids go into the report (and so into the HTML) before it is drawn.
-        if (o.ledger) await recordProposals(game, closing.report, file);
-        return { day: closing, links: storedPostLinks(game, store, lookBack), page: html ? html.dayHtml(game, store, closing, undefined, lookBack) : null };
-      });
-      const report = day.report;
-      if (html && page !== null) {
+      // The day as kept when nothing it is made from changed (src/derived/kept-closing.ts), else computed.
+      const { closing, links: linked, page } = await reportDay(game, o.day, { ledgerFile: file, allowIncomplete: o.allowIncomplete });
+      // The ledger ids go into the report (and so into the HTML) before it is drawn.
+      if (o.ledger) await recordProposals(game, closing.report, file);
+      const links = (pid: number) => linked[pid] ?? null;
+      if (o.html) {
+        // Only the view asked for is loaded (the HTML renderers are the largest).
+        const html = await import('../../close/day-html.js');
         const out = path.resolve(o.out ?? html.defaultHtmlPath(game, o.day));
         fs.mkdirSync(path.dirname(out), { recursive: true });
-        fs.writeFileSync(out, page);
+        fs.writeFileSync(out, html.dayHtmlOf(closing, page, links));
         process.stdout.write(`${out}\n`);
         return;
       }
-      process.stdout.write(await view(o, report, links));
+      process.stdout.write(await view(o, closing.report, links));
     });
 }
 

@@ -14,11 +14,11 @@ import type { Game } from '../../game/types.js';
 import { renderTallyBBCode } from '../../render/tally-bbcode.js';
 import { renderTallyJson } from '../../render/tally-json.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
-import { tallyDay } from '../../votes/tally.js';
+import type { TallyResult } from '../../votes/types.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
-import { countFromStore } from '../../derived/closed-days.js';
+import { tallyResult } from '../../derived/kept-closing.js';
 
 interface TallyCliOptions {
   game: string;
@@ -60,31 +60,32 @@ export function register(program: Command): void {
       const { game, day } = await loadGameDay(o);
       const at = o.at !== undefined ? parseAtOption(o.at, game) : undefined;
       const write = (s: string) => process.stdout.write(s);
-      const render = (r: ReturnType<typeof tallyDay>) =>
+      const render = (r: TallyResult) =>
         o.json ? renderTallyJson(r) : o.bbcode ? renderTallyBBCode(r) : renderTallyTerminal(r, { color: stdoutColor() });
 
       if (!game.rules.publicVote && !o.rules && o.post) throw new UserError(t('tally.noPublicVote', game.rules.name));
       if (!game.rules.publicVote && !o.rules) {
         // 120b: nothing to read; say so (exit 0).
-        write(render(tallyDay(game, () => [], o.day, { at })));
+        write(render((await import('../../votes/tally.js')).tallyDay(game, () => [], o.day, { at })));
+        return;
+      }
+      const opts = { at, rules: o.rules, allowIncomplete: o.allowIncomplete };
+      if (!o.post) {
+        // The count as kept when nothing it is made from changed (src/derived/kept-closing.ts), else counted.
+        write(render(await tallyResult(game, o.day, opts)));
         return;
       }
       // The earlier days' results (checked against the game file: carry-forward.ts), the day-1 election,
       // the sheriffs' handovers and what the count reads of the discussion and process threads, kept between
-      // runs instead of read again each time.
-      await countFromStore(game, o.day, { at, rules: o.rules, allowIncomplete: o.allowIncomplete }, async (result, store) => {
-        const incomplete = result.incomplete ?? [];
-        if (o.post) {
-          // The publishing code (and through it the page parser) only when posting.
-          const { announcementPlan, refuseIncompletePost } = await import('../../close/announcement.js');
-          const { runPost } = await import('../../publish/index.js');
-          refuseIncompletePost(incomplete);
-          // Edits the tool's own earlier announcement when the store holds one, else replies.
-          const plan = announcementPlan(store, game, result, renderTallyBBCode(result));
-          write((await runPost(plan, game, { yes: o.yes, json: o.json, log: (l) => process.stderr.write(`${l}\n`) })).text);
-          return;
-        }
-        write(render(result));
+      // runs instead of read again each time; the publishing code (and through it the page parser) only when posting.
+      const [{ countFromStore }, { announcementPlan, refuseIncompletePost }, { runPost }] = await Promise.all([
+        import('../../derived/closed-days.js'), import('../../close/announcement.js'), import('../../publish/index.js'),
+      ]);
+      await countFromStore(game, o.day, opts, async (result, store) => {
+        refuseIncompletePost(result.incomplete ?? []);
+        // Edits the tool's own earlier announcement when the store holds one, else replies.
+        const plan = announcementPlan(store, game, result, renderTallyBBCode(result));
+        write((await runPost(plan, game, { yes: o.yes, json: o.json, log: (l) => process.stderr.write(`${l}\n`) })).text);
       });
     });
 }

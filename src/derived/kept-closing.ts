@@ -1,0 +1,158 @@
+/**
+ * A closing command whose inputs did not change costs what it prints: the day `bansha report` renders
+ * (the tally and day report, with what its views read of the store besides — the links to the cards'
+ * evidence, the HTML page's title and footer facts) and the count `bansha tally` prints are kept in the
+ * store's derived files (src/store/derived-cache.ts), and a rerun whose key matches renders them without
+ * opening a thread log or loading the analyses (they are imported on a miss only). A director reruns
+ * these every minute at closing, mostly over threads no crawl changed since.
+ *
+ * The key is the whole risk: it covers everything the result is computed from (`closingKey`), each
+ * taken before the computation reads it (a write in between leaves the older key, which the next run
+ * finds changed):
+ *  - the code: the bundle's build (src/game/game-cache.ts BUILD) and bansha's version (derivedKey); with
+ *    no build (the library, dist/, tests) nothing is kept unless the caller names the code;
+ *  - the checked game whole (its file's content as read: presets and overrides, the rulings in force,
+ *    events, where its files are), the day and the options that change the result (--allow-incomplete,
+ *    --at, --rules), the language (t() text is inside the result);
+ *  - every thread log of the game (threadLogKey: the day's threads, the process thread, the earlier
+ *    days' threads behind the digests, closed outcomes, handovers and successions, day 1's vouched
+ *    election — a superset, so a later day's thread changing costs a recount, never a stale answer) and
+ *    the store's index (the uids learned);
+ *  - for a report: the card ledger's bytes (the cards' status), the word lists' texts (the bundled
+ *    ones, the data files the scan reads and `words/` beside the game file);
+ *  - Node's version, ICU and time-zone data (forum times are written into the result).
+ * A refused run (an incomplete or missing thread without --allow-incomplete) throws before anything is
+ * kept; a value JSON would not give back unchanged is not kept; a damaged or torn file is ignored
+ * (keyed-file.ts checksum) and computed again.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { gameTids } from '../activity/threads.js';
+import type { ClosingDay } from '../close/closing-day.js';
+import type { DayPage } from '../close/day-page.js';
+import { reportWordDirs } from '../game/beside.js';
+import { BUILD } from '../game/game-cache.js';
+import type { Game } from '../game/types.js';
+import { language } from '../i18n/index.js';
+import { packagePath } from '../paths.js';
+import { derivedKey, readDerived, threadLogKey, writeDerived } from '../store/derived-cache.js';
+import { threadsDir } from '../store/store-file.js';
+import type { TallyResult } from '../votes/types.js';
+
+/** What a report keeps of day N: the closing day (card ids as before the ledger step), the cards' evidence links by pid, the HTML page's facts. */
+export interface ReportDay {
+  closing: ClosingDay;
+  links: Record<string, string | null>;
+  page: DayPage;
+}
+
+/** What `reportDay` reads beside the store: the card ledger (null: none) and --allow-incomplete. */
+export interface ReportDayOptions {
+  ledgerFile: string | null;
+  allowIncomplete?: boolean;
+}
+
+/**
+ * Day `day` as `bansha report` renders it: kept (`kept: true`) when its key matches, else computed from
+ * the store as src/derived/closing-inputs.ts does (refusing an incomplete crawl unless allowIncomplete)
+ * and kept. `code` names the code (default the bundle's build; null: nothing kept). The caller records
+ * the proposals in the ledger afterwards (src/close/proposals.ts), on a hit as on a miss.
+ */
+export async function reportDay(game: Game, day: number, opts: ReportDayOptions, code: string | null = BUILD): Promise<ReportDay & { kept: boolean }> {
+  const name = `closing-report-day${day}`;
+  const ledger = opts.ledgerFile === null ? null : fileText(opts.ledgerFile);
+  const words = [...wordDataDirs(), ...reportWordDirs(game)].map(dirTexts);
+  const key = ledger === undefined ? null : closingKey(game, code, { report: day, allowIncomplete: Boolean(opts.allowIncomplete), ledger, words });
+  const saved = key === null ? undefined : readDerived<ReportDay>(game.storePath, name, key);
+  if (saved && saved.closing.report.cards.every((c) => c.evidence.every((pid) => String(pid) in saved.links))) return { ...saved, kept: true };
+
+  const [{ beforeReport, closingDayFromStore, reportThreads }, { storedPostLinks }, { dayPage }, { withCountingStore }] = await Promise.all([
+    import('./closing-inputs.js'), import('../close/closing-day.js'), import('../close/day-page.js'), import('../store/with-store.js'),
+  ]);
+  await beforeReport(game, day); // a first run's digests, before the day's threads are read
+  const value = await withCountingStore(game, { ...reportThreads(game, day), allowIncomplete: opts.allowIncomplete }, async (store, incomplete): Promise<ReportDay> => {
+    // Earlier days through their digests and outcomes kept in the store's derived files.
+    const { closing, lookBack } = await closingDayFromStore(game, day, store, { ledgerFile: opts.ledgerFile, checked: incomplete, allowIncomplete: opts.allowIncomplete });
+    // The views link the cards' evidence and nothing else (report-bbcode.ts, html-day.ts).
+    const link = storedPostLinks(game, store, lookBack);
+    const links: Record<string, string | null> = {};
+    for (const c of closing.report.cards) for (const pid of c.evidence) links[pid] = link(pid);
+    return { closing, links, page: dayPage(game, store, day, lookBack) };
+  });
+  if (key !== null && jsonPlain(value)) writeDerived(game.storePath, name, key, value);
+  return { ...value, kept: false };
+}
+
+/** What `tallyResult` is asked: the options of `bansha tally` that change the count. */
+export interface TallyOptions {
+  at?: number;
+  rules?: boolean;
+  allowIncomplete?: boolean;
+}
+
+/**
+ * Day `day`'s count as `bansha tally` prints it: kept when its key matches, else counted from the store
+ * (src/derived/closed-days.ts countFromStore, refusing an incomplete crawl unless allowIncomplete) and
+ * kept. `code` as for reportDay.
+ */
+export async function tallyResult(game: Game, day: number, opts: TallyOptions, code: string | null = BUILD): Promise<TallyResult> {
+  const name = `closing-tally-day${day}`;
+  const key = closingKey(game, code, { tally: day, at: opts.at ?? null, rules: Boolean(opts.rules), allowIncomplete: Boolean(opts.allowIncomplete) });
+  const saved = key === null ? undefined : readDerived<TallyResult>(game.storePath, name, key);
+  if (saved) return saved;
+  const { countFromStore } = await import('./closed-days.js');
+  const result = await countFromStore(game, day, opts, (r) => r);
+  if (key !== null && jsonPlain(result)) writeDerived(game.storePath, name, key, result);
+  return result;
+}
+
+/**
+ * The key of a kept closing result of `game` asked as `what` (any JSON value: an input that could not be
+ * read is undefined in an array, which makes no key), or null when nothing is kept: no code to name, a
+ * version-1 store (no thread logs to key on), a game JSON would not carry whole, an unreadable input.
+ */
+export function closingKey(game: Game, code: string | null, what: unknown): string | null {
+  if (code === null || !fs.existsSync(threadsDir(game.storePath)) || !jsonPlain(game) || !jsonPlain(what)) return null;
+  const index = fileText(game.storePath);
+  if (index === undefined) return null;
+  const logs = gameTids(game).sort((a, b) => a - b).map((tid) => [tid, threadLogKey(game.storePath, tid)]);
+  const node = [process.version, process.versions.icu ?? null, process.versions.tz ?? null, process.env.TZ ?? null];
+  return derivedKey({ closing: what, code, lang: language(), node, game, index, logs });
+}
+
+/** A file's text: null when there is none, undefined when it cannot be read. */
+function fileText(file: string): string | null | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
+  }
+}
+
+/** The bundled word lists and the data files the wording scan reads (src/violations/word-lists.ts, text-fold.ts). */
+const wordDataDirs = (): string[] => [packagePath('src', 'violations', 'words'), packagePath('src', 'violations', 'data')];
+
+/** A folder's files by name with their texts (a few dozen KB); undefined when one cannot be read. */
+function dirTexts(dir: string): Array<[string, string]> | undefined {
+  try {
+    return fs.readdirSync(dir).sort().map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether `v` is made only of what JSON gives back as it was: plain objects (an undefined property is
+ * left out, as it reads), arrays without holes or undefined, strings, finite numbers but −0, booleans, null.
+ */
+export function jsonPlain(v: unknown): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!(i in v) || v[i] === undefined || !jsonPlain(v[i])) return false;
+    return true;
+  }
+  if (typeof v !== 'object' || Object.getPrototypeOf(v) !== Object.prototype) return false;
+  for (const x of Object.values(v)) if (x !== undefined && !jsonPlain(x)) return false;
+  return true;
+}
