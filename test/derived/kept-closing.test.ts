@@ -1,0 +1,317 @@
+/**
+ * A closing command whose inputs did not change renders what it kept (src/derived/kept-closing.ts):
+ * every view of a kept report or tally is byte-identical to a fresh computation from the store (the
+ * path `report` and `tally` took before they kept anything), on the captured games; each input of the
+ * key changed in turn makes it compute again, and the new answer equals a fresh one; a damaged or torn
+ * kept file is ignored; an incomplete thread is still refused and a refused run keeps nothing; with no
+ * build to name the code nothing is kept.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { decide, ledgerPath, readLedger, updateLedger } from '../../src/cards/ledger.js';
+import { storedPostLinks } from '../../src/close/closing-day.js';
+import { dayHtmlOf } from '../../src/close/day-html.js';
+import { dayHtml } from '../../src/close/day-page.js';
+import { recordProposals } from '../../src/close/proposals.js';
+import { countFromStore } from '../../src/derived/closed-days.js';
+import { beforeReport, closingDayFromStore, reportThreads } from '../../src/derived/closing-inputs.js';
+import { jsonPlain, reportDay, tallyResult, type ReportDay, type TallyOptions } from '../../src/derived/kept-closing.js';
+import { BUILD } from '../../src/game/game-cache.js';
+import { loadGame } from '../../src/game/game-file.js';
+import type { Game } from '../../src/game/types.js';
+import { withLanguage } from '../../src/i18n/index.js';
+import type { DayReport } from '../../src/report/day-report.js';
+import { renderDayReportBBCode } from '../../src/render/report-bbcode.js';
+import { renderDayReportJson } from '../../src/render/report-json.js';
+import { renderDayReportMarkdown } from '../../src/render/report-markdown.js';
+import { renderDayReportTerminal } from '../../src/render/report-terminal.js';
+import { renderTallyBBCode } from '../../src/render/tally-bbcode.js';
+import { renderTallyJson } from '../../src/render/tally-json.js';
+import { renderTallyTerminal } from '../../src/render/tally-terminal.js';
+import { derivedDir } from '../../src/store/derived-cache.js';
+import { openStore } from '../../src/store/index.js';
+import { threadLogPath } from '../../src/store/store-file.js';
+import type { StoreData } from '../../src/store/types.js';
+import { fullEntry, logLine, readLog, writeFileAtomic } from '../../src/store/thread-log.js';
+import { withCountingStore } from '../../src/store/with-store.js';
+import type { TallyResult } from '../../src/votes/types.js';
+import { bansha } from '../helpers/cli.js';
+import { demoStore, FIXTURES, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
+
+/** What names the code in these tests (the library has no bundle build: see the last test). */
+const CODE = 'test build';
+
+let root: string;
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-kept-'));
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+/** `data` written as a store of its own (thread logs and index) beside a copy of the game file. */
+async function onDisk(name: string, gameFile: string, data: StoreData): Promise<Game> {
+  const dir = path.join(root, name);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'game.yaml');
+  fs.writeFileSync(file, fs.readFileSync(gameFile, 'utf8'));
+  const game = loadGame(file);
+  const store = await openStore(game.storePath, { forum: data.forum });
+  Object.assign(store.data.threads, data.threads);
+  Object.assign(store.data.posts, data.posts);
+  Object.assign(store.data.users, data.users);
+  await store.write();
+  await store.close();
+  return game;
+}
+
+const publicGame = (name: string) => onDisk(name, path.join(FIXTURES, 'games', 'public.yaml'), storeFromFixture('public', threadPageFiles('public')));
+
+/** Every view a director reads of a day report and its tally (the HTML made at a fixed time). */
+type Views = Record<'json' | 'terminal' | 'bbcode' | 'markdown' | 'html' | 'values', string> & { tally: string | null };
+
+function viewsOf(report: DayReport, tally: TallyResult | null, links: (pid: number) => string | null, html: string): Views {
+  return {
+    json: renderDayReportJson(report),
+    terminal: renderDayReportTerminal(report),
+    bbcode: renderDayReportBBCode(report, links),
+    markdown: renderDayReportMarkdown(report),
+    html,
+    values: JSON.stringify({ report, tally }),
+    tally: tally && renderTallyJson(tally),
+  };
+}
+
+/** Day `day` as `bansha report` now makes it: reportDay (kept or not), the ledger step, the views. */
+async function asReportDoes(game: Game, day: number, opts: { ledger?: boolean; allowIncomplete?: boolean } = {}): Promise<{ kept: boolean; views: Views }> {
+  const ledgerFile = ledgerPath(game.file);
+  const r: ReportDay & { kept: boolean } = await reportDay(game, day, { ledgerFile, allowIncomplete: opts.allowIncomplete }, CODE);
+  if (opts.ledger) await recordProposals(game, r.closing.report, ledgerFile);
+  const links = (pid: number) => r.links[pid] ?? null;
+  return { kept: r.kept, views: viewsOf(r.closing.report, r.closing.tally, links, dayHtmlOf(r.closing, r.page, links, 0)) };
+}
+
+/** Day `day` computed afresh from the store, as `bansha report` made it before it kept anything. */
+async function fresh(game: Game, day: number, opts: { ledger?: boolean; allowIncomplete?: boolean } = {}): Promise<Views> {
+  const ledgerFile = ledgerPath(game.file);
+  await beforeReport(game, day);
+  return withCountingStore(game, { ...reportThreads(game, day), allowIncomplete: opts.allowIncomplete }, async (store, incomplete) => {
+    const { closing, lookBack } = await closingDayFromStore(game, day, store, { ledgerFile, checked: incomplete, allowIncomplete: opts.allowIncomplete });
+    if (opts.ledger) await recordProposals(game, closing.report, ledgerFile);
+    return viewsOf(closing.report, closing.tally, storedPostLinks(game, store, lookBack), dayHtml(game, store, closing, 0, lookBack));
+  });
+}
+
+/** Every view of the tally of `day`. */
+const tallyViews = (r: TallyResult) => ({ json: renderTallyJson(r), text: renderTallyTerminal(r), bbcode: renderTallyBBCode(r), values: JSON.stringify(r) });
+const freshTally = async (game: Game, day: number, opts: TallyOptions = {}) => countFromStore(game, day, opts, tallyViews);
+const keptTally = async (game: Game, day: number, opts: TallyOptions = {}) => tallyViews(await tallyResult(game, day, opts, CODE));
+
+const keptFile = (game: Game, what: 'report' | 'tally', day: number) => path.join(derivedDir(game.storePath), `closing-${what}-day${day}.json`);
+
+/** Runs `asReportDoes` expecting a recomputation (kept: false) that says what a fresh computation says, then a hit that says it too. */
+async function recomputedThenKept(game: Game, day: number, opts: { ledger?: boolean; allowIncomplete?: boolean } = {}): Promise<Views> {
+  const want = await fresh(game, day, opts);
+  const missed = await asReportDoes(game, day, opts);
+  expect(missed.kept).toBe(false);
+  expect(missed.views).toEqual(want);
+  const hit = await asReportDoes(game, day, opts);
+  expect(hit.kept).toBe(true);
+  expect(hit.views).toEqual(want);
+  return want;
+}
+
+/** A post added to thread `tid` after its last, saying `text` (as a recrawl stores it): one log line appended. */
+async function addPost(game: Game, tid: number, text: string): Promise<void> {
+  const store = await openStore(game.storePath, { threads: [tid] });
+  const last = Object.values(store.data.posts).sort((a, b) => b.pid - a.pid)[0];
+  const v = last.versions[last.versions.length - 1];
+  const pid = last.pid + 100_000;
+  const floor = (v.post.floor ?? 0) + 1;
+  store.data.posts[String(pid)] = { ...last, pid, versions: [{ ...v, hash: `h${pid}`, post: { ...v.post, pid, floor, floorLabel: `${floor}#`, text } }] };
+  const thread = store.data.threads[String(tid)];
+  if (typeof thread.replies === 'number') thread.replies++;
+  await store.write();
+  await store.close();
+}
+
+describe('a kept result renders every view as a fresh computation does', () => {
+  const games = {
+    public: () => publicGame('views-public'),
+    wuhui: () => onDisk('views-wuhui', path.join(FIXTURES, 'games', 'wuhui.yaml'), demoStore('wuhui')),
+    '120b': () => onDisk('views-120b', path.join(FIXTURES, 'games', '120b.yaml'), demoStore('120b')),
+  };
+  for (const [name, make] of Object.entries(games)) {
+    test(name, async () => {
+      const game = await make();
+      for (const d of game.days) {
+        const want = await recomputedThenKept(game, d.day, { allowIncomplete: true });
+        expect(want.html).toContain('</html>');
+        if (!game.rules.publicVote || !d.vote) continue;
+        for (const opts of [{ allowIncomplete: true }, ...(d.rules ? [{ rules: true, allowIncomplete: true }] : [])]) {
+          const wantTally = await freshTally(game, d.day, opts);
+          expect(await keptTally(game, d.day, opts)).toEqual(wantTally); // computed, kept
+          expect(fs.existsSync(keptFile(game, 'tally', d.day))).toBe(true);
+          expect(await keptTally(game, d.day, opts)).toEqual(wantTally); // read from the kept file
+        }
+      }
+    }, 120_000);
+  }
+});
+
+describe('each input of the key changed: computed again, the same as afresh', () => {
+  let game: Game;
+  beforeAll(async () => {
+    game = await publicGame('inputs');
+    await recomputedThenKept(game, 2);
+  }, 60_000);
+  const day = 2;
+
+  test("a log line appended: the day's vote and discussion threads, an earlier day's thread, the process thread", async () => {
+    await addPost(game, game.days[1].vote!.tid, `投票对象：${game.players[3]}`);
+    await recomputedThenKept(game, day);
+    await addPost(game, game.days[1].discussion!.tid, '大家好');
+    await recomputedThenKept(game, day);
+    // an earlier day's thread (read through its digest) and the process thread
+    await addPost(game, game.days[0].discussion!.tid, '补一句');
+    await recomputedThenKept(game, day);
+    await addPost(game, game.process!.tid, '申请加速');
+    await recomputedThenKept(game, day);
+  }, 60_000);
+
+  test('a log compacted (another file renamed in, the same posts)', async () => {
+    const log = threadLogPath(game.storePath, game.days[1].vote!.tid);
+    await writeFileAtomic(log, logLine(fullEntry((await readLog(log))!)), { backup: true });
+    await recomputedThenKept(game, day);
+  }, 60_000);
+
+  test('the card ledger: the proposals recorded, then a card confirmed', async () => {
+    // (the first run records the proposals: the ledger it was computed from changed under it)
+    await recomputedThenKept(game, day, { ledger: true });
+    const ledger = readLedger(game);
+    expect(ledger.cards.length).toBeGreaterThan(0);
+    await updateLedger(game, ledgerPath(game.file), (l) => decide(l, ledger.cards[0].id, 'confirmed', new Date('2026-11-23T00:00:00Z')));
+    const after = await recomputedThenKept(game, day, { ledger: true });
+    expect(after.bbcode).toContain(ledger.cards[0].player); // the notice lists confirmed cards
+  }, 60_000);
+
+  test('a ruling added (the checked game changes with it)', async () => {
+    const before = await fresh(game, day);
+    const counted = JSON.parse(before.values).tally.ballots.find((b: { status: string }) => b.status === 'counted');
+    const r = await bansha(['rule', 'reject', String(counted.pid), '--game', game.file, '--day', String(day), '--why', '重复计票']);
+    expect(r.code, r.out).toBe(0);
+    game = loadGame(game.file);
+    const after = await recomputedThenKept(game, day);
+    expect(after.tally).not.toBe(before.tally);
+  }, 60_000);
+
+  test("a words/ file beside the game edited", async () => {
+    const words = path.join(path.dirname(game.file), 'words');
+    fs.mkdirSync(words, { recursive: true });
+    fs.writeFileSync(path.join(words, '侮辱性评论.txt'), '笨蛋\n');
+    await recomputedThenKept(game, day);
+    fs.writeFileSync(path.join(words, '侮辱性评论.txt'), '笨蛋\n傻瓜\n');
+    await recomputedThenKept(game, day);
+  }, 60_000);
+
+  test('the game file edited', async () => {
+    fs.appendFileSync(game.file, '  - {player: 麻花, out: "2026-11-22 12:00", how: night}\n');
+    game = loadGame(game.file);
+    await recomputedThenKept(game, day);
+  }, 60_000);
+
+  test('the language switched', async () => {
+    const en = await withLanguage('en', () => recomputedThenKept(game, day));
+    const zh = await recomputedThenKept(game, day);
+    expect(en.terminal).not.toBe(zh.terminal);
+  }, 60_000);
+
+  test('--allow-incomplete', async () => {
+    await recomputedThenKept(game, day, { allowIncomplete: true });
+    await recomputedThenKept(game, day);
+  }, 60_000);
+
+  test("the store index's users (a uid learned)", async () => {
+    const store = await openStore(game.storePath, { threads: [] });
+    store.data.users['新账号'] = 424242;
+    await store.write();
+    await store.close();
+    await recomputedThenKept(game, day);
+  }, 60_000);
+
+  test('tally: a line appended, --at, --allow-incomplete, the language, the index — each counted again as afresh', async () => {
+    const vote = game.days[1].vote!.tid;
+    const expectKeptAsFresh = async (opts: TallyOptions = {}) => {
+      const want = await freshTally(game, day, opts);
+      fs.rmSync(keptFile(game, 'tally', day), { force: true });
+      expect(await keptTally(game, day, opts)).toEqual(want);
+      const saved = fs.readFileSync(keptFile(game, 'tally', day), 'utf8');
+      expect(await keptTally(game, day, opts)).toEqual(want);
+      return { want, saved };
+    };
+    const first = await expectKeptAsFresh();
+    const stale = async (opts: TallyOptions = {}) => {
+      // the file kept before the change, put back: not used (its key is another), and the answer is the fresh one
+      fs.writeFileSync(keptFile(game, 'tally', day), first.saved);
+      expect(await keptTally(game, day, opts)).toEqual(await freshTally(game, day, opts));
+      expect(fs.readFileSync(keptFile(game, 'tally', day), 'utf8')).not.toBe(first.saved);
+    };
+    await stale({ at: game.days[1].closes - 3_600_000 });
+    await stale({ allowIncomplete: true });
+    await withLanguage('en', () => stale());
+    await addPost(game, vote, `投票对象：${game.players[4]}`);
+    await stale();
+    await expectKeptAsFresh();
+  }, 60_000);
+});
+
+describe('kept files that cannot be trusted, refusals, no build', () => {
+  test('a damaged or torn kept file is ignored and computed again', async () => {
+    const game = await publicGame('damaged');
+    await recomputedThenKept(game, 2);
+    const file = keptFile(game, 'report', 2);
+    const text = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, text.slice(0, Math.floor(text.length / 2))); // torn
+    await recomputedThenKept(game, 2);
+    const whole = fs.readFileSync(file, 'utf8');
+    const at = whole.indexOf('"day":2');
+    fs.writeFileSync(file, `${whole.slice(0, at)}"day":3${whole.slice(at + 7)}`); // one value changed, same length
+    await recomputedThenKept(game, 2);
+    fs.writeFileSync(file, ''); // empty
+    await recomputedThenKept(game, 2);
+  }, 60_000);
+
+  test('an incomplete thread is still refused, and the refused run keeps nothing', async () => {
+    const game = await publicGame('incomplete');
+    await recomputedThenKept(game, 2);
+    await keptTally(game, 2);
+    const kept = (['report', 'tally'] as const).map((what) => fs.readFileSync(keptFile(game, what, 2), 'utf8'));
+    const vote = game.days[1].vote!.tid;
+    const store = await openStore(game.storePath, { threads: [vote] });
+    const pages = store.data.threads[String(vote)].pages;
+    delete pages[Object.keys(pages).sort().at(-1)!];
+    await store.write();
+    await store.close();
+    // (the files kept while it was complete are under another key: not used, and not written over)
+    await expect(reportDay(game, 2, { ledgerFile: null }, CODE)).rejects.toMatchObject({ exitCode: 3 });
+    await expect(tallyResult(game, 2, {}, CODE)).rejects.toMatchObject({ exitCode: 3 });
+    expect((['report', 'tally'] as const).map((what) => fs.readFileSync(keptFile(game, what, 2), 'utf8'))).toEqual(kept);
+    // allowed: kept as incomplete, under its own key — and the refusal stands without it
+    const allowed = await recomputedThenKept(game, 2, { allowIncomplete: true });
+    expect(JSON.parse(allowed.json).incomplete).toEqual([expect.objectContaining({ tid: vote })]);
+    await expect(reportDay(game, 2, { ledgerFile: null }, CODE)).rejects.toMatchObject({ exitCode: 3 });
+  }, 60_000);
+
+  test('with no build to name the code (the library, dist/, tests) nothing is kept', async () => {
+    expect(BUILD).toBeNull();
+    const game = await publicGame('no-build');
+    await reportDay(game, 2, { ledgerFile: null });
+    await tallyResult(game, 2, {});
+    expect(fs.readdirSync(derivedDir(game.storePath)).filter((f) => f.startsWith('closing-'))).toEqual([]);
+  }, 60_000);
+
+  test('jsonPlain: only what JSON gives back as it was', () => {
+    expect(jsonPlain({ a: [1, 'x', null, true, { b: undefined }] })).toBe(true);
+    for (const bad of [[undefined], new Map(), new Set(), new Date(0), Number.NaN, Number.POSITIVE_INFINITY, -0, [, 1], () => 0, 1n]) expect(jsonPlain({ v: bad })).toBe(false);
+  });
+});
