@@ -115,12 +115,18 @@ export function markIncomplete(day: ClosingDay, incomplete: Completeness[]): Clo
 
 /** Links to the stored posts by pid (the forum's find-post URL), those of the store and of `lookBack`. */
 export function storedPostLinks(game: Game, store: StoreData, lookBack?: LookBack): (pid: number) => string | null {
-  const earlier = [...(lookBack?.values() ?? [])];
+  const threadOf = storedThreadOf(store, lookBack);
   return (pid) => {
-    // A digest's posts are in pid order: a report links a few hundred posts, so a search, not a map of every pid.
-    const tid = store.posts[String(pid)]?.tid ?? earlier.find((d) => holdsPid(d.posts, pid))?.tid;
-    return tid === undefined ? null : postUrl(game.forum, tid, pid);
+    const tid = threadOf(pid);
+    return tid === null ? null : postUrl(game.forum, tid, pid);
   };
+}
+
+/** The thread of a stored post by pid, of the store's or of `lookBack`'s (null: neither holds it). */
+export function storedThreadOf(store: StoreData, lookBack?: LookBack): (pid: number) => number | null {
+  const earlier = [...(lookBack?.values() ?? [])];
+  // A digest's posts are in pid order: a report links a few hundred posts, so a search, not a map of every pid.
+  return (pid) => store.posts[String(pid)]?.tid ?? earlier.find((d) => holdsPid(d.posts, pid))?.tid ?? null;
 }
 
 function holdsPid(posts: ReadonlyArray<{ pid: number }>, pid: number): boolean {

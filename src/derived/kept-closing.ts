@@ -36,14 +36,26 @@ import type { Game } from '../game/types.js';
 import { language } from '../i18n/index.js';
 import { packagePath } from '../paths.js';
 import { derivedKey, readDerived, threadLogKey, writeDerived } from '../store/derived-cache.js';
+import { postUrl } from '../store/slice.js';
 import { threadsDir } from '../store/store-file.js';
 import type { TallyResult } from '../votes/types.js';
 
-/** What a report keeps of day N: the closing day (card ids as before the ledger step), the cards' evidence links by pid, the HTML page's facts. */
+/**
+ * What a report keeps of day N: the closing day (card ids as before the ledger step), the thread of each
+ * card's evidence post by pid (null: not stored), the HTML page's facts.
+ */
 export interface ReportDay {
   closing: ClosingDay;
-  links: Record<string, string | null>;
+  evidence: Record<string, number | null>;
   page: DayPage;
+}
+
+/** The link to a card's evidence post, as storedPostLinks gives it (closing-day.ts), from a kept day. */
+export function evidenceLinks(game: Game, day: ReportDay): (pid: number) => string | null {
+  return (pid) => {
+    const tid = day.evidence[pid];
+    return tid == null ? null : postUrl(game.forum, tid, pid);
+  };
 }
 
 /** What `reportDay` reads beside the store: the card ledger (null: none) and --allow-incomplete. */
@@ -64,9 +76,9 @@ export async function reportDay(game: Game, day: number, opts: ReportDayOptions,
   const words = [...wordDataDirs(), ...reportWordDirs(game)].map(dirTexts);
   const key = ledger === undefined ? null : closingKey(game, code, { report: day, allowIncomplete: Boolean(opts.allowIncomplete), ledger, words });
   const saved = key === null ? undefined : readDerived<ReportDay>(game.storePath, name, key);
-  if (saved && saved.closing.report.cards.every((c) => c.evidence.every((pid) => String(pid) in saved.links))) return { ...saved, kept: true };
+  if (saved && saved.closing.report.cards.every((c) => c.evidence.every((pid) => String(pid) in saved.evidence))) return { ...saved, kept: true };
 
-  const [{ beforeReport, closingDayFromStore, reportThreads }, { storedPostLinks }, { dayPage }, { withCountingStore }] = await Promise.all([
+  const [{ beforeReport, closingDayFromStore, reportThreads }, { storedThreadOf }, { dayPage }, { withCountingStore }] = await Promise.all([
     import('./closing-inputs.js'), import('../close/closing-day.js'), import('../close/day-page.js'), import('../store/with-store.js'),
   ]);
   await beforeReport(game, day); // a first run's digests, before the day's threads are read
@@ -74,10 +86,10 @@ export async function reportDay(game: Game, day: number, opts: ReportDayOptions,
     // Earlier days through their digests and outcomes kept in the store's derived files.
     const { closing, lookBack } = await closingDayFromStore(game, day, store, { ledgerFile: opts.ledgerFile, checked: incomplete, allowIncomplete: opts.allowIncomplete });
     // The views link the cards' evidence and nothing else (report-bbcode.ts, html-day.ts).
-    const link = storedPostLinks(game, store, lookBack);
-    const links: Record<string, string | null> = {};
-    for (const c of closing.report.cards) for (const pid of c.evidence) links[pid] = link(pid);
-    return { closing, links, page: dayPage(game, store, day, lookBack) };
+    const threadOf = storedThreadOf(store, lookBack);
+    const evidence: Record<string, number | null> = {};
+    for (const c of closing.report.cards) for (const pid of c.evidence) evidence[pid] = threadOf(pid);
+    return { closing, evidence, page: dayPage(game, store, day, lookBack) };
   });
   if (key !== null && jsonPlain(value)) writeDerived(game.storePath, name, key, value);
   return { ...value, kept: false };

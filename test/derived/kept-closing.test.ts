@@ -17,7 +17,7 @@ import { dayHtml } from '../../src/close/day-page.js';
 import { recordProposals } from '../../src/close/proposals.js';
 import { countFromStore } from '../../src/derived/closed-days.js';
 import { beforeReport, closingDayFromStore, reportThreads } from '../../src/derived/closing-inputs.js';
-import { jsonPlain, reportDay, tallyResult, type ReportDay, type TallyOptions } from '../../src/derived/kept-closing.js';
+import { evidenceLinks, jsonPlain, reportDay, tallyResult, type ReportDay, type TallyOptions } from '../../src/derived/kept-closing.js';
 import { BUILD } from '../../src/game/game-cache.js';
 import { loadGame } from '../../src/game/game-file.js';
 import type { Game } from '../../src/game/types.js';
@@ -87,7 +87,7 @@ async function asReportDoes(game: Game, day: number, opts: { ledger?: boolean; a
   const ledgerFile = ledgerPath(game.file);
   const r: ReportDay & { kept: boolean } = await reportDay(game, day, { ledgerFile, allowIncomplete: opts.allowIncomplete }, CODE);
   if (opts.ledger) await recordProposals(game, r.closing.report, ledgerFile);
-  const links = (pid: number) => r.links[pid] ?? null;
+  const links = evidenceLinks(game, r);
   return { kept: r.kept, views: viewsOf(r.closing.report, r.closing.tally, links, dayHtmlOf(r.closing, r.page, links, 0)) };
 }
 

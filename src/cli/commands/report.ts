@@ -18,7 +18,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { ledgerPath } from '../../cards/ledger.js';
 import { recordProposals } from '../../close/proposals.js';
-import { reportDay } from '../../derived/kept-closing.js';
+import { evidenceLinks, reportDay } from '../../derived/kept-closing.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
@@ -52,10 +52,11 @@ export function register(program: Command): void {
       const { game } = await loadGameDay(o);
       const file = ledgerPath(game.file);
       // The day as kept when nothing it is made from changed (src/derived/kept-closing.ts), else computed.
-      const { closing, links: linked, page } = await reportDay(game, o.day, { ledgerFile: file, allowIncomplete: o.allowIncomplete });
+      const kept = await reportDay(game, o.day, { ledgerFile: file, allowIncomplete: o.allowIncomplete });
+      const { closing, page } = kept;
       // The ledger ids go into the report (and so into the HTML) before it is drawn.
       if (o.ledger) await recordProposals(game, closing.report, file);
-      const links = (pid: number) => linked[pid] ?? null;
+      const links = evidenceLinks(game, kept);
       if (o.html) {
         // Only the view asked for is loaded (the HTML renderers are the largest).
         const html = await import('../../close/day-html.js');
