@@ -14,6 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { FIXTURES, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
 import { bansha } from '../helpers/cli.js';
+import { loadGame } from '../../src/game/game-file.js';
+import { derivedDir } from '../../src/store/derived-cache.js';
+import { openStore } from '../../src/store/index.js';
 
 const root = path.join(FIXTURES, '..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-bundle-'));
@@ -91,6 +94,43 @@ describe('the bundled CLI', () => {
     // …while the cold read (no cache) does check with zod and parse YAML, so the markers are the right ones.
     for (const marker of ['"$ZodType"', '"yaml.alias"']) expect(fs.readdirSync(path.join(root, 'bundle')).filter((f) => f.endsWith('.js')).some((f) => fs.readFileSync(path.join(root, 'bundle', f), 'utf8').includes(marker)), marker).toBe(true);
   }, 60_000);
+
+  test('warm, report (every view) and tally over threads that did not change print what they kept: the modules\' output, no analysis loaded', async () => {
+    // A store with thread logs (the kept results are keyed on them; a version-1 file keeps nothing).
+    const kept = path.join(dir, 'kept');
+    fs.mkdirSync(kept, { recursive: true });
+    fs.copyFileSync(file('public.yaml'), path.join(kept, 'public.yaml'));
+    const game = loadGame(path.join(kept, 'public.yaml'));
+    const store = await openStore(game.storePath, { forum: game.forum });
+    Object.assign(store.data, { ...storeFromFixture('public', threadPageFiles('public')), version: store.data.version });
+    await store.write();
+    await store.close();
+    const hook = path.join(import.meta.dirname, 'load-hook.mjs');
+    const kg = ['--game', game.file, '--day', '2'];
+    // The analyses' code: what a kept result is rendered without.
+    const markers = ['function buildDayReport(', 'function tallyDay(', 'function closingDayFromStore('];
+    const chunks = fs.readdirSync(path.join(root, 'bundle')).filter((f) => f.endsWith('.js')).map((f) => fs.readFileSync(path.join(root, 'bundle', f), 'utf8'));
+    for (const m of markers) expect(chunks.some((c) => c.includes(m)), m).toBe(true);
+    const runs: string[][] = [
+      ...[['--json'], [], ['--bbcode'], ['--markdown']].map((v) => ['report', ...kg, '--no-ledger', ...v]),
+      ['report', ...kg, '--html', '--no-ledger', '--out', path.join(kept, 'day.html')],
+      ['tally', ...kg, '--json'],
+      ['tally', ...kg, '--bbcode'],
+      ['tally', ...kg],
+    ];
+    for (const args of runs) {
+      const want = await bansha(args, { NO_COLOR: '1' });
+      expect(want.code, want.out).toBe(0);
+      const env = { ...process.env, NO_COLOR: '1' };
+      const first = spawnSync(process.execPath, [path.join(root, 'bundle/cli.js'), ...args], { encoding: 'utf8', env });
+      const r = spawnSync(process.execPath, ['--import', hook, path.join(root, 'bundle/cli.js'), ...args], { encoding: 'utf8', env });
+      expect([first.status, r.status], r.stderr).toEqual([0, 0]);
+      expect([first.stdout, r.stdout], args.join(' ')).toEqual([want.stdout, want.stdout]);
+      const loaded = [...r.stderr.matchAll(/^\[load\] (file:.+)$/gm)].map((m) => fileURLToPath(m[1]));
+      expect(loaded.filter((f) => markers.some((m) => fs.readFileSync(f, 'utf8').includes(m))), args.join(' ')).toEqual([]);
+    }
+    expect(fs.readdirSync(derivedDir(game.storePath)).filter((f) => f.startsWith('closing-')).sort()).toEqual(['closing-report-day2.json', 'closing-tally-day2.json']);
+  }, 120_000);
 
   test("warm, tally, elevator and report --json set up no Intl date formatter (the forum zone's offsets are kept with the game)", () => {
     const hook = path.join(import.meta.dirname, 'intl-hook.mjs');
