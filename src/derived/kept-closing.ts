@@ -35,7 +35,7 @@ import { BUILD } from '../game/game-cache.js';
 import type { Game } from '../game/types.js';
 import { language } from '../i18n/index.js';
 import { packagePath } from '../paths.js';
-import { derivedKey, readDerived, threadLogKey, writeDerived } from '../store/derived-cache.js';
+import { derivedKey, derivedKeyOf, readDerived, threadLogKey, writeDerived } from '../store/derived-cache.js';
 import { postUrl } from '../store/slice.js';
 import { threadsDir } from '../store/store-file.js';
 import type { TallyResult } from '../votes/types.js';
@@ -75,7 +75,7 @@ export async function reportDay(game: Game, day: number, opts: ReportDayOptions,
   const ledger = opts.ledgerFile === null ? null : fileText(opts.ledgerFile);
   const words = [...wordDataDirs(), ...reportWordDirs(game)].map(dirTexts);
   const key = ledger === undefined ? null : closingKey(game, code, { report: day, allowIncomplete: Boolean(opts.allowIncomplete), ledger, words });
-  const saved = key === null ? undefined : readDerived<ReportDay>(game.storePath, name, key);
+  const saved = readKept<ReportDay>(game, name, key);
   if (saved && saved.closing.report.cards.every((c) => c.evidence.every((pid) => String(pid) in saved.evidence))) return { ...saved, kept: true };
 
   const [{ beforeReport, closingDayFromStore, reportThreads }, { storedThreadOf }, { dayPage }, { withCountingStore }] = await Promise.all([
@@ -110,12 +110,17 @@ export interface TallyOptions {
 export async function tallyResult(game: Game, day: number, opts: TallyOptions, code: string | null = BUILD): Promise<TallyResult> {
   const name = `closing-tally-day${day}`;
   const key = closingKey(game, code, { tally: day, at: opts.at ?? null, rules: Boolean(opts.rules), allowIncomplete: Boolean(opts.allowIncomplete) });
-  const saved = key === null ? undefined : readDerived<TallyResult>(game.storePath, name, key);
+  const saved = readKept<TallyResult>(game, name, key);
   if (saved) return saved;
   const { countFromStore } = await import('./closed-days.js');
   const result = await countFromStore(game, day, opts, (r) => r);
   if (key !== null && jsonPlain(result)) writeDerived(game.storePath, name, key, result);
   return result;
+}
+
+/** The value kept as `name` under `key`; its first line alone is read when it was kept under another (a rerun after new posts: ~1.5 MB not read). */
+function readKept<T>(game: Game, name: string, key: string | null): T | undefined {
+  return key !== null && derivedKeyOf(game.storePath, name) === key ? readDerived<T>(game.storePath, name, key) : undefined;
 }
 
 /**
@@ -158,13 +163,17 @@ function dirTexts(dir: string): Array<[string, string]> | undefined {
  * left out, as it reads), arrays without holes or undefined, strings, finite numbers but −0, booleans, null.
  */
 export function jsonPlain(v: unknown): boolean {
-  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
-  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
+  if (typeof v !== 'object') return typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v) && (v !== 0 || 1 / v > 0));
+  if (v === null) return true;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (!(i in v) || v[i] === undefined || !jsonPlain(v[i])) return false;
+    // (a hole reads as undefined)
+    for (let i = 0; i < v.length; i++) if (v[i] === undefined || !jsonPlain(v[i])) return false;
     return true;
   }
-  if (typeof v !== 'object' || Object.getPrototypeOf(v) !== Object.prototype) return false;
-  for (const x of Object.values(v)) if (x !== undefined && !jsonPlain(x)) return false;
+  if (Object.getPrototypeOf(v) !== Object.prototype) return false;
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== undefined && !jsonPlain(x)) return false;
+  }
   return true;
 }
