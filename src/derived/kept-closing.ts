@@ -9,8 +9,9 @@
  * The key is the whole risk: it covers everything the result is computed from (`closingKey`), each
  * taken before the computation reads it (a write in between leaves the older key, which the next run
  * finds changed):
- *  - the code: the bundle's build (src/game/game-cache.ts BUILD) and bansha's version (derivedKey); with
- *    no build (the library, dist/, tests) nothing is kept unless the caller names the code;
+ *  - the code: the bundle's build (src/game/game-cache.ts BUILD), bansha's version (derivedKey) and the
+ *    installed versions of the packages loaded beside the bundle; with no build (the library, dist/,
+ *    tests) nothing is kept unless the caller names the code;
  *  - the checked game whole (its file's content as read: presets and overrides, the rulings in force,
  *    events, where its files are), the day and the options that change the result (--allow-incomplete,
  *    --at, --rules), the language (t() text is inside the result);
@@ -34,7 +35,7 @@ import { reportWordDirs } from '../game/beside.js';
 import { BUILD } from '../game/game-cache.js';
 import type { Game } from '../game/types.js';
 import { language } from '../i18n/index.js';
-import { packagePath } from '../paths.js';
+import { installedVersion, packagePath } from '../paths.js';
 import { derivedKey, derivedKeyOf, readDerived, threadLogKey, writeDerived } from '../store/derived-cache.js';
 import { postUrl } from '../store/slice.js';
 import { threadsDir } from '../store/store-file.js';
@@ -134,8 +135,17 @@ export function closingKey(game: Game, code: string | null, what: unknown): stri
   if (index === undefined) return null;
   const logs = gameTids(game).sort((a, b) => a - b).map((tid) => [tid, threadLogKey(game.storePath, tid)]);
   const node = [process.version, process.versions.icu ?? null, process.versions.tz ?? null, process.env.TZ ?? null];
-  return derivedKey({ closing: what, code, lang: language(), node, game, index, logs });
+  let unbundled: string[];
+  try {
+    unbundled = UNBUNDLED.map(installedVersion);
+  } catch {
+    return null;
+  }
+  return derivedKey({ closing: what, code, unbundled, lang: language(), node, game, index, logs });
 }
+
+/** The packages the analyses load from node_modules, not from the bundle (scripts/bundle-cli.mjs `external`, text-fold.ts pinyinLib): their versions are code too. */
+const UNBUNDLED = ['pinyin-pro', '@node-rs/jieba'];
 
 /** A file's text: null when there is none, undefined when it cannot be read. */
 function fileText(file: string): string | null | undefined {

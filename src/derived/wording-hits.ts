@@ -16,13 +16,12 @@
  */
 import { hash } from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reportWordDirs } from '../game/beside.js';
 import { BUILD } from '../game/game-cache.js';
 import type { Game } from '../game/types.js';
-import { packagePath } from '../paths.js';
+import { installedVersion, packagePath } from '../paths.js';
 import { derivedKey, readDerived, writeDerived } from '../store/derived-cache.js';
 import type { WordingOf } from '../violations/scan.js';
 import { addKnownReadings, knownReadings } from '../violations/text-fold.js';
@@ -159,20 +158,4 @@ function scanCodeKey(): string {
     codeKey = `unknown code ${process.pid} ${Date.now()} ${Math.random()}`;
   }
   return codeKey;
-}
-
-/** A dependency's installed version: its package.json, found from where it resolves. */
-function installedVersion(name: string): string {
-  const require = createRequire(import.meta.url);
-  let dir = path.dirname(require.resolve(name));
-  for (;;) {
-    const file = path.join(dir, 'package.json');
-    if (fs.existsSync(file)) {
-      const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === name) return `${name}@${pkg.version}`;
-    }
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error(`no package.json of ${name}`);
-    dir = up;
-  }
 }
