@@ -302,12 +302,23 @@ describe('kept files that cannot be trusted, refusals, no build', () => {
     await expect(reportDay(game, 2, { ledgerFile: null }, CODE)).rejects.toMatchObject({ exitCode: 3 });
   }, 60_000);
 
-  test('with no build to name the code (the library, dist/, tests) nothing is kept', async () => {
+  test('with no build to name the code (the library, dist/, tests), or from a version-1 store, nothing is kept', async () => {
     expect(BUILD).toBeNull();
     const game = await publicGame('no-build');
     await reportDay(game, 2, { ledgerFile: null });
     await tallyResult(game, 2, {});
     expect(fs.readdirSync(derivedDir(game.storePath)).filter((f) => f.startsWith('closing-'))).toEqual([]);
+    // nor from a version-1 store (one file: no thread logs to key on), whatever names the code
+    const dir = path.join(root, 'version-1');
+    fs.mkdirSync(dir);
+    fs.copyFileSync(path.join(FIXTURES, 'games', 'public.yaml'), path.join(dir, 'game.yaml'));
+    const v1 = loadGame(path.join(dir, 'game.yaml'));
+    fs.writeFileSync(v1.storePath, JSON.stringify(storeFromFixture('public', threadPageFiles('public'))));
+    const first = await reportDay(v1, 2, { ledgerFile: null }, CODE);
+    expect((await reportDay(v1, 2, { ledgerFile: null }, CODE)).kept).toBe(false);
+    expect(renderDayReportJson(first.closing.report)).toBe((await fresh(v1, 2)).json);
+    await tallyResult(v1, 2, {}, CODE);
+    expect(fs.existsSync(derivedDir(v1.storePath)) ? fs.readdirSync(derivedDir(v1.storePath)).filter((f) => f.startsWith('closing-')) : []).toEqual([]);
   }, 60_000);
 
   test('jsonPlain: only what JSON gives back as it was', () => {
