@@ -1,8 +1,8 @@
 /**
  * One day at closing time, assembled once from the store: its tally (src/votes/tally.ts) and its day
  * report (src/report/day-report.ts), whose acceleration comes from that tally — what `bansha report`,
- * `bansha close` and `demo` render. Also the report's threads and post links (the
- * day's HTML page: day-html.ts).
+ * `bansha close` and `demo` render. Also the report's threads and post links (the day's HTML page:
+ * day-page.ts; the ledger step: proposals.ts).
  */
 import { dayTids } from '../activity/threads.js';
 import { readLedger, ledgerPath } from '../cards/ledger.js';
