@@ -159,10 +159,11 @@ function fileText(file: string): string | null | undefined {
 /** The bundled word lists and the data files the wording scan reads (src/violations/word-lists.ts, text-fold.ts). */
 const wordDataDirs = (): string[] => [packagePath('src', 'violations', 'words'), packagePath('src', 'violations', 'data')];
 
-/** A folder's files by name with their texts (a few dozen KB); undefined when one cannot be read. */
-function dirTexts(dir: string): Array<[string, string]> | undefined {
+/** A folder's files by name with their texts (a few dozen KB; a folder in it is named alone); undefined when one cannot be read. */
+function dirTexts(dir: string): Array<[string, string | null]> | undefined {
   try {
-    return fs.readdirSync(dir).sort().map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]);
+    const entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return entries.map((e) => [e.name, e.isDirectory() ? null : fs.readFileSync(path.join(dir, e.name), 'utf8')]); // (a link read through)
   } catch {
     return undefined;
   }
