@@ -57,7 +57,14 @@ export function writeKeyedFile(file: string, key: string, value: unknown): void 
   const json = JSON.stringify(value);
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(tmp, `${key} ${sumOf(key, json)}\n${json}`, { mode: 0o600 });
+    // (the key line and the value written one after the other: no copy of a value of megabytes joined to it)
+    const fd = fs.openSync(tmp, 'w', 0o600);
+    try {
+      fs.writeFileSync(fd, `${key} ${sumOf(key, json)}\n`);
+      fs.writeFileSync(fd, json);
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(tmp, file);
   } catch {
     try {
