@@ -21,7 +21,8 @@
  *    the store's index (the uids learned);
  *  - for a report: the card ledger's bytes (the cards' status), the word lists' texts (the bundled
  *    ones, the data files the scan reads and `words/` beside the game file);
- *  - Node's version, ICU and time-zone data (forum times are written into the result).
+ *  - Node's version, ICU and time-zone data (forum times are written into the result) and what ICU's
+ *    default locale comes from (the order of names tied in votes).
  * A refused run (an incomplete or missing thread without --allow-incomplete) throws before anything is
  * kept; a value JSON would not give back unchanged is not kept; a damaged or torn file is ignored
  * (keyed-file.ts checksum) and computed again.
@@ -134,7 +135,7 @@ export function closingKey(game: Game, code: string | null, what: unknown): stri
   const index = fileText(game.storePath);
   if (index === undefined) return null;
   const logs = gameTids(game).sort((a, b) => a - b).map((tid) => [tid, threadLogKey(game.storePath, tid)]);
-  const node = [process.version, process.versions.icu ?? null, process.versions.tz ?? null, process.env.TZ ?? null];
+  const node = [process.version, process.versions.icu ?? null, process.versions.tz ?? null, process.env.TZ ?? null, defaultLocale()];
   let unbundled: string[];
   try {
     unbundled = UNBUNDLED.map(installedVersion);
@@ -142,6 +143,16 @@ export function closingKey(game: Game, code: string | null, what: unknown): stri
     return null;
   }
   return derivedKey({ closing: what, code, unbundled, lang: language(), node, game, index, logs });
+}
+
+/**
+ * What ICU's default locale is read from — the order localeCompare gives (names tied in votes: count.ts):
+ * on POSIX the environment (ICU's putil: LC_ALL, LC_MESSAGES, LANG), on Windows the user's setting, asked
+ * of Intl there (~6 ms: ICU's set-up, which a warm run elsewhere never pays).
+ */
+function defaultLocale(): unknown {
+  if (process.platform === 'win32') return new Intl.Collator().resolvedOptions().locale;
+  return ['LC_ALL', 'LC_MESSAGES', 'LANG'].map((v) => process.env[v] ?? null);
 }
 
 /** The packages the analyses load from node_modules, not from the bundle (scripts/bundle-cli.mjs `external`, text-fold.ts pinyinLib): their versions are code too. */

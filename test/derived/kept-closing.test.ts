@@ -226,6 +226,18 @@ describe('each input of the key changed: computed again, the same as afresh', ()
     expect(en.terminal).not.toBe(zh.terminal);
   }, 60_000);
 
+  test("the locale's environment (ICU's default locale orders names tied in votes)", async () => {
+    const saved = process.env.LC_ALL;
+    process.env.LC_ALL = 'zh_TW.UTF-8';
+    try {
+      await recomputedThenKept(game, day);
+    } finally {
+      if (saved === undefined) delete process.env.LC_ALL;
+      else process.env.LC_ALL = saved;
+    }
+    await recomputedThenKept(game, day);
+  }, 60_000);
+
   test('--allow-incomplete', async () => {
     await recomputedThenKept(game, day, { allowIncomplete: true });
     await recomputedThenKept(game, day);
