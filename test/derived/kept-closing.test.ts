@@ -37,6 +37,9 @@ import type { StoreData } from '../../src/store/types.js';
 import { fullEntry, logLine, readLog, writeFileAtomic } from '../../src/store/thread-log.js';
 import { withCountingStore } from '../../src/store/with-store.js';
 import type { TallyResult } from '../../src/votes/types.js';
+import { crawlGame } from '../../src/crawl/crawler.js';
+import { saveSession } from '../../src/crawl/session.js';
+import { startReplayServer } from '../../src/replay/server.js';
 import { bansha } from '../helpers/cli.js';
 import { demoStore, FIXTURES, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
 
@@ -276,6 +279,32 @@ describe('each input of the key changed: computed again, the same as afresh', ()
     await expectKeptAsFresh();
   }, 60_000);
 });
+
+test('a recrawl that finds nothing new leaves the kept results standing: the rerun renders them', async () => {
+  const srv = await startReplayServer();
+  try {
+    const dir = path.join(root, 'recrawl');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'game.yaml');
+    fs.writeFileSync(file, fs.readFileSync(path.join(FIXTURES, 'games', 'public.yaml'), 'utf8').replace(/^forum: .*$/m, `forum: ${srv.url}`));
+    await saveSession(path.join(dir, 'game.session.json'), srv.sessionState());
+    const game = loadGame(file);
+    await crawlGame(game, { delayMs: 0, concurrency: 4, progress: false });
+    const want = await recomputedThenKept(game, 2);
+    const wantTally = await freshTally(game, 2);
+    expect(await keptTally(game, 2)).toEqual(wantTally);
+    const kept = fs.readFileSync(keptFile(game, 'tally', 2), 'utf8');
+    const again = await crawlGame(game, { delayMs: 0, concurrency: 4, progress: false });
+    expect(again.requests).toBeGreaterThan(0);
+    const hit = await asReportDoes(game, 2);
+    expect(hit.kept).toBe(true);
+    expect(hit.views).toEqual(want);
+    expect(await keptTally(game, 2)).toEqual(wantTally);
+    expect(fs.readFileSync(keptFile(game, 'tally', 2), 'utf8')).toBe(kept);
+  } finally {
+    await srv.close();
+  }
+}, 120_000);
 
 describe('kept files that cannot be trusted, refusals, no build', () => {
   test('a damaged or torn kept file is ignored and computed again', async () => {
