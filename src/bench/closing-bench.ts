@@ -21,7 +21,7 @@ import { parsePage } from '../discuz/parse-page.js';
 import { gameCachePath } from '../game/game-cache.js';
 import { findDay } from '../game/roster.js';
 import type { Game } from '../game/types.js';
-import { buildThreadPage, familyPpp, pageCountOf } from '../replay/synth.js';
+import { buildThreadPage, familyPpp, forumTimeMs, pageCountOf } from '../replay/synth.js';
 import { derivedDir } from '../store/derived-cache.js';
 import { recordPage } from '../store/record.js';
 import { openStore, threadLogPath } from '../store/store-file.js';
@@ -77,7 +77,7 @@ export interface ClosingBenchResult {
   floorMs: number;
   floorPeakMB: number;
   commands: Record<Command, ClosingFigure>;
-  /** Each command rerun right after `postsPerRun` new posts (half in each of the day's two threads). */
+  /** Each command rerun right after `postsPerRun` new posts (spread over the day's threads). */
   afterPosts: { postsPerRun: number; floorMs: number; floorPeakMB: number; commands: Record<Command, PairedFigure> };
   startup: { banshaMs: number; nodeMs: number; ratio: number };
   rounds: number;
@@ -130,7 +130,10 @@ export function postArrivals(
     if (!t) throw new Error(`bench: thread ${tid} is not in the synthetic game`);
     return { ...t, posts: [...t.posts] };
   });
-  const lastAt = (t: SynthGameThread): number => Number(t.posts[t.posts.length - 1].at);
+  const lastAt = (t: SynthGameThread): number => {
+    const at = t.posts[t.posts.length - 1].at;
+    return typeof at === 'number' ? at : forumTimeMs(at);
+  };
   const step = new Map(threads.map((t) => [t.tid, Math.max(1, Math.floor((closes - lastAt(t)) / (perThread * runs + 1)))]));
   let fetches = 0;
   return async () => {

@@ -146,7 +146,7 @@ export function closingKey(game: Game, code: string | null, what: unknown): stri
 }
 
 /**
- * What ICU's default locale is read from — the order localeCompare gives (names tied in votes: count.ts):
+ * What ICU's default locale is read from — the order localeCompare gives (names tied in votes, count.ts, and in the report's profile changes, profile.ts):
  * on POSIX the environment (ICU's putil: LC_ALL, LC_MESSAGES, LANG), on Windows the user's setting, asked
  * of Intl there (~6 ms: ICU's set-up, which a warm run elsewhere never pays).
  */
@@ -158,10 +158,13 @@ function defaultLocale(): unknown {
 /** The packages the analyses load from node_modules, not from the bundle (scripts/bundle-cli.mjs `external`, text-fold.ts pinyinLib): their versions are code too. */
 const UNBUNDLED = ['pinyin-pro', '@node-rs/jieba'];
 
-/** A file's text: null when there is none, undefined when it cannot be read. */
+/**
+ * A file's bytes as a key's text (latin1: every byte kept; UTF-8 decoding would make a bad byte and U+FFFD
+ * one key, where a fresh run refuses the bad byte): null when there is none, undefined when it cannot be read.
+ */
 function fileText(file: string): string | null | undefined {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return fs.readFileSync(file, 'latin1');
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
   }
@@ -170,11 +173,11 @@ function fileText(file: string): string | null | undefined {
 /** The bundled word lists and the data files the wording scan reads (src/violations/word-lists.ts, text-fold.ts). */
 const wordDataDirs = (): string[] => [packagePath('src', 'violations', 'words'), packagePath('src', 'violations', 'data')];
 
-/** A folder's files by name with their texts (a few dozen KB; a folder in it is named alone); undefined when one cannot be read. */
+/** A folder's files by name with their bytes as fileText gives them (a few dozen KB; a folder in it is named alone); undefined when one cannot be read. */
 function dirTexts(dir: string): Array<[string, string | null]> | undefined {
   try {
     const entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return entries.map((e) => [e.name, e.isDirectory() ? null : fs.readFileSync(path.join(dir, e.name), 'utf8')]); // (a link read through)
+    return entries.map((e) => [e.name, e.isDirectory() ? null : fs.readFileSync(path.join(dir, e.name), 'latin1')]); // (a link read through)
   } catch {
     return undefined;
   }

@@ -74,7 +74,7 @@ function checksum(json: Uint8Array): string {
   return createHash('sha256').update(json).digest('hex').slice(0, SUM_CHARS);
 }
 
-/** An entry's keys in the order a line writes them: the posts last (replayThreadRecord stops before them). */
+/** An entry's keys in the order a line writes them: the posts last (the record and pid reads walk them unparsed). */
 const ENTRY_KEYS = ['t', 'pg', 'rm', 'p'] as const satisfies ReadonlyArray<keyof LogEntry>;
 
 /** A log line's chunks are cut at about this many characters of JSON. */
@@ -281,7 +281,7 @@ class EntrySplitter {
     if (!bytes.length) return;
     const need = 1 + this.#groupBytes + bytes.length + 1;
     if (need > this.#group.length) {
-      const grown = Buffer.allocUnsafe(Math.max(need, GROUP_BYTES + READ_CHUNK + 2));
+      const grown = Buffer.allocUnsafe(Math.max(need, 2 * this.#group.length, GROUP_BYTES + READ_CHUNK + 2)); // (doubling: one long post is not copied per chunk)
       this.#group.copy(grown, 0, 0, 1 + this.#groupBytes);
       grown[0] = 0x5b; // [
       this.#group = grown;
@@ -517,7 +517,7 @@ const PID_KEY = Buffer.from('"pid":');
 /** A byte before the key, the key, and a pid's digits. */
 const PID_CARRY = 1 + PID_KEY.length + 16;
 
-/** A replay fed one buffer: a log's bytes in memory. */
+/** A replay fed one buffer: a log's bytes in memory (the whole-buffer form the tests hold every streamed read to). */
 function replayBytes<R>(make: MakeReplay<R>, buf: Buffer): R {
   const replay = make((start, end) => buf.subarray(start, end));
   replay.push(buf);
