@@ -18,7 +18,7 @@ import { ballotShaped, inWindow, keptPosts } from '../../src/derived/kept-posts.
 import { closedInStore, closedOutcomes, countFromStore, tallyFromStore, vouchedElection } from '../../src/derived/closed-days.js';
 import { beforeReport, closingDayFromStore, reportInputs, reportThreads } from '../../src/derived/closing-inputs.js';
 import { wordingMemo } from '../../src/derived/wording-hits.js';
-import { loadGame, parseGame } from '../../src/game/game-file.js';
+import { parseGame } from '../../src/game/game-file.js';
 import { departureOf, successionThreads } from '../../src/votes/succession.js';
 import { findDay, withKnownUids } from '../../src/game/roster.js';
 import type { Game } from '../../src/game/types.js';
@@ -36,28 +36,13 @@ import { keptThreadRecords } from '../../src/derived/thread-records.js';
 import { mayHoldBallot } from '../../src/votes/ballot.js';
 import { handoverThreads, postsFromStore, tallyDay, threadsForTally } from '../../src/votes/tally.js';
 import { demoStore, FIXTURES, recordFetched, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
+import { storeOnDisk } from '../helpers/store-on-disk.js';
 
 let root: string;
 beforeAll(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-derived-'));
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
-
-/** `data` written as a store of its own (thread logs and index) beside a copy of the game file. */
-async function onDisk(name: string, gameFile: string, data: StoreData, yaml?: string): Promise<Game> {
-  const dir = path.join(root, name);
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'game.yaml');
-  fs.writeFileSync(file, yaml ?? fs.readFileSync(gameFile, 'utf8'));
-  const game = loadGame(file);
-  const store = await openStore(game.storePath, { forum: data.forum });
-  Object.assign(store.data.threads, data.threads);
-  Object.assign(store.data.posts, data.posts);
-  Object.assign(store.data.users, data.users);
-  await store.write();
-  await store.close();
-  return game;
-}
 
 /** Everything a director reads of day `day`: the tally and report whole, their JSON, the BBCode notice with links, the HTML. */
 interface Outputs {
@@ -123,9 +108,9 @@ async function postHandover(g: Game, tid: number, pid: number, successor: string
 
 describe('the captured games: every day, cache cold and warm, as when every thread is read in full', () => {
   const games = {
-    public: () => onDisk('public', path.join(FIXTURES, 'games', 'public.yaml'), storeFromFixture('public', threadPageFiles('public'))),
-    wuhui: () => onDisk('wuhui', path.join(FIXTURES, 'games', 'wuhui.yaml'), demoStore('wuhui')),
-    '120b': () => onDisk('120b', path.join(FIXTURES, 'games', '120b.yaml'), demoStore('120b')),
+    public: () => storeOnDisk(root, 'public', path.join(FIXTURES, 'games', 'public.yaml'), storeFromFixture('public', threadPageFiles('public'))),
+    wuhui: () => storeOnDisk(root, 'wuhui', path.join(FIXTURES, 'games', 'wuhui.yaml'), demoStore('wuhui')),
+    '120b': () => storeOnDisk(root, '120b', path.join(FIXTURES, 'games', '120b.yaml'), demoStore('120b')),
   };
   for (const [name, make] of Object.entries(games)) {
     test(name, async () => {
@@ -154,7 +139,7 @@ describe('a synthetic 10-day store', () => {
       const page = gamePage(ref);
       recordFetched(data, { bytes: page.bytes, url: page.url, fetchedAt: new Date('2027-01-01T00:00:00Z'), status: 200, contentType: page.contentType });
     }
-    game = await onDisk('synth', '', data, synth.gameYaml);
+    game = await storeOnDisk(root, 'synth', '', data, synth.gameYaml);
   }, 60_000);
 
   test('day 10 opens only the threads its tally and report count, and says what reading every thread says', async () => {
@@ -265,7 +250,7 @@ describe('a synthetic 10-day store', () => {
   };
 
   test("tally: day 1's vote thread is not opened while day 1's saved outcome vouches for it; changed or incomplete, it is read and checked", async () => {
-    const copy = await onDisk('synth-vouch', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
+    const copy = await storeOnDisk(root, 'synth-vouch', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
     const d1vote = findDay(copy, 1).vote!.tid;
     const tids = threadsForTally(copy, 10);
     expect(tids).toContain(d1vote);
@@ -304,7 +289,7 @@ describe('a synthetic 10-day store', () => {
   }, 60_000);
 
   test("tally: the day's discussion thread read as its ballot posts, kept as of where its log was replayed to — cold, warm, grown, edited, compacted, damaged — counts as read in full", async () => {
-    const copy = await onDisk('synth-ballots', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
+    const copy = await storeOnDisk(root, 'synth-ballots', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
     const d10 = findDay(copy, 10);
     const tid = d10.discussion!.tid;
     const processTid = copy.process!.tid;
@@ -417,7 +402,7 @@ describe('a synthetic 10-day store', () => {
   }, 60_000);
 
   test("elevator: the day's thread records kept as of where their logs were replayed to — cold, warm, grown, compacted, damaged — are the records read off the logs", async () => {
-    const copy = await onDisk('synth-records', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
+    const copy = await storeOnDisk(root, 'synth-records', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
     const d10 = findDay(copy, 10);
     const tids = [d10.discussion!.tid, d10.vote!.tid, 9_999]; // (one not stored)
     const tid = tids[0];
@@ -457,7 +442,7 @@ describe('a synthetic 10-day store', () => {
   }, 60_000);
 
   test('the process thread growing after the closed days leaves their outcomes standing; a post of their time, or one naming a successor, has them counted again', async () => {
-    const copy = await onDisk('synth-process', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
+    const copy = await storeOnDisk(root, 'synth-process', '', (await openStore(game.storePath, { lock: false })).data, fs.readFileSync(game.file, 'utf8'));
     const processTid = copy.process!.tid;
     const d3 = findDay(copy, 3);
     const tids = threadsForTally(copy, 10);
@@ -504,7 +489,7 @@ describe('a synthetic 10-day store', () => {
 
   test("a cold count lets each closed day's threads go after that day, and keys what a later day reads of them as when all were held", async () => {
     const cold = async (name: string, yaml: string): Promise<Game> => {
-      const copy = await onDisk(name, '', (await openStore(game.storePath, { lock: false })).data, yaml);
+      const copy = await storeOnDisk(root, name, '', (await openStore(game.storePath, { lock: false })).data, yaml);
       const part = await openStore(copy.storePath, { lock: false, threads: threadsForTally(copy, 10) });
       await closedOutcomes(withKnownUids(copy, part.data.users), 10, part.data);
       return copy;
@@ -530,7 +515,7 @@ describe('a synthetic 10-day store', () => {
 
   test('tally: a day declared not accelerated (the process thread not opened) still counts the closed days from their threads', async () => {
     const yaml = fs.readFileSync(game.file, 'utf8').replace(/(\{day: 10, [^}]*)\}/, '$1, accelerated: false}');
-    const declared = await onDisk('synth-declared', '', (await openStore(game.storePath, { lock: false })).data, yaml);
+    const declared = await storeOnDisk(root, 'synth-declared', '', (await openStore(game.storePath, { lock: false })).data, yaml);
     const all = await openStore(declared.storePath, { lock: false });
     const counted = withKnownUids(declared, all.data.users);
     // the process thread not opened (were it one a successor is read from, the day's own count would differ)
@@ -585,7 +570,7 @@ describe('a synthetic 10-day store', () => {
     let yaml = fs.readFileSync(game.file, 'utf8');
     const day6 = DateTime.fromMillis(findDay(game, 6).opens, { zone: game.timezone }).toFormat('yyyy-MM-dd HH:mm');
     if (!game.events.some((e) => e.player === elected)) yaml = yaml.replace('events:\n', `events:\n  - {player: ${elected}, out: "${day6}", how: night}\n`);
-    const g = await onDisk(name, '', all.data, yaml);
+    const g = await storeOnDisk(root, name, '', all.data, yaml);
     const dep = departureOf(g, elected, findDay(g, 10).closes)!;
     return { game: g, elected, dep, threads: handoverThreads(g, dep, 10) };
   };
@@ -675,7 +660,7 @@ describe('a synthetic 10-day store', () => {
 
   test('a changed game file: the closed days are counted again', async () => {
     const yaml = fs.readFileSync(game.file, 'utf8') + '  - {player: 麻团, out: "2026-12-02 21:00", how: vote}\n';
-    const changed = await onDisk('synth-changed', '', (await openStore(game.storePath, { lock: false })).data, yaml);
+    const changed = await storeOnDisk(root, 'synth-changed', '', (await openStore(game.storePath, { lock: false })).data, yaml);
     await readThroughCache(game, 10); // the old game's files, then the changed game over its own store
     await expectSame(changed, 10);
     await expectSame(changed, 10);
@@ -744,7 +729,7 @@ describe('the wording hits kept between runs (src/derived/wording-hits.ts)', () 
   }
 
   test('cold, warm, an edited post, a changed word list, a changed roster: only what changed is scanned', async () => {
-    const game = await onDisk('wording', '', data, synth.gameYaml);
+    const game = await storeOnDisk(root, 'wording', '', data, synth.gameYaml);
     const cold = await scanned(game, 4);
     expect(cold.scanned).toBeGreaterThan(100);
     expect(hitsIn(cold.out).length).toBeGreaterThan(0); // the game has hits to keep
@@ -776,7 +761,7 @@ describe('the wording hits kept between runs (src/derived/wording-hits.ts)', () 
   }, 120_000);
 
   test('a damaged or emptied hits file is scanned again, never read', async () => {
-    const game = await onDisk('wording-damaged', '', data, synth.gameYaml);
+    const game = await storeOnDisk(root, 'wording-damaged', '', data, synth.gameYaml);
     await scanned(game, 3);
     const dir = derivedDir(game.storePath);
     const files = wordingFiles(game);

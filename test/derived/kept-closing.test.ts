@@ -33,7 +33,6 @@ import { renderTallyTerminal } from '../../src/render/tally-terminal.js';
 import { derivedDir } from '../../src/store/derived-cache.js';
 import { openStore } from '../../src/store/index.js';
 import { threadLogPath } from '../../src/store/store-file.js';
-import type { StoreData } from '../../src/store/types.js';
 import { fullEntry, logLine, readLog, writeFileAtomic } from '../../src/store/thread-log.js';
 import { withCountingStore } from '../../src/store/with-store.js';
 import type { TallyResult } from '../../src/votes/types.js';
@@ -42,6 +41,7 @@ import { saveSession } from '../../src/crawl/session.js';
 import { startReplayServer } from '../../src/replay/server.js';
 import { bansha } from '../helpers/cli.js';
 import { demoStore, FIXTURES, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
+import { storeOnDisk } from '../helpers/store-on-disk.js';
 
 /** What names the code in these tests (the library has no bundle build: see the last test). */
 const CODE = 'test build';
@@ -52,23 +52,7 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-/** `data` written as a store of its own (thread logs and index) beside a copy of the game file. */
-async function onDisk(name: string, gameFile: string, data: StoreData): Promise<Game> {
-  const dir = path.join(root, name);
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'game.yaml');
-  fs.writeFileSync(file, fs.readFileSync(gameFile, 'utf8'));
-  const game = loadGame(file);
-  const store = await openStore(game.storePath, { forum: data.forum });
-  Object.assign(store.data.threads, data.threads);
-  Object.assign(store.data.posts, data.posts);
-  Object.assign(store.data.users, data.users);
-  await store.write();
-  await store.close();
-  return game;
-}
-
-const publicGame = (name: string) => onDisk(name, path.join(FIXTURES, 'games', 'public.yaml'), storeFromFixture('public', threadPageFiles('public')));
+const publicGame = (name: string) => storeOnDisk(root, name, path.join(FIXTURES, 'games', 'public.yaml'), storeFromFixture('public', threadPageFiles('public')));
 
 /** Every view a director reads of a day report and its tally (the HTML made at a fixed time). */
 type Views = Record<'json' | 'terminal' | 'bbcode' | 'markdown' | 'html' | 'values', string> & { tally: string | null };
@@ -141,8 +125,8 @@ async function addPost(game: Game, tid: number, text: string): Promise<void> {
 describe('a kept result renders every view as a fresh computation does', () => {
   const games = {
     public: () => publicGame('views-public'),
-    wuhui: () => onDisk('views-wuhui', path.join(FIXTURES, 'games', 'wuhui.yaml'), demoStore('wuhui')),
-    '120b': () => onDisk('views-120b', path.join(FIXTURES, 'games', '120b.yaml'), demoStore('120b')),
+    wuhui: () => storeOnDisk(root, 'views-wuhui', path.join(FIXTURES, 'games', 'wuhui.yaml'), demoStore('wuhui')),
+    '120b': () => storeOnDisk(root, 'views-120b', path.join(FIXTURES, 'games', '120b.yaml'), demoStore('120b')),
   };
   for (const [name, make] of Object.entries(games)) {
     test(name, async () => {
