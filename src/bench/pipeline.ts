@@ -29,6 +29,7 @@ import { countFromStore } from '../derived/closed-days.js';
 import { withCountingStore } from '../store/with-store.js';
 import { openStore, storeBytesOnDisk, storedTids, type Store } from '../store/store-file.js';
 import { applyPage, tidFromUrl } from '../store/record.js';
+import { peakRssKiB } from './peak-rss.js';
 import { gamePage, type SynthGame } from './synth-game.js';
 
 /**
@@ -96,7 +97,7 @@ export interface Checkpoint {
 
 /** Peak resident set size of this process so far, in MB. */
 export function peakRssMB(): number {
-  return process.resourceUsage().maxRSS / 1024;
+  return peakRssKiB() / 1024;
 }
 
 const utf8 = new TextDecoder('utf-8');
