@@ -34,7 +34,7 @@ import { t } from '../i18n/index.js';
 import { jsonProblem } from '../i18n/parser-problems.js';
 import { takeFileLock } from './lock.js';
 import {
-  appendLine, cutTornTail, LINE_END, fsyncDir, fullEntry, lineBytes, logLine, logReplay, pidsReplay, postsReplay, readLog, readLogWith, recordReplay, replayFile, writeFileAtomic,
+  appendLine, cutTornTail, LINE_END, openLog, fsyncDir, fullEntry, lineBytes, logLine, logReplay, pidsReplay, postsReplay, readLog, readLogWith, recordReplay, replayFile, writeFileAtomic,
   type LogDamage, type LogEntry, type MakeReplay, type ReadLog, type ThreadContent, type ThreadMeta,
 } from './thread-log.js';
 import { currentVersion, type FetchedPageRecord, type StoreData, type StoredPost, type StoredThread } from './types.js';
@@ -571,13 +571,8 @@ export async function replayThreadFrom(
 ): Promise<ReplayedFrom | null> {
   const replayOf = (thread: StoredThread | null, put: ((sp: StoredPost) => void) | null) => (put ? postsReplay(thread, put) : recordReplay(thread));
   const file = threadLogPath(path.resolve(storePath), tid);
-  let h: fsp.FileHandle;
-  try {
-    h = await fsp.open(file, 'r');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
+  const h = await openLog(file);
+  if (!h) return null;
   try {
     const st = await h.stat({ bigint: true });
     const ino = String(st.ino);

@@ -557,6 +557,16 @@ export async function replayFile<R>(h: fsp.FileHandle, make: MakeReplay<R>, posi
   return replay.end();
 }
 
+/** A thread log opened for reading; null when the file does not exist (any other failure is thrown). */
+export async function openLog(file: string): Promise<fsp.FileHandle | null> {
+  try {
+    return await fsp.open(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
 /** Read a thread log; null when the file does not exist. */
 export async function readLog(file: string): Promise<ReadLog | null> {
   return readLogWith(file, logReplay);
@@ -564,13 +574,8 @@ export async function readLog(file: string): Promise<ReadLog | null> {
 
 /** Read a thread log with one of the replays (logReplay, recordReplay, pidsReplay), a chunk at a time; null when the file does not exist. */
 export async function readLogWith<R>(file: string, make: MakeReplay<R>): Promise<R | null> {
-  let h: fsp.FileHandle;
-  try {
-    h = await fsp.open(file, 'r');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
+  const h = await openLog(file);
+  if (!h) return null;
   try {
     return await replayFile(h, make);
   } finally {
