@@ -38,6 +38,7 @@ import type { Game } from '../game/types.js';
 import { language } from '../i18n/index.js';
 import { installedVersion, packagePath } from '../paths.js';
 import { derivedKey, derivedKeyOf, readDerived, threadLogKey, writeDerived } from '../store/derived-cache.js';
+import { keyInputText } from '../store/keyed-file.js';
 import { postUrl } from '../store/slice.js';
 import { threadsDir } from '../store/store-file.js';
 import type { TallyResult } from '../votes/types.js';
@@ -74,7 +75,7 @@ export interface ReportDayOptions {
  */
 export async function reportDay(game: Game, day: number, opts: ReportDayOptions, code: string | null = BUILD): Promise<ReportDay & { kept: boolean }> {
   const name = `closing-report-day${day}`;
-  const ledger = opts.ledgerFile === null ? null : fileText(opts.ledgerFile);
+  const ledger = opts.ledgerFile === null ? null : keyInputText(opts.ledgerFile);
   const words = [...wordDataDirs(), ...reportWordDirs(game)].map(dirTexts);
   const key = ledger === undefined ? null : closingKey(game, code, { report: day, allowIncomplete: Boolean(opts.allowIncomplete), ledger, words });
   const saved = readKept<ReportDay>(game, name, key);
@@ -132,7 +133,7 @@ function readKept<T>(game: Game, name: string, key: string | null): T | undefine
  */
 export function closingKey(game: Game, code: string | null, what: unknown): string | null {
   if (code === null || !fs.existsSync(threadsDir(game.storePath)) || !jsonPlain(game) || !jsonPlain(what)) return null;
-  const index = fileText(game.storePath);
+  const index = keyInputText(game.storePath);
   if (index === undefined) return null;
   const logs = gameTids(game).sort((a, b) => a - b).map((tid) => [tid, threadLogKey(game.storePath, tid)]);
   const node = [process.version, process.versions.icu ?? null, process.versions.tz ?? null, process.env.TZ ?? null, defaultLocale()];
@@ -158,22 +159,11 @@ function defaultLocale(): unknown {
 /** The packages the analyses load from node_modules, not from the bundle (scripts/bundle-cli.mjs `external`, text-fold.ts pinyinLib): their versions are code too. */
 const UNBUNDLED = ['pinyin-pro', '@node-rs/jieba'];
 
-/**
- * A file's bytes as a key's text (latin1: every byte kept; UTF-8 decoding would make a bad byte and U+FFFD
- * one key, where a fresh run refuses the bad byte): null when there is none, undefined when it cannot be read.
- */
-function fileText(file: string): string | null | undefined {
-  try {
-    return fs.readFileSync(file, 'latin1');
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
-  }
-}
 
 /** The bundled word lists and the data files the wording scan reads (src/violations/word-lists.ts, text-fold.ts). */
 const wordDataDirs = (): string[] => [packagePath('src', 'violations', 'words'), packagePath('src', 'violations', 'data')];
 
-/** A folder's files by name with their bytes as fileText gives them (a few dozen KB; a folder in it is named alone); undefined when one cannot be read. */
+/** A folder's files by name with their bytes as keyInputText gives them (a few dozen KB; a folder in it is named alone); undefined when one cannot be read. */
 function dirTexts(dir: string): Array<[string, string | null]> | undefined {
   try {
     const entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

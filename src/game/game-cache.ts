@@ -18,7 +18,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { packagePath } from '../paths.js';
 import { besideGame } from './beside.js';
 import { rulingsPath } from '../rulings/path.js';
-import { readKeyedFile, writeKeyedFile } from '../store/keyed-file.js';
+import { keyInputText, readKeyedFile, writeKeyedFile } from '../store/keyed-file.js';
 import type { LoadGameOptions } from './game-file.js';
 import { readGameSource } from './game-source.js';
 import type { Game } from './types.js';
@@ -42,15 +42,6 @@ export function gameCachePath(gameFile: string): string {
   return besideGame(gameFile, 'game-cache.json');
 }
 
-/** The text of the rulings file beside `gameFile`: null when there is none, undefined when it cannot be read. */
-function rulingsText(gameFile: string): string | null | undefined {
-  try {
-    return fs.readFileSync(rulingsPath(gameFile), 'utf8');
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
-  }
-}
-
 /** The preset files by name, with their text: a game's ruleset is its preset merged with its overrides. */
 function presetTexts(): Array<[string, string]> {
   const dir = packagePath('src', 'game', 'presets');
@@ -65,7 +56,7 @@ export async function loadGameCached(file: string, opts: LoadGameOptions = {}, b
   const source = readGameSource(file);
   const fresh = async (): Promise<Game> => (await import('./game-file.js')).gameFromSource(source, file, opts);
   if (build === null) return fresh();
-  const rulings = rulingsText(file);
+  const rulings = keyInputText(rulingsPath(file));
   if (rulings === undefined) return fresh(); // an unreadable rulings file: game-file.ts says so
   const inputs = [FORMAT, build, process.version, process.versions.tz ?? null, path.resolve(file), file, opts.store === undefined ? null : path.resolve(opts.store), source, rulings, presetTexts()];
   const key = createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
@@ -77,7 +68,7 @@ export async function loadGameCached(file: string, opts: LoadGameOptions = {}, b
   }
   const game = await fresh();
   // Saved only when its JSON gives the same Game back, and under the rulings it was made with.
-  if (rulingsText(file) === rulings && isDeepStrictEqual(JSON.parse(JSON.stringify(game)), game)) {
+  if (keyInputText(rulingsPath(file)) === rulings && isDeepStrictEqual(JSON.parse(JSON.stringify(game)), game)) {
     const span = gameSpan(game);
     const zone = span && (await import('./zone-table.js')).zoneOffsets(game.timezone, ...span);
     if (zone) keepZoneOffsets(zone);

@@ -74,3 +74,15 @@ export function writeKeyedFile(file: string, key: string, value: unknown): void 
     }
   }
 }
+
+/**
+ * A file's bytes as a key's text (latin1: every byte kept; UTF-8 decoding would make a bad byte and U+FFFD
+ * one key, where a fresh run refuses the bad byte): null when there is none, undefined when it cannot be read.
+ */
+export function keyInputText(file: string): string | null | undefined {
+  try {
+    return fs.readFileSync(file, 'latin1');
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
+  }
+}
