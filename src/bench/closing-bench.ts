@@ -130,10 +130,7 @@ export function postArrivals(
     if (!t) throw new Error(`bench: thread ${tid} is not in the synthetic game`);
     return { ...t, posts: [...t.posts] };
   });
-  const lastAt = (t: SynthGameThread): number => {
-    const at = t.posts[t.posts.length - 1].at;
-    return typeof at === 'number' ? at : forumTimeMs(at);
-  };
+  const lastAt = (t: SynthGameThread): number => forumTimeMs(t.posts[t.posts.length - 1].at);
   const step = new Map(threads.map((t) => [t.tid, Math.max(1, Math.floor((closes - lastAt(t)) / (perThread * runs + 1)))]));
   let fetches = 0;
   return async () => {

@@ -253,7 +253,7 @@ export function latePosts(game: SynthGame, seed = 2): (thread: SynthGameThread, 
     const added: SynthPost[] = [];
     for (let i = 0; i < n; i++) {
       const prev = thread.posts[thread.posts.length - 1];
-      const at = (typeof prev.at === 'number' ? prev.at : forumTimeMs(prev.at)) + stepMs;
+      const at = forumTimeMs(prev.at) + stepMs;
       const make = (author: string, body: string, quote?: number): SynthPost => ({ pid: pid++, author, uid: uidOf(game.players.indexOf(author)), at, body, quote });
       const p = thread.role === 'vote'
         ? votePost(rand, lines, alive(at), first, make)
