@@ -12,7 +12,8 @@
  * the same list texts and code: `word-lists`), so that a rerun after new posts reads them compiled
  * rather than parsing them again (the pinyin of every character of every entry: ~0.15 s), with the
  * readings of the characters scanned so far (`char-readings`: pinyin-pro, ~0.05 s and 25 MB, is then
- * loaded only for a character no earlier text had).
+ * loaded only for a character no earlier text had). jieba's dictionary is kept too, as bytes
+ * (`jieba-dictionary`, keptDictionary: ~70 ms and its garbage to read from dict.txt).
  */
 import { hash } from 'node:crypto';
 import fs from 'node:fs';
@@ -22,7 +23,8 @@ import { reportWordDirs } from '../game/beside.js';
 import { BUILD } from '../game/game-cache.js';
 import type { Game } from '../game/types.js';
 import { installedVersion, packagePath } from '../paths.js';
-import { derivedKey, readDerived, writeDerived } from '../store/derived-cache.js';
+import { derivedKey, readDerived, readDerivedBytes, writeDerived, writeDerivedBytes } from '../store/derived-cache.js';
+import { dictionaryBytes, dictionaryFromBytes, dictionarySource, type KeptDictionary } from '../violations/dictionary.js';
 import type { WordingOf } from '../violations/scan.js';
 import { addKnownReadings, knownReadings } from '../violations/text-fold.js';
 import { findBannedWording, type WordingHit } from '../violations/wording.js';
@@ -70,6 +72,7 @@ export function wordingMemo(storePath: string, game: Game): WordingMemo {
   };
   const threads = new Map<number, ThreadHits>();
   let scanned = 0;
+  const dictionary = keptDictionary(storePath, fileKey.code);
   const threadHits = (tid: number): ThreadHits => {
     let t = threads.get(tid);
     if (!t) {
@@ -87,7 +90,7 @@ export function wordingMemo(storePath: string, game: Game): WordingMemo {
       const digest = hash('sha256', text, 'base64');
       let hits = t.byText.get(digest);
       if (!hits) {
-        hits = findBannedWording(text, listsToScan(), { names: game.players });
+        hits = findBannedWording(text, listsToScan(), { names: game.players, dictionary });
         t.byText.set(digest, hits);
         t.grew = true;
         scanned++;
@@ -129,6 +132,29 @@ export function keptLists(storePath: string, fileKey: { lists: string; code: str
 }
 
 /**
+ * jieba's dictionary as this code read it from dict.txt, kept as bytes: keyed on what identifies the file
+ * without reading it (dictionary.ts dictionarySource) and the scan's code (`code`: scanCodeKey, jieba's
+ * version with it); none is kept or read when dict.txt cannot be looked at.
+ */
+export function keptDictionary(storePath: string, code: string): KeptDictionary {
+  const keyOf = (): string | null => {
+    const source = dictionarySource();
+    return source === null ? null : derivedKey({ dictionary: source, code });
+  };
+  return {
+    read: () => {
+      const key = keyOf();
+      const bytes = key === null ? undefined : readDerivedBytes(storePath, 'jieba-dictionary', key);
+      return bytes && dictionaryFromBytes(bytes);
+    },
+    write: (dict) => {
+      const key = keyOf();
+      if (key !== null) writeDerivedBytes(storePath, 'jieba-dictionary', key, dictionaryBytes(dict));
+    },
+  };
+}
+
+/**
  * What the scan's answers depend on besides its inputs: its code — in the bundled CLI the bundle's build
  * (src/game/game-cache.ts BUILD: a digest of the bundle, the packages it holds included) with pinyin-pro's
  * installed version (loaded from its package, not bundled: text-fold.ts pinyinLib), else the scan's
@@ -141,7 +167,7 @@ function scanCodeKey(): string {
   if (codeKey !== undefined) return codeKey;
   const here = fileURLToPath(import.meta.url);
   const root = path.join(path.dirname(here), '..');
-  const modules = ['violations/wording', 'violations/pattern-index', 'violations/text-fold', 'violations/segment', 'violations/word-lists', 'text/simplified', 'text/read-utf8'];
+  const modules = ['violations/wording', 'violations/pattern-index', 'violations/text-fold', 'violations/segment', 'violations/dictionary', 'violations/word-lists', 'text/simplified', 'text/read-utf8'];
   const dataDir = packagePath('src', 'violations', 'data');
   try {
     const code = BUILD !== null

@@ -1,9 +1,10 @@
 /**
  * Derived files beside the evidence store: what later commands need from threads they would otherwise
  * re-read (a closed day's count, …), kept in `<store>.derived/<name>.json` so a closing command costs
- * its own day's work. They are a cache, never evidence: each is saved with the key of everything it was
- * computed from, and a file that is missing, unreadable, damaged (its checksum), or saved under another
- * key is ignored and computed again — a stale or broken cache can cost time, never give another answer.
+ * its own day's work (a value of megabytes of numbers as bytes, `<name>.bin`). They are a cache, never
+ * evidence: each is saved with the key of everything it was computed from, and a file that is missing,
+ * unreadable, damaged (its checksum), or saved under another key is ignored and computed again — a
+ * stale or broken cache can cost time, never give another answer.
  *
  * A thread's part of a key is its log's length, file id, modification time and last line's checksum
  * (`threadLogKey`): the logs are append-only (src/store/thread-log.ts), so every write bansha makes to a
@@ -15,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { keyedFileKey, readKeyedFile, writeKeyedFile } from './keyed-file.js';
+import { keyedFileKey, readKeyedBytes, readKeyedFile, writeKeyedBytes, writeKeyedFile } from './keyed-file.js';
 import { threadLogPath } from './store-file.js';
 import { LINE_END } from './thread-log.js';
 import { VERSION } from '../version.js';
@@ -73,4 +74,16 @@ export function derivedKeyOf(storePath: string, name: string): string | undefine
 /** Save `value` as `name` under `key` (atomically, owner-only). A failure is ignored: it is a cache. */
 export function writeDerived(storePath: string, name: string, key: string, value: unknown): void {
   writeKeyedFile(fileOf(storePath, name), key, value);
+}
+
+const bytesFileOf = (storePath: string, name: string): string => path.join(derivedDir(storePath), `${name}.bin`);
+
+/** The bytes saved as `name` under `key` (8-aligned: to be viewed as typed arrays), or undefined, as readDerived. */
+export function readDerivedBytes(storePath: string, name: string, key: string): Uint8Array | undefined {
+  return readKeyedBytes(bytesFileOf(storePath, name), key);
+}
+
+/** Save the bytes of `parts`, one after the other, as `name` under `key` (atomically, owner-only; a failure is ignored). */
+export function writeDerivedBytes(storePath: string, name: string, key: string, parts: readonly ArrayBufferView[]): void {
+  writeKeyedBytes(bytesFileOf(storePath, name), key, parts);
 }

@@ -8,109 +8,19 @@
  * memory. What jieba makes of a text depends only on the dictionary's words found in it (the graph of
  * words it can be cut into, and whether a run of single characters is a word), their frequencies, and
  * the total of all frequencies (each word's weight is its share of that total). So the dictionary is
- * kept here compactly (its words' UTF-16 units and four arrays, ~6 MB), and jieba is given only the words
- * found in the pieces it is asked to cut, added as they come, plus one stand-in word carrying the
- * frequency of every other word, so that the total is the whole dictionary's. The stand-in is a private
+ * kept here compactly (dictionary.ts: its words' UTF-16 units and four arrays, ~6 MB, read from dict.txt
+ * or from where a caller kept them), and jieba is given only the words found in the pieces it is asked
+ * to cut, added as they come, plus one stand-in word carrying the frequency of every other word, so that the total is the whole dictionary's. The stand-in is a private
  * use character, which jieba never reads as part of a word (it cuts words only from runs of Han,
  * Latin letters, digits and +#&._%-); a piece containing it is cut with the whole dictionary.
  * test/violations/segment.test.ts holds the cuts to jieba's with its whole dictionary.
  */
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Jieba } from '@node-rs/jieba';
+import { dictFile, readDictionary, STAND_IN, type Dictionary, type KeptDictionary } from './dictionary.js';
 
 const require = createRequire(import.meta.url);
 const jiebaClass = (): typeof Jieba => (require('@node-rs/jieba') as typeof import('@node-rs/jieba')).Jieba;
-// The dictionary file itself, not '@node-rs/jieba/dict': that module also reads the 6 MB keyword (idf)
-// table segmentation never uses, and keeps both buffers for the life of the process.
-const dictFile = (): Buffer => fs.readFileSync(require.resolve('@node-rs/jieba/dict.txt'));
-
-/** The stand-in word: a character jieba never takes into a word. */
-const STAND_IN = '\uE000';
-
-/** jieba's dictionary as read: word i is chars[start[i], start[i] + length[i]) (UTF-16 units), sorted so. */
-export interface Dictionary {
-  chars: Uint16Array;
-  start: Int32Array;
-  length: Uint8Array;
-  freq: Uint32Array;
-  total: number;
-  /** The words beginning with UTF-16 unit u are [byFirstUnit[u], byFirstUnit[u + 1]). */
-  byFirstUnit: Int32Array;
-}
-
-/** Lines of `word freq [tag]` (UTF-8), sorted, each word once; null when the file is not so (then jieba reads it whole). */
-export function readDictionary(buf: Buffer): Dictionary | null {
-  const NL = 0x0a;
-  const SPACE = 0x20;
-  // UTF-16 units of the UTF-8 sequence led by byte b (0: not a lead byte)
-  const unitsOf = (b: number): number => (b < 0x80 ? 1 : b < 0xc0 ? 0 : b < 0xf0 ? 1 : 2);
-  // sized first (lines, and the units of their words), read from the bytes: no copy of the file as text
-  let n = 0;
-  let units = 0;
-  for (let line = 0; line < buf.length; n++) {
-    const end = buf.indexOf(NL, line);
-    const space = buf.indexOf(SPACE, line);
-    for (let i = line; i < space && (end < 0 || i < end); i++) units += unitsOf(buf[i]);
-    line = end < 0 ? buf.length : end + 1;
-  }
-  const chars = new Uint16Array(units);
-  const start = new Int32Array(n);
-  const length = new Uint8Array(n);
-  const freq = new Uint32Array(n);
-  let total = 0;
-  let count = 0;
-  let used = 0;
-  for (let line = 0; line < buf.length; ) {
-    let end = buf.indexOf(NL, line);
-    if (end < 0) end = buf.length;
-    const space = buf.indexOf(SPACE, line);
-    if (space <= line || space >= end) return null;
-    let f = 0;
-    let i = space + 1;
-    for (; i < end && buf[i] >= 0x30 && buf[i] <= 0x39; i++) f = f * 10 + buf[i] - 0x30;
-    if (i === space + 1 || (i < end && buf[i] !== SPACE && buf[i] !== 0x0d) || f > 0xffffffff) return null;
-    const from = used;
-    for (let c = line; c < space; ) {
-      const b = buf[c];
-      const size = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
-      let cp = size === 1 ? b : b & (0xff >> (size + 1));
-      for (let k = 1; k < size; k++) cp = (cp << 6) | (buf[c + k] & 0x3f);
-      if (unitsOf(b) === 0 || c + size > space || used + (cp > 0xffff ? 2 : 1) > units) return null;
-      if (cp > 0xffff) {
-        chars[used++] = 0xd800 + ((cp - 0x10000) >> 10);
-        chars[used++] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
-      } else chars[used++] = cp;
-      c += size;
-    }
-    if (used - from > 255 || used === from) return null;
-    start[count] = from;
-    length[count] = used - from;
-    freq[count] = f;
-    // (a word twice: jieba would take the later line's frequency)
-    if (count > 0 && compareUnits(chars, start[count - 1], length[count - 1], chars, from, used - from) >= 0) return null;
-    if (chars.subarray(from, used).includes(STAND_IN.charCodeAt(0))) return null;
-    total += f;
-    count++;
-    line = end + 1;
-  }
-  const byFirstUnit = new Int32Array(0x10001);
-  for (let u = 0, w = 0; u <= 0x10000; u++) {
-    while (w < count && chars[start[w]] < u) w++;
-    byFirstUnit[u] = w;
-  }
-  return { chars, start: start.subarray(0, count), length: length.subarray(0, count), freq: freq.subarray(0, count), total, byFirstUnit };
-}
-
-/** UTF-16 units a[aFrom, +aLen) against b[bFrom, +bLen). */
-function compareUnits(a: Uint16Array, aFrom: number, aLen: number, b: Uint16Array, bFrom: number, bLen: number): number {
-  const n = Math.min(aLen, bLen);
-  for (let i = 0; i < n; i++) {
-    const d = a[aFrom + i] - b[bFrom + i];
-    if (d !== 0) return d;
-  }
-  return aLen - bLen;
-}
 
 /** The words of the dictionary found in s[from, to): their indexes. */
 function wordsIn(d: Dictionary, s: string, from: number, to: number): number[] {
@@ -151,9 +61,14 @@ interface Segmenter {
 
 let segmenter: Segmenter | null = null;
 
-function theSegmenter(): Segmenter {
+/** The process's segmenter, made on first use from the dictionary as kept (`kept`), else from dict.txt (then kept). */
+function theSegmenter(kept: KeptDictionary | undefined): Segmenter {
   if (segmenter) return segmenter;
-  const dict = readDictionary(dictFile());
+  let dict = kept?.read() ?? null;
+  if (!dict) {
+    dict = readDictionary(dictFile());
+    if (dict) kept?.write(dict);
+  }
   let whole: Jieba | null = null;
   const wholeJieba = (): Jieba => (whole ??= jiebaClass().withDict(dictFile()));
   if (!dict) return (segmenter = { cut: (text, from, to, hmm) => wholeJieba().cut(text.slice(from, to), hmm) });
@@ -206,11 +121,11 @@ interface Piece {
   ends: Int32Array;
 }
 
-function cutPiece(text: string, from: number, to: number, hmm: boolean): Piece {
+function cutPiece(text: string, from: number, to: number, hmm: boolean, kept: KeptDictionary | undefined): Piece {
   const starts = new Int32Array(to - from);
   const ends = new Int32Array(to - from);
   let at = from;
-  for (const w of theSegmenter().cut(text, from, to, hmm)) {
+  for (const w of theSegmenter(kept).cut(text, from, to, hmm)) {
     const end = Math.min(at + w.length, to);
     starts.fill(at, at - from, end - from);
     ends.fill(end, at - from, end - from);
@@ -219,8 +134,9 @@ function cutPiece(text: string, from: number, to: number, hmm: boolean): Piece {
   return { from, starts, ends };
 }
 
-/** The words of a (simplified Chinese) text, jieba's precise mode, each piece cut on first use. */
-export function words(text: string): Words {
+/** The words of a (simplified Chinese) text, jieba's precise mode, each piece cut on first use; `kept`:
+ *  where jieba's dictionary is kept between processes (read on the process's first cut). */
+export function words(text: string, kept?: KeptDictionary): Words {
   const pieces = [new Map<number, Piece>(), new Map<number, Piece>()];
   const isEnd = (i: number) => PIECE_END[text.charCodeAt(i)] === 1;
   const pieceAround = (offset: number, hmm: boolean): Piece => {
@@ -231,7 +147,7 @@ export function words(text: string): Words {
     if (!piece) {
       let to = offset;
       while (to < text.length && !isEnd(to)) to++;
-      cache.set(from, (piece = cutPiece(text, from, to, hmm)));
+      cache.set(from, (piece = cutPiece(text, from, to, hmm, kept)));
     }
     return piece;
   };

@@ -13,6 +13,7 @@
  */
 import { foldChar, foldString, foldText, pinyinLib, type FoldedText, type Token } from './text-fold.js';
 import { words, type Words } from './segment.js';
+import type { KeptDictionary } from './dictionary.js';
 import { patternCandidates, type PatternCandidates } from './pattern-index.js';
 import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lists.js';
 import { publicFlagDetail } from './details.js';
@@ -42,6 +43,8 @@ export interface WordingOptions {
   /** Try every pattern at every token instead of the index's candidates: the reference the tests
    *  hold the index to (pattern-index.ts); the same hits, slower. */
   everyEntry?: boolean;
+  /** Where jieba's dictionary is kept between processes (segment.ts words): the same hits, a process's first cut sooner. */
+  dictionary?: KeptDictionary;
 }
 
 type Step = 'literal' | 'homophone' | 'pinyin' | 'initials' | 'wildcard';
@@ -82,7 +85,7 @@ interface Context {
 /** Particles after which jieba keeps a word whole (去死吧, 龟孙儿): a word boundary for matching. */
 const PARTICLE_END = /^[\p{Script=Han}]{2,}[吧啊呀了的们吗嘛呢儿]$/u;
 
-function context(text: string, folded: FoldedText): Context {
+function context(text: string, folded: FoldedText, dictionary: KeptDictionary | undefined): Context {
   const { tokens } = folded;
   // Most tokens touch the one before: only the text between two that do not is read.
   const hardBefore = new Uint8Array(tokens.length);
@@ -94,7 +97,7 @@ function context(text: string, folded: FoldedText): Context {
     sentenceBefore[i] = found & 2 ? 1 : 0;
   }
   let segmented: Words | null = null;
-  const wordsOf = () => (segmented ??= words(folded.simplified));
+  const wordsOf = () => (segmented ??= words(folded.simplified, dictionary));
   const boundAt = (offset: number) => {
     if (wordsOf().boundAt(offset)) return true;
     // jieba does not know pinyin: a typed syllable or letter is a word of its own.
@@ -408,7 +411,7 @@ export function findBannedWording(text: string, lists: WordLists, opts: WordingO
   if (!NOT_BLANK.test(text)) return [];
   const folded = foldText(text);
   const supply = patternCandidates(lists, folded.tokens, opts.everyEntry);
-  const raw = [...(supply.candidates.length ? patternHits(text, context(text, folded), supply) : []), ...plainHits(text, lists, folded)];
+  const raw = [...(supply.candidates.length ? patternHits(text, context(text, folded, opts.dictionary), supply) : []), ...plainHits(text, lists, folded)];
   if (!raw.length) return [];
 
   const compact = compactOf(folded.tokens);

@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { everydaySet, labelledParts } from '../../src/bench/wording-eval.js';
-import { readDictionary, words } from '../../src/violations/segment.js';
+import { readDictionary } from '../../src/violations/dictionary.js';
+import { words } from '../../src/violations/segment.js';
 
 // segment.ts cuts only the clause pieces a match asks about, on the ground that jieba cuts a text
 // piece by piece alike, and gives jieba only the dictionary's words found in those pieces (with the
