@@ -10,7 +10,10 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
 import { everydaySet, labelledParts } from '../../src/bench/wording-eval.js';
 import { keptDictionary } from '../../src/derived/wording-hits.js';
+import { synthGame } from '../../src/bench/synth-game.js';
+import { parseGame } from '../../src/game/game-file.js';
 import { derivedDir } from '../../src/store/derived-cache.js';
+import type { SlicePost } from '../../src/store/slice.js';
 import { dictFile, dictionaryBytes, dictionaryFromBytes, readDictionary, type Dictionary, type KeptDictionary } from '../../src/violations/dictionary.js';
 import type { Words } from '../../src/violations/segment.js';
 
@@ -133,4 +136,27 @@ describe("jieba's dictionary kept as bytes", () => {
     expect(reads()).toBe(1);
     expect(fs.readFileSync(file).equals(good)).toBe(true);
   }, 120_000);
+
+  test("a report's scan keeps the dictionary in the store's derived files, and the next one reads it", async () => {
+    const dir = path.join(root, 'memo');
+    fs.mkdirSync(dir);
+    const synth = synthGame({ posts: 100 });
+    const game = parseGame(synth.gameYaml, path.join(dir, 'game.yaml'), { store: path.join(dir, 'game.store.json') });
+    const post = { tid: 101 } as SlicePost;
+    // (法誓: a same-sound 发誓, whose bounds are words' — the text is cut)
+    const scan = async (text: string) => {
+      vi.resetModules();
+      const memo = (await import('../../src/derived/wording-hits.js')).wordingMemo(game.storePath, game);
+      memo.hitsOf(post, text);
+      memo.save();
+    };
+    let reads = dictReads();
+    await scan('我对天法誓，鼹鼠不是狼');
+    expect(reads()).toBe(1);
+    expect(fs.readdirSync(derivedDir(game.storePath))).toContain('jieba-dictionary.bin');
+    vi.restoreAllMocks();
+    reads = dictReads();
+    await scan('他对天法誓，鼹鼠不是狼'); // (a new text: scanned, and cut)
+    expect(reads()).toBe(0);
+  });
 });
