@@ -172,9 +172,12 @@ function compile(lists: WordLists): PatternIndex {
     if (!list) m.set(k, [v]);
     else if (list[list.length - 1] !== v) list.push(v);
   };
+  // (by its characters' text: an option recurs in every entry its slot is in, and its characters were
+  // numbered when it was first seen)
   const optionId = (o: readonly CharElement[]) => {
-    const ids = Int32Array.from(o, (c) => chars.id(c.char, () => c));
-    return options.id(ids.join(','), () => ids);
+    let text = '';
+    for (let k = 0; k < o.length; k++) text += `${o[k].char}\u0000`;
+    return options.id(text, () => Int32Array.from(o, (c) => chars.id(c.char, () => c)));
   };
   const entries: PatternIndex['entries'] = [];
   const allOfAlt: AltOptions[] = [];
