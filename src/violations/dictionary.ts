@@ -37,6 +37,9 @@ export interface KeptDictionary {
   write(dict: Dictionary): void;
 }
 
+/** byFirstUnit's length: a bound for every UTF-16 unit and the end. */
+const BY_FIRST_UNIT = 0x10001;
+
 /** Lines of `word freq [tag]` (UTF-8), sorted, each word once; null when the file is not so (then jieba reads it whole). */
 export function readDictionary(buf: Buffer): Dictionary | null {
   const NL = 0x0a;
@@ -99,9 +102,6 @@ export function readDictionary(buf: Buffer): Dictionary | null {
   }
   return { chars, start: start.subarray(0, count), length: length.subarray(0, count), freq: freq.subarray(0, count), total, byFirstUnit };
 }
-
-/** byFirstUnit's length: a bound for every UTF-16 unit and the end. */
-const BY_FIRST_UNIT = 0x10001;
 
 /** UTF-16 units a[aFrom, +aLen) against b[bFrom, +bLen). */
 function compareUnits(a: Uint16Array, aFrom: number, aLen: number, b: Uint16Array, bFrom: number, bLen: number): number {

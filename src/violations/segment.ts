@@ -10,9 +10,10 @@
  * the total of all frequencies (each word's weight is its share of that total). So the dictionary is
  * kept here compactly (dictionary.ts: its words' UTF-16 units and four arrays, ~6 MB, read from dict.txt
  * or from where a caller kept them), and jieba is given only the words found in the pieces it is asked
- * to cut, added as they come, plus one stand-in word carrying the frequency of every other word, so that the total is the whole dictionary's. The stand-in is a private
- * use character, which jieba never reads as part of a word (it cuts words only from runs of Han,
- * Latin letters, digits and +#&._%-); a piece containing it is cut with the whole dictionary.
+ * to cut, added as they come, plus one stand-in word carrying the frequency of every other word, so
+ * that the total is the whole dictionary's. The stand-in is a private use character, which jieba never
+ * reads as part of a word (it cuts words only from runs of Han, Latin letters, digits and +#&._%-); a
+ * piece containing it is cut with the whole dictionary.
  * test/violations/segment.test.ts holds the cuts to jieba's with its whole dictionary.
  */
 import { createRequire } from 'node:module';
