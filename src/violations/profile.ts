@@ -7,7 +7,14 @@
  * change, the right way round, whatever posts were refetched). A value that comes back after another
  * (A → B → A) reads as the single change A → B.
  */
-import type { DigestPost, Sighting } from '../store/slice.js';
+import { sightingsOf, type DigestPost, type SlicePost } from '../store/slice.js';
+
+/**
+ * A post the check reads: an earlier thread's digest (its sightings with it, shared by a fetched page's
+ * posts: thread-digest.ts), or a post read in full, whose sightings are read off it here (sightingsOf) —
+ * not a digest made of each of the day's posts first.
+ */
+export type ProfilePost = DigestPost | SlicePost;
 
 export interface ProfileChange {
   player: string;
@@ -15,10 +22,10 @@ export interface ProfileChange {
   before: string | null;
   after: string | null;
   /** The latest-posted post that showed the old value. */
-  beforePost: DigestPost;
+  beforePost: ProfilePost;
   /** The post that is the evidence of the new value: the first one posted after the old value was last
    *  seen, or, when every post showing it is older (a recrawl), the latest-posted of those. */
-  post: DigestPost;
+  post: ProfilePost;
   /** Whether `post` was posted after the old value was last seen (then the change is timed by it). */
   postedAfter: boolean;
   /** When a fetch last showed the old value and first showed the new one (epoch ms). */
@@ -42,7 +49,7 @@ interface Read {
 /** One account's posts (as given) and its values, each with the fetches that showed it. */
 interface Account {
   player: string;
-  posts: DigestPost[];
+  posts: ProfilePost[];
   avatar: Map<string | null, Seen>;
   signature: Map<string | null, Seen>;
 }
@@ -52,14 +59,14 @@ interface Seen {
   first: number;
   last: number;
   /** The latest-posted post that showed it. */
-  latest: DigestPost;
+  latest: ProfilePost;
 }
 
 /** Posts in time order (pid within a second). */
-const later = (a: DigestPost, b: DigestPost): boolean => a.at > b.at || (a.at === b.at && a.pid > b.pid);
+const later = (a: ProfilePost, b: ProfilePost): boolean => a.at > b.at || (a.at === b.at && a.pid > b.pid);
 
 /** Every change of avatar or signature per player across the given threads' posts (all the game's threads, as seated). */
-export function profileChanges(threads: ReadonlyArray<readonly DigestPost[]>, players: readonly string[]): ProfileChange[] {
+export function profileChanges(threads: ReadonlyArray<readonly ProfilePost[]>, players: readonly string[]): ProfileChange[] {
   const inGame = new Set(players);
   const out: ProfileChange[] = [];
   // A crawl's fetch times are shared by thousands of sightings: each ISO time parsed once, each value normalised once.
@@ -75,14 +82,19 @@ export function profileChanges(threads: ReadonlyArray<readonly DigestPost[]>, pl
     if (n === undefined) norms.set(v, (n = norm(v)));
     return n;
   };
-  // A list of sightings read as values once: a fetched page's posts share one list (thread-digest.ts).
-  const resolved = new Map<readonly Sighting[], Read[]>();
-  const read = (list: readonly Sighting[]): Read[] => {
-    let r = resolved.get(list);
-    if (!r) resolved.set(list, (r = list.map((s) => ({ avatar: normed(s.avatar), signature: normed(s.signature), first: ms(s.firstSeen), last: ms(s.lastSeen) }))));
+  // A list of sightings read as values once: a fetched page's posts share one list (thread-digest.ts);
+  // a post read in full has its own, read off it once.
+  const resolved = new Map<object, Read[]>();
+  const read = (p: ProfilePost): Read[] => {
+    const key = 'sightings' in p ? p.sightings : p;
+    let r = resolved.get(key);
+    if (!r) {
+      const list = 'sightings' in p ? p.sightings : sightingsOf(p);
+      resolved.set(key, (r = list.map((s) => ({ avatar: normed(s.avatar), signature: normed(s.signature), first: ms(s.firstSeen), last: ms(s.lastSeen) }))));
+    }
     return r;
   };
-  const note = (values: Map<string | null, Seen>, value: string | null, first: number, last: number, p: DigestPost): void => {
+  const note = (values: Map<string | null, Seen>, value: string | null, first: number, last: number, p: ProfilePost): void => {
     const seen = values.get(value);
     if (!seen) values.set(value, { value, first, last, latest: p });
     else {
@@ -105,7 +117,7 @@ export function profileChanges(threads: ReadonlyArray<readonly DigestPost[]>, pl
       let account = ids.get(p.authorId);
       if (!account) ids.set(p.authorId, (account = { player: p.author, posts: [], avatar: new Map(), signature: new Map() }));
       account.posts.push(p);
-      const sightings = read(p.sightings);
+      const sightings = read(p);
       for (let j = 0; j < sightings.length; j++) {
         const s = sightings[j];
         note(account.avatar, s.avatar, s.first, s.last, p);
@@ -114,10 +126,10 @@ export function profileChanges(threads: ReadonlyArray<readonly DigestPost[]>, pl
     }
   }
   /** The earliest-posted of the account's posts that showed `value` and were posted after `after`. */
-  const earliestAfter = (account: Account, what: 'avatar' | 'signature', value: string | null, after: number): DigestPost | undefined => {
-    let best: DigestPost | undefined;
+  const earliestAfter = (account: Account, what: 'avatar' | 'signature', value: string | null, after: number): ProfilePost | undefined => {
+    let best: ProfilePost | undefined;
     for (const p of account.posts) {
-      if (p.at > after && (!best || later(best, p)) && read(p.sightings).some((s) => s[what] === value)) best = p;
+      if (p.at > after && (!best || later(best, p)) && read(p).some((s) => s[what] === value)) best = p;
     }
     return best;
   };

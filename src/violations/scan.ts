@@ -14,8 +14,8 @@ import { isEnlarged, isRed, redDeltaE, readSize } from './fonts.js';
 import { pastedEvidence } from './evidence.js';
 import { contentKey, fillerReason } from './filler.js';
 import { postFlag, snippetAround, wordingFacts, type Flag, type FlagFacts } from './flag.js';
-import { profileChanges, type ProfileChange } from './profile.js';
-import { digestPost, type DigestPost } from '../store/slice.js';
+import { profileChanges, type ProfileChange, type ProfilePost } from './profile.js';
+import type { DigestPost } from '../store/slice.js';
 import { findBannedWording, type WordingHit } from './wording.js';
 import { loadWordLists, type WordLists } from './word-lists.js';
 
@@ -105,7 +105,7 @@ function flagKey(f: Flag): string {
 
 /** A profile change as a flag's facts: where the old and the new value show, never the values (an avatar is a URL). */
 function profileFacts(c: ProfileChange): FlagFacts {
-  const ref = (p: DigestPost) => ({ tid: p.tid, floor: p.floor, at: p.at });
+  const ref = (p: ProfilePost) => ({ tid: p.tid, floor: p.floor, at: p.at });
   return {
     kind: c.what === 'avatar' ? 'avatar-changed' : 'signature-changed',
     hadBefore: c.before !== null,
@@ -135,6 +135,7 @@ export function violationFlags(input: ViolationScanInput): Flag[] {
     }
     const current = contentFlags(game, post, post, categories, wording);
     flags.push(...current);
+    if (post.versions.length < 2) continue; // (most posts were never edited: no set of what was flagged)
     const seen = new Set(current.map(flagKey));
     for (const v of post.versions.slice(0, -1)) {
       for (const f of contentFlags(game, post, v.post, categories, wording)) {
@@ -165,7 +166,7 @@ export function violationFlags(input: ViolationScanInput): Flag[] {
 
   // A change is reported once, on the day of the post that shows it — or, when only refetched older
   // posts show it, on the day the fetch that first showed it falls in.
-  const everything = gameTids(game).map((t) => posts.get(t)?.map(digestPost) ?? lookBack?.get(t) ?? []);
+  const everything = gameTids(game).map((t): readonly ProfilePost[] => posts.get(t) ?? lookBack?.get(t) ?? []);
   for (const c of profileChanges(everything, game.players)) {
     if (c.postedAfter ? !inScope.has(c.post.pid) : dayAt(game, c.newFirstSeen) !== day.day) continue;
     flags.push(postFlag(c.post, c.what === 'signature' ? c.after ?? '' : '', profileFacts(c), { at: c.postedAfter ? c.post.at : c.newFirstSeen, related: [c.beforePost.pid] }));

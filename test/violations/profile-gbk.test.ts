@@ -8,7 +8,8 @@ import { describe, expect, test } from 'vitest';
 import { parseGame } from '../../src/game/game-file.js';
 import { buildDayReport } from '../../src/report/day-report.js';
 import { emptyStore } from '../../src/store/index.js';
-import { threadPosts } from '../../src/store/slice.js';
+import { digestPost, threadPosts } from '../../src/store/slice.js';
+import { profileChanges } from '../../src/violations/profile.js';
 import { FIXTURES, ids as readIds, recordFetched, storeFromFixture, publicGame } from '../helpers/captured.js';
 import { flagDetail, publicFlagDetail } from '../../src/violations/details.js';
 import { withLanguage } from '../../src/i18n/index.js';
@@ -88,6 +89,31 @@ describe('avatar changes across recrawls (issue #15): one flag, kept history, th
     expect(publicFlagDetail(flags[0], game.timezone)).toContain('两次抓取之间');
     expect(flags[0].at).toBe(Date.parse('2026-11-22T15:00:00Z'));
     expect(avatarFlags(data, 1)).toEqual([]);
+  });
+});
+
+describe('a day\'s own posts read in full, earlier threads as digests (the report\'s look-back): the same changes', () => {
+  const game = publicGame();
+  const url = (p: number) => `${game.forum}forum.php?mod=viewthread&tid=4&page=${p}`;
+  const newAvatar = (h: string) => h.replace(/avatar\.php\?uid=11&size=middle"/g, 'avatar.php?uid=11&size=middle&ts=2"');
+  const data = emptyStore(game.forum);
+  record(data, 'public', 'viewthread-t4-p1.html', url(1), new Date('2026-11-22T04:00:00Z'));
+  record(data, 'public', 'viewthread-t4-p2.html', url(2), new Date('2026-11-22T05:00:00Z'), newAvatar);
+  // a recrawl showing the new avatar on the old posts too: those posts keep their sightings (StoredPost.profiles)
+  record(data, 'public', 'viewthread-t4-p1.html', url(1), new Date('2026-11-22T12:00:00Z'), newAvatar);
+  const posts = threadPosts(data, 4);
+  const half = Math.ceil(posts.length / 2);
+  const changes = (threads: Parameters<typeof profileChanges>[0]) =>
+    profileChanges(threads, game.players).map((c) => ({ ...c, beforePost: c.beforePost.pid, post: c.post.pid }));
+
+  test('full posts, with and without kept sightings, read as their digests do', () => {
+    expect(posts.some((p) => p.profiles) && posts.some((p) => !p.profiles)).toBe(true);
+    const digests = changes([posts.map(digestPost)]);
+    expect(digests.length).toBe(1);
+    expect(changes([posts])).toEqual(digests);
+    // the thread split in two, one half in full and one as digests, as a report reads the day beside the earlier days
+    expect(changes([posts.slice(0, half).map(digestPost), posts.slice(half)])).toEqual(digests);
+    expect(changes([posts.slice(0, half), posts.slice(half).map(digestPost)])).toEqual(digests);
   });
 });
 
