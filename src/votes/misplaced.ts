@@ -7,7 +7,7 @@
 import { isDirector } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import type { SlicePost } from '../store/slice.js';
-import { readBallot, targetLabel, type BallotContext } from './ballot.js';
+import { mayHoldBallot, readBallot, targetLabel, type BallotContext } from './ballot.js';
 import type { PostPlace } from './types.js';
 import { strictlyBefore, timeSpan } from './time.js';
 
@@ -33,7 +33,8 @@ export function misplacedBallots(
   const players = new Set(game.players);
   for (const { thread, posts } of threads) {
     for (const p of posts) {
-      if (!players.has(p.author) || isDirector(game, p.author)) continue;
+      // (most of a discussion thread holds no 票: no reading, no failure with its reason, made for it)
+      if (!players.has(p.author) || isDirector(game, p.author) || !mayHoldBallot(p.text)) continue;
       const span = timeSpan(p);
       if (strictlyBefore(span, day.opens) === 'yes' || strictlyBefore(span, day.closes) !== 'yes') continue;
       const reading = readBallot(p.text, context);
