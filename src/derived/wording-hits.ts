@@ -51,6 +51,9 @@ interface ThreadHits {
   grew: boolean;
 }
 
+/** A clean text's hits. */
+const NO_HITS: readonly WordingHit[] = Object.freeze([]);
+
 /**
  * The hits of the texts of `game`'s threads under the lists a report scans (reportWordDirs), from and
  * into the store's derived files.
@@ -78,7 +81,9 @@ export function wordingMemo(storePath: string, game: Game): WordingMemo {
     if (!t) {
       const key = derivedKey({ wording: tid, ...fileKey });
       const saved = readDerived<SavedHits>(storePath, `wording-${tid}`, key);
-      const byText = new Map<string, readonly WordingHit[]>(saved?.clean.map((d) => [d, []]));
+      // (the clean texts, most, share one empty list: not a list and a pair per text, held all the run)
+      const byText = new Map<string, readonly WordingHit[]>();
+      for (const d of saved?.clean ?? []) byText.set(d, NO_HITS);
       for (const [d, h] of Object.entries(saved?.hits ?? {})) byText.set(d, h);
       threads.set(tid, (t = { key, byText, grew: false }));
     }
