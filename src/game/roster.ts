@@ -19,14 +19,17 @@ interface SeatIndex {
   accounts: Map<string, { seat: Seat; account: SeatAccount }>;
   /** Known uids → the account. */
   uids: Map<number, { seat: Seat; account: SeatAccount }>;
+  /** Each seat's answer for a post that speaks for it (one object: every post of a game is seated). */
+  speaks: Map<Seat, PostSeat>;
 }
 const indexes = new WeakMap<readonly Seat[], SeatIndex>();
 
 function seatIndex(game: Game): SeatIndex {
   let ix = indexes.get(game.seats);
   if (!ix) {
-    ix = { names: new Map(), accounts: new Map(), uids: new Map() };
+    ix = { names: new Map(), accounts: new Map(), uids: new Map(), speaks: new Map() };
     for (const seat of game.seats) {
+      ix.speaks.set(seat, Object.freeze({ kind: 'seat', seat: seat.name }));
       for (const n of [seat.name, ...seat.aliases]) ix.names.set(normalizeName(n), seat);
       for (const account of seat.accounts) {
         ix.names.set(normalizeName(account.name), seat);
@@ -64,18 +67,24 @@ export type PostSeat =
  * else holds the name now). A substitute's posts before it took over speak for nobody.
  */
 export function seatOfPost(game: Game, post: Pick<SlicePost, 'author' | 'authorId' | 'at'>): PostSeat {
-  const ix = seatIndex(game);
+  return seatIn(seatIndex(game), post);
+}
+
+/** seatOfPost with the game's seat index at hand (seatPosts seats every post of a thread). */
+function seatIn(ix: SeatIndex, post: Pick<SlicePost, 'author' | 'authorId' | 'at'>): PostSeat {
   let hit = post.authorId !== null ? ix.uids.get(post.authorId) : undefined;
   if (!hit) {
     const named = ix.accounts.get(post.author);
     if (named && (named.account.uid === undefined || post.authorId === null)) hit = named;
   }
-  if (!hit) return { kind: 'none' };
+  if (!hit) return SPEAKS_FOR_NONE;
   const { seat, account } = hit;
-  if (account.from !== null && post.at < account.from) return { kind: 'none' };
+  if (account.from !== null && post.at < account.from) return SPEAKS_FOR_NONE;
   if (account.until !== null && post.at >= account.until) return { kind: 'replaced', seat: seat.name, by: accountAt(seat, post.at).name, since: account.until };
-  return { kind: 'seat', seat: seat.name };
+  return ix.speaks.get(seat)!;
 }
+
+const SPEAKS_FOR_NONE: PostSeat = Object.freeze({ kind: 'none' });
 
 /** A post by an account a substitute had replaced: not the seat's, shown to the director. */
 export interface ReplacedPost<P = SlicePost> {
@@ -110,12 +119,13 @@ export function seatPosts<P extends SeatablePost = SlicePost>(game: Game, posts:
   if (known && known.seats === game.seats) return known.result as SeatedPosts<P>;
   const result: SeatedPosts<P> = { posts: [], replaced: [] };
   const plain = game.seats.every((s) => s.accounts.length === 1 && s.accounts[0].uid === undefined);
+  const ix = seatIndex(game);
   for (const p of posts) {
     if (plain) {
       result.posts.push(p);
       continue;
     }
-    const s = seatOfPost(game, p);
+    const s = seatIn(ix, p);
     if (s.kind === 'replaced') result.replaced.push({ post: p, seat: s.seat, by: s.by, since: s.since });
     else result.posts.push(s.kind === 'seat' && s.seat !== p.author ? { ...p, author: s.seat } : p);
   }
