@@ -100,6 +100,8 @@ export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opt
     ledger: ledgerFile ? readLedger(game, ledgerFile) : null,
     lookBack: opts.lookBack && new Map([...opts.lookBack].map(([tid, d]) => [tid, d.posts])),
     wording: opts.wording,
+    // The count at closing read the day's misplaced ballots from these posts (tally.ts): not read again.
+    misplaced: tally && tally.kind !== 'none' && tally.kind !== 'rule' && !tally.running ? tally.misplaced : undefined,
   });
   return { tally, report };
 }

@@ -7,7 +7,7 @@
 import { findDay, isOut, otherSeatNames, seatPosts, type ReplacedPost } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import type { DigestPost, SlicePost } from '../store/slice.js';
-import { misplacedBallots } from '../votes/misplaced.js';
+import { misplacedBallots, type MisplacedBallot } from '../votes/misplaced.js';
 import { dayEnd, dayTids } from '../activity/threads.js';
 import { playersWithBallot } from '../activity/ballots.js';
 import { countDayPosts, type CountedPost, type DayPosts } from '../activity/count.js';
@@ -99,6 +99,11 @@ export interface DayReportOptions {
   lookBack?: ReadonlyMap<number, readonly DigestPost[]>;
   /** Where the wording hits come from (src/derived/wording-hits.ts); default: scanned here. */
   wording?: WordingOf;
+  /**
+   * The day's ballots posted in the discussion and process threads, when the day's closing count read
+   * them already from the same posts (its `misplaced`: src/close/closing-day.ts); default: read here.
+   */
+  misplaced?: readonly MisplacedBallot[];
 }
 
 /** Builds day `day`'s report. Throws when the game has no such day. */
@@ -160,7 +165,7 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
       found.push(postFlag(p, p.text, { kind: 'late-post' }));
     }
   }
-  found.push(...seatFlags(game, d, replaced, posts));
+  found.push(...seatFlags(game, d, replaced, posts, opts.misplaced));
   // The director's rulings on flagged posts (src/rulings): a rejected flag proposes no card.
   const { flags, ruled } = applyFlagRulings(found, game.rulings, day);
   for (const r of ruled) note(() => flagRulingNote(r));
@@ -206,7 +211,9 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
  * had replaced (not the seat's, not 诈尸: the account left the game; 120b l.631 替补玩家一旦上场，前任玩家
  * 彻底离开游戏), and players' ballots posted in the discussion or process thread (not counted).
  */
-function seatFlags(game: Game, d: GameDay, replaced: readonly ReplacedPost[], posts: ReadonlyMap<number, readonly SlicePost[]>): Flag[] {
+function seatFlags(
+  game: Game, d: GameDay, replaced: readonly ReplacedPost[], posts: ReadonlyMap<number, readonly SlicePost[]>, counted?: readonly MisplacedBallot[],
+): Flag[] {
   const flags: Flag[] = [];
   const mine = new Set([...dayTids(d), ...(game.process ? [game.process.tid] : [])]);
   const end = dayEnd(game, d);
@@ -223,7 +230,8 @@ function seatFlags(game: Game, d: GameDay, replaced: readonly ReplacedPost[], po
       ...(d.discussion ? [{ thread: 'discussion' as const, posts: posts.get(d.discussion.tid) ?? [] }] : []),
       ...(game.process ? [{ thread: 'process' as const, posts: posts.get(game.process.tid) ?? [] }] : []),
     ];
-    for (const m of misplacedBallots(game, d, threads, { kind: 'players', players: game.players, otherNames: otherSeatNames(game) })) {
+    const misplaced = counted ?? misplacedBallots(game, d, threads, { kind: 'players', players: game.players, otherNames: otherSeatNames(game) });
+    for (const m of misplaced) {
       const post = threads.flatMap((t) => t.posts).find((p) => p.pid === m.pid)!;
       flags.push(postFlag(post, post.text, { kind: 'misplaced-ballot', thread: m.thread, tid: m.tid, target: m.target }));
     }

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { closingDay } from '../../src/close/closing-day.js';
+import { closingDay, threadsThroughDay } from '../../src/close/closing-day.js';
+import { buildDayReport } from '../../src/report/day-report.js';
 import { dayHtml } from '../../src/close/day-page.js';
 import { elevatorFloor } from '../../src/elevator/index.js';
 import { renderElevatorBBCode } from '../../src/render/elevator-bbcode.js';
@@ -142,6 +143,15 @@ describe('ballots in the wrong place', () => {
     expect(withLanguage('en', () => flagDetail(misplaced, report2.timezone))).toMatch(/^ballot posted in the (discussion|process) thread \(thread \d+\), not the vote thread: not counted, the director decides/);
     expect(publicFlagDetail(misplaced, report2.timezone)).toMatch(/^投票发在(讨论帖|进程帖)（帖子 \d+），不在投票帖：不计票，请导演裁定/);
     expect(report2.activity.find((a) => a.player === '汤圆')?.voted).toBe(false);
+  });
+  test('the report takes them off the day\'s count when given it: the same flags as it reads itself', () => {
+    const threads = new Map(threadsThroughDay(game, 2).filter((tid) => world.store.threads[String(tid)]).map((tid) => [tid, posts(tid)]));
+    const flagsOf = (misplaced?: typeof day2.misplaced) =>
+      buildDayReport(game, threads, 2, { accelerated: false, misplaced }).flags.filter((f) => f.kind === 'misplaced-ballot');
+    expect(flagsOf().map((f) => f.pid)).toEqual([PID.d2MisplacedBallot]);
+    expect(flagsOf(day2.misplaced)).toEqual(flagsOf());
+    expect(flagsOf([])).toEqual([]); // (given, they are not read again)
+    expect(report2.flags.filter((f) => f.kind === 'misplaced-ballot')).toEqual(flagsOf()); // closingDay hands the count's over
   });
   test('a day\'s two vote threads are counted as one', () => {
     expect(ballotOf(PID.d2SecondThread)).toMatchObject({ voter: '烧卖', target: '春卷', status: 'counted' });
