@@ -21,7 +21,7 @@ import type { SlicePost } from '../store/slice.js';
 import { foldWidth } from '../text/normalize.js';
 import { toSimplified } from '../text/simplified.js';
 import { accelerationIgnoreText, accelerationText, type AccelerationIgnore } from './reasons.js';
-import { strictlyBefore, timeSpan } from './time.js';
+import { SPAN_END_AFTER_MS, strictlyBefore, timeSpan } from './time.js';
 import type { AccelerationRequest, AccelerationResult } from './types.js';
 
 const WITHDRAW = /(取消|撤销|撤回|收回|不)\s*$/;
@@ -61,6 +61,7 @@ export function accelerationFor(game: Game, day: GameDay, processPosts: readonly
   for (const p of sorted) {
     // Another day's post (or, with --at, one not yet posted) is not this count's business: not even read.
     // (One not strictly before closing, were it a request, would be after the cut-off `until` ≤ closing too.)
+    if (outsideDay(p, day)) continue;
     const span = timeSpan(p);
     if (!mine(p) || strictlyBefore(span, day.closes) !== 'yes') continue;
     const kind = requestKind(p.text, acc.requestWords, acc.delayWords);
@@ -129,6 +130,15 @@ export function accelerationFor(game: Game, day: GameDay, processPosts: readonly
     game.timezone,
   );
   return result;
+}
+
+/**
+ * Whether a post's time alone puts it outside the day, without making its span (the process thread holds
+ * every day's posts, and every day is counted): before `opens` even at its span's latest end (time.ts),
+ * or at or after `closes` (a span never ends before the time).
+ */
+function outsideDay(p: Pick<SlicePost, 'at'>, day: Pick<GameDay, 'opens' | 'closes'>): boolean {
+  return p.at + SPAN_END_AFTER_MS < day.opens || p.at >= day.closes;
 }
 
 /** Which request a process-thread post makes, if any. */

@@ -14,13 +14,16 @@ export interface TimeSpan {
   precision: 'second' | 'minute' | 'relative';
 }
 
+/** How far after a post's time its span may end (a minute-precision stamp covers its whole minute). */
+export const SPAN_END_AFTER_MS = 59_999;
+
 /** The interval a post's time allows. */
 export function timeSpan(p: Pick<SlicePost, 'at' | 'timePrecision' | 'timeEarliest'>): TimeSpan {
   if (p.timeEarliest) {
     const lo = Date.parse(p.timeEarliest);
     if (Number.isFinite(lo) && lo < p.at) return { lo, hi: p.at, precision: 'relative' };
   }
-  if (p.timePrecision === 'minute') return { lo: p.at, hi: p.at + 59_999, precision: 'minute' };
+  if (p.timePrecision === 'minute') return { lo: p.at, hi: p.at + SPAN_END_AFTER_MS, precision: 'minute' };
   return { lo: p.at, hi: p.at, precision: 'second' };
 }
 

@@ -47,6 +47,25 @@ describe('m107: more than half of the alive players, until closing', () => {
   });
 });
 
+describe('the day\'s window read off each post\'s span (every day counts the whole process thread)', () => {
+  const sixth = (local: string, timePrecision: 'second' | 'minute') => [...process_, { ...more('豆浆', local), timePrecision }];
+  const opens = new Date(day2.opens);
+  const local = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+  test('a stamp of the minute before opening may be in the day: read; one a minute earlier is not', () => {
+    expect(accelerationFor(game, day2, sixth(local(opens.getTime() - 30_000), 'minute')).accelerated).toBe(true);
+    expect(accelerationFor(game, day2, sixth(local(opens.getTime() - 60_000), 'minute')).accelerated).toBe(false);
+    expect(accelerationFor(game, day2, sixth(local(opens.getTime() - 1_000), 'second')).accelerated).toBe(false);
+    expect(accelerationFor(game, day2, sixth(local(opens.getTime()), 'second')).accelerated).toBe(true);
+  });
+  test('a stamp of the minute before closing may be after it, one at closing is: neither read; one just before it counts', () => {
+    for (const [ms, precision] of [[day2.closes - 30_000, 'minute'], [day2.closes, 'second'], [day2.closes + 60_000, 'minute']] as const) {
+      const r = accelerationFor(game, day2, sixth(local(ms), precision));
+      expect([r.accelerated, r.audit.some((a) => a.player === '豆浆'), r.ignored.some((i) => i.author === '豆浆')]).toEqual([false, false, false]);
+    }
+    expect(accelerationFor(game, day2, sixth(local(day2.closes - 60_000), 'minute')).accelerated).toBe(true);
+  });
+});
+
 describe('062: at least half, until 3 hours before closing; a delay cancels it', () => {
   const g062 = publicGameWith((y) => y.replace('ruleset: m107', 'ruleset: "062"'));
   const d = findDay(g062, 2);
