@@ -6,8 +6,7 @@
  * drawn at its real size so labels stay 11 px, legend below). Presentation attributes only (no style
  * attributes), so the page's strict CSP needs no 'unsafe-inline'. Pure: a VoteTimeline in, SVG text out.
  */
-import { DateTime } from 'luxon';
-import { forumFormat, type ForumPattern } from '../votes/time.js';
+import { forumFormat, forumHour, forumHourStart, type ForumPattern } from '../votes/time.js';
 import { escapeHtml } from './html-escape.js';
 import type { VoteTimeline } from './vote-timeline.js';
 
@@ -64,16 +63,16 @@ export function renderTimelineSvg(tl: VoteTimeline, opts: TimelineChartOptions):
   // x ticks on whole hours of the forum's zone, at most maxTicks of them
   const hour = 3_600_000;
   const step = [1, 2, 3, 4, 6, 12, 24, 48].map((h) => h * hour).find((s) => (x1 - x0) / s <= maxTicks) ?? 96 * hour;
-  let tick = DateTime.fromMillis(x0, { zone: opts.timezone }).startOf('hour').toMillis();
+  let tick = forumHourStart(x0, opts.timezone);
   if (tick < x0) tick += hour;
   for (; tick <= x1; tick += hour) {
-    const local = DateTime.fromMillis(tick, { zone: opts.timezone });
-    if ((local.hour * hour) % step !== 0 && step < 24 * hour) continue;
-    if (step >= 24 * hour && local.hour !== 0) continue;
+    const localHour = forumHour(tick, opts.timezone);
+    if ((localHour * hour) % step !== 0 && step < 24 * hour) continue;
+    if (step >= 24 * hour && localHour !== 0) continue;
     parts.push(
       `<line x1="${f1(x(tick))}" x2="${f1(x(tick))}" y1="${m.top + ph}" y2="${m.top + ph + 4}" stroke="#888"/>`,
       // a label at the right edge ends there instead of being cut off
-      `<text x="${f1(x(tick))}" y="${m.top + ph + 18}" text-anchor="${x(tick) > W - 18 ? 'end' : 'middle'}" font-size="11" fill="#555">${escapeHtml(fmt(tick, local.hour === 0 ? 'MM-dd' : 'HH:mm'))}</text>`,
+      `<text x="${f1(x(tick))}" y="${m.top + ph + 18}" text-anchor="${x(tick) > W - 18 ? 'end' : 'middle'}" font-size="11" fill="#555">${escapeHtml(fmt(tick, localHour === 0 ? 'MM-dd' : 'HH:mm'))}</text>`,
     );
   }
   // closing line

@@ -122,6 +122,43 @@ export function forumFormat(ms: number, zone: string, pattern: ForumPattern): st
   return pattern.replace(/yyyy|MM|dd|HH|mm|ss/g, (token) => parts[token]);
 }
 
+/** The kept offset of `zone` at `ms` in whole minutes (luxon's arithmetic is then exact), else undefined. */
+function keptMinuteOffset(zone: string, ms: number): number | undefined {
+  const offset = keptOffset(zone, ms);
+  return offset !== undefined && offset % 60_000 === 0 ? offset : undefined;
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * The forum clock's hour at `ms` (0–23), as luxon's `DateTime.fromMillis(ms, { zone }).hour` gives it: from
+ * the kept offsets when kept (a report's chart writes one per hour tick: no luxon, no Intl), else luxon's.
+ */
+export function forumHour(ms: number, zone: string): number {
+  const offset = keptMinuteOffset(zone, ms);
+  return offset === undefined ? DateTime.fromMillis(ms, { zone }).hour : new Date(ms + offset).getUTCHours();
+}
+
+/**
+ * The instant the forum clock's hour at `ms` began, as luxon's `DateTime.fromMillis(ms, { zone })
+ * .startOf('hour').toMillis()` gives it — its offset guess and correction across a change (fixOffset)
+ * done on the kept offsets when they hold every instant it asks about, else luxon's own.
+ */
+export function forumHourStart(ms: number, zone: string): number {
+  const o = keptMinuteOffset(zone, ms);
+  if (o !== undefined) {
+    const local = ms + o;
+    const localStart = local - (((local % HOUR) + HOUR) % HOUR);
+    const guess = localStart - o;
+    const o2 = keptMinuteOffset(zone, guess);
+    if (o2 === o) return guess;
+    const corrected = o2 === undefined ? NaN : guess - (o2 - o);
+    const o3 = keptMinuteOffset(zone, corrected);
+    if (o2 !== undefined && o3 !== undefined) return o3 === o2 ? corrected : localStart - Math.min(o2, o3); // (in a skipped hour)
+  }
+  return DateTime.fromMillis(ms, { zone }).startOf('hour').toMillis();
+}
+
 /** Zones luxon holds as a fixed offset ("UTC"): it writes their zero offset as "Z". */
 const fixedZones = new Map<string, boolean>();
 const isFixedZone = (zone: string): boolean => {

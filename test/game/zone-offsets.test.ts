@@ -6,10 +6,11 @@
  * mean time; outside the kept span it is Intl's own again, and a kept table that is not well-formed is
  * not kept.
  */
+import { DateTime } from 'luxon';
 import { afterEach, describe, expect, test } from 'vitest';
 import { forgetZoneOffsets, gameSpan, keepZoneOffsets, keptOffset, type ZoneOffsets } from '../../src/game/zone-offsets.js';
 import { zoneOffsets } from '../../src/game/zone-table.js';
-import { forumClock, forumFormat, forumIso, forumTime } from '../../src/votes/time.js';
+import { forumClock, forumFormat, forumHour, forumHourStart, forumIso, forumTime } from '../../src/votes/time.js';
 
 afterEach(forgetZoneOffsets);
 
@@ -62,6 +63,24 @@ describe('kept zone offsets', () => {
     expect(instants.every((t) => keptOffset(zone, t) !== undefined)).toBe(true);
     const kept = instants.map((ms) => JSON.stringify([forumClock(ms, zone), forumTime(ms, zone), forumFormat(ms, zone, 'yyyy-MM-dd HH:mm:ss'), forumIso(ms, zone)]));
     expect(kept).toEqual(expected);
+  });
+
+  test.each(SPANS)("%s %s – %s: the hour and the hour's start luxon gives, at every instant tried (a chart's hour ticks)", (zone, from, to) => {
+    const z = zoneOffsets(zone, Date.parse(`${from}T00:00:00Z`), Date.parse(`${to}T00:00:00Z`))!;
+    // around each change every 5 minutes (the hour after a skipped or repeated one), and the hours themselves
+    const instants = instantsOver(z).filter((t) => Number.isInteger(t));
+    for (const s of z.starts) for (let t = s - 3 * 3_600_000; t <= s + 3 * 3_600_000; t += 300_000) if (t >= z.starts[0] && t <= z.to) instants.push(t);
+    const luxon = instants.map((ms) => [DateTime.fromMillis(ms, { zone }).hour, DateTime.fromMillis(ms, { zone }).startOf('hour').toMillis()]);
+    expect(keepZoneOffsets(z)).toBe(true);
+    expect(instants.map((ms) => [forumHour(ms, zone), forumHourStart(ms, zone)])).toEqual(luxon);
+  });
+
+  test("the hour is the kept table's where it holds whole minutes (no luxon), luxon's where not", () => {
+    const from = Date.UTC(2026, 11, 1);
+    keepZoneOffsets({ zone: 'Asia/Shanghai', fixed: false, to: from + 86_400_000, starts: [from], offsets: [9 * 3_600_000] }); // (not Shanghai's)
+    expect([forumHour(from, 'Asia/Shanghai'), forumHourStart(from + 1_800_000, 'Asia/Shanghai')]).toEqual([9, from]);
+    keepZoneOffsets({ zone: 'Asia/Shanghai', fixed: false, to: from + 86_400_000, starts: [from], offsets: [9 * 3_600_000 + 1000] });
+    expect([forumHour(from, 'Asia/Shanghai'), forumHourStart(from + 1_800_000, 'Asia/Shanghai')]).toEqual([8, from]);
   });
 
   test('the changes are found to the second (New York 2026, China 1986–88)', () => {
