@@ -1,7 +1,7 @@
 /**
  * The forum zone's offsets read from Intl (src/game/zone-table.ts) and kept with the checked game
  * (src/game/zone-offsets.ts) give forumClock exactly Intl's answer — and so forumTime, forumFormat and
- * forumIso exactly what they wrote from Intl — in zones with daylight saving, historical changes (China's summer time 1986–91, Britain's all-year
+ * forumIso exactly what they wrote from Intl, forumHour and forumHourStart what luxon gives (a chart's hour ticks) — in zones with daylight saving, historical changes (China's summer time 1986–91, Britain's all-year
  * summer time 1968–71, Moscow 2011/2014, Samoa's skipped day), half- and quarter-hour offsets and local
  * mean time; outside the kept span it is Intl's own again, and a kept table that is not well-formed is
  * not kept.
