@@ -4,16 +4,54 @@
  * that write HTML load the HTML renderers, and one that loads no analysis, so that a report read from its
  * kept result (src/derived/kept-closing.ts) draws the page without them.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Game } from '../game/types.js';
 import { htmlDayInput, reportTitle } from '../render/html-day.js';
-import { renderHtmlReport } from '../render/html-report.js';
+import { htmlReportLines, renderHtmlReport, type HtmlReportInput } from '../render/html-report.js';
 import type { ClosingDay } from './closing-day.js';
 import type { DayPage } from './day-page.js';
 
 /** The page of the day from the day, its page facts and the links to the cards' evidence; `now`: when it was made. */
 export function dayHtmlOf(day: ClosingDay, page: DayPage, postUrl: (pid: number) => string | null, now = Date.now()): string {
-  return renderHtmlReport(htmlDayInput(day.report, day.tally, { title: page.title, now, postUrl, source: page.source }));
+  return renderHtmlReport(dayInput(day, page, postUrl, now));
+}
+
+/** dayHtmlOf's page written to `file` as it is drawn, a few rows at a time (htmlReportLines): never held whole. */
+export function writeDayHtml(file: string, day: ClosingDay, page: DayPage, postUrl: (pid: number) => string | null, now = Date.now()): void {
+  const input = dayInput(day, page, postUrl, now); // (what can refuse, before the file is opened)
+  const fd = fs.openSync(file, 'w');
+  try {
+    writeLines(fd, input);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function dayInput(day: ClosingDay, page: DayPage, postUrl: (pid: number) => string | null, now: number): HtmlReportInput {
+  return htmlDayInput(day.report, day.tally, { title: page.title, now, postUrl, source: page.source });
+}
+
+/** Characters gathered into one write: a few dozen rows, which then die young. */
+const WRITE_CHARS = 32 * 1024;
+
+/** The page's lines joined by "\n" (renderHtmlReport's text) written to `fd` a batch at a time. */
+function writeLines(fd: number, input: HtmlReportInput): void {
+  let batch: string[] = [];
+  let chars = 0;
+  let first = true;
+  for (const line of htmlReportLines(input)) {
+    if (!first) batch.push('\n');
+    first = false;
+    batch.push(line);
+    chars += line.length;
+    if (chars >= WRITE_CHARS) {
+      fs.writeFileSync(fd, batch.join(''));
+      batch = [];
+      chars = 0;
+    }
+  }
+  if (batch.length) fs.writeFileSync(fd, batch.join(''));
 }
 
 /** Where `--html` writes by default: beside the game file, `<game>-day<N>.html`. */

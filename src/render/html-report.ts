@@ -119,27 +119,23 @@ export function reportCsp(style = STYLE): string {
 
 /** The report page as HTML text. */
 export function renderHtmlReport(input: HtmlReportInput): string {
+  return [...htmlReportLines(input)].join('\n');
+}
+
+/**
+ * The report page's lines, joined by "\n" (renderHtmlReport; the last one empty), each made when it is
+ * asked for: a long day's page (1.6 MB at 50k posts, thousands of flag rows) written as it is drawn
+ * (writeHtmlReport) is never held whole, and its rows die young instead of being promoted and copied by
+ * every young-generation collection until the page is joined.
+ */
+export function* htmlReportLines(input: HtmlReportInput): Generator<string> {
   const patterns = new Map<ForumPattern, (t: number) => string>();
   const fmt = (t: number, f: ForumPattern = 'yyyy-MM-dd HH:mm'): string => {
     let write = patterns.get(f);
     if (!write) patterns.set(f, (write = writtenOnce((ms) => forumFormat(ms, input.timezone, f))));
     return write(t);
   };
-  const body: string[] = [];
-  body.push(
-    `<h1>${escapeHtml(input.title)} · 第${input.day}日</h1>`,
-    `<p class="meta">${escapeHtml(fmt(input.opens))} – ${escapeHtml(fmt(input.closes))}（${escapeHtml(input.timezone)}）</p>`,
-  );
-  const missing = withLanguage('zh', () => incompleteLines(input.incomplete ?? []));
-  if (missing.length) {
-    body.push(`<section id="incomplete" class="warn"><p><b>${escapeHtml(withLanguage('zh', incompleteHead))}</b></p><ul>${missing.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul></section>`);
-  }
-  body.push(...tallySection(input, fmt));
-  body.push(...activitySection(input.activity, input.notes ?? []));
-  body.push(...flagsSection(input.flags, fmt));
-  if (input.cards) body.push(...cardsSection(input.cards));
-  body.push(footer(input, fmt));
-  return [
+  yield* [
     '<!DOCTYPE html>',
     '<html lang="zh-CN">',
     '<head>',
@@ -151,11 +147,18 @@ export function renderHtmlReport(input: HtmlReportInput): string {
     `<style>${STYLE}</style>`,
     '</head>',
     '<body>',
-    ...body,
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+    `<h1>${escapeHtml(input.title)} · 第${input.day}日</h1>`,
+    `<p class="meta">${escapeHtml(fmt(input.opens))} – ${escapeHtml(fmt(input.closes))}（${escapeHtml(input.timezone)}）</p>`,
+  ];
+  const missing = withLanguage('zh', () => incompleteLines(input.incomplete ?? []));
+  if (missing.length) {
+    yield `<section id="incomplete" class="warn"><p><b>${escapeHtml(withLanguage('zh', incompleteHead))}</b></p><ul>${missing.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul></section>`;
+  }
+  yield* tallySection(input, fmt);
+  yield* activitySection(input.activity, input.notes ?? []);
+  yield* flagsSection(input.flags, fmt);
+  if (input.cards) yield* cardsSection(input.cards);
+  yield* [footer(input, fmt), '</body>', '</html>', ''];
 }
 
 /** bansha's version, when the data was crawled and made into this page, and whether the crawl was complete. */
@@ -174,70 +177,63 @@ function td(label: string, html: string, cls = ''): string {
   return `<td${cls ? ` class="${cls}"` : ''} data-label="${escapeHtml(label)}">${html}</td>`;
 }
 
-function tallySection(input: HtmlReportInput, fmt: (t: number, f?: ForumPattern) => string): string[] {
+function* tallySection(input: HtmlReportInput, fmt: (t: number, f?: ForumPattern) => string): Generator<string> {
   const t = input.tally;
-  const out = ['<section id="tally">', '<h2>票型</h2>'];
+  yield* ['<section id="tally">', '<h2>票型</h2>'];
   if (!t) {
-    out.push('<p class="empty">没有计票结果。</p>', '</section>');
-    return out;
+    yield* ['<p class="empty">没有计票结果。</p>', '</section>'];
+    return;
   }
   if (t.kind === 'none') {
-    out.push(`<p class="empty">${escapeHtml(t.reason ?? '本日没有公开投票。')}</p>`, '</section>');
-    return out;
+    yield* [`<p class="empty">${escapeHtml(t.reason ?? '本日没有公开投票。')}</p>`, '</section>'];
+    return;
   }
   const what = t.kind === 'election' ? '当选警长' : t.kind === 'rule' ? '当日对战规则' : '出局';
   const outcome = t.result.name ? `${what}：${t.result.name}` : `无人${t.kind === 'elimination' ? '出局' : '当选'}`;
-  out.push(
-    `<p class="outcome">${escapeHtml(outcome)}${t.result.tie.length ? `（平票：${escapeHtml(t.result.tie.join('、'))}）` : ''} — ${escapeHtml(t.result.rule)}</p>`,
-    ...(t.result.note ? [`<p class="director">导演备注：${escapeHtml(t.result.note)}</p>`] : []),
-    `<p class="meta">${t.running ? `进行中的计票，截至 ${escapeHtml(fmt(t.countedAt))}` : `关门 ${escapeHtml(fmt(t.closes))}`}` +
-      `${t.sheriff ? ` · 警长 ${escapeHtml(t.sheriff)}（${escapeHtml(t.sheriffSource)}，${t.sheriffWeight} 票）` : ''}` +
-      `${t.accelerated ? ' · 已加速' : ''}</p>`,
-  );
-  out.push('<table class="totals"><thead><tr><th>候选</th><th>票数</th><th>投票者</th></tr></thead><tbody>');
+  yield `<p class="outcome">${escapeHtml(outcome)}${t.result.tie.length ? `（平票：${escapeHtml(t.result.tie.join('、'))}）` : ''} — ${escapeHtml(t.result.rule)}</p>`;
+  if (t.result.note) yield `<p class="director">导演备注：${escapeHtml(t.result.note)}</p>`;
+  yield `<p class="meta">${t.running ? `进行中的计票，截至 ${escapeHtml(fmt(t.countedAt))}` : `关门 ${escapeHtml(fmt(t.closes))}`}` +
+    `${t.sheriff ? ` · 警长 ${escapeHtml(t.sheriff)}（${escapeHtml(t.sheriffSource)}，${t.sheriffWeight} 票）` : ''}` +
+    `${t.accelerated ? ' · 已加速' : ''}</p>`;
+  yield '<table class="totals"><thead><tr><th>候选</th><th>票数</th><th>投票者</th></tr></thead><tbody>';
   for (const line of t.totals) {
-    out.push(`<tr>${td('候选', escapeHtml(line.name))}${td('票数', String(line.votes), 'num')}${td('投票者', escapeHtml(line.voters.join('、')))}</tr>`);
+    yield `<tr>${td('候选', escapeHtml(line.name))}${td('票数', String(line.votes), 'num')}${td('投票者', escapeHtml(line.voters.join('、')))}</tr>`;
   }
-  if (t.abstentions.length) out.push(`<tr>${td('候选', '弃权')}${td('票数', '—', 'num')}${td('投票者', escapeHtml(t.abstentions.join('、')))}</tr>`);
-  out.push('</tbody></table>');
+  if (t.abstentions.length) yield `<tr>${td('候选', '弃权')}${td('票数', '—', 'num')}${td('投票者', escapeHtml(t.abstentions.join('、')))}</tr>`;
+  yield '</tbody></table>';
   const none = t.players.filter((p) => p.state === 'none').map((p) => p.player);
-  if (none.length) out.push(`<p>未投票：${escapeHtml(none.join('、'))}</p>`);
+  if (none.length) yield `<p>未投票：${escapeHtml(none.join('、'))}</p>`;
 
-  out.push('<h2>票型变化</h2>');
+  yield '<h2>票型变化</h2>';
   const tl = voteTimeline(t);
   const chart = { from: input.opens, to: input.closes, timezone: input.timezone };
-  out.push(tl.events.length ? `${renderTimelineSvg(tl, chart)}\n${renderTimelineSvg(tl, { ...chart, layout: 'narrow' })}` : '<p class="empty">没有计入的票。</p>');
+  yield tl.events.length ? `${renderTimelineSvg(tl, chart)}\n${renderTimelineSvg(tl, { ...chart, layout: 'narrow' })}` : '<p class="empty">没有计入的票。</p>';
 
-  out.push('<h2>每一票</h2>', '<table class="ballots"><thead><tr><th>时间</th><th>楼层</th><th>投票者</th><th>对象</th><th>状态</th><th>说明</th></tr></thead><tbody>');
-  for (const b of t.ballots) out.push(ballotRow(b, fmt));
-  out.push('</tbody></table>');
+  yield* ['<h2>每一票</h2>', '<table class="ballots"><thead><tr><th>时间</th><th>楼层</th><th>投票者</th><th>对象</th><th>状态</th><th>说明</th></tr></thead><tbody>'];
+  for (const b of t.ballots) yield ballotRow(b, fmt);
+  yield '</tbody></table>';
   if (t.acceleration) {
-    out.push('<h2>进程加速</h2>', `<p>${escapeHtml(t.acceleration.explanation)}</p>`);
+    yield* ['<h2>进程加速</h2>', `<p>${escapeHtml(t.acceleration.explanation)}</p>`];
     if (t.acceleration.audit.length) {
-      out.push('<table class="acceleration"><thead><tr><th>时间</th><th>楼层</th><th>玩家</th><th>计入</th><th>说明</th></tr></thead><tbody>');
+      yield '<table class="acceleration"><thead><tr><th>时间</th><th>楼层</th><th>玩家</th><th>计入</th><th>说明</th></tr></thead><tbody>';
       for (const r of t.acceleration.audit) {
         const status = r.counted ? 'counted' : 'rejected';
-        out.push(
-          `<tr class="${status}">${td('时间', escapeHtml(fmt(r.at, 'MM-dd HH:mm:ss')), 'nw')}${td('楼层', link(r.url, r.floor === null ? '#' : `${r.floor}#`), 'nw')}` +
-            `${td('玩家', escapeHtml(r.player), 'nw')}${td('计入', r.counted ? '计入' : '不计', `nw ${status}`)}${r.reason ? td('说明', escapeHtml(r.reason)) : '<td></td>'}</tr>`,
-        );
+        yield `<tr class="${status}">${td('时间', escapeHtml(fmt(r.at, 'MM-dd HH:mm:ss')), 'nw')}${td('楼层', link(r.url, r.floor === null ? '#' : `${r.floor}#`), 'nw')}` +
+          `${td('玩家', escapeHtml(r.player), 'nw')}${td('计入', r.counted ? '计入' : '不计', `nw ${status}`)}${r.reason ? td('说明', escapeHtml(r.reason)) : '<td></td>'}</tr>`;
       }
-      out.push('</tbody></table>');
+      yield '</tbody></table>';
     }
   }
   if (t.misplaced?.length) {
-    out.push('<h2>投票发错帖（不计票）</h2>', '<table class="misplaced"><thead><tr><th>时间</th><th>帖子</th><th>玩家</th><th>对象</th></tr></thead><tbody>');
+    yield* ['<h2>投票发错帖（不计票）</h2>', '<table class="misplaced"><thead><tr><th>时间</th><th>帖子</th><th>玩家</th><th>对象</th></tr></thead><tbody>'];
     for (const m of t.misplaced) {
-      out.push(
-        `<tr>${td('时间', escapeHtml(fmt(m.at, 'MM-dd HH:mm:ss')), 'nw')}${td('帖子', link(m.url, `${m.thread === 'discussion' ? '讨论帖' : '进程帖'} ${m.floor ?? ''}#`), 'nw')}` +
-          `${td('玩家', escapeHtml(m.player), 'nw')}${td('对象', escapeHtml(m.target ?? '—'))}</tr>`,
-      );
+      yield `<tr>${td('时间', escapeHtml(fmt(m.at, 'MM-dd HH:mm:ss')), 'nw')}${td('帖子', link(m.url, `${m.thread === 'discussion' ? '讨论帖' : '进程帖'} ${m.floor ?? ''}#`), 'nw')}` +
+        `${td('玩家', escapeHtml(m.player), 'nw')}${td('对象', escapeHtml(m.target ?? '—'))}</tr>`;
     }
-    out.push('</tbody></table>');
+    yield '</tbody></table>';
   }
-  if (t.notes.length) out.push('<ul class="notes">', ...t.notes.map((n) => `<li class="note">${escapeHtml(n)}</li>`), '</ul>');
-  out.push('</section>');
-  return out;
+  if (t.notes.length) yield* ['<ul class="notes">', ...t.notes.map((n) => `<li class="note">${escapeHtml(n)}</li>`), '</ul>'];
+  yield '</section>';
 }
 
 const STATUS: Record<BallotRecord['status'], string> = { counted: '计入', rejected: '无效', superseded: '已改' };
@@ -253,53 +249,46 @@ function ballotRow(b: BallotRecord, fmt: (t: number, f?: ForumPattern) => string
   );
 }
 
-function activitySection(a: HtmlActivityTable | null, notes: string[]): string[] {
-  const out = ['<section id="activity">', '<h2>活跃度</h2>'];
-  if (notes.length) out.push('<ul class="notes">', ...notes.map((n) => `<li class="note">${escapeHtml(n)}</li>`), '</ul>');
+function* activitySection(a: HtmlActivityTable | null, notes: string[]): Generator<string> {
+  yield* ['<section id="activity">', '<h2>活跃度</h2>'];
+  if (notes.length) yield* ['<ul class="notes">', ...notes.map((n) => `<li class="note">${escapeHtml(n)}</li>`), '</ul>'];
   if (!a || a.rows.length === 0) {
-    out.push('<p class="empty">没有活跃度数据。</p>', '</section>');
-    return out;
+    yield* ['<p class="empty">没有活跃度数据。</p>', '</section>'];
+    return;
   }
-  out.push('<p class="meta">每日发言数（计数帖内，开门至关门）</p>');
-  out.push(`<div class="scroll"><table class="activity"><thead><tr><th>玩家</th>${a.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>`);
+  yield '<p class="meta">每日发言数（计数帖内，开门至关门）</p>';
+  yield `<div class="scroll"><table class="activity"><thead><tr><th>玩家</th>${a.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>`;
   for (const r of a.rows) {
     const cells = r.cells.map((c, i) => (typeof c === 'number' ? td(a.columns[i], String(c), 'num') : td(a.columns[i], escapeHtml(c)))).join('');
-    out.push(`<tr${r.warn ? ' class="warn"' : ''}>${td('玩家', escapeHtml(r.player))}${cells}</tr>`);
+    yield `<tr${r.warn ? ' class="warn"' : ''}>${td('玩家', escapeHtml(r.player))}${cells}</tr>`;
   }
-  out.push('</tbody></table></div>', '</section>');
-  return out;
+  yield* ['</tbody></table></div>', '</section>'];
 }
 
-function flagsSection(flags: HtmlFlag[], fmt: (t: number, f?: ForumPattern) => string): string[] {
-  const out = ['<section id="flags">', '<h2>需要导演确认</h2>'];
+function* flagsSection(flags: HtmlFlag[], fmt: (t: number, f?: ForumPattern) => string): Generator<string> {
+  yield* ['<section id="flags">', '<h2>需要导演确认</h2>'];
   if (flags.length === 0) {
-    out.push('<p class="empty">没有标记。</p>', '</section>');
-    return out;
+    yield* ['<p class="empty">没有标记。</p>', '</section>'];
+    return;
   }
-  out.push('<table class="flags"><thead><tr><th>时间</th><th>玩家</th><th>类别</th><th>内容</th><th>帖子</th></tr></thead><tbody>');
+  yield '<table class="flags"><thead><tr><th>时间</th><th>玩家</th><th>类别</th><th>内容</th><th>帖子</th></tr></thead><tbody>';
   for (const f of flags) {
-    out.push(
-      `<tr>${td('时间', f.at === null ? '—' : escapeHtml(fmt(f.at, 'MM-dd HH:mm')), 'nw')}${td('玩家', escapeHtml(f.player), 'nw')}${td('类别', escapeHtml(f.kind), 'nw')}` +
-        `${td('内容', escapeHtml(f.detail))}${f.url ? td('帖子', link(f.url, '查看'), 'nw') : '<td></td>'}</tr>`,
-    );
+    yield `<tr>${td('时间', f.at === null ? '—' : escapeHtml(fmt(f.at, 'MM-dd HH:mm')), 'nw')}${td('玩家', escapeHtml(f.player), 'nw')}${td('类别', escapeHtml(f.kind), 'nw')}` +
+      `${td('内容', escapeHtml(f.detail))}${f.url ? td('帖子', link(f.url, '查看'), 'nw') : '<td></td>'}</tr>`;
   }
-  out.push('</tbody></table>', '</section>');
-  return out;
+  yield* ['</tbody></table>', '</section>'];
 }
 
-function cardsSection(cards: HtmlCard[]): string[] {
-  const out = ['<section id="cards">', '<h2>提议的判罚</h2>'];
+function* cardsSection(cards: HtmlCard[]): Generator<string> {
+  yield* ['<section id="cards">', '<h2>提议的判罚</h2>'];
   if (cards.length === 0) {
-    out.push('<p class="empty">没有提议。</p>', '</section>');
-    return out;
+    yield* ['<p class="empty">没有提议。</p>', '</section>'];
+    return;
   }
-  out.push('<table class="cards"><thead><tr><th>编号</th><th>玩家</th><th>牌</th><th>状态</th><th>理由</th><th>证据</th></tr></thead><tbody>');
+  yield '<table class="cards"><thead><tr><th>编号</th><th>玩家</th><th>牌</th><th>状态</th><th>理由</th><th>证据</th></tr></thead><tbody>';
   for (const c of cards) {
-    out.push(
-      `<tr>${td('编号', escapeHtml(c.id ?? '—'), 'nw')}${td('玩家', escapeHtml(c.player), 'nw')}${td('牌', escapeHtml(c.color), 'nw')}` +
-        `${td('状态', escapeHtml(c.status), 'nw')}${td('理由', `${escapeHtml(c.reason)}${c.directorNote ? `<div class="director">导演备注：${escapeHtml(c.directorNote)}</div>` : ''}`)}${c.evidence.length ? td('证据', c.evidence.map((e) => link(e.url, e.label)).join(' ')) : '<td></td>'}</tr>`,
-    );
+    yield `<tr>${td('编号', escapeHtml(c.id ?? '—'), 'nw')}${td('玩家', escapeHtml(c.player), 'nw')}${td('牌', escapeHtml(c.color), 'nw')}` +
+      `${td('状态', escapeHtml(c.status), 'nw')}${td('理由', `${escapeHtml(c.reason)}${c.directorNote ? `<div class="director">导演备注：${escapeHtml(c.directorNote)}</div>` : ''}`)}${c.evidence.length ? td('证据', c.evidence.map((e) => link(e.url, e.label)).join(' ')) : '<td></td>'}</tr>`;
   }
-  out.push('</tbody></table>', '</section>');
-  return out;
+  yield* ['</tbody></table>', '</section>'];
 }

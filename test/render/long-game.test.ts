@@ -4,10 +4,14 @@
  * The activity table is one row per player whatever the number of days — wrapped into blocks that fit
  * an 80-column terminal, a scrolling table in HTML — and the BBCode notice is one line per player.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { synthGame, gamePage } from '../../src/bench/synth-game.js';
-import { closingDay } from '../../src/close/closing-day.js';
-import { dayHtml } from '../../src/close/day-page.js';
+import { closingDay, storedPostLinks } from '../../src/close/closing-day.js';
+import { dayHtmlOf, writeDayHtml } from '../../src/close/day-html.js';
+import { dayHtml, dayPage } from '../../src/close/day-page.js';
 import { parseGame } from '../../src/game/game-file.js';
 import { renderDayReportBBCode } from '../../src/render/report-bbcode.js';
 import { renderDayReportTerminal } from '../../src/render/report-terminal.js';
@@ -55,6 +59,17 @@ describe('a 10-day, 20-player game', () => {
     expect(table).not.toBeNull();
     expect([...table![1].matchAll(/<th>第\d+日<\/th>/g)]).toHaveLength(10);
     expect([...table![2].matchAll(/<tr/g)]).toHaveLength(20);
+  });
+  test('HTML written as it is drawn (a batch of rows at a time) is the page as one text, byte for byte', () => {
+    const page = dayPage(game, store, 10);
+    const links = storedPostLinks(game, store);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-long-')), 'day10.html');
+    fs.writeFileSync(file, 'an older, longer page '.repeat(100_000));
+    writeDayHtml(file, closing, page, links, 0);
+    const html = dayHtmlOf(closing, page, links, 0);
+    expect(html.length).toBeGreaterThan(4 * 32 * 1024); // (several batches)
+    expect(fs.readFileSync(file, 'utf8')).toBe(html);
+    expect(html).toBe(dayHtml(game, store, closing, 0));
   });
   test('BBCode: the notice is one line per player, not per day', () => {
     const notice = renderDayReportBBCode(closing.report);

@@ -62,7 +62,7 @@ export function register(program: Command): void {
         const html = await import('../../close/day-html.js');
         const out = path.resolve(o.out ?? html.defaultHtmlPath(game, o.day));
         fs.mkdirSync(path.dirname(out), { recursive: true });
-        fs.writeFileSync(out, html.dayHtmlOf(closing, page, links));
+        html.writeDayHtml(out, closing, page, links);
         process.stdout.write(`${out}\n`);
         return;
       }
