@@ -127,11 +127,21 @@ export function seatPosts<P extends SeatablePost = SlicePost>(game: Game, posts:
     }
     const s = seatIn(ix, p);
     if (s.kind === 'replaced') result.replaced.push({ post: p, seat: s.seat, by: s.by, since: s.since });
-    else result.posts.push(s.kind === 'seat' && s.seat !== p.author ? { ...p, author: s.seat } : p);
+    else result.posts.push(s.kind === 'seat' && s.seat !== p.author ? reseated(p, s.seat) : p);
   }
   seated.set(posts, { seats: game.seats, result });
   seated.set(result.posts, { seats: game.seats, result });
   return result;
+}
+
+/**
+ * The post with another author, on the same prototype: a look-back post's link is read off its class
+ * (src/store/thread-digest.ts), which a spread would leave behind. A plain post is spread (an object
+ * literal: V8 keeps its fields in the object).
+ */
+function reseated<P extends SeatablePost>(p: P, author: string): P {
+  const proto = Object.getPrototypeOf(p) as object;
+  return proto === Object.prototype ? { ...p, author } : Object.assign(Object.create(proto) as P, p, { author });
 }
 
 /** The exit time of a player, or null while they are in. */

@@ -101,13 +101,36 @@ function load(tid: number, forum: string, s: SavedDigest): ThreadDigest {
     for (let i = 0; i < row.length; i += 4) list.push(Object.freeze({ avatar: v(row[i]), signature: v(row[i + 1]), firstSeen: v(row[i + 2])!, lastSeen: v(row[i + 3])! }));
     return Object.freeze(list);
   });
-  const stem = postUrlStem(forum, tid);
+  const Post = lookBackPost(postUrlStem(forum, tid));
   const posts: DigestPost[] = new Array(s.pid.length);
   for (let i = 0; i < posts.length; i++) {
-    const pid = s.pid[i];
-    posts[i] = { pid, tid, floor: s.floor[i], at: s.at[i], url: stem + pid, author: s.authors[s.author[i]], authorId: s.authorId[i], deleted: s.deleted[i] === 1, sightings: shared[s.seen[i]] };
+    posts[i] = new Post(s.pid[i], tid, s.floor[i], s.at[i], s.authors[s.author[i]], s.authorId[i], s.deleted[i] === 1, shared[s.seen[i]]);
   }
   return { tid, title: s.title, posts };
+}
+
+/**
+ * The posts of one thread's digest read back: each post's link (postUrl's text) is made when read — a
+ * report links a few hundred of them — from the thread's stem its class holds, not kept by every post
+ * (its string and slot: ~64 bytes a post, 11 MB of the look-back's 176,000 posts at 200,000).
+ */
+function lookBackPost(stem: string) {
+  return class LookBackPost implements DigestPost {
+    constructor(
+      readonly pid: number,
+      readonly tid: number,
+      readonly floor: number | null,
+      readonly at: number,
+      readonly author: string,
+      readonly authorId: number | null,
+      readonly deleted: boolean,
+      readonly sightings: readonly Sighting[],
+    ) {}
+
+    get url(): string {
+      return stem + this.pid;
+    }
+  };
 }
 
 const digestKey = (tid: number, log: string): string => derivedKey({ digest: tid, log, layout: LAYOUT });

@@ -14,7 +14,10 @@ import { dayHtml } from '../../src/close/day-page.js';
 import { elevatorFloor } from '../../src/elevator/index.js';
 import { renderElevatorBBCode } from '../../src/render/elevator-bbcode.js';
 import { parseForumTime } from '../../src/game/forum-time.js';
-import { otherSeatNames, seatOfPost, unknownUids, withKnownUids } from '../../src/game/roster.js';
+import { otherSeatNames, seatOfPost, seatPosts, unknownUids, withKnownUids } from '../../src/game/roster.js';
+import { postUrl } from '../../src/store/slice.js';
+import { openStore } from '../../src/store/store-file.js';
+import { threadDigests } from '../../src/store/thread-digest.js';
 import { readProxy } from '../../src/votes/ballot.js';
 import { renderTallyBBCode } from '../../src/render/tally-bbcode.js';
 import { tallyJson } from '../../src/render/tally-json.js';
@@ -203,5 +206,22 @@ describe('acceleration you can audit', () => {
     const j = JSON.parse(run.stdout);
     expect(j.acceleration.requests.map((r: { pid: number }) => r.pid)).toEqual([PID.accelTraditional, PID.accelVariant, PID.accelFirst]);
     expect(j.acceleration.asOf).toBe('2026-11-22T13:30:00+08:00');
+  });
+});
+
+describe('the look-back (earlier threads read through their digests) follows the seat', () => {
+  test("a renamed account's post read back from its digest is the seat's and keeps its link", async () => {
+    const file = writeSeatsWorld(world, fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-seats-')));
+    const storePath = path.join(path.dirname(file), 'game.store.json');
+    const migrated = await openStore(storePath); // the one-time migration to thread logs, which digests are keyed on
+    await migrated.write();
+    await migrated.close();
+    const digest = (await threadDigests(storePath, FORUM, [4])).get(4)!;
+    const renamed = digest.posts.find((p) => p.pid === PID.d2RenamedTalk)!;
+    expect(renamed.author).toBe('小笼包');
+    const seated = seatPosts(game, digest.posts).posts.find((p) => p.pid === PID.d2RenamedTalk)!;
+    expect(seated).not.toBe(renamed);
+    expect(seated).toMatchObject({ author: '包子', authorId: UID['包子'], at: renamed.at, sightings: renamed.sightings });
+    expect(seated.url).toBe(postUrl(FORUM, 4, PID.d2RenamedTalk));
   });
 });
