@@ -22,6 +22,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import type { Post } from '../discuz/types.js';
 import type { FetchedPageRecord, StoredPost, StoredThread } from './types.js';
 import { t } from '../i18n/index.js';
 
@@ -171,6 +172,25 @@ const POST_SEAM = Buffer.from('},{"pid":');
  */
 const GROUP_BYTES = 300 * 1024;
 
+/** A post's list fields, most of them empty in most posts. */
+const LIST_FIELDS = ['quotes', 'colors', 'sizes', 'links', 'images', 'attachments'] as const satisfies ReadonlyArray<keyof Post>;
+
+/** The one empty list the posts read share: frozen, so that no reader grows one post's list for all. */
+const NO_ITEMS: readonly never[] = Object.freeze([]);
+
+/**
+ * The post as parsed, its versions' empty lists replaced by one shared empty list: JSON.parse makes
+ * an array for each (32 bytes; six a version, 4.5 MB of a 20,000-post day's threads at 200,000 posts,
+ * held through the tally and the report).
+ */
+function withSharedEmptyLists(sp: StoredPost): StoredPost {
+  for (const v of sp.versions) {
+    const post = v.post as unknown as Partial<Record<(typeof LIST_FIELDS)[number], readonly unknown[]>>;
+    for (const k of LIST_FIELDS) if (post[k]?.length === 0) post[k] = NO_ITEMS; // (a store of an older layout may lack one)
+  }
+  return sp;
+}
+
 /**
  * One line's JSON, fed in pieces: the entry's keys walked byte by byte up to its top-level "p" array
  * (the posts, which logLine writes last), then the posts in groups of whole posts — cut where
@@ -299,7 +319,7 @@ class EntrySplitter {
     } catch {
       return false;
     }
-    for (const sp of posts) this.sink.post!(sp);
+    for (const sp of posts) this.sink.post!(withSharedEmptyLists(sp));
     return true;
   }
 

@@ -39,6 +39,22 @@ describe('thread log lines', () => {
     expect(log.thread).toEqual(JSON.parse(JSON.stringify(entry.t && { ...entry.t, pages: entry.pg })));
   });
 
+  test("replayed posts share one frozen empty list for every empty list field; a list with items is the post's own", () => {
+    const { entry, posts } = bigThread(600);
+    const log = replayLog(Buffer.concat(logLine(entry)));
+    expect(log.posts).toEqual(posts);
+    const fields = ['quotes', 'colors', 'sizes', 'links', 'images', 'attachments'] as const;
+    const lists = log.posts.flatMap((sp) => sp.versions.flatMap((v) => fields.map((k) => v.post[k] as readonly unknown[])));
+    const empty = lists.filter((l) => l.length === 0);
+    expect(empty.length).toBeGreaterThan(600);
+    expect(new Set(empty).size).toBe(1);
+    expect(Object.isFrozen(empty[0])).toBe(true);
+    const full = lists.filter((l) => l.length > 0);
+    expect(full.length).toBeGreaterThan(0); // the captured thread has links, quotes or colours
+    expect(new Set(full).size).toBe(full.length);
+    expect(full.some((l) => Object.isFrozen(l))).toBe(false);
+  });
+
   test('small and empty entries, and one with page records dropped, are the one-string line too', () => {
     const { entry } = bigThread(1);
     for (const e of [{}, { rm: ['3', '4'] }, { t: entry.t }, { p: [] }, entry]) {
