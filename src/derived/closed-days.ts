@@ -121,6 +121,27 @@ export interface EarlierDays {
 }
 
 /**
+ * The closed days' outcomes and the handovers' candidates as the count of `day` reads them (prepared by
+ * closedOutcomes). Made apart so that what a caller keeps of them holds these two maps alone: closures
+ * made in closedOutcomes would share its scope, the count's own posts with it (a 20,000-post day's at
+ * 200,000 posts, through the report's HTML).
+ */
+function closedView(outcomes: ReadonlyMap<number, SavedOutcome>, candidates: ReadonlyMap<number, Read>, day: number): ClosedOutcomes {
+  return {
+    outcome: (d) => {
+      const o = outcomes.get(d);
+      if (!o) throw new Error(`closed day ${d} was not prepared for the count of day ${day}`);
+      return o.outcome;
+    },
+    successionPosts: (tid) => {
+      const c = candidates.get(tid);
+      if (!c) throw new Error(`thread ${tid} was not read ahead for the count of day ${day}`);
+      return c.posts;
+    },
+  };
+}
+
+/**
  * What a count of `day` (as of `at`) reads of the days before it, for `tallyDay`'s `closed` option: from
  * the derived files when their keys still hold, else counted again from the store and saved. `loaded`
  * holds the count's own threads (not read again for the handovers; `loadedPosts`: the count's view of
@@ -184,16 +205,7 @@ export async function closedOutcomes(
   };
 
   const outcomes = new Map<number, SavedOutcome>();
-  const outcome = (d: number): ClosedOutcome | null => {
-    const o = outcomes.get(d);
-    if (!o) throw new Error(`closed day ${d} was not prepared for the count of day ${day}`);
-    return o.outcome;
-  };
-  const successionPosts = (tid: number): readonly SlicePost[] => {
-    const c = candidates.get(tid);
-    if (!c) throw new Error(`thread ${tid} was not read ahead for the count of day ${day}`);
-    return c.posts;
-  };
+  const { outcome, successionPosts } = closedView(outcomes, candidates, day);
 
   /** Read ahead the threads of each handover on the badge's path for a count of day `d` at `countAt`; returns them. */
   const readBadgePath = async (d: GameDay, countAt: number): Promise<number[]> => {

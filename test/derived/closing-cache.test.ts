@@ -6,6 +6,8 @@
  * game file changed, and with the derived files damaged.
  */
 import fs from 'node:fs';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import os from 'node:os';
 import path from 'node:path';
 import { DateTime } from 'luxon';
@@ -34,7 +36,7 @@ import { fullEntry, logLine, readLog, writeFileAtomic } from '../../src/store/th
 import { readThreadRecords, threadLogPath } from '../../src/store/store-file.js';
 import { keptThreadRecords } from '../../src/derived/thread-records.js';
 import { mayHoldBallot } from '../../src/votes/ballot.js';
-import { handoverThreads, postsFromStore, tallyDay, threadsForTally } from '../../src/votes/tally.js';
+import { handoverThreads, postsFromStore, tallyDay, threadsForTally, type ClosedOutcomes, type PostsOf } from '../../src/votes/tally.js';
 import { demoStore, FIXTURES, recordFetched, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
 import { storeOnDisk } from '../helpers/store-on-disk.js';
 
@@ -224,6 +226,24 @@ describe('a synthetic 10-day store', () => {
       const { closed } = await closedOutcomes(counted, d.day, all.data);
       expect(renderTallyJson(tallyDay(counted, postsFromStore(all.data), d.day, { closed }))).toEqual(renderTallyJson(tallyDay(counted, postsFromStore(all.data), d.day)));
     }
+  }, 60_000);
+
+  test("the closed days' outcomes a caller keeps do not hold the count's own posts (a report keeps them through its HTML)", async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const part = await openStore(game.storePath, { lock: false, threads: threadsForTally(game, 10) });
+    const counted = withKnownUids(game, part.data.users);
+    const count = async (): Promise<{ closed: ClosedOutcomes; posts: WeakRef<PostsOf> }> => {
+      const loadedPosts = postsFromStore(part.data);
+      loadedPosts(findDay(game, 10).vote!.tid); // the count's view of its threads, made
+      const { closed } = await closedOutcomes(counted, 10, part.data, { loadedPosts });
+      return { closed, posts: new WeakRef(loadedPosts) };
+    };
+    const { closed, posts } = await count();
+    await new Promise((r) => setTimeout(r, 0));
+    gc();
+    expect(posts.deref()).toBeUndefined();
+    expect(closed.outcome(1)).not.toBeNull(); // (kept, and still answering)
   }, 60_000);
 
   test("elevator: the closed days' results carried forward from the derived files, as counted from every thread", async () => {
