@@ -116,16 +116,27 @@ function load(tid: number, forum: string, s: SavedDigest): ThreadDigest {
  */
 function lookBackPost(stem: string) {
   return class LookBackPost implements DigestPost {
-    constructor(
-      readonly pid: number,
-      readonly tid: number,
-      readonly floor: number | null,
-      readonly at: number,
-      readonly author: string,
-      readonly authorId: number | null,
-      readonly deleted: boolean,
-      readonly sightings: readonly Sighting[],
-    ) {}
+    // (declared, not class fields: a field is defined on each instance before the constructor's
+    // assignments, which made reading a look-back's 44,000 posts at 50,000 twice as slow)
+    declare readonly pid: number;
+    declare readonly tid: number;
+    declare readonly floor: number | null;
+    declare readonly at: number;
+    declare readonly author: string;
+    declare readonly authorId: number | null;
+    declare readonly deleted: boolean;
+    declare readonly sightings: readonly Sighting[];
+
+    constructor(pid: number, tid: number, floor: number | null, at: number, author: string, authorId: number | null, deleted: boolean, sightings: readonly Sighting[]) {
+      this.pid = pid;
+      this.tid = tid;
+      this.floor = floor;
+      this.at = at;
+      this.author = author;
+      this.authorId = authorId;
+      this.deleted = deleted;
+      this.sightings = sightings;
+    }
 
     get url(): string {
       return stem + this.pid;
