@@ -17,14 +17,26 @@ export function dayHtmlOf(day: ClosingDay, page: DayPage, postUrl: (pid: number)
   return renderHtmlReport(dayInput(day, page, postUrl, now));
 }
 
-/** dayHtmlOf's page written to `file` as it is drawn, a few rows at a time (htmlReportLines): never held whole. */
+/**
+ * dayHtmlOf's page written to `file` as it is drawn, a few rows at a time (htmlReportLines): never held
+ * whole. Drawn into a temporary file beside it, then renamed over it: a page that fails half-way (an
+ * error, a kill, a full disk) leaves the earlier page as it was, and a browser reloading it at closing
+ * never reads half a page.
+ */
 export function writeDayHtml(file: string, day: ClosingDay, page: DayPage, postUrl: (pid: number) => string | null, now = Date.now()): void {
-  const input = dayInput(day, page, postUrl, now); // (what can refuse, before the file is opened)
-  const fd = fs.openSync(file, 'w');
+  const input = dayInput(day, page, postUrl, now);
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   try {
-    writeLines(fd, input);
-  } finally {
-    fs.closeSync(fd);
+    const fd = fs.openSync(tmp, 'w');
+    try {
+      writeLines(fd, input);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
   }
 }
 

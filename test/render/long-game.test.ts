@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { synthGame, gamePage } from '../../src/bench/synth-game.js';
 import { closingDay, storedPostLinks } from '../../src/close/closing-day.js';
 import { dayHtmlOf, writeDayHtml } from '../../src/close/day-html.js';
@@ -70,6 +70,28 @@ describe('a 10-day, 20-player game', () => {
     expect(html.length).toBeGreaterThan(4 * 32 * 1024); // (several batches)
     expect(fs.readFileSync(file, 'utf8')).toBe(html);
     expect(html).toBe(dayHtml(game, store, closing, 0));
+  });
+  test('HTML that fails half-way leaves the earlier page as it was, and no temporary file', () => {
+    const page = dayPage(game, store, 10);
+    const links = storedPostLinks(game, store);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-long-'));
+    const file = path.join(dir, 'day10.html');
+    fs.writeFileSync(file, 'the page of the run before');
+    // the disk fills after the first batch of rows
+    const write = fs.writeFileSync;
+    let batches = 0;
+    const full = vi.spyOn(fs, 'writeFileSync').mockImplementation((...args: Parameters<typeof fs.writeFileSync>) => {
+      if (++batches > 1) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      write(...args);
+    });
+    try {
+      expect(() => writeDayHtml(file, closing, page, links, 0)).toThrow('ENOSPC');
+    } finally {
+      full.mockRestore();
+    }
+    expect(batches).toBe(2);
+    expect(fs.readFileSync(file, 'utf8')).toBe('the page of the run before');
+    expect(fs.readdirSync(dir)).toEqual(['day10.html']);
   });
   test('BBCode: the notice is one line per player, not per day', () => {
     const notice = renderDayReportBBCode(closing.report);
