@@ -101,7 +101,7 @@ function load(tid: number, forum: string, s: SavedDigest): ThreadDigest {
     for (let i = 0; i < row.length; i += 4) list.push(Object.freeze({ avatar: v(row[i]), signature: v(row[i + 1]), firstSeen: v(row[i + 2])!, lastSeen: v(row[i + 3])! }));
     return Object.freeze(list);
   });
-  const Post = lookBackPost(postUrlStem(forum, tid));
+  const Post = lookBackPost(forum);
   const posts: DigestPost[] = new Array(s.pid.length);
   for (let i = 0; i < posts.length; i++) {
     posts[i] = new Post(s.pid[i], tid, s.floor[i], s.at[i], s.authors[s.author[i]], s.authorId[i], s.deleted[i] === 1, shared[s.seen[i]]);
@@ -110,11 +110,20 @@ function load(tid: number, forum: string, s: SavedDigest): ThreadDigest {
 }
 
 /**
- * The posts of one thread's digest read back: each post's link (postUrl's text) is made when read — a
- * report links a few hundred of them — from the thread's stem its class holds, not kept by every post
- * (its string and slot: ~64 bytes a post, 11 MB of the look-back's 176,000 posts at 200,000).
+ * The class of a forum's look-back posts (the posts of the digests read back): each post's link
+ * (postUrl's text) is made when read — a report links a few hundred of them — not kept by every post
+ * (its string and slot: ~64 bytes a post, 11 MB of the look-back's 176,000 posts at 200,000). One class
+ * per forum, not per thread: the code that walks every thread's posts then sees one shape.
  */
-function lookBackPost(stem: string) {
+function lookBackPost(forum: string) {
+  let Post = lookBackClasses.get(forum);
+  if (!Post) lookBackClasses.set(forum, (Post = lookBackClass(forum)));
+  return Post;
+}
+
+const lookBackClasses = new Map<string, ReturnType<typeof lookBackClass>>();
+
+function lookBackClass(forum: string) {
   return class LookBackPost implements DigestPost {
     // (declared, not class fields: a field is defined on each instance before the constructor's
     // assignments, which made reading a look-back's 44,000 posts at 50,000 twice as slow)
@@ -139,7 +148,7 @@ function lookBackPost(stem: string) {
     }
 
     get url(): string {
-      return stem + this.pid;
+      return postUrlStem(forum, this.tid) + this.pid;
     }
   };
 }
