@@ -12,13 +12,20 @@
 import { selectAll, selectOne } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
 import { innerText } from 'domutils';
-import type { Post } from './types.js';
+import type { Attachment, FontUse, Post } from './types.js';
 import { textWithout } from './select.js';
 import type { SelectorSet } from './selectors.js';
 import { absoluteIso } from './times.js';
 
-/** What a message yields: the Post fields read from the message body. */
-export type MessageParts = Pick<Post, 'text' | 'quotes' | 'replyTo' | 'edited' | 'colors' | 'sizes' | 'links' | 'images' | 'attachments'>;
+/** What a message yields: the Post fields read from the message body, its lists grown here (a Post's are read-only). */
+export type MessageParts = Pick<Post, 'text' | 'replyTo' | 'edited'> & {
+  quotes: number[];
+  colors: FontUse[];
+  sizes: FontUse[];
+  links: string[];
+  images: string[];
+  attachments: Attachment[];
+};
 
 /** The parts of a post without a message element: no text, nothing quoted, found or linked. */
 export function emptyMessageParts(): MessageParts {

@@ -77,15 +77,15 @@ export interface Post {
   /** The author's own text: no quotes, reply headers, jammer, edit marker or signature. Lines kept. */
   text: string;
   /** pids of the posts quoted (引用) in this post. */
-  quotes: number[];
+  quotes: readonly number[];
   /** pid of the post replied to with a 回复 N# header, when the message carries one. */
   replyTo: number | null;
   edited: EditMarker | null;
-  colors: FontUse[];
-  sizes: FontUse[];
-  links: string[];
-  images: string[];
-  attachments: Attachment[];
+  colors: readonly FontUse[];
+  sizes: readonly FontUse[];
+  links: readonly string[];
+  images: readonly string[];
+  attachments: readonly Attachment[];
   signature: string | null;
   avatar: string | null;
   /** "作者被禁止或删除 内容自动屏蔽" and other locked bodies. */

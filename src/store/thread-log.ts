@@ -175,7 +175,7 @@ const GROUP_BYTES = 300 * 1024;
 /** A post's list fields, most of them empty in most posts. */
 const LIST_FIELDS = ['quotes', 'colors', 'sizes', 'links', 'images', 'attachments'] as const satisfies ReadonlyArray<keyof Post>;
 
-/** The one empty list the posts read share: frozen, so that no reader grows one post's list for all. */
+/** The one empty list the posts read share: frozen, so that no reader grows one post's list for all (a Post's lists are read-only types: tsc holds it first). */
 const NO_ITEMS: readonly never[] = Object.freeze([]);
 
 /**

@@ -52,7 +52,7 @@ export interface SelectInput {
 
 interface Content {
   text: string;
-  quotes: number[];
+  quotes: readonly number[];
   replyTo: number | null;
   edit: BallotEdit | null;
   /** A note on an edit, on a counted or rejected ballot alike. */
