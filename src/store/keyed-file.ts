@@ -107,6 +107,8 @@ const bytesHead = (key: string, sum: string): string => {
 export function readKeyedBytes(file: string, key: string): Uint8Array | undefined {
   let buf: Buffer;
   try {
+    // (its first line alone first: a file kept under another key — after every upgrade — is not read whole)
+    if (!startsWithKey(file, key)) return undefined;
     buf = fs.readFileSync(file);
   } catch {
     return undefined;
@@ -118,6 +120,17 @@ export function readKeyedBytes(file: string, key: string): Uint8Array | undefine
   if (savedKey !== key || sum !== bytesSumOf(key, [bytes])) return undefined;
   // (a file of this size has a buffer of its own, at offset 0; were it not so, a copy that is)
   return bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes);
+}
+
+/** Whether `file`'s first line begins with `key` and a space. */
+function startsWithKey(file: string, key: string): boolean {
+  const head = Buffer.alloc(Buffer.byteLength(key, 'latin1') + 1);
+  const fd = fs.openSync(file, 'r');
+  try {
+    return fs.readSync(fd, head, 0, head.length, 0) === head.length && head.toString('latin1') === `${key} `;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Saves the bytes of `parts`, one after the other, in `file` under `key` (a failure is ignored: it is a cache). */
