@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { formatForumTime } from '../game/forum-time.js';
 import { isMap, isSeq, parseDocument, YAMLMap, YAMLSeq } from 'yaml';
 import { UserError } from '../errors.js';
+import { replaceFile } from '../replace-file.js';
 import { t } from '../i18n/index.js';
 import type { Game } from '../game/types.js';
 import type { DerivedExit } from '../votes/carry-forward.js';
@@ -86,8 +87,5 @@ export function withDaySheriff(source: string, day: number, name: string): strin
 
 /** Writes the game file atomically (a crash leaves the old file or the new one). */
 export function writeGameFile(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  const mode = fs.statSync(file).mode & 0o777;
-  fs.writeFileSync(tmp, text, { mode });
-  fs.renameSync(tmp, file);
+  replaceFile(file, (fd) => fs.writeFileSync(fd, text), fs.statSync(file).mode & 0o777);
 }

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Game } from '../game/types.js';
+import { replaceFile } from '../replace-file.js';
 import { htmlDayInput, reportTitle } from '../render/html-day.js';
 import { htmlReportLines, renderHtmlReport, type HtmlReportInput } from '../render/html-report.js';
 import type { ClosingDay } from './closing-day.js';
@@ -19,25 +20,12 @@ export function dayHtmlOf(day: ClosingDay, page: DayPage, postUrl: (pid: number)
 
 /**
  * dayHtmlOf's page written to `file` as it is drawn, a few rows at a time (htmlReportLines): never held
- * whole. Drawn into a temporary file beside it, then renamed over it: a page that fails half-way (an
- * error, a kill, a full disk) leaves the earlier page as it was, and a browser reloading it at closing
- * never reads half a page.
+ * whole; the page replaced whole (replaceFile): one that fails half-way leaves the earlier page as it was,
+ * and a browser reloading it at closing never reads half a page.
  */
 export function writeDayHtml(file: string, day: ClosingDay, page: DayPage, postUrl: (pid: number) => string | null, now = Date.now()): void {
   const input = dayInput(day, page, postUrl, now);
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  try {
-    const fd = fs.openSync(tmp, 'w');
-    try {
-      writeLines(fd, input);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
+  replaceFile(file, (fd) => writeLines(fd, input));
 }
 
 function dayInput(day: ClosingDay, page: DayPage, postUrl: (pid: number) => string | null, now: number): HtmlReportInput {

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { replaceFile } from '../replace-file.js';
 
 const sumOf = (key: string, json: string): string => createHash('sha256').update(key).update('\n').update(json).digest('hex').slice(0, 16);
 
@@ -51,27 +52,13 @@ export function keyedFileKey(file: string): string | undefined {
   }
 }
 
-let tmpSeq = 0;
-
-/** Writes `file` atomically (temp file, rename), owner-only; a failure is ignored: it is a cache. */
+/** Writes `file` atomically (replaceFile), owner-only, in an owner-only folder; a failure is ignored: it is a cache. */
 function writeAtomically(file: string, write: (fd: number) => void): void {
-  const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${++tmpSeq}.tmp`);
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const fd = fs.openSync(tmp, 'w', 0o600);
-    try {
-      write(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, file);
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    replaceFile(file, write, 0o600);
   } catch {
-    try {
-      fs.rmSync(tmp, { force: true });
-    } catch {
-      // nothing was made
-    }
+    // nothing kept: the next run computes it again
   }
 }
 
