@@ -50,8 +50,16 @@ const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u
 const HAN = /\p{Script=Han}/u;
 const WILDCARDS = new Set(['*', '×', '○', '□', '＊', '〇', '✕', '╳']);
 
-/** Traditional → simplified (opencc t → cn, phrase tables first: src/text/simplified.ts). */
-export const t2s = toSimplified;
+/**
+ * Traditional → simplified (opencc t → cn, phrase tables first: src/text/simplified.ts), to a fixed point:
+ * opencc maps a few characters to one it converts again (薴 → 苧 → 苎), and a fold must give what its own
+ * result folds to (test/fuzz/normalize.fuzz.test.ts).
+ */
+export function t2s(s: string): string {
+  let text = toSimplified(s);
+  for (let again = toSimplified(text); again !== text; again = toSimplified(text)) text = again;
+  return text;
+}
 
 let lookalikes: Map<string, string> | null = null;
 /** The look-alike table (data/lookalikes.txt). */

@@ -73,4 +73,9 @@ describe('normalising twice changes nothing', () => {
     const once = foldWidth('\u03a9\u202e\u0345');
     expect(foldWidth(once)).toBe(once);
   });
+  test('foldString("薴") is stable: opencc converts it to 苧, which it converts again to 苎 (seed 958846424 found it)', () => {
+    expect(foldString('薴')).toBe('苎');
+    expect(foldString(foldString('薴'))).toBe(foldString('薴'));
+    expect(tokenText('薴')).toBe(tokenText('苎'));
+  });
 });
