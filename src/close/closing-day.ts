@@ -12,7 +12,7 @@ import type { Game, GameDay } from '../game/types.js';
 import { buildDayReport, type DayReport } from '../report/day-report.js';
 import { postUrl, type SlicePost } from '../store/slice.js';
 import type { Completeness, StoreData } from '../store/types.js';
-import type { WordingOf } from '../violations/scan.js';
+import type { ReportPost, ScannedPost, WordingOf } from '../violations/scan.js';
 import { loadWordLists } from '../violations/word-lists.js';
 import { accelerationFor } from '../votes/acceleration.js';
 import { postsFromStore, tallyDay, threadsForTally, type ClosedOutcomes, type PostsOf } from '../votes/tally.js';
@@ -40,11 +40,14 @@ export function acceleratedOn(game: Game, d: GameDay, posts: PostsOf, tally?: Ta
   return d.accelerated ?? false;
 }
 
-/** Day `day`'s count at closing, when the day has one to make (a public-vote ruleset needs the day's vote thread). */
-export function tallyForReport(game: Game, posts: PostsOf, day: number, closed?: ClosedOutcomes): TallyResult | null {
+/**
+ * Day `day`'s count at closing, when the day has one to make (a public-vote ruleset needs the day's vote
+ * thread); `partOf`: threads the count reads in part (tally.ts), as given.
+ */
+function tallyForReport(game: Game, posts: PostsOf, day: number, closed?: ClosedOutcomes, partOf?: ReadonlyMap<number, readonly SlicePost[]>): TallyResult | null {
   const d = findDay(game, day);
   if (game.rules.publicVote && !d.vote) return null;
-  return tallyDay(game, posts, day, { closed });
+  return tallyDay(game, posts, day, { closed, partOf });
 }
 
 /** The threads the report of `day` reads: the day's threads, its tally's threads and the process thread. */
@@ -80,16 +83,37 @@ export interface ClosingDayOptions {
   wording?: WordingOf;
   /** The store's posts by thread, when the caller made them already (postsFromStore); default: made here. */
   posts?: PostsOf;
+  /**
+   * Stored threads read apart, not in the store (src/derived/closing-inputs.ts readApart): their posts
+   * scanned for the report, and in full those that may hold a ballot, for the count (read in part: the
+   * closed days must be given).
+   */
+  apart?: ReadonlyMap<number, ApartThread>;
+}
+
+/** A thread read apart: every post scanned (violations/scan.ts), in full those that may hold a ballot (votes/ballot.ts mayHoldBallot). */
+export interface ApartThread {
+  scanned: readonly ScannedPost[];
+  ballots: readonly SlicePost[];
 }
 
 /** Day `day` from a store: the tally and the report (acceleration from that tally; the ledger read, not written). */
 export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opts: ClosingDayOptions = {}): ClosingDay {
   const game = withKnownUids(gameAsFiled, store.users);
   const stored = opts.posts ?? postsFromStore(store);
-  const posts = new Map<number, readonly SlicePost[]>();
-  for (const tid of threadsThroughDay(game, day)) if (store.threads[String(tid)]) posts.set(tid, stored(tid));
-  const postsOf: PostsOf = (tid) => posts.get(tid) ?? [];
-  const tally = tallyForReport(game, postsOf, day, opts.closed);
+  const posts = new Map<number, readonly ReportPost[]>();
+  const full = new Map<number, readonly SlicePost[]>();
+  for (const tid of threadsThroughDay(game, day)) {
+    const apart = opts.apart?.get(tid);
+    if (apart) posts.set(tid, apart.scanned);
+    else if (store.threads[String(tid)]) {
+      full.set(tid, stored(tid));
+      posts.set(tid, full.get(tid)!);
+    }
+  }
+  const postsOf: PostsOf = (tid) => full.get(tid) ?? [];
+  const partOf = opts.apart && new Map([...opts.apart].map(([tid, a]) => [tid, a.ballots]));
+  const tally = tallyForReport(game, postsOf, day, opts.closed, partOf);
   const accelerated: Record<number, boolean> = {};
   for (const d of game.days) if (d.day <= day) accelerated[d.day] = acceleratedOn(game, d, postsOf, d.day === day ? tally : null);
   const lists = opts.wording ? undefined : loadWordLists(game.rules.bannedCategories, reportWordDirs(game));
@@ -102,6 +126,7 @@ export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opt
     wording: opts.wording,
     // The count at closing read the day's misplaced ballots from these posts (tally.ts): not read again.
     misplaced: tally && tally.kind !== 'none' && tally.kind !== 'rule' && !tally.running ? tally.misplaced : undefined,
+    ballotPosts: partOf,
   });
   return { tally, report };
 }
@@ -124,11 +149,11 @@ export function storedPostLinks(game: Game, store: StoreData, lookBack?: LookBac
   };
 }
 
-/** The thread of a stored post by pid, of the store's or of `lookBack`'s (null: neither holds it). */
-export function storedThreadOf(store: StoreData, lookBack?: LookBack): (pid: number) => number | null {
-  const earlier = [...(lookBack?.values() ?? [])];
-  // A digest's posts are in pid order: a report links a few hundred posts, so a search, not a map of every pid.
-  return (pid) => store.posts[String(pid)]?.tid ?? earlier.find((d) => holdsPid(d.posts, pid))?.tid ?? null;
+/** The thread of a stored post by pid, of the store's, of `lookBack`'s or of the threads read `apart` (null: none holds it). */
+export function storedThreadOf(store: StoreData, lookBack?: LookBack, apart?: ReadonlyMap<number, ApartThread>): (pid: number) => number | null {
+  // A digest's and a scanned thread's posts are in pid order: a report links a few hundred posts, so a search, not a map of every pid.
+  const others = [...(lookBack?.values() ?? []), ...[...(apart ?? [])].map(([tid, a]) => ({ tid, posts: a.scanned }))];
+  return (pid) => store.posts[String(pid)]?.tid ?? others.find((d) => holdsPid(d.posts, pid))?.tid ?? null;
 }
 
 function holdsPid(posts: ReadonlyArray<{ pid: number }>, pid: number): boolean {

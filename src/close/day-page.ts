@@ -7,8 +7,10 @@
 import type { Game } from '../game/types.js';
 import { gameTitle, htmlSource } from '../render/html-day.js';
 import type { HtmlSource } from '../render/html-report.js';
-import type { StoreData } from '../store/types.js';
+import { completenessOf } from '../store/completeness.js';
+import type { StoreData, StoredThread } from '../store/types.js';
 import type { LookBack } from '../store/thread-digest.js';
+import type { ThreadRead } from '../store/with-store.js';
 import { VERSION } from '../version.js';
 import { storedPostLinks, threadsForReport, type ClosingDay } from './closing-day.js';
 import { dayHtmlOf } from './day-html.js';
@@ -19,11 +21,19 @@ export interface DayPage {
   source: HtmlSource;
 }
 
-/** Day `day`'s page facts from the store the report read (and `lookBack`, the earlier threads' digests). */
-export function dayPage(game: Game, store: StoreData, day: number, lookBack?: LookBack): DayPage {
+/**
+ * Day `day`'s page facts from the store the report read (and `lookBack`, the earlier threads' digests;
+ * `apart`, the threads read apart from the store: their records and how they read).
+ */
+export function dayPage(game: Game, store: StoreData, day: number, lookBack?: LookBack, apart?: ReadonlyMap<number, { thread: StoredThread | null; read: ThreadRead }>): DayPage {
   // (a thread of the report's read through its digest is day 1's vote thread, vouched for complete: closing-inputs.ts)
-  const source = htmlSource(store, threadsForReport(game, day).filter((tid) => store.threads[String(tid)] || !lookBack?.has(tid)), VERSION);
-  return { title: gameTitle(game, (tid) => store.threads[String(tid)]?.title ?? lookBack?.get(tid)?.title), source };
+  const tids = threadsForReport(game, day).filter((tid) => store.threads[String(tid)] || !lookBack?.has(tid));
+  const inStore = new Map(completenessOf(store, tids.filter((tid) => !apart?.has(tid))).map((c) => [c.tid, c]));
+  const source = htmlSource(tids.map((tid) => {
+    const a = apart?.get(tid);
+    return a ? { record: a.thread ?? undefined, completeness: a.read.completeness } : { record: store.threads[String(tid)], completeness: inStore.get(tid)! };
+  }), VERSION);
+  return { title: gameTitle(game, (tid) => store.threads[String(tid)]?.title ?? apart?.get(tid)?.thread?.title ?? lookBack?.get(tid)?.title), source };
 }
 
 /** The self-contained HTML report of the day as text, from the store: titled by the game's threads, the store's age and completeness in its footer. */

@@ -9,8 +9,9 @@
  *    and every one of those logs is unchanged — or, for a thread the count read in full, what the count
  *    depends on of it is (dependenceKey: the process thread, which every day's count reads, grows all
  *    game long, and a post after day D's close is none of day D's business unless it names a successor);
- *  - `succession-<tid>`: the posts of a thread that name someone as a successor would be named (all a
- *    handover reads of it) and how completely the thread is stored, under the thread log's key.
+ *  - `kept-succession-<tid>`: the posts of a thread that name someone as a successor would be named (all
+ *    a handover reads of it) and how completely the thread is stored, as of where its log was read to
+ *    (src/derived/kept-posts.ts: a thread that grew is read from there, not again).
  * The badge's path (tally.ts badgePath) is walked ahead of the count, so only the threads of the
  * departures of the sheriffs who held the badge are read — not those of every player who left.
  */
@@ -24,13 +25,13 @@ import { threadsDir } from '../store/store-file.js';
 import { threadPosts, toSlicePost, type SlicePost } from '../store/slice.js';
 import type { Completeness, StoreData, StoredPost } from '../store/types.js';
 import { countingGaps, threadReads, withCountingStore, withStore, type ThreadRead } from '../store/with-store.js';
-import { successionCandidates, successionPatternsKey } from '../votes/succession.js';
+import { successionCandidates } from '../votes/succession.js';
 import {
   badgePath, closedFromPosts, earlierClosedDays, electionThreads, handoverFor, handoverThreads, outcomeOf, postsFromStore, postThreadsForTally, sheriffStart, tallyDay, threadsForTally,
   type ClosedOutcome, type ClosedOutcomes, type PostsOf,
 } from '../votes/tally.js';
 import { timeSpan } from '../votes/time.js';
-import { ballotShaped, inWindow, keptPosts, type Keep, type KeptPosts } from './kept-posts.js';
+import { ballotShaped, inWindow, keptPosts, namingSuccessor, type Keep, type KeptPosts } from './kept-posts.js';
 import type { TallyResult } from '../votes/types.js';
 
 /** The game as far as a count depends on it: everything but where its files are. */
@@ -190,18 +191,19 @@ export async function closedOutcomes(
       return;
     }
     const atHand = Boolean(loaded.threads[String(tid)]);
-    const log = atHand ? opts.loadedLogs?.get(tid) : logKey(tid);
-    const key = derivedKey({ succession: tid, log, patterns: successionPatternsKey(game) });
-    const saved = log == null ? undefined : readDerived<Omit<Read, 'log'>>(game.storePath, `succession-${tid}`, key);
-    if (saved) {
-      candidates.set(tid, { ...saved, log });
+    if (atHand) {
+      candidates.set(tid, { posts: successionCandidates(game, fromLoaded(tid)), read: threadReads(loaded, [tid])[0], log: opts.loadedLogs?.get(tid) });
       return;
     }
-    const value = atHand
-      ? { posts: successionCandidates(game, fromLoaded(tid)), read: threadReads(loaded, [tid])[0] }
-      : await withStore(game, (store) => ({ posts: successionCandidates(game, threadPosts(store, tid)), read: threadReads(store, [tid])[0] }), [tid]);
-    if (log != null) writeDerived(game.storePath, `succession-${tid}`, key, value);
-    candidates.set(tid, { ...value, log });
+    const log = logKey(tid); // (taken before the thread is read)
+    if (log === null) {
+      const value = await withStore(game, (store) => ({ posts: successionCandidates(game, threadPosts(store, tid)), read: threadReads(store, [tid])[0] }), [tid]);
+      candidates.set(tid, { ...value, log });
+      return;
+    }
+    // as of where its log was read to: a thread that grew is read from there (kept-posts.ts)
+    const kept = await keptPosts(game.storePath, tid, namingSuccessor(game));
+    candidates.set(tid, { posts: kept.posts.map((sp) => toSlicePost(game.forum, sp)), read: kept.read, log });
   };
 
   const outcomes = new Map<number, SavedOutcome>();

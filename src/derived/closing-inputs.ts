@@ -6,15 +6,22 @@
  * and a version-1 store (no thread logs to key a digest on) read every thread of days 1..N in full.
  */
 import fs from 'node:fs';
-import { closingDay, markIncomplete, threadsForReport, threadsThroughDay, type ClosingDay, type ClosingDayOptions } from '../close/closing-day.js';
-import { withKnownUids } from '../game/roster.js';
+import { dayTids } from '../activity/threads.js';
+import { closingDay, markIncomplete, threadsForReport, threadsThroughDay, type ApartThread, type ClosingDay, type ClosingDayOptions } from '../close/closing-day.js';
+import { findDay, withKnownUids } from '../game/roster.js';
 import type { Game } from '../game/types.js';
+import { language } from '../i18n/index.js';
+import { toSlicePost } from '../store/slice.js';
 import { indexUsers, threadsDir } from '../store/store-file.js';
 import { makeMissingDigests, threadDigests } from '../store/thread-digest.js';
-import type { Completeness, StoreData } from '../store/types.js';
+import type { Completeness, StoreData, StoredThread } from '../store/types.js';
+import type { ThreadRead } from '../store/with-store.js';
 import { postsFromStore, type PostsOf } from '../votes/tally.js';
 import { closedOutcomes, vouchedElection, withHandoverGaps } from './closed-days.js';
-import { wordingMemo } from './wording-hits.js';
+import { jsonPlain } from './kept-closing.js';
+import { keptPosts } from './kept-posts.js';
+import { scannedThread } from './scanned-thread.js';
+import { wordingMemo, type WordingMemo } from './wording-hits.js';
 
 /**
  * The threads a report of `day` counts (checked complete), those it opens in full, and (withCountingStore
@@ -54,31 +61,63 @@ function lookBackThreads(game: Game, day: number): number[] {
  * The rest of what `closingDay` reads for `day`, given the store opened with `reportThreads(…).load`,
  * and the threads read incompletely: `checked`, those of the report's own (with-store.ts), with those of
  * its tally's handovers (refused, unless allowIncomplete, as the report's own are). `posts`: the store's
- * posts by thread as the report reads them (postsFromStore), not made again for the handovers.
+ * posts by thread as the report reads them (postsFromStore), not made again for the handovers. `apart`:
+ * the threads read apart from the store (readApart), not looked back at.
  */
 export async function reportInputs(
   game: Game, day: number, store: StoreData, checked: readonly Completeness[] = [], allowIncomplete?: boolean, posts?: PostsOf,
+  apart?: ReadonlyMap<number, unknown>,
 ): Promise<Pick<ClosingDayOptions, 'closed' | 'lookBack'> & { incomplete: Completeness[] }> {
   const earlier = await closedOutcomes(withKnownUids(game, store.users), day, store, { loadedPosts: posts });
   const incomplete = withHandoverGaps(game, checked, earlier, allowIncomplete);
   if (!readsDigests(game)) return { closed: earlier.closed, incomplete };
-  const before = threadsThroughDay(game, day).filter((tid) => !store.threads[String(tid)]);
+  const before = threadsThroughDay(game, day).filter((tid) => !store.threads[String(tid)] && !apart?.has(tid));
   return { closed: earlier.closed, lookBack: await threadDigests(game.storePath, store.forum, before), incomplete };
 }
 
+/** A thread a report reads apart from the store (readApart): as closingDay reads it, with its record (null: not stored) and how it is stored. */
+export interface ReadApart extends ApartThread {
+  thread: StoredThread | null;
+  read: ThreadRead;
+}
+
 /**
- * Day `day` at closing from the store opened with `reportThreads(…).load`, as `report` and `close` read
- * it: the earlier days through reportInputs, the wording hits of the versions scanned before through
- * src/derived/wording-hits.ts (and those scanned now kept for the next run), marked with the threads
- * read incompletely.
+ * The threads a report of `day` reads apart from the store, when `code` names the code (else none, as
+ * kept-closing.ts keeps nothing then): the day's discussion — its longest thread, which the report
+ * reads for counts and flags and its count for misplaced ballots alone — when it has no other role that
+ * day (a vote, the process thread): as src/derived/scanned-thread.ts keeps it (its wording through
+ * `wording`), so that a rerun after new posts scans and parses what was appended, not the thread. Kept
+ * under the code, the game whole (its rules, names and forum are in what a scan finds), the wording's
+ * key and the language.
+ */
+export async function readApart(game: Game, day: number, wording: WordingMemo, code: string | null): Promise<Map<number, ReadApart>> {
+  const out = new Map<number, ReadApart>();
+  const d = findDay(game, day);
+  const tid = d.discussion?.tid;
+  if (code === null || tid === undefined || !readsDigests(game) || !jsonPlain(game)) return out;
+  if ([...dayTids(d).filter((t) => t !== tid), game.process?.tid].includes(tid)) return out;
+  const kept = await keptPosts(game.storePath, tid, scannedThread(game, wording.hitsOf, { code, wording: wording.key, lang: language() }));
+  const ballots = kept.posts.flatMap((e) => (e.ballot ? [toSlicePost(game.forum, e.ballot)] : []));
+  out.set(tid, { scanned: kept.posts.map((e) => e.post), ballots, thread: kept.thread, read: kept.read });
+  return out;
+}
+
+/**
+ * Day `day` at closing from the store opened with `reportThreads(…).load` (but the threads read
+ * `apart`), as `report` and `close` read it: the earlier days through reportInputs, the wording hits of
+ * the versions scanned before through src/derived/wording-hits.ts (`wording`, default made here; those
+ * scanned now kept for the next run), marked with the threads read incompletely.
  */
 export async function closingDayFromStore(
-  game: Game, day: number, store: StoreData, opts: { ledgerFile: string | null; checked?: readonly Completeness[]; allowIncomplete?: boolean },
+  game: Game, day: number, store: StoreData,
+  opts: { ledgerFile: string | null; checked?: readonly Completeness[]; allowIncomplete?: boolean; apart?: ReadonlyMap<number, ReadApart>; wording?: WordingMemo },
 ): Promise<{ closing: ClosingDay; incomplete: Completeness[] } & Pick<ClosingDayOptions, 'closed' | 'lookBack'>> {
   const posts = postsFromStore(store);
-  const { closed, lookBack, incomplete } = await reportInputs(game, day, store, opts.checked, opts.allowIncomplete, posts);
-  const wording = wordingMemo(game.storePath, game);
-  const closing = closingDay(game, store, day, { ledgerFile: opts.ledgerFile, closed, lookBack, wording: wording.hitsOf, posts });
+  const { closed, lookBack, incomplete } = await reportInputs(game, day, store, opts.checked, opts.allowIncomplete, posts, opts.apart);
+  const wording = opts.wording ?? wordingMemo(game.storePath, game);
+  // (a thread read apart that is not stored is not read, as one missing from the store)
+  const apart = opts.apart && new Map([...opts.apart].filter(([, a]) => a.thread !== null));
+  const closing = closingDay(game, store, day, { ledgerFile: opts.ledgerFile, closed, lookBack, wording: wording.hitsOf, posts, apart });
   wording.save();
   return { closing: markIncomplete(closing, incomplete), closed, lookBack, incomplete };
 }

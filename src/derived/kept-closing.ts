@@ -81,18 +81,22 @@ export async function reportDay(game: Game, day: number, opts: ReportDayOptions,
   const saved = readKept<ReportDay>(game, name, key);
   if (saved && saved.closing.report.cards.every((c) => c.evidence.every((pid) => String(pid) in saved.evidence))) return { ...saved, kept: true };
 
-  const [{ beforeReport, closingDayFromStore, reportThreads }, { storedThreadOf }, { dayPage }, { withCountingStore }] = await Promise.all([
-    import('./closing-inputs.js'), import('../close/closing-day.js'), import('../close/day-page.js'), import('../store/with-store.js'),
+  const [{ beforeReport, closingDayFromStore, readApart, reportThreads }, { storedThreadOf }, { dayPage }, { withCountingStore }, { wordingMemo }] = await Promise.all([
+    import('./closing-inputs.js'), import('../close/closing-day.js'), import('../close/day-page.js'), import('../store/with-store.js'), import('./wording-hits.js'),
   ]);
   await beforeReport(game, day); // a first run's digests, before the day's threads are read
-  const value = await withCountingStore(game, { ...reportThreads(game, day), allowIncomplete: opts.allowIncomplete }, async (store, incomplete): Promise<ReportDay> => {
+  // The day's discussion read apart, as kept and what was appended since (closing-inputs.ts readApart).
+  const wording = wordingMemo(game.storePath, game);
+  const apart = await readApart(game, day, wording, code);
+  const reads = new Map([...apart].map(([tid, a]) => [tid, a.read]));
+  const value = await withCountingStore(game, { ...reportThreads(game, day), allowIncomplete: opts.allowIncomplete, apart: reads }, async (store, incomplete): Promise<ReportDay> => {
     // Earlier days through their digests and outcomes kept in the store's derived files.
-    const { closing, lookBack } = await closingDayFromStore(game, day, store, { ledgerFile: opts.ledgerFile, checked: incomplete, allowIncomplete: opts.allowIncomplete });
+    const { closing, lookBack } = await closingDayFromStore(game, day, store, { ledgerFile: opts.ledgerFile, checked: incomplete, allowIncomplete: opts.allowIncomplete, apart, wording });
     // The views link the cards' evidence and nothing else (report-bbcode.ts, html-day.ts).
-    const threadOf = storedThreadOf(store, lookBack);
+    const threadOf = storedThreadOf(store, lookBack, apart);
     const evidence: Record<string, number | null> = {};
     for (const c of closing.report.cards) for (const pid of c.evidence) evidence[pid] = threadOf(pid);
-    return { closing, evidence, page: dayPage(game, store, day, lookBack) };
+    return { closing, evidence, page: dayPage(game, store, day, lookBack, apart) };
   });
   if (key !== null && jsonPlain(value)) writeDerived(game.storePath, name, key, value);
   return { ...value, kept: false };

@@ -10,7 +10,7 @@
  * thread did not change, the posts a crawl added when it did — not the whole thread. A log rewritten
  * (compaction, recovery) is replayed from its start.
  */
-import type { GameDay } from '../game/types.js';
+import type { Game, GameDay } from '../game/types.js';
 import { threadCompleteness } from '../store/completeness.js';
 import { derivedKey, readDerived, writeDerived } from '../store/derived-cache.js';
 import { replayThreadFrom, type LogPoint } from '../store/store-file.js';
@@ -18,31 +18,42 @@ import { currentVersion, type StoredPost, type StoredThread } from '../store/typ
 import { sliceTime } from '../store/slice.js';
 import type { ThreadRead } from '../store/with-store.js';
 import { mayHoldBallot } from '../votes/ballot.js';
+import { namesSuccessor, successionPatternsKey } from '../votes/succession.js';
 import { strictlyBefore, timeSpan } from '../votes/time.js';
 
-/** Which posts of a thread are kept: `keeps` decides on a stored post; `name` and `key` name it (the file, and what it depends on). */
-export interface Keep {
+/**
+ * What is kept of a thread's posts: `keep` gives what is kept of a stored post (undefined: nothing);
+ * `name` and `key` name it (the file, and what it depends on besides the thread's log).
+ */
+export interface Keep<T extends { pid: number } = StoredPost> {
   name: string;
   key: unknown;
-  keeps: (sp: StoredPost) => boolean;
+  keep: (sp: StoredPost) => T | undefined;
+  /** The kept posts as saved and read back (default: as they are); its layout is named in `key`. */
+  layout?: { pack: (posts: readonly T[]) => unknown; unpack: (packed: unknown) => T[] };
 }
 
+/** Keeps the stored posts `keeps` holds to. */
+const storedPosts = (name: string, key: unknown, keeps: (sp: StoredPost) => boolean): Keep => ({ name, key, keep: (sp) => (keeps(sp) ? sp : undefined) });
+
 /** The posts whose current text may hold a ballot: what misplacedBallots reads of a thread. */
-export const ballotShaped: Keep = { name: 'ballots', key: 'current text has 票', keeps: (sp) => mayHoldBallot(currentVersion(sp).post.text) };
+export const ballotShaped: Keep = storedPosts('ballots', 'current text has 票', (sp) => mayHoldBallot(currentVersion(sp).post.text));
+
+/** The posts whose current text names a successor (votes/succession.ts successionCandidates): all a sheriff's handover reads of a thread. */
+export function namingSuccessor(game: Game): Keep {
+  const names = namesSuccessor(game);
+  return storedPosts('succession', { patterns: successionPatternsKey(game) }, (sp) => names(currentVersion(sp).post));
+}
 
 /**
  * The posts whose time may fall in day `d`'s window (not surely before it opens nor surely at or after
  * it closes): all that the day's acceleration count and misplaced ballots read of the process thread.
  */
 export function inWindow(d: GameDay): Keep {
-  return {
-    name: `day${d.day}`,
-    key: { window: [d.opens, d.closes] },
-    keeps: (sp) => {
-      const span = timeSpan(sliceTime(currentVersion(sp).post));
-      return strictlyBefore(span, d.opens) !== 'yes' && strictlyBefore(span, d.closes) !== 'no';
-    },
-  };
+  return storedPosts(`day${d.day}`, { window: [d.opens, d.closes] }, (sp) => {
+    const span = timeSpan(sliceTime(currentVersion(sp).post));
+    return strictlyBefore(span, d.opens) !== 'yes' && strictlyBefore(span, d.closes) !== 'no';
+  });
 }
 
 /** The kept posts as saved: where the log was replayed to, the thread's record there, every post's current floor, the posts kept. */
@@ -50,13 +61,14 @@ interface Kept {
   point: LogPoint;
   thread: StoredThread | null;
   floors: Array<[pid: number, floor: number | null]>;
-  posts: StoredPost[];
+  posts: unknown;
 }
 
-/** A thread's kept posts, in pid order, and how the thread is stored. */
-export interface KeptPosts {
-  posts: StoredPost[];
+/** A thread's kept posts, in pid order, and how the thread is stored (`thread`: its record, null when not stored). */
+export interface KeptPosts<T = StoredPost> {
+  posts: T[];
   read: ThreadRead;
+  thread: StoredThread | null;
 }
 
 /**
@@ -66,19 +78,20 @@ export interface KeptPosts {
  * check` reads them all); a missing, damaged or other-keyed derived file is only a replay from the log's
  * start. For a store with thread logs (a version-1 file is read whole: its caller opens the thread).
  */
-export async function keptPosts(storePath: string, tid: number, keep: Keep): Promise<KeptPosts> {
+export async function keptPosts<T extends { pid: number } = StoredPost>(storePath: string, tid: number, keep: Keep<T>): Promise<KeptPosts<T>> {
   const name = `kept-${keep.name}-${tid}`;
   const key = derivedKey({ kept: tid, keep: keep.key });
   const saved = readDerived<Kept>(storePath, name, key);
+  const unpack = keep.layout?.unpack ?? ((packed: unknown) => packed as T[]);
   const floors = new Map<number, number | null>();
-  const posts = new Map<number, StoredPost>();
+  const posts = new Map<number, T>();
   const replayed = await replayThreadFrom(storePath, tid, saved ?? null, (resumed) => {
     // (a start from the log's beginning, after a resumed replay found damage: nothing kept so far holds)
     floors.clear();
     posts.clear();
     if (resumed && saved) {
       for (const [pid, floor] of saved.floors) floors.set(pid, floor);
-      for (const sp of saved.posts) posts.set(sp.pid, sp);
+      for (const p of unpack(saved.posts)) posts.set(p.pid, p);
     }
     return (sp) => {
       // (a post of another thread in this log is not this thread's, as threadPosts reads a store)
@@ -88,16 +101,17 @@ export async function keptPosts(storePath: string, tid: number, keep: Keep): Pro
         return;
       }
       floors.set(sp.pid, currentVersion(sp).post.floor);
-      if (keep.keeps(sp)) posts.set(sp.pid, sp);
+      const kept = keep.keep(sp);
+      if (kept) posts.set(sp.pid, kept);
       else posts.delete(sp.pid);
     };
   });
   const thread = replayed?.thread ?? null;
   const kept = [...posts.values()].sort((a, b) => a.pid - b.pid);
   if (replayed?.moved) {
-    writeDerived(storePath, name, key, { point: replayed.point, thread, floors: [...floors], posts: kept } satisfies Kept);
+    writeDerived(storePath, name, key, { point: replayed.point, thread, floors: [...floors], posts: keep.layout ? keep.layout.pack(kept) : kept } satisfies Kept);
   }
   const seen = new Set<number>();
   for (const f of floors.values()) if (f !== null && f > 0) seen.add(f);
-  return { posts: kept, read: { stored: thread !== null, completeness: threadCompleteness(thread ?? undefined, tid, seen) } };
+  return { posts: kept, thread, read: { stored: thread !== null, completeness: threadCompleteness(thread ?? undefined, tid, seen) } };
 }

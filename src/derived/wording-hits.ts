@@ -37,6 +37,8 @@ export interface WordingMemo {
   save(): void;
   /** Texts scanned this run (not found in the files). */
   readonly scanned: number;
+  /** What the hits depend on besides the text (the lists' texts, the names, the scan's code), as a derived key. */
+  readonly key: string;
 }
 
 /** On disk: the texts without hits (most), then those with theirs, by text digest. */
@@ -121,6 +123,7 @@ export function wordingMemo(storePath: string, game: Game): WordingMemo {
     get scanned() {
       return scanned;
     },
+    key: derivedKey(fileKey),
   };
 }
 

@@ -9,8 +9,8 @@ import path from 'node:path';
 import type { Game } from '../game/types.js';
 import { classifyTitle } from '../init/thread-title.js';
 import type { DayReport } from '../report/day-report.js';
-import { completenessOf, describeGaps } from '../store/completeness.js';
-import type { StoreData } from '../store/types.js';
+import { describeGaps } from '../store/completeness.js';
+import type { Completeness, StoredThread } from '../store/types.js';
 import type { TallyResult } from '../votes/types.js';
 import type { HtmlActivityTable, HtmlCard, HtmlFlag, HtmlReportInput, HtmlSource } from './html-report.js';
 import { COLOR_NAME, STATUS_NAME } from './report-common.js';
@@ -37,10 +37,10 @@ export function gameTitle(game: Pick<Game, 'file' | 'days'>, titleOf: (tid: numb
   return reportTitle(game);
 }
 
-/** The footer's facts for threads `tids`: the latest page fetch and what is missing, from the store. */
-export function htmlSource(store: StoreData, tids: number[], version: string): HtmlSource {
-  const fetched = tids.flatMap((tid) => Object.values(store.threads[String(tid)]?.pages ?? {}).map((p) => Date.parse(p.fetchedAt)));
-  const gaps = completenessOf(store, tids).filter((c) => !c.complete).map(describeGaps);
+/** The footer's facts for the threads read: the latest page fetch and what is missing, from their records (undefined: not stored) and completeness. */
+export function htmlSource(threads: ReadonlyArray<{ record: StoredThread | undefined; completeness: Completeness }>, version: string): HtmlSource {
+  const fetched = threads.flatMap((t) => Object.values(t.record?.pages ?? {}).map((p) => Date.parse(p.fetchedAt)));
+  const gaps = threads.map((t) => t.completeness).filter((c) => !c.complete).map(describeGaps);
   return { crawledAt: fetched.length ? Math.max(...fetched) : null, version, gaps };
 }
 

@@ -13,7 +13,6 @@ import { playersWithBallot } from '../activity/ballots.js';
 import { countDayPosts, type CountedPost, type DayPosts } from '../activity/count.js';
 import { lurkingFlags } from '../activity/lurking.js';
 import { activityTableOf, type ActivityTable } from '../activity/table.js';
-import type { PostsByThread } from '../activity/threads.js';
 import { cardFor } from '../cards/ledger.js';
 import { applyFlagRulings, flagRulingNote } from '../rulings/flags.js';
 import type { Completeness } from '../store/types.js';
@@ -21,7 +20,7 @@ import { proposeCards } from '../cards/propose.js';
 import { standings } from '../cards/standing.js';
 import type { CardColor, CardStatus, Ledger, Standing } from '../cards/types.js';
 import { postFlag, type Flag } from '../violations/flag.js';
-import { violationFlags, type WordingOf } from '../violations/scan.js';
+import { fullPosts, violationFlags, type ReportPost, type ReportPosts, type WordingOf } from '../violations/scan.js';
 import type { WordLists } from '../violations/word-lists.js';
 import { t, withLanguage } from '../i18n/index.js';
 
@@ -104,14 +103,19 @@ export interface DayReportOptions {
    * them already from the same posts (its `misplaced`: src/close/closing-day.ts); default: read here.
    */
   misplaced?: readonly MisplacedBallot[];
+  /**
+   * The posts in full that may hold a ballot (votes/ballot.ts mayHoldBallot) of the threads given as
+   * scanned (violations/scan.ts ScannedPost): what the misplaced ballots are read from there.
+   */
+  ballotPosts?: ReadonlyMap<number, readonly SlicePost[]>;
 }
 
 /** Builds day `day`'s report. Throws when the game has no such day. */
-export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: number, opts: DayReportOptions): DayReport {
+export function buildDayReport(game: Game, postsAsStored: ReportPosts, day: number, opts: DayReportOptions): DayReport {
   const d = findDay(game, day);
   // Posts as the seats see them (src/game/roster.ts): counts, ballots and cards follow the seat.
-  const posts = new Map<number, readonly SlicePost[]>();
-  const replaced: ReplacedPost[] = [];
+  const posts = new Map<number, readonly ReportPost[]>();
+  const replaced: ReplacedPost<ReportPost>[] = [];
   for (const [tid, list] of postsAsStored) {
     const seated = seatPosts(game, list);
     posts.set(tid, seated.posts);
@@ -141,7 +145,7 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
   if (game.rules.publicVote && d.vote) {
     const unread = d.votes.filter((v) => !posts.has(v.tid)).map((v) => v.tid);
     if (opts.ballots) ballots = opts.ballots;
-    else if (unread.length === 0) ballots = playersWithBallot(game, d, d.votes.flatMap((v) => posts.get(v.tid)!));
+    else if (unread.length === 0) ballots = playersWithBallot(game, d, d.votes.flatMap((v) => fullPosts(posts.get(v.tid)!)));
     else note(() => t('dayNote.voteUnread', unread.join(', ')));
   }
   if (isAccelerated) note(() => t('dayNote.accelerated', day, waived));
@@ -165,7 +169,7 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
       found.push(postFlag(p, p.text, { kind: 'late-post' }));
     }
   }
-  found.push(...seatFlags(game, d, replaced, posts, opts.misplaced));
+  found.push(...seatFlags(game, d, replaced, posts, opts.misplaced, opts.ballotPosts));
   // The director's rulings on flagged posts (src/rulings): a rejected flag proposes no card.
   const { flags, ruled } = applyFlagRulings(found, game.rulings, day);
   for (const r of ruled) note(() => flagRulingNote(r));
@@ -212,7 +216,8 @@ export function buildDayReport(game: Game, postsAsStored: PostsByThread, day: nu
  * 彻底离开游戏), and players' ballots posted in the discussion or process thread (not counted).
  */
 function seatFlags(
-  game: Game, d: GameDay, replaced: readonly ReplacedPost[], posts: ReadonlyMap<number, readonly SlicePost[]>, counted?: readonly MisplacedBallot[],
+  game: Game, d: GameDay, replaced: readonly ReplacedPost<ReportPost>[], posts: ReportPosts, counted?: readonly MisplacedBallot[],
+  ballotPosts?: ReadonlyMap<number, readonly SlicePost[]>,
 ): Flag[] {
   const flags: Flag[] = [];
   const mine = new Set([...dayTids(d), ...(game.process ? [game.process.tid] : [])]);
@@ -226,9 +231,14 @@ function seatFlags(
     });
   }
   if (game.rules.publicVote) {
+    // (a thread given as scanned: its ballot-shaped posts in full, seated as the rest)
+    const full = (tid: number) => {
+      const part = ballotPosts?.get(tid);
+      return part ? seatPosts(game, part).posts : fullPosts(posts.get(tid) ?? []);
+    };
     const threads = [
-      ...(d.discussion ? [{ thread: 'discussion' as const, posts: posts.get(d.discussion.tid) ?? [] }] : []),
-      ...(game.process ? [{ thread: 'process' as const, posts: posts.get(game.process.tid) ?? [] }] : []),
+      ...(d.discussion ? [{ thread: 'discussion' as const, posts: full(d.discussion.tid) }] : []),
+      ...(game.process ? [{ thread: 'process' as const, posts: full(game.process.tid) }] : []),
     ];
     const misplaced = counted ?? misplacedBallots(game, d, threads, { kind: 'players', players: game.players, otherNames: otherSeatNames(game) });
     for (const m of misplaced) {

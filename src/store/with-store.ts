@@ -44,7 +44,7 @@ export interface CountingStoreOptions {
   vouched?: (users: Readonly<Record<string, number>>) => ReadonlySet<number>;
   /**
    * Those of `tids` the caller read apart (the part of them the count reads: src/derived/kept-posts.ts),
-   * with how they are stored: not opened, checked here with the rest.
+   * with how they are stored: not opened (not even when in `load`), checked here with the rest.
    */
   apart?: ReadonlyMap<number, ThreadRead>;
 }
@@ -89,8 +89,8 @@ export async function withCountingStore<T>(game: Game, opts: CountingStoreOption
   const users = opts.vouched ? await indexUsers(game.storePath) : null;
   const vouched = users ? opts.vouched?.(users) : undefined;
   const tids = vouched ? opts.tids.filter((t) => !vouched.has(t)) : opts.tids;
-  const load = vouched && opts.load ? opts.load.filter((t) => !vouched.has(t)) : opts.load; // not opened either
   const apart = opts.apart ?? new Map<number, ThreadRead>();
+  const load = opts.load?.filter((t) => !vouched?.has(t) && !apart.has(t)); // not opened either
   const opened = tids.filter((t) => !apart.has(t));
   return withStore(game, (store) => {
     const reads = new Map(threadReads(store, opened).map((r) => [r.completeness.tid, r]));

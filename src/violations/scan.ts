@@ -8,14 +8,13 @@
 import { exitTime, isDirector } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import type { Post } from '../discuz/types.js';
-import type { SlicePost } from '../store/slice.js';
-import { dayEnd, dayTids, gameTids, type PostsByThread } from '../activity/threads.js';
+import { sightingsOf, type DigestPost, type SlicePost } from '../store/slice.js';
+import { dayEnd, dayTids, gameTids } from '../activity/threads.js';
 import { isEnlarged, isRed, redDeltaE, readSize } from './fonts.js';
 import { pastedEvidence } from './evidence.js';
 import { contentKey, fillerReason } from './filler.js';
 import { postFlag, snippetAround, wordingFacts, type Flag, type FlagFacts } from './flag.js';
 import { profileChanges, type ProfileChange, type ProfilePost } from './profile.js';
-import type { DigestPost } from '../store/slice.js';
 import { findBannedWording, type WordingHit } from './wording.js';
 import { loadWordLists, type WordLists } from './word-lists.js';
 
@@ -25,11 +24,40 @@ import { loadWordLists, type WordLists } from './word-lists.js';
  */
 export type WordingOf = (post: SlicePost, text: string) => readonly WordingHit[];
 
+/**
+ * A post as a report reads a thread it does not open (src/derived/scanned-posts.ts): what counting, the
+ * avatar/signature check and the post flags read of it — its current text for their snippets — and the
+ * flags its content carries, found once per post (`scannedPost`) and kept with it.
+ */
+export interface ScannedPost extends DigestPost {
+  text: string;
+  missing: boolean;
+  /** The content flags of its versions (postContentFlags), under the author as stored. */
+  flags: readonly Flag[];
+}
+
+/** A post a report reads: in full, or as scanned. */
+export type ReportPost = SlicePost | ScannedPost;
+
+/** Posts by thread id, in full or scanned. */
+export type ReportPosts = ReadonlyMap<number, readonly ReportPost[]>;
+
+/** Whether the post was read as scanned (its content flags with it, its content not). */
+export function isScanned(p: ReportPost): p is ScannedPost {
+  return !('versions' in p);
+}
+
+/** The post as a report keeps it when it does not open its thread: its flags found now. */
+export function scannedPost(game: Game, post: SlicePost, wording: WordingOf): ScannedPost {
+  const { pid, tid, floor, at, url, author, authorId, deleted, text, missing } = post;
+  return { pid, tid, floor, at, url, author, authorId, deleted, sightings: sightingsOf(post), text, missing, flags: postContentFlags(game, post, game.rules.bannedCategories, wording) };
+}
+
 export interface ViolationScanInput {
   game: Game;
   day: GameDay;
   /** Posts of every stored thread of the game (the day's threads, the process thread, other days'). */
-  posts: PostsByThread;
+  posts: ReportPosts;
   /** The word lists of the ruleset's bannedCategories (default: the bundled ones, unless `wording` is given). */
   lists?: WordLists;
   /**
@@ -42,9 +70,9 @@ export interface ViolationScanInput {
 }
 
 /** The posts a day's flags are about: its own threads (any time) and the process thread in its span. */
-export function postsOfDay(game: Game, day: GameDay, posts: PostsByThread): SlicePost[] {
+export function postsOfDay<P extends ReportPost>(game: Game, day: GameDay, posts: ReadonlyMap<number, readonly P[]>): P[] {
   const tids = dayTids(day);
-  const out: SlicePost[] = tids.flatMap((tid) => posts.get(tid) ?? []);
+  const out: P[] = tids.flatMap((tid) => posts.get(tid) ?? []);
   if (game.process && !tids.includes(game.process.tid)) {
     const end = dayEnd(game, day);
     out.push(...(posts.get(game.process.tid) ?? []).filter((p) => p.at >= day.opens && p.at < end));
@@ -99,6 +127,24 @@ export function contentFlags(game: Game, post: SlicePost, content: Post, categor
   return flags;
 }
 
+/**
+ * The content flags of every version of a post: its current one's, then each earlier version's not
+ * among them (marked with when it was seen: an edit cannot hide a violation).
+ */
+export function postContentFlags(game: Game, post: SlicePost, categories: readonly string[], wording: WordingOf): Flag[] {
+  const flags = contentFlags(game, post, post, categories, wording);
+  if (post.versions.length < 2) return flags; // (most posts were never edited: no set of what was flagged)
+  const seen = new Set(flags.map(flagKey));
+  for (const v of post.versions.slice(0, -1)) {
+    for (const f of contentFlags(game, post, v.post, categories, wording)) {
+      if (seen.has(flagKey(f))) continue;
+      seen.add(flagKey(f));
+      flags.push({ ...f, earlierVersion: v.firstSeen });
+    }
+  }
+  return flags;
+}
+
 function flagKey(f: Flag): string {
   return `${f.kind}|${f.category ?? ''}|${f.snippet}`;
 }
@@ -133,24 +179,16 @@ export function violationFlags(input: ViolationScanInput): Flag[] {
     if (exit !== null && post.at >= exit) {
       flags.push(postFlag(post, post.text, { kind: 'zombie-post', out: exit, at: post.at }));
     }
-    const current = contentFlags(game, post, post, categories, wording);
-    flags.push(...current);
-    if (post.versions.length < 2) continue; // (most posts were never edited: no set of what was flagged)
-    const seen = new Set(current.map(flagKey));
-    for (const v of post.versions.slice(0, -1)) {
-      for (const f of contentFlags(game, post, v.post, categories, wording)) {
-        if (seen.has(flagKey(f))) continue;
-        seen.add(flagKey(f));
-        flags.push({ ...f, earlierVersion: v.firstSeen });
-      }
-    }
+    if (!isScanned(post)) flags.push(...postContentFlags(game, post, categories, wording));
+    // (found before the post was seated: under its seat now)
+    else for (const f of post.flags) flags.push(f.player === post.author ? f : { ...f, player: post.author });
   }
 
   if (game.rules.flagFiller) {
     if (lookBack?.size) throw new Error('the filler check reads every thread of the game in full: pass them in posts, not as digests');
     // The player's earlier posts anywhere in the game, so a repeat of yesterday's text is caught too.
     const all = gameTids(game)
-      .flatMap((t) => posts.get(t) ?? [])
+      .flatMap((t) => fullPosts(posts.get(t) ?? []))
       .filter((p) => game.players.includes(p.author))
       .sort((a, b) => a.at - b.at || a.pid - b.pid);
     const earlier = new Map<string, Map<string, number>>();
@@ -172,4 +210,10 @@ export function violationFlags(input: ViolationScanInput): Flag[] {
     flags.push(postFlag(c.post, c.what === 'signature' ? c.after ?? '' : '', profileFacts(c), { at: c.postedAfter ? c.post.at : c.newFirstSeen, related: [c.beforePost.pid] }));
   }
   return flags.sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || (a.pid ?? 0) - (b.pid ?? 0));
+}
+
+/** Posts read in full: a scanned one here is a caller's mistake (the filler check reads every word). */
+export function fullPosts(posts: readonly ReportPost[]): readonly SlicePost[] {
+  for (const p of posts) if (isScanned(p)) throw new Error(`post ${p.pid} of thread ${p.tid} was read as scanned where its content is needed`);
+  return posts as readonly SlicePost[];
 }

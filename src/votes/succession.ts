@@ -119,8 +119,13 @@ function patternsFor(game: Game): { res: RegExp[]; seatOf: Map<string, string> }
  * candidates can stand for it (src/derived/closed-days.ts keeps them between runs).
  */
 export function successionCandidates<P extends Pick<SlicePost, 'text'>>(game: Game, posts: readonly P[]): P[] {
+  return posts.filter(namesSuccessor(game));
+}
+
+/** Whether a post's text names someone as successionCandidates looks for (the game's patterns compiled once). */
+export function namesSuccessor(game: Game): (p: Pick<SlicePost, 'text'>) => boolean {
   const { res, seatOf } = patternsFor(game);
-  return posts.filter((p) => namedIn(p.text, res, seatOf).length > 0);
+  return (p) => namedIn(p.text, res, seatOf).length > 0;
 }
 
 /** What `successionCandidates` depends on of the game: its patterns with the seats' names filled in. */

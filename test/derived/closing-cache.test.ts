@@ -327,7 +327,7 @@ describe('a synthetic 10-day store', () => {
       const at = (sp: StoredPost) => Date.parse(sp.versions.at(-1)!.post.postedAt);
       return {
         json,
-        ballots: { posts: ofThread(tid, (sp) => mayHoldBallot(sp.versions.at(-1)!.post.text)), read: threadReads(all.data, [tid])[0] },
+        ballots: { posts: ofThread(tid, (sp) => mayHoldBallot(sp.versions.at(-1)!.post.text)), read: threadReads(all.data, [tid])[0], thread: all.data.threads[String(tid)] },
         // (the posts stamped in the day's window: each must be kept, with any whose time only may fall in it)
         window: { posts: ofThread(processTid, (sp) => at(sp) >= d10.opens && at(sp) < d10.closes), read: threadReads(all.data, [processTid])[0] },
       };
@@ -609,7 +609,7 @@ describe('a synthetic 10-day store', () => {
     expect(reads.map((r) => r.completeness.tid).sort()).toEqual([...threads].sort());
     // the discussion threads read outside the count's own: only those, kept as their candidate posts (a
     // vote thread is read in full anyway, for its day's count)
-    const kept = Object.keys(derivedFiles(game)).filter((f) => f.startsWith('succession-')).map((f) => Number(/\d+/.exec(f)![0]));
+    const kept = Object.keys(derivedFiles(game)).filter((f) => f.startsWith('kept-succession-')).map((f) => Number(/\d+/.exec(f)![0]));
     const talk = new Set(game.days.map((d) => d.discussion?.tid));
     expect(kept.sort()).toEqual(threads.filter((t) => talk.has(t) && !day10Threads(game).includes(t)).sort());
     const otherThreads = others.flatMap((e) => successionThreads(game, e.out!)).filter((t) => !threads.includes(t) && !day10Threads(game).includes(t));
@@ -636,7 +636,7 @@ describe('a synthetic 10-day store', () => {
     expect(JSON.stringify(after, null, 2) + '\n').toEqual(renderTallyJson({ ...tallyDay(counted, postsFromStore(all.data), 10) }));
   }, 60_000);
 
-  test("the process thread's handover candidates kept under its log's key: a successor named there after a tally is read by the next, as when read in full", async () => {
+  test("the process thread's handover candidates kept as of its log: a successor named there after a tally is read by the next, as when read in full", async () => {
     const { game: g, elected, dep, threads } = await sheriffLeaves('synth-process-successor');
     const processTid = g.process!.tid;
     expect(threads).toContain(processTid);
@@ -646,7 +646,7 @@ describe('a synthetic 10-day store', () => {
       return renderTallyJson(tallyDay(withKnownUids(g, all.data.users), postsFromStore(all.data), 10));
     };
     expect(await tally()).toBe(await inFull()); // cold: the closed days counted (the process thread read in full there)
-    const kept = path.join(derivedDir(g.storePath), `succession-${processTid}.json`);
+    const kept = path.join(derivedDir(g.storePath), `kept-succession-${processTid}.json`);
     expect(await tally()).toBe(await inFull()); // warm: the candidates of the opened process thread kept
     expect(fs.existsSync(kept)).toBe(true);
     const stamp = fs.statSync(kept).mtimeMs;
@@ -658,11 +658,14 @@ describe('a synthetic 10-day store', () => {
     expect(JSON.parse(after).sheriff).toBe(successor);
     expect(after).toBe(await inFull());
     expect(await tally()).toBe(after);
-    // the kept candidates emptied under the same key: read (the badge not passed), until the log changes
+    // the kept candidates emptied under the same key: read (the badge not passed), and a post appended since read
+    // from where they were kept; gone, they are made again from the log
     const [head, json] = fs.readFileSync(kept, 'utf8').split('\n');
-    writeDerived(g.storePath, `succession-${processTid}`, head.split(' ')[0], { ...JSON.parse(json), posts: [] });
+    writeDerived(g.storePath, `kept-succession-${processTid}`, head.split(' ')[0], { ...JSON.parse(json), posts: [] });
     expect(JSON.parse(await tally()).sheriff).not.toBe(successor);
     await addPost(g, processTid, findDay(g, 10).opens + 60_000, '只是聊天'); // no closed day's business
+    expect(JSON.parse(await tally()).sheriff).not.toBe(successor);
+    fs.rmSync(kept);
     expect(await tally()).toBe(await inFull());
   }, 60_000);
 
@@ -810,7 +813,7 @@ describe('derived files', () => {
       pid: 1, tid: 1, missingSince: null,
       versions: [{ hash: 'h', firstSeen: '', lastSeen: '', post: { postedAt, timePrecision, ...(timeEarliest ? { timeEarliest } : {}) } as StoredPost['versions'][0]['post'] }],
     });
-    const kept = (p: StoredPost) => keep.keeps(p);
+    const kept = (p: StoredPost) => keep.keep(p) === p;
     expect(kept(post('2026-12-10T09:59:59+08:00', 'second'))).toBe(false); // surely before it opens
     expect(kept(post('2026-12-10T09:59:00+08:00', 'minute'))).toBe(false); // its whole minute is before 10:00
     expect(kept(post('2026-12-10T10:00:00+08:00', 'second'))).toBe(true);
