@@ -25,7 +25,7 @@ import { loadWordLists, type WordLists } from './word-lists.js';
 export type WordingOf = (post: SlicePost, text: string) => readonly WordingHit[];
 
 /**
- * A post as a report reads a thread it does not open (src/derived/scanned-posts.ts): what counting, the
+ * A post as a report reads a thread it does not open (src/derived/scanned-thread.ts): what counting, the
  * avatar/signature check and the post flags read of it — its current text for their snippets — and the
  * flags its content carries, found once per post (`scannedPost`) and kept with it.
  */
