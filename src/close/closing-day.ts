@@ -107,8 +107,9 @@ export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opt
     const apart = opts.apart?.get(tid);
     if (apart) posts.set(tid, apart.scanned);
     else if (store.threads[String(tid)]) {
-      full.set(tid, stored(tid));
-      posts.set(tid, full.get(tid)!);
+      const list = stored(tid);
+      full.set(tid, list);
+      posts.set(tid, list);
     }
   }
   const postsOf: PostsOf = (tid) => full.get(tid) ?? [];

@@ -11,6 +11,7 @@
  */
 import type { Game } from '../game/types.js';
 import { postUrlStem, toSlicePost, type Sighting } from '../store/slice.js';
+import type { DigestColumns } from '../store/thread-digest.js';
 import { currentVersion, type StoredPost } from '../store/types.js';
 import type { Flag } from '../violations/flag.js';
 import { scannedPost, type ScannedPost, type WordingOf } from '../violations/scan.js';
@@ -45,19 +46,11 @@ const LAYOUT = 'columns';
 /** A flag as saved: without the fields it shares with its post (postFlag's), which are restored in their place. */
 type SavedFlag = Omit<Flag, 'player' | 'pid' | 'tid' | 'floor' | 'at' | 'url'>;
 
-interface Saved {
+interface Saved extends DigestColumns {
   tid: number | null;
-  authors: string[];
   sightings: Sighting[][];
-  pid: number[];
-  floor: Array<number | null>;
-  at: number[];
-  author: number[];
-  authorId: Array<number | null>;
-  deleted: Array<0 | 1>;
   missing: Array<0 | 1>;
   text: string[];
-  seen: number[];
   /** By row, the rows that have any. */
   flags: Record<string, SavedFlag[]>;
   ballots: Record<string, StoredPost>;

@@ -34,10 +34,14 @@ export function digestThread(store: StoreData, tid: number): ThreadDigest {
  * sightings once (as value indexes, four per sighting), and per post its pid, floor, time, author (an
  * index into `authors`), uid, whether deleted and its list of sightings; the url is rebuilt.
  */
-interface SavedDigest {
+interface SavedDigest extends DigestColumns {
   title: string;
   values: Array<string | null>;
   sightings: number[][];
+}
+
+/** A digest post's fields by column, as saved (`author`: an index into `authors`; `seen`: into the saver's lists of sightings). */
+export interface DigestColumns {
   authors: string[];
   pid: number[];
   floor: Array<number | null>;
