@@ -46,10 +46,11 @@ interface Read {
   last: number;
 }
 
-/** One account's posts (as given) and its values, each with the fetches that showed it. */
+/** One account's posts (as given), the latest-posted post of each sightings list they have, and its values, each with the fetches that showed it. */
 interface Account {
   player: string;
   posts: ProfilePost[];
+  lists: Map<object, ProfilePost>;
   avatar: Map<string | null, Seen>;
   signature: Map<string | null, Seen>;
 }
@@ -85,8 +86,9 @@ export function profileChanges(threads: ReadonlyArray<readonly ProfilePost[]>, p
   // A list of sightings read as values once: a fetched page's posts share one list (thread-digest.ts);
   // a post read in full has its own, read off it once.
   const resolved = new Map<object, Read[]>();
+  const listOf = (p: ProfilePost): object => ('sightings' in p ? p.sightings : p);
   const read = (p: ProfilePost): Read[] => {
-    const key = 'sightings' in p ? p.sightings : p;
+    const key = listOf(p);
     let r = resolved.get(key);
     if (!r) {
       const list = 'sightings' in p ? p.sightings : sightingsOf(p);
@@ -104,8 +106,10 @@ export function profileChanges(threads: ReadonlyArray<readonly ProfilePost[]>, p
     }
   };
   // By account (the seat's name, then the account's uid): a substitute (替补) playing the seat has its own avatar.
-  // One pass over the posts and their sightings for both (avatar, then signature, in the output's order);
-  // indexed loops: this walks every post of the game, and an iterator would allocate per step until optimised.
+  // One pass over the posts (indexed loops: this walks every post of the game, and an iterator would allocate
+  // per step until optimised), keeping each sightings list's latest-posted post: a fetched page's posts share
+  // one list, so the values are noted once a list, not once a post — in the order the lists were first met,
+  // as a walk noting every post would meet them (avatar, then signature, in the output's order).
   const byAccount = new Map<string, Map<number | null, Account>>();
   for (let t = 0; t < threads.length; t++) {
     const list = threads[t];
@@ -115,13 +119,22 @@ export function profileChanges(threads: ReadonlyArray<readonly ProfilePost[]>, p
       let ids = byAccount.get(p.author);
       if (!ids) byAccount.set(p.author, (ids = new Map()));
       let account = ids.get(p.authorId);
-      if (!account) ids.set(p.authorId, (account = { player: p.author, posts: [], avatar: new Map(), signature: new Map() }));
+      if (!account) ids.set(p.authorId, (account = { player: p.author, posts: [], lists: new Map(), avatar: new Map(), signature: new Map() }));
       account.posts.push(p);
-      const sightings = read(p);
-      for (let j = 0; j < sightings.length; j++) {
-        const s = sightings[j];
-        note(account.avatar, s.avatar, s.first, s.last, p);
-        note(account.signature, s.signature, s.first, s.last, p);
+      const key = listOf(p);
+      const latest = account.lists.get(key);
+      if (!latest || later(p, latest)) account.lists.set(key, p);
+    }
+  }
+  for (const ids of byAccount.values()) {
+    for (const account of ids.values()) {
+      for (const p of account.lists.values()) {
+        const sightings = read(p);
+        for (let j = 0; j < sightings.length; j++) {
+          const s = sightings[j];
+          note(account.avatar, s.avatar, s.first, s.last, p);
+          note(account.signature, s.signature, s.first, s.last, p);
+        }
       }
     }
   }
