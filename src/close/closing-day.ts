@@ -9,7 +9,7 @@ import { readLedger, ledgerPath } from '../cards/ledger.js';
 import { reportWordDirs } from '../game/beside.js';
 import { findDay, withKnownUids } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
-import { buildDayReport, type DayReport } from '../report/day-report.js';
+import { buildDayReport, type DayReport, type SummedUp } from '../report/day-report.js';
 import { postUrl, type SlicePost } from '../store/slice.js';
 import type { Completeness, StoreData } from '../store/types.js';
 import type { ReportPost, ScannedPost, WordingOf } from '../violations/scan.js';
@@ -79,6 +79,8 @@ export interface ClosingDayOptions {
   closed?: ClosedOutcomes;
   /** Threads of days 1..N not in the store as digests (src/store/thread-digest.ts); default: all in the store. */
   lookBack?: LookBack;
+  /** Or those threads summed up (src/derived/look-back.ts). */
+  summedUp?: SummedUp;
   /** Where the wording hits come from (src/derived/wording-hits.ts); default: scanned, the bundled lists with reportWordDirs'. */
   wording?: WordingOf;
   /** The store's posts by thread, when the caller made them already (postsFromStore); default: made here. */
@@ -124,6 +126,7 @@ export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opt
     lists,
     ledger: ledgerFile ? readLedger(game, ledgerFile) : null,
     lookBack: opts.lookBack && new Map([...opts.lookBack].map(([tid, d]) => [tid, d.posts])),
+    summedUp: opts.summedUp,
     wording: opts.wording,
     // The count at closing read the day's misplaced ballots from these posts (tally.ts): not read again.
     misplaced: tally && tally.kind !== 'none' && tally.kind !== 'rule' && !tally.running ? tally.misplaced : undefined,
@@ -150,11 +153,16 @@ export function storedPostLinks(game: Game, store: StoreData, lookBack?: LookBac
   };
 }
 
-/** The thread of a stored post by pid, of the store's, of `lookBack`'s or of the threads read `apart` (null: none holds it). */
-export function storedThreadOf(store: StoreData, lookBack?: LookBack, apart?: ReadonlyMap<number, ApartThread>): (pid: number) => number | null {
+/**
+ * The thread of a stored post by pid, of the store's, of `lookBack`'s, of the threads read `apart` or
+ * of the look-back summed up (`summedUp`: look-back.ts) (null: none holds it).
+ */
+export function storedThreadOf(
+  store: StoreData, lookBack?: LookBack, apart?: ReadonlyMap<number, ApartThread>, summedUp?: (pid: number) => number | null,
+): (pid: number) => number | null {
   // A digest's and a scanned thread's posts are in pid order: a report links a few hundred posts, so a search, not a map of every pid.
   const others = [...(lookBack?.values() ?? []), ...[...(apart ?? [])].map(([tid, a]) => ({ tid, posts: a.scanned }))];
-  return (pid) => store.posts[String(pid)]?.tid ?? others.find((d) => holdsPid(d.posts, pid))?.tid ?? null;
+  return (pid) => store.posts[String(pid)]?.tid ?? others.find((d) => holdsPid(d.posts, pid))?.tid ?? summedUp?.(pid) ?? null;
 }
 
 function holdsPid(posts: ReadonlyArray<{ pid: number }>, pid: number): boolean {

@@ -22,10 +22,12 @@ export interface DayPage {
 }
 
 /**
- * Day `day`'s page facts from the store the report read (and `lookBack`, the earlier threads' digests;
+ * Day `day`'s page facts from the store the report read (and `lookBack`, the earlier threads' digests or their titles;
  * `apart`, the threads read apart from the store: their records and how they read).
  */
-export function dayPage(game: Game, store: StoreData, day: number, lookBack?: LookBack, apart?: ReadonlyMap<number, { thread: StoredThread | null; read: ThreadRead }>): DayPage {
+export function dayPage(
+  game: Game, store: StoreData, day: number, lookBack?: ReadonlyMap<number, { title: string }>, apart?: ReadonlyMap<number, { thread: StoredThread | null; read: ThreadRead }>,
+): DayPage {
   // (a thread of the report's read through its digest is day 1's vote thread, vouched for complete: closing-inputs.ts)
   const tids = threadsForReport(game, day).filter((tid) => store.threads[String(tid)] || !lookBack?.has(tid));
   const inStore = new Map(completenessOf(store, tids.filter((tid) => !apart?.has(tid))).map((c) => [c.tid, c]));

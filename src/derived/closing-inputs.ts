@@ -13,13 +13,14 @@ import type { Game } from '../game/types.js';
 import { language } from '../i18n/index.js';
 import { toSlicePost } from '../store/slice.js';
 import { indexUsers, threadsDir } from '../store/store-file.js';
-import { makeMissingDigests, threadDigests } from '../store/thread-digest.js';
+import { makeMissingDigests, threadDigests, type LookBack } from '../store/thread-digest.js';
 import type { Completeness, StoreData, StoredThread } from '../store/types.js';
 import type { ThreadRead } from '../store/with-store.js';
 import { postsFromStore, type PostsOf } from '../votes/tally.js';
 import { closedOutcomes, vouchedElection, withHandoverGaps } from './closed-days.js';
 import { jsonPlain } from './kept-closing.js';
 import { keptPosts } from './kept-posts.js';
+import { lookBackSummary, type LookBackRead } from './look-back.js';
 import { scannedThread } from './scanned-thread.js';
 import { wordingMemo, type WordingMemo } from './wording-hits.js';
 
@@ -57,21 +58,31 @@ function lookBackThreads(game: Game, day: number): number[] {
   return threadsThroughDay(game, day).filter((tid) => !opened.has(tid));
 }
 
+/** What a report looks back at of the earlier threads it does not open: their digests, or (`summed`) their sum kept (look-back.ts). */
+export interface LookedBack {
+  lookBack?: LookBack;
+  summed?: LookBackRead;
+}
+
 /**
  * The rest of what `closingDay` reads for `day`, given the store opened with `reportThreads(…).load`,
  * and the threads read incompletely: `checked`, those of the report's own (with-store.ts), with those of
  * its tally's handovers (refused, unless allowIncomplete, as the report's own are). `posts`: the store's
  * posts by thread as the report reads them (postsFromStore), not made again for the handovers. `apart`:
- * the threads read apart from the store (readApart), not looked back at.
+ * the threads read apart from the store (readApart), not looked back at. With `code` (the code kept
+ * files are kept under: kept-closing.ts) the earlier threads are read as their sum kept, else as digests.
  */
 export async function reportInputs(
   game: Game, day: number, store: StoreData, checked: readonly Completeness[] = [], allowIncomplete?: boolean, posts?: PostsOf,
-  apart?: ReadonlyMap<number, unknown>,
-): Promise<Pick<ClosingDayOptions, 'closed' | 'lookBack'> & { incomplete: Completeness[] }> {
-  const earlier = await closedOutcomes(withKnownUids(game, store.users), day, store, { loadedPosts: posts });
+  apart?: ReadonlyMap<number, unknown>, code: string | null = null,
+): Promise<Pick<ClosingDayOptions, 'closed'> & LookedBack & { incomplete: Completeness[] }> {
+  const seated = withKnownUids(game, store.users);
+  const earlier = await closedOutcomes(seated, day, store, { loadedPosts: posts });
   const incomplete = withHandoverGaps(game, checked, earlier, allowIncomplete);
   if (!readsDigests(game)) return { closed: earlier.closed, incomplete };
   const before = threadsThroughDay(game, day).filter((tid) => !store.threads[String(tid)] && !apart?.has(tid));
+  // (kept under the game as seated, which says whose each post is: not kept when JSON would not carry it whole)
+  if (code !== null && jsonPlain(seated)) return { closed: earlier.closed, summed: await lookBackSummary(seated, day, before, code), incomplete };
   return { closed: earlier.closed, lookBack: await threadDigests(game.storePath, store.forum, before), incomplete };
 }
 
@@ -110,14 +121,18 @@ export async function readApart(game: Game, day: number, wording: WordingMemo, c
  */
 export async function closingDayFromStore(
   game: Game, day: number, store: StoreData,
-  opts: { ledgerFile: string | null; checked?: readonly Completeness[]; allowIncomplete?: boolean; apart?: ReadonlyMap<number, ReadApart>; wording?: WordingMemo },
-): Promise<{ closing: ClosingDay; incomplete: Completeness[] } & Pick<ClosingDayOptions, 'closed' | 'lookBack'>> {
+  opts: {
+    ledgerFile: string | null; checked?: readonly Completeness[]; allowIncomplete?: boolean; apart?: ReadonlyMap<number, ReadApart>; wording?: WordingMemo;
+    /** The code kept files are kept under (reportInputs); default none: the earlier threads read as digests. */
+    code?: string | null;
+  },
+): Promise<{ closing: ClosingDay; incomplete: Completeness[] } & Pick<ClosingDayOptions, 'closed'> & LookedBack> {
   const posts = postsFromStore(store);
-  const { closed, lookBack, incomplete } = await reportInputs(game, day, store, opts.checked, opts.allowIncomplete, posts, opts.apart);
+  const { closed, lookBack, summed, incomplete } = await reportInputs(game, day, store, opts.checked, opts.allowIncomplete, posts, opts.apart, opts.code);
   const wording = opts.wording ?? wordingMemo(game.storePath, game);
   // (a thread read apart that is not stored is not read, as one missing from the store)
   const apart = opts.apart && new Map([...opts.apart].filter(([, a]) => a.thread !== null));
-  const closing = closingDay(game, store, day, { ledgerFile: opts.ledgerFile, closed, lookBack, wording: wording.hitsOf, posts, apart });
+  const closing = closingDay(game, store, day, { ledgerFile: opts.ledgerFile, closed, lookBack, summedUp: summed?.summedUp, wording: wording.hitsOf, posts, apart });
   wording.save();
-  return { closing: markIncomplete(closing, incomplete), closed, lookBack, incomplete };
+  return { closing: markIncomplete(closing, incomplete), closed, lookBack, summed, incomplete };
 }

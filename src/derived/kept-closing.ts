@@ -91,12 +91,12 @@ export async function reportDay(game: Game, day: number, opts: ReportDayOptions,
   const reads = new Map([...apart].map(([tid, a]) => [tid, a.read]));
   const value = await withCountingStore(game, { ...reportThreads(game, day), allowIncomplete: opts.allowIncomplete, apart: reads }, async (store, incomplete): Promise<ReportDay> => {
     // Earlier days through their digests and outcomes kept in the store's derived files.
-    const { closing, lookBack } = await closingDayFromStore(game, day, store, { ledgerFile: opts.ledgerFile, checked: incomplete, allowIncomplete: opts.allowIncomplete, apart, wording });
+    const { closing, lookBack, summed } = await closingDayFromStore(game, day, store, { ledgerFile: opts.ledgerFile, checked: incomplete, allowIncomplete: opts.allowIncomplete, apart, wording, code });
     // The views link the cards' evidence and nothing else (report-bbcode.ts, html-day.ts).
-    const threadOf = storedThreadOf(store, lookBack, apart);
+    const threadOf = storedThreadOf(store, lookBack, apart, summed?.threadOf);
     const evidence: Record<string, number | null> = {};
     for (const c of closing.report.cards) for (const pid of c.evidence) evidence[pid] = threadOf(pid);
-    return { closing, evidence, page: dayPage(game, store, day, lookBack, apart) };
+    return { closing, evidence, page: dayPage(game, store, day, lookBack ?? summed?.titles, apart) };
   });
   if (key !== null && jsonPlain(value)) writeDerived(game.storePath, name, key, value);
   return { ...value, kept: false };

@@ -10,7 +10,7 @@ import type { DigestPost, SlicePost } from '../store/slice.js';
 import { misplacedBallots, type MisplacedBallot } from '../votes/misplaced.js';
 import { dayEnd, dayTids } from '../activity/threads.js';
 import { playersWithBallot } from '../activity/ballots.js';
-import { countDayPosts, type CountedPost, type DayPosts } from '../activity/count.js';
+import { countDayPosts, type CountedPost, type DayPosts, type Precounted } from '../activity/count.js';
 import { lurkingFlags } from '../activity/lurking.js';
 import { activityTableOf, type ActivityTable } from '../activity/table.js';
 import { cardFor } from '../cards/ledger.js';
@@ -22,6 +22,7 @@ import type { CardColor, CardStatus, Ledger, Standing } from '../cards/types.js'
 import { postFlag, type Flag } from '../violations/flag.js';
 import { fullPosts, violationFlags, type ReportPost, type ReportPosts, type WordingOf } from '../violations/scan.js';
 import type { WordLists } from '../violations/word-lists.js';
+import type { ProfileBase } from '../violations/profile.js';
 import { t, withLanguage } from '../i18n/index.js';
 
 /** One player's line of the day (the JSON `activity` entry, plus the counted pids). */
@@ -96,6 +97,11 @@ export interface DayReportOptions {
    * threads and the process thread must be given in full.
    */
   lookBack?: ReadonlyMap<number, readonly DigestPost[]>;
+  /**
+   * Or those threads summed up (src/derived/look-back.ts): their counts by earlier day and their part of
+   * the avatar/signature check, as read from their digests.
+   */
+  summedUp?: SummedUp;
   /** Where the wording hits come from (src/derived/wording-hits.ts); default: scanned here. */
   wording?: WordingOf;
   /**
@@ -108,6 +114,12 @@ export interface DayReportOptions {
    * scanned (violations/scan.ts ScannedPost): what the misplaced ballots are read from there.
    */
   ballotPosts?: ReadonlyMap<number, readonly SlicePost[]>;
+}
+
+/** Earlier days' threads summed up for a day's report: each earlier day's counts there, by day, and their part of the avatar/signature check. */
+export interface SummedUp {
+  counts: ReadonlyMap<number, Precounted>;
+  profile: ProfileBase;
 }
 
 /** Builds day `day`'s report. Throws when the game has no such day. */
@@ -137,7 +149,7 @@ export function buildDayReport(game: Game, postsAsStored: ReportPosts, day: numb
   const counted = new Map<number, readonly CountedPost[]>([...lookBack, ...posts]);
   const today = countDayPosts(game, d, posts);
   const postsByDay = new Map<number, DayPosts<CountedPost>>();
-  for (const g of game.days) if (g.day <= day) postsByDay.set(g.day, g.day === day ? today : countDayPosts(game, g, counted));
+  for (const g of game.days) if (g.day <= day) postsByDay.set(g.day, g.day === day ? today : countDayPosts(game, g, counted, opts.summedUp?.counts.get(g.day)));
   if (today.tids.length === 0) note(() => t('dayNote.noThreads', day, game.rules.lurking.countedThreads.join(t('list.sep'))));
   if (today.missing.length) note(() => t('dayNote.missing', today.missing.join(', ')));
 
@@ -161,7 +173,7 @@ export function buildDayReport(game: Game, postsAsStored: ReportPosts, day: numb
 
   const found: Flag[] = [
     ...lurkingFlags({ game, day, postsByDay, accelerated, ballots }),
-    ...violationFlags({ game, day: d, posts, lists: opts.lists, lookBack, wording: opts.wording }),
+    ...violationFlags({ game, day: d, posts, lists: opts.lists, lookBack, profileBase: opts.summedUp?.profile, wording: opts.wording }),
   ];
   for (const r of today.players) {
     for (const p of r.late) {

@@ -7,7 +7,7 @@
  * change, the right way round, whatever posts were refetched). A value that comes back after another
  * (A → B → A) reads as the single change A → B.
  */
-import { sightingsOf, type DigestPost, type SlicePost } from '../store/slice.js';
+import { postUrl, sightingsOf, type DigestPost, type SlicePost } from '../store/slice.js';
 
 /**
  * A post the check reads: an earlier thread's digest (its sightings with it, shared by a fetched page's
@@ -16,21 +16,53 @@ import { sightingsOf, type DigestPost, type SlicePost } from '../store/slice.js'
  */
 export type ProfilePost = DigestPost | SlicePost;
 
+/** A post a change names: where it is and who wrote it (a post given, or one of a ProfileBase's). */
+export type ProfileRef = Pick<SlicePost, 'pid' | 'tid' | 'floor' | 'at' | 'url' | 'author'>;
+
 export interface ProfileChange {
   player: string;
   what: 'avatar' | 'signature';
   before: string | null;
   after: string | null;
   /** The latest-posted post that showed the old value. */
-  beforePost: ProfilePost;
+  beforePost: ProfileRef;
   /** The post that is the evidence of the new value: the first one posted after the old value was last
    *  seen, or, when every post showing it is older (a recrawl), the latest-posted of those. */
-  post: ProfilePost;
+  post: ProfileRef;
   /** Whether `post` was posted after the old value was last seen (then the change is timed by it). */
   postedAfter: boolean;
   /** When a fetch last showed the old value and first showed the new one (epoch ms). */
   oldLastSeen: number;
   newFirstSeen: number;
+}
+
+/**
+ * What the check reads of some threads' posts, summed up to be read again beside other threads' (a day
+ * report's earlier threads, which do not change while its own grow: src/derived/look-back.ts): per
+ * account, its posts in posted order by column, and each value with its fetch interval and the posts
+ * that showed it (as [start, end) index ranges: a value shows on runs of posts).
+ */
+export interface ProfileBase {
+  accounts: BaseAccount[];
+}
+
+export interface BaseAccount {
+  player: string;
+  authorId: number | null;
+  pid: number[];
+  tid: number[];
+  floor: Array<number | null>;
+  at: number[];
+  avatar: BaseValue[];
+  signature: BaseValue[];
+}
+
+export interface BaseValue {
+  value: string | null;
+  first: number;
+  last: number;
+  /** Start and end indexes into the account's posts, pairs in ascending order. */
+  ranges: number[];
 }
 
 function norm(v: string | null | undefined): string | null {
@@ -49,10 +81,13 @@ interface Read {
 /** One account's posts (as given), the latest-posted post of each sightings list they have, and its values, each with the fetches that showed it. */
 interface Account {
   player: string;
+  authorId: number | null;
   posts: ProfilePost[];
   lists: Map<object, ProfilePost>;
   avatar: Map<string | null, Seen>;
   signature: Map<string | null, Seen>;
+  /** Its part summed up in a ProfileBase, when there is one. */
+  base?: { account: BaseAccount; avatar: Map<string | null, BaseValue>; signature: Map<string | null, BaseValue> };
 }
 
 interface Seen {
@@ -60,16 +95,15 @@ interface Seen {
   first: number;
   last: number;
   /** The latest-posted post that showed it. */
-  latest: ProfilePost;
+  latest: ProfileRef;
 }
 
 /** Posts in time order (pid within a second). */
-const later = (a: ProfilePost, b: ProfilePost): boolean => a.at > b.at || (a.at === b.at && a.pid > b.pid);
+const later = (a: ProfileRef, b: ProfileRef): boolean => a.at > b.at || (a.at === b.at && a.pid > b.pid);
 
-/** Every change of avatar or signature per player across the given threads' posts (all the game's threads, as seated). */
-export function profileChanges(threads: ReadonlyArray<readonly ProfilePost[]>, players: readonly string[]): ProfileChange[] {
+/** The posts' accounts, and how a post's sightings read. */
+function walkAccounts(threads: ReadonlyArray<readonly ProfilePost[]>, players: readonly string[], accounts = new Map<string, Map<number | null, Account>>()) {
   const inGame = new Set(players);
-  const out: ProfileChange[] = [];
   // A crawl's fetch times are shared by thousands of sightings: each ISO time parsed once, each value normalised once.
   const times = new Map<string, number>();
   const ms = (iso: string): number => {
@@ -96,7 +130,7 @@ export function profileChanges(threads: ReadonlyArray<readonly ProfilePost[]>, p
     }
     return r;
   };
-  const note = (values: Map<string | null, Seen>, value: string | null, first: number, last: number, p: ProfilePost): void => {
+  const note = (values: Map<string | null, Seen>, value: string | null, first: number, last: number, p: ProfileRef): void => {
     const seen = values.get(value);
     if (!seen) values.set(value, { value, first, last, latest: p });
     else {
@@ -108,25 +142,20 @@ export function profileChanges(threads: ReadonlyArray<readonly ProfilePost[]>, p
   // By account (the seat's name, then the account's uid): a substitute (替补) playing the seat has its own avatar.
   // One pass over the posts (indexed loops: this walks every post of the game, and an iterator would allocate
   // per step until optimised), keeping each sightings list's latest-posted post: a fetched page's posts share
-  // one list, so the values are noted once a list, not once a post — in the order the lists were first met,
-  // as a walk noting every post would meet them (avatar, then signature, in the output's order).
-  const byAccount = new Map<string, Map<number | null, Account>>();
+  // one list, so the values are noted once a list, not once a post.
   for (let t = 0; t < threads.length; t++) {
     const list = threads[t];
     for (let i = 0; i < list.length; i++) {
       const p = list[i];
       if (!inGame.has(p.author) || p.deleted) continue;
-      let ids = byAccount.get(p.author);
-      if (!ids) byAccount.set(p.author, (ids = new Map()));
-      let account = ids.get(p.authorId);
-      if (!account) ids.set(p.authorId, (account = { player: p.author, posts: [], lists: new Map(), avatar: new Map(), signature: new Map() }));
+      const account = accountOf(accounts, p.author, p.authorId);
       account.posts.push(p);
       const key = listOf(p);
       const latest = account.lists.get(key);
       if (!latest || later(p, latest)) account.lists.set(key, p);
     }
   }
-  for (const ids of byAccount.values()) {
+  for (const ids of accounts.values()) {
     for (const account of ids.values()) {
       for (const p of account.lists.values()) {
         const sightings = read(p);
@@ -138,19 +167,100 @@ export function profileChanges(threads: ReadonlyArray<readonly ProfilePost[]>, p
       }
     }
   }
+  return { accounts, read };
+}
+
+function accountOf(accounts: Map<string, Map<number | null, Account>>, player: string, authorId: number | null): Account {
+  let ids = accounts.get(player);
+  if (!ids) accounts.set(player, (ids = new Map()));
+  let account = ids.get(authorId);
+  if (!account) ids.set(authorId, (account = { player, authorId, posts: [], lists: new Map(), avatar: new Map(), signature: new Map() }));
+  return account;
+}
+
+const WHAT = ['avatar', 'signature'] as const;
+
+/** The given threads' posts summed up for profileChanges (as seated; the posts of the players given). */
+export function profileBase(threads: ReadonlyArray<readonly ProfilePost[]>, players: readonly string[]): ProfileBase {
+  const { accounts, read } = walkAccounts(threads, players);
+  const out: BaseAccount[] = [];
+  for (const ids of accounts.values()) {
+    for (const a of ids.values()) {
+      const posts = [...a.posts].sort((x, y) => x.at - y.at || x.pid - y.pid);
+      const values = (what: 'avatar' | 'signature'): BaseValue[] =>
+        [...a[what].values()].map((seen) => {
+          const ranges: number[] = [];
+          for (let i = 0; i < posts.length; i++) {
+            if (!read(posts[i]).some((s) => s[what] === seen.value)) continue;
+            if (ranges.length && ranges[ranges.length - 1] === i) ranges[ranges.length - 1] = i + 1;
+            else ranges.push(i, i + 1);
+          }
+          return { value: seen.value, first: seen.first, last: seen.last, ranges };
+        });
+      out.push({
+        player: a.player, authorId: a.authorId,
+        pid: posts.map((p) => p.pid), tid: posts.map((p) => p.tid), floor: posts.map((p) => p.floor), at: posts.map((p) => p.at),
+        avatar: values('avatar'), signature: values('signature'),
+      });
+    }
+  }
+  return { accounts: out };
+}
+
+/** The account's post at `i` of a ProfileBase, as a change names it. */
+function baseRef(a: BaseAccount, i: number, forum: string): ProfileRef {
+  return { pid: a.pid[i], tid: a.tid[i], floor: a.floor[i], at: a.at[i], url: postUrl(forum, a.tid[i], a.pid[i]), author: a.player };
+}
+
+/** The index of the earliest-posted post in `v`'s ranges posted after `after`, or -1. */
+function baseEarliestAfter(a: BaseAccount, v: BaseValue, after: number): number {
+  let lo = 0;
+  let hi = a.at.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a.at[mid] > after) hi = mid;
+    else lo = mid + 1;
+  }
+  for (let r = 0; r < v.ranges.length; r += 2) if (v.ranges[r + 1] > lo) return Math.max(lo, v.ranges[r]);
+  return -1;
+}
+
+/**
+ * Every change of avatar or signature per player across the given threads' posts (all the game's threads,
+ * as seated) and `base`'s — other threads' posts summed up (profileBase), their links on `forum`: the same
+ * changes as from all the posts given.
+ */
+export function profileChanges(threads: ReadonlyArray<readonly ProfilePost[]>, players: readonly string[], base?: { profile: ProfileBase; forum: string }): ProfileChange[] {
+  const start = new Map<string, Map<number | null, Account>>();
+  for (const b of base?.profile.accounts ?? []) {
+    const account = accountOf(start, b.player, b.authorId);
+    account.base = { account: b, avatar: new Map(b.avatar.map((v) => [v.value, v])), signature: new Map(b.signature.map((v) => [v.value, v])) };
+    for (const what of WHAT) {
+      for (const v of b[what]) account[what].set(v.value, { value: v.value, first: v.first, last: v.last, latest: baseRef(b, v.ranges[v.ranges.length - 1] - 1, base!.forum) });
+    }
+  }
+  const { accounts, read } = walkAccounts(threads, players, start);
+  const out: ProfileChange[] = [];
   /** The earliest-posted of the account's posts that showed `value` and were posted after `after`. */
-  const earliestAfter = (account: Account, what: 'avatar' | 'signature', value: string | null, after: number): ProfilePost | undefined => {
-    let best: ProfilePost | undefined;
+  const earliestAfter = (account: Account, what: 'avatar' | 'signature', value: string | null, after: number): ProfileRef | undefined => {
+    let best: ProfileRef | undefined;
     for (const p of account.posts) {
       if (p.at > after && (!best || later(best, p)) && read(p).some((s) => s[what] === value)) best = p;
     }
+    const v = account.base?.[what].get(value);
+    const i = v ? baseEarliestAfter(account.base!.account, v, after) : -1;
+    if (i >= 0) {
+      const p = baseRef(account.base!.account, i, base!.forum);
+      if (!best || later(best, p)) best = p;
+    }
     return best;
   };
-  for (const ids of byAccount.values()) {
+  for (const ids of accounts.values()) {
     for (const account of ids.values()) {
       const player = account.player;
-      for (const what of ['avatar', 'signature'] as const) {
-        const order = [...account[what].values()].sort((a, b) => a.first - b.first);
+      for (const what of WHAT) {
+        // (by first sighting; a tie by last, then the value: the same order whichever posts came summed up)
+        const order = [...account[what].values()].sort((a, b) => a.first - b.first || a.last - b.last || byValue(a.value, b.value));
         for (let i = 1; i < order.length; i++) {
           const old = order[i - 1];
           const now = order[i];
@@ -161,5 +271,10 @@ export function profileChanges(threads: ReadonlyArray<readonly ProfilePost[]>, p
       }
     }
   }
-  return out.sort((a, b) => a.newFirstSeen - b.newFirstSeen || a.player.localeCompare(b.player));
+  // (a tie in time and player by what changed, then by the evidence post: an order that does not follow the walk's;
+  // names compared as localeCompare does, by one collator: localeCompare makes one a call)
+  const names = new Intl.Collator();
+  return out.sort((a, b) => a.newFirstSeen - b.newFirstSeen || names.compare(a.player, b.player) || WHAT.indexOf(a.what) - WHAT.indexOf(b.what) || a.post.pid - b.post.pid || a.oldLastSeen - b.oldLastSeen);
 }
+
+const byValue = (a: string | null, b: string | null): number => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);

@@ -14,7 +14,7 @@ import { isEnlarged, isRed, redDeltaE, readSize } from './fonts.js';
 import { pastedEvidence } from './evidence.js';
 import { contentKey, fillerReason } from './filler.js';
 import { postFlag, snippetAround, wordingFacts, type Flag, type FlagFacts } from './flag.js';
-import { profileChanges, type ProfileChange, type ProfilePost } from './profile.js';
+import { profileChanges, type ProfileBase, type ProfileChange, type ProfilePost, type ProfileRef } from './profile.js';
 import { findBannedWording, type WordingHit } from './wording.js';
 import { loadWordLists, type WordLists } from './word-lists.js';
 
@@ -65,6 +65,8 @@ export interface ViolationScanInput {
    * what the avatar/signature check reads of threads not in `posts`. Not for filler, which reads words.
    */
   lookBack?: ReadonlyMap<number, readonly DigestPost[]>;
+  /** The other stored threads' part of the avatar/signature check summed up (profile.ts profileBase), instead of their digests. */
+  profileBase?: ProfileBase;
   /** Where the wording hits come from; default: findBannedWording over `lists` and the players' names. */
   wording?: WordingOf;
 }
@@ -77,7 +79,8 @@ export function postsOfDay<P extends ReportPost>(game: Game, day: GameDay, posts
     const end = dayEnd(game, day);
     out.push(...(posts.get(game.process.tid) ?? []).filter((p) => p.at >= day.opens && p.at < end));
   }
-  return out.filter((p) => game.players.includes(p.author) && !isDirector(game, p.author)).sort((a, b) => a.at - b.at || a.pid - b.pid);
+  const playing = new Set(game.players.filter((name) => !isDirector(game, name)));
+  return out.filter((p) => playing.has(p.author)).sort((a, b) => a.at - b.at || a.pid - b.pid);
 }
 
 /** The game day whose span holds the instant: the last day opened by then (null before day 1). */
@@ -151,7 +154,7 @@ function flagKey(f: Flag): string {
 
 /** A profile change as a flag's facts: where the old and the new value show, never the values (an avatar is a URL). */
 function profileFacts(c: ProfileChange): FlagFacts {
-  const ref = (p: ProfilePost) => ({ tid: p.tid, floor: p.floor, at: p.at });
+  const ref = (p: ProfileRef) => ({ tid: p.tid, floor: p.floor, at: p.at });
   return {
     kind: c.what === 'avatar' ? 'avatar-changed' : 'signature-changed',
     hadBefore: c.before !== null,
@@ -185,7 +188,7 @@ export function violationFlags(input: ViolationScanInput): Flag[] {
   }
 
   if (game.rules.flagFiller) {
-    if (lookBack?.size) throw new Error('the filler check reads every thread of the game in full: pass them in posts, not as digests');
+    if (lookBack?.size || input.profileBase) throw new Error('the filler check reads every thread of the game in full: pass them in posts, not as digests');
     // The player's earlier posts anywhere in the game, so a repeat of yesterday's text is caught too.
     const all = gameTids(game)
       .flatMap((t) => fullPosts(posts.get(t) ?? []))
@@ -205,7 +208,7 @@ export function violationFlags(input: ViolationScanInput): Flag[] {
   // A change is reported once, on the day of the post that shows it — or, when only refetched older
   // posts show it, on the day the fetch that first showed it falls in.
   const everything = gameTids(game).map((t): readonly ProfilePost[] => posts.get(t) ?? lookBack?.get(t) ?? []);
-  for (const c of profileChanges(everything, game.players)) {
+  for (const c of profileChanges(everything, game.players, input.profileBase && { profile: input.profileBase, forum: game.forum })) {
     if (c.postedAfter ? !inScope.has(c.post.pid) : dayAt(game, c.newFirstSeen) !== day.day) continue;
     flags.push(postFlag(c.post, c.what === 'signature' ? c.after ?? '' : '', profileFacts(c), { at: c.postedAfter ? c.post.at : c.newFirstSeen, related: [c.beforePost.pid] }));
   }

@@ -9,7 +9,7 @@ import { parseGame } from '../../src/game/game-file.js';
 import { buildDayReport } from '../../src/report/day-report.js';
 import { emptyStore } from '../../src/store/index.js';
 import { digestPost, threadPosts } from '../../src/store/slice.js';
-import { profileChanges } from '../../src/violations/profile.js';
+import { profileBase, profileChanges, type ProfileChange, type ProfileRef } from '../../src/violations/profile.js';
 import { FIXTURES, ids as readIds, recordFetched, storeFromFixture, publicGame } from '../helpers/captured.js';
 import { flagDetail, publicFlagDetail } from '../../src/violations/details.js';
 import { withLanguage } from '../../src/i18n/index.js';
@@ -114,6 +114,17 @@ describe('a day\'s own posts read in full, earlier threads as digests (the repor
     // the thread split in two, one half in full and one as digests, as a report reads the day beside the earlier days
     expect(changes([posts.slice(0, half).map(digestPost), posts.slice(half)])).toEqual(digests);
     expect(changes([posts.slice(0, half), posts.slice(half).map(digestPost)])).toEqual(digests);
+  });
+
+  test('earlier posts summed up (profileBase: the report\'s kept look-back), the rest given: the same changes, naming the same posts', () => {
+    const named = (c: ProfileChange) => ({ ...c, beforePost: ref(c.beforePost), post: ref(c.post) });
+    const ref = (p: ProfileRef) => ({ pid: p.pid, tid: p.tid, floor: p.floor, at: p.at, url: p.url, author: p.author });
+    const whole = profileChanges([posts.map(digestPost)], game.players).map(named);
+    expect(whole.length).toBe(1);
+    for (let k = 0; k <= posts.length; k++) {
+      const base = profileBase([posts.slice(0, k).map(digestPost)], game.players);
+      expect(profileChanges([posts.slice(k)], game.players, { profile: base, forum: game.forum }).map(named), `split at ${k}`).toEqual(whole);
+    }
   });
 });
 

@@ -1,0 +1,100 @@
+/**
+ * What a day's report reads of the earlier threads it does not open, summed up and kept: each earlier
+ * day's counts there and their part of the avatar/signature check (violations/profile.ts profileBase).
+ * Read from their digests (src/store/thread-digest.ts) that is 44,000 posts at 50k, seated and walked
+ * on every run; at closing time a crawl grows the day's own threads, not the earlier days', so the sum
+ * is kept in the store's derived files under those threads' logs and the game as seated, and a rerun
+ * after new posts reads columns of numbers instead. The same report as from the digests
+ * (test/derived/kept-closing.test.ts compares every view).
+ */
+import { countDayPosts, type PrecountedRows } from '../activity/count.js';
+import { countedTids, gameTids } from '../activity/threads.js';
+import { seatPosts } from '../game/roster.js';
+import type { Game } from '../game/types.js';
+import type { SummedUp } from '../report/day-report.js';
+import { derivedKey, readDerived, threadLogKey, writeDerived } from '../store/derived-cache.js';
+import type { DigestPost } from '../store/slice.js';
+import { threadDigests } from '../store/thread-digest.js';
+import { profileBase, type ProfileBase } from '../violations/profile.js';
+
+/** Earlier threads summed up, as kept. */
+export interface LookBackSummary {
+  threads: Array<{ tid: number; title: string }>;
+  /** By earlier day, each of these threads counted that day: each player's counted pids (countDayPosts). */
+  counts: Array<{ day: number; tid: number; rows: Array<[player: string, pids: number[]]> }>;
+  profile: ProfileBase;
+}
+
+/** What the report reads of a summary: its titles, the thread of a post of it by pid (null: none), and what buildDayReport sums. */
+export interface LookBackRead {
+  titles: ReadonlyMap<number, { title: string }>;
+  threadOf: (pid: number) => number | null;
+  summedUp: SummedUp;
+}
+
+/**
+ * Threads `tids` (earlier days' threads the report of `day` does not open; one without a log is left
+ * out, as threadDigests leaves it) summed up for `game` as seated (withKnownUids: who posted which post),
+ * kept under the code `code` (as kept-closing.ts keeps under it).
+ */
+export async function lookBackSummary(game: Game, day: number, tids: readonly number[], code: string): Promise<LookBackRead> {
+  const name = `look-back-day${day}`;
+  const key = derivedKey({ lookBack: day, code, game, logs: tids.map((tid) => [tid, threadLogKey(game.storePath, tid)]) });
+  let summary = readDerived<LookBackSummary>(game.storePath, name, key);
+  if (!summary) {
+    summary = sumUp(game, day, await threadDigests(game.storePath, game.forum, tids));
+    writeDerived(game.storePath, name, key, summary);
+  }
+  return readOf(summary);
+}
+
+/** The digests summed up: seated as buildDayReport seats them, counted for each earlier day, their profile part. */
+function sumUp(game: Game, day: number, digests: ReadonlyMap<number, { title: string; posts: readonly DigestPost[] }>): LookBackSummary {
+  const seated = new Map([...digests].map(([tid, d]) => [tid, seatPosts(game, d.posts).posts]));
+  const counts: LookBackSummary['counts'] = [];
+  for (const g of game.days) {
+    if (g.day >= day) continue; // (the day's own counts read its own threads alone)
+    for (const tid of countedTids(game, g)) {
+      const posts = seated.get(tid);
+      if (!posts) continue;
+      const rows = countDayPosts(game, g, new Map([[tid, posts]])).players.filter((r) => r.pids.length).map((r): [string, number[]] => [r.player, r.pids]);
+      counts.push({ day: g.day, tid, rows });
+    }
+  }
+  const threads = [...digests].map(([tid, d]) => ({ tid, title: d.title }));
+  const inOrder = gameTids(game).flatMap((tid) => (seated.has(tid) ? [seated.get(tid)!] : []));
+  return { threads, counts, profile: profileBase(inOrder, game.players) };
+}
+
+function readOf(s: LookBackSummary): LookBackRead {
+  const counts = new Map<number, Map<number, PrecountedRows>>();
+  for (const c of s.counts) {
+    let byTid = counts.get(c.day);
+    if (!byTid) counts.set(c.day, (byTid = new Map()));
+    byTid.set(c.tid, c.rows);
+  }
+  // A report links a few hundred posts, those of the summed-up threads among them in a count or a change
+  // (lurking evidence, profile.ts's posts): searched there, not a map of every pid made.
+  const threadOf = (pid: number): number | null => {
+    for (const c of s.counts) for (const [, pids] of c.rows) if (holds(pids, pid)) return c.tid;
+    for (const a of s.profile.accounts) {
+      const i = a.pid.indexOf(pid);
+      if (i >= 0) return a.tid[i];
+    }
+    return null;
+  };
+  return { titles: new Map(s.threads.map((t) => [t.tid, { title: t.title }])), threadOf, summedUp: { counts, profile: s.profile } };
+}
+
+/** Whether ascending `pids` holds `pid`. */
+function holds(pids: readonly number[], pid: number): boolean {
+  let lo = 0;
+  let hi = pids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (pids[mid] === pid) return true;
+    if (pids[mid] < pid) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
