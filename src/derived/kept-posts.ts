@@ -12,7 +12,7 @@
  */
 import type { Game, GameDay } from '../game/types.js';
 import { threadCompleteness } from '../store/completeness.js';
-import { derivedKey, readDerived, writeDerived } from '../store/derived-cache.js';
+import { appendDerived, derivedKey, readDerivedAppended, readDerivedSave, writeDerived } from '../store/derived-cache.js';
 import { replayThreadFrom, type LogPoint } from '../store/store-file.js';
 import { currentVersion, type StoredPost, type StoredThread } from '../store/types.js';
 import { sliceTime } from '../store/slice.js';
@@ -64,6 +64,13 @@ interface Kept {
   posts: unknown;
 }
 
+/** A replay's changes appended to a save: from which point to which, the record there, the floors and kept posts it set, and the pids it left without a floor or not kept. */
+interface Appended extends Kept {
+  from: LogPoint;
+  noFloor: number[];
+  notKept: number[];
+}
+
 /** A thread's kept posts, in pid order, and how the thread is stored (`thread`: its record, null when not stored). */
 export interface KeptPosts<T = StoredPost> {
   posts: T[];
@@ -71,29 +78,60 @@ export interface KeptPosts<T = StoredPost> {
   thread: StoredThread | null;
 }
 
+const samePoint = (a: LogPoint, b: LogPoint): boolean => a.ino === b.ino && a.offset === b.offset && a.sum === b.sum;
+
 /**
  * Thread `tid`'s posts that `keep` keeps, from the store's log, through the derived file
- * `kept-<name>-<tid>` (saved again when the log grew or was replayed afresh). A damaged line after the saved
- * point is refused as openStore refuses it; the lines before it are trusted as LogPoint says (`bansha store
- * check` reads them all); a missing, damaged or other-keyed derived file is only a replay from the log's
- * start. For a store with thread logs (a version-1 file is read whole: its caller opens the thread).
+ * `kept-<name>-<tid>` and the changes appended to it. A rerun after a crawl appends what its replay
+ * changed (the posts the crawl added, not every kept post written again), until the changes weigh half
+ * the save: then the whole is saved again. A damaged line after the saved point is refused as openStore
+ * refuses it; the lines before it are trusted as LogPoint says (`bansha store check` reads them all); a
+ * missing, damaged or other-keyed derived file is only a replay from the log's start, and appended
+ * changes that are torn or do not follow one another (two runs at once) only a replay from the last
+ * that does. For a store with thread logs (a version-1 file is read whole: its caller opens the thread).
  */
 export async function keptPosts<T extends { pid: number } = StoredPost>(storePath: string, tid: number, keep: Keep<T>): Promise<KeptPosts<T>> {
   const name = `kept-${keep.name}-${tid}`;
   const key = derivedKey({ kept: tid, keep: keep.key });
-  const saved = readDerived<Kept>(storePath, name, key);
+  const saved = readDerivedSave<Kept>(storePath, name, key);
   const unpack = keep.layout?.unpack ?? ((packed: unknown) => packed as T[]);
+  const pack = (posts: readonly T[]): unknown => (keep.layout ? keep.layout.pack(posts) : posts);
+  // The save, then each change appended that follows the one before: where the log was read to is the last one's point.
+  const chain: Array<Kept | Appended> = [];
+  // (whether a change appended now would be read: none before it torn, damaged or not following)
+  let appendable = false;
+  if (saved) {
+    chain.push(saved.value);
+    const appended = readDerivedAppended<Appended>(storePath, name, saved.head);
+    for (const change of appended.values) {
+      if (!samePoint(change.from, chain[chain.length - 1].point)) break;
+      chain.push(change);
+    }
+    appendable = appended.whole && chain.length === appended.values.length + 1 && appended.bytes <= saved.bytes / 2;
+  }
+  const from = chain.at(-1) ?? null;
   const floors = new Map<number, number | null>();
   const posts = new Map<number, T>();
-  const replayed = await replayThreadFrom(storePath, tid, saved ?? null, (resumed) => {
+  const changed = new Set<number>();
+  let resumed = false;
+  const replayed = await replayThreadFrom(storePath, tid, from, (fromPoint) => {
     // (a start from the log's beginning, after a resumed replay found damage: nothing kept so far holds)
+    resumed = fromPoint;
     floors.clear();
     posts.clear();
-    if (resumed && saved) {
-      for (const [pid, floor] of saved.floors) floors.set(pid, floor);
-      for (const p of unpack(saved.posts)) posts.set(p.pid, p);
+    changed.clear();
+    if (fromPoint) {
+      for (const k of chain) {
+        if ('from' in k) {
+          for (const pid of k.noFloor) floors.delete(pid);
+          for (const pid of k.notKept) posts.delete(pid);
+        }
+        for (const [pid, floor] of k.floors) floors.set(pid, floor);
+        for (const p of unpack(k.posts)) posts.set(p.pid, p);
+      }
     }
     return (sp) => {
+      changed.add(sp.pid);
       // (a post of another thread in this log is not this thread's, as threadPosts reads a store)
       if (sp.tid !== tid) {
         floors.delete(sp.pid);
@@ -109,7 +147,19 @@ export async function keptPosts<T extends { pid: number } = StoredPost>(storePat
   const thread = replayed?.thread ?? null;
   const kept = [...posts.values()].sort((a, b) => a.pid - b.pid);
   if (replayed?.moved) {
-    writeDerived(storePath, name, key, { point: replayed.point, thread, floors: [...floors], posts: keep.layout ? keep.layout.pack(kept) : kept } satisfies Kept);
+    // (saved whole the first time, after a replay from the start, once the changes weigh half the save, and after one torn)
+    if (!resumed || !saved || !from || !appendable) {
+      writeDerived(storePath, name, key, { point: replayed.point, thread, floors: [...floors], posts: pack(kept) } satisfies Kept);
+    } else {
+      const pids = [...changed].sort((a, b) => a - b);
+      appendDerived(storePath, name, saved.head, {
+        from: from.point, point: replayed.point, thread,
+        floors: pids.flatMap((pid): Array<[number, number | null]> => (floors.has(pid) ? [[pid, floors.get(pid)!]] : [])),
+        posts: pack(pids.flatMap((pid) => (posts.has(pid) ? [posts.get(pid)!] : []))),
+        noFloor: pids.filter((pid) => !floors.has(pid)),
+        notKept: pids.filter((pid) => !posts.has(pid)),
+      } satisfies Appended);
+    }
   }
   const seen = new Set<number>();
   for (const f of floors.values()) if (f !== null && f > 0) seen.add(f);

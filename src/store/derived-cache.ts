@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { keyedFileKey, readKeyedBytes, readKeyedFile, writeKeyedBytes, writeKeyedFile } from './keyed-file.js';
+import { appendTo, keyedFileKey, readAppended, readKeyedBytes, readKeyedFile, readKeyedSave, writeKeyedBytes, writeKeyedFile, type KeyedSave } from './keyed-file.js';
 import { threadLogPath } from './store-file.js';
 import { LINE_END } from './thread-log.js';
 import { VERSION } from '../version.js';
@@ -64,6 +64,23 @@ const fileOf = (storePath: string, name: string): string => path.join(derivedDir
  */
 export function readDerived<T>(storePath: string, name: string, key: string): T | undefined {
   return readKeyedFile<T>(fileOf(storePath, name), key);
+}
+
+/** The value saved as `name` under `key` as saved (keyed-file.ts readKeyedSave: with the head its appended changes follow), or undefined. */
+export function readDerivedSave<T>(storePath: string, name: string, key: string): KeyedSave<T> | undefined {
+  return readKeyedSave<T>(fileOf(storePath, name), key);
+}
+
+const appendedOf = (storePath: string, name: string): string => path.join(derivedDir(storePath), `${name}.appended`);
+
+/** The changes appended to the save of `name` whose head is `head` (keyed-file.ts readAppended). */
+export function readDerivedAppended<T>(storePath: string, name: string, head: string): ReturnType<typeof readAppended<T>> {
+  return readAppended<T>(appendedOf(storePath, name), head);
+}
+
+/** Appends a change to the save of `name` whose head is `head` (a failure is ignored). */
+export function appendDerived(storePath: string, name: string, head: string, value: unknown): void {
+  appendTo(appendedOf(storePath, name), head, value);
 }
 
 /** The key a derived file was saved under (its first line alone is read), or undefined when there is none. */

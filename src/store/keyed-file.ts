@@ -18,6 +18,18 @@ const sumOf = (key: string, json: Uint8Array): string => bytesSumOf(`${key}\n`, 
 
 /** The value `file` holds under `key`, or undefined. */
 export function readKeyedFile<T>(file: string, key: string): T | undefined {
+  return readKeyedSave<T>(file, key)?.value;
+}
+
+/** A value as saved: what `file` holds under `key`, its first line (which names this save: appended changes follow it) and the file's size. */
+export interface KeyedSave<T> {
+  value: T;
+  head: string;
+  bytes: number;
+}
+
+/** The value `file` holds under `key` as saved, or undefined (as readKeyedFile). */
+export function readKeyedSave<T>(file: string, key: string): KeyedSave<T> | undefined {
   let buf: Buffer;
   try {
     // (a file kept under another key — after every change to what it was computed from — is not read whole)
@@ -28,16 +40,79 @@ export function readKeyedFile<T>(file: string, key: string): T | undefined {
   }
   const nl = buf.indexOf(0x0a);
   if (nl < 0) return undefined;
-  const [savedKey, sum] = buf.subarray(0, nl).toString('latin1').split(' ');
+  const head = buf.subarray(0, nl).toString('latin1');
+  const [savedKey, sum] = head.split(' ');
   const json = buf.subarray(nl + 1);
   // (the checksum over the bytes as read: no text to encode again)
   if (savedKey !== key || sum !== sumOf(key, json)) return undefined;
   try {
-    return JSON.parse(json.toString('utf8')) as T;
+    return { value: JSON.parse(json.toString('utf8')) as T, head, bytes: buf.length };
   } catch {
     return undefined;
   }
 }
+
+/**
+ * Changes appended to a saved value (readKeyedSave), kept in `file` beside it so that a small change is not
+ * the whole value written again: line 1 is the head of the save they follow, then a line a change, its
+ * CRC-32 and its JSON. Read up to the first line that is torn or damaged (a crash during an append) and
+ * nothing when they follow another save; the reader decides what a change means and whether it follows
+ * the one before. `bytes`: the file's size (when to save the value whole again); `whole`: every line read
+ * (else a line appended now would follow a damaged one, and the value is to be saved whole).
+ */
+export function readAppended<T>(file: string, head: string): { values: T[]; bytes: number; whole: boolean } {
+  let buf: Buffer;
+  try {
+    buf = fs.readFileSync(file);
+  } catch {
+    return { values: [], bytes: 0, whole: true };
+  }
+  const values: T[] = [];
+  let at = buf.indexOf(0x0a);
+  if (at < 0 || buf.subarray(0, at).toString('latin1') !== head) return { values, bytes: 0, whole: true };
+  for (let end = buf.indexOf(0x0a, at + 1); end >= 0; at = end, end = buf.indexOf(0x0a, at + 1)) {
+    const line = buf.subarray(at + 1, end);
+    const space = line.indexOf(0x20);
+    const json = line.subarray(space + 1);
+    if (space < 0 || line.subarray(0, space).toString('latin1') !== bytesSumOf('', [json])) return { values, bytes: buf.length, whole: false };
+    try {
+      values.push(JSON.parse(json.toString('utf8')) as T);
+    } catch {
+      return { values, bytes: buf.length, whole: false };
+    }
+  }
+  return { values, bytes: buf.length, whole: at === buf.length - 1 };
+}
+
+/**
+ * Appends `value` to the changes in `file` that follow the save whose head is `head` (the file begun again
+ * when it follows another save or none); owner-only. A failure is ignored: it is a cache.
+ */
+export function appendTo(file: string, head: string, value: unknown): void {
+  const json = Buffer.from(JSON.stringify(value));
+  const line = Buffer.concat([Buffer.from(`${bytesSumOf('', [json])} `), json, Buffer.from('\n')]);
+  try {
+    if (startsWithLine(file, head)) {
+      // (one write, appended: a reader sees the line whole or, torn, stops before it)
+      const fd = fs.openSync(file, 'a', 0o600);
+      try {
+        fs.writeSync(fd, line);
+      } finally {
+        fs.closeSync(fd);
+      }
+      return;
+    }
+  } catch {
+    // begun again below
+  }
+  writeAtomically(file, (fd) => {
+    fs.writeFileSync(fd, `${head}\n`, 'latin1');
+    fs.writeFileSync(fd, line);
+  });
+}
+
+/** Whether `file`'s first line is `line`. */
+const startsWithLine = (file: string, line: string): boolean => startsWith(file, `${line}\n`);
 
 /** The key `file` was saved under (its first line alone is read), or undefined when there is none. */
 export function keyedFileKey(file: string): string | undefined {
@@ -113,11 +188,14 @@ export function readKeyedBytes(file: string, key: string): Uint8Array | undefine
 }
 
 /** Whether `file`'s first line begins with `key` and a space. */
-function startsWithKey(file: string, key: string): boolean {
-  const head = Buffer.alloc(Buffer.byteLength(key, 'latin1') + 1);
+const startsWithKey = (file: string, key: string): boolean => startsWith(file, `${key} `);
+
+/** Whether `file` begins with `text` (latin1), its first bytes alone read. */
+function startsWith(file: string, text: string): boolean {
+  const head = Buffer.alloc(Buffer.byteLength(text, 'latin1'));
   const fd = fs.openSync(file, 'r');
   try {
-    return fs.readSync(fd, head, 0, head.length, 0) === head.length && head.toString('latin1') === `${key} `;
+    return fs.readSync(fd, head, 0, head.length, 0) === head.length && head.toString('latin1') === text;
   } finally {
     fs.closeSync(fd);
   }

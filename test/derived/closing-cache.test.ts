@@ -658,10 +658,17 @@ describe('a synthetic 10-day store', () => {
     expect(JSON.parse(after).sheriff).toBe(successor);
     expect(after).toBe(await inFull());
     expect(await tally()).toBe(after);
-    // the kept candidates emptied under the same key: read (the badge not passed), and a post appended since read
-    // from where they were kept; gone, they are made again from the log
+    // the kept candidates emptied under the same key, as of where they were read to (the save's point, or the last
+    // change appended to it: kept-posts.ts): read (the badge not passed), and a post appended since read from
+    // there; gone, they are made again from the log
     const [head, json] = fs.readFileSync(kept, 'utf8').split('\n');
-    writeDerived(g.storePath, `kept-succession-${processTid}`, head.split(' ')[0], { ...JSON.parse(json), posts: [] });
+    const appended = kept.replace(/\.json$/, '.appended');
+    const changes = fs.existsSync(appended) ? fs.readFileSync(appended, 'utf8').trim().split('\n').slice(1) : [];
+    expect(changes.length).toBeGreaterThan(0); // the successor's post appended as a change, not the candidates saved whole
+    const read = changes.map((line) => JSON.parse(line.replace(/^\S+ /, '')));
+    const base = JSON.parse(json);
+    const floors = [...base.floors, ...read.flatMap((c) => c.floors)];
+    writeDerived(g.storePath, `kept-succession-${processTid}`, head.split(' ')[0], { ...base, point: read.at(-1).point, thread: read.at(-1).thread, floors, posts: [] });
     expect(JSON.parse(await tally()).sheriff).not.toBe(successor);
     await addPost(g, processTid, findDay(g, 10).opens + 60_000, '只是聊天'); // no closed day's business
     expect(JSON.parse(await tally()).sheriff).not.toBe(successor);

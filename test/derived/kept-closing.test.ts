@@ -155,6 +155,10 @@ describe('each input of the key changed: computed again, the same as afresh', ()
   const day = 2;
 
   test("a log line appended: the day's vote and discussion threads, an earlier day's thread, the process thread", async () => {
+    // the earlier threads summed up (look-back.ts) stand while the day's threads grow, and are made again when one of theirs does
+    const lookBack = path.join(derivedDir(game.storePath), `look-back-day${day}.json`);
+    const summed = fs.readFileSync(lookBack, 'utf8');
+    const stat = fs.statSync(lookBack);
     await addPost(game, game.days[1].vote!.tid, `投票对象：${game.players[3]}`);
     await recomputedThenKept(game, day);
     await addPost(game, game.days[1].discussion!.tid, '大家好');
@@ -168,9 +172,12 @@ describe('each input of the key changed: computed again, the same as afresh', ()
     await recomputedThenKept(game, day);
     await addPost(game, discussion, '没什么');
     await recomputedThenKept(game, day);
-    // an earlier day's thread (read through its digest) and the process thread
+    expect(fs.statSync(lookBack).mtimeMs).toBe(stat.mtimeMs);
+    // an earlier day's thread (read through its digest, summed up) and the process thread
     await addPost(game, game.days[0].discussion!.tid, '补一句');
     await recomputedThenKept(game, day);
+    expect(fs.readFileSync(lookBack, 'utf8')).not.toBe(summed);
+    expect(fs.readFileSync(lookBack, 'utf8').split('\n')[0]).not.toBe(summed.split('\n')[0]);
     await addPost(game, game.process!.tid, '申请加速');
     await recomputedThenKept(game, day);
   }, 60_000);
