@@ -13,8 +13,11 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { replaceFile } from '../replace-file.js';
 
-/** A JSON file's checksum: CRC-32 of the key and the value's UTF-8 bytes, as a bytes file's (bytesSumOf). */
-const sumOf = (key: string, json: Uint8Array): string => bytesSumOf(`${key}\n`, [json]);
+/** A JSON file's checksum: CRC-32 of the key and the value's UTF-8 bytes (as read, or a text's: zlib encodes it as it goes), as a bytes file's (bytesSumOf). */
+const sumOf = (key: string, json: Uint8Array | string): string => crcHex(json, zlib.crc32(`${key}\n`));
+
+/** CRC-32 (continued from `from`) as 8 hex digits. */
+const crcHex = (data: Uint8Array | string, from = 0): string => zlib.crc32(data, from).toString(16).padStart(8, '0');
 
 /** The value `file` holds under `key`, or undefined. */
 export function readKeyedFile<T>(file: string, key: string): T | undefined {
@@ -74,7 +77,7 @@ export function readAppended<T>(file: string, head: string): { values: T[]; byte
     const line = buf.subarray(at + 1, end);
     const space = line.indexOf(0x20);
     const json = line.subarray(space + 1);
-    if (space < 0 || line.subarray(0, space).toString('latin1') !== bytesSumOf('', [json])) return { values, bytes: buf.length, whole: false };
+    if (space < 0 || line.subarray(0, space).toString('latin1') !== crcHex(json)) return { values, bytes: buf.length, whole: false };
     try {
       values.push(JSON.parse(json.toString('utf8')) as T);
     } catch {
@@ -89,8 +92,8 @@ export function readAppended<T>(file: string, head: string): { values: T[]; byte
  * when it follows another save or none); owner-only. A failure is ignored: it is a cache.
  */
 export function appendTo(file: string, head: string, value: unknown): void {
-  const json = Buffer.from(JSON.stringify(value));
-  const line = Buffer.concat([Buffer.from(`${bytesSumOf('', [json])} `), json, Buffer.from('\n')]);
+  const json = JSON.stringify(value);
+  const line = `${crcHex(json)} ${json}\n`;
   try {
     if (startsWithLine(file, head)) {
       // (one write, appended: a reader sees the line whole or, torn, stops before it)
@@ -105,10 +108,7 @@ export function appendTo(file: string, head: string, value: unknown): void {
   } catch {
     // begun again below
   }
-  writeAtomically(file, (fd) => {
-    fs.writeFileSync(fd, `${head}\n`, 'latin1');
-    fs.writeFileSync(fd, line);
-  });
+  writeAtomically(file, (fd) => fs.writeFileSync(fd, `${head}\n${line}`));
 }
 
 /** Whether `file`'s first line is `line`. */
@@ -143,10 +143,9 @@ function writeAtomically(file: string, write: (fd: number) => void): void {
 
 /** Saves `value` in `file` under `key` (a failure is ignored: it is a cache). */
 export function writeKeyedFile(file: string, key: string, value: unknown): void {
-  const text = JSON.stringify(value);
+  const json = JSON.stringify(value);
   // (the key line and the value written one after the other: no copy of a value of megabytes joined to it)
   writeAtomically(file, (fd) => {
-    const json = Buffer.from(text);
     fs.writeFileSync(fd, `${key} ${sumOf(key, json)}\n`);
     fs.writeFileSync(fd, json);
   });

@@ -212,15 +212,21 @@ function baseRef(a: BaseAccount, i: number, forum: string): ProfileRef {
   return { pid: a.pid[i], tid: a.tid[i], floor: a.floor[i], at: a.at[i], url: postUrl(forum, a.tid[i], a.pid[i]), author: a.player };
 }
 
-/** The index of the earliest-posted post in `v`'s ranges posted after `after`, or -1. */
-function baseEarliestAfter(a: BaseAccount, v: BaseValue, after: number): number {
+/** The first of `n` posts in posted order (`at(i)`: the i-th's time) posted after `after` (n: none). */
+function firstAfter(n: number, at: (i: number) => number, after: number): number {
   let lo = 0;
-  let hi = a.at.length;
+  let hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (a.at[mid] > after) hi = mid;
+    if (at(mid) > after) hi = mid;
     else lo = mid + 1;
   }
+  return lo;
+}
+
+/** The index of the earliest-posted post in `v`'s ranges posted after `after`, or -1. */
+function baseEarliestAfter(a: BaseAccount, v: BaseValue, after: number): number {
+  const lo = firstAfter(a.at.length, (i) => a.at[i], after);
   for (let r = 0; r < v.ranges.length; r += 2) if (v.ranges[r + 1] > lo) return Math.max(lo, v.ranges[r]);
   return -1;
 }
@@ -241,12 +247,14 @@ export function profileChanges(threads: ReadonlyArray<readonly ProfilePost[]>, p
   }
   const { accounts, read } = walkAccounts(threads, players, start);
   const out: ProfileChange[] = [];
+  // Each account's posts in posted order, on first ask: the first that showed a value after a time is searched for there.
+  const inOrder = new Map<Account, ProfilePost[]>();
   /** The earliest-posted of the account's posts that showed `value` and were posted after `after`. */
   const earliestAfter = (account: Account, what: 'avatar' | 'signature', value: string | null, after: number): ProfileRef | undefined => {
+    let posts = inOrder.get(account);
+    if (!posts) inOrder.set(account, (posts = [...account.posts].sort((a, b) => a.at - b.at || a.pid - b.pid)));
     let best: ProfileRef | undefined;
-    for (const p of account.posts) {
-      if (p.at > after && (!best || later(best, p)) && read(p).some((s) => s[what] === value)) best = p;
-    }
+    for (let i = firstAfter(posts.length, (j) => posts[j].at, after); i < posts.length && !best; i++) if (read(posts[i]).some((s) => s[what] === value)) best = posts[i];
     const v = account.base?.[what].get(value);
     const i = v ? baseEarliestAfter(account.base!.account, v, after) : -1;
     if (i >= 0) {
