@@ -135,7 +135,7 @@ export function keyedFileKey(file: string): string | undefined {
 function writeAtomically(file: string, write: (fd: number) => void): void {
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    replaceFile(file, write, 0o600);
+    replaceFile(file, write, 0o600, { cache: true });
   } catch {
     // nothing kept: the next run computes it again
   }
