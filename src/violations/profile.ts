@@ -165,6 +165,7 @@ function walkAccounts(threads: ReadonlyArray<readonly ProfilePost[]>, players: r
           note(account.signature, s.signature, s.first, s.last, p);
         }
       }
+      account.lists.clear(); // (noted: not held through the rest, a map of every page an account posted on)
     }
   }
   return { accounts, read };
@@ -272,9 +273,9 @@ export function profileChanges(threads: ReadonlyArray<readonly ProfilePost[]>, p
         for (let i = 1; i < order.length; i++) {
           const old = order[i - 1];
           const now = order[i];
-          const firstAfter = earliestAfter(account, what, now.value, old.last);
-          const post = firstAfter ?? now.latest;
-          out.push({ player, what, before: old.value, after: now.value, beforePost: old.latest, post, postedAfter: firstAfter !== undefined, oldLastSeen: old.last, newFirstSeen: now.first });
+          const shownAfter = earliestAfter(account, what, now.value, old.last);
+          const post = shownAfter ?? now.latest;
+          out.push({ player, what, before: old.value, after: now.value, beforePost: old.latest, post, postedAfter: shownAfter !== undefined, oldLastSeen: old.last, newFirstSeen: now.first });
         }
       }
     }
