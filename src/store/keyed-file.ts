@@ -2,8 +2,9 @@
  * A cache file: one JSON value saved with the key of everything it was computed from. Line 1 is the key
  * and a checksum of key and value, line 2 the value's JSON. Reading gives nothing for a file that is
  * missing, unreadable, damaged (its checksum) or saved under another key (its first line alone is read
- * then), so a stale or broken cache costs time, never another answer. Written atomically (temp file, rename) and owner-only (0600, in an
- * owner-only folder when it makes one); a write that fails (a read-only folder) is ignored.
+ * then), so a stale or broken cache costs time, never another answer. Written atomically (temp file,
+ * rename) and owner-only (0600, in an owner-only folder when it makes one); a write that fails (a
+ * read-only folder) is ignored. Changes to a value can be appended beside it (readAppended, appendTo).
  * The store's derived files (derived-cache.ts) and the checked game (src/game/game-cache.ts) are such files.
  * A value of megabytes of numbers is kept as bytes instead (readKeyedBytes): read into typed-array views,
  * with no text to parse.
