@@ -39,13 +39,50 @@ export interface LookBackRead {
  */
 export async function lookBackSummary(game: Game, day: number, tids: readonly number[], code: string): Promise<LookBackRead> {
   const name = `look-back-day${day}`;
-  const key = derivedKey({ lookBack: day, code, game, logs: tids.map((tid) => [tid, threadLogKey(game.storePath, tid)]) });
-  let summary = readDerived<LookBackSummary>(game.storePath, name, key);
-  if (!summary) {
-    summary = sumUp(game, day, await threadDigests(game.storePath, game.forum, tids));
-    writeDerived(game.storePath, name, key, summary);
-  }
+  const key = derivedKey({ lookBack: day, code, game, logs: tids.map((tid) => [tid, threadLogKey(game.storePath, tid)]), layout: LAYOUT });
+  const saved = readDerived<LookBackSummary>(game.storePath, name, key);
+  if (saved) return readOf(unpack(saved));
+  const summary = sumUp(game, day, await threadDigests(game.storePath, game.forum, tids));
+  writeDerived(game.storePath, name, key, pack(summary));
   return readOf(summary);
+}
+
+/**
+ * The saved layout (named in the key): pids and times as differences from the one before (a time has 13
+ * digits, a step between posts in posted order a few), an account's threads as runs of [tid, count].
+ */
+const LAYOUT = 'deltas';
+
+const deltas = (xs: readonly number[]): number[] => xs.map((x, i) => (i ? x - xs[i - 1] : x));
+function sums(xs: readonly number[]): number[] {
+  const out = new Array<number>(xs.length);
+  for (let i = 0, t = 0; i < xs.length; i++) out[i] = t += xs[i];
+  return out;
+}
+function runs(xs: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < xs.length; i++) {
+    if (i && xs[i] === xs[i - 1]) out[out.length - 1]++;
+    else out.push(xs[i], 1);
+  }
+  return out;
+}
+function unruns(rs: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let r = 0; r < rs.length; r += 2) for (let n = 0; n < rs[r + 1]; n++) out.push(rs[r]);
+  return out;
+}
+
+const pack = (s: LookBackSummary): LookBackSummary => recode(s, deltas, runs);
+const unpack = (s: LookBackSummary): LookBackSummary => recode(s, sums, unruns);
+
+/** The summary with its pids and times stepped (pack) or summed back (unpack), and each account's tids as runs or back. */
+function recode(s: LookBackSummary, step: (xs: readonly number[]) => number[], tids: (xs: readonly number[]) => number[]): LookBackSummary {
+  return {
+    threads: s.threads,
+    counts: s.counts.map((c) => ({ ...c, rows: c.rows.map(([player, pids]): [string, number[]] => [player, step(pids)]) })),
+    profile: { accounts: s.profile.accounts.map((a) => ({ ...a, pid: step(a.pid), tid: tids(a.tid), at: step(a.at) })) },
+  };
 }
 
 /** The digests summed up: seated as buildDayReport seats them, counted for each earlier day, their profile part. */
