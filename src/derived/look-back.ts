@@ -13,9 +13,8 @@ import { seatPosts } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import type { SummedUp } from '../report/day-report.js';
 import { derivedKey, readDerived, threadLogKey, writeDerived } from '../store/derived-cache.js';
-import type { DigestPost } from '../store/slice.js';
 import { threadDigests } from '../store/thread-digest.js';
-import { profileBase, type ProfileBase } from '../violations/profile.js';
+import { ProfileSum, type ProfileBase } from '../violations/profile.js';
 
 /** Earlier threads summed up, as kept. */
 export interface LookBackSummary {
@@ -42,7 +41,7 @@ export async function lookBackSummary(game: Game, day: number, tids: readonly nu
   const key = derivedKey({ lookBack: day, code, game, logs: tids.map((tid) => [tid, threadLogKey(game.storePath, tid)]), layout: LAYOUT });
   const saved = readDerived<LookBackSummary>(game.storePath, name, key);
   if (saved) return readOf(unpack(saved));
-  const summary = sumUp(game, day, await threadDigests(game.storePath, game.forum, tids));
+  const summary = await sumUp(game, day, tids);
   writeDerived(game.storePath, name, key, pack(summary));
   return readOf(summary);
 }
@@ -85,22 +84,29 @@ function recode(s: LookBackSummary, step: (xs: readonly number[]) => number[], t
   };
 }
 
-/** The digests summed up: seated as buildDayReport seats them, counted for each earlier day, their profile part. */
-function sumUp(game: Game, day: number, digests: ReadonlyMap<number, { title: string; posts: readonly DigestPost[] }>): LookBackSummary {
-  const seated = new Map([...digests].map(([tid, d]) => [tid, seatPosts(game, d.posts).posts]));
+/**
+ * The threads' digests summed up, one thread at a time (a thread's posts held, not the game's): seated as
+ * buildDayReport seats them, counted for each earlier day that counts the thread, their profile part.
+ */
+async function sumUp(game: Game, day: number, tids: readonly number[]): Promise<LookBackSummary> {
+  const threads: LookBackSummary['threads'] = [];
   const counts: LookBackSummary['counts'] = [];
-  for (const g of game.days) {
-    if (g.day >= day) continue; // (the day's own counts read its own threads alone)
-    for (const tid of countedTids(game, g)) {
-      const posts = seated.get(tid);
-      if (!posts) continue;
+  const profile = new ProfileSum(game.players);
+  const checked = new Set(gameTids(game)); // (the threads the avatar/signature check reads: violations/scan.ts)
+  for (const tid of tids) {
+    const digest = (await threadDigests(game.storePath, game.forum, [tid])).get(tid);
+    if (!digest) continue; // (no log: not stored)
+    const posts = seatPosts(game, digest.posts).posts;
+    threads.push({ tid, title: digest.title });
+    // (the day's own counts read its own threads alone)
+    for (const g of game.days) {
+      if (g.day >= day || !countedTids(game, g).includes(tid)) continue;
       const rows = countDayPosts(game, g, new Map([[tid, posts]])).players.filter((r) => r.pids.length).map((r): [string, number[]] => [r.player, r.pids]);
       counts.push({ day: g.day, tid, rows });
     }
+    if (checked.has(tid)) profile.add(posts);
   }
-  const threads = [...digests].map(([tid, d]) => ({ tid, title: d.title }));
-  const inOrder = gameTids(game).flatMap((tid) => (seated.has(tid) ? [seated.get(tid)!] : []));
-  return { threads, counts, profile: profileBase(inOrder, game.players) };
+  return { threads, counts, profile: profile.done() };
 }
 
 function readOf(s: LookBackSummary): LookBackRead {

@@ -183,29 +183,76 @@ const WHAT = ['avatar', 'signature'] as const;
 
 /** The given threads' posts summed up for profileChanges (as seated; the posts of the players given). */
 export function profileBase(threads: ReadonlyArray<readonly ProfilePost[]>, players: readonly string[]): ProfileBase {
-  const { accounts, read } = walkAccounts(threads, players);
-  const out: BaseAccount[] = [];
-  for (const ids of accounts.values()) {
-    for (const a of ids.values()) {
-      const posts = [...a.posts].sort((x, y) => x.at - y.at || x.pid - y.pid);
-      const values = (what: 'avatar' | 'signature'): BaseValue[] =>
-        [...a[what].values()].map((seen) => {
-          const ranges: number[] = [];
-          for (let i = 0; i < posts.length; i++) {
-            if (!read(posts[i]).some((s) => s[what] === seen.value)) continue;
-            if (ranges.length && ranges[ranges.length - 1] === i) ranges[ranges.length - 1] = i + 1;
-            else ranges.push(i, i + 1);
+  const sum = new ProfileSum(players);
+  for (const t of threads) sum.add(t);
+  return sum.done();
+}
+
+/**
+ * profileBase a thread at a time: of each thread added it keeps each post's place (pid, thread, floor,
+ * time) and which values it showed, not the post, so that summing a game's earlier threads holds one
+ * thread's posts at a time (src/derived/look-back.ts).
+ */
+export class ProfileSum {
+  readonly #players: readonly string[];
+  readonly #accounts = new Map<string, Map<number | null, Account>>();
+  readonly #rows = new Map<Account, { pid: number[]; tid: number[]; floor: Array<number | null>; at: number[]; shows: number[]; combos: Map<string, number>; shown: Array<{ avatar: Set<string | null>; signature: Set<string | null> }> }>();
+
+  constructor(players: readonly string[]) {
+    this.#players = players;
+  }
+
+  add(thread: readonly ProfilePost[]): void {
+    const { accounts, read } = walkAccounts([thread], this.#players, this.#accounts);
+    for (const ids of accounts.values()) {
+      for (const a of ids.values()) {
+        let rows = this.#rows.get(a);
+        if (!rows) this.#rows.set(a, (rows = { pid: [], tid: [], floor: [], at: [], shows: [], combos: new Map(), shown: [] }));
+        for (const p of a.posts) {
+          rows.pid.push(p.pid);
+          rows.tid.push(p.tid);
+          rows.floor.push(p.floor);
+          rows.at.push(p.at);
+          // (what a post showed, as one of the account's few distinct combinations)
+          const sightings = read(p);
+          const combo = JSON.stringify(sightings.map((x) => [x.avatar, x.signature]));
+          let n = rows.combos.get(combo);
+          if (n === undefined) {
+            rows.combos.set(combo, (n = rows.shown.length));
+            rows.shown.push({ avatar: new Set(sightings.map((x) => x.avatar)), signature: new Set(sightings.map((x) => x.signature)) });
           }
-          return { value: seen.value, first: seen.first, last: seen.last, ranges };
-        });
-      out.push({
-        player: a.player, authorId: a.authorId,
-        pid: posts.map((p) => p.pid), tid: posts.map((p) => p.tid), floor: posts.map((p) => p.floor), at: posts.map((p) => p.at),
-        avatar: values('avatar'), signature: values('signature'),
-      });
+          rows.shows.push(n);
+        }
+        a.posts = []; // (its places kept: the posts let go with the thread)
+      }
     }
   }
-  return { accounts: out };
+
+  done(): ProfileBase {
+    const out: BaseAccount[] = [];
+    for (const ids of this.#accounts.values()) {
+      for (const a of ids.values()) {
+        const rows = this.#rows.get(a)!;
+        const order = Array.from(rows.pid.keys()).sort((x, y) => rows.at[x] - rows.at[y] || rows.pid[x] - rows.pid[y]);
+        const values = (what: 'avatar' | 'signature'): BaseValue[] =>
+          [...a[what].values()].map((seen) => {
+            const ranges: number[] = [];
+            for (let i = 0; i < order.length; i++) {
+              if (!rows.shown[rows.shows[order[i]]][what].has(seen.value)) continue;
+              if (ranges.length && ranges[ranges.length - 1] === i) ranges[ranges.length - 1] = i + 1;
+              else ranges.push(i, i + 1);
+            }
+            return { value: seen.value, first: seen.first, last: seen.last, ranges };
+          });
+        out.push({
+          player: a.player, authorId: a.authorId,
+          pid: order.map((i) => rows.pid[i]), tid: order.map((i) => rows.tid[i]), floor: order.map((i) => rows.floor[i]), at: order.map((i) => rows.at[i]),
+          avatar: values('avatar'), signature: values('signature'),
+        });
+      }
+    }
+    return { accounts: out };
+  }
 }
 
 /** The account's post at `i` of a ProfileBase, as a change names it. */
