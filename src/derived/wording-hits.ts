@@ -1,6 +1,7 @@
 /**
  * The banned-wording hits of every post version a report scans, kept between runs in the store's
- * derived files (src/store/derived-cache.ts), one file per thread: a director reruns `report` every
+ * derived files (src/store/derived-cache.ts), one file per thread, the texts a later run scanned
+ * appended to it (keyed-file.ts appendTo) until they weigh half of it: a director reruns `report` every
  * minute at closing, and a rerun then scans only the versions it has not seen — jieba's dictionary is
  * not even loaded when none is new.
  *
@@ -23,7 +24,7 @@ import { reportWordDirs } from '../game/beside.js';
 import { BUILD } from '../game/game-cache.js';
 import type { Game } from '../game/types.js';
 import { installedVersion, packagePath } from '../paths.js';
-import { derivedKey, readDerived, readDerivedBytes, writeDerived, writeDerivedBytes } from '../store/derived-cache.js';
+import { appendDerived, derivedKey, readDerived, readDerivedAppended, readDerivedBytes, readDerivedSave, writeDerived, writeDerivedBytes } from '../store/derived-cache.js';
 import { dictionaryBytes, dictionaryFromBytes, dictionarySource, type KeptDictionary } from '../violations/dictionary.js';
 import type { WordingOf } from '../violations/scan.js';
 import { addKnownReadings, knownReadings } from '../violations/text-fold.js';
@@ -50,7 +51,10 @@ interface SavedHits {
 interface ThreadHits {
   key: string;
   byText: Map<string, readonly WordingHit[]>;
-  grew: boolean;
+  /** The texts scanned this run, not yet saved. */
+  added: Map<string, readonly WordingHit[]>;
+  /** The save they would be appended to (its head), when a line appended now would be read. */
+  appendTo: string | null;
 }
 
 /** A clean text's hits. */
@@ -82,12 +86,17 @@ export function wordingMemo(storePath: string, game: Game): WordingMemo {
     let t = threads.get(tid);
     if (!t) {
       const key = derivedKey({ wording: tid, ...fileKey });
-      const saved = readDerived<SavedHits>(storePath, `wording-${tid}`, key);
+      const saved = readDerivedSave<SavedHits>(storePath, `wording-${tid}`, key);
+      // the save and the texts appended to it since (a text's hits are the same whichever run found them)
+      const appended = saved ? readDerivedAppended<SavedHits>(storePath, `wording-${tid}`, saved.head) : null;
       // (the clean texts, most, share one empty list: not a list and a pair per text, held all the run)
       const byText = new Map<string, readonly WordingHit[]>();
-      for (const d of saved?.clean ?? []) byText.set(d, NO_HITS);
-      for (const [d, h] of Object.entries(saved?.hits ?? {})) byText.set(d, h);
-      threads.set(tid, (t = { key, byText, grew: false }));
+      for (const part of saved ? [saved.value, ...appended!.values] : []) {
+        for (const d of part.clean) byText.set(d, NO_HITS);
+        for (const [d, h] of Object.entries(part.hits)) byText.set(d, h);
+      }
+      const appendable = saved && appended!.whole && appended!.bytes <= saved.bytes / 2 ? saved.head : null;
+      threads.set(tid, (t = { key, byText, added: new Map(), appendTo: appendable }));
     }
     return t;
   };
@@ -99,21 +108,24 @@ export function wordingMemo(storePath: string, game: Game): WordingMemo {
       if (!hits) {
         hits = findBannedWording(text, listsToScan(), { names: game.players, dictionary });
         t.byText.set(digest, hits);
-        t.grew = true;
+        t.added.set(digest, hits);
         scanned++;
       }
       return hits;
     },
     save() {
       for (const [tid, t] of threads) {
-        if (!t.grew) continue;
+        if (!t.added.size) continue;
+        // the texts scanned this run appended to the save, or (the first time, once they weigh half of
+        // it, after a torn line) every text saved whole
         const saved: SavedHits = { clean: [], hits: {} };
-        for (const [d, h] of t.byText) {
+        for (const [d, h] of t.appendTo ? t.added : t.byText) {
           if (h.length) saved.hits[d] = [...h];
           else saved.clean.push(d);
         }
-        writeDerived(storePath, `wording-${tid}`, t.key, saved);
-        t.grew = false;
+        if (t.appendTo) appendDerived(storePath, `wording-${tid}`, t.appendTo, saved);
+        else writeDerived(storePath, `wording-${tid}`, t.key, saved);
+        t.added.clear();
       }
       if (readingsKept >= 0 && knownReadings().size > readingsKept) {
         writeDerived(storePath, 'char-readings', readingsKey, Object.fromEntries(knownReadings()));

@@ -773,10 +773,16 @@ describe('the wording hits kept between runs (src/derived/wording-hits.ts)', () 
     const d4 = findDay(game, 4);
     const store = await openStore(game.storePath, { lock: false, threads: [d4.discussion!.tid] });
     const post = Object.values(store.data.posts).find((p) => game.players.includes(p.versions[0].post.author))!;
+    const hitsFile = path.join(derivedDir(game.storePath), `wording-${d4.discussion!.tid}.json`);
+    const before = fs.readFileSync(hitsFile);
     await edit(game, d4.discussion!.tid, post.pid, '我对天发誓这是真的，第七号新文本');
     const edited = await scanned(game, 4);
     expect(edited.scanned).toBe(1);
     expect(hitsIn(edited.out).some((f) => f.pid === post.pid)).toBe(true);
+    // the new text's hits appended beside the file, not the file written again; read back on the next run
+    expect(fs.readFileSync(hitsFile).equals(before)).toBe(true);
+    expect(fs.readFileSync(hitsFile.replace(/\.json$/, '.appended'), 'utf8').trim().split('\n')).toHaveLength(2);
+    expect((await scanned(game, 4)).scanned).toBe(0);
 
     // a director's word list beside the game file: every text scanned again under it
     fs.mkdirSync(path.join(path.dirname(game.file), 'words'));
