@@ -6,27 +6,16 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { DigestPost, Sighting } from '../../src/store/slice.js';
+import { rng } from '../../src/replay/synth.js';
 import { postUrl } from '../../src/store/slice.js';
 import { profileBase, profileChanges, type ProfileChange, type ProfileRef } from '../../src/violations/profile.js';
 
 const FORUM = 'https://bbs.example.com/';
 const PLAYERS = ['甲', '乙', '丙'];
 
-/** A small seeded generator (mulberry32): the same game for a seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Threads of posts as digests read back: a page's posts share one list of sightings, as thread-digest.ts makes them. */
 function game(seed: number): DigestPost[][] {
-  const r = random(seed);
+  const r = rng(seed); // (the same game for a seed)
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
   const iso = (ms: number) => new Date(ms).toISOString();
   const t0 = Date.parse('2026-11-20T00:00:00Z');
