@@ -162,16 +162,18 @@ export function storedThreadOf(
 ): (pid: number) => number | null {
   // A digest's and a scanned thread's posts are in pid order: a report links a few hundred posts, so a search, not a map of every pid.
   const others = [...(lookBack?.values() ?? []), ...[...(apart ?? [])].map(([tid, a]) => ({ tid, posts: a.scanned }))];
-  return (pid) => store.posts[String(pid)]?.tid ?? others.find((d) => holdsPid(d.posts, pid))?.tid ?? summedUp?.(pid) ?? null;
+  return (pid) => store.posts[String(pid)]?.tid ?? others.find((d) => holdsPid(d.posts.length, (i) => d.posts[i].pid, pid))?.tid ?? summedUp?.(pid) ?? null;
 }
 
-function holdsPid(posts: ReadonlyArray<{ pid: number }>, pid: number): boolean {
+/** Whether `n` pids in ascending order (`pidAt(i)`: the i-th) hold `pid`. */
+export function holdsPid(n: number, pidAt: (i: number) => number, pid: number): boolean {
   let lo = 0;
-  let hi = posts.length - 1;
+  let hi = n - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (posts[mid].pid === pid) return true;
-    if (posts[mid].pid < pid) lo = mid + 1;
+    const at = pidAt(mid);
+    if (at === pid) return true;
+    if (at < pid) lo = mid + 1;
     else hi = mid - 1;
   }
   return false;

@@ -8,6 +8,7 @@
  * (test/derived/kept-closing.test.ts compares every view).
  */
 import { countDayPosts, type PrecountedRows } from '../activity/count.js';
+import { holdsPid } from '../close/closing-day.js';
 import { countedTids, gameTids } from '../activity/threads.js';
 import { seatPosts } from '../game/roster.js';
 import type { Game } from '../game/types.js';
@@ -119,7 +120,7 @@ function readOf(s: LookBackSummary): LookBackRead {
   // A report links a few hundred posts, those of the summed-up threads among them in a count or a change
   // (lurking evidence, profile.ts's posts): searched there, not a map of every pid made.
   const threadOf = (pid: number): number | null => {
-    for (const c of s.counts) for (const [, pids] of c.rows) if (holds(pids, pid)) return c.tid;
+    for (const c of s.counts) for (const [, pids] of c.rows) if (holdsPid(pids.length, (i) => pids[i], pid)) return c.tid;
     for (const a of s.profile.accounts) {
       const i = a.pid.indexOf(pid);
       if (i >= 0) return a.tid[i];
@@ -127,17 +128,4 @@ function readOf(s: LookBackSummary): LookBackRead {
     return null;
   };
   return { titles: new Map(s.threads.map((t) => [t.tid, { title: t.title }])), threadOf, summedUp: { counts, profile: s.profile } };
-}
-
-/** Whether ascending `pids` holds `pid`. */
-function holds(pids: readonly number[], pid: number): boolean {
-  let lo = 0;
-  let hi = pids.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (pids[mid] === pid) return true;
-    if (pids[mid] < pid) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
 }

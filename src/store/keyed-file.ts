@@ -18,7 +18,9 @@ import { replaceFile } from '../replace-file.js';
 const sumOf = (key: string, json: Uint8Array | string): string => crcHex(json, zlib.crc32(`${key}\n`));
 
 /** CRC-32 (continued from `from`) as 8 hex digits. */
-const crcHex = (data: Uint8Array | string, from = 0): string => zlib.crc32(data, from).toString(16).padStart(8, '0');
+const crcHex = (data: Uint8Array | string, from = 0): string => hex8(zlib.crc32(data, from));
+
+const hex8 = (crc: number): string => crc.toString(16).padStart(8, '0');
 
 /** The value `file` holds under `key`, or undefined. */
 export function readKeyedFile<T>(file: string, key: string): T | undefined {
@@ -159,7 +161,7 @@ export function writeKeyedFile(file: string, key: string, value: unknown): void 
 function bytesSumOf(key: string, parts: readonly ArrayBufferView[]): string {
   let crc = zlib.crc32(key);
   for (const p of parts) crc = zlib.crc32(new Uint8Array(p.buffer, p.byteOffset, p.byteLength), crc);
-  return crc.toString(16).padStart(8, '0');
+  return hex8(crc);
 }
 
 /** Line 1 of a bytes file: key and checksum, padded with spaces to a multiple of 8 bytes so that the bytes
