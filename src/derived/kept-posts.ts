@@ -14,7 +14,7 @@ import type { Game, GameDay } from '../game/types.js';
 import { threadCompleteness } from '../store/completeness.js';
 import { appendDerived, derivedKey, readDerivedAppended, readDerivedSave, writeDerived } from '../store/derived-cache.js';
 import { replayThreadFrom, type LogPoint } from '../store/store-file.js';
-import { currentVersion, type StoredPost, type StoredThread } from '../store/types.js';
+import { currentVersion, type FetchedPageRecord, type StoredPost, type StoredThread } from '../store/types.js';
 import { sliceTime } from '../store/slice.js';
 import type { ThreadRead } from '../store/with-store.js';
 import { mayHoldBallot } from '../votes/ballot.js';
@@ -64,11 +64,40 @@ interface Kept {
   posts: unknown;
 }
 
-/** A replay's changes appended to a save: from which point to which, the record there, the floors and kept posts it set, and the pids it left without a floor or not kept. */
-interface Appended extends Kept {
+/**
+ * A replay's changes appended to a save: from which point to which, the thread's record there (its
+ * pages only where they differ from the record before: a recrawl changes the last page or two of
+ * hundreds), the floors and kept posts it set, and the pids it left without a floor or not kept.
+ */
+interface Appended extends Omit<Kept, 'thread'> {
   from: LogPoint;
+  thread: RecordChange | null;
   noFloor: number[];
   notKept: number[];
+}
+
+/** A thread record as a change to the one before it: the pages that differ, and those it no longer has. */
+interface RecordChange extends StoredThread {
+  pagesGone: string[];
+}
+
+/** `next` as a change to `prev`. */
+function recordChange(prev: StoredThread | null, next: StoredThread): RecordChange {
+  const pages: Record<string, FetchedPageRecord> = {};
+  for (const [n, page] of Object.entries(next.pages)) {
+    const was = prev?.pages[n];
+    if (!was || JSON.stringify(was) !== JSON.stringify(page)) pages[n] = page;
+  }
+  const pagesGone = prev ? Object.keys(prev.pages).filter((n) => !(n in next.pages)) : [];
+  return { ...next, pages, pagesGone };
+}
+
+/** The record a change gives after `prev`. */
+function withChange(prev: StoredThread | null, change: RecordChange): StoredThread {
+  const { pagesGone, ...next } = change;
+  const pages = { ...prev?.pages, ...next.pages };
+  for (const n of pagesGone) delete pages[n];
+  return { ...next, pages };
 }
 
 /** A thread's kept posts, in pid order, and how the thread is stored (`thread`: its record, null when not stored). */
@@ -92,24 +121,27 @@ const samePoint = (a: LogPoint, b: LogPoint): boolean => a.ino === b.ino && a.of
  */
 export async function keptPosts<T extends { pid: number } = StoredPost>(storePath: string, tid: number, keep: Keep<T>): Promise<KeptPosts<T>> {
   const name = `kept-${keep.name}-${tid}`;
-  const key = derivedKey({ kept: tid, keep: keep.key });
+  const key = derivedKey({ kept: tid, keep: keep.key, appended: 'pages changed' });
   const saved = readDerivedSave<Kept>(storePath, name, key);
   const unpack = keep.layout?.unpack ?? ((packed: unknown) => packed as T[]);
   const pack = (posts: readonly T[]): unknown => (keep.layout ? keep.layout.pack(posts) : posts);
   // The save, then each change appended that follows the one before: where the log was read to is the last one's point.
-  const chain: Array<Kept | Appended> = [];
+  const chain: Array<Kept | (Appended & { record: StoredThread | null })> = [];
   // (whether a change appended now would be read: none before it torn, damaged or not following)
   let appendable = false;
   if (saved) {
     chain.push(saved.value);
     const appended = readDerivedAppended<Appended>(storePath, name, saved.head);
     for (const change of appended.values) {
-      if (!samePoint(change.from, chain[chain.length - 1].point)) break;
-      chain.push(change);
+      const before = chain[chain.length - 1];
+      if (!samePoint(change.from, before.point)) break;
+      const prev = 'record' in before ? before.record : before.thread;
+      chain.push({ ...change, record: change.thread && withChange(prev, change.thread) });
     }
     appendable = appended.whole && chain.length === appended.values.length + 1 && appended.bytes <= saved.bytes / 2;
   }
-  const from = chain.at(-1) ?? null;
+  const last = chain.at(-1);
+  const from = last ? { point: last.point, thread: 'record' in last ? last.record : last.thread } : null;
   const floors = new Map<number, number | null>();
   const posts = new Map<number, T>();
   const changed = new Set<number>();
@@ -153,7 +185,7 @@ export async function keptPosts<T extends { pid: number } = StoredPost>(storePat
     } else {
       const pids = [...changed].sort((a, b) => a - b);
       appendDerived(storePath, name, saved.head, {
-        from: from.point, point: replayed.point, thread,
+        from: from.point, point: replayed.point, thread: thread && recordChange(from.thread, thread),
         floors: pids.flatMap((pid): Array<[number, number | null]> => (floors.has(pid) ? [[pid, floors.get(pid)!]] : [])),
         posts: pack(pids.flatMap((pid) => (posts.has(pid) ? [posts.get(pid)!] : []))),
         noFloor: pids.filter((pid) => !floors.has(pid)),

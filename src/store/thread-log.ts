@@ -129,6 +129,9 @@ export function lineBytes(line: readonly Buffer[]): number {
  * Apply one entry to a thread being replayed: its record and page records to `state.thread`, each of its
  * posts (new or changed, whole: it replaces the post of its pid) to `put`.
  */
+/** A record a replay may change (applyEntry sets its page records in place), not the caller's. */
+const ownCopy = (thread: StoredThread | null): StoredThread | null => thread && { ...thread, pages: { ...thread.pages } };
+
 function applyEntry(state: { thread: StoredThread | null }, e: LogEntry, put: (sp: StoredPost) => void): void {
   if (e.t) state.thread = { ...e.t, pages: state.thread?.pages ?? {} };
   if (e.pg || e.rm) {
@@ -454,7 +457,7 @@ function replayOver<R>(sink: LineSink, reread: (start: number, end: number) => B
  * later one replaces an earlier of its pid): for a reader that keeps only some posts.
  */
 export const postsReplay = (thread: StoredThread | null, put: (sp: StoredPost) => void): MakeReplay<LogWalk & { thread: StoredThread | null }> => (reread) => {
-  const state = { thread };
+  const state = { thread: ownCopy(thread) };
   let posts: StoredPost[] = [];
   const sink: LineSink = {
     post: (sp) => posts.push(sp),
@@ -481,7 +484,7 @@ export const logReplay: MakeReplay<ReadLog> = (reread) => {
  * (`thread`: the record where the lines take up, as postsReplay.)
  */
 export const recordReplay = (thread: StoredThread | null = null): MakeReplay<LogWalk & { thread: StoredThread | null }> => (reread) => {
-  const state = { thread };
+  const state = { thread: ownCopy(thread) };
   return replayOver({ line: (head) => applyEntry(state, head, () => undefined), drop: () => undefined }, reread, (walk) => ({ thread: state.thread, ...walk }));
 };
 

@@ -13,7 +13,7 @@ import { keptPosts, type Keep } from '../../src/derived/kept-posts.js';
 import type { Game } from '../../src/game/types.js';
 import { derivedDir } from '../../src/store/derived-cache.js';
 import { openStore } from '../../src/store/index.js';
-import type { StoredPost } from '../../src/store/types.js';
+import type { StoredPost, StoredThread } from '../../src/store/types.js';
 import { mayHoldBallot } from '../../src/votes/ballot.js';
 import { FIXTURES, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
 import { storeOnDisk } from '../helpers/store-on-disk.js';
@@ -26,14 +26,28 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const publicGame = (name: string) => storeOnDisk(root, name, path.join(FIXTURES, 'games', 'public.yaml'), storeFromFixture('public', threadPageFiles('public')));
 
-/** A post added to thread `tid` after its last (one log line appended, as a recrawl stores it), its text `text`. */
-async function addPost(game: Game, tid: number, text: string, n: number): Promise<void> {
+/**
+ * A post added to thread `tid` after its last, its text `text`, on the thread's last page or (`newPage`)
+ * a page after it, as a recrawl stores it: the post's log line and the thread's record.
+ */
+async function addPost(game: Game, tid: number, text: string, n: number, newPage = false): Promise<void> {
   const store = await openStore(game.storePath, { threads: [tid] });
   const last = Object.values(store.data.posts).filter((p) => p.tid === tid).sort((a, b) => b.pid - a.pid)[0];
   const v = last.versions[last.versions.length - 1];
   const pid = last.pid + 100_000 + n;
   const floor = (v.post.floor ?? 0) + 1;
   store.data.posts[String(pid)] = { ...last, pid, versions: [{ ...v, hash: `h${pid}`, post: { ...v.post, pid, floor, floorLabel: `${floor}#`, text } }] };
+  const thread = store.data.threads[String(tid)];
+  const lastPage = Math.max(...Object.keys(thread.pages).map(Number));
+  const at = new Date(Date.parse('2026-12-20T00:00:00Z') + n * 1000).toISOString();
+  if (newPage) {
+    thread.pages[String(lastPage + 1)] = { ...thread.pages[lastPage], page: lastPage + 1, fetchedAt: at, bodyHash: `b${pid}`, pids: [pid] };
+    thread.pageCount = lastPage + 1;
+  } else {
+    const page = thread.pages[lastPage];
+    thread.pages[lastPage] = { ...page, fetchedAt: at, bodyHash: `b${pid}`, pids: [...page.pids, pid] };
+  }
+  thread.lastCrawl = at;
   await store.write();
   await store.close();
 }
@@ -49,13 +63,14 @@ async function editPost(game: Game, tid: number, text: string): Promise<number> 
   return first.pid;
 }
 
-/** The thread read afresh: the posts `shaped` keeps, and its floors. */
-async function afresh(game: Game, tid: number): Promise<{ pids: number[]; floors: number[] }> {
+/** The thread read afresh: the posts `shaped` keeps, its floors and its record. */
+async function afresh(game: Game, tid: number): Promise<{ pids: number[]; floors: number[]; thread: StoredThread }> {
   const store = await openStore(game.storePath, { lock: false, threads: [tid] });
   const posts = Object.values(store.data.posts).filter((p: StoredPost) => p.tid === tid);
+  const thread = store.data.threads[String(tid)];
   await store.close();
   const kept = posts.filter((p) => !mayHoldBallot(p.versions[p.versions.length - 1].post.text)).map((p) => p.pid).sort((a, b) => a - b);
-  return { pids: kept, floors: posts.map((p) => p.versions[p.versions.length - 1].post.floor ?? 0).sort((a, b) => a - b) };
+  return { pids: kept, floors: posts.map((p) => p.versions[p.versions.length - 1].post.floor ?? 0).sort((a, b) => a - b), thread };
 }
 
 /** Every post but those whose current text may hold a ballot, kept whole with their versions (a save of a thread's size, unlike ballotShaped's). */
@@ -63,7 +78,7 @@ const shaped: Keep = { name: 'test-shaped', key: 'test', keep: (sp) => (mayHoldB
 
 const read = async (game: Game, tid: number) => {
   const k = await keptPosts(game.storePath, tid, shaped);
-  return { pids: k.posts.map((p) => p.pid), complete: k.read.completeness.complete, floors: k.read.completeness };
+  return { pids: k.posts.map((p) => p.pid), complete: k.read.completeness.complete, floors: k.read.completeness, thread: k.thread };
 };
 
 describe('kept posts: a rerun appends what changed', () => {
@@ -82,11 +97,17 @@ describe('kept posts: a rerun appends what changed', () => {
     await read(game, tid); // the first run saves whole
     const saved = fs.readFileSync(save);
     for (let n = 0; n < 3; n++) {
-      await addPost(game, tid, n % 2 ? '没什么' : `投票对象：${game.players[n]}`, n);
+      await addPost(game, tid, n % 2 ? '没什么' : `投票对象：${game.players[n]}`, n, n === 1);
       const kept = await read(game, tid);
-      expect(kept.pids).toEqual((await afresh(game, tid)).pids);
+      const fresh = await afresh(game, tid);
+      expect(kept.pids).toEqual(fresh.pids);
+      expect(kept.thread).toEqual(fresh.thread);
       expect(kept.complete).toBe(true);
     }
+    // each change carries the pages it changed, not the thread's every page
+    const changes = fs.readFileSync(appended, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l.replace(/^\S+ /, '')));
+    expect(changes.map((c) => Object.keys(c.thread.pages).length)).toEqual([1, 1, 1]);
+    expect(Object.keys((await afresh(game, tid)).thread.pages).length).toBeGreaterThan(2);
     // a kept post edited to hold a ballot is no longer kept (and back again)
     const edited = await editPost(game, tid, `投票对象：${game.players[4]}`);
     expect((await read(game, tid)).pids).not.toContain(edited);
@@ -129,8 +150,8 @@ describe('kept posts: a rerun appends what changed', () => {
   test('once the changes weigh half the save, it is saved whole again and they follow that', async () => {
     let rewrites = 0;
     let last = fs.readFileSync(save);
-    for (let n = 0; n < 40 && rewrites === 0; n++) {
-      await addPost(game, tid, `投票对象：${game.players[n % game.players.length]} 理由：${'长'.repeat(400)}`, 100 + n);
+    for (let n = 0; n < 80 && rewrites === 0; n++) {
+      await addPost(game, tid, `投票对象：${game.players[n % game.players.length]} 理由：${'长'.repeat(1200)}`, 100 + n);
       expect((await read(game, tid)).pids).toEqual((await afresh(game, tid)).pids);
       const now = fs.readFileSync(save);
       if (!now.equals(last)) rewrites++;
