@@ -142,58 +142,109 @@ export async function keptPosts<T extends { pid: number } = StoredPost>(storePat
   }
   const last = chain.at(-1);
   const from = last ? { point: last.point, thread: 'record' in last ? last.record : last.thread } : null;
-  const floors = new Map<number, number | null>();
-  const posts = new Map<number, T>();
-  const changed = new Set<number>();
+  const state = new KeptState<T>();
   let resumed = false;
   const replayed = await replayThreadFrom(storePath, tid, from, (fromPoint) => {
     // (a start from the log's beginning, after a resumed replay found damage: nothing kept so far holds)
     resumed = fromPoint;
-    floors.clear();
-    posts.clear();
-    changed.clear();
-    if (fromPoint) {
-      for (const k of chain) {
-        if ('from' in k) {
-          for (const pid of k.noFloor) floors.delete(pid);
-          for (const pid of k.notKept) posts.delete(pid);
-        }
-        for (const [pid, floor] of k.floors) floors.set(pid, floor);
-        for (const p of unpack(k.posts)) posts.set(p.pid, p);
-      }
-    }
+    state.clear();
+    // (the save first, then the changes appended to it)
+    if (fromPoint) chain.forEach((k, i) => (i === 0 ? state.base(k.floors, unpack(k.posts)) : state.apply(k as Appended, unpack(k.posts))));
     return (sp) => {
-      changed.add(sp.pid);
       // (a post of another thread in this log is not this thread's, as threadPosts reads a store)
-      if (sp.tid !== tid) {
-        floors.delete(sp.pid);
-        posts.delete(sp.pid);
-        return;
-      }
-      floors.set(sp.pid, currentVersion(sp).post.floor);
-      const kept = keep.keep(sp);
-      if (kept) posts.set(sp.pid, kept);
-      else posts.delete(sp.pid);
+      if (sp.tid !== tid) state.set(sp.pid, undefined, null);
+      else state.set(sp.pid, currentVersion(sp).post.floor, keep.keep(sp) ?? null);
     };
   });
   const thread = replayed?.thread ?? null;
-  const kept = [...posts.values()].sort((a, b) => a.pid - b.pid);
+  const kept = state.posts();
   if (replayed?.moved) {
     // (saved whole the first time, after a replay from the start, once the changes weigh half the save, and after one torn)
     if (!resumed || !saved || !from || !appendable) {
-      writeDerived(storePath, name, key, { point: replayed.point, thread, floors: [...floors], posts: pack(kept) } satisfies Kept);
+      writeDerived(storePath, name, key, { point: replayed.point, thread, floors: state.floors(), posts: pack(kept) } satisfies Kept);
     } else {
-      const pids = [...changed].sort((a, b) => a - b);
+      const pids = [...state.touched].sort((a, b) => a - b);
+      const floorOf = (pid: number) => state.changedFloor.get(pid);
+      const postOf = (pid: number) => state.changedPost.get(pid);
       appendDerived(storePath, name, saved.head, {
         from: from.point, point: replayed.point, thread: thread && recordChange(from.thread, thread),
-        floors: pids.flatMap((pid): Array<[number, number | null]> => (floors.has(pid) ? [[pid, floors.get(pid)!]] : [])),
-        posts: pack(pids.flatMap((pid) => (posts.has(pid) ? [posts.get(pid)!] : []))),
-        noFloor: pids.filter((pid) => !floors.has(pid)),
-        notKept: pids.filter((pid) => !posts.has(pid)),
+        floors: pids.flatMap((pid): Array<[number, number | null]> => (floorOf(pid) !== undefined ? [[pid, floorOf(pid)!]] : [])),
+        posts: pack(pids.flatMap((pid) => (postOf(pid) ? [postOf(pid)!] : []))),
+        noFloor: pids.filter((pid) => floorOf(pid) === undefined),
+        notKept: pids.filter((pid) => !postOf(pid)),
       } satisfies Appended);
     }
   }
   const seen = new Set<number>();
-  for (const f of floors.values()) if (f !== null && f > 0) seen.add(f);
+  state.eachFloor((f) => {
+    if (f !== null && f > 0) seen.add(f);
+  });
   return { posts: kept, thread, read: { stored: thread !== null, completeness: threadCompleteness(thread ?? undefined, tid, seen) } };
+}
+
+/**
+ * A thread's kept posts and current floors while its log is replayed: the save's lists as read (posts
+ * in pid order), and by pid what changed since — the changes appended to the save, then the replay's
+ * (`touched`). A rerun after a crawl changes a few posts of thousands: their lists are not copied into
+ * maps of every post, only merged once at the end.
+ */
+class KeptState<T extends { pid: number }> {
+  private savedFloors: ReadonlyArray<readonly [number, number | null]> = [];
+  private savedPosts: readonly T[] = [];
+  /** By pid, the floor (undefined: the thread no longer has the post) and the kept post (null: not kept) changed since the save. */
+  readonly changedFloor = new Map<number, number | null | undefined>();
+  readonly changedPost = new Map<number, T | null>();
+  readonly touched = new Set<number>();
+
+  clear(): void {
+    this.savedFloors = [];
+    this.savedPosts = [];
+    this.changedFloor.clear();
+    this.changedPost.clear();
+    this.touched.clear();
+  }
+
+  base(floors: ReadonlyArray<readonly [number, number | null]>, posts: readonly T[]): void {
+    this.savedFloors = floors;
+    this.savedPosts = posts;
+  }
+
+  apply(change: Appended, posts: readonly T[]): void {
+    for (const pid of change.noFloor) this.changedFloor.set(pid, undefined);
+    for (const pid of change.notKept) this.changedPost.set(pid, null);
+    for (const [pid, floor] of change.floors) this.changedFloor.set(pid, floor);
+    for (const p of posts) this.changedPost.set(p.pid, p);
+  }
+
+  set(pid: number, floor: number | null | undefined, post: T | null): void {
+    this.touched.add(pid);
+    this.changedFloor.set(pid, floor);
+    this.changedPost.set(pid, post);
+  }
+
+  /** The kept posts, in pid order. */
+  posts(): T[] {
+    const changed = [...this.changedPost.values()].filter((p): p is T => p !== null).sort((a, b) => a.pid - b.pid);
+    const out: T[] = [];
+    let j = 0;
+    for (const p of this.savedPosts) {
+      if (this.changedPost.has(p.pid)) continue;
+      while (j < changed.length && changed[j].pid < p.pid) out.push(changed[j++]);
+      out.push(p);
+    }
+    while (j < changed.length) out.push(changed[j++]);
+    return out;
+  }
+
+  /** Each post's current floor (a post the thread no longer has left out). */
+  eachFloor(f: (floor: number | null, pid: number) => void): void {
+    for (const [pid, floor] of this.savedFloors) if (!this.changedFloor.has(pid)) f(floor, pid);
+    for (const [pid, floor] of this.changedFloor) if (floor !== undefined) f(floor, pid);
+  }
+
+  floors(): Array<[number, number | null]> {
+    const out: Array<[number, number | null]> = [];
+    this.eachFloor((floor, pid) => out.push([pid, floor]));
+    return out;
+  }
 }

@@ -146,8 +146,9 @@ function writeAtomically(file: string, write: (fd: number) => void): void {
 
 /** Saves `value` in `file` under `key` (a failure is ignored: it is a cache). */
 export function writeKeyedFile(file: string, key: string, value: unknown): void {
-  const json = JSON.stringify(value);
-  // (the key line and the value written one after the other: no copy of a value of megabytes joined to it)
+  // (encoded once, for the checksum and the write; the key line and the value written one after the
+  // other: no copy of a value of megabytes joined to it)
+  const json = Buffer.from(JSON.stringify(value));
   writeAtomically(file, (fd) => {
     fs.writeFileSync(fd, `${key} ${sumOf(key, json)}\n`);
     fs.writeFileSync(fd, json);

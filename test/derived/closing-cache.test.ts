@@ -668,7 +668,14 @@ describe('a synthetic 10-day store', () => {
     const read = changes.map((line) => JSON.parse(line.replace(/^\S+ /, '')));
     const base = JSON.parse(json);
     const floors = [...base.floors, ...read.flatMap((c) => c.floors)];
-    writeDerived(g.storePath, `kept-succession-${processTid}`, head.split(' ')[0], { ...base, point: read.at(-1).point, thread: read.at(-1).thread, floors, posts: [] });
+    // (a change carries the pages it changed and those gone: the record there is the save's with each applied)
+    const thread = read.reduce((t, c) => {
+      const { pagesGone, ...next } = c.thread;
+      const pages = { ...t.pages, ...next.pages };
+      for (const n of pagesGone) delete pages[n];
+      return { ...next, pages };
+    }, base.thread);
+    writeDerived(g.storePath, `kept-succession-${processTid}`, head.split(' ')[0], { ...base, point: read.at(-1).point, thread, floors, posts: [] });
     expect(JSON.parse(await tally()).sheriff).not.toBe(successor);
     await addPost(g, processTid, findDay(g, 10).opens + 60_000, '只是聊天'); // no closed day's business
     expect(JSON.parse(await tally()).sheriff).not.toBe(successor);
