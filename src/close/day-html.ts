@@ -5,11 +5,10 @@
  * kept result (src/derived/kept-closing.ts) draws the page without them.
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import type { Game } from '../game/types.js';
 import { replaceFile } from '../replace-file.js';
-import { htmlDayInput, reportTitle } from '../render/html-day.js';
+import { htmlDayInput } from '../render/html-day.js';
 import { htmlReportLines, renderHtmlReport, type HtmlReportInput } from '../render/html-report.js';
+import { madeAtHtml } from '../render/html-made.js';
 import type { ClosingDay } from './closing-day.js';
 import type { DayPage } from './day-page.js';
 
@@ -32,6 +31,20 @@ function dayInput(day: ClosingDay, page: DayPage, postUrl: (pid: number) => stri
   return htmlDayInput(day.report, day.tally, { title: page.title, now, postUrl, source: page.source });
 }
 
+/**
+ * dayHtmlOf's page as kept (src/derived/kept-view.ts): its text before and after the words for when it
+ * was made (html-made.ts), which each writing of the page puts in anew.
+ */
+export function dayHtmlAround(day: ClosingDay, page: DayPage, postUrl: (pid: number) => string | null, now = Date.now()): [string, string] {
+  const input = dayInput(day, page, postUrl, now);
+  const text = [...htmlReportLines(input)].join('\n');
+  const made = madeAtHtml(now, input.timezone);
+  // (the footer's, the page's last: player text before it may hold the same words)
+  const at = text.lastIndexOf(made);
+  if (at < 0) throw new Error('the HTML page does not say when it was made');
+  return [text.slice(0, at), text.slice(at + made.length)];
+}
+
 /** Characters gathered into one write: a few dozen rows, which then die young. */
 const WRITE_CHARS = 32 * 1024;
 
@@ -52,9 +65,4 @@ function writeLines(fd: number, input: HtmlReportInput): void {
     }
   }
   if (batch.length) fs.writeFileSync(fd, batch.join(''));
-}
-
-/** Where `--html` writes by default: beside the game file, `<game>-day<N>.html`. */
-export function defaultHtmlPath(game: Game, day: number): string {
-  return path.join(path.dirname(path.resolve(game.file)), `${reportTitle(game)}-day${day}.html`);
 }

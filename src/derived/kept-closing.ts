@@ -70,14 +70,13 @@ export interface ReportDayOptions {
 /**
  * Day `day` as `bansha report` renders it: kept (`kept: true`) when its key matches, else computed from
  * the store as src/derived/closing-inputs.ts does (refusing an incomplete crawl unless allowIncomplete)
- * and kept. `code` names the code (default the bundle's build; null: nothing kept). The caller records
+ * and kept. `code` names the code (default the bundle's build; null: nothing kept; the key: reportKey's). The caller records
  * the proposals in the ledger afterwards (src/close/proposals.ts), on a hit as on a miss.
  */
-export async function reportDay(game: Game, day: number, opts: ReportDayOptions, code: string | null = BUILD): Promise<ReportDay & { kept: boolean }> {
+export async function reportDay(
+  game: Game, day: number, opts: ReportDayOptions, code: string | null = BUILD, { key }: { key: string | null } = reportKey(game, day, opts, code),
+): Promise<ReportDay & { kept: boolean }> {
   const name = `closing-report-day${day}`;
-  const ledger = opts.ledgerFile === null ? null : keyInputText(opts.ledgerFile);
-  const words = [...wordDataDirs(), ...reportWordDirs(game)].map(dirTexts);
-  const key = ledger === undefined ? null : closingKey(game, code, { report: day, allowIncomplete: Boolean(opts.allowIncomplete), ledger, words });
   const saved = readKept<ReportDay>(game, name, key);
   if (saved && saved.closing.report.cards.every((c) => c.evidence.every((pid) => String(pid) in saved.evidence))) return { ...saved, kept: true };
 
@@ -100,6 +99,17 @@ export async function reportDay(game: Game, day: number, opts: ReportDayOptions,
   });
   if (key !== null && jsonPlain(value)) writeDerived(game.storePath, name, key, value);
   return { ...value, kept: false };
+}
+
+/**
+ * The key a report of `day` is kept under (null: nothing kept), and the ledger's text it was read with
+ * (null: none; undefined: unreadable, and no key).
+ */
+export function reportKey(game: Game, day: number, opts: ReportDayOptions, code: string | null = BUILD): { key: string | null; ledger: string | null | undefined } {
+  const ledger = opts.ledgerFile === null ? null : keyInputText(opts.ledgerFile);
+  const words = [...wordDataDirs(), ...reportWordDirs(game)].map(dirTexts);
+  const key = ledger === undefined ? null : closingKey(game, code, { report: day, allowIncomplete: Boolean(opts.allowIncomplete), ledger, words });
+  return { key, ledger };
 }
 
 /** What `tallyResult` is asked: the options of `bansha tally` that change the count. */

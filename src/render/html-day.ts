@@ -5,7 +5,7 @@
  * judged here — this file only turns those values into the plain value renderHtmlReport draws, so the
  * HTML, terminal, Markdown, BBCode and JSON views of a day can never disagree.
  */
-import path from 'node:path';
+import { gameFileTitle } from '../game/beside.js';
 import type { Game } from '../game/types.js';
 import { classifyTitle } from '../init/thread-title.js';
 import type { DayReport } from '../report/day-report.js';
@@ -19,7 +19,7 @@ import { publicFlagDetail } from '../violations/details.js';
 
 /** The report's file name stem for a game: its file name without .yaml ("public", "m901"). */
 export function reportTitle(game: Pick<Game, 'file'>): string {
-  return path.basename(game.file).replace(/\.ya?ml$/i, '');
+  return gameFileTitle(game.file);
 }
 
 /**

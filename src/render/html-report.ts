@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { forumFormat, type ForumPattern } from '../votes/time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
 import { escapeHtml, link } from './html-escape.js';
+import { madeAtHtml } from './html-made.js';
 import { renderTimelineSvg } from './timeline-svg.js';
 import { writtenOnce } from './written-once.js';
 import { voteTimeline } from './vote-timeline.js';
@@ -164,7 +165,7 @@ export function* htmlReportLines(input: HtmlReportInput): Generator<string> {
 /** bansha's version, when the data was crawled and made into this page, and whether the crawl was complete. */
 function footer(input: HtmlReportInput, fmt: (t: number, f?: ForumPattern) => string): string {
   const src = input.source;
-  const lines = [`bansha${src ? ` ${escapeHtml(src.version)}` : ''} · 生成于 ${escapeHtml(fmt(input.generatedAt, 'yyyy-MM-dd HH:mm:ss'))}（${escapeHtml(input.timezone)}）`];
+  const lines = [`bansha${src ? ` ${escapeHtml(src.version)}` : ''} · ${madeAtHtml(input.generatedAt, input.timezone)}（${escapeHtml(input.timezone)}）`];
   if (src) {
     lines.push(src.crawledAt === null ? '存档中没有抓取记录' : `数据抓取于 ${escapeHtml(fmt(src.crawledAt, 'yyyy-MM-dd HH:mm:ss'))}`);
     lines.push(src.gaps.length ? `<span class="note">存档不完整：${escapeHtml(src.gaps.join('；'))}</span>` : '存档完整：所读帖子的每一页、每一楼都已抓到');

@@ -49,6 +49,18 @@ const cases: Array<[string, string[], number]> = [
   ['an unknown option', ['tally', ...g, '--day', '1', '--jsno'], 2],
 ];
 
+/** The captured public game in `folder`, its store with thread logs (the kept results are keyed on them; a version-1 file keeps nothing). */
+async function withThreadLogs(folder: string) {
+  fs.mkdirSync(folder, { recursive: true });
+  fs.copyFileSync(file('public.yaml'), path.join(folder, 'public.yaml'));
+  const game = loadGame(path.join(folder, 'public.yaml'));
+  const store = await openStore(game.storePath, { forum: game.forum });
+  Object.assign(store.data, { ...storeFromFixture('public', threadPageFiles('public')), version: store.data.version });
+  await store.write();
+  await store.close();
+  return game;
+}
+
 describe('the bundled CLI', () => {
   test.each(cases)('%s: the same output and exit code as from the modules', async (_, args, code) => {
     const a = await bansha(args, { NO_COLOR: '1' });
@@ -96,21 +108,16 @@ describe('the bundled CLI', () => {
   }, 60_000);
 
   test('warm, report (every view) and tally over threads that did not change print what they kept: the modules\' output, no analysis loaded', async () => {
-    // A store with thread logs (the kept results are keyed on them; a version-1 file keeps nothing).
     const kept = path.join(dir, 'kept');
-    fs.mkdirSync(kept, { recursive: true });
-    fs.copyFileSync(file('public.yaml'), path.join(kept, 'public.yaml'));
-    const game = loadGame(path.join(kept, 'public.yaml'));
-    const store = await openStore(game.storePath, { forum: game.forum });
-    Object.assign(store.data, { ...storeFromFixture('public', threadPageFiles('public')), version: store.data.version });
-    await store.write();
-    await store.close();
+    const game = await withThreadLogs(kept);
     const hook = path.join(import.meta.dirname, 'load-hook.mjs');
     const kg = ['--game', game.file, '--day', '2'];
     // The analyses' code: what a kept result is rendered without.
     const markers = ['function buildDayReport(', 'function tallyDay(', 'function closingDayFromStore('];
     const chunks = fs.readdirSync(path.join(root, 'bundle')).filter((f) => f.endsWith('.js')).map((f) => fs.readFileSync(path.join(root, 'bundle', f), 'utf8'));
-    for (const m of markers) expect(chunks.some((c) => c.includes(m)), m).toBe(true);
+    // The report's renderers: what a kept view is printed without (src/derived/kept-view.ts).
+    const renderers = ['function renderDayReportJson(', 'function renderDayReportTerminal(', 'function renderDayReportMarkdown(', 'function renderDayReportBBCode(', 'function*htmlReportLines('];
+    for (const m of [...markers, ...renderers]) expect(chunks.some((c) => c.includes(m)), m).toBe(true);
     const runs: string[][] = [
       ...[['--json'], [], ['--bbcode'], ['--markdown']].map((v) => ['report', ...kg, '--no-ledger', ...v]),
       ['report', ...kg, '--html', '--no-ledger', '--out', path.join(kept, 'day.html')],
@@ -118,18 +125,54 @@ describe('the bundled CLI', () => {
       ['tally', ...kg, '--bbcode'],
       ['tally', ...kg],
     ];
+    // (the page says when it was made: the rest is the same)
+    const page = () => fs.readFileSync(path.join(kept, 'day.html'), 'utf8').replace(/生成于 [\d-]+ [\d:]+/, '生成于 …');
     for (const args of runs) {
       const want = await bansha(args, { NO_COLOR: '1' });
       expect(want.code, want.out).toBe(0);
+      const wantPage = args.includes('--html') ? page() : null;
       const env = { ...process.env, NO_COLOR: '1' };
+      // the first computes the day and keeps it; the second draws it as kept and (a report) keeps the view; the third prints that
       const first = spawnSync(process.execPath, [path.join(root, 'bundle/cli.js'), ...args], { encoding: 'utf8', env });
       const r = spawnSync(process.execPath, ['--import', hook, path.join(root, 'bundle/cli.js'), ...args], { encoding: 'utf8', env });
-      expect([first.status, r.status], r.stderr).toEqual([0, 0]);
-      expect([first.stdout, r.stdout], args.join(' ')).toEqual([want.stdout, want.stdout]);
-      const loaded = [...r.stderr.matchAll(/^\[load\] (file:.+)$/gm)].map((m) => fileURLToPath(m[1]));
-      expect(loaded.filter((f) => markers.some((m) => fs.readFileSync(f, 'utf8').includes(m))), args.join(' ')).toEqual([]);
+      const third = spawnSync(process.execPath, ['--import', hook, path.join(root, 'bundle/cli.js'), ...args], { encoding: 'utf8', env });
+      expect([first.status, r.status, third.status], r.stderr).toEqual([0, 0, 0]);
+      expect([first.stdout, r.stdout, third.stdout], args.join(' ')).toEqual([want.stdout, want.stdout, want.stdout]);
+      if (wantPage !== null) expect(page()).toBe(wantPage);
+      const loaded = (run: typeof r, code: string[]) =>
+        [...run.stderr.matchAll(/^\[load\] (file:.+)$/gm)].map((m) => fileURLToPath(m[1])).filter((f) => code.some((m) => fs.readFileSync(f, 'utf8').includes(m)));
+      for (const run of [r, third]) expect(loaded(run, markers), args.join(' ')).toEqual([]);
+      // a report's third run prints the view kept by the second: no renderer loaded either
+      if (args[0] === 'report') expect(loaded(third, renderers), args.join(' ')).toEqual([]);
     }
-    expect(fs.readdirSync(derivedDir(game.storePath)).filter((f) => f.startsWith('closing-')).sort()).toEqual(['closing-report-day2.json', 'closing-tally-day2.json']);
+    const views = ['bbcode', 'html', 'json', 'markdown', 'terminal'].map((v) => `closing-view-day2-${v}.bin`);
+    expect(fs.readdirSync(derivedDir(game.storePath)).filter((f) => f.startsWith('closing-')).sort()).toEqual(['closing-report-day2.json', 'closing-tally-day2.json', ...views]);
+  }, 120_000);
+
+  test('warm, a report that records its proposals in the ledger: its view kept once that step changes nothing, and drawn anew after a card is decided', async () => {
+    const game = await withThreadLogs(path.join(dir, 'ledger'));
+    const args = ['report', '--game', game.file, '--day', '2', '--json'];
+    const env = { ...process.env, NO_COLOR: '1' };
+    const run = () => spawnSync(process.execPath, [path.join(root, 'bundle/cli.js'), ...args], { encoding: 'utf8', env });
+    const view = path.join(derivedDir(game.storePath), 'closing-view-day2-json.bin');
+    // the first records the proposals (the ledger changes: the second counts again), the third keeps the view, the fourth prints it
+    const runs = [run(), run(), run()];
+    expect(fs.existsSync(view)).toBe(true);
+    runs.push(run());
+    const want = await bansha(args, { NO_COLOR: '1' }); // (the ledger already holds what it proposes)
+    expect(runs.map((r) => [r.status, r.stdout])).toEqual(runs.map(() => [0, want.stdout]));
+    const cards = JSON.parse(want.stdout).cards as Array<{ status: string }>;
+    expect(cards.length).toBeGreaterThan(0);
+    expect(cards.every((c) => c.status === 'proposed')).toBe(true);
+    // a card decided: the ledger is not what the view was kept under
+    const ledger = JSON.parse(fs.readFileSync(path.join(path.dirname(game.file), 'public.cards.json'), 'utf8'));
+    const id = ledger.cards[0].id;
+    expect((await bansha(['cards', 'dismiss', id, '--game', game.file])).code).toBe(0);
+    const after = run();
+    expect(after.status).toBe(0);
+    expect(after.stdout).toBe((await bansha(args, { NO_COLOR: '1' })).stdout);
+    expect(after.stdout).not.toBe(want.stdout);
+    expect((JSON.parse(after.stdout).cards as Array<{ status: string }>).map((c) => c.status)).toContain('dismissed');
   }, 120_000);
 
   test("warm, tally, elevator and report --json set up no Intl date formatter (the forum zone's offsets are kept with the game)", () => {

@@ -18,7 +18,12 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { ledgerPath } from '../../cards/ledger.js';
 import { recordProposals } from '../../close/proposals.js';
-import { evidenceLinks, reportDay } from '../../derived/kept-closing.js';
+import { evidenceLinks, reportDay, reportKey } from '../../derived/kept-closing.js';
+import { keepView, readKeptView, type ViewSpec } from '../../derived/kept-view.js';
+import { dayHtmlBeside } from '../../game/beside.js';
+import { replaceFile } from '../../replace-file.js';
+import { madeAtHtml } from '../../render/html-made.js';
+import { keyInputText } from '../../store/keyed-file.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
@@ -51,23 +56,44 @@ export function register(program: Command): void {
       if (o.out !== undefined && !o.html) throw new UserError(t('opt.goesWith', '--out', '--html'));
       const { game } = await loadGameDay(o);
       const file = ledgerPath(game.file);
+      const dayOpts = { ledgerFile: file, allowIncomplete: o.allowIncomplete };
+      const { key, ledger } = reportKey(game, o.day, dayOpts);
+      const spec = viewSpec(o);
+      const out = o.html ? path.resolve(o.out ?? dayHtmlBeside(game.file, o.day)) : null;
+      const print = (texts: readonly string[]): void => {
+        if (out === null) return void process.stdout.write(texts.join(''));
+        fs.mkdirSync(path.dirname(out), { recursive: true });
+        writeHtmlAround(out, texts, game.timezone);
+        process.stdout.write(`${out}\n`);
+      };
+      // A rerun over what did not change prints what the run before printed (src/derived/kept-view.ts).
+      const shown = key === null ? undefined : readKeptView(game.storePath, o.day, spec, key);
+      if (shown) return print(shown);
       // The day as kept when nothing it is made from changed (src/derived/kept-closing.ts), else computed.
-      const kept = await reportDay(game, o.day, { ledgerFile: file, allowIncomplete: o.allowIncomplete });
+      const kept = await reportDay(game, o.day, dayOpts, undefined, { key });
       const { closing, page } = kept;
       // The ledger ids go into the report (and so into the HTML) before it is drawn.
       if (o.ledger) await recordProposals(game, closing.report, file);
       const links = evidenceLinks(game, kept);
-      if (o.html) {
-        // Only the view asked for is loaded (the HTML renderers are the largest).
-        const html = await import('../../close/day-html.js');
-        const out = path.resolve(o.out ?? html.defaultHtmlPath(game, o.day));
-        fs.mkdirSync(path.dirname(out), { recursive: true });
-        html.writeDayHtml(out, closing, page, links);
-        process.stdout.write(`${out}\n`);
-        return;
-      }
-      process.stdout.write(await view(o, closing.report, links));
+      // Only the view asked for is loaded (the HTML renderers are the largest).
+      const texts = o.html ? (await import('../../close/day-html.js')).dayHtmlAround(closing, page, links) : [await view(o, closing.report, links)];
+      // (kept by a rerun whose ledger step left the ledger as the key read it: a run that finds the view skips that step)
+      if (key !== null && kept.kept && (!o.ledger || keyInputText(file) === ledger)) keepView(game.storePath, o.day, spec, key, texts);
+      print(texts);
     });
+}
+
+/** The view asked for, as its kept text is named (kept-view.ts). */
+function viewSpec(o: ReportCliOptions): ViewSpec {
+  const view = o.json ? 'json' : o.bbcode ? 'bbcode' : o.markdown ? 'markdown' : o.html ? 'html' : 'terminal';
+  return { view, color: view === 'terminal' && stdoutColor(), ledger: o.ledger };
+}
+
+/** A page kept as day-html.ts dayHtmlAround gives it, written to `file` (replaced whole) with the time it is made now. */
+function writeHtmlAround(file: string, [before, after]: readonly string[], zone: string): void {
+  replaceFile(file, (fd) => {
+    for (const part of [before, madeAtHtml(Date.now(), zone), after]) fs.writeSync(fd, part);
+  });
 }
 
 /** The report as text in the view asked for, its renderer loaded only then. */
