@@ -36,9 +36,8 @@ function dayInput(day: ClosingDay, page: DayPage, postUrl: (pid: number) => stri
  * was made (html-made.ts), which each writing of the page puts in anew.
  */
 export function dayHtmlAround(day: ClosingDay, page: DayPage, postUrl: (pid: number) => string | null, now = Date.now()): [string, string] {
-  const input = dayInput(day, page, postUrl, now);
-  const text = [...htmlReportLines(input)].join('\n');
-  const made = madeAtHtml(now, input.timezone);
+  const text = dayHtmlOf(day, page, postUrl, now);
+  const made = madeAtHtml(now, day.report.timezone);
   // (the footer's, the page's last: player text before it may hold the same words)
   const at = text.lastIndexOf(made);
   if (at < 0) throw new Error('the HTML page does not say when it was made');

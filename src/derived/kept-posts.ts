@@ -127,6 +127,8 @@ export async function keptPosts<T extends { pid: number } = StoredPost>(storePat
   const pack = (posts: readonly T[]): unknown => (keep.layout ? keep.layout.pack(posts) : posts);
   // The save, then each change appended that follows the one before: where the log was read to is the last one's point.
   const chain: Array<Kept | (Appended & { record: StoredThread | null })> = [];
+  // (a change's record whole: the save's own, or the one its pages give after the record before)
+  const recordAt = (k: (typeof chain)[number]): StoredThread | null => ('record' in k ? k.record : k.thread);
   // (whether a change appended now would be read: none before it torn, damaged or not following)
   let appendable = false;
   if (saved) {
@@ -135,13 +137,12 @@ export async function keptPosts<T extends { pid: number } = StoredPost>(storePat
     for (const change of appended.values) {
       const before = chain[chain.length - 1];
       if (!samePoint(change.from, before.point)) break;
-      const prev = 'record' in before ? before.record : before.thread;
-      chain.push({ ...change, record: change.thread && withChange(prev, change.thread) });
+      chain.push({ ...change, record: change.thread && withChange(recordAt(before), change.thread) });
     }
     appendable = appended.whole && chain.length === appended.values.length + 1 && appended.bytes <= saved.bytes / 2;
   }
   const last = chain.at(-1);
-  const from = last ? { point: last.point, thread: 'record' in last ? last.record : last.thread } : null;
+  const from = last ? { point: last.point, thread: recordAt(last) } : null;
   const state = new KeptState<T>();
   let resumed = false;
   const replayed = await replayThreadFrom(storePath, tid, from, (fromPoint) => {

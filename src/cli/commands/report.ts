@@ -60,12 +60,14 @@ export function register(program: Command): void {
       const { key, ledger } = reportKey(game, o.day, dayOpts);
       const spec = viewSpec(o);
       const out = o.html ? path.resolve(o.out ?? dayHtmlBeside(game.file, o.day)) : null;
-      const print = (texts: readonly string[]): void => {
-        if (out === null) return void process.stdout.write(texts.join(''));
-        fs.mkdirSync(path.dirname(out), { recursive: true });
-        writeHtmlAround(out, texts, game.timezone);
+      // The HTML page written by `write` (replaced whole) and its path printed; any other view printed.
+      const writePage = (write: (file: string) => void): void => {
+        fs.mkdirSync(path.dirname(out!), { recursive: true });
+        write(out!);
         process.stdout.write(`${out}\n`);
       };
+      const print = (texts: readonly string[]): void =>
+        out === null ? void process.stdout.write(texts.join('')) : writePage((f) => writeHtmlAround(f, texts, game.timezone));
       // A rerun over what did not change prints what the run before printed (src/derived/kept-view.ts).
       const shown = key === null ? undefined : readKeptView(game.storePath, o.day, spec, key);
       if (shown) return print(shown);
@@ -75,10 +77,14 @@ export function register(program: Command): void {
       // The ledger ids go into the report (and so into the HTML) before it is drawn.
       if (o.ledger) await recordProposals(game, closing.report, file);
       const links = evidenceLinks(game, kept);
-      // Only the view asked for is loaded (the HTML renderers are the largest).
-      const texts = o.html ? (await import('../../close/day-html.js')).dayHtmlAround(closing, page, links) : [await view(o, closing.report, links)];
       // (kept by a rerun whose ledger step left the ledger as the key read it: a run that finds the view skips that step)
-      if (key !== null && kept.kept && (!o.ledger || keyInputText(file) === ledger)) keepView(game.storePath, o.day, spec, key, texts);
+      const keeps = key !== null && kept.kept && (!o.ledger || keyInputText(file) === ledger);
+      // Only the view asked for is loaded (the HTML renderers are the largest).
+      const html = o.html ? await import('../../close/day-html.js') : null;
+      // (a page not kept is written as it is drawn, never held whole: day-html.ts writeDayHtml)
+      if (html && !keeps) return writePage((f) => html.writeDayHtml(f, closing, page, links));
+      const texts = html ? html.dayHtmlAround(closing, page, links) : [await view(o, closing.report, links)];
+      if (keeps) keepView(game.storePath, o.day, spec, key, texts);
       print(texts);
     });
 }
