@@ -17,6 +17,8 @@ export const ExitCode = {
   login: 4,
   /** The network or the forum failed. */
   network: 5,
+  /** This computer's files failed: a full disk, no permission, a read-only folder, a file held (src/file-fault.ts). */
+  files: 6,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

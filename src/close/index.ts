@@ -38,6 +38,7 @@ import { forumTime } from '../votes/time.js';
 import type { TallyResult } from '../votes/types.js';
 import { announcementPlan } from './announcement.js';
 import { t } from '../i18n/index.js';
+import { replaceFile } from '../replace-file.js';
 import { renderElevatorBBCode } from '../render/elevator-bbcode.js';
 import { storedPostLinks, threadsForReport, type ClosingDay } from './closing-day.js';
 import { recordProposals } from './proposals.js';
@@ -125,7 +126,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   const files: CloseResult['files'] = [];
   const write = (what: string, name: string, text: string) => {
     const p = path.join(out, name);
-    fs.writeFileSync(p, text);
+    replaceFile(p, (fd) => fs.writeFileSync(fd, text)); // (a full disk leaves last close's file, not half of this one)
     files.push({ what, path: p });
   };
   const ledgerFile = ledgerPath(game.file);

@@ -13,7 +13,9 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { inspect } from 'node:util';
 import { UserError } from '../errors.js';
+import { atFile } from '../file-fault.js';
 import { t } from '../i18n/index.js';
+import { renameOverAsync } from '../replace-file.js';
 
 /** A cookie as Playwright's storageState() writes it. */
 export interface StoredCookie {
@@ -158,8 +160,10 @@ export async function saveSession(file: string, state: StorageState): Promise<vo
     } finally {
       await h.close();
     }
-    await fsp.rename(tmp, file);
+    await renameOverAsync(tmp, file);
     await fsp.chmod(file, 0o600);
+  } catch (e) {
+    throw atFile(e, file);
   } finally {
     cleanup();
     release();

@@ -12,6 +12,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { takeFileLock } from './lock.js';
 import { t } from '../i18n/index.js';
+import { renameOverAsync } from '../replace-file.js';
 import {
   backupPath, describeBackup, emptyStore, indexText, readStoreFile, storedTids, threadLogPath, threadsDir,
 } from './store-file.js';
@@ -66,7 +67,7 @@ export async function checkStore(storePath: string): Promise<StoreCheck> {
 /** Move a damaged file aside (kept, never deleted); returns its new name. */
 async function keepDamaged(file: string, stamp: string): Promise<string> {
   const aside = `${file}.damaged-${stamp}`;
-  await fsp.rename(file, aside);
+  await renameOverAsync(file, aside);
   return aside;
 }
 

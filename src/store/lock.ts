@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UserError } from '../errors.js';
+import { atFile } from '../file-fault.js';
 import { t } from '../i18n/index.js';
 
 /** What a lock file holds. */
@@ -94,8 +95,11 @@ function createExclusive(file: string, rec: LockRecord): boolean {
       return true;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      fs.rmSync(file, { force: true }); // (created here and not finished: a full disk, not another holder)
       throw e;
     }
+  } catch (e) {
+    throw atFile(e, file);
   } finally {
     fs.rmSync(tmp, { force: true });
   }

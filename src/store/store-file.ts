@@ -32,6 +32,7 @@ import path from 'node:path';
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { jsonProblem } from '../i18n/parser-problems.js';
+import { renameOverAsync } from '../replace-file.js';
 import { takeFileLock } from './lock.js';
 import {
   appendLine, cutTornTail, LINE_END, openLog, fsyncDir, fullEntry, lineBytes, logLine, logReplay, pidsReplay, postsReplay, readLog, readLogWith, recordReplay, replayFile, writeFileAtomic,
@@ -318,7 +319,7 @@ async function removeDeadTempFiles(dir: string): Promise<void> {
  */
 async function migrateV1(storePath: string, data: StoreData): Promise<void> {
   const dir = threadsDir(storePath);
-  if (fs.existsSync(dir)) await fsp.rename(dir, `${dir}.old-${Date.now()}`); // a migration cut short: keep, redo
+  if (fs.existsSync(dir)) await renameOverAsync(dir, `${dir}.old-${Date.now()}`); // a migration cut short: keep, redo
   const fresh = `${dir}.migrating-${process.pid}`;
   await fsp.rm(fresh, { recursive: true, force: true });
   await mkdirPrivate(fresh);
@@ -328,7 +329,7 @@ async function migrateV1(storePath: string, data: StoreData): Promise<void> {
     const content = { thread: data.threads[String(tid)] ?? null, posts: (byTid.get(tid) ?? []).sort((a, b) => a.pid - b.pid) };
     await writeFileAtomic(path.join(fresh, `${tid}.jsonl`), logLine(fullEntry(content)));
   }
-  await fsp.rename(fresh, dir);
+  await renameOverAsync(fresh, dir);
   await fsyncDir(path.dirname(dir));
   await fsp.rm(migratedV1Path(storePath), { force: true });
   await fsp.link(storePath, migratedV1Path(storePath)).catch(() => fsp.copyFile(storePath, migratedV1Path(storePath)));

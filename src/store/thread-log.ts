@@ -25,6 +25,8 @@ import path from 'node:path';
 import type { Post } from '../discuz/types.js';
 import type { FetchedPageRecord, StoredPost, StoredThread } from './types.js';
 import { t } from '../i18n/index.js';
+import { atFile } from '../file-fault.js';
+import { renameOverAsync } from '../replace-file.js';
 
 /** A thread's record without its page records (those are logged one by one). */
 export type ThreadMeta = Omit<StoredThread, 'pages'>;
@@ -659,13 +661,13 @@ export async function writeFileAtomic(file: string, bytes: readonly Buffer[], op
       } catch {
         await fsp.copyFile(file, bakTmp);
       }
-      await fsp.rename(bakTmp, `${file}.bak`);
+      await renameOverAsync(bakTmp, `${file}.bak`);
     }
-    await fsp.rename(tmp, file);
+    await renameOverAsync(tmp, file);
   } catch (e) {
     await fsp.rm(tmp, { force: true });
     await fsp.rm(`${tmp}.bak`, { force: true });
-    throw e;
+    throw atFile(e, file);
   }
   await fsyncDir(dir);
   return written;
@@ -685,7 +687,7 @@ export async function appendLine(file: string, line: readonly Buffer[]): Promise
     await h.sync();
   } catch (e) {
     await h.truncate(size).catch(() => undefined);
-    throw e;
+    throw atFile(e, file);
   } finally {
     await h.close();
   }

@@ -16,6 +16,7 @@ import { login } from '../../crawl/login.js';
 import { threadPageUrl } from '../../crawl/crawler.js';
 import { gamesOnBoard, parseBoardListing, renderGameDraft, type BoardGame } from '../../init/board.js';
 import { UserError } from '../../errors.js';
+import { atFile } from '../../file-fault.js';
 import { t } from '../../i18n/index.js';
 
 export interface InitOptions {
@@ -136,7 +137,13 @@ export async function runInit(o: InitOptions): Promise<{ file: string; game: Boa
     opens,
   });
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, text, { flag: 'wx' });
+  try {
+    fs.writeFileSync(out, text, { flag: 'wx' });
+  } catch (e) {
+    // (a file this call created and could not finish, not one it found: a rerun would refuse a half-written one)
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') fs.rmSync(out, { force: true });
+    throw atFile(e, out);
+  }
   return { file: out, game, players };
 }
 
