@@ -14,6 +14,7 @@
  */
 import type { FetchedPage } from '../discuz/types.js';
 import { boundHeapGrowth } from '../heap-growth.js';
+import { skipMaglev } from '../maglev.js';
 import { runPipeline, type PipelineInput, type PipelineResult } from './pipeline.js';
 import { synthGame } from './synth-game.js';
 
@@ -52,7 +53,9 @@ async function* batchesFromParent(): AsyncGenerator<FetchedPage[]> {
 }
 
 async function main(): Promise<void> {
-  boundHeapGrowth(); // as the `bansha` command runs: the pipeline's memory is the CLI's
+  // as the `bansha` command runs: the pipeline's memory and CPU are the CLI's
+  boundHeapGrowth();
+  skipMaglev();
   if (process.send) {
     const start = await new Promise<Extract<ToPipelineChild, { type: 'start' }>>((resolve) => {
       const first = (m: ToPipelineChild): void => {

@@ -4,9 +4,11 @@
  * registers itself (program.ts builds them); errors surface as one clear line and an exit code.
  */
 import { boundHeapGrowth } from '../heap-growth.js';
+import { skipMaglev } from '../maglev.js';
 import { buildProgram, exitCodeOf } from './program.js';
 
 boundHeapGrowth();
+skipMaglev();
 
 // A reader that stops early (`bansha tally | head`) closes the pipe: the rest of the output has nowhere
 // to go, but the command still finishes its work (a crawl its writes, a report its ledger).
