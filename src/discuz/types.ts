@@ -92,6 +92,40 @@ export interface Post {
   deleted: boolean;
   /** The locked notice when the body is hidden (deleted, 屏蔽, 仅作者可见...). */
   locked: string | null;
+  /**
+   * What Discuz marked about this post's body for the viewing account (absent: 'normal'). A state other
+   * than 'normal' with `readable: false` means the text is a notice, not what the author wrote: never
+   * read it as "no ballot" or "no post". With `readable: true` (a moderator's or the author's own view,
+   * which print the notice and then the text) the text is the author's and the state says why others
+   * may not see it.
+   */
+  state?: PostState;
+  /** The author's text is present in `text` (false for a notice in its place). Absent: true. */
+  readable?: boolean;
+}
+
+/**
+ * A post's state as Discuz's templates mark it (viewthread_node.htm, lang_template.php):
+ * - banned: 作者被禁止或删除 内容自动屏蔽 (the author is banned or deleted; no message cell)
+ * - shielded: 该帖被管理员或版主屏蔽 (a moderator shielded it)
+ * - pending: 待审核 / 本帖正在审核中 (awaiting moderation; only its author and moderators see it)
+ * - hidden: [hide] content the account has not replied to / lacks the credits for (请回复, 需要积分)
+ * - author-only: 此帖仅作者可见
+ * - paid / password: a paid or password-protected post
+ * - warned: 受到警告 (the text is shown; the post carries a warning)
+ */
+export type PostState = 'normal' | 'banned' | 'shielded' | 'pending' | 'hidden' | 'author-only' | 'paid' | 'password' | 'warned';
+
+/**
+ * A floor slot Discuz keeps for a post that is no longer on the forum: `div#post_PID` with the floor
+ * number and a one-line notice (无效楼层，该帖已经被删除 in Chinese) but no author, time or message.
+ * Not a post: a count goes on without it and lists it as a note.
+ */
+export interface VanishedSlot {
+  pid: number | null;
+  floor: number | null;
+  /** The notice as printed, in the forum's language pack. */
+  notice: string;
 }
 
 export interface PageInfo {
@@ -126,6 +160,13 @@ export interface PageInfo {
    * with their true floors (the labels as printed stay in floorLabel).
    */
   reversed?: boolean;
+  /** Slots of deleted posts the page still shows (see VanishedSlot); absent or empty when none. */
+  vanished?: VanishedSlot[];
+  /**
+   * How the parser knew the page was whole (its document ended, the post list closed, the pager agreed),
+   * or, when it could not tell, which signal was missing. Set on thread pages.
+   */
+  wholeBy?: string;
 }
 
 export interface Page {
