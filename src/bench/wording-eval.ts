@@ -4,7 +4,7 @@
  *   the patterns may be changed for; misses and false alarms are listed;
  * - held-out: the other part of open-ended.tsv (seeded split, splitPart) — scored, never listed, so
  *   nobody tunes on it (`--show-held-out` lists it for a review after the fact);
- * - everyday: real forum sentences (everyday.txt); every flag is a false alarm unless
+ * - everyday: real forum sentences (everyday-sentences.ts); every flag is a false alarm unless
  *   everyday-judged.tsv records a person's judgement that the sentence is a violation.
  * A positive counts as found only when a hit of its own category is reported; a negative is a false
  * alarm when any hit is reported. Run: `npm run eval:wording`.
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { packagePath } from '../paths.js';
 import { bundledCategories, loadWordLists, type WordLists } from '../violations/word-lists.js';
 import { describeHit, findBannedWording } from '../violations/wording.js';
-import { EVERYDAY_FILE } from './everyday-sentences.js';
+import { everydaySentences, everydaySources } from './everyday-sentences.js';
 import { readDataLines } from '../violations/text-fold.js';
 
 export interface LabelledSentence {
@@ -79,7 +79,7 @@ export function labelledParts(): { tune: LabelledSentence[]; heldOut: LabelledSe
 /** The everyday sentences: each a negative unless everyday-judged.tsv says a person judged it a violation. */
 export function everydaySet(): LabelledSentence[] {
   const judged = new Map(readLabelledSet(EVERYDAY_JUDGED).map((s) => [s.sentence, s]));
-  return readDataLines(EVERYDAY_FILE).map((sentence) => judged.get(sentence) ?? { label: false, category: '-', sentence });
+  return everydaySentences().map((sentence) => judged.get(sentence) ?? { label: false, category: '-', sentence });
 }
 
 /** Runs the matcher over the set and scores it. */
@@ -129,4 +129,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   console.log(formatEvaluation(`held-out (seed ${SPLIT_SEED})`, evaluateWording(heldOut, lists), process.argv.includes('--show-held-out')));
   console.log(formatEvaluation('everyday', everyday, true));
   console.log(`everyday false alarms: ${everyday.falsePositives} in ${everyday.falsePositives + everyday.trueNegatives} sentences = ${falseAlarmsPerThousand(everyday).toFixed(2)} per 1,000`);
+  console.log(`everyday sentences read from: ${everydaySources().join(', ')}${everydaySources().length < 2 ? ' (../shared/discuz/realworld is not beside this checkout: our captured games only)' : ''}`);
 }
