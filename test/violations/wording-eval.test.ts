@@ -5,6 +5,9 @@ import {
   OPEN_ENDED_SET,
   SPLIT_SEED,
   everydaySet,
+  evaluateByKind,
+  INDEPENDENT_SET,
+  readLabelledSet,
   evaluateWording,
   falseAlarmsPerThousand,
   formatEvaluation,
@@ -49,5 +52,18 @@ describe('honest evaluation of banned wording (fixtures/wording/)', () => {
     const tune = evaluateWording(labelledParts().tune, lists);
     expect(tune.precision, formatEvaluation('tune', tune, true)).toBeGreaterThanOrEqual(0.95);
     expect(tune.recall, formatEvaluation('tune', tune, true)).toBeGreaterThanOrEqual(0.9);
+  });
+  test('the independent set (issue 36): 800+ agreed sentences, every banned kind, with its provenance; scored per kind', () => {
+    const text = fs.readFileSync(INDEPENDENT_SET, 'utf8');
+    expect(text).toMatch(/independent writer who read only the four rule posts/);
+    expect(text).toMatch(/Labelled blind by a second independent judge/);
+    const set = readLabelledSet(INDEPENDENT_SET);
+    expect(set.length).toBeGreaterThanOrEqual(800);
+    expect(new Set(set.map((s) => s.sentence)).size).toBe(set.length);
+    const kinds = new Set(bundledCategories());
+    for (const s of set) if (s.label) expect(kinds, s.sentence).toContain(s.category);
+    const byKind = evaluateByKind(set, lists);
+    expect([...byKind.keys()].sort()).toEqual([...kinds].sort());
+    for (const [kind, ev] of byKind) expect(ev.truePositives + ev.falseNegatives, kind).toBeGreaterThanOrEqual(50);
   });
 });
