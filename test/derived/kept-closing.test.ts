@@ -30,7 +30,7 @@ import { renderDayReportTerminal } from '../../src/render/report-terminal.js';
 import { renderTallyBBCode } from '../../src/render/tally-bbcode.js';
 import { renderTallyJson } from '../../src/render/tally-json.js';
 import { renderTallyTerminal } from '../../src/render/tally-terminal.js';
-import { derivedDir } from '../../src/store/derived-cache.js';
+import { derivedDir } from '../../src/store/memo.js';
 import { openStore } from '../../src/store/index.js';
 import { threadLogPath } from '../../src/store/store-file.js';
 import { fullEntry, logLine, readLog, writeFileAtomic } from '../../src/store/thread-log.js';
