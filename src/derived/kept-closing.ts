@@ -35,7 +35,7 @@ import { reportWordDirs } from '../game/beside.js';
 import type { Game } from '../game/types.js';
 import { language } from '../i18n/index.js';
 import { packagePath } from '../paths.js';
-import { BUILD, derivedKeyOf, inputText, memoKey, readDerived, threadLogKey, writeDerived, type MemoKey } from '../store/memo.js';
+import { BUILD, derivedKeyOf, inputText, memo, memoKey, readDerived, threadLogKey, writeDerived, type MemoKey } from '../store/memo.js';
 import { postUrl } from '../store/slice.js';
 import { threadsDir } from '../store/store-file.js';
 import type { TallyResult } from '../votes/types.js';
@@ -122,14 +122,9 @@ export interface TallyOptions {
  * kept. `code` as for reportDay.
  */
 export async function tallyResult(game: Game, day: number, opts: TallyOptions, code: string | null = BUILD): Promise<TallyResult> {
-  const name = `closing-tally-day${day}`;
-  const key = closingKey(game, code, { tally: day, at: opts.at ?? null, rules: Boolean(opts.rules), allowIncomplete: Boolean(opts.allowIncomplete) });
-  const saved = readKept<TallyResult>(game, name, key);
-  if (saved) return saved;
-  const { countFromStore } = await import('./closed-days.js');
-  const result = await countFromStore(game, day, opts, (r) => r);
-  if (key !== null && jsonPlain(result)) writeDerived(game.storePath, name, key, result);
-  return result;
+  const inputs = closingInputs(game, code, { tally: day, at: opts.at ?? null, rules: Boolean(opts.rules), allowIncomplete: Boolean(opts.allowIncomplete) });
+  const count = async (): Promise<TallyResult> => (await import('./closed-days.js')).countFromStore(game, day, opts, (r) => r);
+  return inputs === null ? count() : memo(game.storePath, `closing-tally-day${day}`, inputs, count, jsonPlain);
 }
 
 /** The value kept as `name` under `key`; its first line alone is read when it was kept under another (a rerun after new posts: ~1.5 MB not read). */
@@ -137,18 +132,25 @@ function readKept<T>(game: Game, name: string, key: MemoKey | null): T | undefin
   return key !== null && derivedKeyOf(game.storePath, name) === key ? readDerived<T>(game.storePath, name, key) : undefined;
 }
 
-/**
- * The key of a kept closing result of `game` asked as `what` (any JSON value: an input that could not be
- * read is undefined in an array, which makes no key), or null when nothing is kept: no code to name, a
- * version-1 store (no thread logs to key on), a game JSON would not carry whole, an unreadable input.
- */
+/** The key of a kept closing result (closingInputs), or null when nothing is kept. */
 export function closingKey(game: Game, code: string | null, what: unknown): MemoKey | null {
+  const inputs = closingInputs(game, code, what);
+  return inputs === null ? null : memoKey(inputs);
+}
+
+/**
+ * The inputs of a kept closing result of `game` asked as `what` (any JSON value: an input that could not
+ * be read is undefined in an array, which makes no key), or null when nothing is kept: not asked to
+ * (`code` null), a version-1 store (no thread logs to key on), a game JSON would not carry whole, an
+ * unreadable input.
+ */
+function closingInputs(game: Game, code: string | null, what: unknown): unknown {
   if (code === null || !fs.existsSync(threadsDir(game.storePath)) || !jsonPlain(game) || !jsonPlain(what)) return null;
   const index = inputText(game.storePath);
   if (index === undefined) return null;
   const logs = gameTids(game).sort((a, b) => a - b).map((tid) => [tid, threadLogKey(game.storePath, tid)]);
   const locale = [process.env.TZ ?? null, defaultLocale()];
-  return memoKey({ closing: what, code, lang: language(), locale, game, index, logs });
+  return { closing: what, code, lang: language(), locale, game, index, logs };
 }
 
 /**
