@@ -35,7 +35,7 @@ import { reportWordDirs } from '../game/beside.js';
 import type { Game } from '../game/types.js';
 import { language } from '../i18n/index.js';
 import { packagePath } from '../paths.js';
-import { BUILD, derivedKeyOf, inputText, memo, memoKey, readDerived, threadLogKey, writeDerived, type MemoKey } from '../store/memo.js';
+import { BUILD, derivedKeyOf, inputText, jsonPlain, memo, memoKey, readDerived, threadLogKey, writeDerived, type MemoKey } from '../store/memo.js';
 import { postUrl } from '../store/slice.js';
 import { threadsDir } from '../store/store-file.js';
 import type { TallyResult } from '../votes/types.js';
@@ -175,24 +175,4 @@ function dirTexts(dir: string): Array<[string, string | null]> | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Whether `v` is made only of what JSON gives back as it was: plain objects (an undefined property is
- * left out, as it reads), arrays without holes or undefined, strings, finite numbers but −0, booleans, null.
- */
-export function jsonPlain(v: unknown): boolean {
-  if (typeof v !== 'object') return typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v) && (v !== 0 || 1 / v > 0));
-  if (v === null) return true;
-  if (Array.isArray(v)) {
-    // (a hole reads as undefined)
-    for (let i = 0; i < v.length; i++) if (v[i] === undefined || !jsonPlain(v[i])) return false;
-    return true;
-  }
-  if (Object.getPrototypeOf(v) !== Object.prototype) return false;
-  for (const k in v) {
-    const x = (v as Record<string, unknown>)[k];
-    if (x !== undefined && !jsonPlain(x)) return false;
-  }
-  return true;
 }

@@ -197,10 +197,31 @@ export function writeDerivedBytes(storePath: string, name: string, key: MemoKey,
 }
 
 /**
- * The value `name` kept in the store `storePath`'s derived files under the key of `inputs`, else
- * `compute()`d and kept (when `keep` says the value may be: default, every value).
+ * Whether `v` is made only of what JSON gives back as it was: plain objects (an undefined property is
+ * left out, as it reads), arrays without holes or undefined, strings, finite numbers but −0, booleans, null.
  */
-export async function memo<T>(storePath: string, name: string, inputs: unknown, compute: () => T | Promise<T>, keep: (value: T) => boolean = () => true): Promise<T> {
+export function jsonPlain(v: unknown): boolean {
+  if (typeof v !== 'object') return typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v) && (v !== 0 || 1 / v > 0));
+  if (v === null) return true;
+  if (Array.isArray(v)) {
+    // (a hole reads as undefined)
+    for (let i = 0; i < v.length; i++) if (v[i] === undefined || !jsonPlain(v[i])) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(v) !== Object.prototype) return false;
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== undefined && !jsonPlain(x)) return false;
+  }
+  return true;
+}
+
+/**
+ * The value `name` kept in the store `storePath`'s derived files under the key of `inputs`, else
+ * `compute()`d and kept when `keep` says it may be (default: when JSON gives it back as it is, jsonPlain —
+ * a value read back is then the value computed).
+ */
+export async function memo<T>(storePath: string, name: string, inputs: unknown, compute: () => T | Promise<T>, keep: (value: T) => boolean = jsonPlain): Promise<T> {
   const key = memoKey(inputs);
   const saved = readDerived<T>(storePath, name, key);
   if (saved !== undefined) return saved;
