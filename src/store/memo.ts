@@ -57,12 +57,21 @@ export function codeIdentity(): string {
     const here = fileURLToPath(import.meta.url);
     const code = BUILD ?? codeDigest(path.dirname(path.dirname(here)), path.extname(here), packagePath('src'));
     const packages = BUILD !== null ? UNBUNDLED : dependencies();
-    identity = createHash('sha256').update(JSON.stringify([code, packages.map(installedVersion), runtime])).digest('hex');
+    identity = createHash('sha256').update(JSON.stringify([code, packages.map(versionOf), runtime])).digest('hex');
   } catch {
     // The code cannot be read: an identity no other run has, so nothing kept is ever used.
     identity = `unknown code ${process.pid} ${Date.now()} ${Math.random()}`;
   }
   return identity;
+}
+
+/** A package's installed version; one not installed is named so (it loads no code). */
+function versionOf(name: string): string {
+  try {
+    return installedVersion(name);
+  } catch {
+    return `${name}@not installed`;
+  }
 }
 
 /** The package's dependencies (package.json), whose code the modules run from src/ or dist/ load. */
