@@ -5,8 +5,8 @@
  * reading their discussion threads on every run. Kept in the store's derived files
  * (src/store/memo.ts):
  *  - `closed-day-<D>`: day D's outcome, saved with the threads its count read and their logs' keys
- *    (taken before reading them), and used only while the game (file, rulings, uids learned) is the same
- *    and every one of those logs is unchanged — or, for a thread the count read in full, what the count
+ *    (taken before reading them), and used only while the code (memo.ts: in every key) and the game
+ *    (file, rulings, uids learned) are the same and every one of those logs is unchanged — or, for a thread the count read in full, what the count
  *    depends on of it is (dependenceKey: the process thread, which every day's count reads, grows all
  *    game long, and a post after day D's close is none of day D's business unless it names a successor);
  *  - `kept-succession-<tid>`: the posts of a thread that name someone as a successor would be named (all
