@@ -3,7 +3,7 @@
  * as a real `bansha` process over the bench's store, against the floor — a bare node process reading
  * and JSON-parsing the day's threads from the same store (src/bench/floor-read.ts) — run in pairs,
  * alternating, the median ratio kept; their peak RSS; and `bansha --version` against `node -e 0`.
- * Each command first runs once without the store's derived files (src/store/derived-cache.ts: the
+ * Each command first runs once without the store's derived files (src/store/memo.ts: the
  * earlier days' digests and outcomes) and the checked game (src/game/game-cache.ts), as after a change
  * to every earlier thread or the game file (`coldMs`); the rounds then measure the run a director
  * repeats at closing time over an unchanged store, and then (`afterPosts`) the rerun right after new
@@ -22,7 +22,7 @@ import { gameCachePath } from '../game/game-cache.js';
 import { findDay } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import { buildThreadPage, familyPpp, forumTimeMs, pageCountOf } from '../replay/synth.js';
-import { derivedDir } from '../store/derived-cache.js';
+import { derivedDir } from '../store/memo.js';
 import { recordPage } from '../store/record.js';
 import { openStore, threadLogPath } from '../store/store-file.js';
 import { FETCHED_AT } from './pipeline.js';

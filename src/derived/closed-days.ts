@@ -3,10 +3,10 @@
  * the sheriff, each earlier day's result carried forward: src/votes/carry-forward.ts) and the posts a
  * sheriff's successor is read from (src/votes/succession.ts) — without tallying days 1..N−1 again or
  * reading their discussion threads on every run. Kept in the store's derived files
- * (src/store/derived-cache.ts):
+ * (src/store/memo.ts):
  *  - `closed-day-<D>`: day D's outcome, saved with the threads its count read and their logs' keys
- *    (taken before reading them), and used only while the game (file, rulings, uids learned) is the same
- *    and every one of those logs is unchanged — or, for a thread the count read in full, what the count
+ *    (taken before reading them), and used only while the code (memo.ts: in every key) and the game
+ *    (file, rulings, uids learned) are the same and every one of those logs is unchanged — or, for a thread the count read in full, what the count
  *    depends on of it is (dependenceKey: the process thread, which every day's count reads, grows all
  *    game long, and a post after day D's close is none of day D's business unless it names a successor);
  *  - `kept-succession-<tid>`: the posts of a thread that name someone as a successor would be named (all
@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import { findDay, withKnownUids } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { completeness } from '../store/completeness.js';
-import { derivedKey, readDerived, threadLogKey, writeDerived } from '../store/derived-cache.js';
+import { memoKey, readDerived, threadLogKey, writeDerived, type MemoKey } from '../store/memo.js';
 import { threadsDir } from '../store/store-file.js';
 import { threadPosts, toSlicePost, type SlicePost } from '../store/slice.js';
 import type { Completeness, StoreData, StoredPost } from '../store/types.js';
@@ -66,7 +66,7 @@ interface SavedOutcome {
 }
 
 /** The key of day `day`'s saved outcome: the game as counted (its digest, `gameKey`) and the day. */
-const closedDayKey = (gameKey: string, day: number): string => derivedKey({ game: gameKey, day });
+const closedDayKey = (gameKey: string, day: number): MemoKey => memoKey({ game: gameKey, day });
 
 /**
  * Day `day`'s saved outcome (saved for that day, with the threads it read) and those of its reads whose
@@ -108,7 +108,7 @@ export function vouchedElection(game: Game, day: number, users: Readonly<Record<
   const own = postThreadsForTally(game, day, opts);
   const candidates = electionThreads(game, day).filter((t) => !own.includes(t));
   if (!candidates.length || !fs.existsSync(threadsDir(game.storePath))) return new Set();
-  const day1 = savedOutcome(game, derivedKey(gameFingerprint(withKnownUids(game, users))), 1);
+  const day1 = savedOutcome(game, memoKey(gameFingerprint(withKnownUids(game, users))), 1);
   const unread = day1?.saved.outcome?.unread;
   if (!day1 || !unread) return new Set();
   const changed = new Set(day1.changed.map(([t]) => t));
@@ -301,7 +301,7 @@ export async function closedOutcomes(
     }
   };
 
-  const gameKey = derivedKey(gameFingerprint(game));
+  const gameKey = memoKey(gameFingerprint(game));
   for (const [i, d] of days.entries()) {
     const found = keyed ? savedOutcome(game, gameKey, d.day) : undefined;
     const saved = found && (found.changed.length ? await standsAfter(found.saved, found.changed) : found.saved);

@@ -11,6 +11,7 @@ import { closingDay, markIncomplete, threadsForReport, threadsThroughDay, type A
 import { findDay, withKnownUids } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import { language } from '../i18n/index.js';
+import { jsonPlain } from '../store/memo.js';
 import { toSlicePost } from '../store/slice.js';
 import { indexUsers, threadsDir } from '../store/store-file.js';
 import { makeMissingDigests, threadDigests, type LookBack } from '../store/thread-digest.js';
@@ -18,7 +19,6 @@ import type { Completeness, StoreData, StoredThread } from '../store/types.js';
 import type { ThreadRead } from '../store/with-store.js';
 import { postsFromStore, type PostsOf } from '../votes/tally.js';
 import { closedOutcomes, vouchedElection, withHandoverGaps } from './closed-days.js';
-import { jsonPlain } from './kept-closing.js';
 import { keptPosts } from './kept-posts.js';
 import { lookBackSummary, type LookBackRead } from './look-back.js';
 import { scannedThread } from './scanned-thread.js';

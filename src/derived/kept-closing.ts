@@ -2,16 +2,15 @@
  * A closing command whose inputs did not change costs what it prints: the day `bansha report` renders
  * (the tally and day report, with what its views read of the store besides — the links to the cards'
  * evidence, the HTML page's title and footer facts) and the count `bansha tally` prints are kept in the
- * store's derived files (src/store/derived-cache.ts), and a rerun whose key matches renders them without
+ * store's derived files (src/store/memo.ts), and a rerun whose key matches renders them without
  * opening a thread log or loading the analyses (they are imported on a miss only). A director reruns
  * these every minute at closing, mostly over threads no crawl changed since.
  *
  * The key is the whole risk: it covers everything the result is computed from (`closingKey`), each
  * taken before the computation reads it (a write in between leaves the older key, which the next run
  * finds changed):
- *  - the code: the bundle's build (src/game/game-cache.ts BUILD), bansha's version (derivedKey) and the
- *    installed versions of the packages loaded beside the bundle; with no build (the library, dist/,
- *    tests) nothing is kept unless the caller names the code;
+ *  - the code that runs (src/store/memo.ts codeIdentity, in every key); kept only in the bundled CLI
+ *    (`code`: its build) unless the caller asks for it (the library, dist/, tests);
  *  - the checked game whole (its file's content as read: presets and overrides, the rulings in force,
  *    events, where its files are), the day and the options that change the result (--allow-incomplete,
  *    --at, --rules), the language (t() text is inside the result);
@@ -21,8 +20,8 @@
  *    the store's index (the uids learned);
  *  - for a report: the card ledger's bytes (the cards' status), the word lists' texts (the bundled
  *    ones, the data files the scan reads and `words/` beside the game file);
- *  - Node's version, ICU and time-zone data (forum times are written into the result) and what ICU's
- *    default locale comes from (the order of names tied in votes).
+ *  - the TZ variable and what ICU's default locale comes from (the order of names tied in votes);
+ *    Node's version, ICU and time-zone data are in the code's identity.
  * A refused run (an incomplete or missing thread without --allow-incomplete) throws before anything is
  * kept; a value JSON would not give back unchanged is not kept; a damaged or torn file is ignored
  * (keyed-file.ts checksum) and computed again.
@@ -33,12 +32,10 @@ import { gameTids } from '../activity/threads.js';
 import type { ClosingDay } from '../close/closing-day.js';
 import type { DayPage } from '../close/day-page.js';
 import { reportWordDirs } from '../game/beside.js';
-import { BUILD } from '../game/game-cache.js';
 import type { Game } from '../game/types.js';
 import { language } from '../i18n/index.js';
-import { installedVersion, packagePath } from '../paths.js';
-import { derivedKey, derivedKeyOf, readDerived, threadLogKey, writeDerived } from '../store/derived-cache.js';
-import { keyInputText } from '../store/keyed-file.js';
+import { packagePath } from '../paths.js';
+import { BUILD, derivedKeyOf, inputText, jsonPlain, memo, memoKey, readDerived, threadLogKey, writeDerived, type MemoKey } from '../store/memo.js';
 import { postUrl } from '../store/slice.js';
 import { threadsDir } from '../store/store-file.js';
 import type { TallyResult } from '../votes/types.js';
@@ -74,7 +71,7 @@ export interface ReportDayOptions {
  * the proposals in the ledger afterwards (src/close/proposals.ts), on a hit as on a miss.
  */
 export async function reportDay(
-  game: Game, day: number, opts: ReportDayOptions, code: string | null = BUILD, { key }: { key: string | null } = reportKey(game, day, opts, code),
+  game: Game, day: number, opts: ReportDayOptions, code: string | null = BUILD, { key }: { key: MemoKey | null } = reportKey(game, day, opts, code),
 ): Promise<ReportDay & { kept: boolean }> {
   const name = `closing-report-day${day}`;
   const saved = readKept<ReportDay>(game, name, key);
@@ -105,8 +102,8 @@ export async function reportDay(
  * The key a report of `day` is kept under (null: nothing kept), and the ledger's text it was read with
  * (null: none; undefined: unreadable, and no key).
  */
-export function reportKey(game: Game, day: number, opts: ReportDayOptions, code: string | null = BUILD): { key: string | null; ledger: string | null | undefined } {
-  const ledger = opts.ledgerFile === null ? null : keyInputText(opts.ledgerFile);
+export function reportKey(game: Game, day: number, opts: ReportDayOptions, code: string | null = BUILD): { key: MemoKey | null; ledger: string | null | undefined } {
+  const ledger = opts.ledgerFile === null ? null : inputText(opts.ledgerFile);
   const words = [...wordDataDirs(), ...reportWordDirs(game)].map(dirTexts);
   const key = ledger === undefined ? null : closingKey(game, code, { report: day, allowIncomplete: Boolean(opts.allowIncomplete), ledger, words });
   return { key, ledger };
@@ -125,39 +122,35 @@ export interface TallyOptions {
  * kept. `code` as for reportDay.
  */
 export async function tallyResult(game: Game, day: number, opts: TallyOptions, code: string | null = BUILD): Promise<TallyResult> {
-  const name = `closing-tally-day${day}`;
-  const key = closingKey(game, code, { tally: day, at: opts.at ?? null, rules: Boolean(opts.rules), allowIncomplete: Boolean(opts.allowIncomplete) });
-  const saved = readKept<TallyResult>(game, name, key);
-  if (saved) return saved;
-  const { countFromStore } = await import('./closed-days.js');
-  const result = await countFromStore(game, day, opts, (r) => r);
-  if (key !== null && jsonPlain(result)) writeDerived(game.storePath, name, key, result);
-  return result;
+  const inputs = closingInputs(game, code, { tally: day, at: opts.at ?? null, rules: Boolean(opts.rules), allowIncomplete: Boolean(opts.allowIncomplete) });
+  const count = async (): Promise<TallyResult> => (await import('./closed-days.js')).countFromStore(game, day, opts, (r) => r);
+  return inputs === null ? count() : memo(game.storePath, `closing-tally-day${day}`, inputs, count, jsonPlain);
 }
 
 /** The value kept as `name` under `key`; its first line alone is read when it was kept under another (a rerun after new posts: ~1.5 MB not read). */
-function readKept<T>(game: Game, name: string, key: string | null): T | undefined {
+function readKept<T>(game: Game, name: string, key: MemoKey | null): T | undefined {
   return key !== null && derivedKeyOf(game.storePath, name) === key ? readDerived<T>(game.storePath, name, key) : undefined;
 }
 
+/** The key of a kept closing result (closingInputs), or null when nothing is kept. */
+export function closingKey(game: Game, code: string | null, what: unknown): MemoKey | null {
+  const inputs = closingInputs(game, code, what);
+  return inputs === null ? null : memoKey(inputs);
+}
+
 /**
- * The key of a kept closing result of `game` asked as `what` (any JSON value: an input that could not be
- * read is undefined in an array, which makes no key), or null when nothing is kept: no code to name, a
- * version-1 store (no thread logs to key on), a game JSON would not carry whole, an unreadable input.
+ * The inputs of a kept closing result of `game` asked as `what` (any JSON value: an input that could not
+ * be read is undefined in an array, which makes no key), or null when nothing is kept: not asked to
+ * (`code` null), a version-1 store (no thread logs to key on), a game JSON would not carry whole, an
+ * unreadable input.
  */
-export function closingKey(game: Game, code: string | null, what: unknown): string | null {
+function closingInputs(game: Game, code: string | null, what: unknown): unknown {
   if (code === null || !fs.existsSync(threadsDir(game.storePath)) || !jsonPlain(game) || !jsonPlain(what)) return null;
-  const index = keyInputText(game.storePath);
+  const index = inputText(game.storePath);
   if (index === undefined) return null;
   const logs = gameTids(game).sort((a, b) => a - b).map((tid) => [tid, threadLogKey(game.storePath, tid)]);
-  const node = [process.version, process.versions.icu ?? null, process.versions.tz ?? null, process.env.TZ ?? null, defaultLocale()];
-  let unbundled: string[];
-  try {
-    unbundled = UNBUNDLED.map(installedVersion);
-  } catch {
-    return null;
-  }
-  return derivedKey({ closing: what, code, unbundled, lang: language(), node, game, index, logs });
+  const locale = [process.env.TZ ?? null, defaultLocale()];
+  return { closing: what, code, lang: language(), locale, game, index, logs };
 }
 
 /**
@@ -170,14 +163,11 @@ function defaultLocale(): unknown {
   return ['LC_ALL', 'LC_MESSAGES', 'LANG'].map((v) => process.env[v] ?? null);
 }
 
-/** The packages the analyses load from node_modules, not from the bundle (scripts/bundle-cli.mjs `external`, text-fold.ts pinyinLib): their versions are code too. */
-const UNBUNDLED = ['pinyin-pro', '@node-rs/jieba'];
-
 
 /** The bundled word lists and the data files the wording scan reads (src/violations/word-lists.ts, text-fold.ts). */
 const wordDataDirs = (): string[] => [packagePath('src', 'violations', 'words'), packagePath('src', 'violations', 'data')];
 
-/** A folder's files by name with their bytes as keyInputText gives them (a few dozen KB; a folder in it is named alone); undefined when one cannot be read. */
+/** A folder's files by name with their bytes as inputText gives them (a few dozen KB; a folder in it is named alone); undefined when one cannot be read. */
 function dirTexts(dir: string): Array<[string, string | null]> | undefined {
   try {
     const entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -185,24 +175,4 @@ function dirTexts(dir: string): Array<[string, string | null]> | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Whether `v` is made only of what JSON gives back as it was: plain objects (an undefined property is
- * left out, as it reads), arrays without holes or undefined, strings, finite numbers but −0, booleans, null.
- */
-export function jsonPlain(v: unknown): boolean {
-  if (typeof v !== 'object') return typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v) && (v !== 0 || 1 / v > 0));
-  if (v === null) return true;
-  if (Array.isArray(v)) {
-    // (a hole reads as undefined)
-    for (let i = 0; i < v.length; i++) if (v[i] === undefined || !jsonPlain(v[i])) return false;
-    return true;
-  }
-  if (Object.getPrototypeOf(v) !== Object.prototype) return false;
-  for (const k in v) {
-    const x = (v as Record<string, unknown>)[k];
-    if (x !== undefined && !jsonPlain(x)) return false;
-  }
-  return true;
 }

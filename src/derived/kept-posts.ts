@@ -12,7 +12,7 @@
  */
 import type { Game, GameDay } from '../game/types.js';
 import { threadCompleteness } from '../store/completeness.js';
-import { appendDerived, derivedKey, readDerivedAppended, readDerivedSave, writeDerived } from '../store/derived-cache.js';
+import { appendDerived, memoKey, readDerivedAppended, readDerivedSave, writeDerived } from '../store/memo.js';
 import { replayThreadFrom, type LogPoint } from '../store/store-file.js';
 import { currentVersion, type FetchedPageRecord, type StoredPost, type StoredThread } from '../store/types.js';
 import { sliceTime } from '../store/slice.js';
@@ -37,7 +37,7 @@ export interface Keep<T extends { pid: number } = StoredPost> {
 const storedPosts = (name: string, key: unknown, keeps: (sp: StoredPost) => boolean): Keep => ({ name, key, keep: (sp) => (keeps(sp) ? sp : undefined) });
 
 /** The posts whose current text may hold a ballot: what misplacedBallots reads of a thread. */
-export const ballotShaped: Keep = storedPosts('ballots', 'current text has 票', (sp) => mayHoldBallot(currentVersion(sp).post.text));
+export const ballotShaped: Keep = storedPosts('ballots', null, (sp) => mayHoldBallot(currentVersion(sp).post.text));
 
 /** The posts whose current text names a successor (votes/succession.ts successionCandidates): all a sheriff's handover reads of a thread. */
 export function namingSuccessor(game: Game): Keep {
@@ -121,7 +121,7 @@ const samePoint = (a: LogPoint, b: LogPoint): boolean => a.ino === b.ino && a.of
  */
 export async function keptPosts<T extends { pid: number } = StoredPost>(storePath: string, tid: number, keep: Keep<T>): Promise<KeptPosts<T>> {
   const name = `kept-${keep.name}-${tid}`;
-  const key = derivedKey({ kept: tid, keep: keep.key, appended: 'pages changed' });
+  const key = memoKey({ kept: tid, keep: keep.key });
   const saved = readDerivedSave<Kept>(storePath, name, key);
   const unpack = keep.layout?.unpack ?? ((packed: unknown) => packed as T[]);
   const pack = (posts: readonly T[]): unknown => (keep.layout ? keep.layout.pack(posts) : posts);

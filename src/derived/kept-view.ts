@@ -11,7 +11,7 @@
  * draw. An HTML page says when it was made: it is kept as the texts on either side of that time, which
  * each run writes anew (src/render/html-made.ts).
  */
-import { readDerivedBytes, writeDerivedBytes, derivedKey } from '../store/derived-cache.js';
+import { memoKey, readDerivedBytes, writeDerivedBytes, type MemoKey } from '../store/memo.js';
 
 /** A view of the report: its format, and what else changes its text (the terminal's colours, the ledger's ids). */
 export interface ViewSpec {
@@ -21,7 +21,7 @@ export interface ViewSpec {
 }
 
 const fileName = (day: number, spec: ViewSpec): string => `closing-view-day${day}-${spec.view}`;
-const viewKey = (dayKey: string, spec: ViewSpec): string => derivedKey({ view: spec, day: dayKey });
+const viewKey = (dayKey: string, spec: ViewSpec): MemoKey => memoKey({ view: spec, day: dayKey });
 
 /** The view's texts kept under `dayKey` (one, or an HTML page's two around its time), or undefined. */
 export function readKeptView(storePath: string, day: number, spec: ViewSpec, dayKey: string): string[] | undefined {

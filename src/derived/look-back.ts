@@ -13,7 +13,7 @@ import { countedTids, gameTids } from '../activity/threads.js';
 import { seatPosts } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import type { SummedUp } from '../report/day-report.js';
-import { derivedKey, readDerived, threadLogKey, writeDerived } from '../store/derived-cache.js';
+import { memo, threadLogKey } from '../store/memo.js';
 import { threadDigests } from '../store/thread-digest.js';
 import { ProfileSum, type ProfileBase } from '../violations/profile.js';
 
@@ -38,20 +38,14 @@ export interface LookBackRead {
  * kept under the code `code` (as kept-closing.ts keeps under it).
  */
 export async function lookBackSummary(game: Game, day: number, tids: readonly number[], code: string): Promise<LookBackRead> {
-  const name = `look-back-day${day}`;
-  const key = derivedKey({ lookBack: day, code, game, logs: tids.map((tid) => [tid, threadLogKey(game.storePath, tid)]), layout: LAYOUT });
-  const saved = readDerived<LookBackSummary>(game.storePath, name, key);
-  if (saved) return readOf(unpack(saved));
-  const summary = await sumUp(game, day, tids);
-  writeDerived(game.storePath, name, key, pack(summary));
-  return readOf(summary);
+  const inputs = { lookBack: day, code, game, logs: tids.map((tid) => [tid, threadLogKey(game.storePath, tid)]) };
+  return readOf(unpack(await memo(game.storePath, `look-back-day${day}`, inputs, async () => pack(await sumUp(game, day, tids)))));
 }
 
-/**
- * The saved layout (named in the key): pids and times as differences from the one before (a time has 13
- * digits, a step between posts in posted order a few), an account's threads as runs of [tid, count].
+/*
+ * The saved layout: pids and times as differences from the one before (a time has 13 digits, a step
+ * between posts in posted order a few), an account's threads as runs of [tid, count].
  */
-const LAYOUT = 'deltas';
 
 const deltas = (xs: readonly number[]): number[] => xs.map((x, i) => (i ? x - xs[i - 1] : x));
 function sums(xs: readonly number[]): number[] {

@@ -32,7 +32,7 @@ export interface ScannedEntry {
 export function scannedThread(game: Game, wording: WordingOf, key: unknown): Keep<ScannedEntry> {
   return {
     name: 'scanned',
-    key: { key, game, layout: LAYOUT },
+    key: { key, game },
     keep: (sp) => {
       const post = scannedPost(game, toSlicePost(game.forum, sp), wording);
       return mayHoldBallot(currentVersion(sp).post.text) ? { pid: sp.pid, post, ballot: sp } : { pid: sp.pid, post };
@@ -40,8 +40,6 @@ export function scannedThread(game: Game, wording: WordingOf, key: unknown): Kee
     layout: { pack, unpack: (saved) => unpack(game.forum, saved as Saved) },
   };
 }
-
-const LAYOUT = 'columns';
 
 /** A flag as saved: without the fields it shares with its post (postFlag's), which are restored in their place. */
 type SavedFlag = Omit<Flag, 'player' | 'pid' | 'tid' | 'floor' | 'at' | 'url'>;

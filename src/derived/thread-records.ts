@@ -5,7 +5,7 @@
  * posts). A log rewritten (compaction, recovery) is replayed from its start.
  */
 import fs from 'node:fs';
-import { derivedKey, readDerived, writeDerived } from '../store/derived-cache.js';
+import { memoKey, readDerived, writeDerived } from '../store/memo.js';
 import { readThreadRecords, replayThreadFrom, threadsDir, type LogPoint, type ThreadRecords } from '../store/store-file.js';
 import type { StoredThread } from '../store/types.js';
 
@@ -26,7 +26,7 @@ export async function keptThreadRecords(storePath: string, tids: readonly number
   const out = await readThreadRecords(storePath, []); // the index
   for (const tid of new Set(tids)) {
     const name = `record-${tid}`;
-    const key = derivedKey({ record: tid });
+    const key = memoKey({ record: tid });
     const saved = readDerived<KeptRecord>(storePath, name, key);
     const replayed = await replayThreadFrom(storePath, tid, saved ?? null, () => null);
     if (!replayed) continue;

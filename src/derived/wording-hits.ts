@@ -1,16 +1,16 @@
 /**
  * The banned-wording hits of every post version a report scans, kept between runs in the store's
- * derived files (src/store/derived-cache.ts), one file per thread, the texts a later run scanned
+ * derived files (src/store/memo.ts), one file per thread, the texts a later run scanned
  * appended to it (keyed-file.ts appendTo) until they weigh half of it: a director reruns `report` every
  * minute at closing, and a rerun then scans only the versions it has not seen — jieba's dictionary is
  * not even loaded when none is new.
  *
  * A hit list is a pure function of the text, the word lists and the players' names (findBannedWording),
- * so an entry is filed under the text's SHA-256 and a file under the list files' texts, the names and
- * the scan's own code and libraries: any of those changed, the file is ignored and the texts scanned
- * again. A new version of a post is a new text, so it is scanned; a damaged file is ignored
- * (derived-cache.ts). The lists are compiled only when a text is to be scanned, and kept too (under
- * the same list texts and code: `word-lists`), so that a rerun after new posts reads them compiled
+ * so an entry is filed under the text's SHA-256 and a file under the list files' texts, the names, the
+ * scan's data files and the code (src/store/memo.ts: in every key): any of those changed, the file is
+ * ignored and the texts scanned again. A new version of a post is a new text, so it is scanned; a damaged file is ignored
+ * (memo.ts). The lists are compiled only when a text is to be scanned, and kept too (under
+ * the same list texts and data files: `word-lists`), so that a rerun after new posts reads them compiled
  * rather than parsing them again (the pinyin of every character of every entry: ~0.15 s), with the
  * readings of the characters scanned so far (`char-readings`: pinyin-pro, ~0.05 s and 25 MB, is then
  * loaded only for a character no earlier text had). jieba's dictionary is kept too, as bytes
@@ -19,12 +19,10 @@
 import { hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { reportWordDirs } from '../game/beside.js';
-import { BUILD } from '../game/game-cache.js';
 import type { Game } from '../game/types.js';
-import { installedVersion, packagePath } from '../paths.js';
-import { appendDerived, derivedKey, readDerived, readDerivedAppended, readDerivedBytes, readDerivedSave, writeDerived, writeDerivedBytes } from '../store/derived-cache.js';
+import { packagePath } from '../paths.js';
+import { appendDerived, memoKey, readDerived, readDerivedAppended, readDerivedBytes, readDerivedSave, writeDerived, writeDerivedBytes, type MemoKey } from '../store/memo.js';
 import { dictionaryBytes, dictionaryFromBytes, dictionarySource, type KeptDictionary } from '../violations/dictionary.js';
 import type { WordingOf } from '../violations/scan.js';
 import { addKnownReadings, knownReadings } from '../violations/text-fold.js';
@@ -38,7 +36,7 @@ export interface WordingMemo {
   save(): void;
   /** Texts scanned this run (not found in the files). */
   readonly scanned: number;
-  /** What the hits depend on besides the text (the lists' texts, the names, the scan's code), as a derived key. */
+  /** What the hits depend on besides the text (the lists' texts, the names, the scan's data files), as a memo key. */
   readonly key: string;
 }
 
@@ -49,7 +47,7 @@ interface SavedHits {
 }
 
 interface ThreadHits {
-  key: string;
+  key: MemoKey;
   byText: Map<string, readonly WordingHit[]>;
   /** The texts scanned this run, not yet saved. */
   added: Map<string, readonly WordingHit[]>;
@@ -67,10 +65,10 @@ const NO_HITS: readonly WordingHit[] = Object.freeze([]);
 export function wordingMemo(storePath: string, game: Game): WordingMemo {
   const dirs = reportWordDirs(game);
   const files = wordListFiles(game.rules.bannedCategories, dirs);
-  const fileKey = { lists: hash('sha256', JSON.stringify([game.rules.bannedCategories, [...files.texts]]), 'base64'), names: game.players, code: scanCodeKey() };
+  const fileKey = { lists: hash('sha256', JSON.stringify([game.rules.bannedCategories, [...files.texts]]), 'base64'), names: game.players, data: scanDataKey() };
   let lists: WordLists | undefined;
   // the characters' readings kept beside the lists (text-fold.ts knownReadings): how many the file had, -1 unread
-  const readingsKey = derivedKey({ readings: true, code: fileKey.code });
+  const readingsKey = memoKey({ readings: true });
   let readingsKept = -1;
   const listsToScan = (): WordLists => {
     if (lists) return lists;
@@ -81,11 +79,11 @@ export function wordingMemo(storePath: string, game: Game): WordingMemo {
   };
   const threads = new Map<number, ThreadHits>();
   let scanned = 0;
-  const dictionary = keptDictionary(storePath, fileKey.code);
+  const dictionary = keptDictionary(storePath, fileKey.data);
   const threadHits = (tid: number): ThreadHits => {
     let t = threads.get(tid);
     if (!t) {
-      const key = derivedKey({ wording: tid, ...fileKey });
+      const key = memoKey({ wording: tid, ...fileKey });
       const saved = readDerivedSave<SavedHits>(storePath, `wording-${tid}`, key);
       // the save and the texts appended to it since (a text's hits are the same whichever run found them)
       const appended = saved ? readDerivedAppended<SavedHits>(storePath, `wording-${tid}`, saved.head) : null;
@@ -135,13 +133,13 @@ export function wordingMemo(storePath: string, game: Game): WordingMemo {
     get scanned() {
       return scanned;
     },
-    key: derivedKey(fileKey),
+    key: memoKey(fileKey),
   };
 }
 
-/** The lists compiled from the files (`lists`, their texts' digest) by this code, as a run before kept them. */
-export function keptLists(storePath: string, fileKey: { lists: string; code: string }): KeptWordLists {
-  const key = derivedKey({ wordLists: fileKey.lists, code: fileKey.code });
+/** The lists compiled from the files (`lists`, their texts' digest; `data`: the scan's data files') by this code, as a run before kept them. */
+export function keptLists(storePath: string, fileKey: { lists: string; data: string }): KeptWordLists {
+  const key = memoKey({ wordLists: fileKey.lists, data: fileKey.data });
   return {
     read: () => {
       const json = readDerived<unknown>(storePath, 'word-lists', key);
@@ -153,13 +151,13 @@ export function keptLists(storePath: string, fileKey: { lists: string; code: str
 
 /**
  * jieba's dictionary as this code read it from dict.txt, kept as bytes: keyed on what identifies the file
- * without reading it (dictionary.ts dictionarySource) and the scan's code (`code`: scanCodeKey, jieba's
- * version with it); none is kept or read when dict.txt cannot be looked at.
+ * without reading it (dictionary.ts dictionarySource), the scan's data files (`data`: scanDataKey) and
+ * the code (jieba's version in it); none is kept or read when dict.txt cannot be looked at.
  */
-export function keptDictionary(storePath: string, code: string): KeptDictionary {
-  const keyOf = (): string | null => {
+export function keptDictionary(storePath: string, data: string): KeptDictionary {
+  const keyOf = (): MemoKey | null => {
     const source = dictionarySource();
-    return source === null ? null : derivedKey({ dictionary: source, code });
+    return source === null ? null : memoKey({ dictionary: source, data });
   };
   return {
     read: () => {
@@ -175,33 +173,18 @@ export function keptDictionary(storePath: string, code: string): KeptDictionary 
 }
 
 /**
- * What the scan's answers depend on besides its inputs: its code — in the bundled CLI the bundle's build
- * (src/game/game-cache.ts BUILD: a digest of the bundle, the packages it holds included) with pinyin-pro's
- * installed version (loaded from its package, not bundled: text-fold.ts pinyinLib), else the scan's
- * own modules as built (.js under dist/, .ts under src/ in tests) and the installed versions of the
- * libraries it calls (pinyin, simplified forms) — with jieba's version (never bundled) and the data files
- * the scan reads. Read once per process (~30 KB).
+ * The data files the scan reads (src/violations/data: the allow list, filler words, look-alikes, pinyin
+ * syllables, the shared slots) as a digest: read once per process (~30 KB).
  */
-let codeKey: string | undefined;
-function scanCodeKey(): string {
-  if (codeKey !== undefined) return codeKey;
-  const here = fileURLToPath(import.meta.url);
-  const root = path.join(path.dirname(here), '..');
-  const modules = ['violations/wording', 'violations/pattern-index', 'violations/text-fold', 'violations/segment', 'violations/dictionary', 'violations/word-lists', 'text/simplified', 'text/read-utf8'];
+let dataKey: string | undefined;
+function scanDataKey(): string {
+  if (dataKey !== undefined) return dataKey;
   const dataDir = packagePath('src', 'violations', 'data');
   try {
-    const code = BUILD !== null
-      ? [BUILD, installedVersion('pinyin-pro')]
-      : [...modules.map((m) => fs.readFileSync(path.join(root, `${m}${path.extname(here)}`), 'utf8')), ...['pinyin-pro', 'opencc-js'].map(installedVersion)];
-    const parts = [
-      ...code,
-      installedVersion('@node-rs/jieba'),
-      ...fs.readdirSync(dataDir).sort().map((f) => `${f}\n${fs.readFileSync(path.join(dataDir, f), 'utf8')}`),
-    ];
-    codeKey = hash('sha256', parts.join('\u0000'), 'base64');
+    dataKey = hash('sha256', fs.readdirSync(dataDir).sort().map((f) => `${f}\n${fs.readFileSync(path.join(dataDir, f), 'latin1')}`).join('\u0000'), 'base64');
   } catch {
-    // The code cannot be read: a key no later run has, so no kept hit is ever used.
-    codeKey = `unknown code ${process.pid} ${Date.now()} ${Math.random()}`;
+    // The files cannot be read: a key no later run has, so no kept hit is ever used.
+    dataKey = `unreadable data ${process.pid} ${Date.now()} ${Math.random()}`;
   }
-  return codeKey;
+  return dataKey;
 }

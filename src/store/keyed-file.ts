@@ -5,7 +5,7 @@
  * then), so a stale or broken cache costs time, never another answer. Written atomically (temp file,
  * rename) and owner-only (0600, in an owner-only folder when it makes one); a write that fails (a
  * read-only folder) is ignored. Changes to a value can be appended beside it (readAppended, appendTo).
- * The store's derived files (derived-cache.ts) and the checked game (src/game/game-cache.ts) are such files.
+ * The store's derived files (memo.ts) and the checked game (src/game/game-cache.ts) are such files.
  * A value of megabytes of numbers is kept as bytes instead (readKeyedBytes): read into typed-array views,
  * with no text to parse.
  */
@@ -211,16 +211,4 @@ export function writeKeyedBytes(file: string, key: string, parts: readonly Array
     fs.writeFileSync(fd, bytesHead(key, bytesSumOf(key, parts)), 'latin1');
     for (const p of parts) fs.writeFileSync(fd, new Uint8Array(p.buffer, p.byteOffset, p.byteLength));
   });
-}
-
-/**
- * A file's bytes as a key's text (latin1: every byte kept; UTF-8 decoding would make a bad byte and U+FFFD
- * one key, where a fresh run refuses the bad byte): null when there is none, undefined when it cannot be read.
- */
-export function keyInputText(file: string): string | null | undefined {
-  try {
-    return fs.readFileSync(file, 'latin1');
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
-  }
 }

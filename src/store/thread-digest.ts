@@ -5,10 +5,10 @@
  * this digest instead of in full, so a report of day N parses day N's threads and not the whole game.
  *
  * A digest is derived from the thread's log alone (no game file: seats, days and players are applied
- * by the reader) and kept in the store's derived files under the log's key (src/store/derived-cache.ts):
+ * by the reader) and kept in the store's derived files under the log's key (src/store/memo.ts):
  * a thread that changed is digested again from its log, any other is read from its digest.
  */
-import { derivedKey, derivedKeyOf, readDerived, threadLogKey, writeDerived } from './derived-cache.js';
+import { memoKey, derivedKeyOf, readDerived, threadLogKey, writeDerived, type MemoKey } from './memo.js';
 import { digestPost, postUrlStem, threadPosts, type DigestPost, type Sighting } from './slice.js';
 import { openStore } from './store-file.js';
 import type { StoreData } from './types.js';
@@ -51,9 +51,6 @@ export interface DigestColumns {
   deleted: Array<0 | 1>;
   seen: number[];
 }
-
-/** What the saved layout is called in a digest's key (a file of another layout is made again). */
-const LAYOUT = 'columns';
 
 /** An index per distinct value, in order of first use. */
 function indexer<T>(): { list: T[]; ix: (v: T) => number } {
@@ -157,10 +154,10 @@ function lookBackClass(forum: string) {
   };
 }
 
-const digestKey = (tid: number, log: string): string => derivedKey({ digest: tid, log, layout: LAYOUT });
+const digestKey = (tid: number, log: string): MemoKey => memoKey({ digest: tid, log });
 
 /** Digests thread `tid` from its log alone and saves it under `key`. */
-async function digestFromLog(storePath: string, tid: number, key: string): Promise<SavedDigest> {
+async function digestFromLog(storePath: string, tid: number, key: MemoKey): Promise<SavedDigest> {
   // One thread at a time: a digest costs one thread's memory, not the game's.
   const store = await openStore(storePath, { lock: false, threads: [tid] });
   const saved = save(digestThread(store.data, tid));
@@ -175,7 +172,7 @@ async function digestFromLog(storePath: string, tid: number, key: string): Promi
  */
 export async function threadDigests(storePath: string, forum: string, tids: readonly number[]): Promise<Map<number, ThreadDigest>> {
   const out = new Map<number, ThreadDigest>();
-  const misses: Array<{ tid: number; key: string }> = [];
+  const misses: Array<{ tid: number; key: MemoKey }> = [];
   for (const tid of tids) {
     const log = threadLogKey(storePath, tid);
     if (log === null) continue;

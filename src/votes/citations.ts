@@ -9,14 +9,16 @@ import type { PresetName } from '../game/types.js';
 import { checkData, isMap } from '../text/check-data.js';
 
 const KEYS = ['format', 'invalid-target', 'correction', 'change-once', 'change-deadline', 'change-quote', 'accelerated-changes', 'edit-not-change', 'idiot', 'rule-once',
-  'succession-chosen', 'succession-random', 'succession-idiot', 'succession-not-idiot', 'succession-no-contact'] as const;
+  'succession-chosen', 'succession-random', 'succession-idiot', 'succession-not-idiot', 'succession-no-contact',
+  'election-first-reach', 'tie-nobody-out', 'rule-tie-sheriff', 'rule-tie-first-reach', 'tie-sheriff-choice', 'tie-sheriff-none', 'no-public-vote'] as const;
 /** The rules a ballot reason rests on (the keys of citations.yaml). */
 export type CiteKey = (typeof KEYS)[number];
 
 /** One preset's entry: how its rule post is named, and the line each rule stands on. */
 export interface PresetCitations {
   label: string;
-  lines: Partial<Record<CiteKey, { line: number; words: string }>>;
+  /** `rule`: the rule's name on the line, cited before the words ("竞岗：…"); `words`: the line's words, `…` where some are left out. */
+  lines: Partial<Record<CiteKey, { line: number; rule?: string; words: string }>>;
 }
 export type CitationFile = Record<string, PresetCitations>;
 
@@ -31,8 +33,10 @@ export function citationTable(): CitationFile {
       if (!isMap(own) || typeof own.label !== 'string' || !isMap(own.lines)) return bad(preset, '{label, lines}');
       for (const [key, c] of Object.entries(own.lines)) {
         if (!(KEYS as readonly string[]).includes(key)) return bad(`${preset}.lines.${key}`, `one of ${KEYS.join(', ')}`);
-        const ok = isMap(c) && Object.keys(c).length === 2 && Number.isInteger(c.line) && (c.line as number) > 0 && typeof c.words === 'string' && c.words !== '';
-        if (!ok) return bad(`${preset}.lines.${key}`, '{line: a line number, words: the words on it}');
+        const fields = isMap(c) ? Object.keys(c) : [];
+        const ok = isMap(c) && fields.every((f) => f === 'line' || f === 'words' || f === 'rule') && Number.isInteger(c.line) && (c.line as number) > 0
+          && typeof c.words === 'string' && c.words !== '' && (c.rule === undefined || (typeof c.rule === 'string' && c.rule !== ''));
+        if (!ok) return bad(`${preset}.lines.${key}`, '{line: a line number, words: the words on it, rule: its name on it (optional)}');
       }
     }
     return true;
@@ -48,7 +52,7 @@ export function citer(preset: PresetName): Cite {
   const own = citationTable()[preset];
   return (key) => {
     const c = own?.lines[key];
-    return c ? `${own.label} l.${c.line} ${c.words}` : null;
+    return c ? `${own.label} l.${c.line} ${c.rule ? `${c.rule}：` : ''}${c.words}` : null;
   };
 }
 

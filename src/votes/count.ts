@@ -13,6 +13,7 @@
  *   first reached the top.
  */
 import type { PresetName } from '../game/types.js';
+import { citer, type CiteKey } from './citations.js';
 import { fmt, outcomeNote, outcomeText, type OutcomeDetail } from './reasons.js';
 import type { BallotRecord, TallyKind, TallyOutcome, TotalLine } from './types.js';
 
@@ -113,12 +114,8 @@ export interface DecideInput {
   zone: string;
 }
 
-const ELECTION_CITE: Record<PresetName, string> = {
-  m107: 'm107 l.118 竞岗：最先获得投票数最多的角色当选警长',
-  '062': '062 l.169 坐论江湖：最先获得投票数最多的角色当选武林盟主',
-  wuhui: '无回之城 l.101 竞岗：最先获得投票数最多的角色当选警长',
-  '120b': 'rules-spec §4',
-};
+/** The game's rule post's line for a tie rule (citations.yaml); rules-spec §4 where its post states none. */
+const tieCite = (preset: PresetName, key: CiteKey): string => citer(preset)(key) ?? 'rules-spec §4';
 
 /** The outcome and the rule that decided it (as a value, and in words: reasons.ts). */
 export function decide(input: DecideInput): TallyOutcome {
@@ -150,26 +147,25 @@ function decideDetail(input: DecideInput): OutcomeDetail {
     };
   };
 
-  if (kind === 'election') return byFirstReach(ELECTION_CITE[input.preset]);
+  if (kind === 'election') return byFirstReach(tieCite(input.preset, 'election-first-reach'));
 
   const sheriffTarget = input.sheriff === null
     ? null
     : input.ballots.find((b) => b.status === 'counted' && b.voter === input.sheriff)?.target ?? null;
   if (kind === 'rule') {
     if (input.sheriff !== null && sheriffTarget !== null && tied.includes(sheriffTarget)) {
-      return { code: 'tie-sheriff-choice', kind, tied, votes: top, sheriff: input.sheriff, name: sheriffTarget, cite: '无回之城 l.32 平票时警长投票的规则有效' };
+      return { code: 'tie-sheriff-choice', kind, tied, votes: top, sheriff: input.sheriff, name: sheriffTarget, cite: tieCite(input.preset, 'rule-tie-sheriff') };
     }
-    return byFirstReach('无回之城 l.32 …或先到达最高票的规则有效', { sheriff: input.sheriff });
+    return byFirstReach(tieCite(input.preset, 'rule-tie-first-reach'), { sheriff: input.sheriff });
   }
   if (input.eliminationTie === 'nobody') {
-    const cite = input.preset === '062' ? '062 l.49 产生平票时，无人出局' : 'm107 l.44 平票则无人出局';
-    return { code: 'tie-nobody-out', tied, votes: top, cite };
+    return { code: 'tie-nobody-out', tied, votes: top, cite: tieCite(input.preset, 'tie-nobody-out') };
   }
   if (input.sheriff === null) return { code: 'tie-no-sheriff', tied, votes: top };
   if (sheriffTarget !== null && tied.includes(sheriffTarget)) {
-    return { code: 'tie-sheriff-choice', kind, tied, votes: top, sheriff: input.sheriff, name: sheriffTarget, cite: '无回之城 l.32 平票时警长投票的角色出局' };
+    return { code: 'tie-sheriff-choice', kind, tied, votes: top, sheriff: input.sheriff, name: sheriffTarget, cite: tieCite(input.preset, 'tie-sheriff-choice') };
   }
-  return { code: 'tie-sheriff-none', tied, votes: top, sheriff: input.sheriff, cite: '无回之城 l.32 警长未投票则无人出局' };
+  return { code: 'tie-sheriff-none', tied, votes: top, sheriff: input.sheriff, cite: tieCite(input.preset, 'tie-sheriff-none') };
 }
 
 /** 1.5 → "1.5", 4 → "4" (the wording lives in reasons.ts; re-exported for the renderers). */

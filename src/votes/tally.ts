@@ -328,7 +328,7 @@ function accelerationOf(game: Game, d: GameDay, posts: PostsOf, countAt: number,
 
 /** A ruleset without a public vote (120b l.322): no count, and why. */
 function noneResult(game: Game, d: GameDay, countAt: number): TallyResult {
-  const detail = { code: 'no-public-vote', ruleset: game.rules.name, cite: '120b l.322 没有类似狼人游戏的公开投票环节…所有投票均为QQ私聊导演投票' } as const;
+  const detail = { code: 'no-public-vote', ruleset: game.rules.name, cite: citer(game.preset)('no-public-vote') ?? 'rules-spec §4' } as const;
   const reason = outcomeText(detail, game.timezone);
   return {
     day: d.day, kind: 'none', reason, tid: null, closes: d.closes, countedAt: countAt, running: countAt < d.closes,

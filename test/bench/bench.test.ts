@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { derivedDir } from '../../src/store/derived-cache.js';
+import { derivedDir } from '../../src/store/memo.js';
 import { parsePage } from '../../src/discuz/parse-page.js';
 import { synthGame, gamePage } from '../../src/bench/synth-game.js';
 import { gameOf, runPipeline } from '../../src/bench/pipeline.js';

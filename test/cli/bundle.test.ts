@@ -15,7 +15,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { FIXTURES, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
 import { bansha } from '../helpers/cli.js';
 import { loadGame } from '../../src/game/game-file.js';
-import { derivedDir } from '../../src/store/derived-cache.js';
+import { derivedDir } from '../../src/store/memo.js';
 import { openStore } from '../../src/store/index.js';
 
 const root = path.join(FIXTURES, '..');

@@ -11,7 +11,7 @@ import os from 'node:os';
 import { describe, expect, test } from 'vitest';
 import { runDemo } from '../../src/cli/commands/demo.js';
 import { loadGame } from '../../src/game/game-file.js';
-import { derivedDir } from '../../src/store/derived-cache.js';
+import { derivedDir } from '../../src/store/memo.js';
 
 const root = path.resolve(__dirname, '../..');
 

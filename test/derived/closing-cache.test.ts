@@ -27,7 +27,7 @@ import type { Game } from '../../src/game/types.js';
 import { renderDayReportBBCode } from '../../src/render/report-bbcode.js';
 import { renderDayReportJson } from '../../src/render/report-json.js';
 import { renderTallyJson } from '../../src/render/tally-json.js';
-import { derivedDir, derivedKey, readDerived, threadLogKey, writeDerived } from '../../src/store/derived-cache.js';
+import { derivedDir, memoKey, readDerived, threadLogKey, writeDerived, type MemoKey } from '../../src/store/memo.js';
 import { emptyStore, openStore } from '../../src/store/index.js';
 import { digestThread, threadDigests, type ThreadDigest } from '../../src/store/thread-digest.js';
 import type { StoreData, StoredPost } from '../../src/store/types.js';
@@ -350,7 +350,7 @@ describe('a synthetic 10-day store', () => {
       const [head, json] = fs.readFileSync(kept, 'utf8').split('\n');
       const value = JSON.parse(json);
       value.posts[0].versions.at(-1).post.text += ' marked';
-      writeDerived(copy.storePath, `kept-ballots-${tid}`, head.split(' ')[0], value);
+      writeDerived(copy.storePath, `kept-ballots-${tid}`, head.split(' ')[0] as MemoKey, value);
     };
     const markedRead = async () => (await keptPosts(copy.storePath, tid, ballotShaped)).posts[0].versions.at(-1)!.post.text.endsWith(' marked');
 
@@ -437,7 +437,7 @@ describe('a synthetic 10-day store', () => {
     expect(fs.readFileSync(kept, 'utf8')).toBe(saved);
     // the record marked in the derived file: read from there while the log holds the point
     const [head, json] = saved.split('\n');
-    writeDerived(copy.storePath, `record-${tid}`, head.split(' ')[0], { ...JSON.parse(json), thread: { ...JSON.parse(json).thread, title: 'marked' } });
+    writeDerived(copy.storePath, `record-${tid}`, head.split(' ')[0] as MemoKey, { ...JSON.parse(json), thread: { ...JSON.parse(json).thread, title: 'marked' } });
     expect((await keptThreadRecords(copy.storePath, tids)).threads[String(tid)].title).toBe('marked');
     // a page record changed by a recrawl (the thread's own record not): the line appended is read on top of the kept record
     const store = await openStore(copy.storePath, { threads: [tid] });
@@ -451,7 +451,7 @@ describe('a synthetic 10-day store', () => {
     fs.rmSync(kept);
     await same();
     // a compaction (another file renamed in), then a damaged derived file: replayed from the start
-    writeDerived(copy.storePath, `record-${tid}`, head.split(' ')[0], { ...JSON.parse(json), thread: { ...JSON.parse(json).thread, title: 'marked' } });
+    writeDerived(copy.storePath, `record-${tid}`, head.split(' ')[0] as MemoKey, { ...JSON.parse(json), thread: { ...JSON.parse(json).thread, title: 'marked' } });
     const log = threadLogPath(copy.storePath, tid);
     await writeFileAtomic(log, logLine(fullEntry((await readLog(log))!)), { backup: true });
     await same();
@@ -486,7 +486,7 @@ describe('a synthetic 10-day store', () => {
       const [head, json] = fs.readFileSync(file, 'utf8').split('\n');
       const value = JSON.parse(json);
       value.outcome.result.rule = 'marked';
-      writeDerived(copy.storePath, 'closed-day-3', head.split(' ')[0], value);
+      writeDerived(copy.storePath, 'closed-day-3', head.split(' ')[0] as MemoKey, value);
     };
     const add = (at: number, text: string) => addPost(copy, processTid, at, text);
     const day10 = findDay(copy, 10).opens + 3_600_000;
@@ -675,7 +675,7 @@ describe('a synthetic 10-day store', () => {
       for (const n of pagesGone) delete pages[n];
       return { ...next, pages };
     }, base.thread);
-    writeDerived(g.storePath, `kept-succession-${processTid}`, head.split(' ')[0], { ...base, point: read.at(-1).point, thread, floors, posts: [] });
+    writeDerived(g.storePath, `kept-succession-${processTid}`, head.split(' ')[0] as MemoKey, { ...base, point: read.at(-1).point, thread, floors, posts: [] });
     expect(JSON.parse(await tally()).sheriff).not.toBe(successor);
     await addPost(g, processTid, findDay(g, 10).opens + 60_000, '只是聊天'); // no closed day's business
     expect(JSON.parse(await tally()).sheriff).not.toBe(successor);
@@ -846,10 +846,10 @@ describe('derived files', () => {
 
   test('owner-only, read back only under their own key', () => {
     const store = path.join(root, 'unit', 'game.store.json');
-    const key = derivedKey({ any: 'inputs' });
+    const key = memoKey({ any: 'inputs' });
     writeDerived(store, 'x', key, { value: [1, '二'] });
     expect(readDerived(store, 'x', key)).toEqual({ value: [1, '二'] });
-    expect(readDerived(store, 'x', derivedKey({ any: 'other inputs' }))).toBeUndefined();
+    expect(readDerived(store, 'x', memoKey({ any: 'other inputs' }))).toBeUndefined();
     expect(readDerived(store, 'missing', key)).toBeUndefined();
     expect(fs.statSync(derivedDir(store)).mode & 0o777).toBe(0o700);
     expect(fs.statSync(path.join(derivedDir(store), 'x.json')).mode & 0o777).toBe(0o600);
@@ -859,7 +859,7 @@ describe('derived files', () => {
   test('a write that cannot be made is only a cache miss', () => {
     const blocked = path.join(root, 'unit-blocked');
     fs.writeFileSync(`${blocked}.derived`, 'a file where the folder would go');
-    expect(() => writeDerived(`${blocked}.json`, 'x', 'k', 1)).not.toThrow();
-    expect(readDerived(`${blocked}.json`, 'x', 'k')).toBeUndefined();
+    expect(() => writeDerived(`${blocked}.json`, 'x', 'k' as MemoKey, 1)).not.toThrow();
+    expect(readDerived(`${blocked}.json`, 'x', 'k' as MemoKey)).toBeUndefined();
   });
 });

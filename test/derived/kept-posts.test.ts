@@ -11,7 +11,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { keptPosts, type Keep } from '../../src/derived/kept-posts.js';
 import type { Game } from '../../src/game/types.js';
-import { derivedDir } from '../../src/store/derived-cache.js';
+import { derivedDir } from '../../src/store/memo.js';
 import { openStore } from '../../src/store/index.js';
 import type { StoredPost, StoredThread } from '../../src/store/types.js';
 import { mayHoldBallot } from '../../src/votes/ballot.js';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { keepView, readKeptView, type ViewSpec } from '../../src/derived/kept-view.js';
-import { derivedDir } from '../../src/store/derived-cache.js';
+import { derivedDir } from '../../src/store/memo.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-kept-view-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));

@@ -12,7 +12,7 @@ import { everydaySet, labelledParts } from '../../src/bench/wording-eval.js';
 import { keptDictionary } from '../../src/derived/wording-hits.js';
 import { synthGame } from '../../src/bench/synth-game.js';
 import { parseGame } from '../../src/game/game-file.js';
-import { derivedDir } from '../../src/store/derived-cache.js';
+import { derivedDir } from '../../src/store/memo.js';
 import type { SlicePost } from '../../src/store/slice.js';
 import { dictFile, dictionaryBytes, dictionaryFromBytes, readDictionary, type Dictionary, type KeptDictionary } from '../../src/violations/dictionary.js';
 import type { Words } from '../../src/violations/segment.js';

@@ -14,7 +14,7 @@ import { synthGame } from '../../src/bench/synth-game.js';
 import { parseGame } from '../../src/game/game-file.js';
 import type { SlicePost } from '../../src/store/slice.js';
 import { readings } from '../../src/violations/text-fold.js';
-import { derivedDir } from '../../src/store/derived-cache.js';
+import { derivedDir } from '../../src/store/memo.js';
 import { bundledCategories, listsFromJson, listsToJson, loadWordLists, wordListFiles, type WordLists } from '../../src/violations/word-lists.js';
 import { findBannedWording } from '../../src/violations/wording.js';
 
@@ -64,13 +64,13 @@ describe('compiled word lists kept between runs', () => {
 
   test('the kept file is read only under its lists and code, never when damaged', () => {
     const store = path.join(root, 'game.store.json');
-    const kept = keptLists(store, { lists: 'lists digest', code: 'code digest' });
+    const kept = keptLists(store, { lists: 'lists digest', data: 'data digest' });
     expect(kept.read()).toBeUndefined();
     kept.write(parsed);
     const back = kept.read()!;
     expect(JSON.stringify(listsToJson(back))).toBe(JSON.stringify(listsToJson(parsed)));
-    expect(keptLists(store, { lists: 'lists digest', code: 'other code' }).read()).toBeUndefined();
-    expect(keptLists(store, { lists: 'other lists', code: 'code digest' }).read()).toBeUndefined();
+    expect(keptLists(store, { lists: 'lists digest', data: 'other data' }).read()).toBeUndefined();
+    expect(keptLists(store, { lists: 'other lists', data: 'data digest' }).read()).toBeUndefined();
     const file = path.join(derivedDir(store), 'word-lists.json');
     const text = fs.readFileSync(file, 'utf8');
     expect(text).toContain('"syls"');

@@ -23,7 +23,7 @@ import { keepView, readKeptView, type ViewSpec } from '../../derived/kept-view.j
 import { dayHtmlBeside } from '../../game/beside.js';
 import { replaceFile } from '../../replace-file.js';
 import { madeAtHtml } from '../../render/html-made.js';
-import { keyInputText } from '../../store/keyed-file.js';
+import { inputText } from '../../store/memo.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
@@ -78,7 +78,7 @@ export function register(program: Command): void {
       if (o.ledger) await recordProposals(game, closing.report, file);
       const links = evidenceLinks(game, kept);
       // (kept by a rerun whose ledger step left the ledger as the key read it: a run that finds the view skips that step)
-      const keeps = key !== null && kept.kept && (!o.ledger || keyInputText(file) === ledger);
+      const keeps = key !== null && kept.kept && (!o.ledger || inputText(file) === ledger);
       // Only the view asked for is loaded (the HTML renderers are the largest).
       const html = o.html ? await import('../../close/day-html.js') : null;
       // (a page not kept is written as it is drawn, never held whole: day-html.ts writeDayHtml)
