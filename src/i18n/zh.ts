@@ -172,7 +172,7 @@ export const zh = {
   'store.recover': '从可读的部分重建损坏的存档文件，损坏的文件保留在旁边',
   'store.json': '输出 JSON',
   'store.examples': 'bansha store check -g game.yaml\nbansha store recover --store game.store.json',
-  'store.which': '请给出 --game 游戏文件 或 --store 存档路径',
+  'store.which': '请给出 --game 游戏文件 或 --store 存档路径（当前目录没有 game.yaml）',
   'store.absent': '还没有存档',
   'store.damaged': '已损坏',
   'store.ok': '完好',
@@ -591,6 +591,8 @@ export const zh = {
   'rule.needsDay': '--day N：这张票或这条违规属于哪一日',
   'rule.ballotEffect': (voter: string, target: string, floor: string, was: string, now: string) => `  ${voter} → ${target} ${floor}#：${was} → ${now}`,
   'rule.dayResult': (day: number, before: string, after: string) => `  第 ${day} 日结果：${before} → ${after}`,
+  'rule.dayResultSame': (day: number, result: string) => `  第 ${day} 日结果不变：${result}（这条裁定没有改变结果）`,
+  'rule.ballotSame': (voter: string, target: string, floor: string, status: string) => `  ${voter} → ${target} ${floor}#：仍为${status}（这条裁定没有改变这张票）`,
   'rule.notInStore': (pid: number, store: string) => `pid ${pid} 不在存档 ${store} 里`,
   'rule.notFlagged': (pid: number, day: number) => `pid ${pid} 既不是第 ${day} 日的选票也不是违规帖：没有可裁定的`,
   'rule.flagEffect': (player: string, kind: string, accept: boolean) => `  ${player} ${kind}：${accept ? '维持' : '撤销（不建议发牌）'}`,
@@ -674,6 +676,7 @@ export const zh = {
   // ── what the YAML/JSON parsers found wrong in a director's file ──────────────────────────────
   'parser.problem': (line: number, col: number, what: string, text: string) => `第 ${line} 行第 ${col} 列：${what}（该行：「${text}」）`,
   'yaml.code': (code: string): string => YAML_CODES[code] ?? `YAML 语法错误（${code}）`,
+  'yaml.missingComma': (items: string, _library: string) => `少了逗号：方括号/花括号里的每一项之间要用逗号隔开，「${items}」这里缺一个（如 "{day: 1, vote: 3}"）`,
   'json.problem': (message: string): string =>
     /Unexpected end/.test(message) ? '文件在 JSON 结束之前就完了（少了 } 或 ]？）'
     : /double-quoted property name/.test(message) ? '这里应是带双引号的键名（多了一个逗号？）'
@@ -731,6 +734,7 @@ export const zh = {
   'zod.missing': (type: string) => `缺少这一项（应为${type}）`,
   'zod.wrongType': (want: string, got: string) => `应为${want}，实际是${got}`,
   'zod.type': (type: string): string => ZOD_TYPES[type] ?? type,
+  'zod.or': '或',
   // ── card colours and statuses, and the director's note, as the terminal shows them ────────────
   'card.color': (_color: string, chinese: string) => chinese,
   'card.status': (_status: string, chinese: string) => chinese,
