@@ -6,7 +6,8 @@
  * none). Installed `--offline`: the dependencies come from npm's cache, as on any machine that ran
  * `npm ci` (the shrinkwrap names their exact versions, so nothing has to be resolved). The same for a
  * clone: `npm install -g .` in a checkout links it, and its `bansha` builds its bundle from src/.
- * One pack, reused.
+ * One pack, reused. Packed from a copy of the checkout (its sources and data, the installed packages
+ * linked): the build's new bundle/ and dist/ never replace the ones the other tests run meanwhile.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,7 +18,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-install-'));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string; name: string };
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string; name: string; files: string[] };
+/** The copy of the checkout that is packed and linked. */
+const checkout = path.join(work, 'checkout');
 /** npm's own notices off: the test looks at what a director's install prints, not at audit or funding. */
 const npmEnv = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
 
@@ -38,8 +41,19 @@ function emptyFolder(name: string): string {
 let tarball = '';
 let packed: SpawnSyncReturns<string>;
 
+/** What a clone holds that the build and the package read: the sources, the build's scripts, the package's data; the installed packages linked. */
+function copyCheckout(): void {
+  const built = new Set(['dist', 'bundle', 'npm-shrinkwrap.json']);
+  const parts = ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'scripts', 'src', ...pkg.files.filter((f) => !built.has(f))];
+  for (const part of new Set(parts)) {
+    if (fs.existsSync(path.join(ROOT, part))) fs.cpSync(path.join(ROOT, part), path.join(checkout, part), { recursive: true });
+  }
+  fs.symlinkSync(fs.realpathSync(path.join(ROOT, 'node_modules')), path.join(checkout, 'node_modules'), 'junction');
+}
+
 beforeAll(() => {
-  packed = run(npm, ['pack', '--pack-destination', work], ROOT, npmEnv);
+  copyCheckout();
+  packed = run(npm, ['pack', '--pack-destination', work], checkout, npmEnv);
   expect(packed.status, packed.stderr).toBe(0);
   tarball = path.join(work, `${pkg.name}-${pkg.version}.tgz`);
   expect(fs.existsSync(tarball)).toBe(true);
@@ -55,7 +69,7 @@ describe('npm install -g', () => {
     }
     // bin/bansha.js rebuilds only where src/cli/main.ts is: never in an installed package.
     expect(files.filter((f) => /^package\/src\/.*\.ts$/.test(f))).toEqual([]);
-    expect(fs.existsSync(path.join(ROOT, 'npm-shrinkwrap.json'))).toBe(false);
+    expect(fs.existsSync(path.join(checkout, 'npm-shrinkwrap.json'))).toBe(false);
   });
 
   it('from the tarball, offline: a bansha on the PATH that runs --version and the demo from an empty folder, with no warning', () => {
@@ -95,7 +109,7 @@ describe('npm install -g', () => {
 
   it('from a clone (`npm install -g .` after `npm ci`): a bansha on the PATH that runs from an empty folder', () => {
     const prefix = path.join(work, 'prefix-clone');
-    const installed = run(npm, ['install', '-g', '--prefix', prefix, '--offline', '.'], ROOT, npmEnv);
+    const installed = run(npm, ['install', '-g', '--prefix', prefix, '--offline', '.'], checkout, npmEnv);
     expect(installed.status, installed.stderr).toBe(0);
     expect(installed.stderr).not.toMatch(/npm (warn|WARN)/);
     const version = run(binOf(prefix), ['--version'], emptyFolder('clone-run'));
