@@ -5,3 +5,6 @@
 import type { Command } from 'commander';
 
 export const GAME_COMMANDS = new WeakSet<Command>();
+
+/** The game file a command reads when it is given no --game. */
+export const DEFAULT_GAME_FILE = 'game.yaml';

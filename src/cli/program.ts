@@ -11,7 +11,7 @@ import { isMessageKey, languageFrom, setLanguage, t, type MessageKey } from '../
 import { VERSION } from '../version.js';
 import { commandsFor } from './commands/index.js';
 import { reportError } from './errors.js';
-import { GAME_COMMANDS } from './game-commands.js';
+import { DEFAULT_GAME_FILE, GAME_COMMANDS } from './game-commands.js';
 
 /** Where Commander writes help and its usage errors (the tests capture them). */
 export interface ProgramOutput {
@@ -19,8 +19,7 @@ export interface ProgramOutput {
   writeErr?: (s: string) => void;
 }
 
-/** The game file a command reads when it is given no --game. */
-export const DEFAULT_GAME_FILE = 'game.yaml';
+export { DEFAULT_GAME_FILE };
 
 const TITLES: Record<string, MessageKey> = {
   'Usage:': 'help.usage',

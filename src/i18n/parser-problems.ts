@@ -98,8 +98,28 @@ function errorOffset(s: string): number {
 /** One YAML error of `source` (parseDocument's `errors[i]`): where, what, and the offending line. */
 export function yamlProblem(e: YAMLError, source: string): string {
   const { line, col, lineText } = lineAt(source, e.pos[0]);
-  const what = language() === 'zh' ? t('yaml.code', e.code) : e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  const library = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  const comma = missingComma(e, lineText, col);
+  const what = comma !== null ? t('yaml.missingComma', comma, library) : language() === 'zh' ? t('yaml.code', e.code) : library;
   return t('parser.problem', line, col, what, quoted(lineText));
+}
+
+/**
+ * The items written without a comma between them, when that is what `e` is about: inside [ ] or { } on
+ * the line, `discussion: 2 vote: 3` reads as a block in the brackets (BLOCK_IN_FLOW), `"a" b` as a
+ * missing , or : (MISSING_CHAR) and `{a: "1" b: 2}` as an unexpected scalar (UNEXPECTED_TOKEN) — each
+ * a comma left out, which yaml's words do not say. The text from the column to the next , ] or }.
+ */
+function missingComma(e: YAMLError, lineText: string, col: number): string | null {
+  const before = lineText.slice(0, col - 1).replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, '');
+  const open = (before.match(/[[{]/g) ?? []).length - (before.match(/[\]}]/g) ?? []).length;
+  const flowItem = e.code === 'BLOCK_IN_FLOW' || (e.code === 'MISSING_CHAR' && /between flow/.test(e.message)) || (e.code === 'UNEXPECTED_TOKEN' && open > 0);
+  if (!flowItem || open <= 0) return null;
+  // From the item before the column (BLOCK_IN_FLOW points at the value, the others just past it) to the next separator.
+  const start = Math.max(...[',', '[', '{'].map((c) => lineText.lastIndexOf(c, col - 2))) + 1;
+  const end = lineText.slice(col - 1).search(/[,\]}]/);
+  const items = lineText.slice(start, end < 0 ? lineText.length : col - 1 + end).trim();
+  return items.length > 60 ? `${items.slice(0, 60)}…` : items;
 }
 
 /** A JSON.parse failure on `text`: where (from V8's "at position N"; the end for a cut file), what, the line. */
@@ -128,7 +148,32 @@ export function zodIssueText(issue: z.core.$ZodIssue, raw: unknown): string {
 /** The first issue of a zod failure on `raw`: the field path and what is wrong there. */
 export function zodProblem(error: z.ZodError, raw: unknown): string {
   const issue = error.issues[0];
+  if (issue.code === 'invalid_union') return unionProblem(issue, issue.path, raw);
   return `${fieldPath(issue.path)}: ${zodIssueText(issue, raw)}`;
+}
+
+/**
+ * A value none of a union's members accept (zod: "Invalid input", nothing more), with the reason: when
+ * the value is of one member's type (a seat written as {name, uid}), that member's own first issue at
+ * its full path — an unknown key first, as it names the typo (`nmae`) —; when it is of none of their
+ * types, which types would do and which it is.
+ */
+function unionProblem(issue: z.core.$ZodIssueInvalidUnion, at: readonly PropertyKey[], raw: unknown): string {
+  const wrongType = (i: z.core.$ZodIssue) => i.code === 'invalid_type' && i.path.length === 0;
+  const fitting = issue.errors.find((branch) => branch.length > 0 && !(branch.length === 1 && wrongType(branch[0])));
+  if (fitting) {
+    const inner = fitting.find((i) => i.code === 'unrecognized_keys') ?? fitting[0];
+    const path = [...at, ...inner.path];
+    if (inner.code === 'invalid_union') return unionProblem(inner, path, raw);
+    return `${fieldPath(path)}: ${zodIssueText({ ...inner, path } as z.core.$ZodIssue, raw)}`;
+  }
+  let value: unknown = raw;
+  for (const k of at) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[k] : undefined;
+  const got = value === undefined ? 'undefined' : value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  const expected = [...new Set(issue.errors.flatMap((b) => b.filter((i) => i.code === 'invalid_type').map((i) => t('zod.type', (i as z.core.$ZodIssueInvalidType).expected))))];
+  if (!expected.length) return `${fieldPath(at)}: ${issue.message}`;
+  const want = expected.join(t('zod.or'));
+  return `${fieldPath(at)}: ${value === undefined ? t('zod.missing', want) : t('zod.wrongType', want, t('zod.type', got))}`;
 }
 
 /** Why a file could not be read (ENOENT, EACCES…), in the director's language. */

@@ -2,9 +2,12 @@
  * `bansha init`'s reading of a board listing (forum.php?mod=forumdisplay&fid=F or forum-F-1.html): the
  * threads it lists (tbody#normalthread_TID / stickthread_TID, a.s.xst title link), what each title says
  * it is (第N日讨论帖 / 投票帖 / 警长竞选投票帖 / 对战规则投票帖 / 拍卖贴, 进程帖, 规则帖), grouped by the game tag
- * in front ("[M901]"), and the game file drafted from them. Pure: HTML text in, plain values out.
+ * in front ("[M901]"), and the game file drafted from them, its comments in the director's language.
+ * Pure: HTML text in, plain values out.
  */
 import * as cheerio from 'cheerio';
+import { t } from '../i18n/index.js';
+import type { ClosingWords } from './closing-words.js';
 import { classifyTitle } from './thread-title.js';
 
 export { classifyTitle, type ThreadKind, type ThreadRole } from './thread-title.js';
@@ -75,41 +78,54 @@ export interface GameDraft {
   players: string[];
   /** Each player's forum uid, as their posts show it (written into the draft: the elevator needs them). */
   uids?: Readonly<Record<string, number>>;
-  /** Where the players came from. */
-  playersFrom: string;
-  /** Day-1 opening time guess (forum-local "YYYY-MM-DD HH:mm"), from the discussion thread's first post. */
+  /** Where the players came from: day 1's discussion and vote threads, or nowhere (none was found). */
+  playersFrom: 'day1' | 'unknown';
+  /** Each day's opening time guess (forum-local "YYYY-MM-DD HH:mm"), from its discussion thread's first post. */
   opens: Map<number, string>;
+  /** Each day's closing time as the first post of its vote or discussion thread states it (closing-words.ts). */
+  closes?: Map<number, ClosingWords & { tid: number }>;
 }
 
 const q = (s: string) => JSON.stringify(s);
 
-/** The game.yaml text, with TODO comments on everything the director must check. */
+/** The forum's words quoted in a comment: one line, no control characters. */
+const inComment = (s: string) => s.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ');
+
+/**
+ * The game.yaml text, with TODO comments — in the director's language — on everything the director
+ * must check. A day's closing time is the one its thread's first post states (关门时间：11月21日21:00),
+ * else a guess (the opening day's 21:00) marked as such.
+ */
 export function renderGameDraft(d: GameDraft): string {
+  const rulebook = d.game.rulebook ? `${d.game.rulebook.tid} ${inComment(d.game.rulebook.title)}` : null;
   const lines = [
-    `# Drafted by \`bansha init\` from ${d.board}`,
-    `# Game ${d.game.tag || '(no tag)'}${d.game.rulebook ? `; rules post: thread ${d.game.rulebook.tid} ${d.game.rulebook.title}` : ''}.`,
-    ...(d.others.length ? [`# Other games on the board: ${d.others.join(', ')} (bansha init --tag TAG to draft one of them).`] : []),
-    '# Check every TODO before counting anything: times are guesses, the player order must be the elevator order.',
+    `# ${t('init.draft.header', d.board)}`,
+    `# ${t('init.draft.game', inComment(d.game.tag) || t('init.draft.noTag'), rulebook)}`,
+    ...(d.others.length ? [`# ${t('init.draft.others', d.others.map(inComment).join(', '))}`] : []),
+    `# ${t('init.draft.checkAll')}`,
     `forum: ${d.forum}`,
     'timezone: Asia/Shanghai',
-    `ruleset: ${d.ruleset}  # TODO: m107, 062, wuhui or 120b — the preset of this game's rule post`,
-    `directors: [${d.directors.map(q).join(', ')}]  # TODO: add the second director, if any`,
-    `# TODO: players ${d.playersFrom}; put them in the elevator order of the rules post`,
+    `ruleset: ${d.ruleset}  # ${t('init.draft.ruleset')}`,
+    `directors: [${d.directors.map(q).join(', ')}]  # ${t('init.draft.directors')}`,
+    `# ${t(d.playersFrom === 'day1' ? 'init.draft.playersFromDay1' : 'init.draft.playersUnknown')}`,
     `players: [${d.players.map((p) => (d.uids?.[p] !== undefined ? `{name: ${q(p)}, uid: ${d.uids[p]}}` : q(p))).join(', ')}]`,
   ];
-  if (d.game.process) lines.push(`process: ${d.game.process.tid}  # ${d.game.process.title}`);
+  if (d.game.process) lines.push(`process: ${d.game.process.tid}  # ${inComment(d.game.process.title)}`);
   lines.push('days:');
   for (const n of [...d.game.days.keys()].sort((a, b) => a - b)) {
     const day = d.game.days.get(n)!;
     const opens = d.opens.get(n);
+    const read = d.closes?.get(n);
     lines.push(`  - day: ${n}`);
     for (const role of ['discussion', 'vote', 'rules', 'auction'] as const) {
-      const t = day[role];
-      if (t) lines.push(`    ${role}: ${t.tid}  # ${t.title}`);
+      const th = day[role];
+      if (th) lines.push(`    ${role}: ${th.tid}  # ${inComment(th.title)}`);
     }
-    lines.push(`    opens: ${q(opens ?? 'TODO')}  # TODO: check the opening time${opens ? ' (first post of the discussion thread)' : ''}`);
-    lines.push(`    closes: ${q(opens ? `${opens.slice(0, 10)} 21:00` : 'TODO')}  # TODO: check the closing time (关门)`);
+    lines.push(`    opens: ${q(opens ?? 'TODO')}  # ${t(opens ? 'init.draft.opens' : 'init.draft.opensUnknown')}`);
+    const closes = read?.at ?? (opens ? `${opens.slice(0, 10)} 21:00` : 'TODO');
+    const why = read ? t('init.draft.closesRead', read.tid, inComment(read.words)) : t(opens ? 'init.draft.closesGuess' : 'init.draft.closesUnknown');
+    lines.push(`    closes: ${q(closes)}  # ${why}`);
   }
-  lines.push('events: []  # TODO: who left the game and when: {player: NAME, out: "YYYY-MM-DD HH:mm", how: night|vote|card|other}');
+  lines.push(`events: []  # ${t('init.draft.events')}`);
   return `${lines.join('\n')}\n`;
 }

@@ -16,6 +16,8 @@ import type { HtmlActivityTable, HtmlCard, HtmlFlag, HtmlReportInput, HtmlSource
 import { COLOR_NAME, STATUS_NAME } from './report-common.js';
 import { FLAG_KIND_NAMES, LURKING_KINDS, type Flag } from '../violations/flag.js';
 import { publicFlagDetail } from '../violations/details.js';
+import { language, withLanguage } from '../i18n/index.js';
+import { ballotReasonNote, ballotReasonsNote } from '../votes/reasons.js';
 
 /** The report's file name stem for a game: its file name without .yaml ("public", "m901"). */
 export function reportTitle(game: Pick<Game, 'file'>): string {
@@ -84,6 +86,26 @@ export interface HtmlDayOptions {
 }
 
 /**
+ * The tally with its ballots' director notes in Chinese, the page's language — the terminal and JSON
+ * give them in the director's (src/votes/reasons.ts ballotReasonNote); written again from the ballots'
+ * reasons as values, and put in place of the director's wording where a flag quotes it.
+ */
+export function chineseNotes(tally: TallyResult): TallyResult {
+  if (language() === 'zh') return tally;
+  const zh = <T>(fn: () => T) => withLanguage('zh', fn);
+  return {
+    ...tally,
+    ballots: tally.ballots.map((b) => {
+      if (!b.details?.length) return b;
+      const details = b.details;
+      const worded = details.map((r) => [ballotReasonNote(r), zh(() => ballotReasonNote(r))] as const).filter((p): p is readonly [string, string] => p[0] !== null && p[1] !== null);
+      const flags = b.flags.map((f) => worded.reduce((text, [theirs, chinese]) => text.replaceAll(theirs, chinese), f));
+      return { ...b, note: zh(() => ballotReasonsNote(details)), flags };
+    }),
+  };
+}
+
+/**
  * Everything the HTML report of `report.day` shows: the tally of that day (null: none to show) and the
  * day report. Throws when the two are of different days.
  */
@@ -107,7 +129,7 @@ export function htmlDayInput(report: DayReport, tally: TallyResult | null, opts:
     opens: report.opens,
     closes: report.closes,
     generatedAt: opts.now ?? Date.now(),
-    tally,
+    tally: tally && chineseNotes(tally),
     activity: htmlActivity(report),
     flags: report.flags.map((f) => htmlFlag(f, report.timezone)),
     cards,

@@ -95,7 +95,7 @@ body{font:14px/1.5 ${CJK_FONT_STACK};margin:24px auto;max-width:1000px;padding:0
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
 .meta{color:#666;margin:0 0 12px}.outcome{font-size:16px;padding:8px 12px;background:#f3f7ff;border-left:4px solid #0072B2}
 table{border-collapse:collapse;width:100%;margin:8px 0}th,td{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#f4f4f4}td.nw{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}tr.warn td{background:#fff4e5}section.warn{background:#fff4e5;border:2px solid #c00;padding:.5em 1em}
+th{background:#f4f4f4;white-space:nowrap}td.nw{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}tr.warn td{background:#fff4e5}section.warn{background:#fff4e5;border:2px solid #c00;padding:.5em 1em}
 .rejected{color:#a40000}.superseded{color:#777;text-decoration:line-through}.counted{color:#006400}
 .note{color:#8a5a00}.director{color:#8a5a00;font-size:.9em}.empty{color:#777;font-style:italic}svg.timeline{max-width:100%;height:auto}
 a{color:#0b5cad}footer{margin-top:32px;color:#666;font-size:12px}footer p{margin:2px 0}

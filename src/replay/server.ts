@@ -3,7 +3,8 @@
  * fixtures/discuz/public (or public-gbk) at their Discuz URLs, a login form that sets a session cookie,
  * a board that answers guests with the real guest-denied page, and fault modes a test can switch on
  * (latency, slow drip, 5xx System Error, 429, connection reset, truncated body, anti-CC reload page,
- * antitheft script page, session expiry, a swapped newer page, a deleted thread, an off-host redirect).
+ * antitheft script page, session expiry, a swapped newer page, a deleted thread, an off-host redirect),
+ * and a post's link (mod=redirect&goto=findpost) sent to the page holding the post.
  * Besides the captured pages it can serve thread pages built on the fly (`pages`, e.g. a synthetic game
  * of any size from src/replay/synth.ts through `synthPageSource`) and answer every request after a
  * fixed latency (`latencyMs`). Used by the tests, by `bansha demo` and by the benchmark.
@@ -401,6 +402,14 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
       if (res.location) return { status: res.status, headers: { Location: res.location, 'Content-Type': res.contentType }, body: Buffer.alloc(0) };
       return html(res);
     }
+    // A post's link (what every count, report and HTML page links to), when not captured as such: the
+    // page holding the post, as Discuz's forum_redirect answers it (source/module/forum/forum_redirect.php).
+    if (url.pathname === '/forum.php' && q.get('mod') === 'redirect' && q.get('goto') === 'findpost') {
+      const ptid = Number(q.get('ptid'));
+      const pid = Number(q.get('pid'));
+      const found = Number.isInteger(ptid) && Number.isInteger(pid) ? findPost(ptid, pid) : null;
+      if (found) return { status: 302, headers: { Location: `forum.php?mod=viewthread&tid=${ptid}&page=${found.page}#pid${pid}` }, body: Buffer.alloc(0) };
+    }
     if (url.pathname === '/' || (url.pathname === '/forum.php' && !q.has('mod'))) {
       const fd = site.named.get(authed || !requireLogin ? 'forumdisplay' : 'guest-forumdisplay') ?? site.named.get('forumdisplay');
       if (fd) return html(fd, 200);
@@ -736,7 +745,14 @@ export async function startReplayServer(opts: ReplayOptions = {}): Promise<Repla
     res.writeHead(out.status, { ...headers, 'Content-Length': String(out.body.length) }).end(out.body);
   }
 
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve));
+  // A port already taken (EADDRINUSE) rejects here, for the caller to choose another.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const addr = server.address() as AddressInfo;
   const host = opts.host ?? '127.0.0.1';
   selfUrl = `http://${host}:${addr.port}/`;

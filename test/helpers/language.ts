@@ -17,6 +17,7 @@ const KEPT = new Set([
   'accelerated', 'standings', 'clean', 'findings', 'written', 'line', 'column', 'requests', 'pages', 'newPosts', 'changedPosts',
   'complete', 'threads', 'color', 'size', 'img', 'quote', 'b', 'G', 'D', 'Q', 'R', 'E', 'C', 'S', 'L', 'M', 'curl', 'pbpaste',
   'px', 'MiB', 'UTF', 'GBK', 'GB', 'FFFD', // units and encodings
+  'Ctrl', // a key's name (Ctrl-C)
   'Red', // a colour as the player's [color=Red] wrote it (data, quoted)
   'events', 'mod', 'forumdisplay', 'forum', 'txt', 'yaml', 'html', 'day', 'out', 'N', 'default', 'public', 'redirect', 'goto', 'findpost', 'ptid',
 ]);

@@ -95,6 +95,43 @@ describe('the game file (YAML)', () => {
     for (const [source, want] of cases) expect(refusal('zh', () => parseGame(source, 'g.yaml')).message).toMatch(want);
   });
 
+  test('a comma left out inside [ ] or { } is named as such, with the items that lack it', () => {
+    const cases: Array<[string, string]> = [
+      [GAME.replace('discussion: 2, vote: 3', 'discussion: 2 vote: 3'), 'discussion: 2 vote: 3'], // yaml: block in flow
+      [GAME.replace('"2026-11-20 10:00", closes', '"2026-11-20 10:00" closes'), 'opens: "2026-11-20 10:00" closes: "2026-11-21 21:00"'], // unexpected scalar
+      [GAME.replace('饺子, 包子, 馒头', '饺子, 包子, {name: 馒头 uid: 3}'), 'name: 馒头 uid: 3'],
+      [GAME.replace('饺子, 包子, 馒头', '饺子, 包子, "馒头" 烧卖'), '"馒头" 烧卖'], // missing , or :
+    ];
+    for (const [source, items] of cases) {
+      const { zh, en } = bothLanguages(() => parseGame(source, 'g.yaml'), [source]);
+      expect(zh).toContain(`少了逗号：方括号/花括号里的每一项之间要用逗号隔开，「${items}」这里缺一个`);
+      expect(zh).not.toContain('不能写多行的块');
+      expect(en).toContain(`a comma is missing: items inside [ ] or { } are separated by commas, and "${items}" lacks one`);
+    }
+    // a bracket left open is not a comma
+    expect(refusal('zh', () => parseGame(GAME.replace(/players: \[(.*)\]/, 'players: [$1'), 'g.yaml')).message).not.toContain('少了逗号');
+  });
+
+  test('a value no member of a union accepts (a seat: a name or {name, uid, aliases}) gets the reason, not "invalid input"', () => {
+    const seat = (s: string) => GAME.replace('饺子, 包子, 馒头', `饺子, 包子, ${s}`);
+    const cases: Array<[string, string, string]> = [
+      ['{name: 馒头, uid: abc}', 'players[2].uid: 应为数字，实际是文字', 'players[2].uid: Invalid input: expected number, received string'],
+      ['{name: 馒头, aliases: 小馒头}', 'players[2].aliases: 应为列表，实际是文字', 'players[2].aliases: Invalid input: expected array, received string'],
+      ['{nmae: 馒头}', 'players[2]: 出现未知的键(key): "nmae"', 'players[2]: Unrecognized key: "nmae"'],
+      ['{uid: 3}', 'players[2].name: 缺少这一项（应为文字）', 'players[2].name: Invalid input: expected string, received undefined'],
+      ['3', 'players[2]: 应为文字或对象（键: 值），实际是数字', 'players[2]: expected string or object, got number'],
+      ['[馒头]', 'players[2]: 应为文字或对象（键: 值），实际是列表', 'players[2]: expected string or object, got array'],
+    ];
+    for (const [written, zh, en] of cases) {
+      const r = bothLanguages(() => parseGame(seat(written), 'g.yaml'), ['馒头', '小馒头'], ['key']);
+      expect(r.zh).toBe(`g.yaml:7: ${zh}`);
+      expect(r.en).toBe(`g.yaml:7: ${en}`);
+    }
+    // a thread written as neither a number nor a name
+    const thread = bothLanguages(() => parseGame(GAME.replace('process: 6', 'process: [6]'), 'g.yaml'));
+    expect(thread.zh).toMatch(/^g\.yaml:\d+: process: 应为数字或文字，实际是列表$/);
+  });
+
   test('a field zod refuses, and the cross-field checks (game-checks.ts), in both languages', () => {
     const badTime = bothLanguages(() => parseGame(GAME.replace('opens: "2026-11-22 10:00"', 'opens: "22/11 10:00"'), 'g.yaml'));
     expect(badTime.zh).toMatch(/days\[1\]\.opens: 论坛当地时间，如 "2026-11-22 21:00"/);

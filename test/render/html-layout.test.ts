@@ -61,6 +61,22 @@ describe.each([1280, 390])('at %i px', (width) => {
     await page.close();
   });
 
+  it('every column heading is one line (投票者 never breaks into a column of characters)', async () => {
+    const page = await open(width);
+    const broken = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('th'))
+        .filter((th) => th.offsetParent !== null)
+        .filter((th) => {
+          const range = document.createRange();
+          range.selectNodeContents(th);
+          return new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size > 1;
+        })
+        .map((th) => th.textContent),
+    );
+    expect(broken).toEqual([]);
+    await page.close();
+  });
+
   it('the chart drawn for this width shows, with labels of at least 10 px', async () => {
     const page = await open(width);
     const shown = width < 600 ? 'narrow' : 'wide';

@@ -10,6 +10,7 @@ import { runPost } from '../../publish/index.js';
 import { UserError } from '../../errors.js';
 import { gameOptions, loadGameDay } from '../options.js';
 import { t } from '../../i18n/index.js';
+import { displayWidth, padDisplay } from '../../text/width.js';
 
 interface CloseCliOptions {
   game: string;
@@ -39,7 +40,9 @@ export function register(program: Command): void {
         log: process.stderr.isTTY ? (l) => process.stderr.write(`${l}\n`) : undefined,
       });
       const lines = [t('close.heading', o.day, o.game), ...r.summary.map((l) => `  ${l}`), '', t('close.writtenTo', r.out)];
-      for (const f of r.files) lines.push(`  ${f.what.padEnd(32)} ${f.path}`);
+      // aligned by display width: a Chinese label takes two columns a character
+      const width = Math.max(0, ...r.files.map((f) => displayWidth(f.what)));
+      for (const f of r.files) lines.push(`  ${padDisplay(f.what, width)}  ${f.path}`);
       process.stdout.write(`${lines.join('\n')}\n`);
       if (!o.post) return;
       refuseIncompletePost(r.incomplete);

@@ -9,6 +9,11 @@
  * HTML, summary — into `game-day<N>/`), and prints the days' summaries and the paths of everything it
  * wrote. Everything goes into the output directory (default ./bansha-demo/, git-ignored in this
  * repository); nothing else is written.
+ *
+ * `--serve` keeps the replay server running afterwards (port 8081, or another free one when that is
+ * taken: printed), with the demo's game file and session pointing at it, so every command a director runs
+ * — login, crawl, watch, close, `--post --yes` — can be tried on the bundled forum, and the HTML reports'
+ * links open; Ctrl-C (or SIGTERM/SIGHUP) stops it and the command ends with exit 0.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,7 +24,7 @@ import { crawlGame } from '../../crawl/crawler.js';
 import { hasBrowser } from '../../browser/discover.js';
 import { login } from '../../crawl/login.js';
 import { formLogin } from '../../demo/form-login.js';
-import { startReplayServer } from '../../replay/server.js';
+import { startReplayServer, type ReplayServer } from '../../replay/server.js';
 import { loadGame } from '../../game/game-file.js';
 import type { Game } from '../../game/types.js';
 import type { TallyResult } from '../../votes/types.js';
@@ -28,8 +33,8 @@ import { arbiterRange, duelPairs, elevatorRing } from '../../elevator/index.js';
 import { packagePath } from '../../paths.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
-import { padDisplay } from '../../text/width.js';
-import { stdoutColor } from '../options.js';
+import { displayWidth, padDisplay } from '../../text/width.js';
+import { stdoutColor, wholeNumber } from '../options.js';
 import { closeDay, type CloseResult } from '../../close/index.js';
 
 /** The bundled demo games: the game file and the replayable site it is played on. */
@@ -41,7 +46,13 @@ export const DEMO_GAMES = {
 export type DemoName = keyof typeof DEMO_GAMES;
 
 /** The demo director's account on the replay server (the captured site's director). */
-const DEMO_USER = { username: '导演A', password: 'lab123456' };
+export const DEMO_USER = { username: '导演A', password: 'lab123456' };
+
+/**
+ * The port `bansha demo --serve` keeps the bundled forum on: the same from one run to the next, so a game
+ * file or an HTML report of an earlier run points at it again (another free port when it is taken).
+ */
+export const DEMO_SERVE_PORT = 8081;
 
 /** The crawl's minimum time between two requests to the local replay server (a real forum gets 1000 ms). */
 export const DEMO_CRAWL_DELAY_MS = 20;
@@ -57,6 +68,12 @@ export interface DemoOptions {
   browser?: boolean;
   /** Progress and notes go here (default: nothing). */
   log?: (line: string) => void;
+  /**
+   * Keep the replay server running after the demo (`bansha demo --serve`), on `port` (default
+   * DEMO_SERVE_PORT; when it is taken, another free one, and `portTaken` says so; 0: any free port).
+   * The caller closes `result.server`.
+   */
+  serve?: { port?: number };
 }
 
 /** What the demo found on one day (for the summary and for tests): what `bansha close` gives for it. */
@@ -73,8 +90,12 @@ export interface DemoResult {
   storePath: string;
   ledgerPath: string;
   login: 'browser' | 'http';
-  /** The forum URL the replay server listened at (closed by now). */
+  /** The forum URL the replay server listened at (closed by now, unless `serve`). */
   forum: string;
+  /** The replay server, still running: only with `serve`. */
+  server?: ReplayServer;
+  /** With `serve`: the port asked for, when it was taken and another was used. */
+  portTaken?: number;
   days: DemoDay[];
   /** Every file written, by what it is. */
   files: Array<{ what: string; path: string }>;
@@ -101,7 +122,8 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
   const files: DemoResult['files'] = [];
   const summary: string[] = [];
 
-  const server = await startReplayServer({ root: demo.site, users: { [DEMO_USER.username]: DEMO_USER.password } });
+  const { server, portTaken } = await startDemoServer(demo.site, opts.serve);
+  let keep = false;
   try {
     log(`replay server for the ${preset} demo at ${server.url}`);
     const gameFile = path.join(out, 'game.yaml');
@@ -109,7 +131,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
     if (!/^forum: .*$/m.test(template)) throw new Error(`${demo.game} has no forum: line`);
     for (const stale of STALE) fs.rmSync(path.join(out, stale), { force: true, recursive: true });
     for (const e of fs.readdirSync(out)) if (STALE_DAY.test(e)) fs.rmSync(path.join(out, e), { force: true, recursive: true });
-    fs.writeFileSync(gameFile, template.replace(/^forum: .*$/m, `forum: ${server.url}`));
+    fs.writeFileSync(gameFile, template.replace(/^forum: .*$/m, `forum: ${server.url}   # ${t('demo.forumComment')}`));
     files.push({ what: t('demo.file.game'), path: gameFile });
     const game = loadGame(gameFile);
 
@@ -123,10 +145,43 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
 
     const days = await runJob(game, preset, files, summary);
     const ledger = ledgerPath(game.file);
-    return { out, gameFile, storePath: game.storePath, ledgerPath: ledger, login: how, forum: server.url, days, files, summary, elapsedMs: Date.now() - started };
+    keep = opts.serve !== undefined;
+    const served = keep ? { server, portTaken } : {};
+    return { out, gameFile, storePath: game.storePath, ledgerPath: ledger, login: how, forum: server.url, days, files, summary, elapsedMs: Date.now() - started, ...served };
   } finally {
-    await server.close();
+    if (!keep) await server.close();
   }
+}
+
+/** The demo's replay server: on any free port, or for `serve` on the port asked for (another when it is taken). */
+async function startDemoServer(site: string, serve: DemoOptions['serve']): Promise<{ server: ReplayServer; portTaken?: number }> {
+  const base = { root: site, users: { [DEMO_USER.username]: DEMO_USER.password } };
+  const port = serve ? (serve.port ?? DEMO_SERVE_PORT) : 0;
+  try {
+    return { server: await startReplayServer({ ...base, port }) };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || port === 0) throw e;
+    return { server: await startReplayServer(base), portTaken: port };
+  }
+}
+
+/** Runs until SIGINT (Ctrl-C), SIGTERM or SIGHUP, then closes the server. */
+function serveUntilStopped(server: ReplayServer): Promise<NodeJS.Signals> {
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      for (const s of signals) process.off(s, stop);
+      void server.close().then(() => resolve(signal));
+    };
+    for (const s of signals) process.on(s, stop);
+  });
+}
+
+/** A path as a director would type it: `./bansha-demo/game.yaml` under the current folder, else absolute; quoted when it holds a space. */
+function typed(p: string): string {
+  const rel = path.relative(process.cwd(), p);
+  const shown = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? `.${path.sep}${rel}` : p;
+  return /\s/.test(shown) ? `"${shown}"` : shown;
 }
 
 /**
@@ -176,11 +231,15 @@ export function register(program: Command): void {
     .option('--preset <name>', t('demo.preset', Object.keys(DEMO_GAMES).join(', ')), 'public')
     .option('--out <dir>', t('demo.out', DEFAULT_DEMO_OUT))
     .option('--no-browser', t('demo.noBrowser'))
-    .action(async (o: { preset: string; out?: string; browser: boolean }) => {
+    .option('--serve', t('demo.serve', DEMO_SERVE_PORT))
+    .option('--port <n>', t('demo.port', DEMO_SERVE_PORT), wholeNumber('port', 0))
+    .action(async (o: { preset: string; out?: string; browser: boolean; serve?: boolean; port?: number }) => {
       if (!(o.preset in DEMO_GAMES)) throw new UserError(t('demo.unknown', o.preset, Object.keys(DEMO_GAMES).join(', ')));
+      if (o.port !== undefined && !o.serve) throw new UserError(t('demo.portWithoutServe'), 2);
       const c = pc.createColors(stdoutColor());
       const verbose = process.stderr.isTTY;
-      const r = await runDemo({ preset: o.preset as DemoName, out: o.out, browser: o.browser, log: verbose ? (l) => process.stderr.write(pc.dim(`${l}\n`)) : undefined });
+      const serve = o.serve ? { port: o.port } : undefined;
+      const r = await runDemo({ preset: o.preset as DemoName, out: o.out, browser: o.browser, serve, log: verbose ? (l) => process.stderr.write(pc.dim(`${l}\n`)) : undefined });
       const lines = [
         c.bold(t('demo.heading', o.preset)),
         ...r.summary.map((s) => `  ${s}`),
@@ -191,7 +250,27 @@ export function register(program: Command): void {
       const folders = new Set(r.days.map((d) => d.close.out));
       for (const f of r.files) if (!folders.has(path.dirname(f.path))) lines.push(`  ${padDisplay(f.what, 24)} ${f.path}`);
       for (const d of r.days) lines.push(`  ${padDisplay(t('demo.file.day', d.day, d.close.files.filter((f) => path.dirname(f.path) === d.close.out).length), 24)} ${d.close.out}${path.sep}`);
-      lines.push('', t('demo.done', (r.elapsedMs / 1000).toFixed(1), r.gameFile));
+      lines.push('', t('demo.done', (r.elapsedMs / 1000).toFixed(1), typed(r.gameFile)));
+      if (!r.server) {
+        lines.push(t('demo.serveHint'));
+        process.stdout.write(`${lines.join('\n')}\n`);
+        return;
+      }
+      const g = typed(r.gameFile);
+      if (r.portTaken !== undefined) lines.push('', t('demo.serve.portTaken', r.portTaken));
+      lines.push('', c.bold(t('demo.serve.running', r.forum, DEMO_USER.username, DEMO_USER.password)), t('demo.serve.try'));
+      const tries: Array<[string, string]> = [
+        [`bansha crawl -g ${g}`, t('demo.serve.crawl')],
+        [`bansha watch -g ${g} --day 2`, t('demo.serve.watch')],
+        [`bansha close --day 2 -g ${g} --post`, t('demo.serve.post')],
+        [`bansha close --day 2 -g ${g} --post --yes`, t('demo.serve.postYes')],
+        [`bansha login -g ${g}`, t('demo.serve.login')],
+      ];
+      const width = Math.max(...tries.map(([cmd]) => displayWidth(cmd)));
+      for (const [cmd, what] of tries) lines.push(`  ${padDisplay(cmd, width)}  ${c.dim(what)}`);
+      lines.push(t('demo.serve.stop'));
       process.stdout.write(`${lines.join('\n')}\n`);
+      await serveUntilStopped(r.server);
+      process.stdout.write(`${t('demo.serve.stopped')}\n`);
     });
 }

@@ -2,8 +2,9 @@
  * `bansha init --board URL [--out game.yaml]`: draft a game file from a board listing. It reads the
  * board page (forum.php?mod=forumdisplay&fid=F or forum-F-1.html), finds the game's threads by their
  * titles (第N日讨论帖/投票帖/警长竞选投票帖/对战规则投票帖/拍卖贴, 进程帖, 规则帖), takes the players from
- * the posters of day 1's discussion thread, and writes a game.yaml with TODO comments on everything the
- * director must check (times, order, ruleset). It never overwrites an existing file.
+ * the posters of day 1's discussion thread, each day's closing time from the words of its thread's first
+ * post (closing-words.ts), and writes a game.yaml with TODO comments, in the director's language, on
+ * everything the director must check (times, order, ruleset). It never overwrites an existing file.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { HostScope, httpGet } from '../../crawl/http.js';
 import { login } from '../../crawl/login.js';
 import { threadPageUrl } from '../../crawl/crawler.js';
 import { gamesOnBoard, parseBoardListing, renderGameDraft, type BoardGame } from '../../init/board.js';
+import { closingFromText, type ClosingWords } from '../../init/closing-words.js';
 import { UserError } from '../../errors.js';
 import { atFile } from '../../file-fault.js';
 import { t } from '../../i18n/index.js';
@@ -104,10 +106,20 @@ export async function runInit(o: InitOptions): Promise<{ file: string; game: Boa
     firstPages.set(tid, first);
     return first;
   };
+  // Each day's closing time, as the first post of its vote thread (else its discussion thread) states it.
+  const closes = new Map<number, ClosingWords & { tid: number }>();
+  const local = (iso: string) => DateTime.fromISO(iso, { setZone: true }).setZone(zone);
   for (const [n, day] of game.days) {
-    if (!day.discussion) continue;
-    const op = (await readThread(day.discussion.tid)).posts[0];
-    if (op) opens.set(n, DateTime.fromISO(op.postedAt, { setZone: true }).setZone(zone).toFormat('yyyy-MM-dd HH:mm'));
+    if (day.discussion) {
+      const op = (await readThread(day.discussion.tid)).posts[0];
+      if (op) opens.set(n, local(op.postedAt).toFormat('yyyy-MM-dd HH:mm'));
+    }
+    for (const thread of [day.vote, day.rules, day.discussion]) {
+      if (!thread || closes.has(n)) continue;
+      const op = (await readThread(thread.tid)).posts[0];
+      const read = op ? closingFromText(op.text, local(op.postedAt).toFormat('yyyy-MM-dd')) : null;
+      if (read) closes.set(n, { ...read, tid: thread.tid });
+    }
   }
   const day1 = game.days.get(1);
   const sources = [day1?.discussion, day1?.vote].filter((t) => t !== undefined);
@@ -133,8 +145,9 @@ export async function runInit(o: InitOptions): Promise<{ file: string; game: Boa
     directors,
     players,
     uids,
-    playersFrom: sources.length ? 'are the posters of day 1\'s discussion and vote threads, in order of their first post (a player who never posted is missing)' : 'could not be read (no day-1 discussion or vote thread): list them',
+    playersFrom: sources.length ? 'day1' : 'unknown',
     opens,
+    closes,
   });
   fs.mkdirSync(path.dirname(out), { recursive: true });
   try {

@@ -99,8 +99,12 @@ async function rule(verb: RulingVerb, target: string, o: RuleCliOptions): Promis
       const b = effect.ballot;
       out.push(
         t('rule.ruled', rulingLine(entry)),
-        t('rule.ballotEffect', s(b.voter), s(b.target ?? '?'), String(b.floor ?? '?'), t(`tally.status.${effect.was.status}`), t(`tally.status.${b.status}`)),
-        t('rule.dayResult', day, s(effect.before.result.name ?? '—'), s(effect.after.result.name ?? '—')),
+        effect.was.status === b.status
+          ? t('rule.ballotSame', s(b.voter), s(b.target ?? '?'), String(b.floor ?? '?'), t(`tally.status.${b.status}`))
+          : t('rule.ballotEffect', s(b.voter), s(b.target ?? '?'), String(b.floor ?? '?'), t(`tally.status.${effect.was.status}`), t(`tally.status.${b.status}`)),
+        sameOutcome(effect.before.result, effect.after.result)
+          ? t('rule.dayResultSame', day, s(effect.after.result.name ?? '—'))
+          : t('rule.dayResult', day, s(effect.before.result.name ?? '—'), s(effect.after.result.name ?? '—')),
       );
       return;
     }
@@ -112,6 +116,11 @@ async function rule(verb: RulingVerb, target: string, o: RuleCliOptions): Promis
     out.push(t('rule.ruled', rulingLine(entry)), ...flagged.map((f) => t('rule.flagEffect', s(f.player), flagKindLabel(f.kind), verb === 'accept')));
   });
   process.stdout.write(`${out.join('\n')}\n`);
+}
+
+/** The day's result is the same after the ruling as before it: the same player (or nobody), the same tie. */
+function sameOutcome(before: { name: string | null; tie: string[] }, after: { name: string | null; tie: string[] }): boolean {
+  return before.name === after.name && before.tie.join('\n') === after.tie.join('\n');
 }
 
 export function register(program: Command): void {

@@ -1,19 +1,23 @@
 /**
- * `bansha store check|recover --game G` (or `--store PATH`): a damaged store is refused by every
+ * `bansha store check|recover --game G` (or `--store PATH`; neither: ./game.yaml's store, as every other
+ * command reads ./game.yaml when given no --game): a damaged store is refused by every
  * command (exit 3); `check` says which file is damaged where and what its backup holds (exit 3 when
  * something is damaged), `recover` rebuilds the store from what is readable, keeping the damaged files
  * beside it (src/store/check.ts). After a recovery, crawl again: the lost pages are then fetched.
  */
+import fs from 'node:fs';
 import type { Command } from 'commander';
 import { loadGame } from '../../game/game-file.js';
 import { checkStore, recoverStore, type StoreCheck } from '../../store/check.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
+import { DEFAULT_GAME_FILE } from '../game-commands.js';
 
 function storeOf(o: { game?: string; store?: string }): string {
   if (o.store) return o.store;
   if (o.game) return loadGame(o.game).storePath;
-  throw new UserError(t('store.which'));
+  if (fs.existsSync(DEFAULT_GAME_FILE)) return loadGame(DEFAULT_GAME_FILE).storePath;
+  throw new UserError(t('store.which'), 2);
 }
 
 function checkText(c: StoreCheck): string {
