@@ -22,6 +22,8 @@ import { t } from '../i18n/index.js';
 import { replaceFile } from '../replace-file.js';
 import { readThreadRecords } from '../store/store-file.js';
 import type { StoredThread } from '../store/types.js';
+import { staleLines } from '../render/incomplete.js';
+import type { StaleThread } from '../votes/types.js';
 import { threadsForTally } from '../votes/tally.js';
 import { forumTime } from '../votes/time.js';
 
@@ -123,40 +125,20 @@ export async function countFreshness(game: Game, day: number, opts: { rules?: bo
   });
 }
 
-/** What a thread is to the game, in words ("投票帖", "进程帖"…), for the refusal. */
-function roleOf(game: Game, tid: number): string {
-  if (game.process?.tid === tid) return t('fresh.role.process');
+/** What a thread is to the game: the process thread, or a day's vote, discussion or duel-rule thread. */
+function roleOf(game: Game, tid: number): Pick<StaleThread, 'role' | 'roleDay'> {
+  if (game.process?.tid === tid) return { role: 'process', roleDay: null };
   for (const d of game.days) {
-    if (d.votes.some((v) => v.tid === tid)) return t('fresh.role.vote', d.day);
-    if (d.discussion?.tid === tid) return t('fresh.role.discussion', d.day);
-    if (d.rules?.tid === tid) return t('fresh.role.rules', d.day);
+    if (d.votes.some((v) => v.tid === tid)) return { role: 'vote', roleDay: d.day };
+    if (d.discussion?.tid === tid) return { role: 'discussion', roleDay: d.day };
+    if (d.rules?.tid === tid) return { role: 'rules', roleDay: d.day };
   }
-  return '';
+  return { role: null, roleDay: null };
 }
 
-/** One line per stale thread: which, what it is, as of when, why its last crawl did not get it. */
-export function staleLines(game: Game, list: readonly ThreadFreshness[]): string[] {
-  const zone = game.timezone;
-  return list.filter((f) => !f.fresh).map((f) =>
-    t('fresh.staleThread', f.tid, roleOf(game, f.tid), f.asOf === null ? null : forumTime(f.asOf, zone), forumTime(f.due, zone), f.failure));
-}
-
-/** What `--json` says of a stale thread. */
-export interface StaleJson {
-  tid: number;
-  role: string;
-  /** ISO with the forum's offset, null: never fetched whole. */
-  asOf: string | null;
-  due: string;
-  failure: string | null;
-  text: string;
-}
-
-/** The stale threads as JSON values. */
-export function staleJson(game: Game, list: readonly ThreadFreshness[], iso: (ms: number) => string): StaleJson[] {
-  const stale = list.filter((f) => !f.fresh);
-  const lines = staleLines(game, stale);
-  return stale.map((f, i) => ({ tid: f.tid, role: roleOf(game, f.tid), asOf: f.asOf === null ? null : iso(f.asOf), due: iso(f.due), failure: f.failure, text: lines[i] }));
+/** The threads of `list` not fetched whole after their close, as a count carries them (TallyResult.stale). */
+export function staleThreads(game: Game, list: readonly ThreadFreshness[]): StaleThread[] {
+  return list.filter((f) => !f.fresh).map((f) => ({ tid: f.tid, ...roleOf(game, f.tid), asOf: f.asOf, due: f.due, failure: f.failure }));
 }
 
 /** A closing count that is not as of the close: the stale threads, for the caller's summary and JSON. */
@@ -175,7 +157,7 @@ export function refuseStale(game: Game, list: readonly ThreadFreshness[], what: 
   const stale = list.filter((f) => !f.fresh);
   if (!stale.length) return;
   const transient = stale.every((f) => f.cause !== 'address');
-  throw new StaleCountError(t('fresh.refusal', what, staleLines(game, stale).join('\n  '), transient), stale);
+  throw new StaleCountError(t('fresh.refusal', what, staleLines(staleThreads(game, stale), game.timezone).join('\n  '), transient), stale);
 }
 
 /** The refusal of `--post`/`--confirm` of a day that has not closed yet (exit 7), at `now`. */

@@ -12,6 +12,10 @@
  * The day is assembled once: the tally (src/votes/tally.ts) and the day report
  * (src/report/day-report.ts), whose acceleration comes from that tally; every view renders those two.
  * A rerun over threads that did not change renders them as kept (src/derived/kept-closing.ts).
+ *
+ * Before the day's close (now: src/clock.ts) the report is as of now (issue 31): every view starts with
+ * that line (JSON: running, asOf, closes), the count in it is a running one, and no card is proposed into
+ * the ledger — an open day's lurkers and flags are not the day's.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,6 +32,9 @@ import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
 import type { DayReport } from '../../report/day-report.js';
+import { now as clockNow } from '../../clock.js';
+import { withLanguage } from '../../i18n/index.js';
+import { forumIso, forumTime } from '../../votes/time.js';
 
 interface ReportCliOptions {
   game: string;
@@ -54,9 +61,12 @@ export function register(program: Command): void {
     .action(async (o: ReportCliOptions) => {
       oneOf({ '--json': o.json, '--bbcode': o.bbcode, '--markdown': o.markdown, '--html': o.html });
       if (o.out !== undefined && !o.html) throw new UserError(t('opt.goesWith', '--out', '--html'));
-      const { game } = await loadGameDay(o);
+      const { game, day } = await loadGameDay(o);
       const file = ledgerPath(game.file);
-      const dayOpts = { ledgerFile: file, allowIncomplete: o.allowIncomplete };
+      const now = clockNow();
+      const open = now < day.closes;
+      const dayOpts = { ledgerFile: file, allowIncomplete: o.allowIncomplete, ...(open ? { at: now } : {}) };
+      const ledgerOn = o.ledger && !open;
       const { key, ledger } = reportKey(game, o.day, dayOpts);
       const spec = viewSpec(o);
       const out = o.html ? path.resolve(o.out ?? dayHtmlBeside(game.file, o.day)) : null;
@@ -67,18 +77,18 @@ export function register(program: Command): void {
         process.stdout.write(`${out}\n`);
       };
       const print = (texts: readonly string[]): void =>
-        out === null ? void process.stdout.write(texts.join('')) : writePage((f) => writeHtmlAround(f, texts, game.timezone));
+        out === null ? void process.stdout.write(asOfView(o, texts.join(''), open, now, day.closes, game.timezone)) : writePage((f) => writeHtmlAround(f, texts, game.timezone));
       // A rerun over what did not change prints what the run before printed (src/derived/kept-view.ts).
-      const shown = key === null ? undefined : readKeptView(game.storePath, o.day, spec, key);
+      const shown = key === null || open ? undefined : readKeptView(game.storePath, o.day, spec, key);
       if (shown) return print(shown);
       // The day as kept when nothing it is made from changed (src/derived/kept-closing.ts), else computed.
       const kept = await reportDay(game, o.day, dayOpts, undefined, { key });
       const { closing, page } = kept;
       // The ledger ids go into the report (and so into the HTML) before it is drawn.
-      if (o.ledger) await recordProposals(game, closing.report, file);
+      if (ledgerOn) await recordProposals(game, closing.report, file);
       const links = evidenceLinks(game, kept);
       // (kept by a rerun whose ledger step left the ledger as the key read it: a run that finds the view skips that step)
-      const keeps = key !== null && kept.kept && (!o.ledger || keyInputText(file) === ledger);
+      const keeps = key !== null && !open && kept.kept && (!o.ledger || keyInputText(file) === ledger);
       // Only the view asked for is loaded (the HTML renderers are the largest).
       const html = o.html ? await import('../../close/day-html.js') : null;
       // (a page not kept is written as it is drawn, never held whole: day-html.ts writeDayHtml)
@@ -87,6 +97,17 @@ export function register(program: Command): void {
       if (keeps) keepView(game.storePath, o.day, spec, key, texts);
       print(texts);
     });
+}
+
+/**
+ * A view of a day not closed yet, marked as of now (unchanged once the day has closed): the line first
+ * (the BBCode's in Chinese, in bold), or for JSON the keys running, asOf and closes first.
+ */
+function asOfView(o: ReportCliOptions, text: string, open: boolean, now: number, closes: number, zone: string): string {
+  if (!open) return text;
+  if (o.json) return `${JSON.stringify({ running: true, asOf: forumIso(now, zone), closes: forumIso(closes, zone), ...(JSON.parse(text) as object) }, null, 2)}\n`;
+  if (o.bbcode) return `[b]${withLanguage('zh', () => t('fresh.asOfLine', forumTime(now, zone), forumTime(closes, zone)))}[/b]\n\n${text}`;
+  return `${t('fresh.asOfLine', forumTime(now, zone), forumTime(closes, zone))}\n\n${text}`;
 }
 
 /** The view asked for, as its kept text is named (kept-view.ts). */
