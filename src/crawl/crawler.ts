@@ -41,7 +41,7 @@ import { HostScope, NetworkError, USER_AGENT, httpGet, type HttpResult } from '.
 import { checkAnswer, CrawlLimitError, maxPagesFor, PAGE_SLACK, PageMismatchError } from './page-check.js';
 import { CookieJar, loginHint, readSession, type StorageState } from './session.js';
 import { now as processNow } from '../clock.js';
-import { oldestPageFetch, writeFetch, type FailureCause } from './freshness.js';
+import { closesPassed, oldestPageFetch, writeFetch, type FailureCause } from './freshness.js';
 
 /** How to crawl; every field has a polite default. */
 export interface CrawlOptions {
@@ -88,6 +88,12 @@ export interface CrawlOptions {
   maxRequests?: number;
   /** The clock pages are stamped with when fetched (epoch ms). Default: the process clock (src/clock.ts: BANSHA_NOW or the machine's). */
   now?: () => number;
+  /**
+   * A stored page of thread `tid` fetched before this moment is fetched again, even incrementally: what
+   * makes a crawl after a close read whole the threads that decide the count (freshness.ts). crawlGame's
+   * default: the latest close passed that reads the thread (closesPassed).
+   */
+  refetchBefore?: (tid: number) => number | undefined;
 }
 
 /** 2,000 pages: 20,000+ posts in one thread, several times the longest game thread seen. */
@@ -424,6 +430,9 @@ export async function crawlThreads(
       for (let p = full ? 2 : first + 1; p <= last; p++) schedule(p);
       // Resume: any page of 1..N never stored (an earlier crawl failed on it).
       for (let p = 1; p <= last; p++) if (!have[String(p)]) schedule(p);
+      // Since a close that reads the thread: every page fetched before it, again (its state at the close).
+      const cutoff = opts.refetchBefore?.(tid);
+      if (cutoff !== undefined) for (let p = 1; p <= last; p++) if (Date.parse(have[String(p)]?.fetchedAt ?? '') < cutoff) schedule(p);
     }
     // Pages may schedule further pages (growth, walk-back): wait until none are left.
     for (let i = 0; i < pending.length; i++) {
@@ -526,11 +535,12 @@ export async function crawlThreads(
  */
 export async function crawlGame(game: Game, opts: CrawlOptions = {}): Promise<CrawlResult> {
   const tids = opts.threads ?? gameThreads(game, opts.day);
+  const refetchBefore = opts.refetchBefore ?? closesPassed(game, (opts.now ?? processNow)());
   const session = opts.session ?? (await readSession(game.sessionPath, game.file));
   // no thread open yet: the crawl opens each in turn (memory bounded by one thread, not the game)
   const store = await openStore(opts.storePath ?? game.storePath, { forum: game.forum, threads: [] });
   try {
-    return await crawlThreads(store, game.forum, tids, { ...opts, session, gameFile: game.file, selectorFiles: game.selectorFiles });
+    return await crawlThreads(store, game.forum, tids, { ...opts, refetchBefore, session, gameFile: game.file, selectorFiles: game.selectorFiles });
   } finally {
     await store.close();
   }

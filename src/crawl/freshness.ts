@@ -110,6 +110,23 @@ export function decidingThreads(game: Game, day: number, opts: { rules?: boolean
   });
 }
 
+/**
+ * For each thread of the game, the latest close at or before `now` that a count reads it for (its own
+ * days' closes, and for a thread deciding a day's count that day's: decidingThreads): a page of it
+ * fetched before that close is fetched again by the next crawl, so a crawl after a close leaves the
+ * threads it decides fetched whole after it. Undefined: no day reading it has closed.
+ */
+export function closesPassed(game: Game, now: number): (tid: number) => number | undefined {
+  const due = new Map<number, number>();
+  const note = (tid: number, at: number) => due.set(tid, Math.max(due.get(tid) ?? -Infinity, at));
+  for (const d of game.days) {
+    if (d.closes > now) continue;
+    for (const tid of dayTids(d)) note(tid, d.closes);
+    for (const x of decidingThreads(game, d.day)) note(x.tid, x.due);
+  }
+  return (tid) => due.get(tid);
+}
+
 /** How fresh each thread a count of `day` reads is (from the crawler's records and the store's pages). */
 export async function countFreshness(game: Game, day: number, opts: { rules?: boolean } = {}): Promise<ThreadFreshness[]> {
   const deciding = decidingThreads(game, day, opts);
