@@ -2,7 +2,9 @@
  * `bansha crawl --game game.yaml [--day N] [--full] [--json]`: fetch the game's threads into the evidence
  * store (incrementally unless --full) and end with a completeness line per thread (or, with --json, one
  * object: requests, pages, new/changed posts, completeness, unknown uids). Exit 4 when the session
- * no longer works, 5 when some pages could not be fetched (what was fetched stays stored: run it again),
+ * no longer works, 5 when some pages could not be fetched (what was fetched stays stored: run it again
+ * for a transient fault; for a 4xx, a refused connection or a thread that does not exist, check the
+ * game file's forum: and thread ids),
  * 3 when a page is not what was asked for or a limit (--max-pages, --max-requests, --max-response-mb)
  * is reached.
  */

@@ -4,7 +4,9 @@
  * every earlier day the count depends on, e.g. day 1's sheriff election) and redraws the running count
  * and who has not voted yet; at closing it crawls once more and prints the final count — the count
  * `bansha crawl` then `bansha tally` give, refused the same way (exit 5 for a page that could not be
- * fetched, 3 for an incomplete thread unless --allow-incomplete, 4 for a login needed). A running
+ * fetched, 3 for an incomplete thread unless --allow-incomplete, 4 for a login needed) — and the final
+ * count, like `close --post`, refused (exit 7) when a thread deciding it was not fetched whole after the
+ * close (src/crawl/freshness.ts). A running
  * round that is refused shows the refusal and tries again next interval (a login needed stops the
  * watch). The clock, the sleep and the crawl are injectable so the loop is tested with a fake clock.
  */
