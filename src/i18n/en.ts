@@ -773,6 +773,7 @@ export const en: Messages = {
   'err.notLedger': (file) => `${file} is not a bansha card ledger (version 1)`,
   'crawl.stopped': 'the crawl stopped before this thread',
   'crawl.failedWhy': (page, why) => `${page} (${why})`,
+  'close.line.running': (day, at, name, totals) => `day ${day} (as of ${at}, not closed): leading ${name ?? 'nobody'} — ${totals || 'no votes'}`,
   'clock.badNow': (raw) => `BANSHA_NOW=${raw} is not a moment: write ISO 8601 with an offset (2026-11-22T21:05:00+08:00) or epoch ms`,
   'fresh.role.process': 'process thread',
   'fresh.role.vote': (day) => `day ${day} vote thread`,

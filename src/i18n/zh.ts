@@ -832,6 +832,7 @@ export const zh = {
   'err.notLedger': (file: string) => `${file} 不是 bansha 卡片账本（version 1）`,
   'crawl.stopped': '抓取在这个帖子之前就停止了',
   'crawl.failedWhy': (page: string, why: string) => `${page}（${why}）`,
+  'close.line.running': (day: number, at: string, name: string | null, totals: string) => `第 ${day} 日（截至 ${at}，还没关门）：领先 ${name ?? '无'} —— ${totals || '无票'}`,
   'clock.badNow': (raw: string) => `BANSHA_NOW=${raw} 不是一个时刻：写 ISO 8601 带时区（2026-11-22T21:05:00+08:00）或毫秒数`,
   'fresh.role.process': '进程帖',
   'fresh.role.vote': (day: number) => `第 ${day} 日投票帖`,

@@ -152,6 +152,8 @@ describe('before the close: a running count, never a result', () => {
     const r = await bansha(['close', '--game', file, '--day', '1', '--no-crawl', '--out', out], env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('第 1 日还没关门');
+    expect(r.stdout).toContain('第 1 日（截至 11-20 19:03，还没关门）：领先 花卷');
+    expect(r.stdout).not.toContain('第 1 日：警长');
     const bb = fs.readFileSync(path.join(out, 'tally-day1.bbcode.txt'), 'utf8');
     expect(bb).toContain('截至 11-20 19:03');
     expect(bb).not.toContain('当选警长');
