@@ -24,7 +24,7 @@ import { readThreadRecords } from '../store/store-file.js';
 import type { StoredThread } from '../store/types.js';
 import { staleLines } from '../render/incomplete.js';
 import type { StaleThread } from '../votes/types.js';
-import { threadsForTally } from '../votes/tally.js';
+import { threadsForTally } from '../votes/tally-threads.js';
 import { forumTime } from '../votes/time.js';
 
 /** What the crawler recorded of one thread's last crawl. */

@@ -13,7 +13,8 @@
  *   the process thread (where acceleration requests and their withdrawals are read) answers 503 to every
  *   request during `close --day 2 --post --yes`. It refuses with exit 7 (src/errors.ts), posts nothing,
  *   and the summary, the count files and the refusal name thread 6 as of 20:30 with the 503. Once the
- *   forum answers again, the same command's dry run plans the announcement.
+ *   forum answers again, the same command's dry run plans the announcement. `tally --post` from that
+ *   store and `watch`'s final count under the same fault refuse the same way.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { formLogin } from '../../src/demo/form-login.js';
 import { ExitCode } from '../../src/errors.js';
 import { loadGame } from '../../src/game/game-file.js';
+import { runWatch } from '../../src/cli/commands/watch.js';
 import { startReplayServer, type ReplayServer } from '../../src/replay/server.js';
 import { FIXTURES, ids as readIds, scenario as readScenario } from '../helpers/captured.js';
 import { bansha } from '../helpers/cli.js';
@@ -204,6 +206,25 @@ describe('a failed fetch at closing time: refused, never counted from the old st
     expect(j.stale.map((s) => s.tid)).toEqual([PROCESS]);
     expect(server.posted).toEqual([]);
   });
+
+  test('watch at the close while the process thread answers 503: the final count refuses the same way (exit 7)', async () => {
+    const after = ms('2026-11-22 21:01');
+    server.setFault({ fault: { kind: 'status', status: 503 }, path: `tid=${PROCESS}&` });
+    let err: unknown = null;
+    try {
+      await runWatch({
+        game: loadGame(file), day: 2, clock: { now: () => after, sleep: async () => undefined }, draw: () => undefined,
+        crawl: { delayMs: 0, concurrency: 4, retries: 1, backoffMs: 5, maxBackoffMs: 5, now: () => after },
+      });
+    } catch (e) {
+      err = e;
+    } finally {
+      server.setFault();
+    }
+    expect((err as { exitCode?: number } | null)?.exitCode).toBe(7);
+    expect((err as Error).message).toContain(`帖子 ${PROCESS}（进程帖）：只抓到截至 11-22 20:30 的状态`);
+    expect((err as Error).message).toContain('HTTP 503');
+  }, 60_000);
 
   test('once the forum answers, close fetches the process thread whole after the close and plans the post', async () => {
     const r = await bansha(['close', '--game', file, '--day', '2', '--post', ...FAST], { BANSHA_NOW: at('2026-11-22 21:15') });
