@@ -10,7 +10,12 @@
  *  - A login / no-permission page, or the antitheft script page, stops the whole crawl (exit 4) and
  *    nothing from that page is stored; pages stored before stay stored (a later crawl resumes).
  *  - Page 1 first (or, incrementally, the last known page), the page count from its pager, then the
- *    rest; a page past the end comes back as the last page and is not followed further.
+ *    rest; a page past the end comes back as the last page and is not followed further. Since a close
+ *    that reads the thread, every page fetched before that close is fetched again (refetchBefore), and
+ *    at each thread's end the crawl records as of when its pages are and why it did not get them all
+ *    (freshness.ts: only a count fetched whole after its close is published).
+ *  - A 4xx that is no Discuz page is never read as a truncated page nor retried; it and a refused
+ *    connection are failures of the address (check `forum:` and the thread ids), not transient ones.
  *  - Every answer is checked against the request before it is stored (page-check.ts): its thread, its
  *    page number, and a page count the thread's reply count allows (page 1 read again when a later
  *    page claims more); a mismatch stops the crawl (exit 3) and nothing from that page is stored.
