@@ -204,6 +204,13 @@ describe('a failed fetch at closing time: refused, never counted from the old st
     expect(p.stderr).toContain(`帖子 ${PROCESS}（进程帖）：只抓到截至 11-22 20:30 的状态`);
     const j = JSON.parse((await bansha(['tally', '--game', file, '--day', '2', '--json'], env)).stdout) as { stale: Array<{ tid: number }> };
     expect(j.stale.map((s) => s.tid)).toEqual([PROCESS]);
+    // report says so too, first
+    const rj = JSON.parse((await bansha(['report', '--game', file, '--day', '2', '--json', '--no-ledger'], env)).stdout) as { stale: Array<{ tid: number }> };
+    expect(rj.stale.map((s) => s.tid)).toEqual([PROCESS]);
+    const rt = await bansha(['report', '--game', file, '--day', '2', '--no-ledger'], env);
+    expect(rt.code, rt.stderr).toBe(0);
+    expect(rt.stdout.split('\n')[0]).toContain('过时');
+    expect(rt.stdout.split('\n')[1]).toContain(`帖子 ${PROCESS}（进程帖）：只抓到截至 11-22 20:30 的状态`);
     expect(server.posted).toEqual([]);
   });
 
