@@ -19,6 +19,12 @@ export const ExitCode = {
   network: 5,
   /** This computer's files failed: a full disk, no permission, a read-only folder, a file held (src/file-fault.ts). */
   files: 6,
+  /**
+   * Not final yet: `--post`/`--confirm` of a day that has not closed, or of a closing count a page of
+   * which was not fetched whole after the close (src/crawl/freshness.ts) — the message names each such
+   * thread and as of when it is; crawl again after the close (or wait for it) and rerun.
+   */
+  notFinal: 7,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -26,7 +32,7 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 export class UserError extends Error {
   constructor(
     message: string,
-    /** Exit code: 2 bad input, 3 incomplete data, 4 login needed, 5 network. */
+    /** Exit code: 2 bad input, 3 incomplete data, 4 login needed, 5 network, 6 files, 7 not final yet. */
     readonly exitCode: number = ExitCode.badInput,
   ) {
     super(message);

@@ -10,6 +10,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // The machine's own zone must never change a result: run every test in a zone far from +8.
     // The director's language is Chinese unless the locale says English: tests pin a neutral locale.
-    env: { TZ: 'America/Los_Angeles', LANG: 'C.UTF-8', LC_ALL: '', LC_MESSAGES: '' },
+    // "Now" (src/clock.ts) is after every fixture game's last close, whatever the date the suite runs on
+    // (the demo games close in December 2026): a test of a day still open sets its own BANSHA_NOW.
+    env: { TZ: 'America/Los_Angeles', LANG: 'C.UTF-8', LC_ALL: '', LC_MESSAGES: '', BANSHA_NOW: '2027-06-01T00:00:00Z' },
   },
 });

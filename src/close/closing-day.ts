@@ -44,10 +44,10 @@ export function acceleratedOn(game: Game, d: GameDay, posts: PostsOf, tally?: Ta
  * Day `day`'s count at closing, when the day has one to make (a public-vote ruleset needs the day's vote
  * thread); `partOf`: threads the count reads in part (tally.ts), as given.
  */
-function tallyForReport(game: Game, posts: PostsOf, day: number, closed?: ClosedOutcomes, partOf?: ReadonlyMap<number, readonly SlicePost[]>): TallyResult | null {
+function tallyForReport(game: Game, posts: PostsOf, day: number, closed?: ClosedOutcomes, partOf?: ReadonlyMap<number, readonly SlicePost[]>, at?: number): TallyResult | null {
   const d = findDay(game, day);
   if (game.rules.publicVote && !d.vote) return null;
-  return tallyDay(game, posts, day, { closed, partOf });
+  return tallyDay(game, posts, day, { closed, partOf, at });
 }
 
 /** The threads the report of `day` reads: the day's threads, its tally's threads and the process thread. */
@@ -73,6 +73,8 @@ export function threadsThroughDay(game: Game, day: number): number[] {
 
 /** What `closingDay` may be given besides the store. */
 export interface ClosingDayOptions {
+  /** Count as of this moment: before the close, a running count (the day still open); default the close. */
+  at?: number;
   /** The card ledger's file; null: none. Default: beside the game file. */
   ledgerFile?: string | null;
   /** The closed days' outcomes (src/derived/closed-days.ts); default: tallied again from the store. */
@@ -116,7 +118,7 @@ export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opt
   }
   const postsOf: PostsOf = (tid) => full.get(tid) ?? [];
   const partOf = opts.apart && new Map([...opts.apart].map(([tid, a]) => [tid, a.ballots]));
-  const tally = tallyForReport(game, postsOf, day, opts.closed, partOf);
+  const tally = tallyForReport(game, postsOf, day, opts.closed, partOf, opts.at);
   const accelerated: Record<number, boolean> = {};
   for (const d of game.days) if (d.day <= day) accelerated[d.day] = acceleratedOn(game, d, postsOf, d.day === day ? tally : null);
   const lists = opts.wording ? undefined : loadWordLists(game.rules.bannedCategories, reportWordDirs(game));

@@ -7,6 +7,12 @@
  * are written into the game file's events (comments and layout kept). Refuses (exit 3) an incomplete
  * crawl unless `allowIncomplete` — and then every output starts with what is missing. The announcement's
  * publish plan is returned for `--post` (never for an incomplete count).
+ *
+ * A count is as of a moment (issue 31). Before the day's close (`now`) it is a running count as of now:
+ * leaders, no results derived, no card proposals into the ledger, no plan, and `confirm` refuses (exit
+ * 7). After it, every thread that decides the count must have been fetched whole after the close
+ * (src/crawl/freshness.ts): a stale one is named in the summary and every count file with as of when it
+ * is, there is no plan, and `confirm` refuses (exit 7); the CLI exits 7 unless --allow-incomplete.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -49,6 +55,9 @@ import { withDaySheriff, withExitEvents, writeGameFile } from './confirm.js';
 import { carriedForward, sentOffOn } from './carried.js';
 import { handoverAtClose, sheriffSummary } from './sheriff.js';
 import { reportLines, tallyLine } from './summary-lines.js';
+import { now as clockNow } from '../clock.js';
+import { countFreshness, refuseOpenDay, refuseStale, staleThreads, type ThreadFreshness } from '../crawl/freshness.js';
+import { staleLines } from '../render/incomplete.js';
 
 export { announcementPlan, refuseIncompletePost } from './announcement.js';
 export { withExitEvents } from './confirm.js';
@@ -68,6 +77,8 @@ export interface CloseOptions {
   /** Write the derived results into the game file's events. */
   confirm?: boolean;
   log?: (line: string) => void;
+  /** What time it is (epoch ms); default the process clock (src/clock.ts). */
+  now?: number;
 }
 
 export interface CloseResult {
@@ -87,6 +98,10 @@ export interface CloseResult {
   /** How the badge passes when the day's results put the sheriff out (successor from the posts, or null: see the summary). */
   handover: SheriffHandover | null;
   incomplete: Completeness[];
+  /** True while the day has not closed: a running count as of `now`. */
+  open: boolean;
+  /** The threads deciding the count that were not fetched whole after the close (empty when fresh, or open). */
+  stale: ThreadFreshness[];
   /** The announcement's publish plan (an edit of the tool's earlier post, or a reply); null when the day has no public count. */
   plan: PublishPlan | null;
 }
@@ -104,6 +119,9 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   const day = game.days.find((d) => d.day === opts.day);
   if (!day) throw new UserError(t('close.noDay', opts.day, game.file, game.days.map((d) => d.day).join(', ')));
   const summary: string[] = [];
+  const now = opts.now ?? clockNow();
+  const open = now < day.closes;
+  if (opts.confirm) refuseOpenDay(game, opts.day, now, '--confirm');
 
   if (opts.crawl !== false) {
     // Every thread the day's count and report read: the day's own, the process thread, day 1's election,
@@ -120,6 +138,10 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
     });
     summary.push(t('close.crawl', done.threads, opts.day, done.pages, done.requests, done.incomplete));
   }
+  // After the close: were the threads that decide the count fetched whole after it (this crawl or an earlier one)?
+  const freshness = open ? [] : await countFreshness(game, opts.day);
+  const stale = freshness.filter((f) => !f.fresh);
+  const staleMarks = staleThreads(game, stale);
 
   const out = path.resolve(opts.out ?? defaultCloseDir(game.file, opts.day));
   fs.mkdirSync(out, { recursive: true });
@@ -141,14 +163,16 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   const vouched = report.vouched && ((users: Readonly<Record<string, number>>) => new Set([...report.vouched!(users)].filter((t) => !extra.includes(t))));
   await beforeReport(game, opts.day); // a first run's digests, before the day's threads are read
   const assembled = await withCountingStore(game, { tids: report.tids, load: [...report.load, ...extra], vouched, allowIncomplete: opts.allowIncomplete }, async (store, checked) => {
-    const { closing, closed, lookBack, incomplete } = await closingDayFromStore(game, opts.day, store, { ledgerFile, checked, allowIncomplete: opts.allowIncomplete });
-    await recordProposals(game, closing.report, ledgerFile);
+    const { closing, closed, lookBack, incomplete } = await closingDayFromStore(game, opts.day, store, { ledgerFile, checked, allowIncomplete: opts.allowIncomplete, at: open ? now : undefined });
+    // An open day's cards are not proposed into the ledger: its report is as of now, not the day's.
+    if (!open) await recordProposals(game, closing.report, ledgerFile);
     const tally = closing.tally;
+    if (tally && staleMarks.length) tally.stale = staleMarks;
     // The day's results, derived; the badge passes when they put the sheriff out.
     const derived = [...(tally ? exitsFromTally(tally) : []), ...sentOff];
     const handover = handoverAtClose(game, store, tally, derived);
     const announcement = tally && tally.kind !== 'none' ? renderTallyBBCode(tally) : null;
-    const plan = announcement && tally && !incomplete.length ? announcementPlan(store, game, tally, announcement) : null;
+    const plan = announcement && tally && !incomplete.length && !open && !stale.length ? announcementPlan(store, game, tally, announcement) : null;
     // wuhui: the morning duel-rule vote and the auction close with the day too.
     const rules = day.rules ? tallyDay(withKnownUids(game, store.users), postsFromStore(store), opts.day, { rules: true, closed }) : null;
     const auction = day.auction && game.rules.wuhui ? resolveAuction(threadPosts(store, day.auction.tid), game, opts.day) : null;
@@ -160,6 +184,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   // The day's results against the game file; --confirm writes the missing ones (exits, the next day's sheriff).
   let confirmed: DerivedExit[] = [];
   let sheriffWritten = false;
+  if (opts.confirm) refuseStale(game, stale, '--confirm');
   if (opts.confirm && derived.length) {
     if (incomplete.length) throw new UserError(t('close.confirmIncomplete', incompleteLines(incomplete).join('\n  ')), 3);
     const source = fs.readFileSync(game.file, 'utf8');
@@ -195,6 +220,8 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   if (auction) write(t('close.file.auction'), `auction-day${opts.day}.txt`, renderAuctionText(auction, voteOutShare(game, day)));
   if (fs.existsSync(ledgerFile)) files.push({ what: t('close.file.ledger'), path: ledgerFile });
 
+  if (open) summary.push(t('fresh.closeOpen', opts.day, forumTime(now, zone), forumTime(day.closes, zone)));
+  if (staleMarks.length) summary.push(t('fresh.closeStale', staleLines(staleMarks, zone).join('; ')));
   if (incomplete.length) summary.push(t('close.incomplete', incompleteLines(incomplete).join('; ')));
   if (tally) {
     summary.push(tallyLine(tally, game));
@@ -213,7 +240,8 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   for (const d of disagreements) summary.push(t('close.disagreement', d));
 
   const next = game.days.find((d) => d.day === opts.day + 1);
-  if (next?.discussion) {
+  // (an open day has no results yet to start the next day from)
+  if (next?.discussion && !open) {
     // The next day starts from the closed days' results, confirmed or not (the summary says which).
     const { floor, carried } = await withStore(game, async (store) => {
       const c = carriedForward(game, (await closedOutcomes(withKnownUids(game, store.users), next.day, store, { outcomesOnly: true })).closed, next.day);
@@ -227,5 +255,5 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   }
   if (plan) summary.push(t('close.announcement', plan.kind === 'edit', plan.target?.pid, plan.tid, opts.day, game.file));
   write(t('close.file.summary'), 'summary.txt', `${summary.join('\n')}\n`);
-  return { out, files, summary, tally, closing, derived, disagreements, confirmed, handover, incomplete, plan };
+  return { out, files, summary, tally, closing, derived, disagreements, confirmed, handover, incomplete, open, stale, plan };
 }

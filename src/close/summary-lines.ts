@@ -9,12 +9,14 @@ import { colorLabel } from '../render/report-common.js';
 import type { DayReport } from '../report/day-report.js';
 import { flagKindLabel } from '../violations/flag.js';
 import type { TallyResult } from '../votes/types.js';
+import { forumTime } from '../votes/time.js';
 
 /** "第 2 日：出局 月饼 —— 月饼 7.5，花卷 4；警长 包子（×1.5）；未加速（11 人中 5 人申请，须 6 人）；3 票无效". */
 export function tallyLine(tl: TallyResult, game: Game): string {
   if (tl.kind === 'none') return t('close.line.noVote', tl.day, game.rules.name);
   const totals = tl.totals.filter((l) => l.votes > 0).map((l) => `${l.name} ${l.votes}`).join(t('close.totalsSep'));
-  const bits = [t('close.line.tally', tl.day, tl.kind, tl.result.name, totals)];
+  // Before the close: who leads as of when, never 出局/警长 (issue 31).
+  const bits = [tl.running ? t('close.line.running', tl.day, forumTime(tl.countedAt, game.timezone), tl.result.name, totals) : t('close.line.tally', tl.day, tl.kind, tl.result.name, totals)];
   if (tl.result.tie.length) bits.push(t('close.line.tie', tl.result.tie.join('/'), tl.result.rule));
   if (tl.sheriff) bits.push(t('close.line.sheriff', tl.sheriff, tl.sheriffWeight));
   const a = tl.acceleration;

@@ -10,7 +10,12 @@
  *  - A login / no-permission page, or the antitheft script page, stops the whole crawl (exit 4) and
  *    nothing from that page is stored; pages stored before stay stored (a later crawl resumes).
  *  - Page 1 first (or, incrementally, the last known page), the page count from its pager, then the
- *    rest; a page past the end comes back as the last page and is not followed further.
+ *    rest; a page past the end comes back as the last page and is not followed further. Since a close
+ *    that reads the thread, every page fetched before that close is fetched again (refetchBefore), and
+ *    at each thread's end the crawl records as of when its pages are and why it did not get them all
+ *    (freshness.ts: only a count fetched whole after its close is published).
+ *  - A 4xx that is no Discuz page is never read as a truncated page nor retried; it and a refused
+ *    connection are failures of the address (check `forum:` and the thread ids), not transient ones.
  *  - Every answer is checked against the request before it is stored (page-check.ts): its thread, its
  *    page number, and a page count the thread's reply count allows (page 1 read again when a later
  *    page claims more); a mismatch stops the crawl (exit 3) and nothing from that page is stored.
@@ -40,6 +45,8 @@ import type { Completeness } from '../store/types.js';
 import { HostScope, NetworkError, USER_AGENT, httpGet, type HttpResult } from './http.js';
 import { checkAnswer, CrawlLimitError, maxPagesFor, PAGE_SLACK, PageMismatchError } from './page-check.js';
 import { CookieJar, loginHint, readSession, type StorageState } from './session.js';
+import { now as processNow } from '../clock.js';
+import { closesPassed, oldestPageFetch, writeFetch, type FailureCause } from './freshness.js';
 
 /** How to crawl; every field has a polite default. */
 export interface CrawlOptions {
@@ -84,6 +91,14 @@ export interface CrawlOptions {
   maxPagesPerThread?: number;
   /** Most HTTP requests one crawl may make, retries included. Default DEFAULT_MAX_REQUESTS. */
   maxRequests?: number;
+  /** The clock pages are stamped with when fetched (epoch ms). Default: the process clock (src/clock.ts: BANSHA_NOW or the machine's). */
+  now?: () => number;
+  /**
+   * A stored page of thread `tid` fetched before this moment is fetched again, even incrementally: what
+   * makes a crawl after a close read whole the threads that decide the count (freshness.ts). crawlGame's
+   * default: the latest close passed that reads the thread (closesPassed).
+   */
+  refetchBefore?: (tid: number) => number | undefined;
 }
 
 /** 2,000 pages: 20,000+ posts in one thread, several times the longest game thread seen. */
@@ -103,8 +118,12 @@ export interface ThreadCrawlResult {
   missingPosts: number[];
   /** The thread answered not-found (after having been seen: marked deleted in the store). */
   deleted: boolean;
-  /** Pages that could not be fetched after all retries, with the last reason. */
-  failures: Array<{ page: number; reason: string }>;
+  /**
+   * Pages that could not be fetched after all retries, with the last reason and its cause: transient
+   * (5xx, 429, timeout, reset: running again resumes) or the address (a 404 or other 4xx, a refused
+   * connection, a thread the forum says does not exist: check `forum:` and the thread ids).
+   */
+  failures: Array<{ page: number; reason: string; cause: FailureCause }>;
   completeness: Completeness;
 }
 
@@ -122,6 +141,14 @@ export class LoginRequiredError extends UserError {
   constructor(message: string) {
     super(message, 4);
     this.name = 'LoginRequiredError';
+  }
+}
+
+/** A 4xx answer that is no Discuz page (a 404 from the web server): the address is wrong, never retried. */
+class AddressError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AddressError';
   }
 }
 
@@ -190,6 +217,7 @@ export async function crawlThreads(
   const delayMs = opts.delayMs ?? 1000;
   const maxRequests = opts.maxRequests ?? DEFAULT_MAX_REQUESTS;
   const maxPages = opts.maxPagesPerThread ?? DEFAULT_MAX_PAGES_PER_THREAD;
+  const clock = opts.now ?? processNow;
   const queue = new PQueue({
     concurrency: Math.max(1, opts.concurrency ?? 2),
     ...(delayMs > 0 ? { interval: delayMs, intervalCap: 1, strict: true } : {}),
@@ -215,6 +243,7 @@ export async function crawlThreads(
   async function fetchPage(tid: number, page: number): Promise<{ fetched: HttpResult; parsed: Page }> {
     const url = threadPageUrl(forum, tid, page);
     let lastReason = '';
+    let lastAddress = false;
     for (let attempt = 0; attempt <= retries; attempt++) {
       if (fatal) throw fatal;
       let waitAtLeast = 0;
@@ -229,16 +258,24 @@ export async function crawlThreads(
             jar, scope, timeoutMs: opts.timeoutMs ?? 30_000, userAgent: opts.userAgent ?? USER_AGENT, fetchImpl: opts.fetchImpl, maxBytes: opts.maxResponseBytes,
           });
         });
+        fetched.fetchedAt = new Date(clock()); // (the process clock: a rehearsal's BANSHA_NOW stamps its pages too)
         if (fetched.status === 429) throw new TransientError(t('err.http429'), fetched.retryAfterMs ?? 0);
         if (fetched.status >= 500) throw new TransientError(t('err.http5xx', fetched.status), fetched.retryAfterMs ?? 0);
+        // Another 4xx is Discuz's own message page (a thread not found may come with a 404) or the web
+        // server's: never read as a truncated thread page, never retried.
+        const refused = fetched.status >= 400;
         let parsed: Page;
         try {
           parsed = parse(fetched);
         } catch (err) {
+          if (refused) throw new AddressError(t('err.http4xx', fetched.status));
           if ((err as Error).name === 'ParseError') throw new TransientError(t('err.unreadablePage', (err as Error).message));
           throw err;
         }
         const kind = parsed.page.kind;
+        if (refused && kind !== 'thread' && kind !== 'not-found' && kind !== 'login' && kind !== 'no-permission') {
+          throw new AddressError(t('err.http4xx', fetched.status));
+        }
         if (kind === 'thread' || kind === 'not-found') {
           checkAnswer({ tid, page, url }, fetched.url, parsed);
           return { fetched, parsed };
@@ -258,8 +295,10 @@ export async function crawlThreads(
           fatal ??= err;
           throw err;
         }
+        if (err instanceof AddressError) throw new NetworkError(err.message, url, true);
         if (!(err instanceof TransientError || err instanceof NetworkError)) throw err;
         lastReason = err.message;
+        lastAddress = err instanceof NetworkError && err.address;
         if (err instanceof TransientError) waitAtLeast = err.waitAtLeastMs;
       }
       if (attempt < retries) {
@@ -268,7 +307,7 @@ export async function crawlThreads(
         await sleep(wait);
       }
     }
-    throw new NetworkError(t('err.gaveUp', retries + 1, String(lastReason)), url);
+    throw new NetworkError(t('err.gaveUp', retries + 1, String(lastReason)), url, lastAddress);
   }
 
   async function crawlThread(tid: number): Promise<ThreadCrawlResult> {
@@ -340,7 +379,7 @@ export async function crawlThreads(
         got = await fetchPage(tid, page);
       } catch (err) {
         if (err instanceof NetworkError) {
-          result.failures.push({ page, reason: err.message });
+          result.failures.push({ page, reason: err.message, cause: err.address ? 'address' : 'transient' });
           bar?.increment(1, { tid });
           return;
         }
@@ -351,7 +390,7 @@ export async function crawlThreads(
         const rec = take(fetched, parsed);
         result.deleted = true;
         if (!rec.threadDeleted && !store.data.threads[key]) {
-          result.failures.push({ page, reason: t('crawl.threadNotFound') });
+          result.failures.push({ page, reason: t('crawl.threadNotFound'), cause: 'address' });
         }
         return;
       }
@@ -396,6 +435,9 @@ export async function crawlThreads(
       for (let p = full ? 2 : first + 1; p <= last; p++) schedule(p);
       // Resume: any page of 1..N never stored (an earlier crawl failed on it).
       for (let p = 1; p <= last; p++) if (!have[String(p)]) schedule(p);
+      // Since a close that reads the thread: every page fetched before it, again (its state at the close).
+      const cutoff = opts.refetchBefore?.(tid);
+      if (cutoff !== undefined) for (let p = 1; p <= last; p++) if (Date.parse(have[String(p)]?.fetchedAt ?? '') < cutoff) schedule(p);
     }
     // Pages may schedule further pages (growth, walk-back): wait until none are left.
     for (let i = 0; i < pending.length; i++) {
@@ -431,14 +473,33 @@ export async function crawlThreads(
   async function crawlHeld(tid: number): Promise<ThreadCrawlResult> {
     const visiting = !store.holds(tid);
     if (visiting) await store.open([tid]);
-    let result: ThreadCrawlResult;
+    let result: ThreadCrawlResult | undefined;
     try {
       result = await crawlThread(tid);
     } finally {
+      recordFetch(tid, result);
       // a write error here is the crawl's end's to throw (persist.close / the store's next write)
       if (visiting) await store.release([tid]).catch((e: unknown) => void (fatal ??= e as Error));
     }
     return result;
+  }
+
+  /**
+   * What this crawl did for thread `tid` (freshness.ts): as of when its pages are, in memory (a refetch
+   * that changed nothing is not written to the store), and why it did not get every page. A stop before
+   * the thread was crawled (no result) is a failure too.
+   */
+  function recordFetch(tid: number, result: ThreadCrawlResult | undefined): void {
+    const failed = result?.failures[0];
+    const failure = failed ? failed.reason : result ? null : (fatal?.message ?? t('crawl.stopped'));
+    try {
+      const asOf = oldestPageFetch(store.data.threads[String(tid)]);
+      writeFetch(store.path, tid, {
+        asOf: asOf === null ? null : new Date(asOf).toISOString(), crawledAt: new Date(clock()).toISOString(), failure, cause: failed ? failed.cause : null,
+      });
+    } catch (e) {
+      fatal ??= e as Error; // a file fault: the crawl's end throws it (exit 6)
+    }
   }
 
   try {
@@ -479,11 +540,12 @@ export async function crawlThreads(
  */
 export async function crawlGame(game: Game, opts: CrawlOptions = {}): Promise<CrawlResult> {
   const tids = opts.threads ?? gameThreads(game, opts.day);
+  const refetchBefore = opts.refetchBefore ?? closesPassed(game, (opts.now ?? processNow)());
   const session = opts.session ?? (await readSession(game.sessionPath, game.file));
   // no thread open yet: the crawl opens each in turn (memory bounded by one thread, not the game)
   const store = await openStore(opts.storePath ?? game.storePath, { forum: game.forum, threads: [] });
   try {
-    return await crawlThreads(store, game.forum, tids, { ...opts, session, gameFile: game.file, selectorFiles: game.selectorFiles });
+    return await crawlThreads(store, game.forum, tids, { ...opts, refetchBefore, session, gameFile: game.file, selectorFiles: game.selectorFiles });
   } finally {
     await store.close();
   }

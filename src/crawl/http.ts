@@ -53,13 +53,20 @@ export class OutOfScopeError extends UserError {
   }
 }
 
-/** A network-level failure: timeout, reset, truncated body (all worth retrying). */
+/**
+ * A network-level failure: timeout, reset, truncated body (all worth retrying). `address`: the forum's
+ * address itself looks wrong (nothing listening there, a name that does not resolve) — retried all the
+ * same (a forum restarting refuses for a moment), but the advice is to check `forum:` in the game file.
+ */
 export class NetworkError extends Error {
-  constructor(message: string, readonly url: string) {
+  constructor(message: string, readonly url: string, readonly address = false) {
     super(message);
     this.name = 'NetworkError';
   }
 }
+
+/** fetch's error codes that say the address is wrong rather than the forum busy. */
+const ADDRESS_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** A fetched page plus what the crawler needs beyond the parser's input. */
 export interface HttpResult extends FetchedPage {
@@ -147,7 +154,7 @@ function describeRaw(err: unknown): string {
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'timed out';
   const code = e?.cause?.code;
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return 'connection reset';
-  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ECONNREFUSED') return t('err.connectionRefused');
   if (code) return code;
   return e?.message ?? String(err);
 }
@@ -173,7 +180,8 @@ export async function httpGet(url: string, opts: HttpGetOptions): Promise<HttpRe
       bytes = await readCapped(res, current, opts.maxBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
     } catch (err) {
       if (err instanceof OutOfScopeError || err instanceof ResponseTooLargeError) throw err;
-      throw new NetworkError(t('err.fetchFailed', describe(err, cookie), String(current)), current);
+      const code = (err as { cause?: { code?: string } })?.cause?.code;
+      throw new NetworkError(t('err.fetchFailed', describe(err, cookie), String(current)), current, code !== undefined && ADDRESS_CODES.has(code));
     }
     const setCookies = typeof res.headers.getSetCookie === 'function' ? res.headers.getSetCookie() : [];
     const setCookieNames = opts.jar.update(setCookies, current);

@@ -12,3 +12,7 @@ export { openForumBrowser, type ForumBrowser, type ForumBrowserOptions } from '.
 export { startForumProxy, type ForumProxy } from './forum-proxy.js';
 export { CookieJar, readSession, saveSession, assertOwnerOnly, loginHint, type StorageState, type StoredCookie } from './session.js';
 export { login, chromiumPath, redact, CHROMIUM_ARGS, type LoginOptions, type LoginResult } from './login.js';
+export {
+  countFreshness, decidingThreads, closesPassed, refuseStale, refuseOpenDay, staleThreads, fetchesPath, readFetches, StaleCountError,
+  type ThreadFreshness, type FetchRecord, type FailureCause,
+} from './freshness.js';

@@ -125,6 +125,8 @@ export async function closingDayFromStore(
     ledgerFile: string | null; checked?: readonly Completeness[]; allowIncomplete?: boolean; apart?: ReadonlyMap<number, ReadApart>; wording?: WordingMemo;
     /** The code kept files are kept under (reportInputs); default none: the earlier threads read as digests. */
     code?: string | null;
+    /** Count as of this moment (a running count before the close: src/close/index.ts); default the close. */
+    at?: number;
   },
 ): Promise<{ closing: ClosingDay; incomplete: Completeness[] } & Pick<ClosingDayOptions, 'closed'> & LookedBack> {
   const posts = postsFromStore(store);
@@ -132,7 +134,7 @@ export async function closingDayFromStore(
   const wording = opts.wording ?? wordingMemo(game.storePath, game);
   // (a thread read apart that is not stored is not read, as one missing from the store)
   const apart = opts.apart && new Map([...opts.apart].filter(([, a]) => a.thread !== null));
-  const closing = closingDay(game, store, day, { ledgerFile: opts.ledgerFile, closed, lookBack, summedUp: summed?.summedUp, wording: wording.hitsOf, posts, apart });
+  const closing = closingDay(game, store, day, { ledgerFile: opts.ledgerFile, closed, lookBack, summedUp: summed?.summedUp, wording: wording.hitsOf, posts, apart, at: opts.at });
   wording.save();
   return { closing: markIncomplete(closing, incomplete), closed, lookBack, summed, incomplete };
 }

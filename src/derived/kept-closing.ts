@@ -62,6 +62,8 @@ export function evidenceLinks(game: Game, day: ReportDay): (pid: number) => stri
 export interface ReportDayOptions {
   ledgerFile: string | null;
   allowIncomplete?: boolean;
+  /** The day's count as of this moment (before the close: a running count); default the close. */
+  at?: number;
 }
 
 /**
@@ -87,7 +89,7 @@ export async function reportDay(
   const reads = new Map([...apart].map(([tid, a]) => [tid, a.read]));
   const value = await withCountingStore(game, { ...reportThreads(game, day), allowIncomplete: opts.allowIncomplete, apart: reads }, async (store, incomplete): Promise<ReportDay> => {
     // Earlier days through their digests and outcomes kept in the store's derived files.
-    const { closing, lookBack, summed } = await closingDayFromStore(game, day, store, { ledgerFile: opts.ledgerFile, checked: incomplete, allowIncomplete: opts.allowIncomplete, apart, wording, code });
+    const { closing, lookBack, summed } = await closingDayFromStore(game, day, store, { ledgerFile: opts.ledgerFile, checked: incomplete, allowIncomplete: opts.allowIncomplete, apart, wording, code, at: opts.at });
     // The views link the cards' evidence and nothing else (report-bbcode.ts, html-day.ts).
     const threadOf = storedThreadOf(store, lookBack, apart, summed?.threadOf);
     const evidence: Record<string, number | null> = {};
@@ -105,7 +107,7 @@ export async function reportDay(
 export function reportKey(game: Game, day: number, opts: ReportDayOptions, code: string | null = BUILD): { key: MemoKey | null; ledger: string | null | undefined } {
   const ledger = opts.ledgerFile === null ? null : inputText(opts.ledgerFile);
   const words = [...wordDataDirs(), ...reportWordDirs(game)].map(dirTexts);
-  const key = ledger === undefined ? null : closingKey(game, code, { report: day, allowIncomplete: Boolean(opts.allowIncomplete), ledger, words });
+  const key = ledger === undefined ? null : closingKey(game, code, { report: day, allowIncomplete: Boolean(opts.allowIncomplete), ledger, words, ...(opts.at !== undefined ? { at: opts.at } : {}) });
   return { key, ledger };
 }
 

@@ -805,4 +805,27 @@ export const en: Messages = {
   'err.arbiterFromOut': (from, day) => `${from} is out when day ${day} opens: the 仲裁者 range starts from a living player`,
   'err.notLivingPlayer': (from, day, hint) => `"${from}" is not a living player on day ${day}${hint ? ` (did you mean ${hint}?)` : ''}`,
   'err.notLedger': (file) => `${file} is not a bansha card ledger (version 1)`,
+  'crawl.stopped': 'the crawl stopped before this thread',
+  'crawl.failedWhy': (page, why) => `${page} (${why})`,
+  'close.line.running': (day, at, name, totals) => `day ${day} (as of ${at}, not closed): leading ${name ?? 'nobody'} — ${totals || 'no votes'}`,
+  'clock.badNow': (raw) => `BANSHA_NOW=${raw} is not a moment: write ISO 8601 with an offset (2026-11-22T21:05:00+08:00) or epoch ms`,
+  'fresh.role.process': 'process thread',
+  'fresh.role.vote': (day) => `day ${day} vote thread`,
+  'fresh.role.discussion': (day) => `day ${day} discussion thread`,
+  'fresh.role.rules': (day) => `day ${day} duel-rule vote thread`,
+  'fresh.staleThread': (tid, role, asOf, due, failure) =>
+    `thread ${tid}${role ? ` (${role})` : ''}: ${asOf === null ? 'never fetched whole' : `only as of ${asOf}`}; must be fetched whole after the close at ${due}${failure ? `; its last crawl failed: ${failure}` : ''}`,
+  'fresh.refusal': (what, lines, transient) =>
+    `${what} refused: this count is not the state at the close (stale: not published, no result written):\n  ${lines}\n${transient ? 'after the close, run bansha close (or bansha crawl) again until these threads are fetched whole, then retry' : 'check vote:/process:/forum: in the game file (thread ids, the forum address and port), then crawl again'}`,
+  'fresh.notClosed': (what, day, now, closes) =>
+    `${what} refused: day ${day} has not closed yet (now ${now}, closes ${closes}) — there is only a running count as of now, not a result; run it again after the close`,
+  'fresh.asOfLine': (at, closes) => `running count as of ${at} (closes ${closes}): leaders, not a result`,
+  'fresh.staleHead': 'STALE: these threads were not fetched whole after the close; this count is only as of the times below',
+  'fresh.closeStale': (lines) => `stale (not posted, no result written): ${lines}`,
+  'fresh.closeOpen': (day, now, closes) => `day ${day} has not closed: running count as of ${now} (closes ${closes}) — leaders, not results; no card proposals written to the ledger`,
+  'tally.leaders': 'Leading: ',
+  'tally.noLeader': '(nobody leads yet)',
+  'err.http4xx': (status) => `HTTP ${status} (${status === 404 ? 'the forum has no such page' : status === 403 ? 'the forum refused access' : 'the forum refused the request'})`,
+  'err.connectionRefused': 'connection refused (no forum is listening at this address and port)',
+  'crawl.failedAddress': (missing) => `could not fetch ${missing}: the forum address or a thread id looks wrong — check forum: (address and port) and vote:/discussion:/process: (thread ids) in the game file, then crawl again`,
 };

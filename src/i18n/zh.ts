@@ -864,6 +864,29 @@ export const zh = {
   'err.arbiterFromOut': (from: string, day: number) => `第 ${day} 天开始时 ${from} 已出局：仲裁者范围要从一位存活玩家开始`,
   'err.notLivingPlayer': (from: string, day: number, hint: string | null) => `"${from}" 不是第 ${day} 天的存活玩家${hint ? `（是不是 ${hint}？）` : ''}`,
   'err.notLedger': (file: string) => `${file} 不是 bansha 卡片账本（version 1）`,
+  'crawl.stopped': '抓取在这个帖子之前就停止了',
+  'crawl.failedWhy': (page: string, why: string) => `${page}（${why}）`,
+  'close.line.running': (day: number, at: string, name: string | null, totals: string) => `第 ${day} 日（截至 ${at}，还没关门）：领先 ${name ?? '无'} —— ${totals || '无票'}`,
+  'clock.badNow': (raw: string) => `BANSHA_NOW=${raw} 不是一个时刻：写 ISO 8601 带时区（2026-11-22T21:05:00+08:00）或毫秒数`,
+  'fresh.role.process': '进程帖',
+  'fresh.role.vote': (day: number) => `第 ${day} 日投票帖`,
+  'fresh.role.discussion': (day: number) => `第 ${day} 日讨论帖`,
+  'fresh.role.rules': (day: number) => `第 ${day} 日决斗规则投票帖`,
+  'fresh.staleThread': (tid: number, role: string, asOf: string | null, due: string, failure: string | null) =>
+    `帖子 ${tid}${role ? `（${role}）` : ''}：${asOf === null ? '从未整帖抓全' : `只抓到截至 ${asOf} 的状态`}，须在 ${due} 关门之后整帖重抓${failure ? `；最近一次抓取失败：${failure}` : ''}`,
+  'fresh.refusal': (what: string, lines: string, transient: boolean) =>
+    `${what} 拒绝：这份计票不是关门时的状态（过时，不能发布或写入结果）：\n  ${lines}\n${transient ? '关门后再运行 bansha close（或 bansha crawl）把这些帖子整帖抓全，然后重试' : '检查游戏文件里的 vote:/process:/forum:（帖子编号、论坛地址和端口），改正后再抓取'}`,
+  'fresh.notClosed': (what: string, day: number, now: string, closes: string) =>
+    `${what} 拒绝：第 ${day} 日还没关门（现在 ${now}，${closes} 关门）—— 现在只有截至此刻的实时统计，不是结果；关门之后再运行`,
+  'fresh.asOfLine': (at: string, closes: string) => `截至 ${at} 的实时统计（${closes} 关门）：是领先者，不是结果`,
+  'fresh.staleHead': '过时：以下帖子没有在关门后整帖抓到，这份计票只是截至下列时刻的状态',
+  'fresh.closeStale': (lines: string) => `过时（不发布、不写入结果）：${lines}`,
+  'fresh.closeOpen': (day: number, now: string, closes: string) => `第 ${day} 日还没关门：截至 ${now} 的实时统计（${closes} 关门）—— 领先者不是结果；卡片建议不写入账本`,
+  'tally.leaders': '领先：',
+  'tally.noLeader': '（暂无领先者）',
+  'err.http4xx': (status: number) => `HTTP ${status}（${status === 404 ? '论坛说没有这个页面' : status === 403 ? '论坛拒绝访问' : '请求被论坛拒绝'}）`,
+  'err.connectionRefused': '连接被拒绝（这个地址和端口上没有论坛在监听）',
+  'crawl.failedAddress': (missing: string) => `没能抓到 ${missing}：论坛地址或帖子编号看来不对 —— 检查游戏文件里的 forum:（地址和端口）和 vote:/discussion:/process:（帖子编号）；改正后再抓取`,
 } as const;
 
 /** A day's thread jobs (the game file's keys). */

@@ -10,7 +10,7 @@
  * Pure: plain result values in, HTML text out.
  */
 import type { Completeness } from '../store/types.js';
-import { incompleteHead, incompleteLines } from './incomplete.js';
+import { incompleteHead, incompleteLines, staleLines } from './incomplete.js';
 import { withLanguage } from '../i18n/index.js';
 import { createHash } from 'node:crypto';
 import { forumFormat, type ForumPattern } from '../votes/time.js';
@@ -189,9 +189,13 @@ function* tallySection(input: HtmlReportInput, fmt: (t: number, f?: ForumPattern
     yield* [`<p class="empty">${escapeHtml(t.reason ?? '本日没有公开投票。')}</p>`, '</section>'];
     return;
   }
+  for (const line of withLanguage('zh', () => staleLines(t.stale ?? [], t.timezone))) yield `<p class="director">过时：${escapeHtml(line)}</p>`;
   const what = t.kind === 'election' ? '当选警长' : t.kind === 'rule' ? '当日对战规则' : '出局';
-  const outcome = t.result.name ? `${what}：${t.result.name}` : `无人${t.kind === 'elimination' ? '出局' : '当选'}`;
-  yield `<p class="outcome">${escapeHtml(outcome)}${t.result.tie.length ? `（平票：${escapeHtml(t.result.tie.join('、'))}）` : ''} — ${escapeHtml(t.result.rule)}</p>`;
+  // Before the close a count has leaders, not a result (issue 31): no 出局/当选 wording.
+  const outcome = t.running
+    ? `截至 ${fmt(t.countedAt)} 的实时统计（${fmt(t.closes)} 关门），领先：${t.result.name ?? '暂无'}`
+    : t.result.name ? `${what}：${t.result.name}` : `无人${t.kind === 'elimination' ? '出局' : '当选'}`;
+  yield `<p class="outcome">${escapeHtml(outcome)}${t.result.tie.length ? `（平票：${escapeHtml(t.result.tie.join('、'))}）` : ''}${t.running ? '' : ` — ${escapeHtml(t.result.rule)}`}</p>`;
   if (t.result.note) yield `<p class="director">导演备注：${escapeHtml(t.result.note)}</p>`;
   yield `<p class="meta">${t.running ? `进行中的计票，截至 ${escapeHtml(fmt(t.countedAt))}` : `关门 ${escapeHtml(fmt(t.closes))}`}` +
     `${t.sheriff ? ` · 警长 ${escapeHtml(t.sheriff)}（${escapeHtml(t.sheriffSource)}，${t.sheriffWeight} 票）` : ''}` +

@@ -7,6 +7,8 @@
 import { t, withLanguage } from '../i18n/index.js';
 import { describeGaps } from '../store/completeness.js';
 import type { Completeness } from '../store/types.js';
+import type { StaleThread } from '../votes/types.js';
+import { forumIso, forumTime } from '../votes/time.js';
 
 /** One line per incomplete thread ("帖子 5：共 3 页，第 2 页未抓取"), in the current language. */
 export function incompleteLines(gaps: readonly Completeness[]): string[] {
@@ -46,4 +48,37 @@ export function incompleteJson(gaps: readonly Completeness[]): IncompleteJson[] 
   const incomplete = gaps.filter((c) => !c.complete);
   const text = incompleteLines(incomplete);
   return incomplete.map((c, i) => ({ tid: c.tid, missingPages: c.missingPages, missingFloors: c.missingFloors, pageCount: c.pageCount, text: text[i] }));
+}
+
+/** One line per stale thread (src/crawl/freshness.ts): which, what it is, as of when, why its last crawl failed. */
+export function staleLines(stale: readonly StaleThread[], zone: string): string[] {
+  return stale.map((f) =>
+    t('fresh.staleThread', f.tid, f.role === null ? '' : f.role === 'process' ? t('fresh.role.process') : t(`fresh.role.${f.role}`, f.roleDay ?? 0),
+      f.asOf === null ? null : forumTime(f.asOf, zone), forumTime(f.due, zone), f.failure));
+}
+
+/** The plain-text lines a view starts with when the count is stale (empty when not). */
+export function staleText(stale: readonly StaleThread[] | undefined, zone: string): string[] {
+  return stale?.length ? [`!! ${t('fresh.staleHead')}`, ...staleLines(stale, zone).map((l) => `!!   ${l}`), ''] : [];
+}
+
+/** The BBCode lines an announcement starts with when stale (empty when not), in Chinese. */
+export function staleBBCode(stale: readonly StaleThread[] | undefined, zone: string): string[] {
+  return withLanguage('zh', () => (stale?.length ? [`[b]${t('fresh.staleHead')}[/b]`, ...staleLines(stale, zone), ''] : []));
+}
+
+/** What JSON's `stale: [...]` holds for one thread (times ISO with the forum's offset). */
+export interface StaleJson {
+  tid: number;
+  role: StaleThread['role'];
+  roleDay: number | null;
+  asOf: string | null;
+  due: string;
+  failure: string | null;
+  text: string;
+}
+
+export function staleJson(stale: readonly StaleThread[], zone: string): StaleJson[] {
+  const text = staleLines(stale, zone);
+  return stale.map((f, i) => ({ ...f, asOf: f.asOf === null ? null : forumIso(f.asOf, zone), due: forumIso(f.due, zone), text: text[i] }));
 }

@@ -11,7 +11,7 @@ import { fmt } from '../votes/count.js';
 import { forumTime } from '../votes/time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
 import { announcementMark } from '../votes/own-posts.js';
-import { incompleteBBCode } from './incomplete.js';
+import { incompleteBBCode, staleBBCode } from './incomplete.js';
 import { bbLink, escapeBBCode, revealBidi } from './safe-text.js';
 
 /** Re-exported for the callers that import it from here: the one definition is in safe-text.ts. */
@@ -30,8 +30,11 @@ export function renderTallyBBCode(t: TallyResult): string {
   const e = (s: string) => escapeBBCode(s);
   const time = (ms: number) => forumTime(ms, t.timezone);
   if (t.kind === 'none') return `[b]第${t.day}日[/b]：${e(t.reason ?? '')}\n`;
-  const out: string[] = incompleteBBCode(t.incomplete);
-  out.push(`[b]第${t.day}日${KIND_TITLE[t.kind]}结果[/b]（${t.running ? `截至 ${time(t.countedAt)} 的实时统计` : `关门 ${time(t.closes)}`}）`);
+  const out: string[] = [...incompleteBBCode(t.incomplete), ...staleBBCode(t.stale, t.timezone)];
+  // Before the close a running count (截至 HH:MM), with leaders, never a result (issue 31).
+  out.push(t.running
+    ? `[b]第${t.day}日${KIND_TITLE[t.kind]}实时统计[/b]（截至 ${time(t.countedAt)}，${time(t.closes)} 关门；不是结果）`
+    : `[b]第${t.day}日${KIND_TITLE[t.kind]}结果[/b]（关门 ${time(t.closes)}）`);
   if (t.sheriff) out.push(`警长：${e(t.sheriff)}（警长票计 ${fmt(t.sheriffWeight)} 票）`);
   if (t.acceleration) {
     out.push(`进程加速：${e(t.acceleration.explanation)}${t.accelerated ? '，改票作废' : ''}`);
@@ -51,8 +54,12 @@ export function renderTallyBBCode(t: TallyResult): string {
   if (t.abstentions.length) out.push(`弃权：${t.abstentions.map(e).join('、')}`);
   if (!t.totals.length && !t.abstentions.length) out.push('（无有效票）');
   const what = t.kind === 'election' ? '当选警长' : t.kind === 'rule' ? '为今日对战规则' : '出局';
-  const outcome = t.result.name ? `${e(t.result.name)} ${what}` : t.kind === 'elimination' ? '无人出局' : '无结果';
-  out.push('', `[b]结果[/b]：${outcome}${t.result.tie.length ? `（平票：${t.result.tie.map(e).join('、')}）` : ''}`, e(t.result.rule));
+  const tie = t.result.tie.length ? `（平票：${t.result.tie.map(e).join('、')}）` : '';
+  if (t.running) out.push('', `[b]领先[/b]：${t.result.name ? e(t.result.name) : '暂无'}${tie}`);
+  else {
+    const outcome = t.result.name ? `${e(t.result.name)} ${what}` : t.kind === 'elimination' ? '无人出局' : '无结果';
+    out.push('', `[b]结果[/b]：${outcome}${tie}`, e(t.result.rule));
+  }
 
   out.push('', '[b]投票明细[/b]');
   for (const p of t.players) {

@@ -11,14 +11,20 @@
  * them in order; null/[] when it has none).
  */
 import { forumIso } from '../votes/time.js';
-import { incompleteJson, type IncompleteJson } from './incomplete.js';
+import { incompleteJson, staleJson, type IncompleteJson, type StaleJson } from './incomplete.js';
 import type { BallotReasonCode, OutcomeCode } from '../votes/reasons.js';
 import { reasonCode, type TallyResult } from '../votes/types.js';
 
 export interface TallyJson {
   /** Only when counted with --allow-incomplete over gaps: what is missing (the first key). */
   incomplete?: IncompleteJson[];
+  /** Only when a thread the count read was not fetched whole after the close it decides: which, and as of when. */
+  stale?: StaleJson[];
   day: number;
+  /** Only before the close: a running count as of `asOf` (forum time), `result` naming who leads, not a result. */
+  running?: true;
+  asOf?: string;
+  closes?: string;
   kind: TallyResult['kind'];
   reason?: string;
   code?: OutcomeCode | null;
@@ -59,7 +65,9 @@ export function tallyJson(t: TallyResult): TallyJson {
   if (t.kind === 'none') return { day: t.day, kind: 'none', reason: t.reason ?? '', code: t.result.detail?.code ?? null };
   return {
     ...(t.incomplete?.length ? { incomplete: incompleteJson(t.incomplete) } : {}),
+    ...(t.stale?.length ? { stale: staleJson(t.stale, t.timezone) } : {}),
     day: t.day,
+    ...(t.running ? { running: true as const, asOf: forumIso(t.countedAt, t.timezone), closes: forumIso(t.closes, t.timezone) } : {}),
     kind: t.kind,
     sheriff: t.sheriff,
     accelerated: t.accelerated,

@@ -12,7 +12,7 @@ import { fmt } from '../votes/count.js';
 import { sheriffSourceText } from '../votes/reasons.js';
 import { forumTime } from '../votes/time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
-import { incompleteText } from './incomplete.js';
+import { incompleteText, staleText } from './incomplete.js';
 import { t } from '../i18n/index.js';
 import { displayWidth, padDisplay as pad } from '../text/width.js';
 import { revealBidi, terminalSafe as s } from './safe-text.js';
@@ -30,7 +30,8 @@ export function renderTallyTerminal(r: TallyResult, opts: TerminalOptions = {}):
   const c = pc.createColors(opts.color ?? false);
   const time = (ms: number) => forumTime(ms, r.timezone);
   if (r.kind === 'none') return `${t('tally.noPublic', r.day, s(r.reason ?? ''))}\n`;
-  const out: string[] = incompleteText(r.incomplete).map((l) => c.red(l));
+  const out: string[] = [...incompleteText(r.incomplete), ...staleText(r.stale, r.timezone)].map((l) => c.red(l));
+  if (r.running) out.push(c.yellow(t('fresh.asOfLine', time(r.countedAt), time(r.closes))));
   const when = r.running ? t('tally.running', time(r.countedAt), time(r.closes)) : t('tally.closed', time(r.closes));
   out.push(c.bold(t('tally.heading', r.day, t(KIND[r.kind]), r.tid, when, r.timezone)));
   const source = s(sheriffSourceText(r.sheriffFrom, r.timezone));
@@ -50,8 +51,11 @@ export function renderTallyTerminal(r: TallyResult, opts: TerminalOptions = {}):
   if (r.abstentions.length) out.push(`  ${pad(t('tally.abstain'), width)}     -   ${r.abstentions.map(s).join(', ')}`);
   if (!r.totals.length && !r.abstentions.length) out.push(t('tally.noBallots'));
 
-  const name = r.result.name !== null ? s(r.result.name) : r.kind === 'elimination' ? t('tally.nobodyOut') : t('tally.noResult');
-  out.push('', `${c.bold(t('tally.result'))}${c.bold(name)}${r.result.tie.length ? t('tally.tie', r.result.tie.map(s).join(', ')) : ''}`, t('tally.why', s(r.result.rule)));
+  // Before the close: who leads, not a result (no 出局/当选 wording, no rule deciding it).
+  const name = r.result.name !== null ? s(r.result.name) : r.running ? t('tally.noLeader') : r.kind === 'elimination' ? t('tally.nobodyOut') : t('tally.noResult');
+  const tie = r.result.tie.length ? t('tally.tie', r.result.tie.map(s).join(', ')) : '';
+  if (r.running) out.push('', `${c.bold(t('tally.leaders'))}${c.bold(name)}${tie}`);
+  else out.push('', `${c.bold(t('tally.result'))}${c.bold(name)}${tie}`, t('tally.why', s(r.result.rule)));
   if (r.result.note) out.push(c.yellow(`  ${t('note.director')}${s(r.result.note)}`));
 
   out.push('', c.bold(t('tally.players')));

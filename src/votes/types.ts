@@ -202,6 +202,25 @@ export interface TallyResult {
    * them and nothing is posted. Set by whoever opened the store; absent or empty when complete.
    */
   incomplete?: Completeness[];
+  /**
+   * Threads the count read that were not fetched whole after the close they decide (src/crawl/freshness.ts):
+   * the count is only as of then. Set by the command that checked; every view starts with them, nothing is posted.
+   */
+  stale?: StaleThread[];
+}
+
+/** A thread a closing count read that was not fetched whole after the close it decides. */
+export interface StaleThread {
+  tid: number;
+  /** What it is to the game (the day of a day's thread). */
+  role: 'process' | 'vote' | 'discussion' | 'rules' | null;
+  roleDay: number | null;
+  /** As of when it is (epoch ms), null: never fetched whole. */
+  asOf: number | null;
+  /** The close it must be fetched after. */
+  due: number;
+  /** Its last crawl's failure, when it had one. */
+  failure: string | null;
 }
 
 /** The code of a ballot's main reason (its first), or null when it has none. */

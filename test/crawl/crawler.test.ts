@@ -229,7 +229,7 @@ describe('fault matrix', () => {
     r.srv.setFault({ fault: { kind: 'drip', chunkBytes: 1024, intervalMs: 40 }, path: 'page=3' });
     const res = await r.crawl([tid], { timeoutMs: 200, retries: 1 });
     expect(res.incomplete).toBe(true);
-    expect(res.threads[0].failures).toEqual([{ page: 3, reason: expect.stringContaining('timed out') }]);
+    expect(res.threads[0].failures).toEqual([{ page: 3, reason: expect.stringContaining('timed out'), cause: 'transient' }]);
     expect(res.threads[0].completeness.missingPages).toEqual([3]);
     expect(() => assertComplete(r.store, [tid])).toThrow(/共 7 页，第 3 页未抓取/);
     // The store on disk has the other pages.

@@ -2,7 +2,9 @@
  * `bansha crawl --game game.yaml [--day N] [--full] [--json]`: fetch the game's threads into the evidence
  * store (incrementally unless --full) and end with a completeness line per thread (or, with --json, one
  * object: requests, pages, new/changed posts, completeness, unknown uids). Exit 4 when the session
- * no longer works, 5 when some pages could not be fetched (what was fetched stays stored: run it again),
+ * no longer works, 5 when some pages could not be fetched (what was fetched stays stored: run it again
+ * for a transient fault; for a 4xx, a refused connection or a thread that does not exist, check the
+ * game file's forum: and thread ids),
  * 3 when a page is not what was asked for or a limit (--max-pages, --max-requests, --max-response-mb)
  * is reached.
  */
@@ -53,11 +55,21 @@ export function crawlFlags(o: CrawlFlags): CrawlOptions {
   };
 }
 
-/** Throws (exit 5) when some page could not be fetched after all retries, naming each one. */
+/**
+ * Throws (exit 5) when some page could not be fetched after all retries, naming each one with the
+ * advice that fits: check the game file's addresses when a page's failure says the address is wrong
+ * (a 4xx, a refused connection, a thread that does not exist), else run the same crawl again.
+ */
 export function assertFetched(result: CrawlResult): void {
   if (!result.incomplete) return;
-  const missing = result.threads.flatMap((th) => th.failures.map((f) => t('crawl.failedPage', th.tid, f.page)));
-  throw new UserError(t('crawl.failed', missing.join(', ')), 5);
+  const failed = result.threads.flatMap((th) => th.failures.map((f) => ({ ...f, text: t('crawl.failedWhy', t('crawl.failedPage', th.tid, f.page), f.reason) })));
+  const address = failed.filter((f) => f.cause === 'address');
+  const transient = failed.filter((f) => f.cause !== 'address');
+  const lines = [
+    ...(address.length ? [t('crawl.failedAddress', address.map((f) => f.text).join(', '))] : []),
+    ...(transient.length ? [t('crawl.failed', transient.map((f) => f.text).join(', '))] : []),
+  ];
+  throw new UserError(lines.join('\n'), 5);
 }
 
 /** A note on stderr, through the terminal filter (reasons can quote what the forum said). */

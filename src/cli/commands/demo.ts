@@ -21,6 +21,7 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import { ledgerPath } from '../../cards/ledger.js';
 import { crawlGame } from '../../crawl/crawler.js';
+import { now as clockNow } from '../../clock.js';
 import { hasBrowser } from '../../browser/discover.js';
 import { login } from '../../crawl/login.js';
 import { formLogin } from '../../demo/form-login.js';
@@ -137,13 +138,16 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
 
     const how = await demoLogin(game, opts.browser !== false, log);
     summary.push(t('demo.login', DEMO_USER.username, how));
-    const crawl = await crawlGame(game, { delayMs: DEMO_CRAWL_DELAY_MS, concurrency: 4, progress: false, log });
+    // The demo replays a finished game: it runs after its last close, whatever the date (issue 31: before a
+    // close a count is a running one), its pages stamped then.
+    const moment = Math.max(clockNow(), ...game.days.map((d) => d.closes + 60_000));
+    const crawl = await crawlGame(game, { delayMs: DEMO_CRAWL_DELAY_MS, concurrency: 4, progress: false, log, now: () => moment });
     files.push({ what: t('demo.file.store'), path: crawl.storePath });
     if (crawl.incomplete) throw new UserError(t('demo.crawlIncomplete'), 5);
     const pages = crawl.threads.reduce((n, t) => n + t.fetchedPages.length, 0);
     summary.push(t('demo.crawl', crawl.threads.length, pages, crawl.requests, DEMO_CRAWL_DELAY_MS));
 
-    const days = await runJob(game, preset, files, summary);
+    const days = await runJob(game, preset, files, summary, moment);
     const ledger = ledgerPath(game.file);
     keep = opts.serve !== undefined;
     const served = keep ? { server, portTaken } : {};
@@ -190,10 +194,10 @@ function typed(p: string): string {
  * next day's elevator floor, HTML — each into `<game>-day<N>/` like `bansha close`; then the game-level
  * extras of the two other presets (wuhui's day-1 duels, 120b's 仲裁者 range).
  */
-async function runJob(game: Game, preset: DemoName, files: DemoResult['files'], summary: string[]): Promise<DemoDay[]> {
+async function runJob(game: Game, preset: DemoName, files: DemoResult['files'], summary: string[], now: number): Promise<DemoDay[]> {
   const days: DemoDay[] = [];
   for (const d of game.days) {
-    const closed = await closeDay({ gameFile: game.file, day: d.day, crawl: false });
+    const closed = await closeDay({ gameFile: game.file, day: d.day, crawl: false, now });
     days.push({ day: d.day, tally: closed.tally, report: closed.closing.report, close: closed });
     summary.push(...closed.summary);
     for (const f of closed.files) if (!files.some((x) => x.path === f.path)) files.push(f);

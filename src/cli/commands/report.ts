@@ -12,6 +12,11 @@
  * The day is assembled once: the tally (src/votes/tally.ts) and the day report
  * (src/report/day-report.ts), whose acceleration comes from that tally; every view renders those two.
  * A rerun over threads that did not change renders them as kept (src/derived/kept-closing.ts).
+ *
+ * Before the day's close (now: src/clock.ts) the report is as of now (issue 31): every view starts with
+ * that line (JSON: running, asOf, closes), the count in it is a running one, and no card is proposed into
+ * the ledger — an open day's lurkers and flags are not the day's. After it, a thread deciding the day's
+ * count that was not fetched whole after the close (src/crawl/freshness.ts) is named first, as of when.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,6 +33,12 @@ import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
 import type { DayReport } from '../../report/day-report.js';
+import { now as clockNow } from '../../clock.js';
+import { withLanguage } from '../../i18n/index.js';
+import { forumIso, forumTime } from '../../votes/time.js';
+import { countFreshness, staleThreads } from '../../crawl/freshness.js';
+import { incompleteHead, staleBBCode, staleJson, staleText } from '../../render/incomplete.js';
+import type { StaleThread } from '../../votes/types.js';
 
 interface ReportCliOptions {
   game: string;
@@ -54,9 +65,13 @@ export function register(program: Command): void {
     .action(async (o: ReportCliOptions) => {
       oneOf({ '--json': o.json, '--bbcode': o.bbcode, '--markdown': o.markdown, '--html': o.html });
       if (o.out !== undefined && !o.html) throw new UserError(t('opt.goesWith', '--out', '--html'));
-      const { game } = await loadGameDay(o);
+      const { game, day } = await loadGameDay(o);
       const file = ledgerPath(game.file);
-      const dayOpts = { ledgerFile: file, allowIncomplete: o.allowIncomplete };
+      const now = clockNow();
+      const open = now < day.closes;
+      const dayOpts = { ledgerFile: file, allowIncomplete: o.allowIncomplete, ...(open ? { at: now } : {}) };
+      const ledgerOn = o.ledger && !open;
+      const stale = open ? [] : staleThreads(game, await countFreshness(game, o.day));
       const { key, ledger } = reportKey(game, o.day, dayOpts);
       const spec = viewSpec(o);
       const out = o.html ? path.resolve(o.out ?? dayHtmlBeside(game.file, o.day)) : null;
@@ -67,18 +82,18 @@ export function register(program: Command): void {
         process.stdout.write(`${out}\n`);
       };
       const print = (texts: readonly string[]): void =>
-        out === null ? void process.stdout.write(texts.join('')) : writePage((f) => writeHtmlAround(f, texts, game.timezone));
+        out === null ? void process.stdout.write(asOfView(o, texts.join(''), { open, now, closes: day.closes, zone: game.timezone, stale })) : writePage((f) => writeHtmlAround(f, texts, game.timezone));
       // A rerun over what did not change prints what the run before printed (src/derived/kept-view.ts).
-      const shown = key === null ? undefined : readKeptView(game.storePath, o.day, spec, key);
+      const shown = key === null || open ? undefined : readKeptView(game.storePath, o.day, spec, key);
       if (shown) return print(shown);
       // The day as kept when nothing it is made from changed (src/derived/kept-closing.ts), else computed.
       const kept = await reportDay(game, o.day, dayOpts, undefined, { key });
       const { closing, page } = kept;
       // The ledger ids go into the report (and so into the HTML) before it is drawn.
-      if (o.ledger) await recordProposals(game, closing.report, file);
+      if (ledgerOn) await recordProposals(game, closing.report, file);
       const links = evidenceLinks(game, kept);
       // (kept by a rerun whose ledger step left the ledger as the key read it: a run that finds the view skips that step)
-      const keeps = key !== null && kept.kept && (!o.ledger || inputText(file) === ledger);
+      const keeps = key !== null && !open && kept.kept && (!o.ledger || inputText(file) === ledger);
       // Only the view asked for is loaded (the HTML renderers are the largest).
       const html = o.html ? await import('../../close/day-html.js') : null;
       // (a page not kept is written as it is drawn, never held whole: day-html.ts writeDayHtml)
@@ -87,6 +102,33 @@ export function register(program: Command): void {
       if (keeps) keepView(game.storePath, o.day, spec, key, texts);
       print(texts);
     });
+}
+
+/**
+ * A view marked as of when it is: a day not closed yet as of now — the line first (the BBCode's in
+ * Chinese, in bold), for JSON the keys running, asOf and closes first; a closed day whose deciding
+ * threads are stale, those threads first (JSON: `stale`). Unchanged otherwise.
+ */
+function asOfView(o: ReportCliOptions, text: string, at: { open: boolean; now: number; closes: number; zone: string; stale: StaleThread[] }): string {
+  const { open, now, closes, zone, stale } = at;
+  if (!open && !stale.length) return text;
+  if (o.json) {
+    const { incomplete, ...rest } = JSON.parse(text) as { incomplete?: unknown };
+    const head = open ? { running: true, asOf: forumIso(now, zone), closes: forumIso(closes, zone) } : { stale: staleJson(stale, zone) };
+    return `${JSON.stringify({ ...(incomplete ? { incomplete } : {}), ...head, ...rest }, null, 2)}\n`;
+  }
+  if (!open) {
+    // after what is missing, when the view starts with it (render/incomplete.ts)
+    const lines = text.split('\n');
+    const plain = (l: string) => l.replace(/\x1b\[[0-9;]*m/g, '').replace(/^>\s?/, '').trim();
+    const heads = [incompleteHead(), withLanguage('zh', incompleteHead)];
+    const at = heads.some((h) => plain(lines[0] ?? '').includes(h)) ? lines.findIndex((l) => plain(l) === '') + 1 : 0;
+    const block = o.bbcode ? staleBBCode(stale, zone) : o.markdown ? withLanguage('zh', () => staleText(stale, zone)).map((l) => `> ${l.replace(/^!! ?/, '')}`) : staleText(stale, zone);
+    lines.splice(at, 0, ...block);
+    return lines.join('\n');
+  }
+  if (o.bbcode) return `[b]${withLanguage('zh', () => t('fresh.asOfLine', forumTime(now, zone), forumTime(closes, zone)))}[/b]\n\n${text}`;
+  return `${t('fresh.asOfLine', forumTime(now, zone), forumTime(closes, zone))}\n\n${text}`;
 }
 
 /** The view asked for, as its kept text is named (kept-view.ts). */

@@ -6,6 +6,11 @@
  * reads is incompletely crawled, unless --allow-incomplete. A 120b game has no public vote: it says so
  * and exits 0. `--post` publishes the announcement as a reply in the day's vote thread through the
  * logged-in browser (src/publish): a dry run unless --yes.
+ *
+ * A count is as of a moment (issue 31): before the day's close (now: src/clock.ts) it is a running count
+ * as of now — leaders, not a result — and `--post` refuses (exit 7); after it, a thread the count reads
+ * that was not fetched whole after the close makes every view start with as of when it is, and `--post`
+ * refuses naming it (exit 7: src/crawl/freshness.ts).
  */
 import type { Command } from 'commander';
 import { DateTime } from 'luxon';
@@ -19,6 +24,8 @@ import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
 import { tallyResult } from '../../derived/kept-closing.js';
+import { now as clockNow } from '../../clock.js';
+import { countFreshness, refuseOpenDay, refuseStale, staleThreads } from '../../crawl/freshness.js';
 
 interface TallyCliOptions {
   game: string;
@@ -58,7 +65,10 @@ export function register(program: Command): void {
       if (o.yes && !o.post) throw new UserError(t('opt.goesWith', '--yes', '--post'));
       if (o.post && o.at !== undefined) throw new UserError(t('tally.postNotAt'));
       const { game, day } = await loadGameDay(o);
-      const at = o.at !== undefined ? parseAtOption(o.at, game) : undefined;
+      const now = clockNow();
+      if (o.post) refuseOpenDay(game, o.day, now, '--post');
+      // Before the close, the count as of now (a running count); --rules keeps its own deadline.
+      const at = o.at !== undefined ? parseAtOption(o.at, game) : !o.rules && now < day.closes ? now : undefined;
       const write = (s: string) => process.stdout.write(s);
       const render = (r: TallyResult) =>
         o.json ? renderTallyJson(r) : o.bbcode ? renderTallyBBCode(r) : renderTallyTerminal(r, { color: stdoutColor() });
@@ -70,9 +80,13 @@ export function register(program: Command): void {
         return;
       }
       const opts = { at, rules: o.rules, allowIncomplete: o.allowIncomplete };
+      // After the close: as of when the threads that decide the count are (fetched whole after it, or not).
+      const freshness = at === undefined || at >= day.closes ? await countFreshness(game, o.day, { rules: o.rules }) : [];
+      const stale = staleThreads(game, freshness);
       if (!o.post) {
         // The count as kept when nothing it is made from changed (src/derived/kept-closing.ts), else counted.
-        write(render(await tallyResult(game, o.day, opts)));
+        const result = await tallyResult(game, o.day, opts);
+        write(render(stale.length ? { ...result, stale } : result));
         return;
       }
       // The earlier days' results (checked against the game file: carry-forward.ts), the day-1 election,
@@ -83,6 +97,7 @@ export function register(program: Command): void {
       ]);
       await countFromStore(game, o.day, opts, async (result, store) => {
         refuseIncompletePost(result.incomplete ?? []);
+        refuseStale(game, freshness, '--post');
         // Edits the tool's own earlier announcement when the store holds one, else replies.
         const plan = announcementPlan(store, game, result, renderTallyBBCode(result));
         write((await runPost(plan, game, { yes: o.yes, json: o.json, log: (l) => process.stderr.write(`${l}\n`) })).text);

@@ -4,13 +4,15 @@
  * every earlier day the count depends on, e.g. day 1's sheriff election) and redraws the running count
  * and who has not voted yet; at closing it crawls once more and prints the final count — the count
  * `bansha crawl` then `bansha tally` give, refused the same way (exit 5 for a page that could not be
- * fetched, 3 for an incomplete thread unless --allow-incomplete, 4 for a login needed). A running
+ * fetched, 3 for an incomplete thread unless --allow-incomplete, 4 for a login needed) — and the final
+ * count, like `close --post`, refused (exit 7) when a thread deciding it was not fetched whole after the
+ * close (src/crawl/freshness.ts). A running
  * round that is refused shows the refusal and tries again next interval (a login needed stops the
  * watch). The clock, the sleep and the crawl are injectable so the loop is tested with a fake clock.
  */
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { crawlGame, type CrawlOptions } from '../../crawl/crawler.js';
+import { crawlGame, type CrawlOptions, type CrawlResult } from '../../crawl/crawler.js';
 import { loadGame } from '../../game/game-file.js';
 import { findDay } from '../../game/roster.js';
 import type { Game } from '../../game/types.js';
@@ -24,6 +26,8 @@ import { UserError } from '../../errors.js';
 import { t as tr } from '../../i18n/index.js';
 import { dayNumber, gameOptions, stdoutColor } from '../options.js';
 import { assertFetched, crawlFlagOptions, crawlFlags, type CrawlFlags } from './crawl.js';
+import { now as processNow } from '../../clock.js';
+import { countFreshness, refuseStale } from '../../crawl/freshness.js';
 
 /** Time as the watch sees it. */
 export interface WatchClock {
@@ -31,7 +35,8 @@ export interface WatchClock {
   sleep(ms: number): Promise<void>;
 }
 
-export const systemClock: WatchClock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+/** The process clock (src/clock.ts: BANSHA_NOW or the machine's) and a real sleep. */
+export const systemClock: WatchClock = { now: () => processNow(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
 
 export interface WatchOptions {
   game: Game;
@@ -74,7 +79,19 @@ export function refusedFrame(err: UserError, at: number, timezone: string): stri
 export async function countAsTally(game: Game, day: number, at: number, opts: { crawl?: CrawlOptions; allowIncomplete?: boolean } = {}): Promise<TallyResult> {
   if (!game.rules.publicVote) return tallyDay(game, () => [], day, { at }); // 120b: nothing to read, as tally
   const tids = threadsForTally(game, day);
-  await crawlWithHandovers(game, day, tids, async (threads) => assertFetched(await crawlGame(game, { progress: false, ...opts.crawl, threads })), at);
+  const closed = at >= findDay(game, day).closes;
+  const failed: CrawlResult[] = [];
+  await crawlWithHandovers(game, day, tids, async (threads) => {
+    const crawl = await crawlGame(game, { progress: false, ...opts.crawl, threads });
+    // The final count: a failed page is named as stale (exit 7) when it decides the count, below.
+    if (closed) failed.push(crawl);
+    else assertFetched(crawl);
+  }, at);
+  if (closed) {
+    // As tally --post and close: the final count only when every deciding thread was fetched whole after the close.
+    refuseStale(game, await countFreshness(game, day), 'watch');
+    for (const c of failed) assertFetched(c);
+  }
   return countFromStore(game, day, { at, allowIncomplete: opts.allowIncomplete }, (result) => result);
 }
 

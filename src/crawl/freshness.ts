@@ -1,0 +1,185 @@
+/**
+ * A count is always "as of" a moment (issue 31): when every page it reads was last fetched. A closing
+ * count may be published (`--post`) or written into the game file (`--confirm`) only when every thread
+ * that can decide it — the vote thread, the discussion thread, the process thread (acceleration, the
+ * director's proxy votes and handovers are read there), day 1's election — was fetched whole after the
+ * close of the day it decides; otherwise the refusal names each stale thread and as of when it is.
+ *
+ * As of when a thread is: the oldest fetch of its pages 1..N. Two lower bounds, the later one kept:
+ *  - what the crawler recorded at the end of the thread's last crawl (`<store>.fetches.json`): the
+ *    oldest fetch time of its pages then, in memory, and why that crawl did not get every page;
+ *  - the page records the store holds (a page's fetchedAt is as of the last change written: a refetch
+ *    that changed nothing is not written, so the store alone can only say older, never newer).
+ * A thread never stored, or with a page never fetched, is as of nothing.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { dayTids } from '../activity/threads.js';
+import { ExitCode, UserError } from '../errors.js';
+import { findDay } from '../game/roster.js';
+import type { Game } from '../game/types.js';
+import { t } from '../i18n/index.js';
+import { replaceFile } from '../replace-file.js';
+import { readThreadRecords } from '../store/store-file.js';
+import type { StoredThread } from '../store/types.js';
+import { staleLines } from '../render/incomplete.js';
+import type { StaleThread } from '../votes/types.js';
+import { threadsForTally } from '../votes/tally-threads.js';
+import { forumTime } from '../votes/time.js';
+
+/** What the crawler recorded of one thread's last crawl. */
+export interface FetchRecord {
+  /** The oldest fetch of its pages 1..N after that crawl (ISO), null when a page was never fetched. */
+  asOf: string | null;
+  /** When that crawl of the thread ended (ISO). */
+  crawledAt: string;
+  /** Why it did not get every page (the first failure), null when it did. */
+  failure: string | null;
+  /** What kind of failure: a transient one (5xx, timeout, reset: rerun) or the address (404, refused: check the game file). */
+  cause?: FailureCause | null;
+}
+
+/** Transient: worth running again. Address: the tid or the forum's address is likely wrong. */
+export type FailureCause = 'transient' | 'address';
+
+interface FetchesFile {
+  version: 1;
+  threads: Record<string, FetchRecord>;
+}
+
+/** The file the crawler keeps its records in, beside the store. */
+export function fetchesPath(storePath: string): string {
+  return `${path.resolve(storePath).replace(/\.json$/i, '')}.fetches.json`;
+}
+
+/** The crawler's records (empty when none, or unreadable: the store's page records still speak). */
+export function readFetches(storePath: string): Record<string, FetchRecord> {
+  try {
+    const f = JSON.parse(fs.readFileSync(fetchesPath(storePath), 'utf8')) as FetchesFile;
+    return f && f.version === 1 && typeof f.threads === 'object' && f.threads ? f.threads : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Records `rec` as thread `tid`'s last crawl (the file replaced whole). */
+export function writeFetch(storePath: string, tid: number, rec: FetchRecord): void {
+  const threads = readFetches(storePath);
+  threads[String(tid)] = rec;
+  const file = fetchesPath(storePath);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  replaceFile(file, (fd) => fs.writeFileSync(fd, `${JSON.stringify({ version: 1, threads } satisfies FetchesFile, null, 2)}\n`), 0o600);
+}
+
+/** The oldest fetch of a stored thread's pages 1..N (epoch ms), null when one was never fetched (or none is known). */
+export function oldestPageFetch(thread: StoredThread | undefined): number | null {
+  if (!thread || thread.pageCount < 1) return null;
+  let oldest = Infinity;
+  for (let p = 1; p <= thread.pageCount; p++) {
+    const rec = thread.pages[String(p)];
+    const at = rec ? Date.parse(rec.fetchedAt) : NaN;
+    if (!Number.isFinite(at)) return null;
+    oldest = Math.min(oldest, at);
+  }
+  return oldest;
+}
+
+/** One thread a count reads, and whether it was fetched whole after the close it decides. */
+export interface ThreadFreshness {
+  tid: number;
+  /** The moment it must be fetched after: the close of the latest day (up to the counted one) whose thread it is. */
+  due: number;
+  /** As of when it is (epoch ms), null: never fetched whole. */
+  asOf: number | null;
+  fresh: boolean;
+  /** The last crawl's failure, when it had one. */
+  failure: string | null;
+  cause: FailureCause | null;
+}
+
+/**
+ * The threads a count of `day` reads and may be decided by (threadsForTally: the vote threads, the
+ * discussion thread, the process thread unless the game file declares the acceleration, day 1's election),
+ * each with the close it must be fetched after: its own day's for an earlier day's thread, else day `day`'s.
+ */
+export function decidingThreads(game: Game, day: number, opts: { rules?: boolean } = {}): Array<{ tid: number; due: number }> {
+  const closes = findDay(game, day).closes;
+  return threadsForTally(game, day, opts).map((tid) => {
+    const days = game.days.filter((d) => d.day <= day && dayTids(d).includes(tid));
+    return { tid, due: days.length ? Math.max(...days.map((d) => d.closes)) : closes };
+  });
+}
+
+/**
+ * For each thread of the game, the latest close at or before `now` that a count reads it for (its own
+ * days' closes, and for a thread deciding a day's count that day's: decidingThreads): a page of it
+ * fetched before that close is fetched again by the next crawl, so a crawl after a close leaves the
+ * threads it decides fetched whole after it. Undefined: no day reading it has closed.
+ */
+export function closesPassed(game: Game, now: number): (tid: number) => number | undefined {
+  const due = new Map<number, number>();
+  const note = (tid: number, at: number) => due.set(tid, Math.max(due.get(tid) ?? -Infinity, at));
+  for (const d of game.days) {
+    if (d.closes > now) continue;
+    for (const tid of dayTids(d)) note(tid, d.closes);
+    for (const x of decidingThreads(game, d.day)) note(x.tid, x.due);
+  }
+  return (tid) => due.get(tid);
+}
+
+/** How fresh each thread a count of `day` reads is (from the crawler's records and the store's pages). */
+export async function countFreshness(game: Game, day: number, opts: { rules?: boolean } = {}): Promise<ThreadFreshness[]> {
+  const deciding = decidingThreads(game, day, opts);
+  const stored = fs.existsSync(game.storePath) ? (await readThreadRecords(game.storePath, deciding.map((d) => d.tid))).threads : {};
+  const records = readFetches(game.storePath);
+  return deciding.map(({ tid, due }) => {
+    const rec = records[String(tid)];
+    const recorded = rec?.asOf ? Date.parse(rec.asOf) : NaN;
+    const fromPages = oldestPageFetch(stored[String(tid)]);
+    const candidates = [Number.isFinite(recorded) ? recorded : null, fromPages].filter((x): x is number => x !== null);
+    const asOf = candidates.length ? Math.max(...candidates) : null;
+    return { tid, due, asOf, fresh: asOf !== null && asOf >= due, failure: rec?.failure ?? null, cause: rec?.cause ?? null };
+  });
+}
+
+/** What a thread is to the game: the process thread, or a day's vote, discussion or duel-rule thread. */
+function roleOf(game: Game, tid: number): Pick<StaleThread, 'role' | 'roleDay'> {
+  if (game.process?.tid === tid) return { role: 'process', roleDay: null };
+  for (const d of game.days) {
+    if (d.votes.some((v) => v.tid === tid)) return { role: 'vote', roleDay: d.day };
+    if (d.discussion?.tid === tid) return { role: 'discussion', roleDay: d.day };
+    if (d.rules?.tid === tid) return { role: 'rules', roleDay: d.day };
+  }
+  return { role: null, roleDay: null };
+}
+
+/** The threads of `list` not fetched whole after their close, as a count carries them (TallyResult.stale). */
+export function staleThreads(game: Game, list: readonly ThreadFreshness[]): StaleThread[] {
+  return list.filter((f) => !f.fresh).map((f) => ({ tid: f.tid, ...roleOf(game, f.tid), asOf: f.asOf, due: f.due, failure: f.failure }));
+}
+
+/** A closing count that is not as of the close: the stale threads, for the caller's summary and JSON. */
+export class StaleCountError extends UserError {
+  constructor(message: string, readonly stale: readonly ThreadFreshness[]) {
+    super(message, ExitCode.notFinal);
+    this.name = 'StaleCountError';
+  }
+}
+
+/**
+ * Throws a StaleCountError (exit 7) naming every stale thread unless each thread of `list` was fetched
+ * whole after the close it decides; `what`: what was refused ("--post", "--confirm").
+ */
+export function refuseStale(game: Game, list: readonly ThreadFreshness[], what: string): void {
+  const stale = list.filter((f) => !f.fresh);
+  if (!stale.length) return;
+  const transient = stale.every((f) => f.cause !== 'address');
+  throw new StaleCountError(t('fresh.refusal', what, staleLines(staleThreads(game, stale), game.timezone).join('\n  '), transient), stale);
+}
+
+/** The refusal of `--post`/`--confirm` of a day that has not closed yet (exit 7), at `now`. */
+export function refuseOpenDay(game: Game, day: number, now: number, what: string): void {
+  const closes = findDay(game, day).closes;
+  if (now >= closes) return;
+  throw new UserError(t('fresh.notClosed', what, day, forumTime(now, game.timezone), forumTime(closes, game.timezone)), ExitCode.notFinal);
+}
