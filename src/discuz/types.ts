@@ -88,9 +88,16 @@ export interface Post {
   attachments: readonly Attachment[];
   signature: string | null;
   avatar: string | null;
-  /** "作者被禁止或删除 内容自动屏蔽" and other locked bodies. */
+  /**
+   * Discuz blocks this post's body from ordinary readers: its author is banned (作者被禁止或删除 内容自动屏蔽)
+   * or a moderator shielded it (该帖被管理员或版主屏蔽) — state 'banned' or 'shielded'. In a moderator's
+   * view the text is still there (readable: true); in anyone else's it is not.
+   */
   deleted: boolean;
-  /** The locked notice when the body is hidden (deleted, 屏蔽, 仅作者可见...). */
+  /**
+   * The post-level notice as printed (div.locked: 作者被禁止或删除…, 该帖被管理员或版主屏蔽, 此帖仅作者可见,
+   * 本帖为密码帖, 付费主题, 待审核), whether or not the text follows it; null when there is none.
+   */
   locked: string | null;
   /**
    * What Discuz marked about this post's body for the viewing account (absent: 'normal'). A state other
@@ -102,6 +109,14 @@ export interface Post {
   state?: PostState;
   /** The author's text is present in `text` (false for a notice in its place). Absent: true. */
   readable?: boolean;
+  /**
+   * Parts of the message this account was not shown ([hide] blocks it has not replied to or lacks the
+   * credits for): the notice Discuz printed in each part's place, in order. Present only when some
+   * part is missing; the post's state is then 'hidden' and `text` holds the rest of the author's words
+   * (readable: true when there is any, false when the whole message was hidden). The notices are not
+   * in `text`.
+   */
+  hiddenParts?: string[];
 }
 
 /**
@@ -109,7 +124,8 @@ export interface Post {
  * - banned: 作者被禁止或删除 内容自动屏蔽 (the author is banned or deleted; no message cell)
  * - shielded: 该帖被管理员或版主屏蔽 (a moderator shielded it)
  * - pending: 待审核 / 本帖正在审核中 (awaiting moderation; only its author and moderators see it)
- * - hidden: [hide] content the account has not replied to / lacks the credits for (请回复, 需要积分)
+ * - hidden: [hide] content: the part this account has not replied to / lacks the credits for is
+ *   missing (Post.hiddenParts), or, with no hiddenParts, the account was shown it (div.showhide)
  * - author-only: 此帖仅作者可见
  * - paid / password: a paid or password-protected post
  * - warned: 受到警告 (the text is shown; the post carries a warning)
@@ -160,11 +176,18 @@ export interface PageInfo {
    * with their true floors (the labels as printed stay in floorLabel).
    */
   reversed?: boolean;
-  /** Slots of deleted posts the page still shows (see VanishedSlot); absent or empty when none. */
+  /**
+   * Slots of deleted posts the page still shows (see VanishedSlot), in page order with their true
+   * floors; absent or empty when none. Their pids are on no Post.
+   */
   vanished?: VanishedSlot[];
   /**
-   * How the parser knew the page was whole (its document ended, the post list closed, the pager agreed),
-   * or, when it could not tell, which signal was missing. Set on thread pages.
+   * How the parser knew the page was whole, set on every thread page: the signals that agreed, joined
+   * by '+': always 'html-end' (the document reached </html>), then 'footer' (the selectors'
+   * page.footer after the post list) or, failing it, 'end-text' (page.endTextPattern — Discuz's
+   * "Powered by Discuz!" line — after the post list), then 'pager' when a pager after the post list
+   * shows the same page as the one before it. A page where neither footer nor end text follows the
+   * post list is refused (ParseError naming both), never returned.
    */
   wholeBy?: string;
 }

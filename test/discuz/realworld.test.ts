@@ -136,8 +136,22 @@ describe('the census: a post in the bytes that is not read refuses the page', ()
 });
 
 describe('newest-first pages are renumbered only when page 1 says how, else refused', () => {
-  test('labels "#" without the 正序浏览 link: refused', () => {
+  test('without the 正序浏览 link, the page itself (label "#", pids, times, floor labels running down) says newest-first', () => {
     const f = edited('mcbbs-x34-t857907.html', (h) => h.replace(/ordertype=2/g, 'ordertype=0'));
+    const browser = readLikeBrowser(raw('mcbbs-x34-t857907.html').toString('utf8'));
+    const floors = trueFloors(browser.posts);
+    const p = parsePage(f);
+    expect(p.page.reversed).toBe(true);
+    expect(p.posts.map((x) => [x.pid, x.floor])).toEqual([...floors].sort((a, b) => a[1] - b[1]));
+    expect(p.page.warnings!.join('\n')).toMatch(/没有“正序浏览”链接.*主楼标为“#”.*pid 递减/);
+  });
+  test('one sign of newest-first alone (pids running down, times and labels not): refused', () => {
+    // The replies' pids reversed, everything else as printed: pids alone do not decide.
+    const f = edited('talkop-x34-t107596.html', (h) => {
+      const pids = [...h.matchAll(/<div id="post_(\d+)"/g)].map((m) => m[1]).slice(1);
+      const swap = new Map(pids.map((p, i) => [p, pids[pids.length - 1 - i]]));
+      return h.replace(/(post_|postmessage_|pid|postnum|authorposton|favatar|comment_|userinfo|_postposition|ratelog_|post_rate_|mgc_post_|manage|authicon|aimg_)(\d+)/g, (m, k, d) => (swap.has(d) ? k + swap.get(d) : m));
+    });
     expect(refusal(f).message).toMatch(/倒序/);
   });
   test('a reversed page whose first post is not labelled "#" or 楼主: refused', () => {
@@ -151,14 +165,27 @@ describe('newest-first pages are renumbered only when page 1 says how, else refu
 });
 
 describe('only the author\'s words', () => {
-  test('a moderator-hidden post (该帖被管理员或版主屏蔽) is marked, with no text, even where the body is still shown', () => {
+  test('a moderator-hidden post (该帖被管理员或版主屏蔽) as a moderator sees it: marked, and the text that follows the notice read', () => {
     const f = edited('talkop-x34-t107596.html', (h) =>
       h.replace('<td class="t_f" id="postmessage_581319">', '<div class="locked">提示: <em>该帖被管理员或版主屏蔽，只有管理员可见</em></div><td class="t_f" id="postmessage_581319">'),
     );
+    const shown = readLikeBrowser(raw('talkop-x34-t107596.html').toString('utf8')).posts.find((p) => p.pid === 581319)!.chars;
     const post = parsePage(f).posts.find((p) => p.pid === 581319)!;
     expect(post.deleted).toBe(true);
+    expect(post.state).toBe('shielded');
+    expect(post.readable).toBeUndefined(); // readable
     expect(post.locked).toMatch(/该帖被管理员或版主屏蔽/);
-    expect(post.text).toBe('');
+    expect(post.text.replace(/\s+/g, '')).toBe(shown);
+    expect(shown.length).toBeGreaterThan(0);
+  });
+  test('MCBBS guest view: the text after each guestviewthumb image (nested by the browser in the unclosed image tip) is read', () => {
+    const html = raw('mcbbs-x34-t857907.html').toString('utf8');
+    // The page's own bytes: the author's lines between an image's 上传</p></ignore_js_op> and the next image (or style block).
+    const between = [...html.matchAll(/上传<\/p>\s*<\/ignore_js_op>([\s\S]*?)(?:<ignore_js_op>|<style)/g)].map((m) => m[1].replace(/<[^>]*>/g, '').replace(/&nbsp;/g, ' ').replace(/\s+/g, ''));
+    expect(between.filter((b) => b.length > 0)).toHaveLength(2);
+    const first = parsePage(page('mcbbs-x34-t857907.html')).posts[0].text.replace(/\s+/g, '');
+    for (const b of between) expect(first).toContain(b);
+    expect(first).toContain('一秒钟以后');
   });
 });
 
