@@ -287,6 +287,8 @@ interface Entry {
   label: string | null;
   /** The floor its label gives (null: not a number nor a known name). */
   floor: number | null;
+  /** The label is a known name (floorNames: 楼主, 沙发 …), not a number: a secondary hint. */
+  word: boolean;
   post: Post | null;
   slot: VanishedSlot | null;
 }
@@ -431,7 +433,7 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
         seen.add(pid);
         const slot: VanishedSlot = { pid, floor: labelFloor(sel, label), notice };
         vanished.push(slot);
-        entries.push({ pid, label, floor: slot.floor, post: null, slot });
+        entries.push({ pid, label, floor: slot.floor, word: isName(sel, label), post: null, slot });
         continue;
       }
     }
@@ -508,7 +510,7 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
     }
     const detached = detachPost(post); // flat copies: no string may keep the page alive (flat-string.ts)
     posts.push(detached);
-    entries.push({ pid, label: floorLabel, floor, post: detached, slot: null });
+    entries.push({ pid, label: floorLabel, floor, word: isName(sel, floorLabel), post: detached, slot: null });
   }
   if (!posts.length && !copies) {
     // A page of nothing but slots is possible (every post on it deleted), but so is a template whose
@@ -539,6 +541,11 @@ function checkCensus(ctx: Ctx, sel: SelectorSet, parsed: Set<number>, copies: Se
   }
 }
 
+/** Is the label one of the known floor names (楼主, 沙发 …) rather than a number? */
+function isName(sel: SelectorSet, label: string | null): boolean {
+  return label !== null && Object.hasOwn(sel.data.floorNames, label);
+}
+
 /** The label's floor number: 楼主/沙发/… by name, else "N#"; null when it shows none. */
 function labelFloor(sel: SelectorSet, label: string | null): number | null {
   if (!label) return null;
@@ -546,28 +553,46 @@ function labelFloor(sel: SelectorSet, label: string | null): number | null {
 }
 
 /**
- * Floors the labels do not give (a language pack's or an admin's own names for floors 1–4: Discuz's
- * postno / postnocustom settings), from the page's structure: the first post of page 1 is floor 1; a
- * full page N (N < the page count) starts at (N − 1) × its length + 1 where the labels agree; the
- * labels that are numbers fix the rest by position — between two such anchors only when the
- * positions between them leave no gap. A floor derived from one side only is warned about; one that
- * no anchor fixes stays null with a warning. Slots (deleted posts) hold their places like posts.
+ * Floors from the page's structure where the labels do not give them (a language pack's or an admin's
+ * own names for floors 1–4: Discuz's postno / postnocustom settings). What fixes a floor: the first post
+ * of page 1 is floor 1; a full page N (N < the page count) starts at (N − 1) × its length + 1 where the
+ * number labels agree; a label that is a number. Between two such anchors the floors follow by
+ * position when the positions leave no gap; after the last or before the first, by position from one
+ * side (warned: a gap there could not be seen). A known name (楼主, 沙发 …) is a secondary hint: kept
+ * where the structure agrees or cannot tell, overruled where two anchors fix the floor (warned), and
+ * where only one side disagrees with it, unknown. A floor nothing fixes stays null with a warning.
+ * Slots (deleted posts) hold their places like posts.
  */
 function deriveFloors(ctx: Ctx, entries: Entry[]): void {
-  if (entries.every((e) => e.floor !== null)) return;
   const n = entries.length;
-  const anchor: (number | null)[] = entries.map((e) => e.floor);
+  const anchor: (number | null)[] = entries.map((e) => (e.word ? null : e.floor));
   const { page, pageCount } = ctx.info;
-  if (anchor[0] === null && page === 1) anchor[0] = 1;
-  if (anchor[0] === null && page !== null && pageCount !== null && page > 1 && page < pageCount) {
+  // The first post of page 1 is floor 1 — unless its label names another floor (then the page is not
+  // as Discuz rendered it, or the names are not what they seem: the other anchors decide).
+  if (n && anchor[0] === null && page === 1 && (entries[0].floor === null || entries[0].floor === 1)) anchor[0] = 1;
+  if (n && anchor[0] === null && page !== null && pageCount !== null && page > 1 && page < pageCount) {
     const start = (page - 1) * n + 1;
-    if (entries.every((e, i) => e.floor === null || e.floor === start + i)) anchor[0] = start;
+    if (entries.every((e, i) => e.word || e.floor === null || e.floor === start + i)) anchor[0] = start;
   }
   const derived: string[] = [];
+  // A page length taken for the forum's posts per page cannot see a post missing from the page: said.
+  if (n && anchor[0] !== null && entries[0].floor === null && page !== 1) derived.push(`pid ${entries[0].pid}「${entries[0].label ?? ''}」 → ${anchor[0]}`);
   const unknown: string[] = [];
+  const set = (e: Entry, floor: number | null) => {
+    e.floor = floor;
+    if (e.post) e.post.floor = floor;
+    if (e.slot) e.slot.floor = floor;
+  };
   for (let i = 0; i < n; i++) {
     const e = entries[i];
-    if (e.floor !== null) continue;
+    const what = `pid ${e.pid}「${e.label ?? ''}」`;
+    if (anchor[i] !== null) {
+      if (e.floor !== anchor[i]) {
+        if (e.floor !== null) derived.push(`${what} → ${anchor[i]}`); // a name the structure overrules
+        set(e, anchor[i]);
+      }
+      continue;
+    }
     let k = i;
     while (k >= 0 && anchor[k] === null) k--;
     let j = i;
@@ -575,17 +600,16 @@ function deriveFloors(ctx: Ctx, entries: Entry[]): void {
     let floor: number | null = null;
     let oneSided = false;
     if (k >= 0 && j < n) floor = anchor[j]! - anchor[k]! === j - k ? anchor[k]! + (i - k) : null;
-    else if (k >= 0) [floor, oneSided] = [anchor[k]! + (i - k), k !== i];
+    else if (k >= 0) [floor, oneSided] = [anchor[k]! + (i - k), true];
     else if (j < n && anchor[j]! - (j - i) >= 1) [floor, oneSided] = [anchor[j]! - (j - i), true];
-    const what = `pid ${e.pid}「${e.label ?? ''}」`;
-    if (floor === null) {
+    if (e.word && (floor === e.floor || (floor === null && !(k >= 0 && j < n)))) continue; // the name agrees, or nothing to check it by
+    if (floor === null || (e.word && oneSided)) {
       unknown.push(what);
+      set(e, null);
       continue;
     }
-    if (oneSided) derived.push(`${what} → ${floor}`);
-    e.floor = floor;
-    if (e.post) e.post.floor = floor;
-    if (e.slot) e.slot.floor = floor;
+    if (oneSided || e.word) derived.push(`${what} → ${floor}`);
+    set(e, floor);
   }
   if (derived.length) ctx.info.warnings!.push(t('warn.floorsDerived', derived.join('，')));
   if (unknown.length) ctx.info.warnings!.push(t('warn.floorUnknown', unknown.join('，')));

@@ -139,9 +139,9 @@ function postOf(block: Element, pid: number, touch: boolean): BrowserPost {
     const line = find(block, (e) => e.tagName === 'li' && classes(e).includes('mtime'))!;
     time = line.childNodes.filter((c) => c.nodeName === '#text').map((c) => text(c)).join('').trim();
   } else {
-    const em = byId(block, `authorposton${pid}`)!;
-    const titled = find(em, (e) => attr(e, 'title') !== null);
-    time = titled ? attr(titled, 'title')! : text(em).replace(/^\s*发表于\s*/, '').trim();
+    const em = byId(block, `authorposton${pid}`);
+    const titled = em ? find(em, (e) => attr(e, 'title') !== null) : null;
+    time = titled ? attr(titled, 'title')! : em ? text(em).replace(/^\s*发表于\s*/, '').trim() : ''; // none: a deleted post's slot
   }
   const msg = touch ? find(block, (e) => e.tagName === 'div' && classes(e).includes('message')) : byId(block, `postmessage_${pid}`);
   return { pid, label, author: who ? text(who).trim() : '', uid, time, chars: msg ? messageChars(msg, block) : '' };
