@@ -104,7 +104,9 @@ export function readMessage(root: Element, sel: SelectorSet, zone: string, base:
   let trailer: { at: number; links: number } | null = null;
   const walk = (n: AnyNode): void => {
     if (n.type === 'text') {
-      if (ms.trailer && lineOfItsOwn(n, root) && ms.trailer.test(n.data.trim())) {
+      // At a line's start: its own block, or after a line break (inside an inline element a player's
+      // unclosed <font> wrapped around the rest of the message).
+      if (ms.trailer && (lineOfItsOwn(n, root) || out === '' || out.endsWith('\n')) && ms.trailer.test(n.data.trim())) {
         newline();
         trailer = { at: out.length, links: parts.links.length };
       }

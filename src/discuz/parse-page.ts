@@ -559,8 +559,8 @@ function labelFloor(sel: SelectorSet, label: string | null): number | null {
  * number labels agree; a label that is a number. Between two such anchors the floors follow by
  * position when the positions leave no gap; after the last or before the first, by position from one
  * side (warned: a gap there could not be seen). A known name (楼主, 沙发 …) is a secondary hint: kept
- * where the structure agrees or cannot tell, overruled where two anchors fix the floor (warned), and
- * where only one side disagrees with it, unknown. A floor nothing fixes stays null with a warning.
+ * where it fits between the anchors, overruled where two anchors fix the floor (warned), unknown
+ * where it does not fit and they do not. A floor nothing fixes stays null with a warning.
  * Slots (deleted posts) hold their places like posts.
  */
 function deriveFloors(ctx: Ctx, entries: Entry[]): void {
@@ -576,7 +576,7 @@ function deriveFloors(ctx: Ctx, entries: Entry[]): void {
   }
   const derived: string[] = [];
   // A page length taken for the forum's posts per page cannot see a post missing from the page: said.
-  if (n && anchor[0] !== null && entries[0].floor === null && page !== 1) derived.push(`pid ${entries[0].pid}「${entries[0].label ?? ''}」 → ${anchor[0]}`);
+  if (n && anchor[0] !== null && entries[0].floor === null && page !== 1) derived.push(`pid ${entries[0].pid} "${entries[0].label ?? ''}" → ${anchor[0]}`);
   const unknown: string[] = [];
   const set = (e: Entry, floor: number | null) => {
     e.floor = floor;
@@ -585,7 +585,7 @@ function deriveFloors(ctx: Ctx, entries: Entry[]): void {
   };
   for (let i = 0; i < n; i++) {
     const e = entries[i];
-    const what = `pid ${e.pid}「${e.label ?? ''}」`;
+    const what = `pid ${e.pid} "${e.label ?? ''}"`;
     if (anchor[i] !== null) {
       if (e.floor !== anchor[i]) {
         if (e.floor !== null) derived.push(`${what} → ${anchor[i]}`); // a name the structure overrules
@@ -597,22 +597,35 @@ function deriveFloors(ctx: Ctx, entries: Entry[]): void {
     while (k >= 0 && anchor[k] === null) k--;
     let j = i;
     while (j < n && anchor[j] === null) j++;
-    let floor: number | null = null;
-    let oneSided = false;
-    if (k >= 0 && j < n) floor = anchor[j]! - anchor[k]! === j - k ? anchor[k]! + (i - k) : null;
-    else if (k >= 0) [floor, oneSided] = [anchor[k]! + (i - k), true];
-    else if (j < n && anchor[j]! - (j - i) >= 1) [floor, oneSided] = [anchor[j]! - (j - i), true];
-    if (e.word && (floor === e.floor || (floor === null && !(k >= 0 && j < n)))) continue; // the name agrees, or nothing to check it by
-    if (floor === null || (e.word && oneSided)) {
-      unknown.push(what);
-      set(e, null);
+    // What the anchors allow: a gap (a post deleted without a slot, in a thread that saves positions)
+    // only ever pushes a floor up after an anchor and down before one.
+    const lo = k >= 0 ? anchor[k]! + (i - k) : 1;
+    const hi = j < n ? anchor[j]! - (j - i) : Infinity;
+    if (e.word) {
+      // The name fits the page: between the anchors, or — with none before it (no page start to bound it)
+      // — exactly where the anchor after it puts it; with no anchor at all nothing can check it.
+      const fits = k >= 0 ? e.floor! >= lo && e.floor! <= hi : j < n ? e.floor === hi : true;
+      if (fits) continue;
+      if (lo === hi) {
+        derived.push(`${what} → ${lo}`);
+        set(e, lo);
+      } else {
+        unknown.push(what);
+        set(e, null);
+      }
       continue;
     }
-    if (oneSided || e.word) derived.push(`${what} → ${floor}`);
-    set(e, floor);
+    if (lo === hi) set(e, lo);
+    else if (k >= 0 && j >= n) {
+      derived.push(`${what} → ${lo}`);
+      set(e, lo);
+    } else if (k < 0 && j < n && hi >= 1) {
+      derived.push(`${what} → ${hi}`);
+      set(e, hi);
+    } else unknown.push(what);
   }
-  if (derived.length) ctx.info.warnings!.push(t('warn.floorsDerived', derived.join('，')));
-  if (unknown.length) ctx.info.warnings!.push(t('warn.floorUnknown', unknown.join('，')));
+  if (derived.length) ctx.info.warnings!.push(t('warn.floorsDerived', derived.join('; ')));
+  if (unknown.length) ctx.info.warnings!.push(t('warn.floorUnknown', unknown.join('; ')));
 }
 
 /**
@@ -646,7 +659,7 @@ function orderFloors(ctx: Ctx, sel: SelectorSet, posts: Post[], entries: Entry[]
       return posts;
     }
     if (signals.length < 2) throw new ParseError(t('page.looksReversed', refetch), url);
-    ctx.info.warnings!.push(t('warn.reversedNoLink', signals.join('、')));
+    ctx.info.warnings!.push(t('warn.reversedNoLink', signals.join(t('order.join'))));
   }
   ctx.info.reversed = true;
   const first = posts[0];

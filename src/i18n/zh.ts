@@ -149,7 +149,8 @@ export const zh = {
   'parse.col.posted': '发帖时间',
   'parse.col.flags': '标记',
   'parse.col.text': '正文',
-  'parse.legend': '  标记：Q 引用，R 回复，E 编辑过，C 颜色，S 字号，D 已删除，L 被屏蔽，~ 相对时间',
+  'parse.vanished': (floor: number | null, pid: number | null, notice: string) => `  已删除的楼层 ${floor ?? '?'}（pid ${pid ?? '-'}）：${notice}`,
+  'parse.legend': '  标记：Q 引用，R 回复，E 编辑过，C 颜色，S 字号，D 已删除或屏蔽，L 有提示，U 看不到正文，H 有隐藏的部分，~ 相对时间',
   'parse.kind': (kind: string) => PAGE_KINDS[kind] ?? kind,
 
   'store.description': '证据存档：检查是否损坏，恢复可读的部分',
@@ -795,6 +796,7 @@ export const zh = {
   // Warnings: the page was read, but a director should know how.
   'warn.escapedMessage': (pid: number | string) => `帖子 ${pid}：作者的 HTML 有多余的结束标签，一部分正文被浏览器排到了正文元素之外；已按浏览器显示的位置一并读入，请人工核对这一楼`,
   'warn.reversedNoLink': (signals: string) => `页面没有“正序浏览”链接，但${signals}都表明它是倒序（新帖在前）排列的：按倒序读取`,
+  'order.join': '、',
   'order.zeroLabel': '主楼标为“#”',
   'order.pids': '回复的 pid 递减',
   'order.times': '回复的时间递减',

@@ -97,7 +97,7 @@ describe('template variations of captured pages, against the browser reading', (
         // V3
         const warned = (page.page.warnings ?? []).join('\n');
         for (const x of [...page.posts, ...(page.page.vanished ?? [])]) {
-          if (x.floor === null) expect(warned, `pid ${x.pid} floor null without a warning`).toContain(`pid ${x.pid}「`);
+          if (x.floor === null) expect(warned, `pid ${x.pid} floor null without a warning`).toContain(`pid ${x.pid} "`);
           else expect(x.floor, `pid ${x.pid}`).toBe(floors.get(x.pid!));
         }
       }),
