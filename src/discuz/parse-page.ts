@@ -411,7 +411,9 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
       P.attachments,
       P.message,
     );
-    const [floorEl, authorEl, guestEl, timeEl, msgEl, lockedEl, signEl, avatarEl, carrierEl, commentsEl, orderAscEl, warnedEl, pendingEl] = postScan.first;
+    const [floorEl, authorEl, guestEl, timeEl, msgEl, lockedEl, signEl, avatarEl, carrierEl, commentsEl, orderAscEl, warnedMark, pendingEl] = postScan.first;
+    // The touch template prints its warning mark as the message's own child (the post walk does not enter the message).
+    const warnedEl = warnedMark ?? (msgEl && P.warned ? (msgEl.children.find((c): c is Element => isTag(c) && P.warned!(c)) ?? null) : null);
     orderAsc ||= orderAscEl !== null; // the desktop template puts 正序浏览 in the first post's header
     // The block's other ids must name the same post: a damaged container id must not rename it.
     if (P.pidId) checkPidIds(P.pidId, pid, item, [carrierEl, floorEl, timeEl, msgEl, commentsEl], url);

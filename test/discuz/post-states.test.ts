@@ -162,6 +162,10 @@ describe('touch template (X3.5 touch/forum/viewthread.htm): notices as div.quote
     const p = withMessage((inner) => `<div class="quote">${NOTICE.adminBanned}</div>${inner}`);
     expect([p.state, p.readable, p.text]).toEqual(['banned', undefined, touch.posts[3].text]);
   });
+  test('warned: the touch template\'s 受到警告 mark in the message; the text is the author\'s', () => {
+    const p = withMessage((inner) => `<span class="quote">受到警告</span>${inner}`);
+    expect([p.state, p.readable, p.text]).toEqual(['warned', undefined, touch.posts[3].text]);
+  });
   test('an author\'s own quote (div.quote holding a blockquote) is not a notice', () => {
     const p = withMessage((inner) => `<div class="quote"><blockquote>引用的话</blockquote></div>${inner}`);
     expect([p.state, p.text]).toEqual([undefined, touch.posts[3].text]);
