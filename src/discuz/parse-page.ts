@@ -333,9 +333,10 @@ function onlyChild(msgEl: Element, m: Matcher, strip: Matcher): Element | null {
  * list must show the page the one before it shows. Sets info.wholeBy; refuses naming what is missing.
  */
 function checkWhole(ctx: Ctx, sel: SelectorSet, items: Element[], pagerTop: Element | null, page: number): void {
-  const last = items.length ? items[items.length - 1] : null;
+  if (!items.length) return; // no post list at all: parseThread refuses it as such (page.noPosts)
+  const last = items[items.length - 1];
   const itemSet = new Set(items);
-  let after = last === null;
+  let after = false;
   let footer = false;
   let pagerAfter: Element | null = null;
   const texts: string[] = [];

@@ -12,6 +12,7 @@ import { ParseError, parsePage } from '../../src/discuz/index.js';
 import type { FetchedPage, Page } from '../../src/discuz/types.js';
 import { DISCUZ, entry, fetched } from '../helpers/captured.js';
 import { readLikeBrowser, type BrowserPost } from './browser-reading.js';
+import { deletedSlot } from './discuz-markup.js';
 
 const DIR = 'realworld';
 const AT = new Date('2026-03-01T00:00:00Z'); // after every post on these pages
@@ -144,6 +145,15 @@ describe('newest-first pages are renumbered only when page 1 says how, else refu
     expect(p.page.reversed).toBe(true);
     expect(p.posts.map((x) => [x.pid, x.floor])).toEqual([...floors].sort((a, b) => a[1] - b[1]));
     expect(p.page.warnings!.join('\n')).toMatch(/没有“正序浏览”链接.*主楼标为“#”.*pid 递减/);
+  });
+  test('a deleted post\'s slot on a newest-first page: its floor renumbered like the posts\'', () => {
+    const html = raw('mcbbs-x34-t857907.html').toString('utf8');
+    const before = parsePage(page('mcbbs-x34-t857907.html'));
+    const gone = before.posts[3]; // floor 4, labelled 板凳 on the newest-first page
+    expect([gone.floorLabel, gone.floor]).toEqual(['板凳', 4]);
+    const p = parsePage(page('mcbbs-x34-t857907.html', new Uint8Array(Buffer.from(deletedSlot(html, gone.pid!, '板凳')))));
+    expect(p.page.vanished).toEqual([{ pid: gone.pid, floor: 4, notice: '无效楼层，该帖已经被删除' }]);
+    expect(p.posts.map((x) => [x.pid, x.floor])).toEqual(before.posts.filter((x) => x.pid !== gone.pid).map((x) => [x.pid, x.floor]));
   });
   test('one sign of newest-first alone (pids running down, times and labels not): refused', () => {
     // The replies' pids reversed, everything else as printed: pids alone do not decide.
