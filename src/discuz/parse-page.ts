@@ -874,6 +874,14 @@ export function parsePage(fetched: FetchedPage, opts: ParseOptions = {}): Page {
     if (bodyText.length < 2000 && k.challengeTexts.some((t) => bodyText.includes(t))) return set('challenge', bodyText.slice(0, 200));
   }
   const end = documentEnd(text);
+  // An HTTP error whose body is no Discuz page (a web server's bare "404 Not Found", a proxy's text):
+  // named for its status, never "truncated" (which would advise fetching again). Not 'not-found':
+  // Discuz answers a missing thread with its own page; a bare 404 is a wrong address, not a deleted thread.
+  if (end < 0 && !threadSet && status !== undefined && status >= 400) {
+    const bodyEl = selectOne(BODY, doc);
+    const shown = bodyEl ? collapse(textOf(bodyEl)).slice(0, 200) : '';
+    return set('unknown', shown ? `HTTP ${status}: ${shown}` : `HTTP ${status}`);
+  }
   if (end < 0) throw new ParseError(t('page.truncated'), url);
   const after = visibleAfterEnd(text, end);
   if (after) {

@@ -243,3 +243,17 @@ describe('a whole page on any template', () => {
     expect(msg.message).toMatch(/页脚/);
   });
 });
+
+describe('HTTP errors whose body is no Discuz page', () => {
+  const bare = (status: number, body: string) => parsePage({ bytes: Buffer.from(body), url: 'http://127.0.0.1:8081/forum.php?mod=viewthread&tid=99', fetchedAt: AT, status });
+  test('a bare 404 (a wrong address: Discuz answers a missing thread with its own page) is named by its status, not "truncated", not a deleted thread', () => {
+    const p = bare(404, 'Not Found');
+    expect([p.page.kind, p.page.message, p.posts]).toEqual(['unknown', 'HTTP 404: Not Found', []]);
+  });
+  test('a 403 text body is named by its status', () => {
+    expect(bare(403, '<h1>Forbidden')).toMatchObject({ page: { kind: 'unknown', message: 'HTTP 403: Forbidden' }, posts: [] });
+  });
+  test('a 200 cut short is still truncated', () => {
+    expect(() => bare(200, raw().slice(0, 30000))).toThrow(/截断/);
+  });
+});
