@@ -149,7 +149,7 @@ const selectorSetSchema = z.object({
    * The words of a post-level notice (div.locked), state by state, in Discuz's language packs: the
    * secondary hint that tells a banned author from a shielded post (the markup is the same); tried in
    * this order after the structural signs (a password input, a payment link). A notice none of them
-   * matches is read as 'shielded' with a page warning.
+   * matches is read as 'shielded' with a page warning. Compared case-blind.
    */
   statePatterns: z
     .object({
@@ -312,8 +312,8 @@ export function compileSelectorSet(raw: unknown, source = '<inline>'): SelectorS
       hiddenShownPattern: maybeRe('message.hiddenShownPattern', m.hiddenShownPattern),
       openChrome: maybe('message.openChrome', m.openChrome),
     },
-    statePatterns: (Object.entries(d.statePatterns) as [NoticeState, string][]).filter(([, p]) => p).map(([k, p]) => [k, re(`statePatterns.${k}`, p)]),
-    vanishedPattern: maybeRe('vanishedPattern', d.vanishedPattern),
+    statePatterns: (Object.entries(d.statePatterns) as [NoticeState, string][]).filter(([, p]) => p).map(([k, p]) => [k, re(`statePatterns.${k}`, p, 'i')]),
+    vanishedPattern: d.vanishedPattern ? re('vanishedPattern', d.vanishedPattern, 'i') : null,
     endTextPattern: maybeRe('page.endTextPattern', d.page.endTextPattern),
     floorPattern: re('floorPattern', d.floorPattern),
     zeroFloorPattern: re('zeroFloorPattern', d.zeroFloorPattern),

@@ -79,6 +79,16 @@ describe('post states, ordinary view: the notice in place of the text — unread
     expect(p.floor).toBe(before(7).floor);
     expect(page.posts.filter((x) => x.state !== undefined)).toHaveLength(1);
   });
+  test.each([
+    ['banned', 'Hint: <em>Author is banned or deleted, content automatically blocked</em>'],
+    ['shielded', 'Hint: <em>This post is blocked by an administrator or moderator</em>'],
+    ['author-only', 'This post is only visible to the author'],
+    ['banned', '提示: <em>作者被禁止或刪除 內容自動屏蔽</em>'], // BIG5 / traditional
+    ['author-only', '此帖僅作者可見'],
+  ] as const)('other language packs\' words: %s (%s)', (state, notice) => {
+    const p = load(replaceMessageBox(raw(), 7, `<div class="locked">${notice}</div>\n`)).posts.find((x) => x.pid === 7)!;
+    expect([p.state, p.readable]).toEqual([state, false]);
+  });
   test('a password form in words bansha does not know: still a password post (the input decides)', () => {
     const p = load(replaceMessageBox(raw(), 7, `<div class="locked">Passwort erforderlich <input type="text" id="postpw_7" class="vm" /></div>`)).posts.find((x) => x.pid === 7)!;
     expect([p.state, p.readable]).toEqual(['password', false]);
