@@ -420,7 +420,7 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
     if (P.pidId) checkPidIds(P.pidId, pid, item, [carrierEl, floorEl, timeEl, msgEl, commentsEl], url);
     if (commentsEl && (P.commentsMark ? selectOne(P.commentsMark, commentsEl) !== null : commentsEl.children.some(isTag))) ctx.info.comments = true;
     const floorLabel = floorEl ? collapse(textOf(floorEl)) : null;
-    if (floorLabel && sel.copyFloorPattern.test(floorLabel)) {
+    if ((floorLabel && sel.copyFloorPattern.test(floorLabel)) || (floorEl && P.copyMark && selectOne(P.copyMark, floorEl))) {
       copies++;
       copyPids.add(pid);
       continue; // hot-reply (推荐) or stuck (来自 N#) copy: the original is on its own page

@@ -95,6 +95,11 @@ const selectorSetSchema = z.object({
      */
     slotFloor: z.string().default('div.pi strong, strong'),
     /**
+     * Inside the floor label, what marks a stuck reply's copy (viewthread_node.htm: `<em class="replystick">`
+     * before 来自 N#): a copy by structure, whatever the language pack calls it (copyFloorPattern is the words).
+     */
+    copyMark: z.string().default(''),
+    /**
      * Notices a template prints as the message's own children in place of (or before) the author's
      * text (the touch template's `<div class="quote">作者被禁止或删除…</div>`, which has no blockquote).
      */

@@ -182,6 +182,17 @@ describe('touch template (X3.5 touch/forum/viewthread.htm): notices as div.quote
   });
 });
 
+test('a stuck reply\'s copy (em.replystick in its floor link) in another pack\'s words is a copy by structure', () => {
+  const html = raw();
+  const pid = 6;
+  const s = html.indexOf(`<div id="post_${pid}"`);
+  const e = html.indexOf('<div id="post_7"');
+  const copy = html.slice(s, e).replace(/(id="postnum6"[^>]*>)[\s\S]*?<\/a>/, '$1<em title="Stuck" class="replystick vm">Top</em> from 5#</a>');
+  const first = html.indexOf('<div id="post_2"');
+  const page = load(html.slice(0, first) + copy + html.slice(first));
+  expect(page.posts.map((p) => [p.pid, p.floor])).toEqual(original.posts.map((p) => [p.pid, p.floor]));
+});
+
 describe('floors by structure when labels are another language pack\'s or an admin\'s words', () => {
   test('沙发/板凳/地板 renamed: floors 2–4 from the page (floor 1 first, 5# after), no warning', () => {
     let html = raw();
