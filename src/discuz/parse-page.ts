@@ -322,7 +322,8 @@ function onlyChild(msgEl: Element, m: Matcher, strip: Matcher): Element | null {
     if (found || !m(c)) return null;
     found = c;
   }
-  return found;
+  // A placeholder is a word or two (待审核), never a message's worth of text.
+  return found && collapse(textOf(found)).length <= 40 ? found : null;
 }
 
 /**
