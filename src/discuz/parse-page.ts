@@ -684,6 +684,8 @@ function orderFloors(ctx: Ctx, sel: SelectorSet, posts: Post[], entries: Entry[]
     out.push(prev);
   }
   for (const v of ctx.info.vanished ?? []) if (v.floor !== null && v.floor > 0) v.floor += shift;
+  const lost = (ctx.info.vanished ?? []).filter((v) => v.floor === null);
+  if (lost.length) ctx.info.warnings!.push(t('warn.floorUnknown', lost.map((v) => `pid ${v.pid}`).join('; ')));
   ctx.info.vanished?.reverse();
   ctx.info.warnings!.push(t('warn.reversed', shift === 1));
   return [out[0], ...out.slice(1).reverse()];
