@@ -58,7 +58,12 @@ export interface Post {
   /** Stable post id. null only on printable pages, which carry none. */
   pid: number | null;
   tid: number | null;
-  /** Floor number as the page shows it (renumbered in the only-author view). */
+  /**
+   * Floor number as the page shows it (renumbered in the only-author view): the label's number or known
+   * name (楼主/沙发…, 樓主/沙發…), else — a language pack's or an admin's other words — derived from the
+   * page's structure (parse-page.ts deriveFloors, warned where only one side fixes it); null only with a
+   * page warning saying the floor cannot be told.
+   */
   floor: number | null;
   /** The floor as printed: "楼主", "沙发", "12#"... */
   floorLabel: string | null;
@@ -104,7 +109,11 @@ export interface Post {
    * than 'normal' with `readable: false` means the text is a notice, not what the author wrote: never
    * read it as "no ballot" or "no post". With `readable: true` (a moderator's or the author's own view,
    * which print the notice and then the text) the text is the author's and the state says why others
-   * may not see it.
+   * may not see it. Read from the markup first (a notice with or without the message after it, a
+   * password input, payment links, the 待审核 placeholder or mark, the warning icon, [hide]'s blocks),
+   * the notice's words (selectors' statePatterns) only telling banned from shielded and the like; a
+   * notice in no known words reads as 'shielded' with a page warning. The state of the post's body,
+   * never of the thread: a later fetch (a moderator's approval) can change it.
    */
   state?: PostState;
   /** The author's text is present in `text` (false for a notice in its place). Absent: true. */
@@ -139,6 +148,10 @@ export type PostState = 'normal' | 'banned' | 'shielded' | 'pending' | 'hidden' 
  */
 export interface VanishedSlot {
   pid: number | null;
+  /**
+   * The true floor: from the slot's label (renumbered on a newest-first page), else from its place
+   * among the page's posts as a post's would be; null only with a page warning saying so.
+   */
   floor: number | null;
   /** The notice as printed, in the forum's language pack. */
   notice: string;
