@@ -365,10 +365,15 @@ function checkWhole(ctx: Ctx, sel: SelectorSet, items: Element[], pagerTop: Elem
   else if (sel.endTextPattern?.test(collapse(texts.join(' ')))) signals.push('end-text');
   else throw new ParseError(t('page.noFooter', sel.source, sel.data.page.footer, sel.data.page.endTextPattern), ctx.fetched.url);
   if (pagerAfter && pagerTop) {
+    // The thread's own pager again (same page count) must show the same page; another widget's pager
+    // (a sidebar list of its own) says nothing either way.
     const curEl = selectOne(sel.page.pagerCurrent, pagerAfter);
     const cur = curEl ? matchNum(/(\d+)/, textOf(curEl)) : null;
-    if (cur !== null && cur !== page) throw new ParseError(t('page.pagersDisagree', page, cur), ctx.fetched.url);
-    if (cur === page) signals.push('pager');
+    const total = cur === null ? null : readPager(ctx, sel, pagerAfter).pageCount;
+    if (cur !== null && total === ctx.info.pageCount) {
+      if (cur !== page) throw new ParseError(t('page.pagersDisagree', page, cur), ctx.fetched.url);
+      signals.push('pager');
+    }
   }
   ctx.info.wholeBy = signals.join('+');
 }
