@@ -48,5 +48,6 @@ export function detachPost(p: Post): Post {
     locked: flatOrNull(p.locked),
   };
   if (p.timeEarliest !== undefined) out.timeEarliest = flatString(p.timeEarliest);
+  if (p.hiddenParts !== undefined) out.hiddenParts = p.hiddenParts.map(flatString);
   return out;
 }

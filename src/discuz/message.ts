@@ -27,6 +27,16 @@ export type MessageParts = Pick<Post, 'text' | 'replyTo' | 'edited'> & {
   attachments: Attachment[];
 };
 
+/**
+ * What a message shows about parts of it the account was not given ([hide]): the notices printed in
+ * place of hidden parts (message.hiddenPart), and whether a [hide] block was shown (message.hiddenShown,
+ * or a hiddenPart notice that announces the text after it).
+ */
+export interface HiddenMarks {
+  missing: string[];
+  shown: boolean;
+}
+
 /** The parts of a post without a message element: no text, nothing quoted, found or linked. */
 export function emptyMessageParts(): MessageParts {
   return { text: '', quotes: [], replyTo: null, edited: null, colors: [], sizes: [], links: [], images: [], attachments: [] };
@@ -82,7 +92,7 @@ function absolutize(href: string, base: string | null): string {
  * Read one message element. `zone` is the forum zone (for the edit marker's minutes), `base` the
  * page URL used to resolve relative links (null to keep them as written).
  */
-export function readMessage(root: Element, sel: SelectorSet, zone: string, base: string | null): MessageParts {
+export function readMessage(root: Element, sel: SelectorSet, zone: string, base: string | null, marks?: HiddenMarks): MessageParts {
   const ms = sel.message;
   const parts = emptyMessageParts();
   let out = '';
@@ -94,7 +104,9 @@ export function readMessage(root: Element, sel: SelectorSet, zone: string, base:
   let trailer: { at: number; links: number } | null = null;
   const walk = (n: AnyNode): void => {
     if (n.type === 'text') {
-      if (ms.trailer && lineOfItsOwn(n, root) && ms.trailer.test(n.data.trim())) {
+      // At a line's start: its own block, or after a line break (inside an inline element a player's
+      // unclosed <font> wrapped around the rest of the message).
+      if (ms.trailer && (lineOfItsOwn(n, root) || out === '' || out.endsWith('\n')) && ms.trailer.test(n.data.trim())) {
         newline();
         trailer = { at: out.length, links: parts.links.length };
       }
@@ -112,6 +124,20 @@ export function readMessage(root: Element, sel: SelectorSet, zone: string, base:
       if (m && !parts.edited) {
         parts.edited = { by: m[1], at: absoluteIso(m[2], zone) ?? m[2] };
       }
+      return;
+    }
+    if (n.parent === root && sel.post.messageNotice?.(n)) return; // a post-level notice (parse-page.ts reads it)
+    if (ms.hiddenPart?.(n)) {
+      const notice = innerText(n).replace(/\s+/g, ' ').trim();
+      if (ms.hiddenShownPattern?.test(notice)) {
+        if (marks) marks.shown = true;
+      } else if (marks) marks.missing.push(notice);
+      newline();
+      return;
+    }
+    if (ms.hiddenShown?.(n) && marks) marks.shown = true;
+    if (ms.openChrome?.(n)) {
+      walkAfterChrome(n);
       return;
     }
     if (ms.quote(n)) {
@@ -167,6 +193,32 @@ export function readMessage(root: Element, sel: SelectorSet, zone: string, base:
       if (size !== null) parts.sizes.push({ value: size, text });
     }
     if (block) newline();
+  };
+
+  /**
+   * A chrome block Discuz leaves unclosed (the image tip `<div class="tip aimg_tip"><div class="xs0"><p>…`
+   * of a guest view's guestviewthumb, whose closing tags the template omits): the browser nests the
+   * rest of the message inside it. Its own parts — leading <p> lines, the tip_horn, white space, the
+   * same shell one div down — are chrome; whatever follows them is the author's and is read.
+   */
+  const walkAfterChrome = (n: Element): void => {
+    let chrome = true;
+    let firstDiv = true;
+    for (const c of n.children) {
+      if (chrome) {
+        if (c.type === 'text' && !c.data.trim()) continue;
+        if (c.type === 'tag' && (c.name === 'p' || ms.strip(c) || ms.openChrome!(c))) continue;
+        if (c.type === 'tag' && c.name === 'div' && firstDiv) {
+          firstDiv = false;
+          walkAfterChrome(c);
+          continue;
+        }
+        if (c.type !== 'text' && c.type !== 'tag') continue;
+        chrome = false;
+        newline();
+      }
+      walk(c);
+    }
   };
 
   for (const c of root.children) walk(c);

@@ -18,11 +18,11 @@ import { ParseError } from './errors.js';
 import { t } from '../i18n/index.js';
 import { detachPost } from './flat-string.js';
 import { compileSelector, scan, textWithout, type Matcher } from './select.js';
-import { emptyMessageParts, readMessage, tidyText } from './message.js';
+import { emptyMessageParts, readMessage, tidyText, type HiddenMarks } from './message.js';
 import { buildTree } from './tree.js';
 import { bundledSelectorSets, type SelectorSet } from './selectors.js';
 import { DEFAULT_FORUM_ZONE, resolvePostTime, wallIso } from './times.js';
-import type { Attachment, FetchedPage, Page, PageInfo, PageKind, Post, Template } from './types.js';
+import type { Attachment, FetchedPage, Page, PageInfo, PageKind, Post, PostState, Template, VanishedSlot } from './types.js';
 
 /** Options for parsePage. */
 export interface ParseOptions {
@@ -281,25 +281,118 @@ function checkPidIds(pattern: RegExp, pid: number, container: Element, els: (Ele
   }
 }
 
+/** A post or a deleted post's slot, in page order: the sequence floors are read and derived over. */
+interface Entry {
+  pid: number;
+  label: string | null;
+  /** The floor its label gives (null: not a number nor a known name). */
+  floor: number | null;
+  /** The label is a known name (floorNames: 楼主, 沙发 …), not a number: a secondary hint. */
+  word: boolean;
+  post: Post | null;
+  slot: VanishedSlot | null;
+}
+
+/** A password post's input (viewthread_node_body.htm: input#postpw_PID): structure, not words. */
+const PASSWORD_INPUT = compileSelector('input[id^=postpw_]');
+/** A paid thread's payment links (viewthread_pay.htm: action=pay, action=viewpayments). */
+const PAY_LINK = compileSelector('a[href*="action=pay"], a[href*="action=viewpayments"]');
+
+/**
+ * The state a post-level notice names: a password input or a payment link by structure, else the
+ * words of the selectors' statePatterns (the language packs' strings, tried in order); null when
+ * nothing fits.
+ */
+function noticeState(sel: SelectorSet, el: Element, text: string): PostState | null {
+  if (selectOne(PASSWORD_INPUT, el)) return 'password';
+  if (selectOne(PAY_LINK, el)) return 'paid';
+  for (const [state, re] of sel.statePatterns) if (re.test(text)) return state;
+  return null;
+}
+
+/** The message's only content is one element matching `m` (a placeholder in place of the text). */
+function onlyChild(msgEl: Element, m: Matcher, strip: Matcher): Element | null {
+  let found: Element | null = null;
+  for (const c of msgEl.children) {
+    if (c.type === 'text') {
+      if (c.data.trim()) return null;
+      continue;
+    }
+    if (!isTag(c) || strip(c)) continue;
+    if (found || !m(c)) return null;
+    found = c;
+  }
+  // A placeholder is a word or two (待审核), never a message's worth of text.
+  return found && collapse(textOf(found)).length <= 40 ? found : null;
+}
+
+/**
+ * Is the page whole, on any template? It reached </html> (parsePage checked). Then, after the post
+ * list: the selectors' page.footer, or else the text Discuz prints on every page's end
+ * (page.endTextPattern: "Powered by Discuz!"), must follow the last post — a page cut inside the
+ * list, or whose footer an unclosed tag in a post swallowed, has neither there; and a pager after the
+ * list must show the page the one before it shows. Sets info.wholeBy; refuses naming what is missing.
+ */
+function checkWhole(ctx: Ctx, sel: SelectorSet, items: Element[], pagerTop: Element | null, page: number): void {
+  if (!items.length) return; // no post list at all: parseThread refuses it as such (page.noPosts)
+  const last = items[items.length - 1];
+  const itemSet = new Set(items);
+  let after = false;
+  let footer = false;
+  let pagerAfter: Element | null = null;
+  const texts: string[] = [];
+  const stack: AnyNode[] = [];
+  for (let i = ctx.doc.children.length - 1; i >= 0; i--) stack.push(ctx.doc.children[i]);
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n === last) {
+      after = true;
+      continue;
+    }
+    if (n.type === 'text') {
+      if (after) texts.push(n.data);
+      continue;
+    }
+    if (n.type !== 'tag' || itemSet.has(n)) continue; // scripts, styles and comments are not what a reader sees
+    if (after) {
+      if (!footer && sel.page.footer?.(n)) footer = true;
+      if (!pagerAfter && n !== pagerTop && sel.page.pager(n)) pagerAfter = n;
+    }
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+  }
+  const signals = ['html-end'];
+  if (footer) signals.push('footer');
+  else if (sel.endTextPattern?.test(collapse(texts.join(' ')))) signals.push('end-text');
+  else throw new ParseError(t('page.noFooter', sel.source, sel.data.page.footer, sel.data.page.endTextPattern), ctx.fetched.url);
+  if (pagerAfter && pagerTop) {
+    // The thread's own pager again (same page count) must show the same page; another widget's pager
+    // (a sidebar list of its own) says nothing either way.
+    const curEl = selectOne(sel.page.pagerCurrent, pagerAfter);
+    const cur = curEl ? matchNum(/(\d+)/, textOf(curEl)) : null;
+    const total = cur === null ? null : readPager(ctx, sel, pagerAfter).pageCount;
+    if (cur !== null && total === ctx.info.pageCount) {
+      if (cur !== page) throw new ParseError(t('page.pagersDisagree', page, cur), ctx.fetched.url);
+      signals.push('pager');
+    }
+  }
+  ctx.info.wholeBy = signals.join('+');
+}
+
 function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
   const { fetched, zone, base, doc } = ctx;
   const url = fetched.url;
   if (!sel.post.item) throw new ParseError(t('page.noItemSelector', sel.source), url);
   // One walk of the document for every page-level selector and the post containers.
-  const pageScan = scan(doc, [sel.page.title, sel.page.pager, sel.page.footer, sel.page.footerTime, sel.page.replies, sel.page.orderAscLink], sel.post.item);
-  const [titleEl, pagerEl, footerEl, footerTimeEl, repliesEl, orderAscEl] = pageScan.first;
+  const pageScan = scan(doc, [sel.page.title, sel.page.pager, sel.page.footerTime, sel.page.replies, sel.page.orderAscLink], sel.post.item);
+  const [titleEl, pagerEl, footerTimeEl, repliesEl, orderAscEl] = pageScan.first;
   let orderAsc = orderAscEl !== null;
-  // Discuz always renders the footer. The page reached </html> (parsePage checked), so without it the
-  // render stopped early, markup left open in a post swallowed it, or the selectors do not fit.
-  if (sel.page.footer && !footerEl) {
-    throw new ParseError(t('page.noFooter', sel.source), url);
-  }
   const tid = tidFromText(sel, ctx.text) ?? (queryParam(url, 'tid') ? +queryParam(url, 'tid')! : rewriteTid(url));
   ctx.info.tid = tid;
   ctx.info.title = titleEl ? collapse(sel.page.titleIgnore ? textWithout(titleEl, sel.page.titleIgnore) : textOf(titleEl)) || null : null;
   const { page, pageCount } = readPager(ctx, sel, pagerEl);
   ctx.info.page = page;
   ctx.info.pageCount = pageCount;
+  checkWhole(ctx, sel, pageScan.all, pagerEl, page);
   readFooterTime(ctx, sel, footerTimeEl);
   ctx.info.replies = repliesEl ? matchNum(sel.repliesPattern, collapse(textOf(repliesEl))) : null;
   ctx.info.comments = false;
@@ -308,33 +401,51 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
   ctx.info.kind = af !== null ? 'author-only' : 'thread';
 
   const posts: Post[] = [];
+  const entries: Entry[] = [];
+  const vanished: VanishedSlot[] = [];
   const seen = new Set<number>();
   const copyPids = new Set<number>();
   let copies = 0;
   const items = pageScan.all;
+  const P = sel.post;
   for (const item of items) {
-    const idm = sel.post.itemId.exec(item.attribs.id ?? '');
+    const idm = P.itemId.exec(item.attribs.id ?? '');
     if (!idm) continue;
     const pid = +idm[1];
-    const P = sel.post;
     const postScan = scan(
       item,
-      [P.floor, P.author, P.guestAuthor, P.time, P.message, P.locked, P.signature, P.avatar, P.pidCarrier, P.comments, orderAsc ? null : sel.page.orderAscLink],
+      [P.floor, P.author, P.guestAuthor, P.time, P.message, P.locked, P.signature, P.avatar, P.pidCarrier, P.comments, orderAsc ? null : sel.page.orderAscLink, P.warned, P.pending],
       P.attachments,
       P.message,
     );
-    const [floorEl, authorEl, guestEl, timeEl, msgEl, lockedEl, signEl, avatarEl, carrierEl, commentsEl, orderAscEl] = postScan.first;
+    const [floorEl, authorEl, guestEl, timeEl, msgEl, lockedEl, signEl, avatarEl, carrierEl, commentsEl, orderAscEl, warnedMark, pendingEl] = postScan.first;
+    // The touch template prints its warning mark as the message's own child (the post walk does not enter the message).
+    const warnedEl = warnedMark ?? (msgEl && P.warned ? (msgEl.children.find((c): c is Element => isTag(c) && P.warned!(c)) ?? null) : null);
     orderAsc ||= orderAscEl !== null; // the desktop template puts 正序浏览 in the first post's header
     // The block's other ids must name the same post: a damaged container id must not rename it.
     if (P.pidId) checkPidIds(P.pidId, pid, item, [carrierEl, floorEl, timeEl, msgEl, commentsEl], url);
     if (commentsEl && (P.commentsMark ? selectOne(P.commentsMark, commentsEl) !== null : commentsEl.children.some(isTag))) ctx.info.comments = true;
     const floorLabel = floorEl ? collapse(textOf(floorEl)) : null;
-    if (floorLabel && sel.copyFloorPattern.test(floorLabel)) {
+    if ((floorLabel && sel.copyFloorPattern.test(floorLabel)) || (floorEl && P.copyMark && selectOne(P.copyMark, floorEl))) {
       copies++;
       copyPids.add(pid);
       continue; // hot-reply (推荐) or stuck (来自 N#) copy: the original is on its own page
     }
     if (seen.has(pid)) continue;
+    // A deleted post's slot (viewthread_node.htm when $post['deleted']): the block keeps its floor and a
+    // one-line notice, with no author, time, message or notice cell. Not a post: listed in vanished.
+    if (!timeEl && !msgEl && !lockedEl && !authorEl && !guestEl) {
+      const labelEl = floorEl ?? (P.slotFloor ? selectOne(P.slotFloor, item) : null);
+      const label = labelEl ? collapse(textOf(labelEl)) || null : null;
+      const notice = collapse(P.slotFloor ? textWithout(item, P.slotFloor) : textOf(item));
+      if (notice.length <= 200) {
+        seen.add(pid);
+        const slot: VanishedSlot = { pid, floor: labelFloor(sel, label), notice };
+        vanished.push(slot);
+        entries.push({ pid, label, floor: slot.floor, word: isName(sel, label), post: null, slot });
+        continue;
+      }
+    }
     seen.add(pid);
     const floor = labelFloor(sel, floorLabel);
     const { author, authorId } = authorOf(authorEl, guestEl);
@@ -343,16 +454,45 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
     const timeText = collapse(sel.post.timeIgnore ? textWithout(timeEl, sel.post.timeIgnore) : textOf(timeEl));
     const time = resolvePostTime(titled?.attribs.title ?? null, timeText, fetched.fetchedAt, zone);
     if (!time) throw new ParseError(t('page.badTime', pid, timeText), url);
-    if (!msgEl && !lockedEl) throw new ParseError(t('page.noMessage', pid, sel.source), url);
-    const locked = lockedEl ? collapse(textOf(lockedEl)) : null;
-    // A hidden body (作者被禁止或删除, 该帖被管理员或版主屏蔽) has no words to read, even where a moderator's view still shows them.
-    const deleted = locked !== null && sel.deletedPattern.test(locked);
+    // The post-level notice: div.locked beside the message (desktop), or a notice the template prints
+    // as the message's own first children (touch: div.quote without a blockquote).
+    let noticeEl = lockedEl;
+    if (!noticeEl && msgEl && P.messageNotice) noticeEl = msgEl.children.find((c): c is Element => isTag(c) && P.messageNotice!(c)) ?? null;
+    if (!msgEl && !noticeEl) throw new ParseError(t('page.noMessage', pid, sel.source), url);
+    let locked = noticeEl ? collapse(textOf(noticeEl)) : null;
+    const marks: HiddenMarks = { missing: [], shown: false };
     let msg = emptyMessageParts();
-    if (msgEl && !deleted) {
+    const placeholder = msgEl && P.pendingPlaceholder ? onlyChild(msgEl, P.pendingPlaceholder, sel.message.strip) : null;
+    if (msgEl && !placeholder) {
       const { root, escaped } = messageRoot(msgEl, item, P.messageBox);
       if (escaped) ctx.info.warnings!.push(t('warn.escapedMessage', pid));
-      msg = readMessage(root, sel, zone, base);
+      msg = readMessage(root, sel, zone, base, marks);
     }
+    // Discuz's post states (viewthread_node_body.htm; the touch viewthread.htm): a notice with no text
+    // after it is an unreadable post; a notice followed by the text is a moderator's or the author's
+    // view (read, marked); a 待审核 placeholder as the whole message is a pending post as its author sees it.
+    const shown = msg.text !== '' || msg.images.length > 0 || msg.attachments.length > 0;
+    let state: PostState = 'normal';
+    let readable = true;
+    if (noticeEl) {
+      let s = noticeState(sel, noticeEl, locked!);
+      if (s === null) {
+        s = 'shielded';
+        ctx.info.warnings!.push(t('warn.unknownNotice', pid, locked!));
+      }
+      state = s;
+      readable = shown;
+    } else if (placeholder) {
+      state = 'pending';
+      readable = false;
+      locked = collapse(textOf(placeholder));
+    } else if (pendingEl) state = 'pending';
+    else if (marks.missing.length || marks.shown) {
+      state = 'hidden';
+      readable = shown;
+    } else if (warnedEl) state = 'warned';
+    const deleted = state === 'banned' || state === 'shielded' || (locked !== null && sel.deletedPattern.test(locked));
+    if (!readable) msg = { ...emptyMessageParts(), attachments: msg.attachments };
     const post: Post = {
       pid,
       tid,
@@ -371,13 +511,26 @@ function parseThread(ctx: Ctx, sel: SelectorSet): Post[] {
       locked,
     };
     if (time.earliest) post.timeEarliest = time.earliest;
-    posts.push(detachPost(post)); // flat copies: no string may keep the page alive (flat-string.ts)
+    if (state !== 'normal') post.state = state;
+    if (!readable) post.readable = false;
+    if (marks.missing.length) {
+      post.state = state === 'normal' || state === 'warned' ? 'hidden' : state;
+      post.hiddenParts = marks.missing;
+    }
+    const detached = detachPost(post); // flat copies: no string may keep the page alive (flat-string.ts)
+    posts.push(detached);
+    entries.push({ pid, label: floorLabel, floor, word: isName(sel, floorLabel), post: detached, slot: null });
   }
   if (!posts.length && !copies) {
-    throw new ParseError(t('page.noPosts', sel.source), url);
+    // A page of nothing but slots is possible (every post on it deleted), but so is a template whose
+    // posts the selectors do not read at all: only slots whose notice says "deleted" are believed.
+    if (!vanished.length || !sel.vanishedPattern || !vanished.every((v) => sel.vanishedPattern!.test(v.notice))) {
+      throw new ParseError(vanished.length ? t('page.onlySlots', vanished.length, sel.source) : t('page.noPosts', sel.source), url);
+    }
   }
   checkCensus(ctx, sel, seen, copyPids);
-  return orderFloors(ctx, sel, posts, orderAsc);
+  if (vanished.length) ctx.info.vanished = vanished;
+  return orderFloors(ctx, sel, posts, entries, orderAsc);
 }
 
 /**
@@ -397,6 +550,11 @@ function checkCensus(ctx: Ctx, sel: SelectorSet, parsed: Set<number>, copies: Se
   }
 }
 
+/** Is the label one of the known floor names (楼主, 沙发 …) rather than a number? */
+function isName(sel: SelectorSet, label: string | null): boolean {
+  return label !== null && Object.hasOwn(sel.data.floorNames, label);
+}
+
 /** The label's floor number: 楼主/沙发/… by name, else "N#"; null when it shows none. */
 function labelFloor(sel: SelectorSet, label: string | null): number | null {
   if (!label) return null;
@@ -404,26 +562,113 @@ function labelFloor(sel: SelectorSet, label: string | null): number | null {
 }
 
 /**
- * Floors in chronological order. A thread shown newest-first (倒序, ordertype=1; the page then links
- * 正序浏览) lists the first post, then the replies newest first, and Discuz's forum_viewthread.php
- * numbers them one low (the first post 0, shown "#"; each reply position − 1) unless the thread saves
- * positions (then the labels are right and the first post is 楼主). Page 1 shows which: the first
- * post's label. Renumbered from it, checked to run strictly down with the pids, and returned oldest
- * first; anything else (a later reversed page, a label that is not a number) refuses the page: a
- * wrong floor must never be stored. A page without the link whose labels or pids say "reversed"
- * refuses too.
+ * Floors from the page's structure where the labels do not give them (a language pack's or an admin's
+ * own names for floors 1–4: Discuz's postno / postnocustom settings). What fixes a floor: the first post
+ * of page 1 is floor 1; a full page N (N < the page count) starts at (N − 1) × its length + 1 where the
+ * number labels agree; a label that is a number. Between two such anchors the floors follow by
+ * position when the positions leave no gap; after the last or before the first, by position from one
+ * side (warned: a gap there could not be seen). A known name (楼主, 沙发 …) is a secondary hint: kept
+ * where it fits between the anchors, overruled where two anchors fix the floor (warned), unknown
+ * where it does not fit and they do not. A floor nothing fixes stays null with a warning.
+ * Slots (deleted posts) hold their places like posts.
  */
-function orderFloors(ctx: Ctx, sel: SelectorSet, posts: Post[], ascLink: boolean): Post[] {
+function deriveFloors(ctx: Ctx, entries: Entry[]): void {
+  const n = entries.length;
+  const anchor: (number | null)[] = entries.map((e) => (e.word ? null : e.floor));
+  const { page, pageCount } = ctx.info;
+  // The first post of page 1 is floor 1 — unless its label names another floor (then the page is not
+  // as Discuz rendered it, or the names are not what they seem: the other anchors decide).
+  if (n && anchor[0] === null && page === 1 && (entries[0].floor === null || entries[0].floor === 1)) anchor[0] = 1;
+  if (n && anchor[0] === null && page !== null && pageCount !== null && page > 1 && page < pageCount) {
+    const start = (page - 1) * n + 1;
+    if (entries.every((e, i) => e.word || e.floor === null || e.floor === start + i)) anchor[0] = start;
+  }
+  const derived: string[] = [];
+  // A page length taken for the forum's posts per page cannot see a post missing from the page: said.
+  if (n && anchor[0] !== null && entries[0].floor === null && page !== 1) derived.push(`pid ${entries[0].pid} "${entries[0].label ?? ''}" → ${anchor[0]}`);
+  const unknown: string[] = [];
+  const set = (e: Entry, floor: number | null) => {
+    e.floor = floor;
+    if (e.post) e.post.floor = floor;
+    if (e.slot) e.slot.floor = floor;
+  };
+  for (let i = 0; i < n; i++) {
+    const e = entries[i];
+    const what = `pid ${e.pid} "${e.label ?? ''}"`;
+    if (anchor[i] !== null) {
+      if (e.floor !== anchor[i]) {
+        if (e.floor !== null) derived.push(`${what} → ${anchor[i]}`); // a name the structure overrules
+        set(e, anchor[i]);
+      }
+      continue;
+    }
+    let k = i;
+    while (k >= 0 && anchor[k] === null) k--;
+    let j = i;
+    while (j < n && anchor[j] === null) j++;
+    // What the anchors allow: a gap (a post deleted without a slot, in a thread that saves positions)
+    // only ever pushes a floor up after an anchor and down before one.
+    const lo = k >= 0 ? anchor[k]! + (i - k) : 1;
+    const hi = j < n ? anchor[j]! - (j - i) : Infinity;
+    if (e.word) {
+      // The name fits the page: between the anchors, or — with none before it (no page start to bound it)
+      // — exactly where the anchor after it puts it; with no anchor at all nothing can check it.
+      const fits = k >= 0 ? e.floor! >= lo && e.floor! <= hi : j < n ? e.floor === hi : true;
+      if (fits) continue;
+      if (lo === hi) {
+        derived.push(`${what} → ${lo}`);
+        set(e, lo);
+      } else {
+        unknown.push(what);
+        set(e, null);
+      }
+      continue;
+    }
+    if (lo === hi) set(e, lo);
+    else if (k >= 0 && j >= n) {
+      derived.push(`${what} → ${lo}`);
+      set(e, lo);
+    } else if (k < 0 && j < n && hi >= 1) {
+      derived.push(`${what} → ${hi}`);
+      set(e, hi);
+    } else unknown.push(what);
+  }
+  if (derived.length) ctx.info.warnings!.push(t('warn.floorsDerived', derived.join('; ')));
+  if (unknown.length) ctx.info.warnings!.push(t('warn.floorUnknown', unknown.join('; ')));
+}
+
+/**
+ * Floors in chronological order. A thread shown newest-first (倒序, ordertype=1) lists the first post,
+ * then the replies newest first, and Discuz's forum_viewthread.php numbers them one low (the first
+ * post 0, shown "#"; each reply position − 1) unless the thread saves positions (then the labels are
+ * right and the first post is 楼主). Whether the page runs newest-first is read from the page itself:
+ * the 正序浏览 link (ordertype=2) it then shows, the first post labelled "#", and the replies' pids,
+ * times and floor labels running down. The link alone decides; without it two of the others must
+ * agree (one alone refuses the page: a wrong floor must never be stored). Page 1 shows the shift
+ * (the first post's label); renumbered from it, checked to run strictly down with the pids, and
+ * returned oldest first; a later reversed page or a label that is not a number refuses the page.
+ * Chronological pages get the floors their labels do not give from their structure (deriveFloors).
+ */
+function orderFloors(ctx: Ctx, sel: SelectorSet, posts: Post[], entries: Entry[], ascLink: boolean): Post[] {
   const url = ctx.fetched.url;
   const zero = (p: Post) => p.floorLabel !== null && sel.zeroFloorPattern.test(p.floorLabel);
   const replies = ctx.info.page === 1 ? posts.slice(1) : posts;
-  const pidsDown = replies.length >= 3 && replies.every((p, i) => i === 0 || p.pid! < replies[i - 1].pid!);
+  const down = (xs: (number | null)[], strict: boolean) =>
+    xs.length >= 2 && xs.every((x, i) => x !== null && (i === 0 || (strict ? x < xs[i - 1]! : x <= xs[i - 1]!))) && xs.some((x, i) => i > 0 && x! < xs[i - 1]!);
   const refetch = t('page.refetchAsc');
   if (!ascLink) {
-    if (posts.some(zero) || pidsDown) {
-      throw new ParseError(t('page.looksReversed', refetch), url);
+    const signals = [
+      posts.some(zero) ? t('order.zeroLabel') : null,
+      down(replies.map((p) => p.pid), true) ? t('order.pids') : null,
+      down(replies.map((p) => Date.parse(p.postedAt)), false) ? t('order.times') : null,
+      down(replies.map((p) => labelFloor(sel, p.floorLabel)), true) ? t('order.floors') : null,
+    ].filter((s): s is string => s !== null);
+    if (!signals.length) {
+      deriveFloors(ctx, entries);
+      return posts;
     }
-    return posts;
+    if (signals.length < 2) throw new ParseError(t('page.looksReversed', refetch), url);
+    ctx.info.warnings!.push(t('warn.reversedNoLink', signals.join(t('order.join'))));
   }
   ctx.info.reversed = true;
   const first = posts[0];
@@ -443,6 +688,10 @@ function orderFloors(ctx: Ctx, sel: SelectorSet, posts: Post[], ascLink: boolean
     prev = { ...p, floor };
     out.push(prev);
   }
+  for (const v of ctx.info.vanished ?? []) if (v.floor !== null && v.floor > 0) v.floor += shift;
+  const lost = (ctx.info.vanished ?? []).filter((v) => v.floor === null);
+  if (lost.length) ctx.info.warnings!.push(t('warn.floorUnknown', lost.map((v) => `pid ${v.pid}`).join('; ')));
+  ctx.info.vanished?.reverse();
   ctx.info.warnings!.push(t('warn.reversed', shift === 1));
   return [out[0], ...out.slice(1).reverse()];
 }
@@ -633,6 +882,14 @@ export function parsePage(fetched: FetchedPage, opts: ParseOptions = {}): Page {
     if (bodyText.length < 2000 && k.challengeTexts.some((t) => bodyText.includes(t))) return set('challenge', bodyText.slice(0, 200));
   }
   const end = documentEnd(text);
+  // An HTTP error whose body is no Discuz page (a web server's bare "404 Not Found", a proxy's text):
+  // named for its status, never "truncated" (which would advise fetching again). Not 'not-found':
+  // Discuz answers a missing thread with its own page; a bare 404 is a wrong address, not a deleted thread.
+  if (end < 0 && !threadSet && status !== undefined && status >= 400) {
+    const bodyEl = selectOne(BODY, doc);
+    const shown = bodyEl ? collapse(textOf(bodyEl)).slice(0, 200) : '';
+    return set('unknown', shown ? `HTTP ${status}: ${shown}` : `HTTP ${status}`);
+  }
   if (end < 0) throw new ParseError(t('page.truncated'), url);
   const after = visibleAfterEnd(text, end);
   if (after) {

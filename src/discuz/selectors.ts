@@ -43,6 +43,12 @@ const selectorSetSchema = z.object({
      * (ordertype=1, 倒序), whose floor labels are then off (parse-page.ts readReversed).
      */
     orderAscLink: z.string().default(''),
+    /**
+     * Text that Discuz prints after the post list on a whole page whatever the template (its licence
+     * line, "Powered by Discuz!"): with page.footer, what tells a whole page from a cut one
+     * (parse-page.ts wholePage). Empty: only page.footer counts.
+     */
+    endTextPattern: z.string().default('Powered by\\s*Discuz'),
   }),
   post: z.object({
     item: z.string(),
@@ -82,6 +88,31 @@ const selectorSetSchema = z.object({
      * other elements (markup a missing </div> pushed into it) is not a comment.
      */
     commentsMark: z.string().default(''),
+    /**
+     * Where a deleted post's slot prints its floor (viewthread_node.htm's `<div class="pi"><strong><a>5#`,
+     * an anchor without the postnum id): a post block with no author, time, message or notice is such
+     * a slot (PageInfo.vanished), its notice the block's other text.
+     */
+    slotFloor: z.string().default('div.pi strong, strong'),
+    /**
+     * Inside the floor label, what marks a stuck reply's copy (viewthread_node.htm: `<em class="replystick">`
+     * before 来自 N#): a copy by structure, whatever the language pack calls it (copyFloorPattern is the words).
+     */
+    copyMark: z.string().default(''),
+    /**
+     * Notices a template prints as the message's own children in place of (or before) the author's
+     * text (the touch template's `<div class="quote">作者被禁止或删除…</div>`, which has no blockquote).
+     */
+    messageNotice: z.string().default(''),
+    /** The warning mark on a post (受到警告: desktop a.warnicon). */
+    warned: z.string().default(''),
+    /** The 待审核 mark a moderator sees beside a post awaiting moderation (desktop div.pob em span.xg1). */
+    pending: z.string().default(''),
+    /**
+     * The element a post awaiting moderation shows as its whole message to its author (desktop
+     * `<td class="t_f"><span class="xg1">待审核</span></td>`): the message's only content.
+     */
+    pendingPlaceholder: z.string().default(''),
   }),
   message: z.object({
     strip: z.string(),
@@ -95,6 +126,23 @@ const selectorSetSchema = z.object({
     replyPattern: z.string(),
     replyLink: z.string(),
     smilie: z.string(),
+    /**
+     * A [hide] block the account may not see, printed inside the message in place of that part
+     * (discuzcode's tpl_hide_reply_hidden / creditshide: div.locked): read as a missing part.
+     */
+    hiddenPart: z.string().default(''),
+    /** A [hide] block the account may see (div.showhide): the text is read, the post marked 'hidden'. */
+    hiddenShown: z.string().default(''),
+    /**
+     * The words of a hiddenPart element that announce the text following it instead of replacing it
+     * (以下内容需要积分高于 N 才可浏览, shown to an account that has the credits).
+     */
+    hiddenShownPattern: z.string().default(''),
+    /**
+     * Chrome Discuz may leave unclosed inside a message (the image tip div.tip of a guest view): its
+     * own leading parts are skipped, what the browser nested after them is read (message.ts).
+     */
+    openChrome: z.string().default(''),
   }),
   floorNames: z.record(z.string(), z.number().int()),
   floorPattern: z.string(),
@@ -102,6 +150,25 @@ const selectorSetSchema = z.object({
   zeroFloorPattern: z.string().default('^0?\\s*#$'),
   copyFloorPattern: z.string(),
   deletedPattern: z.string(),
+  /**
+   * The words of a post-level notice (div.locked), state by state, in Discuz's language packs: the
+   * secondary hint that tells a banned author from a shielded post (the markup is the same); tried in
+   * this order after the structural signs (a password input, a payment link). A notice none of them
+   * matches is read as 'shielded' with a page warning. Compared case-blind.
+   */
+  statePatterns: z
+    .object({
+      'author-only': z.string().default(''),
+      pending: z.string().default(''),
+      password: z.string().default(''),
+      paid: z.string().default(''),
+      banned: z.string().default(''),
+      shielded: z.string().default(''),
+      hidden: z.string().default(''),
+    })
+    .default({ 'author-only': '', pending: '', password: '', paid: '', banned: '', shielded: '', hidden: '' }),
+  /** A deleted post's slot notice (无效楼层，该帖已经被删除): trusted only where a page holds nothing but slots. */
+  vanishedPattern: z.string().default(''),
   kinds: z.object({
     challengeTitles: z.array(z.string()),
     challengeTexts: z.array(z.string()),
@@ -121,6 +188,9 @@ const selectorSetSchema = z.object({
     end: z.string(),
   }),
 });
+
+/** The post states a notice's words can name (statePatterns' keys). */
+export type NoticeState = 'author-only' | 'pending' | 'password' | 'paid' | 'banned' | 'shielded' | 'hidden';
 
 /** A selector set as written in selectors/*.json. */
 export type SelectorSetData = z.infer<typeof selectorSetSchema>;
@@ -147,7 +217,15 @@ export interface SelectorSet {
     replyPattern: RegExp;
     replyLink: Matcher;
     smilie: Matcher;
+    hiddenPart: Matcher | null;
+    hiddenShown: Matcher | null;
+    hiddenShownPattern: RegExp | null;
+    openChrome: Matcher | null;
   };
+  /** statePatterns compiled, in the order they are tried. */
+  statePatterns: [NoticeState, RegExp][];
+  vanishedPattern: RegExp | null;
+  endTextPattern: RegExp | null;
   floorPattern: RegExp;
   zeroFloorPattern: RegExp;
   copyFloorPattern: RegExp;
@@ -234,7 +312,14 @@ export function compileSelectorSet(raw: unknown, source = '<inline>'): SelectorS
       replyPattern: re('message.replyPattern', m.replyPattern),
       replyLink: css('message.replyLink', m.replyLink),
       smilie: css('message.smilie', m.smilie),
+      hiddenPart: maybe('message.hiddenPart', m.hiddenPart),
+      hiddenShown: maybe('message.hiddenShown', m.hiddenShown),
+      hiddenShownPattern: maybeRe('message.hiddenShownPattern', m.hiddenShownPattern),
+      openChrome: maybe('message.openChrome', m.openChrome),
     },
+    statePatterns: (Object.entries(d.statePatterns) as [NoticeState, string][]).filter(([, p]) => p).map(([k, p]) => [k, re(`statePatterns.${k}`, p, 'i')]),
+    vanishedPattern: d.vanishedPattern ? re('vanishedPattern', d.vanishedPattern, 'i') : null,
+    endTextPattern: maybeRe('page.endTextPattern', d.page.endTextPattern),
     floorPattern: re('floorPattern', d.floorPattern),
     zeroFloorPattern: re('zeroFloorPattern', d.zeroFloorPattern),
     copyFloorPattern: re('copyFloorPattern', d.copyFloorPattern),

@@ -58,7 +58,12 @@ export interface Post {
   /** Stable post id. null only on printable pages, which carry none. */
   pid: number | null;
   tid: number | null;
-  /** Floor number as the page shows it (renumbered in the only-author view). */
+  /**
+   * Floor number as the page shows it (renumbered in the only-author view): the label's number or known
+   * name (楼主/沙发…, 樓主/沙發…), else — a language pack's or an admin's other words — derived from the
+   * page's structure (parse-page.ts deriveFloors, warned where only one side fixes it); null only with a
+   * page warning saying the floor cannot be told.
+   */
   floor: number | null;
   /** The floor as printed: "楼主", "沙发", "12#"... */
   floorLabel: string | null;
@@ -88,20 +93,39 @@ export interface Post {
   attachments: readonly Attachment[];
   signature: string | null;
   avatar: string | null;
-  /** "作者被禁止或删除 内容自动屏蔽" and other locked bodies. */
+  /**
+   * Discuz blocks this post's body from ordinary readers: its author is banned (作者被禁止或删除 内容自动屏蔽)
+   * or a moderator shielded it (该帖被管理员或版主屏蔽) — state 'banned' or 'shielded'. In a moderator's
+   * view the text is still there (readable: true); in anyone else's it is not.
+   */
   deleted: boolean;
-  /** The locked notice when the body is hidden (deleted, 屏蔽, 仅作者可见...). */
+  /**
+   * The post-level notice as printed (div.locked: 作者被禁止或删除…, 该帖被管理员或版主屏蔽, 此帖仅作者可见,
+   * 本帖为密码帖, 付费主题, 待审核), whether or not the text follows it; null when there is none.
+   */
   locked: string | null;
   /**
    * What Discuz marked about this post's body for the viewing account (absent: 'normal'). A state other
    * than 'normal' with `readable: false` means the text is a notice, not what the author wrote: never
    * read it as "no ballot" or "no post". With `readable: true` (a moderator's or the author's own view,
    * which print the notice and then the text) the text is the author's and the state says why others
-   * may not see it.
+   * may not see it. Read from the markup first (a notice with or without the message after it, a
+   * password input, payment links, the 待审核 placeholder or mark, the warning icon, [hide]'s blocks),
+   * the notice's words (selectors' statePatterns) only telling banned from shielded and the like; a
+   * notice in no known words reads as 'shielded' with a page warning. The state of the post's body,
+   * never of the thread: a later fetch (a moderator's approval) can change it.
    */
   state?: PostState;
   /** The author's text is present in `text` (false for a notice in its place). Absent: true. */
   readable?: boolean;
+  /**
+   * Parts of the message this account was not shown ([hide] blocks it has not replied to or lacks the
+   * credits for): the notice Discuz printed in each part's place, in order. Present only when some
+   * part is missing; the post's state is then 'hidden' and `text` holds the rest of the author's words
+   * (readable: true when there is any, false when the whole message was hidden). The notices are not
+   * in `text`.
+   */
+  hiddenParts?: string[];
 }
 
 /**
@@ -109,7 +133,8 @@ export interface Post {
  * - banned: 作者被禁止或删除 内容自动屏蔽 (the author is banned or deleted; no message cell)
  * - shielded: 该帖被管理员或版主屏蔽 (a moderator shielded it)
  * - pending: 待审核 / 本帖正在审核中 (awaiting moderation; only its author and moderators see it)
- * - hidden: [hide] content the account has not replied to / lacks the credits for (请回复, 需要积分)
+ * - hidden: [hide] content: the part this account has not replied to / lacks the credits for is
+ *   missing (Post.hiddenParts), or, with no hiddenParts, the account was shown it (div.showhide)
  * - author-only: 此帖仅作者可见
  * - paid / password: a paid or password-protected post
  * - warned: 受到警告 (the text is shown; the post carries a warning)
@@ -123,6 +148,10 @@ export type PostState = 'normal' | 'banned' | 'shielded' | 'pending' | 'hidden' 
  */
 export interface VanishedSlot {
   pid: number | null;
+  /**
+   * The true floor: from the slot's label (renumbered on a newest-first page), else from its place
+   * among the page's posts as a post's would be; null only with a page warning saying so.
+   */
   floor: number | null;
   /** The notice as printed, in the forum's language pack. */
   notice: string;
@@ -160,11 +189,18 @@ export interface PageInfo {
    * with their true floors (the labels as printed stay in floorLabel).
    */
   reversed?: boolean;
-  /** Slots of deleted posts the page still shows (see VanishedSlot); absent or empty when none. */
+  /**
+   * Slots of deleted posts the page still shows (see VanishedSlot), in page order with their true
+   * floors; absent or empty when none. Their pids are on no Post.
+   */
   vanished?: VanishedSlot[];
   /**
-   * How the parser knew the page was whole (its document ended, the post list closed, the pager agreed),
-   * or, when it could not tell, which signal was missing. Set on thread pages.
+   * How the parser knew the page was whole, set on every thread page: the signals that agreed, joined
+   * by '+': always 'html-end' (the document reached </html>), then 'footer' (the selectors'
+   * page.footer after the post list) or, failing it, 'end-text' (page.endTextPattern — Discuz's
+   * "Powered by Discuz!" line — after the post list), then 'pager' when a pager after the post list
+   * shows the same page as the one before it. A page where neither footer nor end text follows the
+   * post list is refused (ParseError naming both), never returned.
    */
   wholeBy?: string;
 }

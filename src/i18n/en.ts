@@ -171,7 +171,8 @@ export const en: Messages = {
   'parse.col.posted': 'posted',
   'parse.col.flags': 'flags',
   'parse.col.text': 'text',
-  'parse.legend': '  flags: Q quotes, R reply-to, E edited, C colour, S size, D deleted, L locked, ~ relative time',
+  'parse.vanished': (floor, pid, notice) => `  deleted floor ${floor ?? '?'} (pid ${pid ?? '-'}): ${notice}`,
+  'parse.legend': '  flags: Q quotes, R reply-to, E edited, C colour, S size, D deleted or shielded, L notice, U text not shown, H parts hidden, ~ relative time',
   'parse.kind': (kind) => kind,
 
   'store.description': 'the evidence store: check it for damage, recover what is readable',
@@ -752,8 +753,11 @@ export const en: Messages = {
   'page.badZone': (zone) => `unknown time zone "${zone}"`,
   'page.emptyBody': (status) => `empty page body${status ? ` (HTTP ${status})` : ''}`,
   'page.truncated': 'page ends before </html>: the body is truncated',
-  'page.noFooter': (source) =>
-    `thread page without a footer outside the post list: the server's output stopped part-way, unclosed HTML in a post (a <table>) swallowed the footer, or page.footer in the selector file ${source} does not fit this forum's template`,
+  'page.noFooter': (source, footer, endText) =>
+    `thread page with neither a footer after the post list (page.footer of ${source}: ${footer || 'not set'}) nor the text Discuz ends every page with (page.endTextPattern: ${endText || 'not set'}, "Powered by Discuz!"): the server's output stopped part-way, unclosed HTML in a post (a <table>) swallowed the footer, or this forum's template ends with a footer of its own — then add its selector to page.footer in a selector file`,
+  'page.pagersDisagree': (top, bottom) => `the pagers before and after the post list disagree (page ${top} before, page ${bottom} after): the page is not one whole output`,
+  'page.onlySlots': (n, source) =>
+    `thread page with nothing but ${n} post blocks without author, time or message, whose notices do not read as "deleted": the selectors of ${source} do not fit this template`,
   'page.census': (n, pids, source) =>
     `${n} posts in the page's bytes were not read (pid ${pids}): the page's HTML does not fit the selector file ${source}, or the page is damaged; the other posts are not stored alone`,
   'page.refetchAsc': 'fetch it again with ordertype=2 (oldest first; bansha crawl always asks for that)',
@@ -767,6 +771,15 @@ export const en: Messages = {
   'page.emptyServerError': (status) => `HTTP ${status} with an empty body`,
   'page.scriptRedirect': 'antitheft script redirect (follow it in a real browser)',
   'warn.escapedMessage': (pid) => `post ${pid}: the author's HTML has stray end tags, so the browser put part of the message outside the message element; read where the browser shows it — check this floor by hand`,
+  'warn.reversedNoLink': (signals) => `the page has no "oldest first" (ordertype=2) link, but ${signals} all say it runs newest-first: read as newest-first`,
+  'order.join': ', ',
+  'order.zeroLabel': 'the first post labelled "#"',
+  'order.pids': "the replies' pids going down",
+  'order.times': "the replies' times going down",
+  'order.floors': "the replies' floor labels going down",
+  'warn.floorsDerived': (list) => `floor labels that are neither numbers nor known names; floors derived from their place on the page (a floor on one side only to go by): ${list}`,
+  'warn.floorUnknown': (list) => `floors that cannot be told: labels neither numbers nor known names, and no floor on the page to derive them from: ${list}`,
+  'warn.unknownNotice': (pid, text) => `post ${pid}: the notice "${text}" is not a known wording: read as shielded (its text not shown)`,
   'warn.reversed': (shifted) => `a newest-first page: put back in order, floors restored from Discuz's reversed numbering${shifted ? ' plus 1' : ''}`,
   'warn.zoneMismatch': (shown, zone, offset) => `the page renders times in GMT${shown} but the forum zone ${zone} is UTC${offset}: set --timezone to match the viewing account`,
   'warn.headerCharsetUnknown': (raw) => `Content-Type charset "${raw}" is not a known charset`,

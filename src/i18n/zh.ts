@@ -179,7 +179,8 @@ export const zh = {
   'parse.col.posted': '发帖时间',
   'parse.col.flags': '标记',
   'parse.col.text': '正文',
-  'parse.legend': '  标记：Q 引用，R 回复，E 编辑过，C 颜色，S 字号，D 已删除，L 被屏蔽，~ 相对时间',
+  'parse.vanished': (floor: number | null, pid: number | null, notice: string) => `  已删除的楼层 ${floor ?? '?'}（pid ${pid ?? '-'}）：${notice}`,
+  'parse.legend': '  标记：Q 引用，R 回复，E 编辑过，C 颜色，S 字号，D 已删除或屏蔽，L 有提示，U 看不到正文，H 有隐藏的部分，~ 相对时间',
   'parse.kind': (kind: string) => PAGE_KINDS[kind] ?? kind,
 
   'store.description': '证据存档：检查是否损坏，恢复可读的部分',
@@ -809,8 +810,11 @@ export const zh = {
   'page.badZone': (zone: string) => `未知的时区 "${zone}"`,
   'page.emptyBody': (status: number | null) => `页面正文为空${status ? `（HTTP ${status}）` : ''}`,
   'page.truncated': '页面在 </html> 之前就结束了：正文被截断',
-  'page.noFooter': (source: string) =>
-    `帖子页在帖子列表之外没有页脚：服务器的输出中途停止、帖子里未闭合的 HTML（如 <table>）把页脚吞进了帖子，或选择器文件 ${source} 的 page.footer 与这个论坛的模板不符`,
+  'page.noFooter': (source: string, footer: string, endText: string) =>
+    `帖子页在帖子列表之后既没有页脚（${source} 的 page.footer：${footer || '未设'}），也没有 Discuz 每页末尾的文字（page.endTextPattern：${endText || '未设'}，即“Powered by Discuz!”）：服务器的输出中途停止、帖子里未闭合的 HTML（如 <table>）把页脚吞进了帖子，或这个论坛的模板以自己的页脚结尾 —— 那样请在选择器文件的 page.footer 里加上它的选择器`,
+  'page.pagersDisagree': (top: number, bottom: number) => `帖子列表前后的分页栏不一致（前面是第 ${top} 页，后面是第 ${bottom} 页）：页面不是一次完整的输出`,
+  'page.onlySlots': (n: number, source: string) =>
+    `帖子页里只有 ${n} 个没有作者、时间和正文的楼层块，它们的提示也不像“该帖已被删除”：${source} 的选择器与这个模板不符`,
   'page.census': (n: number, pids: string, source: string) =>
     `页面字节里有 ${n} 个帖子没有读出来（pid ${pids}）：页面的 HTML 结构与选择器文件 ${source} 不符，或页面已损坏；不会只保存其余的帖子`,
   'page.refetchAsc': '请用 ordertype=2（正序浏览）重新抓取（bansha crawl 总是这样请求）',
@@ -825,6 +829,15 @@ export const zh = {
   'page.scriptRedirect': '防盗链脚本跳转（请在真实浏览器里跟随它）',
   // Warnings: the page was read, but a director should know how.
   'warn.escapedMessage': (pid: number | string) => `帖子 ${pid}：作者的 HTML 有多余的结束标签，一部分正文被浏览器排到了正文元素之外；已按浏览器显示的位置一并读入，请人工核对这一楼`,
+  'warn.reversedNoLink': (signals: string) => `页面没有“正序浏览”链接，但${signals}都表明它是倒序（新帖在前）排列的：按倒序读取`,
+  'order.join': '、',
+  'order.zeroLabel': '主楼标为“#”',
+  'order.pids': '回复的 pid 递减',
+  'order.times': '回复的时间递减',
+  'order.floors': '回复的楼层标签递减',
+  'warn.floorsDerived': (list: string) => `这些楼层标签既不是数字也不是已知的名称，楼层按它们在页面上的位置推出（只有一侧的楼层可作参照）：${list}`,
+  'warn.floorUnknown': (list: string) => `无法确定这些帖子的楼层：标签既不是数字也不是已知的名称，页面上也没有能推算它的楼层：${list}`,
+  'warn.unknownNotice': (pid: number | string, text: string) => `帖子 ${pid} 的提示“${text}”不是已知的说法：按“被屏蔽”（看不到正文）处理`,
   'warn.reversed': (shifted: boolean) => `这是倒序浏览（新帖在前）的页面：已按正序重排，楼层按 Discuz 的倒序编号${shifted ? '加 1 ' : ''}还原`,
   'warn.zoneMismatch': (shown: string, zone: string, offset: string) => `页面按 GMT${shown} 显示时间，但论坛时区 ${zone} 是 UTC${offset}：请把 --timezone 设成与查看账号一致`,
   'warn.headerCharsetUnknown': (raw: string) => `Content-Type 里的字符集 "${raw}" 不是已知的字符集`,

@@ -9,7 +9,8 @@
  * link to a user's space with a name), time (the title of the time span, else the time line's own
  * text) and the text a reader sees as the author's: text nodes in document order, leaving out what a
  * browser hides (inline display:none, script, style, ruby readings) and the chrome Discuz puts
- * in the message (quotes, edit marker, attachment tips, guest thumbnails, the copy button, the
+ * in the message (quotes, edit marker, attachment tips — but not what an unclosed tip holds after its
+ * own lines, afterTip —, guest thumbnails, the copy button, the
  * group line, a spoiler box's 收起 button, the 回复 N# header of the reply button; the spoiler's
  * content is the author's and stays).
  */
@@ -60,9 +61,38 @@ const byId = (root: Node, id: string) => find(root, (e) => attr(e, 'id') === id)
 function text(n: Node, skip: (e: Element) => boolean = () => false): string {
   if (n.nodeName === '#text') return (n as DefaultTreeAdapterMap['textNode']).value;
   if (!isEl(n) && n.nodeName !== '#document') return '';
+  if (isEl(n) && skip === notAuthors && classes(n).includes('tip')) return afterTip(n);
   if (isEl(n) && skip(n)) return '';
   return kids(n).map((c) => text(c, skip)).join('');
 }
+
+/**
+ * Discuz's image tip (div.tip, display:none) that a guest view's guestviewthumb leaves unclosed: the
+ * browser nests the rest of the message inside it, which the reader of a logged-in page sees. The
+ * tip's own parts — its leading <p> lines (file name, 下载附件, 上传), white space, div.tip_horn,
+ * the same shell one div down — are chrome; whatever follows them is the author's.
+ */
+function afterTip(e: Element): string {
+  let chrome = true;
+  let firstDiv = true;
+  let out = '';
+  for (const c of kids(e)) {
+    if (chrome) {
+      if (c.nodeName === '#text' && !text(c).trim()) continue;
+      if (!isEl(c) && c.nodeName !== '#text') continue;
+      if (isEl(c) && (c.tagName === 'p' || classes(c).includes('tip_horn'))) continue;
+      if (isEl(c) && c.tagName === 'div' && firstDiv) {
+        firstDiv = false;
+        out += afterTip(c);
+        continue;
+      }
+      chrome = false;
+    }
+    out += text(c, notAuthors);
+  }
+  return out;
+}
+
 
 /** Not the author's words, or not shown at all. */
 function notAuthors(e: Element): boolean {
@@ -109,9 +139,9 @@ function postOf(block: Element, pid: number, touch: boolean): BrowserPost {
     const line = find(block, (e) => e.tagName === 'li' && classes(e).includes('mtime'))!;
     time = line.childNodes.filter((c) => c.nodeName === '#text').map((c) => text(c)).join('').trim();
   } else {
-    const em = byId(block, `authorposton${pid}`)!;
-    const titled = find(em, (e) => attr(e, 'title') !== null);
-    time = titled ? attr(titled, 'title')! : text(em).replace(/^\s*发表于\s*/, '').trim();
+    const em = byId(block, `authorposton${pid}`);
+    const titled = em ? find(em, (e) => attr(e, 'title') !== null) : null;
+    time = titled ? attr(titled, 'title')! : em ? text(em).replace(/^\s*发表于\s*/, '').trim() : ''; // none: a deleted post's slot
   }
   const msg = touch ? find(block, (e) => e.tagName === 'div' && classes(e).includes('message')) : byId(block, `postmessage_${pid}`);
   return { pid, label, author: who ? text(who).trim() : '', uid, time, chars: msg ? messageChars(msg, block) : '' };

@@ -47,6 +47,7 @@ describe('every fixture thread page: bansha and the browser reading agree', () =
     const seen = new Set<number>();
     const expected = order.filter((b) => !seen.has(b.pid) && seen.add(b.pid));
     expect(page.posts.map((p) => p.pid)).toEqual(expected.map((b) => b.pid));
+    expect(page.page.wholeBy).toMatch(/^html-end\+footer/); // every captured page ends with its template's footer
     for (const [i, b] of expected.entries()) {
       const p = page.posts[i];
       expect([p.author, p.authorId], String(b.pid)).toEqual([b.author, b.uid]);

@@ -21,6 +21,9 @@ const ZH = { LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
 let undeclared: string;
 let strayEnd: string;
 let swallowed: string;
+let renamed: string;
+let noLink: string;
+let ownFooter: string;
 
 /** The public day-1 page with `tag` typed into post 3's message, three characters in. */
 function withTagInMessage(tag: string): string {
@@ -42,6 +45,16 @@ beforeAll(() => {
   // A stray </table> swallows the later posts in the browser's tree too: the census refuses the page.
   swallowed = path.join(TMP, 'stray-table-end.html');
   fs.writeFileSync(swallowed, withTagInMessage('</table>'));
+  // Floor labels in words bansha does not know (an admin's postnocustom): floors from the page, warned.
+  const t2 = fs.readFileSync(path.join(DISCUZ, 'public', 'viewthread-t2-p1.html'), 'utf8');
+  renamed = path.join(TMP, 'renamed-labels.html');
+  fs.writeFileSync(renamed, t2.replace(/(id="postnum(?!2")\d+"[^>]*>)[\s\S]*?(<\/a>)/g, '$1طابق$2'));
+  // MCBBS's newest-first page without its 正序浏览 link: read from its labels, pids and times.
+  noLink = path.join(TMP, 'newest-first-no-link.html');
+  if (REALWORLD) fs.writeFileSync(noLink, fs.readFileSync(realworldPath('mcbbs-x34-t857907.html'), 'utf8').replace(/ordertype=2/g, 'ordertype=0'));
+  // A template ending with its own footer, neither #ft nor "Powered by Discuz!": refused, naming both.
+  ownFooter = path.join(TMP, 'own-footer.html');
+  fs.writeFileSync(ownFooter, t2.slice(0, t2.indexOf('<div id="ft"')) + '<div class="page_footer">© 2026</div>\n' + t2.slice(t2.indexOf('<div id="scrolltop">')));
 });
 
 /** Everything the page itself holds (title, authors, post text, its own message): stays as written. */
@@ -53,7 +66,11 @@ function pageData(file: string): string[] {
 describe('bansha parse: warnings in the director\'s language', () => {
   const cases = [
     { name: 'an undeclared GBK page', file: () => undeclared, zh: '警告：没有声明字符集；字节不是 UTF-8，但按 GB18030（GBK）解码完全正确，已采用', en: 'warning: no charset declared; the bytes are not UTF-8 but decode cleanly as GB18030 (GBK), used that' },
-    ...real(() => [{ name: 'a newest-first page (MCBBS)', file: () => realworldPath('mcbbs-x34-t857907.html'), zh: '警告：这是倒序浏览（新帖在前）的页面：已按正序重排，楼层按 Discuz 的倒序编号加 1 还原', en: "warning: a newest-first page: put back in order, floors restored from Discuz's reversed numbering plus 1" }]),
+    ...real(() => [
+      { name: 'a newest-first page (MCBBS)', file: () => realworldPath('mcbbs-x34-t857907.html'), zh: '警告：这是倒序浏览（新帖在前）的页面：已按正序重排，楼层按 Discuz 的倒序编号加 1 还原', en: "warning: a newest-first page: put back in order, floors restored from Discuz's reversed numbering plus 1" },
+      { name: 'newest-first without the link', file: () => noLink, zh: '警告：页面没有“正序浏览”链接，但主楼标为“#”、回复的 pid 递减', en: 'warning: the page has no "oldest first" (ordertype=2) link, but the first post labelled "#", the replies\' pids going down' },
+    ]),
+    { name: 'floor labels in unknown words', file: () => renamed, zh: '警告：这些楼层标签既不是数字也不是已知的名称，楼层按它们在页面上的位置推出', en: 'warning: floor labels that are neither numbers nor known names; floors derived from their place on the page' },
     { name: 'a stray end tag in a message', file: () => strayEnd, zh: '警告：帖子 3：作者的 HTML 有多余的结束标签，一部分正文被浏览器排到了正文元素之外', en: "warning: post 3: the author's HTML has stray end tags, so the browser put part of the message outside the message element" },
   ];
   test.each(cases)('$name', async ({ file, zh, en }) => {
@@ -75,6 +92,7 @@ describe('bansha parse: warnings in the director\'s language', () => {
         [realworldPath('mcbbs-x34-t857907.original-input.txt'), '之后还有', 'more characters after </html>'],
         [realworldPath('keylol-mobileapi-viewthread-t888430.json'), '移动端 API 的 JSON 响应', 'mobile API JSON response'],
       ]),
+      [ownFooter, '既没有页脚', 'neither a footer after the post list'],
       [swallowed, '页面字节里有 8 个帖子没有读出来（pid 4, 5, 6, 7, 8, 9, 10, 11）', "8 posts in the page's bytes were not read (pid 4, 5, 6, 7, 8, 9, 10, 11)"],
     ]) {
       const f = file;

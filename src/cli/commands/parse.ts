@@ -139,6 +139,7 @@ export function pageTable(p: Page, source: string): string {
         (x.colors.length ? 'C' : '') +
         (x.sizes.length ? 'S' : '') +
         (x.deleted ? 'D' : x.locked ? 'L' : '') +
+        (x.readable === false ? 'U' : x.hiddenParts?.length ? 'H' : '') +
         (x.timeSource === 'relative' ? '~' : '');
       const who = s(x.authorId !== null ? `${x.author}(${x.authorId})` : x.author);
       lines.push(
@@ -148,6 +149,7 @@ export function pageTable(p: Page, source: string): string {
     }
     lines.push(t('parse.legend'));
   }
+  for (const v of i.vanished ?? []) lines.push(t('parse.vanished', v.floor, v.pid, s(v.notice)));
   return lines.join('\n');
 }
 
