@@ -72,6 +72,8 @@ export function toSlicePost(forum: string, stored: StoredPost, urlStem = postUrl
     deleted: c.deleted,
     locked: c.locked,
     ...(timeEarliest !== undefined ? { timeEarliest } : {}),
+    ...(c.state !== undefined ? { state: c.state } : {}),
+    ...(c.readable !== undefined ? { readable: c.readable } : {}),
     at,
     url: urlStem + stored.pid, // postUrl's text
     versions: stored.versions,
