@@ -16,7 +16,7 @@ import { UserError } from '../errors.js';
 import { withCountingStore, withStore } from '../store/with-store.js';
 import { crawlGame, type CrawlOptions } from '../crawl/crawler.js';
 import { elevatorFloor } from '../elevator/floor.js';
-import { loadGame, parseGame } from '../game/game-file.js';
+import { loadGame } from '../game/game-file.js';
 import { exitTime } from '../game/roster.js';
 import type { PublishPlan } from '../publish/plan.js';
 import { incompleteLines } from '../render/incomplete.js';
@@ -36,7 +36,7 @@ import { successionThreads, type SheriffHandover } from '../votes/succession.js'
 import { postsFromStore, tallyDay, threadsForTally } from '../votes/tally.js';
 import { forumTime } from '../votes/time.js';
 import type { TallyResult } from '../votes/types.js';
-import { announcementPlan } from './announcement.js';
+import { announcementPlan, refuseUnruled } from './announcement.js';
 import { t } from '../i18n/index.js';
 import { replaceFile } from '../replace-file.js';
 import { renderElevatorBBCode } from '../render/elevator-bbcode.js';
@@ -45,7 +45,8 @@ import { recordProposals } from './proposals.js';
 import { dayHtml } from './day-page.js';
 import { closedOutcomes, crawlWithHandovers } from '../derived/closed-days.js';
 import { beforeReport, closingDayFromStore, reportThreads } from '../derived/closing-inputs.js';
-import { withDaySheriff, withExitEvents, writeGameFile } from './confirm.js';
+import { refuseDayWithoutThreads } from '../report/day-report.js';
+import { loadEdited, withDaySheriff, withExitEvents, writeGameFile } from './confirm.js';
 import { carriedForward, sentOffOn } from './carried.js';
 import { handoverAtClose, sheriffSummary } from './sheriff.js';
 import { reportLines, tallyLine } from './summary-lines.js';
@@ -103,6 +104,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   let game = loadGame(opts.gameFile, { store: opts.store });
   const day = game.days.find((d) => d.day === opts.day);
   if (!day) throw new UserError(t('close.noDay', opts.day, game.file, game.days.map((d) => d.day).join(', ')));
+  refuseDayWithoutThreads(game, opts.day); // (before any crawl: issue 31)
   const summary: string[] = [];
 
   if (opts.crawl !== false) {
@@ -162,13 +164,14 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   let sheriffWritten = false;
   if (opts.confirm && derived.length) {
     if (incomplete.length) throw new UserError(t('close.confirmIncomplete', incompleteLines(incomplete).join('\n  ')), 3);
+    if (tally) refuseUnruled(tally, 'confirm'); // (issue 31: posts this account cannot read that could change the result)
     const source = fs.readFileSync(game.file, 'utf8');
     const edited = withExitEvents(source, game, derived);
     const withSheriff = handover?.successor ? withDaySheriff(edited.text, opts.day + 1, handover.successor) : null;
     const text = withSheriff ?? edited.text;
     if (text !== source) {
       // The edited file must load, with exactly the new events (and sheriff) added, before it replaces the old one.
-      const check = parseGame(text, game.file, { store: opts.store });
+      const check = loadEdited(text, game.file, { store: opts.store });
       if (check.events.length !== game.events.length + edited.added.length) throw new Error(`adding events to ${game.file} did not give the expected events`);
       if (withSheriff && check.days.find((d) => d.day === opts.day + 1)?.sheriff !== handover?.successor) throw new Error(`adding the sheriff to ${game.file} did not give the expected day`);
       writeGameFile(game.file, text);

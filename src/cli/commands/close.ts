@@ -42,7 +42,7 @@ export function register(program: Command): void {
       for (const f of r.files) lines.push(`  ${f.what.padEnd(32)} ${f.path}`);
       process.stdout.write(`${lines.join('\n')}\n`);
       if (!o.post) return;
-      refuseIncompletePost(r.incomplete);
+      refuseIncompletePost(r.incomplete, r.tally);
       if (!r.plan) throw new UserError(t('close.noPublicCount', o.day));
       const { game } = await loadGameDay(o);
       process.stdout.write(`\n${(await runPost(r.plan, game, { yes: o.yes, log: (l) => process.stderr.write(`${l}\n`) })).text}`);

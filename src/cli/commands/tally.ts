@@ -82,7 +82,7 @@ export function register(program: Command): void {
         import('../../derived/closed-days.js'), import('../../close/announcement.js'), import('../../publish/index.js'),
       ]);
       await countFromStore(game, o.day, opts, async (result, store) => {
-        refuseIncompletePost(result.incomplete ?? []);
+        refuseIncompletePost(result.incomplete ?? [], result);
         // Edits the tool's own earlier announcement when the store holds one, else replies.
         const plan = announcementPlan(store, game, result, renderTallyBBCode(result));
         write((await runPost(plan, game, { yes: o.yes, json: o.json, log: (l) => process.stderr.write(`${l}\n`) })).text);
