@@ -203,7 +203,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
     summary.push(tallyLine(tally, game));
     const ruled = tally.ballots.filter((b) => b.details?.some((x) => x.code.startsWith('ruling-'))).length;
     if (ruled) summary.push(t('close.ruled', opts.day, ruled));
-    for (const n of tally.notes) summary.push(t('close.note', n));
+    for (const n of tally.notes) if (!disagreements.includes(n)) summary.push(t('close.note', n)); // (a disagreement has its own line below)
   }
   if (rules) summary.push(t('close.line.rules', opts.day, rules.result.name));
   if (auction) summary.push(t('close.line.auction', opts.day, auction.items.map((i) => t('close.line.auctionItem', i.item, i.winner ? `${i.winner} ${i.price}G` : '—')).join(t('list.sep'))));

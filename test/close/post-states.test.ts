@@ -183,7 +183,7 @@ describe('ballot posts the account cannot read', () => {
 describe('recorded results stay honest', () => {
   test('a result --confirm wrote that a later count no longer gives is shown on the day\'s count', async () => {
     // The game file records 月饼 out by vote; rulings void four of her votes: 月饼 3.5, 花卷 4 — 花卷 is out now (§4).
-    const game = folder(store());
+    const game = folder(store(), (y) => y.replace(/(  - \{day: 2,[^\n]*\n)/, `$1  - {day: 3, discussion: ${ids.threads.d3talk.tid}, opens: "2026-11-23 10:00", closes: "2026-11-23 21:00"}\n`));
     for (const who of ['包子', '烧卖', '油条', '粽子']) {
       const r = await bansha(['rule', 'reject', String(votePost(who).pid), '--game', game, '--day', '2', '--why', '复核']);
       expect(r.code, r.stderr).toBe(0);
@@ -191,6 +191,12 @@ describe('recorded results stay honest', () => {
     const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as TallyJson;
     expect(t.result.name).toBe('花卷');
     expect(t.notes).toContain('游戏文件记 月饼 于第 2 日关门时（11-22 21:00）投票出局，但计票结果是 花卷 出局：请核对');
+    const close = await bansha(['close', '--game', game, '--day', '2', '--no-crawl']);
+    expect(close.code, close.stderr).toBe(0);
+    expect(close.stdout.split('游戏文件记 月饼 于第 2 日关门时（11-22 21:00）投票出局，但计票结果是 花卷 出局').length - 1).toBe(1);
+    // Later days' counts and floors say it too (carried forward: carry-forward.ts).
+    const later = await bansha(['elevator', '--game', game, '--day', '3']);
+    expect(later.out).toContain('游戏文件记 月饼 于第 2 日关门时（11-22 21:00）投票出局，但计票结果是 花卷 出局');
   }, 60_000);
 
   test('a ruling\'s time reads as forum time, in the terminal and the HTML', async () => {
