@@ -6,7 +6,13 @@
  * counts) stays a gap. A posts-per-page change never marks a post still on the forum as gone.
  * Real captured pages (fixtures/discuz/public), edited as the forum would show them.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { keptPosts } from '../../src/derived/kept-posts.js';
+import { FIXTURES } from '../helpers/captured.js';
+import { storeOnDisk } from '../helpers/store-on-disk.js';
 import { applyPage } from '../../src/store/record.js';
 import { emptyStore } from '../../src/store/store-file.js';
 import { completeness, describeVanished, vanishedPosts } from '../../src/store/completeness.js';
@@ -133,5 +139,32 @@ describe('a posts-per-page change', () => {
     const { fetched, parsed } = capture(tid, 2, { at: new Date('2026-11-30T00:00:00Z') });
     expect(applyPage(data, fetched, parsed).nowMissing).toEqual([]);
     for (const pid of held) expect(data.posts[String(pid)].missingSince).toBeNull();
+  });
+});
+
+describe('read in part (the derived files) as read whole', () => {
+  test('a post gone since and a post never seen that page 1 still counts: a gap both ways', async () => {
+    // One reply deleted after it was stored (page 1 counting one fewer), and another never seen although
+    // page 1 still counts it: the posts shown are one fewer than Discuz counts, so the skipped floor is a gap.
+    const [gone, unseen] = [expected[12], expected[25]]; // (on pages 2 and 3)
+    const data = deleted([unseen.pid], { keepCount: true });
+    const page = Math.ceil(gone.floor / 10);
+    const later = new Date('2026-11-30T00:00:00Z');
+    const p1 = capture(tid, 1, { html: fewerReplies(pageHtml(tid, 1), 1), at: later });
+    applyPage(data, p1.fetched, p1.parsed);
+    const { fetched, parsed } = capture(tid, page, { html: removePost(pageHtml(tid, page), gone.pid), at: later });
+    applyPage(data, fetched, parsed);
+    const whole = completeness(data, tid);
+    expect(whole).toMatchObject({ complete: false, missingFloors: [unseen.floor], vanished: [] });
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-vanished-'));
+    try {
+      const game = await storeOnDisk(root, 'g', path.join(FIXTURES, 'games', 'public.yaml'), data);
+      const part = await keptPosts(game.storePath, tid, { name: 'none', key: 'none', keep: () => undefined });
+      expect(part.read.completeness).toEqual(whole);
+      // Read again from the saved derived file: the same.
+      expect((await keptPosts(game.storePath, tid, { name: 'none', key: 'none', keep: () => undefined })).read.completeness).toEqual(whole);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
