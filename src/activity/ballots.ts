@@ -9,7 +9,7 @@ import { isDirector, isOut, otherSeatNames } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { foldWidth } from '../text/normalize.js';
 import { readProxy } from '../votes/ballot.js';
-import { isReadable } from '../votes/select.js';
+import { readText } from '../votes/select.js';
 import { atOrBefore, strictlyBefore, timeSpan } from '../votes/time.js';
 import type { SlicePost } from '../store/slice.js';
 
@@ -18,17 +18,6 @@ const HEAD = /(投票|改票)对象/;
 /** True when the text carries a ballot head (width-folded, spaces ignored). */
 export function looksLikeBallot(text: string): boolean {
   return HEAD.test(foldWidth(text).replace(/\s+/g, ''));
-}
-
-/**
- * The text a post's ballot is read from: its current text when readable, else the last version read
- * before it became unreadable (src/votes/select.ts); null when the account never read it (banned,
- * shielded, pending, hidden…: it may be a ballot, so it is never "no ballot").
- */
-function ballotText(p: Pick<SlicePost, 'text' | 'deleted' | 'locked' | 'readable'> & { versions?: SlicePost['versions'] }): string | null {
-  if (isReadable(p)) return p.text;
-  const read = (p.versions ?? []).map((v) => v.post).filter(isReadable).at(-1);
-  return read ? read.text : null;
 }
 
 /** Players with a ballot-looking post in the vote thread strictly before closing (a post made after the
@@ -42,7 +31,7 @@ export function playersWithBallot(game: Game, day: GameDay, votePosts: readonly 
   for (const p of votePosts) {
     const span = timeSpan(p);
     if (strictlyBefore(span, day.closes) !== 'yes') continue;
-    const text = ballotText(p);
+    const text = readText(p);
     if (text === null) {
       if (game.players.includes(p.author) && !isDirector(game, p.author) && !isOut(game, p.author, p.at)) out.add(p.author);
       continue;

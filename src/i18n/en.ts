@@ -399,6 +399,7 @@ export const en: Messages = {
   'tally.unreadable': (posts, couldChange) => `posts in the vote thread this account cannot read (${posts}) are not counted${couldChange ? ': they could change the result: look at them and rule (bansha rule reject PID --why …); --confirm and --post refuse until then' : ': even as ballots they could not change the result'}`,
   'tally.unreadableItem': (voter, floor, pid) => `${voter} ${floor}# (pid ${pid})`,
   'tally.unreadableVoter': 'this account cannot read their post in the vote thread (not counted; for the director to rule on)',
+  'tally.unreadableProcess': (pids, couldChange) => `posts in the process thread this account cannot read (pid ${pids}) are not counted as acceleration requests${couldChange ? ': if any is a request (or a withdrawal), whether the day is accelerated changes — look at them on the forum; writing accelerated: true or false for the day in the game file settles it' : ': even as requests they could not change whether the day is accelerated'}`,
   'exits.how.vote': 'by the vote',
   'exits.how.card': 'by a red card',
   'exits.how.night': 'at night',

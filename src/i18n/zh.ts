@@ -436,6 +436,7 @@ export const zh = {
   'tally.unreadable': (posts: string, couldChange: boolean) => `投票帖中有本账号看不到文字的帖子（${posts}），未计入${couldChange ? '：它们可能改变结果，请导演查看后裁定（bansha rule reject PID --why …），之前不能 --confirm 或 --post' : '：即使都是票也改变不了结果'}`,
   'tally.unreadableItem': (voter: string, floor: string, pid: number) => `${voter} ${floor}#（pid ${pid}）`,
   'tally.unreadableVoter': '本账号看不到其投票帖的文字（未计入，待导演裁定）',
+  'tally.unreadableProcess': (pids: string, couldChange: boolean) => `进程帖中有本账号看不到文字的帖子（pid ${pids}），未计入加速申请${couldChange ? '：若其中有申请（或撤回），加速与否会不同——请导演在论坛上查看；确认后可在游戏文件中为该日写 accelerated: true/false' : '：即使都是申请也改变不了加速与否'}`,
   'flag.fewPosts': (day: number, posts: number, min: number) => `潜水：第${day}日发言 ${posts} 帖，未加速的讨论日不足${min}帖`,
   'flag.lowStreak': (days: number, min: number, counts: string) => `潜水：连续${days}个未加速的讨论日均不足${min}帖（${counts}）`,
   'flag.streakDay': (day: number, posts: number) => `第${day}日 ${posts} 帖`,

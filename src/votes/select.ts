@@ -355,6 +355,17 @@ export function isReadable(v: Pick<Post, 'deleted' | 'locked' | 'readable'>): bo
   return !v.deleted && v.locked === null && v.readable !== false;
 }
 
+/**
+ * The author's words a post holds as far as the store knows: its current text when readable, else the
+ * last version read before it became unreadable; null when this account never read it (banned,
+ * shielded, pending, hidden…: it may hold anything, so it is never read as holding nothing).
+ */
+export function readText(p: Pick<Post, 'text' | 'deleted' | 'locked' | 'readable'> & { versions?: ReadonlyArray<{ post: Post }> }): string | null {
+  if (isReadable(p)) return p.text;
+  const read = (p.versions ?? []).map((v) => v.post).filter(isReadable).at(-1);
+  return read ? read.text : null;
+}
+
 /** A version's Discuz state, as a reason's optional field (none when normal). */
 function stateOf(v: Pick<Post, 'state'>): { state?: PostState } {
   return v.state && v.state !== 'normal' ? { state: v.state } : {};

@@ -371,7 +371,14 @@ function accelerationOf(game: Game, d: GameDay, posts: PostsOf, countAt: number,
     return null;
   }
   if (!game.rules.acceleration.enabled && d.accelerated === undefined) return null;
-  return accelerationFor(game, d, posts(game.process.tid), countAt);
+  const result = accelerationFor(game, d, posts(game.process.tid), countAt);
+  // Posts of the process thread this account cannot read: each may be a request (or a withdrawal).
+  const unread = result.unreadable ?? [];
+  if (unread.length && result.declared === null) {
+    const couldChange = result.accelerated ? result.requests.length - unread.length < result.needed : result.requests.length + unread.length >= result.needed;
+    notes.push(t('tally.unreadableProcess', unread.join(', '), couldChange));
+  }
+  return result;
 }
 
 /** A ruleset without a public vote (120b l.322): no count, and why. */

@@ -163,6 +163,11 @@ export interface AccelerationResult {
   cutoff: number;
   /** The moment counted: the cut-off, or an earlier --at. */
   asOf: number;
+  /**
+   * Posts of alive players in the day's window before the cut-off whose text this account cannot read
+   * (banned, shielded, pending, hidden…), by pid: each may be a request or a withdrawal. Absent when none.
+   */
+  unreadable?: number[];
 }
 
 export interface TallyResult {

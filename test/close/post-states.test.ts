@@ -180,6 +180,30 @@ describe('ballot posts the account cannot read', () => {
   }, 60_000);
 });
 
+describe('acceleration requests the account cannot read', () => {
+  const PROCESS = ids.threads.process.tid;
+  const request = (author: string) => Object.values(ids.posts).find((x) => x.tid === PROCESS && x.author === author)!.pid;
+  type Acc = { acceleration: { requests: Array<{ pid: number; counted: boolean }> }; notes: string[] };
+
+  test('never read: not counted, and said whether it could change the day\'s acceleration', async () => {
+    // 5 of 11 alive asked (6 needed, §5); 饺子's request unreadable leaves 4: with it 5, still short.
+    const pid = request('饺子');
+    const game = folder(store((page) => { if (page.posts.some((p) => p.pid === pid)) banned(page, pid); }), unrecorded);
+    const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as Acc;
+    expect(t.acceleration.requests.filter((r) => r.counted).map((r) => r.pid)).not.toContain(pid);
+    expect(t.notes).toContain(`进程帖中有本账号看不到文字的帖子（pid ${pid}），未计入加速申请：即使都是申请也改变不了加速与否`);
+  }, 60_000);
+
+  test('read before it became unreadable: the request counts', async () => {
+    const pid = request('饺子');
+    const data = store();
+    store((page) => { if (page.posts.some((p) => p.pid === pid)) banned(page, pid); }, undefined, data, new Date('2026-11-30T09:00:00Z'));
+    const t = JSON.parse((await bansha(['tally', '--game', folder(data, unrecorded), '--day', '2', '--json'])).stdout) as Acc;
+    expect(t.acceleration.requests.find((r) => r.pid === pid)?.counted).toBe(true);
+    expect(t.notes.join('\n')).not.toContain('进程帖中有本账号看不到');
+  }, 60_000);
+});
+
 describe('recorded results stay honest', () => {
   test('a result --confirm wrote that a later count no longer gives is shown on the day\'s count', async () => {
     // The game file records 月饼 out by vote; rulings void four of her votes: 月饼 3.5, 花卷 4 — 花卷 is out now (§4).
