@@ -180,6 +180,25 @@ describe('ballot posts the account cannot read', () => {
   }, 60_000);
 });
 
+describe('a banned author\'s posts in the discussion thread', () => {
+  test('count as posts, and their notice (no avatar, no signature) is no profile change', async () => {
+    // Discuz shows a banned author's posts with the notice and without the author's avatar and signature.
+    const mine = Object.values(ids.posts).filter((p) => p.tid === TALK && p.author === '汤圆').map((p) => p.pid);
+    const last = mine[mine.length - 1];
+    const data = store((page) => {
+      const p = page.posts.find((x) => x.pid === last);
+      if (p) {
+        banned(page, last);
+        Object.assign(p, { avatar: null, signature: null });
+      }
+    });
+    const plain = JSON.parse((await bansha(['report', '--game', folder(store(), unrecorded), '--day', '2', '--json'])).stdout) as ReportJson & { activity: Array<{ player: string; posts: number }>; flags: Array<{ kind: string; player: string }> };
+    const r = JSON.parse((await bansha(['report', '--game', folder(data, unrecorded), '--day', '2', '--json'])).stdout) as typeof plain;
+    expect(r.activity.find((a) => a.player === '汤圆')?.posts).toBe(plain.activity.find((a) => a.player === '汤圆')?.posts);
+    expect(r.flags.filter((f) => f.player === '汤圆' && /avatar|signature/.test(f.kind))).toEqual([]);
+  }, 60_000);
+});
+
 describe('acceleration requests the account cannot read', () => {
   const PROCESS = ids.threads.process.tid;
   const request = (author: string) => Object.values(ids.posts).find((x) => x.tid === PROCESS && x.author === author)!.pid;
