@@ -237,6 +237,8 @@ describe('recorded results stay honest', () => {
     const close = await bansha(['close', '--game', game, '--day', '2', '--no-crawl']);
     expect(close.code, close.stderr).toBe(0);
     expect(close.stdout.split('游戏文件记 月饼 于第 2 日关门时（11-22 21:00）投票出局，但计票结果是 花卷 出局').length - 1).toBe(1);
+    const report = JSON.parse((await bansha(['report', '--game', game, '--day', '2', '--json'])).stdout) as ReportJson;
+    expect(report.notes).toContain('游戏文件记 月饼 于第 2 日关门时（11-22 21:00）投票出局，但计票结果是 花卷 出局：请核对');
     // Later days' counts and floors say it too (carried forward: carry-forward.ts).
     const later = await bansha(['elevator', '--game', game, '--day', '3']);
     expect(later.out).toContain('游戏文件记 月饼 于第 2 日关门时（11-22 21:00）投票出局，但计票结果是 花卷 出局');
