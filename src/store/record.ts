@@ -134,22 +134,24 @@ function learnUser(data: StoreData, post: Post): void {
 /**
  * Mark as missing (at `at`) those of `pids` that are on no current page record of the thread and not
  * already marked: never dropped. Returns the pids newly marked. `page`, when given, is the refetched page
- * that no longer shows them: a post whose floor lies outside the floors that page now spans was not
- * deleted but moved to another page (the forum's posts-per-page changed, or floors were recounted) and
- * is not marked — it is marked only when the page's own span covers it (or it stood past the end of the
- * thread's last page). A post or page without floors is judged by the records alone.
+ * that no longer shows them: a post whose floor lies past the floors that page now holds, on a page
+ * before the thread's last, was not deleted but moved on to a later page (the forum's posts-per-page
+ * went down: 10 → 5 puts floors 6–10 on page 2) and is not marked. A post or page without floors is
+ * judged by the records alone.
  */
 function markMissing(data: StoreData, thread: StoredThread, pids: number[], at: string, page?: { floors: number[]; last: boolean }): number[] {
   const everywhere = new Set<number>();
   for (const rec of Object.values(thread.pages)) for (const pid of rec.pids) everywhere.add(pid);
-  const lo = page?.floors.length ? Math.min(...page.floors) : null;
   const hi = page?.floors.length ? Math.max(...page.floors) : null;
   const marked: number[] = [];
   for (const pid of pids) {
     const stored = data.posts[String(pid)];
     if (everywhere.has(pid) || !stored || stored.missingSince !== null) continue;
     const floor = currentVersion(stored).post.floor;
-    if (lo !== null && hi !== null && floor !== null && (floor < lo || (floor > hi && !page!.last))) continue; // moved, not gone
+    // (past the page's end, on a page before the last: moved on to a later page — a smaller page size, not a
+    // deletion. One before the page's start is marked: a deletion with floors recounted moves posts back a
+    // page, and the crawler walks back on what is marked here and finds them, which clears the mark.)
+    if (hi !== null && floor !== null && floor > hi && !page!.last) continue;
     stored.missingSince = at;
     marked.push(pid);
   }

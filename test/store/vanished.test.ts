@@ -125,7 +125,7 @@ describe('a posts-per-page change', () => {
     expect(applyPage(data, again.fetched, again.parsed).nowMissing).toEqual([third.pid]);
   });
 
-  test('5 → 10: page 2 at 10 a page (floors 11–20) marks none of the floors 6–10 it held at 5 a page', () => {
+  test('5 → 10: a crawl at 10 a page (page 1: floors 1–10, then page 2: 11–20) marks none of the floors 6–10 page 2 held at 5 a page', () => {
     const data = emptyStore(ids.base);
     // First crawled at 5 a page: page 2 held floors 6–10.
     const first = capture(tid, 1, { at: new Date('2026-11-29T00:00:00Z') });
@@ -135,9 +135,11 @@ describe('a posts-per-page change', () => {
     applyPage(data, first.fetched, first.parsed);
     applyPage(data, { ...first.fetched, url: first.fetched.url.replace('page=1', 'page=2') }, p2);
     const held = p2.posts.map((p) => p.pid);
-    // Then at 10 a page: page 2 is floors 11–20.
-    const { fetched, parsed } = capture(tid, 2, { at: new Date('2026-11-30T00:00:00Z') });
-    expect(applyPage(data, fetched, parsed).nowMissing).toEqual([]);
+    // Then at 10 a page.
+    for (const page of [1, 2]) {
+      const { fetched, parsed } = capture(tid, page, { at: new Date('2026-11-30T00:00:00Z') });
+      expect(applyPage(data, fetched, parsed).nowMissing).toEqual([]);
+    }
     for (const pid of held) expect(data.posts[String(pid)].missingSince).toBeNull();
   });
 });
