@@ -9,8 +9,8 @@ import { UserError } from '../errors.js';
 import { exitTime, findDay, idiotTime, otherSeatNames, seatPosts } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { threadPosts, type SlicePost } from '../store/slice.js';
-import type { StoreData } from '../store/types.js';
-import { vanishedPosts, type VanishedPost } from '../store/completeness.js';
+import type { Completeness, StoreData } from '../store/types.js';
+import { floorUrl, vanishedPosts, type VanishedPost } from '../store/completeness.js';
 import { forumTime } from './time.js';
 import { accelerationFor } from './acceleration.js';
 import { ABSTAIN, ruleName, type BallotContext } from './ballot.js';
@@ -213,7 +213,7 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
   if (unreadable) {
     const text = t('tally.unreadable', unreadable.posts.map((b) => t('tally.unreadableItem', b.voter, String(b.floor ?? '?'), b.pid)).join(t('list.sep')), unreadable.couldChange);
     notes.push(text);
-    if (unreadable.couldChange) result.note = result.note ? `${result.note}；${text}` : text;
+    if (unreadable.couldChange) result.note = result.note ? `${result.note}${t('close.line.sep')}${text}` : text;
   }
 
   const players: VoterSummary[] = game.players.map((p) => {
@@ -261,6 +261,17 @@ export function unreadablePosts(
   const votes = totals.map((x) => x.votes).sort((a, b) => b - a);
   const margin = (votes[0] ?? 0) - (votes[1] ?? 0);
   return { posts, couldChange: swing > 0 && swing >= margin };
+}
+
+/**
+ * The notes without those that call a floor no longer on the forum that the completeness check lists as
+ * missing (a count made with --allow-incomplete over a gap: it is a gap, said at the top, not a deletion).
+ */
+export function withoutGapNotes(notes: readonly string[], game: Pick<Game, 'forum' | 'timezone'>, incomplete: readonly Completeness[]): string[] {
+  const gaps = incomplete.flatMap((c) => c.missingFloors.map((floor) => ({ tid: c.tid, floor, how: 'skipped' as const, url: floorUrl(game.forum, c.tid, floor), pid: null })));
+  if (!gaps.length) return [...notes];
+  const drop = new Set(vanishedNotes(gaps, game.timezone));
+  return notes.filter((n) => !drop.has(n));
 }
 
 /** A note per post no longer on the forum (completeness.ts vanishedPosts), in the director's language. */

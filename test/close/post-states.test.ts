@@ -106,6 +106,23 @@ describe('a reply deleted from the discussion thread', () => {
   }, 60_000);
 });
 
+describe('a floor the reply count still counts (not a deletion as Discuz makes one)', () => {
+  test('a gap: refused, and with --allow-incomplete marked missing, never called a post no longer on the forum', async () => {
+    const gone = Object.values(ids.posts).filter((p) => p.tid === VOTE).sort((a, b) => a.floor - b.floor)[6];
+    const game = folder(store(undefined, (file, text) => (file.startsWith(`viewthread-t${VOTE}-`) && text.includes(`id="post_${gone.pid}" `) ? removePost(text, gone.pid) : text)), unrecorded);
+    const refused = await bansha(['tally', '--game', game, '--day', '2']);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain(`楼层 ${gone.floor} 从未见到`);
+    for (const args of [['tally', '--day', '2', '--json'], ['report', '--day', '2', '--json']]) {
+      const r = await bansha([...args, '--game', game, '--allow-incomplete']);
+      expect(r.code, r.stderr).toBe(0);
+      const j = JSON.parse(r.stdout) as { incomplete: Array<{ missingFloors: number[] }>; notes?: string[] };
+      expect(j.incomplete[0].missingFloors).toEqual([gone.floor]);
+      expect((j.notes ?? []).join('\n')).not.toContain('已不在论坛上');
+    }
+  }, 60_000);
+});
+
 describe('ballot posts the account cannot read', () => {
   test('one that cannot change the result: not counted, never "no ballot", no no-ballot card, --confirm writes the result', async () => {
     // 汤圆's day-2 vote (投票对象：花卷) as others see it once she is banned: 月饼 keeps the most votes either way (§4).
