@@ -158,9 +158,11 @@ describe('ballot posts the account cannot read', () => {
     expect(confirm.code).toBe(3);
     expect(confirm.stderr).toContain(`--confirm 不会写入第 2 日的结果：投票帖中本账号看不到文字的帖子（pid ${hidden.map((h) => h.pid).join(', ')}）可能改变结果`);
     expect(fs.readFileSync(game, 'utf8')).not.toContain(EVENT);
-    const post = await bansha(['tally', '--game', game, '--day', '2', '--post']);
-    expect(post.code).toBe(3);
-    expect(post.stderr).toContain('--post 不会发布第 2 日的结果');
+    for (const args of [['tally', '--day', '2', '--post'], ['close', '--day', '2', '--no-crawl', '--post']]) {
+      const post = await bansha([...args, '--game', game]);
+      expect(post.code, args.join(' ')).toBe(3);
+      expect(post.stderr).toContain('--post 不会发布第 2 日的结果');
+    }
     // The director looked: neither holds a ballot that counts.
     for (const h of hidden) {
       const r = await bansha(['rule', 'reject', String(h.pid), '--game', game, '--day', '2', '--why', '被封禁玩家的帖子不计']);
