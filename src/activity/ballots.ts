@@ -9,6 +9,7 @@ import { isDirector, isOut, otherSeatNames } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { foldWidth } from '../text/normalize.js';
 import { readProxy } from '../votes/ballot.js';
+import { readText } from '../votes/select.js';
 import { atOrBefore, strictlyBefore, timeSpan } from '../votes/time.js';
 import type { SlicePost } from '../store/slice.js';
 
@@ -21,15 +22,23 @@ export function looksLikeBallot(text: string): boolean {
 
 /** Players with a ballot-looking post in the vote thread strictly before closing (a post made after the
  * player's exit is 诈尸, not a ballot). Deadlines are read as the tally reads them (src/votes/time.ts): a
- * time that only straddles one, at minute or relative precision, does not meet it. */
+ * time that only straddles one, at minute or relative precision, does not meet it. A player's post whose
+ * text this account cannot read counts as a ballot here: it may be one, and a no-ballot card needs the
+ * certainty that there is none. */
 export function playersWithBallot(game: Game, day: GameDay, votePosts: readonly SlicePost[]): Set<string> {
   const out = new Set<string>();
   const proxyDeadline = day.closes - game.rules.proxyVoteMinutesBeforeClose * 60_000;
   for (const p of votePosts) {
     const span = timeSpan(p);
-    if (strictlyBefore(span, day.closes) !== 'yes' || !looksLikeBallot(p.text)) continue;
+    if (strictlyBefore(span, day.closes) !== 'yes') continue;
+    const text = readText(p);
+    if (text === null) {
+      if (game.players.includes(p.author) && !isDirector(game, p.author) && !isOut(game, p.author, p.at)) out.add(p.author);
+      continue;
+    }
+    if (!looksLikeBallot(text)) continue;
     if (isDirector(game, p.author)) {
-      const proxy = readProxy(p.text, game.players, game.rules.proxyMarkers, otherSeatNames(game));
+      const proxy = readProxy(text, game.players, game.rules.proxyMarkers, otherSeatNames(game));
       if (proxy?.ok && atOrBefore(span, proxyDeadline) === 'yes') out.add(proxy.player);
       continue;
     }

@@ -25,8 +25,21 @@ export function announcementPlan(store: StoreData, game: Game, tally: TallyResul
     : replyPlan(store, game.forum, tally.tid, bbcode, what);
 }
 
-/** --post never publishes a partial count (issue 13): exit 3 naming what is missing. */
-export function refuseIncompletePost(incomplete: readonly Completeness[]): void {
-  if (!incomplete.length) return;
-  throw new UserError(t('close.postIncomplete', incompleteLines(incomplete).join('\n  ')), 3);
+/**
+ * --post never publishes a partial count (issue 13): exit 3 naming what is missing — nor (issue 31) a
+ * count that posts this account cannot read could change, before the director ruled on each (`tally`).
+ */
+export function refuseIncompletePost(incomplete: readonly Completeness[], tally?: TallyResult | null): void {
+  if (incomplete.length) throw new UserError(t('close.postIncomplete', incompleteLines(incomplete).join('\n  ')), 3);
+  if (tally) refuseUnruled(tally, 'post');
+}
+
+/**
+ * `--post` and `--confirm` refuse (exit 3) a count that posts of its vote thread this account cannot
+ * read could change (TallyResult.unreadable), naming them, until the director rules on each.
+ */
+export function refuseUnruled(tally: Pick<TallyResult, 'day' | 'unreadable'>, what: 'post' | 'confirm'): void {
+  const u = tally.unreadable;
+  if (!u?.couldChange) return;
+  throw new UserError(t('close.unreadableRefusal', what === 'post', tally.day, u.pids.join(', ')), 3);
 }

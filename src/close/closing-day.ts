@@ -15,7 +15,9 @@ import type { Completeness, StoreData } from '../store/types.js';
 import type { ReportPost, ScannedPost, WordingOf } from '../violations/scan.js';
 import { loadWordLists } from '../violations/word-lists.js';
 import { accelerationFor } from '../votes/acceleration.js';
-import { postsFromStore, tallyDay, threadsForTally, type ClosedOutcomes, type PostsOf } from '../votes/tally.js';
+import { outcomeOf, postsFromStore, withoutGapNotes, tallyDay, threadsForTally, type ClosedOutcomes, type PostsOf } from '../votes/tally.js';
+import { exitDisagreements, exitsFromTally } from '../votes/carry-forward.js';
+import { withLanguage } from '../i18n/index.js';
 import type { LookBack } from '../store/thread-digest.js';
 import type { TallyResult } from '../votes/types.js';
 
@@ -134,14 +136,27 @@ export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opt
     misplaced: tally && tally.kind !== 'none' && tally.kind !== 'rule' && !tally.running ? tally.misplaced : undefined,
     ballotPosts: partOf,
   });
+  // A result of this day the game file records that its count no longer gives (issue 31): the report says so
+  // too (earlier days' are the tally's notes and the elevator's warnings: carried.ts).
+  const disagree = (): string[] => (tally && tally.kind === 'elimination' && !tally.running
+    ? exitDisagreements(game, day, tally.closes, exitsFromTally(outcomeOf(tally)), { unrecorded: false })
+    : []);
+  report.notes.push(...disagree());
+  report.publicNotes.push(...withLanguage('zh', disagree));
   return { tally, report };
 }
 
 /** The day marked with the threads read incompletely (--allow-incomplete), tally and report alike. */
-export function markIncomplete(day: ClosingDay, incomplete: Completeness[]): ClosingDay {
+export function markIncomplete(day: ClosingDay, incomplete: Completeness[], game?: Pick<Game, 'forum' | 'timezone'>): ClosingDay {
   if (incomplete.length) {
     day.report.incomplete = incomplete;
     if (day.tally) day.tally.incomplete = incomplete;
+    // (a floor the check lists as missing is a gap, not a post no longer on the forum)
+    if (game) {
+      if (day.tally) day.tally.notes = withoutGapNotes(day.tally.notes, game, incomplete);
+      day.report.notes = withoutGapNotes(day.report.notes, game, incomplete);
+      day.report.publicNotes = withLanguage('zh', () => withoutGapNotes(day.report.publicNotes, game, incomplete));
+    }
   }
   return day;
 }

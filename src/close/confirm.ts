@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { formatForumTime } from '../game/forum-time.js';
 import { isMap, isSeq, parseDocument, YAMLMap, YAMLSeq } from 'yaml';
 import { UserError } from '../errors.js';
+import { parseGame } from '../game/game-file.js';
 import { replaceFile } from '../replace-file.js';
 import { t } from '../i18n/index.js';
 import type { Game } from '../game/types.js';
@@ -17,6 +18,34 @@ import type { DerivedExit } from '../votes/carry-forward.js';
 /** A player's name as the game file writes it: plain as the file's own are; anything YAML could misread double-quoted (JSON is valid YAML). */
 function yamlName(name: string): string {
   return /^[\p{L}\p{N}_][\p{L}\p{N}_.-]*$/u.test(name) ? name : JSON.stringify(name);
+}
+
+/**
+ * One exit per player (a player goes out once: game-file.ts refuses a second `out`): a player both voted
+ * out and sent off (罚下) at the same close is written once, as sent off — the red card's consequence (no
+ * last words, rules-spec §8) is the one the next days need; the earliest exit wins otherwise.
+ */
+export function onePerPlayer(exits: readonly DerivedExit[]): DerivedExit[] {
+  const by = new Map<string, DerivedExit>();
+  for (const x of exits) {
+    const seen = by.get(x.player);
+    if (!seen || x.out < seen.out || (x.out === seen.out && x.how === 'card' && seen.how !== 'card')) by.set(x.player, x);
+  }
+  return exits.filter((x) => by.get(x.player) === x);
+}
+
+/**
+ * The game file as `--confirm` would write it, loaded before it replaces the file: a refusal names the
+ * problem in the text to be written (its lines are that text's, not the file's on disk) and says that
+ * nothing was written.
+ */
+export function loadEdited(text: string, file: string, opts: { store?: string }): Game {
+  try {
+    return parseGame(text, file, opts);
+  } catch (e) {
+    if (e instanceof UserError) throw new UserError(t('close.editedWontLoad', file, e.message), e.exitCode);
+    throw e;
+  }
 }
 
 /** One event as the game file writes it: `{player: 月饼, out: "2026-11-22 21:00", how: vote}`. */
@@ -31,7 +60,7 @@ function eventLine(x: DerivedExit, zone: string): string {
  * not a block list gets them through the Document API instead (still keeping comments).
  */
 export function withExitEvents(source: string, game: Pick<Game, 'timezone' | 'events'>, exits: readonly DerivedExit[]): { text: string; added: DerivedExit[] } {
-  const added = exits.filter((x) => !game.events.some((e) => e.player === x.player && e.out !== undefined));
+  const added = onePerPlayer(exits).filter((x) => !game.events.some((e) => e.player === x.player && e.out !== undefined));
   if (!added.length) return { text: source, added };
   const doc = parseDocument(source);
   const events = doc.get('events', true);

@@ -22,7 +22,7 @@ import { UserError } from '../errors.js';
 import { withCountingStore, withStore } from '../store/with-store.js';
 import { crawlGame, type CrawlOptions } from '../crawl/crawler.js';
 import { elevatorFloor } from '../elevator/floor.js';
-import { loadGame, parseGame } from '../game/game-file.js';
+import { loadGame } from '../game/game-file.js';
 import { exitTime } from '../game/roster.js';
 import type { PublishPlan } from '../publish/plan.js';
 import { incompleteLines } from '../render/incomplete.js';
@@ -42,7 +42,7 @@ import { successionThreads, type SheriffHandover } from '../votes/succession.js'
 import { postsFromStore, tallyDay, threadsForTally } from '../votes/tally.js';
 import { forumTime } from '../votes/time.js';
 import type { TallyResult } from '../votes/types.js';
-import { announcementPlan } from './announcement.js';
+import { announcementPlan, refuseUnruled } from './announcement.js';
 import { t } from '../i18n/index.js';
 import { replaceFile } from '../replace-file.js';
 import { renderElevatorBBCode } from '../render/elevator-bbcode.js';
@@ -51,7 +51,8 @@ import { recordProposals } from './proposals.js';
 import { dayHtml } from './day-page.js';
 import { closedOutcomes, crawlWithHandovers } from '../derived/closed-days.js';
 import { beforeReport, closingDayFromStore, reportThreads } from '../derived/closing-inputs.js';
-import { withDaySheriff, withExitEvents, writeGameFile } from './confirm.js';
+import { refuseDayWithoutThreads } from '../report/day-report.js';
+import { loadEdited, withDaySheriff, withExitEvents, writeGameFile } from './confirm.js';
 import { carriedForward, sentOffOn } from './carried.js';
 import { handoverAtClose, sheriffSummary } from './sheriff.js';
 import { reportLines, tallyLine } from './summary-lines.js';
@@ -118,6 +119,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   let game = loadGame(opts.gameFile, { store: opts.store });
   const day = game.days.find((d) => d.day === opts.day);
   if (!day) throw new UserError(t('close.noDay', opts.day, game.file, game.days.map((d) => d.day).join(', ')));
+  refuseDayWithoutThreads(game, opts.day); // (before any crawl: issue 31)
   const summary: string[] = [];
   const now = opts.now ?? clockNow();
   const open = now < day.closes;
@@ -187,13 +189,14 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   if (opts.confirm) refuseStale(game, stale, '--confirm');
   if (opts.confirm && derived.length) {
     if (incomplete.length) throw new UserError(t('close.confirmIncomplete', incompleteLines(incomplete).join('\n  ')), 3);
+    if (tally) refuseUnruled(tally, 'confirm'); // (issue 31: posts this account cannot read that could change the result)
     const source = fs.readFileSync(game.file, 'utf8');
     const edited = withExitEvents(source, game, derived);
     const withSheriff = handover?.successor ? withDaySheriff(edited.text, opts.day + 1, handover.successor) : null;
     const text = withSheriff ?? edited.text;
     if (text !== source) {
       // The edited file must load, with exactly the new events (and sheriff) added, before it replaces the old one.
-      const check = parseGame(text, game.file, { store: opts.store });
+      const check = loadEdited(text, game.file, { store: opts.store });
       if (check.events.length !== game.events.length + edited.added.length) throw new Error(`adding events to ${game.file} did not give the expected events`);
       if (withSheriff && check.days.find((d) => d.day === opts.day + 1)?.sheriff !== handover?.successor) throw new Error(`adding the sheriff to ${game.file} did not give the expected day`);
       writeGameFile(game.file, text);
@@ -227,7 +230,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
     summary.push(tallyLine(tally, game));
     const ruled = tally.ballots.filter((b) => b.details?.some((x) => x.code.startsWith('ruling-'))).length;
     if (ruled) summary.push(t('close.ruled', opts.day, ruled));
-    for (const n of tally.notes) summary.push(t('close.note', n));
+    for (const n of tally.notes) if (!disagreements.includes(n)) summary.push(t('close.note', n)); // (a disagreement has its own line below)
   }
   if (rules) summary.push(t('close.line.rules', opts.day, rules.result.name));
   if (auction) summary.push(t('close.line.auction', opts.day, auction.items.map((i) => t('close.line.auctionItem', i.item, i.winner ? `${i.winner} ${i.price}G` : '—')).join(t('list.sep'))));

@@ -27,7 +27,7 @@ import type { Completeness, StoreData, StoredPost } from '../store/types.js';
 import { countingGaps, threadReads, withCountingStore, withStore, type ThreadRead } from '../store/with-store.js';
 import { successionCandidates } from '../votes/succession.js';
 import {
-  badgePath, closedFromPosts, earlierClosedDays, electionThreads, handoverFor, handoverThreads, outcomeOf, postsFromStore, postThreadsForTally, sheriffStart, tallyDay, threadsForTally,
+  badgePath, closedFromPosts, earlierClosedDays, withoutGapNotes, electionThreads, handoverFor, handoverThreads, outcomeOf, postsFromStore, postThreadsForTally, sheriffStart, tallyDay, threadsForTally,
   type ClosedOutcome, type ClosedOutcomes, type PostsOf,
 } from '../votes/tally.js';
 import { timeSpan } from '../votes/time.js';
@@ -337,7 +337,10 @@ export async function tallyFromStore(
   const gaps = withHandoverGaps(game, incomplete, read, opts.allowIncomplete);
   const partOf = opts.partOf && new Map([...opts.partOf].map(([tid, part]) => [tid, part.map((sp) => toSlicePost(store.forum, sp))]));
   const result = tallyDay(counted, posts, day, { at: opts.at, rules: opts.rules, closed: read.closed, partOf });
-  if (gaps.length) result.incomplete = gaps;
+  if (gaps.length) {
+    result.incomplete = gaps;
+    result.notes = withoutGapNotes(result.notes, game, gaps);
+  }
   return result;
 }
 

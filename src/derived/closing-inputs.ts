@@ -136,5 +136,5 @@ export async function closingDayFromStore(
   const apart = opts.apart && new Map([...opts.apart].filter(([, a]) => a.thread !== null));
   const closing = closingDay(game, store, day, { ledgerFile: opts.ledgerFile, closed, lookBack, summedUp: summed?.summedUp, wording: wording.hitsOf, posts, apart, at: opts.at });
   wording.save();
-  return { closing: markIncomplete(closing, incomplete), closed, lookBack, summed, incomplete };
+  return { closing: markIncomplete(closing, incomplete, game), closed, lookBack, summed, incomplete };
 }

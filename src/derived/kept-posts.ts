@@ -121,6 +121,7 @@ const samePoint = (a: LogPoint, b: LogPoint): boolean => a.ino === b.ino && a.of
  */
 export async function keptPosts<T extends { pid: number } = StoredPost>(storePath: string, tid: number, keep: Keep<T>): Promise<KeptPosts<T>> {
   const name = `kept-${keep.name}-${tid}`;
+  // (floors saved signed: a post a refetch no longer shows has its floor negated, for completeness's live count)
   const key = memoKey({ kept: tid, keep: keep.key });
   const saved = readDerivedSave<Kept>(storePath, name, key);
   const unpack = keep.layout?.unpack ?? ((packed: unknown) => packed as T[]);
@@ -154,7 +155,7 @@ export async function keptPosts<T extends { pid: number } = StoredPost>(storePat
     return (sp) => {
       // (a post of another thread in this log is not this thread's, as threadPosts reads a store)
       if (sp.tid !== tid) state.set(sp.pid, undefined, null);
-      else state.set(sp.pid, currentVersion(sp).post.floor, keep.keep(sp) ?? null);
+      else state.set(sp.pid, signedFloor(sp), keep.keep(sp) ?? null);
     };
   });
   const thread = replayed?.thread ?? null;
@@ -177,10 +178,18 @@ export async function keptPosts<T extends { pid: number } = StoredPost>(storePat
     }
   }
   const seen = new Set<number>();
+  const live = new Set<number>();
   state.eachFloor((f) => {
-    if (f !== null && f > 0) seen.add(f);
+    if (f !== null && f !== 0) seen.add(Math.abs(f));
+    if (f !== null && f > 0) live.add(f);
   });
-  return { posts: kept, thread, read: { stored: thread !== null, completeness: threadCompleteness(thread ?? undefined, tid, seen) } };
+  return { posts: kept, thread, read: { stored: thread !== null, completeness: threadCompleteness(thread ?? undefined, tid, seen, live.size) } };
+}
+
+/** A stored post's current floor as the save keeps it: negated for a post a refetch no longer shows (null: none). */
+function signedFloor(sp: StoredPost): number | null {
+  const floor = currentVersion(sp).post.floor;
+  return floor !== null && sp.missingSince !== null ? -floor : floor;
 }
 
 /**

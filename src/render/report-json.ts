@@ -22,6 +22,8 @@ export interface DayReportJson {
   activity: Array<{ player: string; posts: number; voted: boolean | null; exempt: boolean }>;
   flags: Array<{ kind: string; player: string; pid: number | null; floor: number | null; at: string | null; snippet: string; detail: string; facts: Record<string, unknown> }>;
   cards: Array<{ player: string; color: string; kinds: string[]; reason: string; note: string | null; evidence: number[]; status: string }>;
+  /** Only when there are any: what the director should know about the report (posts no longer on the forum, missing threads, waivers…). */
+  notes?: string[];
 }
 
 /** The epoch-ms fields of FlagFacts (and of the posts they name), written as ISO 8601 in the forum's zone. */
@@ -59,6 +61,7 @@ export function dayReportJson(r: DayReport): DayReportJson {
       facts: factsJson(f, iso),
     })),
     cards: r.cards.map((c) => ({ player: c.player, color: c.color, kinds: c.kinds, reason: c.reason, note: c.directorNote ?? null, evidence: c.evidence, status: c.status })),
+    ...(r.notes.length ? { notes: [...r.notes] } : {}),
   };
 }
 

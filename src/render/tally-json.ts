@@ -45,6 +45,8 @@ export interface TallyJson {
   result?: { name: string | null; tie: string[]; rule: string; note: string | null; code: OutcomeCode | null };
   /** What the director must check that is not tied to one ballot (earlier results the game file lacks…). */
   notes?: string[];
+  /** Posts of the vote thread this account cannot read, unruled; couldChange: --confirm/--post refuse. */
+  unreadable?: { pids: number[]; couldChange: boolean };
   ballots?: Array<{
     voter: string;
     target: string | null;
@@ -95,6 +97,7 @@ export function tallyJson(t: TallyResult): TallyJson {
       at: forumIso(b.at, t.timezone),
     })),
     notes: [...t.notes],
+    ...(t.unreadable ? { unreadable: { pids: [...t.unreadable.pids], couldChange: t.unreadable.couldChange } } : {}),
   };
 }
 

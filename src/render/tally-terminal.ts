@@ -65,6 +65,7 @@ export function renderTallyTerminal(r: TallyResult, opts: TerminalOptions = {}):
       out.push(`  ${c.green('✓')} ${s(p.player)}${tag} → ${s(p.counted.target ?? '')}${weightNote(p.counted)}  ${line(p.counted, time)}${p.counted.reason ? c.yellow(`  ! ${s(p.counted.reason)}`) : ''}`);
       if (p.counted.note) out.push(c.yellow(`        ${t('note.director')}${s(p.counted.note)}`));
     }
+    else if (p.state === 'unreadable') out.push(`  ${c.yellow('?')} ${s(p.player)}${tag}${t('tally.colon')}${t('tally.unreadableVoter')}`);
     else out.push(`  ${c.red('·')} ${s(p.player)}${tag}${t('tally.colon')}${t(p.state === 'out' ? 'tally.noVoteOut' : p.state === 'idiot' ? 'tally.noVote' : p.others.length ? 'tally.noValidBallot' : 'tally.castNothing')}`);
     for (const b of p.others) {
       const mark = b.status === 'superseded' ? c.dim('↺') : c.red('✗');

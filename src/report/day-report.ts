@@ -24,6 +24,9 @@ import { fullPosts, violationFlags, type ReportPost, type ReportPosts, type Word
 import type { WordLists } from '../violations/word-lists.js';
 import type { ProfileBase } from '../violations/profile.js';
 import { t, withLanguage } from '../i18n/index.js';
+import { UserError } from '../errors.js';
+import { vanishedPosts } from '../store/completeness.js';
+import { vanishedNotes } from '../votes/tally.js';
 
 /** One player's line of the day (the JSON `activity` entry, plus the counted pids). */
 export interface ActivityRow {
@@ -122,8 +125,17 @@ export interface SummedUp {
   profile: ProfileBase;
 }
 
-/** Builds day `day`'s report. Throws when the game has no such day. */
+/**
+ * Refuses (exit 2) a day whose game-file entry names no thread: nothing could be counted, and a report
+ * would read every player's zero posts as lurking (issue 31).
+ */
+export function refuseDayWithoutThreads(game: Game, day: number): void {
+  if (dayTids(findDay(game, day)).length === 0) throw new UserError(t('report.dayNoThreads', day, game.file));
+}
+
+/** Builds day `day`'s report. Throws when the game has no such day, or the day names no thread. */
 export function buildDayReport(game: Game, postsAsStored: ReportPosts, day: number, opts: DayReportOptions): DayReport {
+  refuseDayWithoutThreads(game, day);
   const d = findDay(game, day);
   // Posts as the seats see them (src/game/roster.ts): counts, ballots and cards follow the seat.
   const posts = new Map<number, readonly ReportPost[]>();
@@ -152,6 +164,11 @@ export function buildDayReport(game: Game, postsAsStored: ReportPosts, day: numb
   for (const g of game.days) if (g.day <= day) postsByDay.set(g.day, g.day === day ? today : countDayPosts(game, g, counted, opts.summedUp?.counts.get(g.day)));
   if (today.tids.length === 0) note(() => t('dayNote.noThreads', day, game.rules.lurking.countedThreads.join(t('list.sep'))));
   if (today.missing.length) note(() => t('dayNote.missing', today.missing.join(', ')));
+  // Posts of the day's threads no longer on the forum: counted without (a floor never seen) or as last stored.
+  for (const tid of new Set([...today.tids, ...d.votes.map((v) => v.tid)])) {
+    const list = posts.has(tid) ? vanishedPosts(game.forum, tid, postsAsStored.get(tid) ?? []) : [];
+    for (let i = 0; i < list.length; i++) note(() => vanishedNotes(list, game.timezone)[i]);
+  }
 
   let ballots: ReadonlySet<string> | null = null;
   if (game.rules.publicVote && d.vote) {

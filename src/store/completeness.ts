@@ -8,7 +8,7 @@
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
 import type { Store } from './store-file.js';
-import { currentVersion, type Completeness, type StoreData, type StoredThread } from './types.js';
+import { currentVersion, type Completeness, type StoreData, type StoredThread, type VanishedFloor } from './types.js';
 
 /**
  * The reply count the thread's floors must reach (M: floors 1..M+1), or null to rely on the floors
@@ -44,19 +44,35 @@ export function completeness(store: Store | StoreData, tid: number): Completenes
 export function completenessOf(store: Store | StoreData, tids: readonly number[]): Completeness[] {
   const data = dataOf(store);
   const floors = new Map<number, Set<number>>(tids.map((tid) => [tid, new Set<number>()]));
+  const live = new Map<number, Set<number>>(tids.map((tid) => [tid, new Set<number>()]));
   for (const stored of Object.values(data.posts)) {
     const of = floors.get(stored.tid);
     if (!of) continue;
     const floor = currentVersion(stored).post.floor;
-    if (floor !== null && floor > 0) of.add(floor);
+    if (floor !== null && floor > 0) {
+      of.add(floor);
+      if (stored.missingSince === null) live.get(stored.tid)!.add(floor);
+    }
   }
-  return tids.map((tid) => threadCompleteness(data.threads[String(tid)], tid, floors.get(tid)!));
+  return tids.map((tid) => threadCompleteness(data.threads[String(tid)], tid, floors.get(tid)!, live.get(tid)!.size));
 }
 
-/** The completeness of thread `tid` from its record (undefined: not stored) and the floors of its posts' current versions (those > 0). */
-export function threadCompleteness(thread: StoredThread | undefined, tid: number, floors: ReadonlySet<number>): Completeness {
+/**
+ * The completeness of thread `tid` from its record (undefined: not stored) and the floors of its posts' current versions (those > 0).
+ *
+ * A floor no post holds is a post no longer on the forum — not a gap — when a page showed its slot
+ * (无效楼层: the record's `vanished`), or when every page of the thread was fetched whole and the floor
+ * lies below the highest floor seen: Discuz numbers floors by position and keeps the numbers of deleted
+ * replies unused, so a page fetched whole that skips a floor is the forum as it is. What stays a gap is
+ * what may really be missing: a page not fetched, and floors past the highest seen that the thread's
+ * reply count calls for (a last post the pages did not show) — and every skipped floor while the posts
+ * the pages show are fewer than the reply count says (Discuz counts no deleted reply: fewer posts than it
+ * counts means one of them was not seen, a page read before or after it moved). `live`: how many of
+ * `floors` hold a post the forum still shows (default: all).
+ */
+export function threadCompleteness(thread: StoredThread | undefined, tid: number, floors: ReadonlySet<number>, live = floors.size): Completeness {
   if (!thread) {
-    return { tid, pagesFetched: 0, pageCount: 0, missingPages: [1], maxFloor: 0, missingFloors: [], replies: null, complete: false };
+    return { tid, pagesFetched: 0, pageCount: 0, missingPages: [1], maxFloor: 0, missingFloors: [], replies: null, vanished: [], complete: false };
   }
   const missingPages: number[] = [];
   let pagesFetched = 0;
@@ -66,10 +82,30 @@ export function threadCompleteness(thread: StoredThread | undefined, tid: number
   }
   let maxFloor = 0;
   for (const f of floors) if (f > maxFloor) maxFloor = f;
+  const vanished: VanishedFloor[] = [];
+  const slots = new Map<number, VanishedFloor>();
+  // (the records of the thread's current pages: a record past the page count is stale)
+  for (let p = 1; p <= thread.pageCount; p++) {
+    for (const slot of thread.pages[String(p)]?.vanished ?? []) {
+      const v: VanishedFloor = { floor: slot.floor, pid: slot.pid, how: 'slot', notice: slot.notice };
+      if (slot.floor !== null && floors.has(slot.floor)) continue; // (a floor recounted onto a live post)
+      if (slot.floor !== null) slots.set(slot.floor, v);
+      else vanished.push(v);
+    }
+  }
   const replies = tailCount(thread);
   const lastFloor = replies === null ? maxFloor : Math.max(maxFloor, replies + 1);
+  const wholeThread = thread.pageCount > 0 && missingPages.length === 0 && (replies === null || live >= replies + 1);
   const missingFloors: number[] = [];
-  for (let f = 1; f <= lastFloor; f++) if (!floors.has(f)) missingFloors.push(f);
+  for (let f = 1; f <= lastFloor; f++) {
+    if (floors.has(f)) continue;
+    const slot = slots.get(f);
+    if (slot) vanished.push(slot);
+    else if (wholeThread && f < maxFloor) vanished.push({ floor: f, pid: null, how: 'skipped' });
+    else missingFloors.push(f);
+  }
+  for (const [f, slot] of slots) if (f > lastFloor) vanished.push(slot);
+  vanished.sort((a, b) => (a.floor ?? Infinity) - (b.floor ?? Infinity));
   return {
     tid,
     pagesFetched,
@@ -78,8 +114,18 @@ export function threadCompleteness(thread: StoredThread | undefined, tid: number
     maxFloor,
     missingFloors,
     replies,
+    vanished,
     complete: thread.pageCount > 0 && missingPages.length === 0 && missingFloors.length === 0 && maxFloor > 0,
   };
+}
+
+/** One line naming the posts of a thread no longer on the forum ("" when none): what a count went on without. */
+export function describeVanished(c: Pick<Completeness, 'tid' | 'vanished'>): string {
+  const list = c.vanished ?? [];
+  if (!list.length) return '';
+  const floors = list.filter((v) => v.floor !== null).map((v) => v.floor as number);
+  const slots = list.filter((v) => v.how === 'slot').length;
+  return t('vanished.thread', c.tid, floors.length ? formatRanges(floors) : '?', slots);
 }
 
 /** "1, 2, 5-9": a short human list of numbers. */
@@ -127,4 +173,47 @@ export function assertComplete(
   const all = completenessOf(store, tids);
   refuseGaps(all, opts.allowIncomplete);
   return all;
+}
+
+/** Discuz's link to floor `floor` of thread `tid` (forum_redirect.php: postno, what 跳转到 N 楼 uses). */
+export function floorUrl(forum: string, tid: number, floor: number): string {
+  return `${forum}forum.php?mod=redirect&ptid=${tid}&authorid=0&postno=${floor}`;
+}
+
+/** A post a count went on without, or read from the store after the forum stopped showing it (a note's line). */
+export interface VanishedPost {
+  tid: number;
+  floor: number;
+  /** 'skipped': no post was ever seen there; 'gone': a post seen before that a refetch no longer shows. */
+  how: 'skipped' | 'gone';
+  url: string;
+  pid: number | null;
+  /** For 'gone': its author and when its last version was last seen (epoch ms). */
+  author?: string;
+  lastSeen?: number;
+}
+
+type FloorPost = { pid: number; tid: number; floor: number | null; missing: boolean; url: string; author: string; versions?: ReadonlyArray<{ lastSeen: string }> };
+
+/**
+ * The posts of one thread that are no longer on the forum, from its stored posts (pure): floors below
+ * the highest one stored that no post holds (a deleted reply, a 无效楼层 slot: completeness.ts says
+ * when these are not gaps), and stored posts a refetch no longer shows, with their last version's
+ * sighting. In floor order.
+ */
+export function vanishedPosts(forum: string, tid: number, posts: readonly FloorPost[]): VanishedPost[] {
+  const floors = new Set<number>();
+  const out: VanishedPost[] = [];
+  for (const p of posts) {
+    if (p.tid !== tid || p.floor === null || p.floor <= 0) continue;
+    floors.add(p.floor);
+    if (p.missing) {
+      const seen = p.versions?.at(-1)?.lastSeen;
+      out.push({ tid, floor: p.floor, how: 'gone', url: p.url, pid: p.pid, author: p.author, ...(seen ? { lastSeen: Date.parse(seen) } : {}) });
+    }
+  }
+  let max = 0;
+  for (const f of floors) if (f > max) max = f;
+  for (let f = 1; f < max; f++) if (!floors.has(f)) out.push({ tid, floor: f, how: 'skipped', url: floorUrl(forum, tid, f), pid: null });
+  return out.sort((a, b) => a.floor - b.floor);
 }

@@ -133,18 +133,27 @@ function learnUser(data: StoreData, post: Post): void {
 
 /**
  * Mark as missing (at `at`) those of `pids` that are on no current page record of the thread and not
- * already marked: never dropped. Returns the pids newly marked.
+ * already marked: never dropped. Returns the pids newly marked. `page`, when given, is the refetched page
+ * that no longer shows them: a post whose floor lies past the floors that page now holds, on a page
+ * before the thread's last, was not deleted but moved on to a later page (the forum's posts-per-page
+ * went down: 10 → 5 puts floors 6–10 on page 2) and is not marked. A post or page without floors is
+ * judged by the records alone.
  */
-function markMissing(data: StoreData, thread: StoredThread, pids: number[], at: string): number[] {
+function markMissing(data: StoreData, thread: StoredThread, pids: number[], at: string, page?: { floors: number[]; last: boolean }): number[] {
   const everywhere = new Set<number>();
   for (const rec of Object.values(thread.pages)) for (const pid of rec.pids) everywhere.add(pid);
+  const hi = page?.floors.length ? Math.max(...page.floors) : null;
   const marked: number[] = [];
   for (const pid of pids) {
     const stored = data.posts[String(pid)];
-    if (!everywhere.has(pid) && stored && stored.missingSince === null) {
-      stored.missingSince = at;
-      marked.push(pid);
-    }
+    if (everywhere.has(pid) || !stored || stored.missingSince !== null) continue;
+    const floor = currentVersion(stored).post.floor;
+    // (past the page's end, on a page before the last: moved on to a later page — a smaller page size, not a
+    // deletion. One before the page's start is marked: a deletion with floors recounted moves posts back a
+    // page, and the crawler walks back on what is marked here and finds them, which clears the mark.)
+    if (hi !== null && floor !== null && floor > hi && !page!.last) continue;
+    stored.missingSince = at;
+    marked.push(pid);
   }
   return marked;
 }
@@ -212,6 +221,7 @@ export function applyPage(data: StoreData, fetched: FetchedPage, parsed: Page, t
     pids: posts.map((p) => p.pid as number),
   };
   if (parsed.page.comments) record.comments = true;
+  if (parsed.page.vanished?.length) record.vanished = parsed.page.vanished.map((v) => ({ pid: v.pid, floor: v.floor, notice: flatString(v.notice) }));
   thread.pages[String(pageNo)] = record;
 
   for (const post of posts) {
@@ -219,8 +229,12 @@ export function applyPage(data: StoreData, fetched: FetchedPage, parsed: Page, t
     learnUser(data, post);
   }
 
-  // Posts that were on this page and are now on no page of the thread.
-  if (previous) out.nowMissing = markMissing(data, thread, previous.pids, at);
+  // Posts that were on this page and are now on no page of the thread (moved to another page is not gone).
+  if (previous) {
+    const floors = posts.flatMap((p) => (p.floor !== null && p.floor > 0 ? [p.floor] : []));
+    for (const v of parsed.page.vanished ?? []) if (v.floor !== null && v.floor > 0) floors.push(v.floor);
+    out.nowMissing = markMissing(data, thread, previous.pids, at, { floors, last: pageNo >= thread.pageCount });
+  }
   return out;
 }
 

@@ -72,6 +72,8 @@ export function toSlicePost(forum: string, stored: StoredPost, urlStem = postUrl
     deleted: c.deleted,
     locked: c.locked,
     ...(timeEarliest !== undefined ? { timeEarliest } : {}),
+    ...(c.state !== undefined ? { state: c.state } : {}),
+    ...(c.readable !== undefined ? { readable: c.readable } : {}),
     at,
     url: urlStem + stored.pid, // postUrl's text
     versions: stored.versions,
@@ -107,5 +109,6 @@ export function sightingsOf(p: Pick<SlicePost, 'versions' | 'profiles'>): Sighti
 
 /** A full post as the look-back reads it. */
 export function digestPost(p: SlicePost): DigestPost {
-  return { pid: p.pid, tid: p.tid, floor: p.floor, at: p.at, url: p.url, author: p.author, authorId: p.authorId, deleted: p.deleted, sightings: sightingsOf(p) };
+  // (a post whose body is a notice — banned, shielded… — shows no profile of the author's own: read as deleted here)
+  return { pid: p.pid, tid: p.tid, floor: p.floor, at: p.at, url: p.url, author: p.author, authorId: p.authorId, deleted: p.deleted || p.readable === false, sightings: sightingsOf(p) };
 }

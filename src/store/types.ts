@@ -2,7 +2,7 @@
  * The evidence store's shape in memory (on disk: src/store/store-file.ts). Every post version ever seen is kept;
  * nothing is ever dropped. Analyses read it through src/store/slice.ts, never by poking at it.
  */
-import type { Post } from '../discuz/types.js';
+import type { Post, VanishedSlot } from '../discuz/types.js';
 
 /** One distinct version of a post, keyed by the hash of what matters (text, fonts, links, edit marker...). */
 export interface PostVersion {
@@ -55,6 +55,8 @@ export interface FetchedPageRecord {
   pids: number[];
   /** Some post on this page showed 点评 comments (Discuz counts them into the shown reply count). */
   comments?: boolean;
+  /** Slots of deleted posts the page showed (无效楼层，该帖已经被删除: PageInfo.vanished); absent when none. */
+  vanished?: VanishedSlot[];
 }
 
 export interface StoredThread {
@@ -99,5 +101,23 @@ export interface Completeness {
    * when it is unknown or unusable (a stored page shows 点评, which Discuz adds into the count).
    */
   replies: number | null;
+  /**
+   * Posts no longer on the forum, in floor order: floors the thread's pages skip when every page was
+   * fetched whole (no post there), and the slots Discuz keeps for deleted posts (无效楼层). Not gaps: a
+   * count goes on without them and lists them as notes (stored posts a refetch no longer shows are
+   * the posts' own `missing` mark). Absent in values made before it was read (derived files).
+   */
+  vanished?: VanishedFloor[];
   complete: boolean;
+}
+
+/** A post no longer on the forum (see Completeness.vanished). */
+export interface VanishedFloor {
+  floor: number | null;
+  /** Its pid when known (a slot's, or a stored post's). */
+  pid: number | null;
+  /** How it is known: a floor the fetched pages skip, or a deleted-post slot a page showed. */
+  how: 'skipped' | 'slot';
+  /** The slot's notice as printed (how: 'slot'). */
+  notice?: string;
 }

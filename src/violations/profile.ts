@@ -147,7 +147,7 @@ function walkAccounts(threads: ReadonlyArray<readonly ProfilePost[]>, players: r
     const list = threads[t];
     for (let i = 0; i < list.length; i++) {
       const p = list[i];
-      if (!inGame.has(p.author) || p.deleted) continue;
+      if (!inGame.has(p.author) || p.deleted || ('readable' in p && p.readable === false)) continue; // (a notice in its place: not the author's profile either)
       const account = accountOf(accounts, p.author, p.authorId);
       account.posts.push(p);
       const key = listOf(p);

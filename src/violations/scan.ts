@@ -50,7 +50,7 @@ export function isScanned(p: ReportPost): p is ScannedPost {
 /** The post as a report keeps it when it does not open its thread: its flags found now. */
 export function scannedPost(game: Game, post: SlicePost, wording: WordingOf): ScannedPost {
   const { pid, tid, floor, at, url, author, authorId, deleted, text, missing } = post;
-  return { pid, tid, floor, at, url, author, authorId, deleted, sightings: sightingsOf(post), text, missing, flags: postContentFlags(game, post, game.rules.bannedCategories, wording) };
+  return { pid, tid, floor, at, url, author, authorId, deleted: deleted || post.readable === false, sightings: sightingsOf(post), text, missing, flags: postContentFlags(game, post, game.rules.bannedCategories, wording) };
 }
 
 export interface ViolationScanInput {

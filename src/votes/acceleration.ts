@@ -23,6 +23,7 @@ import { toSimplified } from '../text/simplified.js';
 import { accelerationIgnoreText, accelerationText, type AccelerationIgnore } from './reasons.js';
 import { SPAN_END_AFTER_MS, strictlyBefore, timeSpan } from './time.js';
 import type { AccelerationRequest, AccelerationResult } from './types.js';
+import { readText } from './select.js';
 
 const WITHDRAW = /(取消|撤销|撤回|收回|不)\s*$/;
 
@@ -51,12 +52,14 @@ export function accelerationFor(game: Game, day: GameDay, processPosts: readonly
   const mine = (p: SlicePost) => strictlyBefore(timeSpan(p), day.opens) !== 'yes' && (at === undefined || timeSpan(p).lo <= at);
   for (const r of seated.replaced) {
     if (!mine(r.post) || strictlyBefore(timeSpan(r.post), day.closes) !== 'yes') continue;
-    const kind = requestKind(r.post.text, acc.requestWords, acc.delayWords);
+    const text = readText(r.post);
+    const kind = text === null ? null : requestKind(text, acc.requestWords, acc.delayWords);
     if (kind) skip(r.post, kind, { code: 'replaced', author: r.post.author, seat: r.seat, by: r.by });
   }
 
   // Each player's standing request: the first since their last withdrawal; asking again changes nothing.
   const active = new Map<string, { kind: 'request' | 'delay'; post: SlicePost }>();
+  const unread: number[] = [];
   const sorted = [...seated.posts].sort((a, b) => a.at - b.at || a.pid - b.pid);
   for (const p of sorted) {
     // Another day's post (or, with --at, one not yet posted) is not this count's business: not even read.
@@ -64,7 +67,13 @@ export function accelerationFor(game: Game, day: GameDay, processPosts: readonly
     if (outsideDay(p, day)) continue;
     const span = timeSpan(p);
     if (!mine(p) || strictlyBefore(span, day.closes) !== 'yes') continue;
-    const kind = requestKind(p.text, acc.requestWords, acc.delayWords);
+    // (the words read before a post became unreadable count; one never read may be a request or a withdrawal)
+    const text = readText(p);
+    if (text === null) {
+      if (strictlyBefore(span, until) === 'yes' && game.players.includes(p.author) && !isDirector(game, p.author) && !(exitTime(game, p.author) !== null && exitTime(game, p.author)! < until)) unread.push(p.pid);
+      continue;
+    }
+    const kind = requestKind(text, acc.requestWords, acc.delayWords);
     if (!kind) continue;
     if (strictlyBefore(span, until) !== 'yes') {
       if (strictlyBefore(span, day.closes) === 'yes') skip(p, kind, { code: 'after-cutoff', at: p.at, cutoff: until, atMoment: at !== undefined && at < cutoff });
@@ -125,6 +134,7 @@ export function accelerationFor(game: Game, day: GameDay, processPosts: readonly
     result.accelerated = accelMet;
     how = 'counted';
   }
+  if (unread.length) result.unreadable = unread;
   result.explanation = accelerationText(
     { asked, alive: alive.length, needed, cutoff: until, threshold: acc.threshold, how, accelerated: result.accelerated, delays: result.delays.length },
     game.timezone,

@@ -8,6 +8,7 @@
  * Times are epoch ms and are shown in the forum's zone: a time on the same forum-local day as the
  * deadline it is compared with is shown as 21:10, otherwise as 11-21 21:10.
  */
+import type { PostState } from '../discuz/types.js';
 import type { PresetName } from '../game/types.js';
 import { t as tr, withLanguage } from '../i18n/index.js';
 import { citer, type Cite, type CiteKey } from './citations.js';
@@ -36,7 +37,8 @@ export type BallotReason =
   | { code: 'ambiguous-target'; written: string; names: string[] }
   | { code: 'rule-out-of-range'; written: string; rule: number; ruleCount: number }
   | { code: 'not-a-rule'; written: string; hint: string | null }
-  | { code: 'unreadable'; hidden: string }
+  /** The post's text is not the author's (a notice: banned, shielded, pending, hidden…) and no readable version was stored. */
+  | { code: 'unreadable'; hidden: string; state?: PostState }
   | { code: 'proxy-no-player'; line: string }
   | { code: 'proxy-many-players'; names: string[] }
   // Who and when (§1, §3; select.ts).
@@ -65,8 +67,9 @@ export type BallotReason =
   | { code: 'edited-same-ballot'; at: number | null }
   | { code: 'edited-no-earlier-version'; at: number | null }
   // The director's rulings (src/rulings): they override the rules above and say so in public.
-  | { code: 'ruling-accepted'; id: number; why: string; by: string; at: string; overruled: BallotReason[] }
-  | { code: 'ruling-rejected'; id: number; why: string; by: string; at: string };
+  // (`at` as written in the rulings file, ISO; `when` the same in forum time, what a director reads)
+  | { code: 'ruling-accepted'; id: number; why: string; by: string; at: string; when?: string; overruled: BallotReason[] }
+  | { code: 'ruling-rejected'; id: number; why: string; by: string; at: string; when?: string };
 
 /** Every ballot reason code. */
 export type BallotReasonCode = BallotReason['code'];
@@ -74,7 +77,10 @@ export type BallotReasonCode = BallotReason['code'];
 /** Points the director must check on one post (BallotRecord.flags), as values. */
 export type BallotFlag =
   | { code: 'post-missing' }
-  | { code: 'current-version-hidden'; hidden: string }
+  /** The current version is unreadable (`state`: why): the last version read before it became so counts. */
+  | { code: 'current-version-hidden'; hidden: string; state?: PostState }
+  /** The text is read in a view that shows it although Discuz marks the post (a moderator's or the author's own view). */
+  | { code: 'post-state'; state: PostState }
   | { code: 'edited-no-earlier-version'; at: number | null };
 
 /** How the count's result was decided (rules-spec §4; count.ts). */
@@ -194,7 +200,20 @@ export function reasonContext(game: { timezone: string; preset: PresetName }): R
 
 const headWord = (h: BallotHead) => (h === 'vote' ? '投票' : '改票');
 const floorText = (f: number | null) => `${f ?? '?'}#`;
-const hiddenText = (h: string) => (h === 'deleted' ? '已删除' : h);
+const hiddenText = (h: string, state?: PostState) => (state && state !== 'normal' ? POST_STATE_TEXT[state] : h === 'deleted' ? '已删除' : h);
+
+/** A post's state (Post.state) as the forum's readers know it, in Chinese (Discuz's own words where it has them). */
+export const POST_STATE_TEXT: Record<PostState, string> = {
+  normal: '正常',
+  banned: '作者被禁止或删除，内容自动屏蔽',
+  shielded: '该帖被管理员或版主屏蔽',
+  pending: '待审核',
+  hidden: '隐藏内容（需回复或积分才可见）',
+  'author-only': '仅作者可见',
+  paid: '付费内容',
+  password: '加密内容（需密码）',
+  warned: '受到警告',
+};
 const precise = (p: TimePrecision) => (p ? `（${precisionText(p)}）` : '');
 const list = (names: readonly string[]) => names.join('、');
 const FORMAT = '格式：投票对象：名字 / 投票理由：理由';
@@ -242,7 +261,7 @@ export function ballotReasonText(r: BallotReason, ctx: ReasonContext): string {
     case 'not-a-rule':
       return `投票对象有误：“${r.written}”不是对战规则（请写 规则N、对战规则N 或 N号规则）`;
     case 'unreadable':
-      return `帖子内容不可见（${hiddenText(r.hidden)}），存档中也没有其文字`;
+      return `帖子内容看不到（${hiddenText(r.hidden, r.state)}），存档中也没有其文字：无法读出其投票`;
     case 'proxy-no-player':
       return `代投帖的代投行没有写明为哪位玩家代投（“${r.line}”）`;
     case 'proxy-many-players':
@@ -321,7 +340,9 @@ export function ballotReasonNote(r: BallotReason): string | null {
       return tr('note.checkEdit');
     case 'ruling-accepted':
     case 'ruling-rejected':
-      return tr('note.ruling', r.id, r.by, r.at);
+      return tr('note.ruling', r.id, r.by, r.when ?? r.at);
+    case 'unreadable':
+      return tr('note.unreadable');
     default:
       return relative;
   }
@@ -344,7 +365,9 @@ export function flagText(f: BallotFlag, ctx: ReasonContext): string {
     case 'post-missing':
       return '帖子已不在论坛上（之后被删除或隐藏）：按存档内容读取';
     case 'current-version-hidden':
-      return `当前版本不可见（${hiddenText(f.hidden)}）：按最后存档的文字读取`;
+      return `当前版本看不到（${hiddenText(f.hidden, f.state)}）：按其变为看不到之前读到的文字计`;
+    case 'post-state':
+      return `帖子状态：${POST_STATE_TEXT[f.state]}（本账号看得到其文字，其他人${f.state === 'warned' ? '也看得到' : '可能看不到'}）：按其文字计`;
     case 'edited-no-earlier-version':
       return `${ballotReasonText(f, ctx)}——${ballotReasonNote(f)}`;
   }

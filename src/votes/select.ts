@@ -25,6 +25,7 @@
  *   deadline's minute) fails that deadline, and the reason says the precision was the cause.
  * - Proxy (代投) posts follow the same change rules; their time limits are the proxy settings.
  */
+import type { Post, PostState } from '../discuz/types.js';
 import type { Game, GameDay } from '../game/types.js';
 import { exitTime, idiotTime, isDirector, isIdiot } from '../game/roster.js';
 import type { SlicePost } from '../store/slice.js';
@@ -33,7 +34,7 @@ import { rulingsByPid } from '../rulings/active.js';
 import { isOwnPost } from './own-posts.js';
 import type { Ruling } from '../rulings/types.js';
 import { ballotReasonsNote, ballotReasonsText, flagText, reasonContext, type BallotFlag, type BallotReason, type TimePrecision } from './reasons.js';
-import { atOrBefore, strictlyBefore, timeSpan, type Certainty, type TimeSpan } from './time.js';
+import { atOrBefore, forumTime, strictlyBefore, timeSpan, type Certainty, type TimeSpan } from './time.js';
 import type { BallotEdit, BallotReading, BallotRecord, Target } from './types.js';
 
 export interface SelectInput {
@@ -112,7 +113,7 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
     const overruled: BallotReason[] = [];
     const reject = (rec: BallotRecord, ...why: BallotReason[]) => {
       rec.status = 'rejected';
-      note(rec, [...(ruling?.verb === 'reject' ? [rejectedBy(ruling)] : []), ...why, ...edits]);
+      note(rec, [...(ruling?.verb === 'reject' ? [rejectedBy(ruling, game.timezone)] : []), ...why, ...edits]);
       out.push(rec);
     };
     /** Rejects the ballot for `why` and says so (true) — unless the director accepted it: then the objections are kept as overruled (false). */
@@ -131,7 +132,7 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
         return false;
       }
       rec.status = 'counted';
-      note(rec, [...(ruling?.verb === 'accept' ? [acceptedBy(ruling, overruled)] : []), ...edits]);
+      note(rec, [...(ruling?.verb === 'accept' ? [acceptedBy(ruling, overruled, game.timezone)] : []), ...edits]);
       return true;
     };
 
@@ -242,12 +243,18 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
 }
 
 /** The reason a ballot the director accepted carries (with the rules' objections it overrules). */
-function acceptedBy(r: Ruling, overruled: BallotReason[]): BallotReason {
-  return { code: 'ruling-accepted', id: r.id, why: r.why, by: r.by, at: r.at, overruled: [...overruled] };
+function acceptedBy(r: Ruling, overruled: BallotReason[], zone: string): BallotReason {
+  return { code: 'ruling-accepted', id: r.id, why: r.why, by: r.by, at: r.at, when: rulingTime(r.at, zone), overruled: [...overruled] };
 }
 
-function rejectedBy(r: Ruling): BallotReason {
-  return { code: 'ruling-rejected', id: r.id, why: r.why, by: r.by, at: r.at };
+function rejectedBy(r: Ruling, zone: string): BallotReason {
+  return { code: 'ruling-rejected', id: r.id, why: r.why, by: r.by, at: r.at, when: rulingTime(r.at, zone) };
+}
+
+/** When a ruling was made, as a director reads times: forum time in the game's zone (the file keeps ISO). */
+export function rulingTime(at: string, zone: string): string {
+  const ms = Date.parse(at);
+  return Number.isFinite(ms) ? forumTime(ms, zone) : at;
 }
 
 /** The precision that made a deadline test uncertain (null when it was certain). */
@@ -296,18 +303,20 @@ function targetProblem(
 function contentOf(post: SlicePost, ctx: BallotContext): Content {
   const flags: BallotFlag[] = [];
   const versions = post.versions?.length ? post.versions.map((v) => v.post) : [post];
-  const readable = versions.filter((v) => !v.deleted && v.locked === null);
+  const readable = versions.filter(isReadable);
   const current = versions[versions.length - 1];
   if (post.missing) flags.push({ code: 'post-missing' });
   if (readable.length === 0) {
     return {
       text: '', quotes: [], replyTo: null, edit: null, editNote: null, flags,
-      unreadable: { code: 'unreadable', hidden: current.locked ?? 'deleted' },
+      unreadable: { code: 'unreadable', hidden: current.locked ?? 'deleted', ...stateOf(current) },
     };
   }
   const earliest = readable[0];
   const latest = readable[readable.length - 1];
-  if (latest !== current) flags.push({ code: 'current-version-hidden', hidden: current.locked ?? 'deleted' });
+  if (latest !== current) flags.push({ code: 'current-version-hidden', hidden: current.locked ?? 'deleted', ...stateOf(current) });
+  // A state shown with the text (a moderator's or the author's own view): read, and marked.
+  else if (latest.state && latest.state !== 'normal') flags.push({ code: 'post-state', state: latest.state });
   const parsedAt = latest.edited?.at ? Date.parse(latest.edited.at) : NaN;
   const editAt = Number.isFinite(parsedAt) ? parsedAt : null;
   if (earliest !== latest) {
@@ -336,6 +345,30 @@ function contentOf(post: SlicePost, ctx: BallotContext): Content {
     flags.push({ code: 'edited-no-earlier-version', at: editAt });
   }
   return { text: latest.text, quotes: latest.quotes, replyTo: latest.replyTo, edit: null, editNote, flags, unreadable: null };
+}
+
+/**
+ * Whether a post version holds the author's words: not a deleted or locked body, and not a notice in
+ * their place (Post.readable false: banned, shielded, pending as others see it, hidden, paid…).
+ */
+export function isReadable(v: Pick<Post, 'deleted' | 'locked' | 'readable'>): boolean {
+  return !v.deleted && v.locked === null && v.readable !== false;
+}
+
+/**
+ * The author's words a post holds as far as the store knows: its current text when readable, else the
+ * last version read before it became unreadable; null when this account never read it (banned,
+ * shielded, pending, hidden…: it may hold anything, so it is never read as holding nothing).
+ */
+export function readText(p: Pick<Post, 'text' | 'deleted' | 'locked' | 'readable'> & { versions?: ReadonlyArray<{ post: Post }> }): string | null {
+  if (isReadable(p)) return p.text;
+  const read = (p.versions ?? []).map((v) => v.post).filter(isReadable).at(-1);
+  return read ? read.text : null;
+}
+
+/** A version's Discuz state, as a reason's optional field (none when normal). */
+function stateOf(v: Pick<Post, 'state'>): { state?: PostState } {
+  return v.state && v.state !== 'normal' ? { state: v.state } : {};
 }
 
 export type { TimeSpan };

@@ -9,7 +9,9 @@ import { UserError } from '../errors.js';
 import { exitTime, findDay, idiotTime, otherSeatNames, seatPosts } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { threadPosts, type SlicePost } from '../store/slice.js';
-import type { StoreData } from '../store/types.js';
+import type { Completeness, StoreData } from '../store/types.js';
+import { floorUrl, vanishedPosts, type VanishedPost } from '../store/completeness.js';
+import { forumTime } from './time.js';
 import { accelerationFor } from './acceleration.js';
 import { ABSTAIN, ruleName, type BallotContext } from './ballot.js';
 import { exitDisagreements, exitsFromTally } from './carry-forward.js';
@@ -19,7 +21,7 @@ import { misplacedBallots } from './misplaced.js';
 import { departureOf, sheriffHandover, successionThreads, type Departure, type SheriffHandover } from './succession.js';
 import { selectBallots } from './select.js';
 import { noteText, outcomeText, sheriffSourceFields, type SheriffSource } from './reasons.js';
-import type { AccelerationResult, TallyKind, TallyResult, VoterSummary } from './types.js';
+import type { AccelerationResult, BallotRecord, TallyKind, TallyResult, TotalLine, VoterSummary } from './types.js';
 import { t } from '../i18n/index.js';
 
 /** Where the tally gets a thread's posts from: a function of the thread id. */
@@ -171,7 +173,22 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
     eliminationTie: rules.eliminationTie, zone,
   });
   if (countAt < d.closes) notes.push(noteText({ code: 'running', at: countAt, closes: d.closes }, zone));
+  // Floors of the vote thread no longer on the forum: the count goes on without them, and says so.
+  if (kind !== 'rule') for (const v of d.votes) notes.push(...vanishedNotes(vanishedPosts(game.forum, v.tid, postsAsStored(v.tid)), zone));
   if (opts.carryForward !== false && kind !== 'rule') notes.push(...earlierResults(game, closed, day, countAt));
+  // A result the game file already records (--confirm) that this count no longer gives (a ballot approved
+  // late, a ruling, a recrawl): said on every count of the day, never resolved here (issue 31).
+  if (opts.carryForward !== false && kind === 'elimination' && countAt >= d.closes) {
+    notes.push(...exitDisagreements(game, day, d.closes, exitsFromTally({ day, kind, running: false, closes: d.closes, result }), { unrecorded: false }));
+  }
+
+  // Posts in the vote thread whose text this account cannot read and no ruling settled (select.ts): each may be a ballot.
+  const unreadable = unreadablePosts(ballots, totals, sheriff, rules.sheriffWeight, accelerated && rules.acceleration.voidsChanges);
+  if (unreadable) {
+    const text = t('tally.unreadable', unreadable.posts.map((b) => t('tally.unreadableItem', b.voter, String(b.floor ?? '?'), b.pid)).join(t('list.sep')), unreadable.couldChange);
+    notes.push(text);
+    if (unreadable.couldChange) result.note = result.note ? `${result.note}${t('close.line.sep')}${text}` : text;
+  }
 
   const players: VoterSummary[] = game.players.map((p) => {
     const mine = ballots.filter((b) => b.voter === p);
@@ -184,7 +201,7 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
         ? 'idiot'
         : counted
           ? counted.target === ABSTAIN ? 'abstained' : 'voted'
-          : 'none';
+          : mine.some((b) => unreadable?.posts.includes(b)) ? 'unreadable' : 'none';
     return { player: p, counted, others: mine.filter((b) => b !== counted), state };
   });
 
@@ -193,7 +210,49 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
     timezone: game.timezone, sheriff, ...sheriffSourceFields(sheriffFrom, zone), sheriffWeight: rules.sheriffWeight, accelerated, acceleration,
     totals, abstentions: ballots.filter((b) => b.status === 'counted' && b.target === ABSTAIN).map((b) => b.voter),
     result, ballots, players, misplaced, notes,
+    ...(unreadable ? { unreadable: { pids: unreadable.posts.map((b) => b.pid), couldChange: unreadable.couldChange } } : {}),
   };
+}
+
+/**
+ * The ballot posts whose text the account cannot read and no ruling settled — rejected only for that
+ * (select.ts: on time, by a player who may vote) — and whether they could change the result: each may be
+ * a vote for anyone (its voter's weight), or, from a player who has a counted vote, a change moving it
+ * (twice the weight; none on a day whose changes are void). The result could change when the swing
+ * reaches the margin between the top total and the next. Null when there are none.
+ */
+export function unreadablePosts(
+  ballots: readonly BallotRecord[], totals: readonly TotalLine[], sheriff: string | null, sheriffWeight: number, changesVoid: boolean,
+): { posts: BallotRecord[]; couldChange: boolean } | null {
+  const posts = ballots.filter((b) => b.details?.[0]?.code === 'unreadable');
+  if (!posts.length) return null;
+  let swing = 0;
+  for (const voter of new Set(posts.map((b) => b.voter))) {
+    const w = voter === sheriff ? sheriffWeight : 1;
+    const voted = ballots.some((b) => b.voter === voter && b.status === 'counted');
+    swing += voted ? (changesVoid ? 0 : 2 * w) : w;
+  }
+  const votes = totals.map((x) => x.votes).sort((a, b) => b - a);
+  const margin = (votes[0] ?? 0) - (votes[1] ?? 0);
+  return { posts, couldChange: swing > 0 && swing >= margin };
+}
+
+/**
+ * The notes without those that call a floor no longer on the forum that the completeness check lists as
+ * missing (a count made with --allow-incomplete over a gap: it is a gap, said at the top, not a deletion).
+ */
+export function withoutGapNotes(notes: readonly string[], game: Pick<Game, 'forum' | 'timezone'>, incomplete: readonly Completeness[]): string[] {
+  const gaps = incomplete.flatMap((c) => c.missingFloors.map((floor) => ({ tid: c.tid, floor, how: 'skipped' as const, url: floorUrl(game.forum, c.tid, floor), pid: null })));
+  if (!gaps.length) return [...notes];
+  const drop = new Set(vanishedNotes(gaps, game.timezone));
+  return notes.filter((n) => !drop.has(n));
+}
+
+/** A note per post no longer on the forum (completeness.ts vanishedPosts), in the director's language. */
+export function vanishedNotes(list: readonly VanishedPost[], zone: string): string[] {
+  return list.map((v) => (v.how === 'gone'
+    ? t('vanished.gone', v.tid, v.floor, v.author ?? '?', v.lastSeen !== undefined ? forumTime(v.lastSeen, zone) : '?', v.url)
+    : t('vanished.skipped', v.tid, v.floor, v.url)));
 }
 
 /** Where day `d`'s sheriff starts from before any handover: the holder and why, or no sheriff at all (and why). */
@@ -297,7 +356,14 @@ function accelerationOf(game: Game, d: GameDay, posts: PostsOf, countAt: number,
     return null;
   }
   if (!game.rules.acceleration.enabled && d.accelerated === undefined) return null;
-  return accelerationFor(game, d, posts(game.process.tid), countAt);
+  const result = accelerationFor(game, d, posts(game.process.tid), countAt);
+  // Posts of the process thread this account cannot read: each may be a request (or a withdrawal).
+  const unread = result.unreadable ?? [];
+  if (unread.length && result.declared === null) {
+    const couldChange = result.accelerated ? result.requests.length - unread.length < result.needed : result.requests.length + unread.length >= result.needed;
+    notes.push(t('tally.unreadableProcess', unread.join(', '), couldChange));
+  }
+  return result;
 }
 
 /** A ruleset without a public vote (120b l.322): no count, and why. */

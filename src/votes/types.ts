@@ -105,8 +105,11 @@ export interface VoterSummary {
   counted: BallotRecord | null;
   /** Every other ballot post of theirs, oldest first (rejected or superseded). */
   others: BallotRecord[];
-  /** 'voted' | 'abstained' | 'none' (cast nothing valid) | 'out' (not in the game when counted) | 'idiot'. */
-  state: 'voted' | 'abstained' | 'none' | 'out' | 'idiot';
+  /**
+   * 'voted' | 'abstained' | 'none' (cast nothing valid) | 'out' (not in the game when counted) | 'idiot' |
+   * 'unreadable' (nothing counted, but a post in the vote thread this account cannot read: never "no ballot").
+   */
+  state: 'voted' | 'abstained' | 'none' | 'out' | 'idiot' | 'unreadable';
 }
 
 export interface TotalLine {
@@ -160,6 +163,11 @@ export interface AccelerationResult {
   cutoff: number;
   /** The moment counted: the cut-off, or an earlier --at. */
   asOf: number;
+  /**
+   * Posts of alive players in the day's window before the cut-off whose text this account cannot read
+   * (banned, shielded, pending, hidden…), by pid: each may be a request or a withdrawal. Absent when none.
+   */
+  unreadable?: number[];
 }
 
 export interface TallyResult {
@@ -197,6 +205,12 @@ export interface TallyResult {
   misplaced?: MisplacedBallot[];
   /** Things the director must check that are not tied to one ballot (Chinese). */
   notes: string[];
+  /**
+   * Posts in the vote thread this account cannot read (banned, shielded, pending, hidden…) that no ruling
+   * settled, and whether they could change the result: then `--confirm` and `--post` refuse until the
+   * director rules on each (bansha rule reject PID). Absent when there are none.
+   */
+  unreadable?: { pids: number[]; couldChange: boolean };
   /**
    * Threads the count read while incompletely crawled (--allow-incomplete): every view starts with
    * them and nothing is posted. Set by whoever opened the store; absent or empty when complete.

@@ -29,7 +29,7 @@ function storeWith(pagesToRecord: number[], edit?: (page: number, html: string) 
 describe('completeness', () => {
   test('all pages fetched: pages N/N, floors 1..K with no gaps', () => {
     const c = completeness(storeWith(Array.from({ length: pages }, (_, i) => i + 1)), tid);
-    expect(c).toEqual({ tid, pagesFetched: pages, pageCount: pages, missingPages: [], maxFloor: lastFloor, missingFloors: [], replies: expected.length - 1, complete: true });
+    expect(c).toEqual({ tid, pagesFetched: pages, pageCount: pages, missingPages: [], maxFloor: lastFloor, missingFloors: [], replies: expected.length - 1, vanished: [], complete: true });
   });
 
   test('every captured thread (UTF-8 and GBK) reads complete, held to its page-1 reply count', () => {
@@ -94,7 +94,7 @@ describe('completeness', () => {
     expect(c.complete).toBe(false);
   });
 
-  test('a post never seen leaves a floor gap even when every page was fetched', () => {
+  test('a post never seen while page 1 still counts it in its replies leaves a floor gap, even when every page was fetched', () => {
     const gone = expected[24];
     const data = storeWith(Array.from({ length: pages }, (_, i) => i + 1), (p, html) => (html.includes(`id="post_${gone.pid}" `) ? removePost(html, gone.pid) : html));
     const c = completeness(data, tid);

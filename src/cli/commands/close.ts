@@ -57,7 +57,7 @@ export function register(program: Command): void {
       process.stdout.write(`${lines.join('\n')}\n`);
       // A closing count not as of the close: exit 7 naming the stale threads (--allow-incomplete: the files say so, exit 0).
       if (o.post) {
-        refuseIncompletePost(r.incomplete);
+        refuseIncompletePost(r.incomplete, r.tally);
         refuseStale(loaded.game, r.stale, '--post');
       } else if (!o.allowIncomplete) refuseStale(loaded.game, r.stale, 'bansha close');
       if (!o.post) return;

@@ -24,6 +24,7 @@ import { withStore } from '../../store/with-store.js';
 import { closingDay } from '../../close/closing-day.js';
 import { language, t } from '../../i18n/index.js';
 import { flagKindLabel } from '../../violations/flag.js';
+import { rulingTime } from '../../votes/select.js';
 
 interface RuleCliOptions {
   game: string;
@@ -43,11 +44,11 @@ function ruler(game: Game, by?: string): string {
 }
 
 /** One ruling in words, for list and the command's answer. */
-function rulingLine(r: Ruling): string {
+function rulingLine(r: Ruling, zone: string): string {
   const what = r.subject === 'card'
     ? t('rule.what.card', r.card ?? '')
     : r.subject === 'flag' ? t('rule.what.flag', r.pid ?? 0) : r.subject === 'bid' ? t('rule.what.bid', r.pid ?? 0) : t('rule.what.ballot', r.pid ?? 0);
-  return t('rule.line', r.id, r.day, r.verb === 'accept', what, s(r.why), s(r.by), r.at);
+  return t('rule.line', r.id, r.day, r.verb === 'accept', what, s(r.why), s(r.by), rulingTime(r.at, zone));
 }
 
 async function rule(verb: RulingVerb, target: string, o: RuleCliOptions): Promise<void> {
@@ -66,7 +67,7 @@ async function rule(verb: RulingVerb, target: string, o: RuleCliOptions): Promis
     const { data: next, entry } = appendEntry(data, { ...base, subject: 'card' as const, card: card.id, day: card.day });
     await writeLedger(applyCardRuling(ledger, entry, new Date()), ledgerFile);
     await writeRulings(next, file);
-    out.push(t('rule.ruled', rulingLine(entry)), t('rule.cardDone', card.id, verb === 'accept', ledgerFile));
+    out.push(t('rule.ruled', rulingLine(entry, game.timezone)), t('rule.cardDone', card.id, verb === 'accept', ledgerFile));
     process.stdout.write(`${out.join('\n')}\n`);
     return;
   }
@@ -83,7 +84,7 @@ async function rule(verb: RulingVerb, target: string, o: RuleCliOptions): Promis
       const effect = checkBidRuling(game, store, ruling);
       const { data: next, entry } = appendEntry(data, ruling);
       await writeRulings(next, file);
-      out.push(t('rule.ruled', rulingLine(entry)));
+      out.push(t('rule.ruled', rulingLine(entry, game.timezone)));
       for (const { item, bid, was } of effect.bids) {
         const winner = (r: typeof effect.after) => r.items.find((x) => x.item === item)?.winner ?? '—';
         out.push(t('rule.bidEffect', s(bid.bidder), item, bid.price, t(`auction.status.${was.status}`), t(`auction.status.${bid.status}`), s(winner(effect.before)), s(winner(effect.after))));
@@ -98,7 +99,7 @@ async function rule(verb: RulingVerb, target: string, o: RuleCliOptions): Promis
       await writeRulings(next, file);
       const b = effect.ballot;
       out.push(
-        t('rule.ruled', rulingLine(entry)),
+        t('rule.ruled', rulingLine(entry, game.timezone)),
         effect.was.status === b.status
           ? t('rule.ballotSame', s(b.voter), s(b.target ?? '?'), String(b.floor ?? '?'), t(`tally.status.${b.status}`))
           : t('rule.ballotEffect', s(b.voter), s(b.target ?? '?'), String(b.floor ?? '?'), t(`tally.status.${effect.was.status}`), t(`tally.status.${b.status}`)),
@@ -113,7 +114,7 @@ async function rule(verb: RulingVerb, target: string, o: RuleCliOptions): Promis
     if (!flagged.length) throw new UserError(t('rule.notFlagged', pid, day));
     const { data: next, entry } = appendEntry(data, { ...base, subject: 'flag' as const, pid, day });
     await writeRulings(next, file);
-    out.push(t('rule.ruled', rulingLine(entry)), ...flagged.map((f) => t('rule.flagEffect', s(f.player), flagKindLabel(f.kind), verb === 'accept')));
+    out.push(t('rule.ruled', rulingLine(entry, game.timezone)), ...flagged.map((f) => t('rule.flagEffect', s(f.player), flagKindLabel(f.kind), verb === 'accept')));
   });
   process.stdout.write(`${out.join('\n')}\n`);
 }
@@ -144,7 +145,7 @@ export function register(program: Command): void {
         process.stdout.write(`${JSON.stringify({ active, entries: data.entries }, null, 2)}\n`);
         return;
       }
-      const lines = active.length ? active.map(rulingLine) : [t('rule.none')];
+      const lines = active.length ? active.map((r) => rulingLine(r, game.timezone)) : [t('rule.none')];
       process.stdout.write(`${t('rule.listHeading', game.file, rulingsPath(game.file))}\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
     });
   gameOptions(cmd.command('undo [id]').description(t('rule.undo.description')))
@@ -164,6 +165,6 @@ export function register(program: Command): void {
         await writeLedger(reopenCard(readLedger(game, ledgerFile), target.card), ledgerFile);
       }
       await writeRulings(next, file);
-      process.stdout.write(`${t('rule.undone', rulingLine(target))}\n`);
+      process.stdout.write(`${t('rule.undone', rulingLine(target, game.timezone))}\n`);
     });
 }

@@ -96,7 +96,7 @@ export function register(program: Command): void {
         import('../../derived/closed-days.js'), import('../../close/announcement.js'), import('../../publish/index.js'),
       ]);
       await countFromStore(game, o.day, opts, async (result, store) => {
-        refuseIncompletePost(result.incomplete ?? []);
+        refuseIncompletePost(result.incomplete ?? [], result);
         refuseStale(game, freshness, '--post');
         // Edits the tool's own earlier announcement when the store holds one, else replies.
         const plan = announcementPlan(store, game, result, renderTallyBBCode(result));

@@ -1,0 +1,305 @@
+/**
+ * Discuz's post states at closing time (issue 31), on the captured public game (fixtures/discuz/public,
+ * played from fixtures/scenarios/public.yaml) parsed by the real parser and recorded by the real store
+ * code, then edited as the forum would show it (the parser's own marking of these states is another
+ * part's: here the parsed pages carry the contract's fields, Post.state/readable and PageInfo.vanished):
+ * - a reply deleted from the discussion thread is a post no longer on the forum: the commands count
+ *   without it and list it, --confirm writes the result;
+ * - a ballot post the account cannot read (a banned author's) is never "no ballot" nor a no-ballot card;
+ *   where such posts could change the result, --confirm refuses until the director rules on them;
+ * - a version read before the post became unreadable is the evidence; a moderator's view is read and marked;
+ * - a result written by --confirm that a later count no longer gives is shown on every count of the day;
+ * - a player both voted out and sent off confirms as one exit; a day with no thread refuses;
+ * - a ruling's time reads as forum time.
+ * Expectations come from the rules (../shared/docs/rules-spec.md §3, §4, §6) and the scenario's ballots.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { parsePage } from '../../src/discuz/parse-page.js';
+import type { Page } from '../../src/discuz/types.js';
+import type { Ledger } from '../../src/cards/types.js';
+import { loadGame } from '../../src/game/game-file.js';
+import { applyPage } from '../../src/store/record.js';
+import { emptyStore } from '../../src/store/store-file.js';
+import type { StoreData } from '../../src/store/types.js';
+import { removePost } from '../../src/replay/page-edits.js';
+import { FIXTURES, fetched, ids as readIds, manifest, threadPageFiles } from '../helpers/captured.js';
+import { bansha } from '../helpers/cli.js';
+
+const ids = readIds('public');
+const TALK = ids.threads.d2talk.tid;
+const VOTE = ids.threads.d2vote.tid;
+const EVENT = '  - {player: 月饼, out: "2026-11-22 21:00", how: vote}\n';
+const FETCHED = new Date('2026-11-30T08:02:00Z');
+
+/** The scenario post of thread `key` by `author` whose text starts with the 投票对象 head (their day-2 vote). */
+function votePost(author: string): { pid: number; floor: number } {
+  const p = Object.values(ids.posts).find((x) => x.threadKey === 'd2vote' && x.author === author);
+  if (!p) throw new Error(`no day-2 vote post by ${author}`);
+  return { pid: p.pid, floor: p.floor };
+}
+
+/** Marks a parsed post as Discuz shows a banned author's post to others: the notice in place of the text. */
+function banned(page: Page, pid: number): void {
+  const p = page.posts.find((x) => x.pid === pid)!;
+  Object.assign(p, { state: 'banned', readable: false, text: '提示: 作者被禁止或删除 内容自动屏蔽', colors: [], sizes: [], links: [], images: [], quotes: [], replyTo: null, edited: null });
+}
+
+/**
+ * The capture's thread pages recorded as a crawl records them, each parsed page passed through `edit`
+ * (with its file's html, which may be edited first) — at `at`.
+ */
+function store(edit: (page: Page, file: string) => void = () => undefined, html?: (file: string, text: string) => string, into?: StoreData, at = FETCHED): StoreData {
+  const data = into ?? emptyStore(ids.base);
+  const files = threadPageFiles('public');
+  for (const e of manifest('public').filter((x) => files.includes(x.file))) {
+    const f = fetched('public', e, at);
+    if (html) f.bytes = new Uint8Array(Buffer.from(html(e.file, Buffer.from(f.bytes).toString('utf8'))));
+    const parsed = parsePage(f);
+    edit(parsed, e.file);
+    applyPage(data, f, parsed);
+  }
+  return data;
+}
+
+/** A game folder: the public game file (edited), its store, and optionally a card ledger. */
+function folder(data: StoreData, yaml: (y: string) => string = (y) => y, ledger?: Ledger['cards']): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-states-'));
+  const game = path.join(dir, 'public.yaml');
+  fs.writeFileSync(game, yaml(fs.readFileSync(path.join(FIXTURES, 'games', 'public.yaml'), 'utf8')));
+  fs.writeFileSync(path.join(dir, 'public.store.json'), JSON.stringify(data));
+  if (ledger) fs.writeFileSync(path.join(dir, 'public.cards.json'), JSON.stringify({ version: 1, game, cards: ledger } satisfies Ledger));
+  return game;
+}
+
+const unrecorded = (y: string) => y.replace(EVENT, '');
+type TallyJson = { result: { name: string | null; note: string | null }; totals: Array<{ name: string; votes: number }>; notes: string[]; unreadable?: { pids: number[]; couldChange: boolean }; ballots: Array<{ pid: number; status: string; codes: string[] }> };
+type ReportJson = { cards: Array<{ player: string; kind: string }>; notes: string[] };
+
+describe('a reply deleted from the discussion thread', () => {
+  // The forum after a moderator deleted one day-2 discussion reply: its floor skipped, page 1 counting one reply fewer.
+  const gone = Object.values(ids.posts).filter((p) => p.tid === TALK).sort((a, b) => a.floor - b.floor)[18];
+  const replies = Object.values(ids.posts).filter((p) => p.tid === TALK).length - 1;
+  const data = store(undefined, (file, text) => {
+    if (!file.startsWith(`viewthread-t${TALK}-`)) return text;
+    let out = text.includes(`id="post_${gone.pid}" `) ? removePost(text, gone.pid) : text;
+    if (file === `viewthread-t${TALK}-p1.html`) out = out.replace(`回复:</span> <span class="xi1">${replies}`, `回复:</span> <span class="xi1">${replies - 1}`);
+    return out;
+  });
+
+  test('tally, report and close --confirm go on without it, and list it with its floor link', async () => {
+    expect(data.posts[String(gone.pid)]).toBeUndefined();
+    const game = folder(data, unrecorded);
+    const link = `${ids.base}forum.php?mod=redirect&ptid=${TALK}&authorid=0&postno=${gone.floor}`;
+    const tally = await bansha(['tally', '--game', game, '--day', '2']);
+    expect(tally.code, tally.stderr).toBe(0);
+    expect(tally.out).not.toContain('从未见到');
+    const report = await bansha(['report', '--game', game, '--day', '2', '--json']);
+    expect(report.code, report.stderr).toBe(0);
+    expect((JSON.parse(report.stdout) as ReportJson).notes).toContain(`帖子 ${TALK} ${gone.floor}# 已不在论坛上（已删除，或本账号看不到），计数不含此楼：${link}`);
+    const close = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm']);
+    expect(close.code, close.stderr).toBe(0);
+    expect(fs.readFileSync(game, 'utf8')).toContain(EVENT);
+    expect(fs.readFileSync(path.join(path.dirname(game), 'public-day2', 'report-day2.html'), 'utf8')).toContain(`postno=${gone.floor}`);
+  }, 60_000);
+});
+
+describe('a floor the reply count still counts (not a deletion as Discuz makes one)', () => {
+  test('a gap: refused, and with --allow-incomplete marked missing, never called a post no longer on the forum', async () => {
+    const gone = Object.values(ids.posts).filter((p) => p.tid === VOTE).sort((a, b) => a.floor - b.floor)[6];
+    const game = folder(store(undefined, (file, text) => (file.startsWith(`viewthread-t${VOTE}-`) && text.includes(`id="post_${gone.pid}" `) ? removePost(text, gone.pid) : text)), unrecorded);
+    const refused = await bansha(['tally', '--game', game, '--day', '2']);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain(`楼层 ${gone.floor} 从未见到`);
+    for (const args of [['tally', '--day', '2', '--json'], ['report', '--day', '2', '--json']]) {
+      const r = await bansha([...args, '--game', game, '--allow-incomplete']);
+      expect(r.code, r.stderr).toBe(0);
+      const j = JSON.parse(r.stdout) as { incomplete: Array<{ missingFloors: number[] }>; notes?: string[] };
+      expect(j.incomplete[0].missingFloors).toEqual([gone.floor]);
+      expect((j.notes ?? []).join('\n')).not.toContain('已不在论坛上');
+    }
+  }, 60_000);
+});
+
+describe('ballot posts the account cannot read', () => {
+  test('one that cannot change the result: not counted, never "no ballot", no no-ballot card, --confirm writes the result', async () => {
+    // 汤圆's day-2 vote (投票对象：花卷) as others see it once she is banned: 月饼 keeps the most votes either way (§4).
+    const tangyuan = votePost('汤圆');
+    const game = folder(store((page) => { if (page.posts.some((p) => p.pid === tangyuan.pid)) banned(page, tangyuan.pid); }), unrecorded);
+    const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as TallyJson;
+    expect(t.result.name).toBe('月饼');
+    expect(t.unreadable).toEqual({ pids: [tangyuan.pid], couldChange: false });
+    expect(t.ballots.find((b) => b.pid === tangyuan.pid)).toMatchObject({ status: 'rejected', codes: ['unreadable'] });
+    const text = await bansha(['tally', '--game', game, '--day', '2']);
+    expect(text.stdout).toContain('汤圆：本账号看不到其投票帖的文字');
+    expect(text.stdout).toContain('帖子内容看不到（作者被禁止或删除，内容自动屏蔽）');
+    expect(text.stdout).not.toMatch(/汤圆：(没有有效票|未投票)/);
+    const report = JSON.parse((await bansha(['report', '--game', game, '--day', '2', '--json'])).stdout) as ReportJson;
+    expect(report.cards.filter((c) => c.player === '汤圆' && c.kind === 'no-ballot')).toEqual([]);
+    const close = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm']);
+    expect(close.code, close.stderr).toBe(0);
+    expect(fs.readFileSync(game, 'utf8')).toContain(EVENT);
+  }, 60_000);
+
+  test('ones that could change the result: the result says so, --confirm and tally --post refuse until the director rules on each', async () => {
+    // 烧卖's and 春卷's votes for 月饼 unreadable: 月饼 5.5 against 花卷 4, and two unread ballots could move 2 (§4).
+    const hidden = [votePost('烧卖'), votePost('春卷')];
+    const game = folder(store((page) => { for (const h of hidden) if (page.posts.some((p) => p.pid === h.pid)) banned(page, h.pid); }), unrecorded);
+    const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as TallyJson;
+    expect(t.totals.filter((x) => x.votes > 0).map((x) => [x.name, x.votes])).toEqual([['月饼', 5.5], ['花卷', 4]]);
+    expect(t.unreadable).toEqual({ pids: hidden.map((h) => h.pid), couldChange: true });
+    expect(t.result.note).toContain('可能改变结果');
+    const html = await bansha(['close', '--game', game, '--day', '2', '--no-crawl']);
+    expect(html.code, html.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(path.dirname(game), 'public-day2', 'report-day2.html'), 'utf8')).toContain('可能改变结果');
+    const confirm = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm']);
+    expect(confirm.code).toBe(3);
+    expect(confirm.stderr).toContain(`--confirm 不会写入第 2 日的结果：投票帖中本账号看不到文字的帖子（pid ${hidden.map((h) => h.pid).join(', ')}）可能改变结果`);
+    expect(fs.readFileSync(game, 'utf8')).not.toContain(EVENT);
+    for (const args of [['tally', '--day', '2', '--post'], ['close', '--day', '2', '--no-crawl', '--post']]) {
+      const post = await bansha([...args, '--game', game]);
+      expect(post.code, args.join(' ')).toBe(3);
+      expect(post.stderr).toContain('--post 不会发布第 2 日的结果');
+    }
+    // The director looked: neither holds a ballot that counts.
+    for (const h of hidden) {
+      const r = await bansha(['rule', 'reject', String(h.pid), '--game', game, '--day', '2', '--why', '被封禁玩家的帖子不计']);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const ruled = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as TallyJson;
+    expect(ruled.unreadable).toBeUndefined();
+    const done = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(fs.readFileSync(game, 'utf8')).toContain(EVENT);
+  }, 120_000);
+
+  test('a version read before the post became unreadable is the evidence, and marked so', async () => {
+    const shaomai = votePost('烧卖');
+    const data = store();
+    store((page) => { if (page.posts.some((p) => p.pid === shaomai.pid)) banned(page, shaomai.pid); }, undefined, data, new Date('2026-11-30T09:00:00Z'));
+    expect(data.posts[String(shaomai.pid)].versions.length).toBe(2);
+    const game = folder(data, unrecorded);
+    const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as TallyJson;
+    expect(t.ballots.find((b) => b.pid === shaomai.pid)?.status).toBe('counted');
+    expect(t.unreadable).toBeUndefined();
+    expect((await bansha(['tally', '--game', game, '--day', '2'])).stdout).toContain('当前版本看不到（作者被禁止或删除，内容自动屏蔽）：按其变为看不到之前读到的文字计');
+  }, 60_000);
+
+  test('a moderator\'s view (the text shown with its state) is read, and the state marked', async () => {
+    const chunjuan = votePost('春卷');
+    const game = folder(store((page) => {
+      const p = page.posts.find((x) => x.pid === chunjuan.pid);
+      if (p) Object.assign(p, { state: 'pending', readable: true });
+    }), unrecorded);
+    const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as TallyJson;
+    expect(t.ballots.find((b) => b.pid === chunjuan.pid)?.status).toBe('counted');
+    expect((await bansha(['tally', '--game', game, '--day', '2'])).stdout).toContain('帖子状态：待审核');
+  }, 60_000);
+});
+
+describe('a banned author\'s posts in the discussion thread', () => {
+  test('count as posts, and their notice (no avatar, no signature) is no profile change', async () => {
+    // Discuz shows a banned author's posts with the notice and without the author's avatar and signature.
+    const mine = Object.values(ids.posts).filter((p) => p.tid === TALK && p.author === '汤圆').map((p) => p.pid);
+    const last = mine[mine.length - 1];
+    const data = store((page) => {
+      const p = page.posts.find((x) => x.pid === last);
+      if (p) {
+        banned(page, last);
+        Object.assign(p, { avatar: null, signature: null });
+      }
+    });
+    const plain = JSON.parse((await bansha(['report', '--game', folder(store(), unrecorded), '--day', '2', '--json'])).stdout) as ReportJson & { activity: Array<{ player: string; posts: number }>; flags: Array<{ kind: string; player: string }> };
+    const r = JSON.parse((await bansha(['report', '--game', folder(data, unrecorded), '--day', '2', '--json'])).stdout) as typeof plain;
+    expect(r.activity.find((a) => a.player === '汤圆')?.posts).toBe(plain.activity.find((a) => a.player === '汤圆')?.posts);
+    expect(r.flags.filter((f) => f.player === '汤圆' && /avatar|signature/.test(f.kind))).toEqual([]);
+  }, 60_000);
+});
+
+describe('acceleration requests the account cannot read', () => {
+  const PROCESS = ids.threads.process.tid;
+  const request = (author: string) => Object.values(ids.posts).find((x) => x.tid === PROCESS && x.author === author)!.pid;
+  type Acc = { acceleration: { requests: Array<{ pid: number; counted: boolean }> }; notes: string[] };
+
+  test('never read: not counted, and said whether it could change the day\'s acceleration', async () => {
+    // 5 of 11 alive asked (6 needed, §5); 饺子's request unreadable leaves 4: with it 5, still short.
+    const pid = request('饺子');
+    const game = folder(store((page) => { if (page.posts.some((p) => p.pid === pid)) banned(page, pid); }), unrecorded);
+    const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as Acc;
+    expect(t.acceleration.requests.filter((r) => r.counted).map((r) => r.pid)).not.toContain(pid);
+    expect(t.notes).toContain(`进程帖中有本账号看不到文字的帖子（pid ${pid}），未计入加速申请：即使都是申请也改变不了加速与否`);
+  }, 60_000);
+
+  test('read before it became unreadable: the request counts', async () => {
+    const pid = request('饺子');
+    const data = store();
+    store((page) => { if (page.posts.some((p) => p.pid === pid)) banned(page, pid); }, undefined, data, new Date('2026-11-30T09:00:00Z'));
+    const t = JSON.parse((await bansha(['tally', '--game', folder(data, unrecorded), '--day', '2', '--json'])).stdout) as Acc;
+    expect(t.acceleration.requests.find((r) => r.pid === pid)?.counted).toBe(true);
+    expect(t.notes.join('\n')).not.toContain('进程帖中有本账号看不到');
+  }, 60_000);
+});
+
+describe('recorded results stay honest', () => {
+  test('a result --confirm wrote that a later count no longer gives is shown on the day\'s count', async () => {
+    // The game file records 月饼 out by vote; rulings void four of her votes: 月饼 3.5, 花卷 4 — 花卷 is out now (§4).
+    const game = folder(store(), (y) => y.replace(/(  - \{day: 2,[^\n]*\n)/, `$1  - {day: 3, discussion: ${ids.threads.d3talk.tid}, opens: "2026-11-23 10:00", closes: "2026-11-23 21:00"}\n`));
+    for (const who of ['包子', '烧卖', '油条', '粽子']) {
+      const r = await bansha(['rule', 'reject', String(votePost(who).pid), '--game', game, '--day', '2', '--why', '复核']);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as TallyJson;
+    expect(t.result.name).toBe('花卷');
+    expect(t.notes).toContain('游戏文件记 月饼 于第 2 日关门时（11-22 21:00）投票出局，但计票结果是 花卷 出局：请核对');
+    const close = await bansha(['close', '--game', game, '--day', '2', '--no-crawl']);
+    expect(close.code, close.stderr).toBe(0);
+    expect(close.stdout.split('游戏文件记 月饼 于第 2 日关门时（11-22 21:00）投票出局，但计票结果是 花卷 出局').length - 1).toBe(1);
+    const report = JSON.parse((await bansha(['report', '--game', game, '--day', '2', '--json'])).stdout) as ReportJson;
+    expect(report.notes).toContain('游戏文件记 月饼 于第 2 日关门时（11-22 21:00）投票出局，但计票结果是 花卷 出局：请核对');
+    // Later days' counts and floors say it too (carried forward: carry-forward.ts).
+    const later = await bansha(['elevator', '--game', game, '--day', '3']);
+    expect(later.out).toContain('游戏文件记 月饼 于第 2 日关门时（11-22 21:00）投票出局，但计票结果是 花卷 出局');
+  }, 60_000);
+
+  test('a ruling\'s time reads as forum time, in the terminal and the HTML', async () => {
+    const game = folder(store(), unrecorded);
+    const r = await bansha(['rule', 'reject', String(votePost('饺子').pid), '--game', game, '--day', '2', '--why', '复核']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+    const tally = await bansha(['tally', '--game', game, '--day', '2']);
+    expect(tally.stdout).toMatch(/裁定 #1（导演A，\d\d-\d\d \d\d:\d\d(:\d\d)?）/);
+    await bansha(['close', '--game', game, '--day', '2', '--no-crawl']);
+    const html = fs.readFileSync(path.join(path.dirname(game), 'public-day2', 'report-day2.html'), 'utf8');
+    expect(html).toContain('裁定 #1');
+    expect(html).not.toMatch(/裁定 #1[^<]*\d{4}-\d\d-\d\dT/);
+  }, 60_000);
+});
+
+describe('closing edges', () => {
+  test('a player both voted out and sent off at the close confirms as one exit', async () => {
+    const game = folder(store(), unrecorded, [
+      { id: 'C1', day: 2, player: '月饼', color: 'red', kind: 'zombie-post', kinds: ['zombie-post'], reason: '诈尸', evidence: [], status: 'confirmed', proposedAt: '2026-11-22T13:00:00Z' },
+    ]);
+    const r = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm']);
+    expect(r.code, r.stderr).toBe(0);
+    const text = fs.readFileSync(game, 'utf8');
+    expect(text.match(/player: 月饼/g)).toHaveLength(1);
+    expect(text).toContain('  - {player: 月饼, out: "2026-11-22 21:00", how: card}\n');
+    expect(loadGame(game).events.filter((e) => e.player === '月饼')).toHaveLength(1);
+    const again = await bansha(['close', '--game', game, '--day', '2', '--no-crawl']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).not.toContain('不一致');
+  }, 60_000);
+
+  test('a day whose entry names no thread refuses: no count, no cards', async () => {
+    const game = folder(store(), (y) => y.replace(/(  - \{day: 2,[^\n]*\n)/, '$1  - {day: 3, opens: "2026-11-23 10:00", closes: "2026-11-23 21:00"}\n'));
+    for (const args of [['report', '--day', '3'], ['close', '--day', '3', '--no-crawl']]) {
+      const r = await bansha([...args, '--game', game]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain('第 3 天没有任何帖子');
+    }
+    expect(fs.existsSync(path.join(path.dirname(game), 'public.cards.json'))).toBe(false);
+  }, 60_000);
+});
