@@ -33,8 +33,10 @@ export interface RecordResult {
 const ANONYMOUS = new Set(['匿名', '']);
 
 /**
- * The content hash of a post version: text, fonts, links, images, edit marker and deletion state —
- * what a ruling can depend on. Floor, time rendering and avatar are not part of it.
+ * The content hash of a post version: text, fonts, links, images, edit marker, deletion state and what
+ * Discuz marked about the body (state, readable, hidden parts) — what a ruling can depend on. Floor,
+ * time rendering and avatar are not part of it. The marks enter only when present, so a normal post's
+ * hash is what it was before they existed (a store's versions do not all change at once).
  */
 export function postHash(post: Post): string {
   const material = {
@@ -45,6 +47,9 @@ export function postHash(post: Post): string {
     images: post.images,
     edited: post.edited,
     deleted: post.deleted,
+    ...(post.state !== undefined && post.state !== 'normal' ? { state: post.state } : {}),
+    ...(post.readable === false ? { readable: false } : {}),
+    ...(post.hiddenParts?.length ? { hiddenParts: post.hiddenParts } : {}),
   };
   return createHash('sha256').update(JSON.stringify(material)).digest('hex');
 }

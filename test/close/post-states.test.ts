@@ -1,8 +1,8 @@
 /**
  * Discuz's post states at closing time (issue 31), on the captured public game (fixtures/discuz/public,
  * played from fixtures/scenarios/public.yaml) parsed by the real parser and recorded by the real store
- * code, then edited as the forum would show it (the parser's own marking of these states is another
- * part's: here the parsed pages carry the contract's fields, Post.state/readable and PageInfo.vanished):
+ * code, the pages edited first into Discuz's own template markup for each state (test/discuz/discuz-markup.ts),
+ * so the parser's marking (Post.state/readable) is what the count reads:
  * - a reply deleted from the discussion thread is a post no longer on the forum: the commands count
  *   without it and list it, --confirm writes the result;
  * - a ballot post the account cannot read (a banned author's) is never "no ballot" nor a no-ballot card;
@@ -26,6 +26,7 @@ import { emptyStore } from '../../src/store/store-file.js';
 import type { StoreData } from '../../src/store/types.js';
 import { removePost } from '../../src/replay/page-edits.js';
 import { FIXTURES, fetched, ids as readIds, manifest, threadPageFiles } from '../helpers/captured.js';
+import { NOTICE, intoActions, replaceMessageBox } from '../discuz/discuz-markup.js';
 import { bansha } from '../helpers/cli.js';
 
 const ids = readIds('public');
@@ -41,11 +42,9 @@ function votePost(author: string): { pid: number; floor: number } {
   return { pid: p.pid, floor: p.floor };
 }
 
-/** Marks a parsed post as Discuz shows a banned author's post to others: the notice in place of the text. */
-function banned(page: Page, pid: number): void {
-  const p = page.posts.find((x) => x.pid === pid)!;
-  Object.assign(p, { state: 'banned', readable: false, text: '提示: 作者被禁止或删除 内容自动屏蔽', colors: [], sizes: [], links: [], images: [], quotes: [], replyTo: null, edited: null });
-}
+/** A page as Discuz shows a banned author's posts `pids` to others: the template's locked notice in place of the message. */
+const banned = (...pids: number[]) => (_file: string, html: string): string =>
+  pids.reduce((h, pid) => (h.includes(`id="post_${pid}"`) ? replaceMessageBox(h, pid, `<div class="locked">${NOTICE.banned}</div>\n`) : h), html);
 
 /**
  * The capture's thread pages recorded as a crawl records them, each parsed page passed through `edit`
@@ -127,7 +126,7 @@ describe('ballot posts the account cannot read', () => {
   test('one that cannot change the result: not counted, never "no ballot", no no-ballot card, --confirm writes the result', async () => {
     // 汤圆's day-2 vote (投票对象：花卷) as others see it once she is banned: 月饼 keeps the most votes either way (§4).
     const tangyuan = votePost('汤圆');
-    const game = folder(store((page) => { if (page.posts.some((p) => p.pid === tangyuan.pid)) banned(page, tangyuan.pid); }), unrecorded);
+    const game = folder(store(undefined, banned(tangyuan.pid)), unrecorded);
     const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as TallyJson;
     expect(t.result.name).toBe('月饼');
     expect(t.unreadable).toEqual({ pids: [tangyuan.pid], couldChange: false });
@@ -146,7 +145,7 @@ describe('ballot posts the account cannot read', () => {
   test('ones that could change the result: the result says so, --confirm and tally --post refuse until the director rules on each', async () => {
     // 烧卖's and 春卷's votes for 月饼 unreadable: 月饼 5.5 against 花卷 4, and two unread ballots could move 2 (§4).
     const hidden = [votePost('烧卖'), votePost('春卷')];
-    const game = folder(store((page) => { for (const h of hidden) if (page.posts.some((p) => p.pid === h.pid)) banned(page, h.pid); }), unrecorded);
+    const game = folder(store(undefined, banned(...hidden.map((h) => h.pid))), unrecorded);
     const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as TallyJson;
     expect(t.totals.filter((x) => x.votes > 0).map((x) => [x.name, x.votes])).toEqual([['月饼', 5.5], ['花卷', 4]]);
     expect(t.unreadable).toEqual({ pids: hidden.map((h) => h.pid), couldChange: true });
@@ -178,7 +177,7 @@ describe('ballot posts the account cannot read', () => {
   test('a version read before the post became unreadable is the evidence, and marked so', async () => {
     const shaomai = votePost('烧卖');
     const data = store();
-    store((page) => { if (page.posts.some((p) => p.pid === shaomai.pid)) banned(page, shaomai.pid); }, undefined, data, new Date('2026-11-30T09:00:00Z'));
+    store(undefined, banned(shaomai.pid), data, new Date('2026-11-30T09:00:00Z'));
     expect(data.posts[String(shaomai.pid)].versions.length).toBe(2);
     const game = folder(data, unrecorded);
     const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as TallyJson;
@@ -189,10 +188,8 @@ describe('ballot posts the account cannot read', () => {
 
   test('a moderator\'s view (the text shown with its state) is read, and the state marked', async () => {
     const chunjuan = votePost('春卷');
-    const game = folder(store((page) => {
-      const p = page.posts.find((x) => x.pid === chunjuan.pid);
-      if (p) Object.assign(p, { state: 'pending', readable: true });
-    }), unrecorded);
+    // A moderator's view of a post awaiting moderation: (待审核) in its action bar, the text shown.
+    const game = folder(store(undefined, (_file, html) => (html.includes(`id="post_${chunjuan.pid}"`) ? intoActions(html, chunjuan.pid, `<span class="xg1">(${NOTICE.pending})</span>`) : html)), unrecorded);
     const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as TallyJson;
     expect(t.ballots.find((b) => b.pid === chunjuan.pid)?.status).toBe('counted');
     expect((await bansha(['tally', '--game', game, '--day', '2'])).stdout).toContain('帖子状态：待审核');
@@ -206,11 +203,8 @@ describe('a banned author\'s posts in the discussion thread', () => {
     const last = mine[mine.length - 1];
     const data = store((page) => {
       const p = page.posts.find((x) => x.pid === last);
-      if (p) {
-        banned(page, last);
-        Object.assign(p, { avatar: null, signature: null });
-      }
-    });
+      if (p) Object.assign(p, { avatar: null, signature: null }); // (the template leaves them out; the notice is the markup's)
+    }, banned(last));
     const plain = JSON.parse((await bansha(['report', '--game', folder(store(), unrecorded), '--day', '2', '--json'])).stdout) as ReportJson & { activity: Array<{ player: string; posts: number }>; flags: Array<{ kind: string; player: string }> };
     const r = JSON.parse((await bansha(['report', '--game', folder(data, unrecorded), '--day', '2', '--json'])).stdout) as typeof plain;
     expect(r.activity.find((a) => a.player === '汤圆')?.posts).toBe(plain.activity.find((a) => a.player === '汤圆')?.posts);
@@ -226,7 +220,7 @@ describe('acceleration requests the account cannot read', () => {
   test('never read: not counted, and said whether it could change the day\'s acceleration', async () => {
     // 5 of 11 alive asked (6 needed, §5); 饺子's request unreadable leaves 4: with it 5, still short.
     const pid = request('饺子');
-    const game = folder(store((page) => { if (page.posts.some((p) => p.pid === pid)) banned(page, pid); }), unrecorded);
+    const game = folder(store(undefined, banned(pid)), unrecorded);
     const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as Acc;
     expect(t.acceleration.requests.filter((r) => r.counted).map((r) => r.pid)).not.toContain(pid);
     expect(t.notes).toContain(`进程帖中有本账号看不到文字的帖子（pid ${pid}），未计入加速申请：即使都是申请也改变不了加速与否`);
@@ -235,7 +229,7 @@ describe('acceleration requests the account cannot read', () => {
   test('read before it became unreadable: the request counts', async () => {
     const pid = request('饺子');
     const data = store();
-    store((page) => { if (page.posts.some((p) => p.pid === pid)) banned(page, pid); }, undefined, data, new Date('2026-11-30T09:00:00Z'));
+    store(undefined, banned(pid), data, new Date('2026-11-30T09:00:00Z'));
     const t = JSON.parse((await bansha(['tally', '--game', folder(data, unrecorded), '--day', '2', '--json'])).stdout) as Acc;
     expect(t.acceleration.requests.find((r) => r.pid === pid)?.counted).toBe(true);
     expect(t.notes.join('\n')).not.toContain('进程帖中有本账号看不到');

@@ -126,7 +126,7 @@ describe('recordPage / applyPage', () => {
     expect(data).toEqual(snapshot);
   });
 
-  test('the version hash covers text, fonts, links, images, edit marker and deletion, not the floor', () => {
+  test('the version hash covers text, fonts, links, images, edit marker, deletion and the body\'s state, not the floor', () => {
     const { parsed } = capture(d1talk, 1);
     const p = parsed.posts[1];
     const h = postHash(p);
@@ -135,9 +135,13 @@ describe('recordPage / applyPage', () => {
       { text: p.text + '!' }, { colors: [{ value: 'Red', text: 'x' }] }, { sizes: [{ value: '7', text: 'x' }] },
       { links: ['https://example.com/'] }, { images: ['https://example.com/a.png'] },
       { edited: { by: 'x', at: '2026-11-22T20:30:00+08:00' } }, { deleted: !p.deleted },
+      // what Discuz marked about the body: the same text shielded, or shown to a moderator only
+      { state: 'shielded' as const }, { readable: false }, { hiddenParts: ['本帖隐藏的内容需要回复才可以浏览'] },
     ]) {
       expect(postHash({ ...p, ...change })).not.toBe(h);
     }
+    // a normal post's hash is as before the marks existed: a store's versions do not all change at once
+    expect(postHash({ ...p, state: 'normal', readable: true, hiddenParts: [] })).toBe(h);
   });
 });
 

@@ -18,6 +18,7 @@ import { emptyStore } from '../../src/store/store-file.js';
 import { completeness, describeVanished, vanishedPosts } from '../../src/store/completeness.js';
 import { threadPosts } from '../../src/store/slice.js';
 import { removePost } from '../../src/replay/page-edits.js';
+import { deletedSlot } from '../discuz/discuz-markup.js';
 import { capture, capturedPages, idsPosts, ids, pageHtml } from './fixture-pages.js';
 
 const tid = ids.threads.d1talk.tid;
@@ -78,9 +79,8 @@ describe('posts no longer on the forum', () => {
     const data = emptyStore(ids.base);
     for (let p = 1; p <= pages; p++) {
       const html = pageHtml(tid, p);
-      const { fetched, parsed } = capture(tid, p, { html: html.includes(`id="post_${gone.pid}" `) ? removePost(html, gone.pid) : html });
-      // (what the parser reads of Discuz's slot: div#post_PID with the floor and the language pack's notice)
-      if (html.includes(`id="post_${gone.pid}" `)) parsed.page.vanished = [{ pid: gone.pid, floor: gone.floor, notice: '无效楼层，该帖已经被删除' }];
+      // Discuz's slot (viewthread_node.htm's deleted branch): div#post_PID with the floor and the language pack's notice
+      const { fetched, parsed } = capture(tid, p, { html: html.includes(`id="post_${gone.pid}" `) ? deletedSlot(html, gone.pid, `${gone.floor}#`) : html });
       applyPage(data, fetched, parsed);
     }
     const c = completeness(data, tid);
