@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/setup/temp-root.ts'],
+    globalSetup: ['test/setup/temp-root.ts', 'test/setup/shared-pages.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // The machine's own zone must never change a result: run every test in a zone far from +8.

@@ -1,18 +1,33 @@
 /**
  * The everyday-sentence set for banned wording's false-alarm rate (issue #15): the players' own text
- * of real Discuz pages — the third-party pages in ../shared/discuz/realworld/ and the games captured in
- * fixtures/discuz/ — read with the project's parser and cut into sentences. Any flag on one of them is
- * a false alarm unless a person judged the sentence a violation (fixtures/wording/everyday-judged.tsv).
- * Run once to (re)write fixtures/wording/everyday.txt: `node dist/bench/everyday-sentences.js [shared-dir]`.
+ * of real Discuz pages — the games the project captured in fixtures/discuz/ and, where ../shared is
+ * beside the checkout, the third parties' pages in ../shared/discuz/realworld/ (read there, never
+ * copied into the project: issue 37) — read with the project's parser and cut into sentences, when the
+ * evaluation runs. Any flag on one of them is a false alarm unless a person judged the sentence a
+ * violation (fixtures/wording/everyday-judged.tsv).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parsePage } from '../discuz/index.js';
 import { packagePath } from '../paths.js';
 
-/** The committed set. */
-export const EVERYDAY_FILE = packagePath('fixtures', 'wording', 'everyday.txt');
+/** ../shared/discuz/realworld beside the checkout, or null where it is not there. */
+export function sharedRealworld(): string | null {
+  const dir = path.resolve(packagePath(), '..', 'shared', 'discuz', 'realworld');
+  return fs.existsSync(dir) ? dir : null;
+}
+
+/** Where the everyday sentences are read from: our captured games, and the third parties' pages where present. */
+export function everydaySources(): string[] {
+  const shared = sharedRealworld();
+  return [packagePath('fixtures', 'discuz'), ...(shared ? [shared] : [])];
+}
+
+let everyday: string[] | undefined;
+/** Every distinct sentence of the players' posts on those pages (read once a process). */
+export function everydaySentences(): string[] {
+  return (everyday ??= extractEveryday(everydaySources()));
+}
 
 /** A post text cut into sentences: lines, then 。！？!?；; (the marks kept), short bits dropped. */
 export function sentencesOf(text: string): string[] {
@@ -48,11 +63,4 @@ export function extractEveryday(dirs: readonly string[]): string[] {
     }
   }
   return [...seen];
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const shared = process.argv[2] ?? path.resolve(packagePath(), '..', 'shared', 'discuz', 'realworld');
-  const list = extractEveryday([shared, packagePath('fixtures', 'discuz')]);
-  fs.writeFileSync(EVERYDAY_FILE, `# Everyday forum sentences (src/bench/everyday-sentences.ts): ${list.length} sentences.\n${list.join('\n')}\n`);
-  console.log(`${list.length} sentences → ${EVERYDAY_FILE}`);
 }

@@ -4,8 +4,10 @@
  *   the patterns may be changed for; misses and false alarms are listed;
  * - held-out: the other part of open-ended.tsv (seeded split, splitPart) — scored, never listed, so
  *   nobody tunes on it (`--show-held-out` lists it for a review after the fact);
- * - everyday: real forum sentences (everyday.txt); every flag is a false alarm unless
- *   everyday-judged.tsv records a person's judgement that the sentence is a violation.
+ * - everyday: real forum sentences (everyday-sentences.ts); every flag is a false alarm unless
+ *   everyday-judged.tsv records a person's judgement that the sentence is a violation;
+ * - independent: independent.tsv, written and labelled apart from the team (issue 36, provenance in its
+ *   header) — scored per kind of speech, every miss and false alarm listed, never tuned on.
  * A positive counts as found only when a hit of its own category is reported; a negative is a false
  * alarm when any hit is reported. Run: `npm run eval:wording`.
  */
@@ -15,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { packagePath } from '../paths.js';
 import { bundledCategories, loadWordLists, type WordLists } from '../violations/word-lists.js';
 import { describeHit, findBannedWording } from '../violations/wording.js';
-import { EVERYDAY_FILE } from './everyday-sentences.js';
+import { everydaySentences, everydaySources } from './everyday-sentences.js';
 import { readDataLines } from '../violations/text-fold.js';
 
 export interface LabelledSentence {
@@ -44,6 +46,8 @@ export const LABELLED_SET = packagePath('fixtures', 'wording', 'labelled.tsv');
 export const OPEN_ENDED_SET = packagePath('fixtures', 'wording', 'open-ended.tsv');
 /** Everyday sentences a person judged to be violations (label 1, category, sentence). */
 export const EVERYDAY_JUDGED = packagePath('fixtures', 'wording', 'everyday-judged.tsv');
+/** Text nobody on the team wrote, labelled blind (issue 36). */
+export const INDEPENDENT_SET = packagePath('fixtures', 'wording', 'independent.tsv');
 /** The split's seed, recorded in open-ended.tsv's header too. */
 export const SPLIT_SEED = 15;
 
@@ -79,7 +83,7 @@ export function labelledParts(): { tune: LabelledSentence[]; heldOut: LabelledSe
 /** The everyday sentences: each a negative unless everyday-judged.tsv says a person judged it a violation. */
 export function everydaySet(): LabelledSentence[] {
   const judged = new Map(readLabelledSet(EVERYDAY_JUDGED).map((s) => [s.sentence, s]));
-  return readDataLines(EVERYDAY_FILE).map((sentence) => judged.get(sentence) ?? { label: false, category: '-', sentence });
+  return everydaySentences().map((sentence) => judged.get(sentence) ?? { label: false, category: '-', sentence });
 }
 
 /** Runs the matcher over the set and scores it. */
@@ -109,6 +113,26 @@ export function falseAlarmsPerThousand(ev: WordingEvaluation): number {
   return (1000 * ev.falsePositives) / Math.max(1, ev.falsePositives + ev.trueNegatives);
 }
 
+/** One evaluation per kind of speech: its positives with every negative (so precision counts false alarms of that kind). */
+export function evaluateByKind(set: LabelledSentence[], lists: WordLists = loadWordLists(bundledCategories())): Map<string, WordingEvaluation> {
+  const kinds = [...new Set(set.filter((s) => s.label).map((s) => s.category))].sort();
+  const byKind = new Map<string, WordingEvaluation>();
+  for (const kind of kinds) {
+    const ev = evaluateWording(set.filter((s) => s.label && s.category === kind), lists);
+    // A negative flagged as this kind is this kind's false alarm.
+    for (const s of set.filter((x) => !x.label)) {
+      const found = findBannedWording(s.sentence, lists).filter((h) => h.category === kind);
+      if (found.length) {
+        ev.falsePositives++;
+        ev.falseAlarms.push({ ...s, found: found.map(describeHit) });
+      }
+    }
+    ev.precision = ev.truePositives / Math.max(1, ev.truePositives + ev.falsePositives);
+    byKind.set(kind, ev);
+  }
+  return byKind;
+}
+
 /** One evaluation's summary line and, when `list`, its misses and false alarms. */
 export function formatEvaluation(name: string, ev: WordingEvaluation, list: boolean): string {
   const lines = [
@@ -128,5 +152,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   console.log(formatEvaluation('tune', evaluateWording(tune, lists), true));
   console.log(formatEvaluation(`held-out (seed ${SPLIT_SEED})`, evaluateWording(heldOut, lists), process.argv.includes('--show-held-out')));
   console.log(formatEvaluation('everyday', everyday, true));
+  const independent = readLabelledSet(INDEPENDENT_SET);
+  console.log(formatEvaluation('independent (written and labelled apart from the team)', evaluateWording(independent, lists), true));
+  for (const [kind, ev] of evaluateByKind(independent, lists)) console.log(`  ${kind}: precision ${ev.precision.toFixed(3)}, recall ${ev.recall.toFixed(3)} (TP ${ev.truePositives} FP ${ev.falsePositives} FN ${ev.falseNegatives})`);
   console.log(`everyday false alarms: ${everyday.falsePositives} in ${everyday.falsePositives + everyday.trueNegatives} sentences = ${falseAlarmsPerThousand(everyday).toFixed(2)} per 1,000`);
+  console.log(`everyday sentences read from: ${everydaySources().join(', ')}${everydaySources().length < 2 ? ' (../shared/discuz/realworld is not beside this checkout: our captured games only)' : ''}`);
 }

@@ -1,8 +1,8 @@
 /**
  * A forum with its own template (issue #12, README "adapting selectors/"): the director writes one
  * selector file for it and names it — `bansha parse --selectors FILE`, the game file's `selectors:` for
- * the crawl — and it is tried before the bundled sets (the first whose `detect` fits reads the page). The page here is a real one (TalkOP) with its
- * message cell renamed as a custom theme would: the bundled sets refuse it (exit 3, never a short
+ * the crawl — and it is tried before the bundled sets (the first whose `detect` fits reads the page). The page here is one the
+ * project captured from its lab forum (fixtures/discuz/public: a real Discuz! X3.5) with its message cell renamed as a custom theme would: the bundled sets refuse it (exit 3, never a short
  * list); the director's file reads it exactly as the bundled sets read the original.
  */
 import fs from 'node:fs';
@@ -15,14 +15,14 @@ import { DISCUZ, FIXTURES } from '../helpers/captured.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-selectors-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-const original = path.join(DISCUZ, 'realworld', 'talkop-x34-t107596.html');
+const original = path.join(DISCUZ, 'public', 'viewthread-t2-p1.html');
 const themed = path.join(dir, 'page.html');
 fs.writeFileSync(themed, fs.readFileSync(original, 'utf8').replaceAll('class="t_f"', 'class="pmsg"'));
 const mine = path.join(dir, 'my-forum.json');
 const desktop = JSON.parse(fs.readFileSync(path.resolve(FIXTURES, '../selectors/discuz-x3-desktop.json'), 'utf8'));
 fs.writeFileSync(mine, JSON.stringify({ ...desktop, post: { ...desktop.post, message: 'td.pmsg' } }));
 
-const at = ['--fetched-at', '2026-03-01T00:00:00Z'];
+const at = ['--fetched-at', '2026-11-30T08:00:00Z'];
 const posts = (out: string) => (JSON.parse(out) as { posts: { pid: number; floor: number; author: string; text: string }[] }).posts.map(({ pid, floor, author, text }) => ({ pid, floor, author, text }));
 
 describe('a custom template read with the director\'s own selector file', () => {

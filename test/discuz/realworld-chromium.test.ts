@@ -7,29 +7,27 @@
  * what a browser reads.
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { chromiumPath, launchChromium } from '../../src/crawl/login.js';
-import { DISCUZ } from '../helpers/captured.js';
+import { REALWORLD, REALWORLD_PAGES, describeRealworld, realworldPath } from '../helpers/realworld.js';
 import { readLikeBrowser } from './browser-reading.js';
 
-const PAGES = ['talkop-x34-t107596.html', 'talkop-x34-t112530.html', 'mcbbs-x34-t857907.html', 'yamibo-touch-x35-t556787.html'];
 /** The chrome browser-reading.ts leaves out (its notAuthors), as CSS for Chromium's DOM. */
 const CHROME =
   'script, style, rt, rp, blockquote, .quote, .pstatus, .tip, .aimg_tip, .attach_nopermission, .guestviewthumb, .locked, .jammer, .a_pr, .a_pt, .a_pb, .mbn, .showcollapse_gather, em[onclick^="copycode"]';
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchChromium(chromiumPath(), true, []);
+  if (REALWORLD) browser = await launchChromium(chromiumPath(), true, []);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
 });
 
-describe.each(PAGES)('%s in Chromium', (file) => {
+describeRealworld.each(REALWORLD_PAGES)('%s in Chromium', (file) => {
   test('same posts in the list, same characters shown per post as the parse5 reading', async () => {
-    const html = fs.readFileSync(path.join(DISCUZ, 'realworld', file), 'utf8');
+    const html = fs.readFileSync(realworldPath(file), 'utf8');
     const ctx = await browser.newContext({ javaScriptEnabled: false });
     try {
       const page = await ctx.newPage();

@@ -1,24 +1,21 @@
 /**
- * Issue #12: pages real Discuz! forums served (fixtures/discuz/realworld, README there), read as a
+ * Issue #12: pages real Discuz! forums served (../shared/discuz/realworld, README there), read as a
  * browser reads them. Every expectation comes from browser-reading.ts (parse5's own tree and a walk
  * written in the test) or from the page itself (its <title>, its pid order), never from bansha:
  * every pid, true floor, author, uid, time and the author's text; the census refusing a lost post;
  * the newest-first page renumbered or refused; the non-thread inputs named for what they are.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { ParseError, parsePage } from '../../src/discuz/index.js';
 import type { FetchedPage, Page } from '../../src/discuz/types.js';
-import { DISCUZ, entry, fetched } from '../helpers/captured.js';
+import { REALWORLD, REALWORLD_PAGES, describeRealworld as describe, realworldBytes as raw, realworldFetched } from '../helpers/realworld.js';
 import { readLikeBrowser, type BrowserPost } from './browser-reading.js';
 
-const DIR = 'realworld';
 const AT = new Date('2026-03-01T00:00:00Z'); // after every post on these pages
-const PAGES = ['talkop-x34-t107596.html', 'talkop-x34-t112530.html', 'mcbbs-x34-t857907.html', 'yamibo-touch-x35-t556787.html'];
+/** The pages, where ../shared is beside the checkout (else none: the describes below are skipped). */
+const PAGES = REALWORLD ? [...REALWORLD_PAGES] : [];
 
-const raw = (file: string) => fs.readFileSync(path.join(DISCUZ, DIR, file));
-const page = (file: string, bytes?: Uint8Array): FetchedPage => fetched(DIR, entry(DIR, file), AT, bytes, entry(DIR, file).url); // manifest URLs are absolute
+const page = (file: string, bytes?: Uint8Array): FetchedPage => realworldFetched(file, AT, bytes);
 const edited = (file: string, edit: (html: string) => string): FetchedPage => {
   const html = raw(file).toString('utf8');
   const out = edit(html);

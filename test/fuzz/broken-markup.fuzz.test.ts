@@ -13,7 +13,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { ParseError, parsePage } from '../../src/discuz/index.js';
 import type { FetchedPage, Page } from '../../src/discuz/types.js';
-import { DISCUZ, entry, fetched, ids } from '../helpers/captured.js';
+import { DISCUZ, entry, fetched } from '../helpers/captured.js';
+import { REALWORLD, REALWORLD_PAGES, realworldFetched, realworldPath } from '../helpers/realworld.js';
 import { readLikeBrowser } from '../discuz/browser-reading.js';
 
 const AT = new Date('2026-11-30T08:00:00Z');
@@ -26,11 +27,13 @@ interface Source {
   messages: { start: number; end: number }[];
 }
 
-function source(dir: string, file: string): Source {
-  const e = entry(dir, file);
-  const base = dir === 'realworld' ? e.url : ids(dir).base;
-  const at = (bytes: Uint8Array) => fetched(dir, e, dir === 'realworld' ? new Date('2026-03-01T00:00:00Z') : AT, bytes, base);
-  const html = fs.readFileSync(path.join(DISCUZ, dir, file), 'utf8');
+/** A page of ours (fixtures/discuz/<dir>) or a third party's (../shared/discuz/realworld). */
+function source(dir: 'public' | 'realworld', file: string): Source {
+  const at =
+    dir === 'realworld'
+      ? (bytes: Uint8Array) => realworldFetched(file, new Date('2026-03-01T00:00:00Z'), bytes)
+      : (bytes: Uint8Array) => fetched(dir, entry(dir, file), AT, bytes);
+  const html = fs.readFileSync(dir === 'realworld' ? realworldPath(file) : path.join(DISCUZ, dir, file), 'utf8');
   const messages: { start: number; end: number }[] = [];
   for (const m of html.matchAll(/<td class="t_f" id="postmessage_\d+">|<div class="message">/g)) {
     const start = m.index + m[0].length;
@@ -41,7 +44,8 @@ function source(dir: string, file: string): Source {
 }
 
 const SOURCES = [
-  ...['talkop-x34-t107596.html', 'talkop-x34-t112530.html', 'mcbbs-x34-t857907.html', 'yamibo-touch-x35-t556787.html'].map((f) => source('realworld', f)),
+  // Third parties' pages where ../shared is beside the checkout; our own captured pages always.
+  ...(REALWORLD ? REALWORLD_PAGES.map((f) => source('realworld', f)) : []),
   ...['viewthread-t2-p1.html', 'viewthread-t4-p2.html', 'viewthread-t7-p1.html'].map((f) => source('public', f)),
 ];
 

@@ -14,6 +14,7 @@ import TSPhrases from 'opencc-js/dict/TSPhrases';
 import { Converter, Locale } from 'opencc-js/t2cn';
 import { describe, expect, test } from 'vitest';
 import { toSimplified } from '../../src/text/simplified.js';
+import { everydaySentences } from '../../src/bench/everyday-sentences.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures');
 const opencc = Converter({ from: 't', to: 'cn' });
@@ -41,10 +42,10 @@ describe('toSimplified', () => {
     }
   });
 
-  test('the rule posts and everyday sentences of fixtures/, line by line and whole', () => {
+  test('the rule posts and the everyday sentences, line by line and whole', () => {
     const texts = [
       ...fs.readdirSync(path.join(FIXTURES, 'rules')).map((f) => fs.readFileSync(path.join(FIXTURES, 'rules', f), 'utf8')),
-      fs.readFileSync(path.join(FIXTURES, 'wording', 'everyday.txt'), 'utf8'),
+      everydaySentences().join('\n'),
     ];
     for (const text of texts) {
       expect(toSimplified(text)).toBe(opencc(text));

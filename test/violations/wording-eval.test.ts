@@ -5,13 +5,17 @@ import {
   OPEN_ENDED_SET,
   SPLIT_SEED,
   everydaySet,
+  evaluateByKind,
+  INDEPENDENT_SET,
+  readLabelledSet,
   evaluateWording,
   falseAlarmsPerThousand,
   formatEvaluation,
   labelledParts,
   splitPart,
 } from '../../src/bench/wording-eval.js';
-import { EVERYDAY_FILE, extractEveryday } from '../../src/bench/everyday-sentences.js';
+import { everydaySentences } from '../../src/bench/everyday-sentences.js';
+import { REALWORLD } from '../helpers/realworld.js';
 import { readDataLines } from '../../src/violations/text-fold.js';
 import { bundledCategories, loadWordLists } from '../../src/violations/word-lists.js';
 
@@ -25,13 +29,15 @@ describe('honest evaluation of banned wording (fixtures/wording/)', () => {
     expect(heldOut.filter((s) => !s.label).length).toBeGreaterThanOrEqual(60);
     expect(fs.readFileSync(OPEN_ENDED_SET, 'utf8')).toContain(`Seed ${SPLIT_SEED}`);
     expect(splitPart('明天出发，誓要找狼')).toBe(splitPart('明天出发，誓要找狼'));
-    expect(everydaySet().length).toBeGreaterThanOrEqual(1000);
   });
-  test('the everyday set is what the parser reads from the captured games', () => {
-    const have = new Set(readDataLines(EVERYDAY_FILE));
-    const captured = extractEveryday([path.resolve('fixtures', 'discuz')]);
-    expect(captured.length).toBeGreaterThan(50);
-    expect(captured.filter((s) => !have.has(s))).toEqual([]);
+  test.skipIf(!REALWORLD)('≥ 1,000 everyday sentences, with the third parties\' pages in ../shared', () => {
+    expect(everydaySet().length).toBeGreaterThanOrEqual(1000);
+    expect(everydaySentences()).toContain('1.14 最新命令能完成你的愿望！'); // MCBBS t857907's first post
+  });
+  test('the everyday set holds the players\' sentences of our captured games, read by the parser', () => {
+    const ours = everydaySentences().filter((s) => s.includes('投票') || s.includes('警长'));
+    expect(ours.length).toBeGreaterThan(20);
+    expect(everydaySentences().length).toBeGreaterThan(150);
   });
   // Figures when written (2026-12-01): held-out P 0.992 R 0.963; everyday 0 per 1,000. Keep the aims.
   test('held-out precision ≥ 0.95 and recall ≥ 0.9; ≤ 2 false alarms per 1,000 everyday sentences', () => {
@@ -46,5 +52,18 @@ describe('honest evaluation of banned wording (fixtures/wording/)', () => {
     const tune = evaluateWording(labelledParts().tune, lists);
     expect(tune.precision, formatEvaluation('tune', tune, true)).toBeGreaterThanOrEqual(0.95);
     expect(tune.recall, formatEvaluation('tune', tune, true)).toBeGreaterThanOrEqual(0.9);
+  });
+  test('the independent set (issue 36): 800+ agreed sentences, every banned kind, with its provenance; scored per kind', () => {
+    const text = fs.readFileSync(INDEPENDENT_SET, 'utf8');
+    expect(text).toMatch(/independent writer who read only the four rule posts/);
+    expect(text).toMatch(/Labelled blind by a second independent judge/);
+    const set = readLabelledSet(INDEPENDENT_SET);
+    expect(set.length).toBeGreaterThanOrEqual(800);
+    expect(new Set(set.map((s) => s.sentence)).size).toBe(set.length);
+    const kinds = new Set(bundledCategories());
+    for (const s of set) if (s.label) expect(kinds, s.sentence).toContain(s.category);
+    const byKind = evaluateByKind(set, lists);
+    expect([...byKind.keys()].sort()).toEqual([...kinds].sort());
+    for (const [kind, ev] of byKind) expect(ev.truePositives + ev.falseNegatives, kind).toBeGreaterThanOrEqual(50);
   });
 });
