@@ -78,21 +78,31 @@ export function refusedFrame(err: UserError, at: number, timezone: string): stri
  */
 export async function countAsTally(game: Game, day: number, at: number, opts: { crawl?: CrawlOptions; allowIncomplete?: boolean } = {}): Promise<TallyResult> {
   if (!game.rules.publicVote) return tallyDay(game, () => [], day, { at }); // 120b: nothing to read, as tally
-  const tids = threadsForTally(game, day);
   const closed = at >= findDay(game, day).closes;
-  const failed: CrawlResult[] = [];
-  await crawlWithHandovers(game, day, tids, async (threads) => {
-    const crawl = await crawlGame(game, { progress: false, ...opts.crawl, threads });
-    // The final count: a failed page is named as stale (exit 7) when it decides the count, below.
-    if (closed) failed.push(crawl);
-    else assertFetched(crawl);
-  }, at);
+  // The final count: a failed page is named as stale (exit 7) when it decides the count, below.
+  const failed = await crawlForCount(game, day, at, { crawl: opts.crawl, check: closed ? undefined : assertFetched });
   if (closed) {
     // As tally --post and close: the final count only when every deciding thread was fetched whole after the close.
     refuseStale(game, await countFreshness(game, day), 'watch');
     for (const c of failed) assertFetched(c);
   }
   return countFromStore(game, day, { at, allowIncomplete: opts.allowIncomplete }, (result) => result);
+}
+
+/**
+ * The crawl of a round (the watch's, the cockpit's: src/cockpit): the threads day `day`'s count reads at
+ * `at` — its own, and those its sheriffs' handovers are read from as the store names them — crawled
+ * incrementally; each crawl handed to `check` as it ends (assertFetched refuses a page not fetched), and
+ * all of them returned.
+ */
+export async function crawlForCount(game: Game, day: number, at: number, opts: { crawl?: CrawlOptions; check?: (crawl: CrawlResult) => void } = {}): Promise<CrawlResult[]> {
+  const crawls: CrawlResult[] = [];
+  await crawlWithHandovers(game, day, threadsForTally(game, day), async (threads) => {
+    const crawl = await crawlGame(game, { progress: false, ...opts.crawl, threads });
+    crawls.push(crawl);
+    opts.check?.(crawl);
+  }, at);
+  return crawls;
 }
 
 /** Runs the watch until closing; returns the final tally. */
