@@ -26,7 +26,7 @@ import { UserError } from '../../errors.js';
 import { t as tr } from '../../i18n/index.js';
 import { dayNumber, gameOptions, stdoutColor } from '../options.js';
 import { assertFetched, crawlFlagOptions, crawlFlags, type CrawlFlags } from './crawl.js';
-import { now as processNow } from '../../clock.js';
+import { now as processNow, systemClock as processClock } from '../../clock.js';
 import { countFreshness, refuseStale } from '../../crawl/freshness.js';
 
 /** Time as the watch sees it. */
@@ -148,10 +148,26 @@ export function register(program: Command): void {
     }, 60)
     .option('--now', tr('watch.now'))
     .option('--store <path>', tr('opt.store'))
-    .option('--allow-incomplete', tr('opt.allowIncomplete'));
+    .option('--allow-incomplete', tr('opt.allowIncomplete'))
+    .option('--serve', tr('watch.serve'))
+    .option('--open', tr('watch.open'))
+    .option('--port <n>', tr('watch.port'), (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UserError(tr('watch.badPort', v));
+      return n;
+    });
   crawlFlagOptions(command)
-    .action(async (o: CrawlFlags & { game: string; day: number; interval: number; now?: boolean; store?: string; allowIncomplete?: boolean }) => {
+    .action(async (o: CrawlFlags & { game: string; day: number; interval: number; now?: boolean; store?: string; allowIncomplete?: boolean; serve?: boolean; open?: boolean; port?: number }) => {
+      if (!o.serve && o.open) throw new UserError(tr('watch.serveOnly', '--open'));
+      if (!o.serve && o.port !== undefined) throw new UserError(tr('watch.serveOnly', '--port'));
       const game = loadGame(o.game, { store: o.store });
+      findDay(game, o.day);
+      if (o.serve) {
+        // The closing cockpit (src/cockpit): the same crawl and count, live in the browser, until Ctrl-C.
+        const { serveUntilStopped } = await import('../../cockpit/index.js');
+        await serveUntilStopped({ game, day: o.day, clock: processClock(), intervalMs: o.interval * 1000, crawl: crawlFlags(o), port: o.port, open: o.open });
+        return;
+      }
       await runWatch({ game, day: o.day, intervalMs: o.interval * 1000, now: o.now, color: stdoutColor(), crawl: crawlFlags(o), allowIncomplete: o.allowIncomplete });
     });
 }
