@@ -111,7 +111,14 @@ export async function serveUntilStopped(o: RunCockpitOptions & { open?: boolean;
   print(t('cockpit.listening', running.url));
   if (o.open) openBrowser(running.url, (l) => process.stderr.write(`${l}\n`));
   o.started?.(running);
-  await new Promise<void>((resolve) => {
+  await untilSignal();
+  await running.stop();
+  print(t('cockpit.stopped'));
+}
+
+/** Resolves at the first Ctrl-C (SIGINT) or SIGTERM, its handlers then removed. */
+export function untilSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
     const done = () => {
       process.off('SIGINT', done);
       process.off('SIGTERM', done);
@@ -120,6 +127,4 @@ export async function serveUntilStopped(o: RunCockpitOptions & { open?: boolean;
     process.on('SIGINT', done);
     process.on('SIGTERM', done);
   });
-  await running.stop();
-  print(t('cockpit.stopped'));
 }

@@ -77,12 +77,12 @@ function crawlPart(v: CockpitView): Html {
 }
 
 /** Totals with their voters, who has not voted, the sheriff, the result or the leaders. */
-function totalsPart(tally: TallyResult): Html {
+function totalsPart(tally: TallyResult, notFinal: boolean): Html {
   const missing = tally.players.filter((p) => p.state === 'none').map((p) => p.player);
   const rows = tally.totals.map((x) => html`<tr><th>${x.name}</th><td class="num">${x.votes}</td><td>${x.voters.join('、')}</td></tr>`);
   return html`<section id="totals"><h3>${t('cockpit.totals')}</h3>
   <table class="totals"><tbody>${rows.length ? rows : html`<tr><td>${t('cockpit.noVotes')}</td></tr>`}</tbody></table>
-  <p class="result">${tally.result.rule}</p>
+  <p class="result">${notFinal ? html`<strong class="refusal">${t('cockpit.notFinal')}</strong> ` : ''}${tally.result.rule}</p>
   ${tally.result.note ? html`<p class="note">${tally.result.note}</p>` : ''}
   <p>${t('cockpit.sheriff', tally.sheriff ?? '—', tally.sheriffWeight)}</p>
   <p id="missing">${t('cockpit.notVoted', missing.length)} ${missing.join('、') || '—'}</p>
@@ -194,7 +194,7 @@ export function preview(bbcode: string): Html {
 export function renderLive(v: CockpitView): string {
   const tally = v.tally;
   return str(html`${statusPart(v)}
-${tally && tally.kind !== 'none' ? html`<div class="grid">${totalsPart(tally)}${accelerationPart(tally)}</div>${ballotsPart(v, tally)}${timelinePart(tally, v.game.timezone)}` : html`<section><p>${tally?.reason ?? t('cockpit.noCount')}</p></section>`}
+${tally && tally.kind !== 'none' ? html`<div class="grid">${totalsPart(tally, !v.open && (v.stale.length > 0 || v.incomplete.length > 0 || v.countError !== null))}${accelerationPart(tally)}</div>${ballotsPart(v, tally)}${timelinePart(tally, v.game.timezone)}` : html`<section><p>${tally?.reason ?? t('cockpit.noCount')}</p></section>`}
 <div class="grid">${reportPart(v)}</div>
 ${announcementPart(v)}`);
 }

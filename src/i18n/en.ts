@@ -810,6 +810,7 @@ export const en: Messages = {
   'cockpit.staleSince': 'the count shown is out of date:',
   'cockpit.countFailed': (message) => `could not count (the last count is shown): ${message}`,
   'cockpit.incomplete': (tids) => `threads crawled incompletely: ${tids}`,
+  'cockpit.notFinal': '(not the closing count)',
   'cockpit.totals': 'totals',
   'cockpit.noVotes': 'no counted ballot yet',
   'cockpit.sheriff': (name, weight) => `sheriff: ${name} (weight ${weight})`,
@@ -874,5 +875,6 @@ export const en: Messages = {
   'watch.badPort': (got) => `--port must be a whole number 1–65535 (got "${got}")`,
   'watch.serveOnly': (opt) => `${opt} goes with --serve`,
   'demo.live': 'replay day 2\'s vote thread into the local forum over a few minutes, with the closing cockpit open on it',
+  'demo.minutes': 'how many minutes --live takes to replay the day (default 3)',
   'demo.liveStarting': (minutes) => `replaying day 2's vote thread (about ${minutes} minutes), forum time sped up; Ctrl-C ends it`,
 };

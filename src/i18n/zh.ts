@@ -869,6 +869,7 @@ export const zh = {
   'cockpit.staleSince': '页面上的票数已过时：',
   'cockpit.countFailed': (message: string) => `无法计票（显示的是上一次的结果）：${message}`,
   'cockpit.incomplete': (tids: string) => `抓取不完整的帖子：${tids}`,
+  'cockpit.notFinal': '（不是关门计票）',
   'cockpit.totals': '票数',
   'cockpit.noVotes': '还没有有效票',
   'cockpit.sheriff': (name: string, weight: number) => `警长：${name}（票权 ${weight}）`,
@@ -933,6 +934,7 @@ export const zh = {
   'watch.badPort': (got: string) => `--port 须是 1–65535 的整数（收到 "${got}"）`,
   'watch.serveOnly': (opt: string) => `${opt} 须与 --serve 一起使用`,
   'demo.live': '把第 2 日投票帖在几分钟内重放进本地论坛，同时打开关门驾驶舱',
+  'demo.minutes': '--live 重放一日所用的分钟数（默认 3）',
   'demo.liveStarting': (minutes: number) => `重放第 2 日投票帖（约 ${minutes} 分钟），论坛时间加速进行；按 Ctrl-C 结束`,
 } as const;
 

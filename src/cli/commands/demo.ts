@@ -180,7 +180,12 @@ export function register(program: Command): void {
     .option('--preset <name>', t('demo.preset', Object.keys(DEMO_GAMES).join(', ')), 'public')
     .option('--out <dir>', t('demo.out', DEFAULT_DEMO_OUT))
     .option('--no-browser', t('demo.noBrowser'))
-    .action(async (o: { preset: string; out?: string; browser: boolean }) => {
+    .option('--live', t('demo.live'))
+    .option('--open', t('watch.open'))
+    .option('--minutes <n>', t('demo.minutes'), Number)
+    .action(async (o: { preset: string; out?: string; browser: boolean; live?: boolean; open?: boolean; minutes?: number }) => {
+      if (o.live) return (await import('../../demo/live-command.js')).demoLive({ out: o.out, open: o.open, minutes: o.minutes });
+      if (o.open) throw new UserError(t('watch.serveOnly', '--open'));
       if (!(o.preset in DEMO_GAMES)) throw new UserError(t('demo.unknown', o.preset, Object.keys(DEMO_GAMES).join(', ')));
       const c = pc.createColors(stdoutColor());
       const verbose = process.stderr.isTTY;
