@@ -86,8 +86,20 @@ describe.skipIf(!hasChromium)('the closing cockpit in Chromium', () => {
     await expect.poll(() => page.locator('#state').textContent()).toMatch(/进行中：实时票数 截至 11:1\d/);
     const reloads: string[] = [];
     page.on('framenavigated', (f) => reloads.push(f.url()));
+    // when each view was made (the round's crawl and count done), and when the page drew it
+    const made = new Map<number, number>();
+    running.cockpit.subscribe((v) => made.set(v.version, Date.now()));
+    await page.evaluate(() => {
+      const w = window as unknown as { drawn: Record<number, number> };
+      w.drawn = {};
+      const live = document.getElementById('live')!;
+      new MutationObserver(() => (w.drawn[Number(live.dataset.version)] ??= Date.now())).observe(live, { attributes: true, attributeFilter: ['data-version'] });
+    });
     forumNow = at('13:05');
     await expect.poll(() => voters(page), { timeout: 15_000 }).toEqual(['饺子', '包子', '烧卖', '汤圆', '春卷']);
+    const drawn = await page.evaluate(() => (window as unknown as { drawn: Record<number, number> }).drawn);
+    expect(Object.keys(drawn).length).toBeGreaterThan(0);
+    for (const [version, when] of Object.entries(drawn)) expect(when - made.get(Number(version))!).toBeLessThan(1000);
     forumNow = at('19:05');
     await expect.poll(async () => (await voters(page)).length, { timeout: 15_000 }).toBe(15);
     const all = await voters(page);
