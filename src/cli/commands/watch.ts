@@ -9,6 +9,10 @@
  * close (src/crawl/freshness.ts). A running
  * round that is refused shows the refusal and tries again next interval (a login needed stops the
  * watch). The clock, the sleep and the crawl are injectable so the loop is tested with a fake clock.
+ *
+ * `--serve [--open] [--port N]`: the closing cockpit instead (src/cockpit, issue 33) — the same crawl
+ * (crawlForCount) and the count `close` makes, live in this computer's browser with the director's
+ * rulings, cards and 发布, until Ctrl-C.
  */
 import type { Command } from 'commander';
 import pc from 'picocolors';
