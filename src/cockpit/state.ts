@@ -68,7 +68,10 @@ export interface CockpitView {
   /** The count (null: none yet: the first crawl failed, or the day has no public vote). */
   tally: TallyResult | null;
   report: DayReport | null;
-  /** As of when the count is: the oldest fetch of the threads it reads (null: one never fetched whole). */
+  /**
+   * As of when the count is: before the close, when the last crawl that fetched every page it asked for
+   * ended; after it, the oldest fetch of the threads deciding it (null: none yet, or one never fetched whole).
+   */
   asOf: number | null;
   freshness: ThreadFreshness[];
   /** After the close: the threads deciding the count not fetched whole after it. */
@@ -121,6 +124,8 @@ export class Cockpit {
   #crawl: CrawlOptions | undefined;
   #view: CockpitView | null = null;
   #lastCrawl: CrawlNote | null = null;
+  /** When the last crawl that fetched every page it asked for ended. */
+  #lastGood: number | null = null;
   #published: CockpitView['published'] = null;
   #identity = new Map<string, { poster: Poster | null; problem: string | null }>();
   #listeners = new Set<(v: CockpitView) => void>();
@@ -172,6 +177,7 @@ export class Cockpit {
       const crawls: CrawlResult[] = await crawlForCount(this.game, this.day, at, { crawl: crawlOpts });
       const failures = crawls.flatMap((c) => c.threads.flatMap((x) => x.failures.map((f) => ({ tid: x.tid, page: f.page, reason: f.reason }))));
       this.#lastCrawl = { at: this.clock.now(), newPosts: crawls.reduce((n, c) => n + c.threads.reduce((m, x) => m + x.newPosts, 0), 0), failures, error: null };
+      if (!failures.length) this.#lastGood = this.#lastCrawl.at;
     } catch (err) {
       // A refused page, a login needed: the page says so and keeps the last count, stale since it was made.
       if (!(err instanceof UserError)) throw err;
@@ -194,9 +200,11 @@ export class Cockpit {
     const open = now < d.closes;
     const freshness = await countFreshness(game, day);
     const stale = open ? [] : staleThreads(game, freshness.filter((f) => !f.fresh));
-    // As of when: the threads of this day's count (an earlier day's thread fetched whole after its own close cannot change it).
+    // As of when. Open: the last crawl that got every page it asked for (what a running count has read).
+    // Closed: the oldest fetch of the threads deciding the count (freshness.ts; an earlier day's thread
+    // fetched whole after its own close cannot change it).
     const asOfs = freshness.filter((f) => f.due >= d.closes || !f.fresh).map((f) => f.asOf);
-    const asOf = asOfs.length && asOfs.every((x): x is number => x !== null) ? Math.min(...asOfs) : null;
+    const asOf = open ? this.#lastGood : asOfs.length && asOfs.every((x): x is number => x !== null) ? Math.min(...asOfs) : null;
     const ledgerFile = ledgerPath(game.file);
     let tally: TallyResult | null = this.#view?.tally ?? null;
     let report: DayReport | null = this.#view?.report ?? null;

@@ -105,6 +105,7 @@ describe.skipIf(!hasChromium)('the closing cockpit in Chromium', () => {
     const all = await voters(page);
     expect(all.slice(-4)).toEqual(['饺子', '春卷', '饺子', '馒头']); // the changes and the out player's ballot, in floor order
     expect(reloads).toEqual([]);
+    await expect.poll(() => page.locator('#state').textContent()).toMatch(/进行中：实时票数 截至 19:05/);
     // the change superseded the first ballot; the acceleration requests with how many more are needed
     await page.locator('#ballots tr.b-superseded').first().waitFor({ state: 'visible', timeout: 10_000 });
     await expect.poll(() => page.locator('#acceleration').textContent(), { timeout: 10_000 }).toContain('申请加速');
