@@ -49,8 +49,9 @@ export async function runCockpitBench(game: Game, day: number, synth: SynthGame,
     // A running count a moment before the close: every post of the day counts, nothing is posted.
     const cockpit = new Cockpit({ game, day, clock: { now: () => d.closes - 1 } });
     const t0 = performance.now();
-    opts.onView?.(await cockpit.round(false));
+    const first = await cockpit.round(false);
     const firstMs = performance.now() - t0;
+    opts.onView?.(first);
     const perThread = Math.ceil((opts.postsPerRun ?? 20) / tids.length);
     const arrive = postArrivals(synth, game.storePath, tids, d.closes, perThread, rounds, 11);
     const redraws: number[] = [];

@@ -8,6 +8,7 @@
  * functions (src/rulings/rule.ts, decideCard, announcementPlan + runPost under the fresh gating) and
  * redraw at once, without a crawl. Rounds and acts run one at a time, in order.
  */
+import fs from 'node:fs';
 import { decideCard, ledgerPath, readLedger } from '../cards/ledger.js';
 import type { LedgerCard } from '../cards/types.js';
 import { crawlForCount } from '../cli/commands/watch.js';
@@ -15,7 +16,7 @@ import { announcementPlan, refuseIncompletePost } from '../close/announcement.js
 import { recordProposals } from '../close/proposals.js';
 import type { Clock } from '../clock.js';
 import type { CrawlOptions, CrawlResult } from '../crawl/crawler.js';
-import { countFreshness, refuseOpenDay, refuseStale, staleThreads, type ThreadFreshness } from '../crawl/freshness.js';
+import { countFreshness, decidingThreads, readFetches, refuseOpenDay, refuseStale, staleThreads, type ThreadFreshness } from '../crawl/freshness.js';
 import { beforeReport, closingDayFromStore, reportThreads } from '../derived/closing-inputs.js';
 import { UserError } from '../errors.js';
 import { loadGame } from '../game/game-file.js';
@@ -116,6 +117,26 @@ function refusalOf(check: () => void): string | null {
   }
 }
 
+/** A file's size and modification time ('-' when absent): what tells the cockpit to read it again. */
+function fileStamp(file: string): string {
+  try {
+    const st = fs.statSync(file);
+    return `${st.size}:${st.mtimeMs};`;
+  } catch {
+    return '-;';
+  }
+}
+
+/** Before the close: the threads the count reads with their last crawl's failure, as the crawler recorded it (no store read). */
+function recordedFailures(game: Game, day: number): ThreadFreshness[] {
+  const records = readFetches(game.storePath);
+  return decidingThreads(game, day).map(({ tid, due }) => {
+    const rec = records[String(tid)];
+    const asOf = rec?.asOf ? Date.parse(rec.asOf) : NaN;
+    return { tid, due, asOf: Number.isFinite(asOf) ? asOf : null, fresh: false, failure: rec?.failure ?? null, cause: rec?.cause ?? null };
+  });
+}
+
 /** The cockpit's model: rounds, acts, and the view each of them leaves. */
 export class Cockpit {
   game: Game;
@@ -131,6 +152,7 @@ export class Cockpit {
   #listeners = new Set<(v: CockpitView) => void>();
   #queue: Promise<unknown> = Promise.resolve();
   #version = 0;
+  #gameStamp = '';
 
   constructor(o: CockpitOptions) {
     this.game = o.game;
@@ -187,18 +209,24 @@ export class Cockpit {
 
   /** Counts and reports from the store as `bansha close` does, and makes the view. */
   async #recount(): Promise<CockpitView> {
-    // The game file and the rulings beside it as they are now (a ruling from the page or the CLI, an edit).
-    try {
-      this.game = loadGame(this.game.file, { store: this.game.storePath });
-    } catch (err) {
-      if (!(err instanceof UserError)) throw err;
-      this.game = { ...this.game, rulings: activeRulings(readRulings(rulingsPath(this.game.file))) };
+    // The game file and the rulings beside it as they are now (a ruling from the page or the CLI, an edit):
+    // read again when either changed on disk.
+    const stamp = fileStamp(this.game.file) + fileStamp(rulingsPath(this.game.file));
+    if (stamp !== this.#gameStamp) {
+      try {
+        this.game = loadGame(this.game.file, { store: this.game.storePath });
+      } catch (err) {
+        if (!(err instanceof UserError)) throw err;
+        this.game = { ...this.game, rulings: activeRulings(readRulings(rulingsPath(this.game.file))) };
+      }
+      this.#gameStamp = stamp;
     }
     const { game, day } = this;
     const now = this.clock.now();
     const d = findDay(game, day);
     const open = now < d.closes;
-    const freshness = await countFreshness(game, day);
+    // Open: what the crawler recorded is enough (what failed); closed: as of when each deciding thread is.
+    const freshness = open ? recordedFailures(game, day) : await countFreshness(game, day);
     const stale = open ? [] : staleThreads(game, freshness.filter((f) => !f.fresh));
     // As of when. Open: the last crawl that got every page it asked for (what a running count has read).
     // Closed: the oldest fetch of the threads deciding the count (freshness.ts; an earlier day's thread
