@@ -3,7 +3,8 @@
  * that keep it current. A round crawls what the count reads (the watch's crawl: crawlForCount), then
  * counts and reports from the store exactly as `bansha close` does (closingDayFromStore: the tally, the
  * report, the proposals into the ledger once the day has closed), and says as of when the count is
- * (src/crawl/freshness.ts). A crawl that fails keeps the last count on the page, marked stale since the
+ * (src/crawl/freshness.ts); before the close the count is drawn first, as `watch` makes it, then the
+ * whole view. A crawl that fails keeps the last count on the page, marked stale since the
  * oldest fetch it reads. The director's acts — a ruling, an undo, a card, 发布 — run the CLI's own
  * functions (src/rulings/rule.ts, decideCard, announcementPlan + runPost under the fresh gating) and
  * redraw at once, without a crawl. Rounds and acts run one at a time, in order.
@@ -17,6 +18,7 @@ import { recordProposals } from '../close/proposals.js';
 import type { Clock } from '../clock.js';
 import type { CrawlOptions, CrawlResult } from '../crawl/crawler.js';
 import { countFreshness, decidingThreads, readFetches, refuseOpenDay, refuseStale, staleThreads, type ThreadFreshness } from '../crawl/freshness.js';
+import { countFromStore } from '../derived/closed-days.js';
 import { beforeReport, closingDayFromStore, reportThreads } from '../derived/closing-inputs.js';
 import { UserError } from '../errors.js';
 import { loadGame } from '../game/game-file.js';
@@ -188,6 +190,7 @@ export class Cockpit {
   round(crawl = true): Promise<CockpitView> {
     return this.#serial(async () => {
       if (crawl) await this.#crawlNow();
+      await this.#countFirst();
       return this.#recount();
     });
   }
@@ -207,10 +210,34 @@ export class Cockpit {
     }
   }
 
-  /** Counts and reports from the store as `bansha close` does, and makes the view. */
-  async #recount(): Promise<CockpitView> {
-    // The game file and the rulings beside it as they are now (a ruling from the page or the CLI, an edit):
-    // read again when either changed on disk.
+  /**
+   * Before the close, the count first: made as `watch` and `tally` make it (countFromStore: the threads
+   * read in part, the earlier days from their kept outcomes) and drawn at once with the rest of the last
+   * view, before the report is made again (#recount, which draws the whole view: the same count).
+   */
+  async #countFirst(): Promise<void> {
+    const prev = this.#view;
+    this.#freshGame();
+    const { game, day } = this;
+    const now = this.clock.now();
+    if (!prev || now >= findDay(game, day).closes || !game.rules.publicVote) return;
+    let tally: TallyResult;
+    try {
+      tally = await countFromStore(game, day, { at: now, allowIncomplete: true }, (result) => result);
+    } catch (err) {
+      if (err instanceof UserError) return; // the whole recount says why
+      throw err;
+    }
+    this.#emit({ ...prev, now, open: true, tally, incomplete: tally.incomplete ?? [], asOf: this.#lastGood, lastCrawl: this.#lastCrawl, version: ++this.#version });
+  }
+
+  #emit(view: CockpitView): void {
+    this.#view = view;
+    for (const fn of this.#listeners) fn(view);
+  }
+
+  /** The game file and the rulings beside it as they are now (a ruling from the page or the CLI, an edit): read again when either changed on disk. */
+  #freshGame(): void {
     const stamp = fileStamp(this.game.file) + fileStamp(rulingsPath(this.game.file));
     if (stamp !== this.#gameStamp) {
       try {
@@ -221,6 +248,11 @@ export class Cockpit {
       }
       this.#gameStamp = stamp;
     }
+  }
+
+  /** Counts and reports from the store as `bansha close` does, and makes the view. */
+  async #recount(): Promise<CockpitView> {
+    this.#freshGame();
     const { game, day } = this;
     const now = this.clock.now();
     const d = findDay(game, day);
@@ -274,8 +306,7 @@ export class Cockpit {
       game, day, now, opens: d.opens, closes: d.closes, open, tally, report, asOf, freshness, stale, incomplete,
       lastCrawl: this.#lastCrawl, countError, rulings, cards, announcement, publishRefusal, published: this.#published, version: ++this.#version,
     };
-    this.#view = view;
-    for (const fn of this.#listeners) fn(view);
+    this.#emit(view);
     return view;
   }
 

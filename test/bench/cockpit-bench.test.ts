@@ -11,7 +11,8 @@ import { afterAll, expect, it } from 'vitest';
 import { runCockpitBench } from '../../src/bench/cockpit-bench.js';
 import { gameOf, runPipeline } from '../../src/bench/pipeline.js';
 import { synthGame } from '../../src/bench/synth-game.js';
-import type { CockpitView } from '../../src/cockpit/state.js';
+import { Cockpit, type CockpitView } from '../../src/cockpit/state.js';
+import { renderTallyJson } from '../../src/render/tally-json.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-cockpit-bench-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -32,4 +33,16 @@ it('each redraw holds the posts that arrived before it', async () => {
   expect(views.every((v) => v.open && v.countError === null)).toBe(true);
   expect(r.redrawMs).toBeGreaterThan(0);
   expect(r.postsPerRun).toBe(20);
+  expect(r.fullRedrawMs).toBeGreaterThanOrEqual(r.redrawMs);
+
+  // the count drawn first (as watch makes it) is the count of the whole view that follows
+  const d = g.days.find((x) => x.day === 10)!;
+  const cockpit = new Cockpit({ game: g, day: 10, clock: { now: () => d.closes - 1 } });
+  const seen: CockpitView[] = [];
+  cockpit.subscribe((v) => seen.push(v));
+  await cockpit.round(false);
+  await cockpit.round(false);
+  expect(seen).toHaveLength(3);
+  expect(renderTallyJson(seen[1].tally!)).toBe(renderTallyJson(seen[2].tally!));
+  expect(seen[1].report).toBe(seen[0].report); // drawn before the report is made again
 }, 120_000);
