@@ -120,19 +120,25 @@ describe.skipIf(!hasChromium)('the closing cockpit in Chromium', () => {
   }, 90_000);
 
   test('a ruling click changes the count and the rulings file; undo takes it back', async () => {
+    const WHY = '测试：导演驳回 <img src=x onerror="window.pwned=1">';
     const before = Number(await total(page, '花卷'));
     // 月饼's ballot for 花卷 (floor 11): rejected by the director
     const row = page.locator('#ballots tbody tr', { has: page.locator('td:nth-child(2):text-is("月饼")') }).first();
     const pid = Number(await row.getAttribute('data-pid'));
     await row.locator('button[data-act="reject"]').click();
-    await page.fill('#ask-why', '测试：导演驳回');
+    await page.fill('#ask-why', WHY);
     await page.click('#ask-ok');
     await expect.poll(async () => Number(await total(page, '花卷')), { timeout: 10_000 }).toBe(before - 1);
     const file = readRulings(rulingsPath(game.file));
-    expect(file.entries).toEqual([expect.objectContaining({ verb: 'reject', subject: 'ballot', pid, day: 2, why: '测试：导演驳回' })]);
+    expect(file.entries).toEqual([expect.objectContaining({ verb: 'reject', subject: 'ballot', pid, day: 2, why: WHY })]);
     // the CLI reads the same file: rule list shows it
     const list = await bansha(['rule', 'list', '--game', game.file]);
     expect(list.stdout).toContain('测试：导演驳回');
+    // the text is shown as text, never as markup (the ballot's reason and the rulings list)
+    await expect.poll(() => page.locator('#rulings').textContent()).toContain(WHY);
+    expect(await page.locator('#live img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await row.locator('.reason').textContent()).toContain(WHY);
     await page.locator('#rulings button[data-act="undo"]').click();
     await expect.poll(async () => Number(await total(page, '花卷')), { timeout: 10_000 }).toBe(before);
     expect(readRulings(rulingsPath(game.file)).entries.at(-1)).toMatchObject({ verb: 'undo', undoes: file.entries[0].id });
