@@ -1,7 +1,8 @@
 /**
  * The director's rulings as one call each, what `bansha rule accept|reject|undo` (src/cli/commands/rule.ts)
  * and the closing cockpit's buttons (src/cockpit) both run: checked against the store, appended to the
- * rulings file beside the game (and a card's to the ledger). Each returns the lines that say what changed.
+ * rulings file beside the game (and a card's to the ledger) under the file's lock, so two of them at once
+ * never lose an entry. Each returns the lines that say what changed.
  */
 import os from 'node:os';
 import { ledgerPath, readLedger, writeLedger } from '../cards/ledger.js';
@@ -14,6 +15,7 @@ import { readRulings, rulingsPath, writeRulings } from './file.js';
 import type { Ruling, RulingVerb } from './types.js';
 import { UserError } from '../errors.js';
 import { withStore } from '../store/with-store.js';
+import { takeFileLock } from '../store/lock.js';
 import { closingDay } from '../close/closing-day.js';
 import { t } from '../i18n/index.js';
 import { flagKindLabel } from '../violations/flag.js';
@@ -47,9 +49,27 @@ export function rulingLine(r: Ruling): string {
  */
 export async function applyRuling(game: Game, verb: RulingVerb, target: string, o: RuleOptions): Promise<string[]> {
   if (!o.why?.trim()) throw new UserError(t('rule.needsWhy', verb));
+  return underLock(game, () => rule(game, verb, target, o));
+}
+
+/**
+ * Runs a change of the rulings file under its lock (`<rulings>.lock`): the cockpit and a `bansha rule`
+ * in another terminal read, append and write it, and neither may lose the other's entry.
+ */
+async function underLock<T>(game: Game, change: () => Promise<T>): Promise<T> {
+  const file = rulingsPath(game.file);
+  const release = takeFileLock(`${file}.lock`, `the rulings file ${file}`);
+  try {
+    return await change();
+  } finally {
+    release();
+  }
+}
+
+async function rule(game: Game, verb: RulingVerb, target: string, o: RuleOptions): Promise<string[]> {
   const file = rulingsPath(game.file);
   const data = readRulings(file);
-  const base = { verb, why: o.why.trim(), by: ruler(game, o.by), at: new Date().toISOString() };
+  const base = { verb, why: (o.why ?? '').trim(), by: ruler(game, o.by), at: new Date().toISOString() };
   const out: string[] = [];
 
   if (!o.flag && CARD_ID.test(target.trim())) {
@@ -108,6 +128,10 @@ export async function applyRuling(game: Game, verb: RulingVerb, target: string, 
 
 /** Takes back ruling `id` (default: the latest in force); returns the ruling taken back. */
 export async function undoRuling(game: Game, id: string | undefined, by?: string): Promise<Ruling> {
+  return underLock(game, () => undo(game, id, by));
+}
+
+async function undo(game: Game, id: string | undefined, by?: string): Promise<Ruling> {
   const file = rulingsPath(game.file);
   const data = readRulings(file);
   const active = activeRulings(data);
