@@ -33,12 +33,12 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.join(here, '..', '..', 'bundle', 'cli.js');
 
 /** One process run: wall time and peak RSS. */
-interface Run {
+export interface Run {
   ms: number;
   peakMB: number;
 }
 
-function run(args: string[], scratch: string): Run {
+export function run(args: string[], scratch: string): Run {
   const rss = path.join(scratch, `rss-${process.hrtime.bigint()}`);
   const t0 = performance.now();
   const r = spawnSync(process.execPath, ['--import', path.join(here, 'rss-report.js'), ...args], {

@@ -33,6 +33,7 @@ import { parsePage } from '../discuz/parse-page.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { runClosingBench, type ClosingBenchResult, type PairedFigure } from './closing-bench.js';
+import { runCockpitBench, type CockpitBenchResult } from './cockpit-bench.js';
 import { gameOf } from './pipeline.js';
 import { measureWordingShare, type WordingShare } from './wording-share.js';
 
@@ -102,6 +103,9 @@ export interface BenchReport {
   /** Peak RSS of each closing command rerun after new posts, MB. */
   closingAfterPostsPeakMB: Record<'tally' | 'report' | 'elevator' | 'html', number> | null;
   closing: ClosingBenchResult | null;
+  /** The closing cockpit's redraw after 20 new posts / the floor (issue 33: ≤ 1, a resident process beats a cold one). */
+  cockpitRedrawVsFloor: number | null;
+  cockpit: CockpitBenchResult | null;
   /** The banned-wording scan's CPU time over report's, every day summed (issue #15: ≤ 0.2). */
   wordingShareOfReport: number | null;
   wordingShare: WordingShare | null;
@@ -185,6 +189,7 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
   let pipe: PipelineResult;
   let closing: ClosingBenchResult | null = null;
   let wording: WordingShare | null = null;
+  let cockpit: CockpitBenchResult | null = null;
   try {
     pipe = o.inProcess
       ? await runPipeline(game, { checkpoints, baselineEvery: o.baselineEvery, dir })
@@ -199,6 +204,8 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
       const day = Math.max(...g.days.map((d) => d.day));
       log(`bench: closing-time commands of day ${day} as processes, against a bare node reading that day's threads…`);
       closing = await runClosingBench(g, g.file, g.storePath, day, game);
+      log('bench: the closing cockpit\'s redraw after 20 new posts, against the same floor…');
+      cockpit = await runCockpitBench(g, day, game);
       log('bench: the banned-wording scan within report, every day…');
       wording = await measureWordingShare(g);
     }
@@ -282,6 +289,8 @@ export async function runBench(o: BenchOptions): Promise<BenchReport> {
     closingAfterPostsVsFloor: closing ? mapFigures(closing.afterPosts.commands, (f) => f.vsFloor) : null,
     closingAfterPostsPeakMB: closing ? mapFigures(closing.afterPosts.commands, (f) => f.peakMB) : null,
     closing,
+    cockpitRedrawVsFloor: cockpit?.cockpitRedrawVsFloor ?? null,
+    cockpit,
     wordingShareOfReport: wording?.share ?? null,
     wordingShare: wording,
     scale,
@@ -336,6 +345,10 @@ export function renderTable(r: BenchReport): string {
       const y = a.commands[name as keyof typeof a.commands];
       rows.push([`  ${name === 'html' ? 'report --html' : name} vs floor`, `${f1(x.vsFloor)}× (${Math.round(x.ms)} ms, peak ${f1(x.peakMB, 0)} MB; first run ${Math.round(x.coldMs)} ms)`, '≤ 2×, ≤ 150 MB']);
       rows.push([`    right after ${a.postsPerRun} new posts`, `${f1(y.vsFloor)}× (${Math.round(y.ms)} ms, peak ${f1(y.peakMB, 0)} MB; floor ${Math.round(a.floorMs)} ms)`, '≤ 2×, ≤ 150 MB']);
+    }
+    if (r.cockpit) {
+      const k = r.cockpit;
+      rows.push([`closing cockpit: redraw after ${k.postsPerRun} new posts vs floor`, `${f1(k.cockpitRedrawVsFloor)}× (${Math.round(k.redrawMs)} ms; the whole view ${Math.round(k.fullRedrawMs)} ms; floor ${Math.round(k.floorMs)} ms; first round ${Math.round(k.firstMs)} ms)`, '≤ 1×']);
     }
     rows.push(['bansha --version vs node -e 0', `${f1(c.startup.ratio)}× (${Math.round(c.startup.banshaMs)} / ${Math.round(c.startup.nodeMs)} ms)`, '≤ 3×']);
   }

@@ -106,3 +106,13 @@ export function decide(ledger: Ledger, id: string, status: Exclude<CardStatus, '
   const cards = ledger.cards.map((c) => (c === card ? { ...c, status, decidedAt: now.toISOString(), ...(note ? { note } : {}) } : c));
   return { ...ledger, cards };
 }
+
+/**
+ * Confirms or dismisses card `id` under the ledger's lock, what `bansha cards confirm|dismiss` and the
+ * closing cockpit (src/cockpit) both run; returns the ledger as written and the card decided.
+ */
+export async function decideCard(game: Pick<Game, 'file'>, id: string, status: Exclude<CardStatus, 'proposed'>, note?: string): Promise<{ ledger: Ledger; card: LedgerCard }> {
+  const ledger = await updateLedger(game, ledgerPath(game.file), (l) => decide(l, id, status, new Date(), note));
+  const card = ledger.cards.find((k) => k.id.toUpperCase() === id.trim().toUpperCase().replace(/^(\d)/, 'C$1'))!;
+  return { ledger, card };
+}

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { t } from '../../i18n/index.js';
 import pc from 'picocolors';
-import { decide, ledgerPath, readLedger, updateLedger } from '../../cards/ledger.js';
+import { decideCard, ledgerPath, readLedger } from '../../cards/ledger.js';
 import { standings, standingText, upgradesText } from '../../cards/standing.js';
 import { loadGame } from '../../game/game-file.js';
 import { colorLabel, statusLabel } from '../../render/report-common.js';
@@ -50,9 +50,7 @@ export function register(program: Command): void {
       .option('--note <text>', t('cards.note'))
       .action(async (id: string, o: CardsCliOptions) => {
         const game = loadGame(o.game);
-        const file = ledgerPath(game.file);
-        const ledger = await updateLedger(game, file, (l) => decide(l, id, status, new Date(), o.note));
-        const card = ledger.cards.find((k) => k.id.toUpperCase() === id.trim().toUpperCase().replace(/^(\d)/, 'C$1'))!;
+        const { ledger, card } = await decideCard(game, id, status, o.note);
         const s = standings(game, ledger).find((x) => x.player === card.player)!;
         process.stdout.write(`${t('cards.decided', card.id, statusLabel(status), colorLabel(card.color), terminalSafe(card.player), terminalSafe(card.reason))}\n${t('cards.now', terminalSafe(card.player), standingText(s))}${s.upgrades.length ? ` (${upgradesText(s)})` : ''}\n`);
       });

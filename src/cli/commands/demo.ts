@@ -237,7 +237,12 @@ export function register(program: Command): void {
     .option('--no-browser', t('demo.noBrowser'))
     .option('--serve', t('demo.serve', DEMO_SERVE_PORT))
     .option('--port <n>', t('demo.port', DEMO_SERVE_PORT), wholeNumber('port', 0))
-    .action(async (o: { preset: string; out?: string; browser: boolean; serve?: boolean; port?: number }) => {
+    .option('--live', t('demo.live'))
+    .option('--open', t('watch.open'))
+    .option('--minutes <n>', t('demo.minutes'), Number)
+    .action(async (o: { preset: string; out?: string; browser: boolean; serve?: boolean; port?: number; live?: boolean; open?: boolean; minutes?: number }) => {
+      if (o.live) return (await import('../../demo/live-command.js')).demoLive({ out: o.out, open: o.open, minutes: o.minutes });
+      if (o.open) throw new UserError(t('watch.serveOnly', '--open'));
       if (!(o.preset in DEMO_GAMES)) throw new UserError(t('demo.unknown', o.preset, Object.keys(DEMO_GAMES).join(', ')));
       if (o.port !== undefined && !o.serve) throw new UserError(t('demo.portWithoutServe'), 2);
       const c = pc.createColors(stdoutColor());

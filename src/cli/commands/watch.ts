@@ -9,6 +9,10 @@
  * close (src/crawl/freshness.ts). A running
  * round that is refused shows the refusal and tries again next interval (a login needed stops the
  * watch). The clock, the sleep and the crawl are injectable so the loop is tested with a fake clock.
+ *
+ * `--serve [--open] [--port N]`: the closing cockpit instead (src/cockpit, issue 33) — the same crawl
+ * (crawlForCount) and the count `close` makes, live in this computer's browser with the director's
+ * rulings, cards and 发布, until Ctrl-C.
  */
 import type { Command } from 'commander';
 import pc from 'picocolors';
@@ -26,7 +30,7 @@ import { UserError } from '../../errors.js';
 import { t as tr } from '../../i18n/index.js';
 import { dayNumber, gameOptions, stdoutColor } from '../options.js';
 import { assertFetched, crawlFlagOptions, crawlFlags, type CrawlFlags } from './crawl.js';
-import { now as processNow } from '../../clock.js';
+import { now as processNow, systemClock as processClock } from '../../clock.js';
 import { countFreshness, refuseStale } from '../../crawl/freshness.js';
 
 /** Time as the watch sees it. */
@@ -78,21 +82,31 @@ export function refusedFrame(err: UserError, at: number, timezone: string): stri
  */
 export async function countAsTally(game: Game, day: number, at: number, opts: { crawl?: CrawlOptions; allowIncomplete?: boolean } = {}): Promise<TallyResult> {
   if (!game.rules.publicVote) return tallyDay(game, () => [], day, { at }); // 120b: nothing to read, as tally
-  const tids = threadsForTally(game, day);
   const closed = at >= findDay(game, day).closes;
-  const failed: CrawlResult[] = [];
-  await crawlWithHandovers(game, day, tids, async (threads) => {
-    const crawl = await crawlGame(game, { progress: false, ...opts.crawl, threads });
-    // The final count: a failed page is named as stale (exit 7) when it decides the count, below.
-    if (closed) failed.push(crawl);
-    else assertFetched(crawl);
-  }, at);
+  // The final count: a failed page is named as stale (exit 7) when it decides the count, below.
+  const failed = await crawlForCount(game, day, at, { crawl: opts.crawl, check: closed ? undefined : assertFetched });
   if (closed) {
     // As tally --post and close: the final count only when every deciding thread was fetched whole after the close.
     refuseStale(game, await countFreshness(game, day), 'watch');
     for (const c of failed) assertFetched(c);
   }
   return countFromStore(game, day, { at, allowIncomplete: opts.allowIncomplete }, (result) => result);
+}
+
+/**
+ * The crawl of a round (the watch's, the cockpit's: src/cockpit): the threads day `day`'s count reads at
+ * `at` — its own, and those its sheriffs' handovers are read from as the store names them — crawled
+ * incrementally; each crawl handed to `check` as it ends (assertFetched refuses a page not fetched), and
+ * all of them returned.
+ */
+export async function crawlForCount(game: Game, day: number, at: number, opts: { crawl?: CrawlOptions; check?: (crawl: CrawlResult) => void } = {}): Promise<CrawlResult[]> {
+  const crawls: CrawlResult[] = [];
+  await crawlWithHandovers(game, day, threadsForTally(game, day), async (threads) => {
+    const crawl = await crawlGame(game, { progress: false, ...opts.crawl, threads });
+    crawls.push(crawl);
+    opts.check?.(crawl);
+  }, at);
+  return crawls;
 }
 
 /** Runs the watch until closing; returns the final tally. */
@@ -138,10 +152,26 @@ export function register(program: Command): void {
     }, 60)
     .option('--now', tr('watch.now'))
     .option('--store <path>', tr('opt.store'))
-    .option('--allow-incomplete', tr('opt.allowIncomplete'));
+    .option('--allow-incomplete', tr('opt.allowIncomplete'))
+    .option('--serve', tr('watch.serve'))
+    .option('--open', tr('watch.open'))
+    .option('--port <n>', tr('watch.port'), (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UserError(tr('watch.badPort', v));
+      return n;
+    });
   crawlFlagOptions(command)
-    .action(async (o: CrawlFlags & { game: string; day: number; interval: number; now?: boolean; store?: string; allowIncomplete?: boolean }) => {
+    .action(async (o: CrawlFlags & { game: string; day: number; interval: number; now?: boolean; store?: string; allowIncomplete?: boolean; serve?: boolean; open?: boolean; port?: number }) => {
+      if (!o.serve && o.open) throw new UserError(tr('watch.serveOnly', '--open'));
+      if (!o.serve && o.port !== undefined) throw new UserError(tr('watch.serveOnly', '--port'));
       const game = loadGame(o.game, { store: o.store });
+      findDay(game, o.day);
+      if (o.serve) {
+        // The closing cockpit (src/cockpit): the same crawl and count, live in the browser, until Ctrl-C.
+        const { serveUntilStopped } = await import('../../cockpit/index.js');
+        await serveUntilStopped({ game, day: o.day, clock: processClock(), intervalMs: o.interval * 1000, crawl: crawlFlags(o), port: o.port, open: o.open });
+        return;
+      }
       await runWatch({ game, day: o.day, intervalMs: o.interval * 1000, now: o.now, color: stdoutColor(), crawl: crawlFlags(o), allowIncomplete: o.allowIncomplete });
     });
 }
