@@ -76,13 +76,19 @@ function crawlPart(v: CockpitView): Html {
 </div>`;
 }
 
+/** Before the close: who leads, never a result's wording (出局, 当选警长) — as the terminal's running count. */
+function leaders(tally: TallyResult): Html {
+  const tie = tally.result.tie.length ? t('tally.tie', tally.result.tie.join('、')) : '';
+  return html`${t('tally.leaders')}<strong>${tally.result.name ?? t('tally.noLeader')}</strong>${tie}`;
+}
+
 /** Totals with their voters, who has not voted, the sheriff, the result or the leaders. */
 function totalsPart(tally: TallyResult, notFinal: boolean): Html {
   const missing = tally.players.filter((p) => p.state === 'none').map((p) => p.player);
   const rows = tally.totals.map((x) => html`<tr><th>${x.name}</th><td class="num">${x.votes}</td><td>${x.voters.join('、')}</td></tr>`);
   return html`<section id="totals"><h3>${t('cockpit.totals')}</h3>
   <table class="totals"><tbody>${rows.length ? rows : html`<tr><td>${t('cockpit.noVotes')}</td></tr>`}</tbody></table>
-  <p class="result">${notFinal ? html`<strong class="refusal">${t('cockpit.notFinal')}</strong> ` : ''}${tally.result.rule}</p>
+  <p class="result">${notFinal ? html`<strong class="refusal">${t('cockpit.notFinal')}</strong> ` : ''}${tally.running ? leaders(tally) : tally.result.rule}</p>
   ${tally.result.note ? html`<p class="note">${tally.result.note}</p>` : ''}
   <p>${t('cockpit.sheriff', tally.sheriff ?? '—', tally.sheriffWeight)}</p>
   <p id="missing">${t('cockpit.notVoted', missing.length)} ${missing.join('、') || '—'}</p>

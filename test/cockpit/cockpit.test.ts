@@ -106,6 +106,9 @@ describe.skipIf(!hasChromium)('the closing cockpit in Chromium', () => {
     expect(all.slice(-4)).toEqual(['饺子', '春卷', '饺子', '馒头']); // the changes and the out player's ballot, in floor order
     expect(reloads).toEqual([]);
     await expect.poll(() => page.locator('#state').textContent()).toMatch(/进行中：实时票数 截至 19:05/);
+    // before the close: who leads, never a result's wording (rules-spec: a running count is no result)
+    await expect.poll(() => page.locator('#totals p.result').textContent()).toContain('领先：月饼');
+    expect(await page.locator('#totals').textContent()).not.toMatch(/出局|当选/);
     // the change superseded the first ballot; the acceleration requests with how many more are needed
     await page.locator('#ballots tr.b-superseded').first().waitFor({ state: 'visible', timeout: 10_000 });
     await expect.poll(() => page.locator('#acceleration').textContent(), { timeout: 10_000 }).toContain('申请加速');
@@ -148,6 +151,7 @@ describe.skipIf(!hasChromium)('the closing cockpit in Chromium', () => {
     forumNow = closes + 60_000;
     await expect.poll(() => page.locator('#status').getAttribute('class'), { timeout: 20_000 }).toBe('state final');
     await expect.poll(() => page.locator('#state').textContent(), { timeout: 10_000 }).toMatch(/关门计票/);
+    await expect.poll(() => page.locator('#totals p.result').textContent(), { timeout: 10_000 }).toContain('出局');
     const state = await (await fetch(`${running.url}api/state`, { headers: {} })).json() as { tally: { ballots: Array<{ voter: string; status: string; at: string; reason: string | null }> } };
     // the late ballot (a change 40 s after the close) arrived last and is not counted, with why
     const late = state.tally.ballots.filter((b) => Date.parse(b.at) > closes);
