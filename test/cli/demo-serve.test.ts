@@ -5,20 +5,19 @@
  * it, `close --day 2` closes against it and (with Chromium) `--post --yes` posts the announcement there,
  * which the forum then shows. Ctrl-C (SIGINT) stops it: the forum is gone, the command says so and exits 0.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bansha } from '../helpers/cli.js';
+import { startBansha, type RunningBansha } from '../helpers/child.js';
 import { loadGame } from '../../src/game/game-file.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const hasChromium = fs.existsSync(process.env.BANSHA_CHROMIUM ?? '/usr/bin/chromium');
 const here = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-serve-'));
 
-let child: ChildProcess | undefined;
+let child: RunningBansha['child'] | undefined;
 let blocker: net.Server | undefined;
 afterAll(() => {
   child?.kill('SIGKILL');
@@ -46,13 +45,10 @@ describe('bansha demo --serve', () => {
     await new Promise<void>((r) => blocker!.listen(0, '127.0.0.1', r));
     const taken = (blocker.address() as net.AddressInfo).port;
 
-    let stdout = '';
-    let stderr = '';
-    child = spawn(process.execPath, [path.join(ROOT, 'bin', 'bansha.js'), 'demo', '--serve', '--port', String(taken)], { cwd: here, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (b: Buffer) => (stdout += b.toString('utf8')));
-    child.stderr!.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
-    const exited = new Promise<number | null>((r) => child!.on('exit', (code) => r(code)));
-    await waitFor(() => stdout, '按 Ctrl-C 停止本地论坛', 90_000);
+    const demo = startBansha(['demo', '--serve', '--port', String(taken)], { cwd: here });
+    child = demo.child;
+    await waitFor(demo.out, '按 Ctrl-C 停止本地论坛', 90_000);
+    const stdout = demo.out();
 
     const gameFile = path.join(here, 'bansha-demo', 'game.yaml');
     const game = loadGame(gameFile);
@@ -91,9 +87,9 @@ describe('bansha demo --serve', () => {
 
     // Ctrl-C
     child.kill('SIGINT');
-    expect(await exited).toBe(0);
-    expect(stdout.trimEnd().endsWith('本地论坛已停止。')).toBe(true);
-    expect(stderr).not.toMatch(/Error|错误/);
+    expect(await demo.exited).toBe(0);
+    expect(demo.out().trimEnd().endsWith('本地论坛已停止。')).toBe(true);
+    expect(demo.err()).not.toMatch(/Error|错误/);
     await expect(fetch(game.forum)).rejects.toThrow();
   }, 180_000);
 });

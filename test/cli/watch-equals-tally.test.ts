@@ -10,12 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runWatch, type WatchClock } from '../../src/cli/commands/watch.js';
-import { loadGame } from '../../src/game/game-file.js';
 import type { Game } from '../../src/game/types.js';
 import { renderTallyJson } from '../../src/render/tally-json.js';
 import { startReplayServer, type FaultRule, type ReplayServer } from '../../src/replay/server.js';
 import { FIXTURES, ids as readIds } from '../helpers/captured.js';
 import { bansha } from '../helpers/cli.js';
+import { gameOnReplay } from '../helpers/replay-game.js';
 
 const ids = readIds('public');
 const D1VOTE = ids.threads.d1vote.tid;
@@ -24,18 +24,9 @@ const fast = { delayMs: 0, backoffMs: 2, maxBackoffMs: 20, challengeWaitMs: 2, t
 
 let server: ReplayServer;
 let root: string;
-let n = 0;
 
-/** A fresh game folder for the server: the public game file and a valid owner-only session, no store. */
-function freshGame(): Game {
-  const dir = path.join(root, `g${++n}`);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = path.join(dir, 'public.yaml');
-  fs.writeFileSync(file, fs.readFileSync(path.join(FIXTURES, 'games', 'public.yaml'), 'utf8').replace(/^forum: .*$/m, `forum: ${server.url}`));
-  const game = loadGame(file);
-  fs.writeFileSync(game.sessionPath, JSON.stringify(server.sessionState()), { mode: 0o600 });
-  return game;
-}
+/** A fresh game folder for the server: the public game file and a valid session, no store. */
+const freshGame = (): Game => gameOnReplay(server, root);
 
 /** A clock already past day 2's closing: the watch makes its final count at once. */
 const afterClose = (game: Game): WatchClock => ({ now: () => game.days.find((d) => d.day === 2)!.closes + 60_000, sleep: async () => undefined });

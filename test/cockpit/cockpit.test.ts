@@ -16,12 +16,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCockpit, type RunningCockpit } from '../../src/cockpit/index.js';
 import { chromiumPath, launchChromium } from '../../src/crawl/login.js';
 import { liveGame } from '../../src/demo/live.js';
-import { loadGame } from '../../src/game/game-file.js';
 import type { Game } from '../../src/game/types.js';
 import { startReplayServer, synthPageSource, type ReplayServer } from '../../src/replay/server.js';
 import { readRulings, rulingsPath } from '../../src/rulings/file.js';
 import { FIXTURES, ids as readIds } from '../helpers/captured.js';
 import { bansha } from '../helpers/cli.js';
+import { gameOnReplay } from '../helpers/replay-game.js';
 
 const ids = readIds('public');
 const VOTE = ids.threads.d2vote.tid;
@@ -37,20 +37,11 @@ let browser: Browser;
 let root: string;
 let forumNow = 0;
 let closes = 0;
-let n = 0;
 const clock = { now: () => forumNow };
 const at = (hm: string) => Date.parse(`2026-11-22T${hm}:00+08:00`);
 
-/** A fresh game folder for the replay server: the public game file and a valid session, no store. */
-function freshGame(): Game {
-  const dir = path.join(root, `g${++n}`);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = path.join(dir, 'public.yaml');
-  fs.writeFileSync(file, fs.readFileSync(path.join(FIXTURES, 'games', 'public.yaml'), 'utf8').replace(/^forum: .*$/m, `forum: ${server.url}`));
-  const game = loadGame(file);
-  fs.writeFileSync(game.sessionPath, JSON.stringify(server.sessionState()), { mode: 0o600 });
-  return game;
-}
+/** A fresh game folder for the server: the public game file and a valid session, no store. */
+const freshGame = (): Game => gameOnReplay(server, root);
 
 /** The voters of the ballot rows, top to bottom. */
 const voters = (page: Page) => page.locator('#ballots tbody tr td:nth-child(2)').evaluateAll((tds) => tds.map((td) => td.firstChild?.textContent?.trim() ?? ''));

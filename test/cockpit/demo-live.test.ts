@@ -4,31 +4,23 @@
  * (fetched whole after the close, 发布 allowed), and Ctrl-C (SIGINT) stops it — the store's lock released,
  * nothing left listening.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
+import { cockpitAddress, startBansha } from '../helpers/child.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-demo-live-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 interface State { open: boolean; tally: { ballots: Array<{ voter: string; floor: number }> } | null; publishRefusal: string | null; stale: unknown[] }
 
 test('demo --live: ballots arrive in order, the closing count ends it, Ctrl-C leaves nothing listening', async () => {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'bansha.js'), 'demo', '--live', '--minutes', '0.4', '--out', tmp], {
-    env: { ...process.env, LANG: 'zh_CN.UTF-8', LC_ALL: '' }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const b = startBansha(['demo', '--live', '--minutes', '0.4', '--out', tmp]);
   try {
-    await expect.poll(() => /http:\/\/127\.0\.0\.1:\d+\/[\w-]+\//.exec(out)?.[0], { timeout: 60_000, interval: 200 }).toBeTruthy();
-    const url = /http:\/\/127\.0\.0\.1:\d+\/[\w-]+\//.exec(out)![0];
-    expect(out).toContain('关门驾驶舱已启动');
+    await expect.poll(() => cockpitAddress(b), { timeout: 60_000, interval: 200 }).toBeTruthy();
+    const url = cockpitAddress(b)!;
+    expect(b.out()).toContain('关门驾驶舱已启动');
     const counts: number[] = [];
     let last: State | null = null;
     await expect.poll(async () => {
@@ -45,14 +37,14 @@ test('demo --live: ballots arrive in order, the closing count ends it, Ctrl-C le
     const floors = last!.tally!.ballots.map((b) => b.floor);
     expect(floors).toEqual([...floors].sort((a, b) => a - b));
     expect(floors).toHaveLength(16); // 15 ballots and the late one, after the close
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
-    expect(out).toContain('关门驾驶舱已停止');
+    b.child.kill('SIGINT');
+    expect(await b.exited).toBe(0);
+    expect(b.out()).toContain('关门驾驶舱已停止');
     await expect(fetch(url)).rejects.toThrow();
     const live = path.join(tmp, 'live');
     expect(fs.readdirSync(live).filter((f) => f.endsWith('.lock'))).toEqual([]);
   } finally {
-    child.kill('SIGKILL');
-    if (err.trim()) console.log(err);
+    b.child.kill('SIGKILL');
+    if (b.err().trim()) console.log(b.err());
   }
 }, 180_000);

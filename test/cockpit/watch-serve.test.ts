@@ -4,17 +4,15 @@
  * `bansha tally` gives, Ctrl-C (SIGINT) stops it with exit 0, the store's lock released and nothing left
  * listening; --open or --port without --serve is a usage error.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { loadGame } from '../../src/game/game-file.js';
 import { startReplayServer, type ReplayServer } from '../../src/replay/server.js';
-import { FIXTURES } from '../helpers/captured.js';
 import { bansha } from '../helpers/cli.js';
+import { cockpitAddress, startBansha } from '../helpers/child.js';
+import { gameOnReplay } from '../helpers/replay-game.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 let server: ReplayServer;
 let dir: string;
 let gameFile: string;
@@ -23,9 +21,8 @@ const AFTER_CLOSE = String(Date.parse('2026-11-22T21:05:00+08:00'));
 beforeAll(async () => {
   server = await startReplayServer();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-watch-serve-'));
-  gameFile = path.join(dir, 'public.yaml');
-  fs.writeFileSync(gameFile, fs.readFileSync(path.join(FIXTURES, 'games', 'public.yaml'), 'utf8').replace(/^forum: .*$/m, `forum: ${server.url}`));
-  fs.writeFileSync(loadGame(gameFile).sessionPath, JSON.stringify(server.sessionState()), { mode: 0o600 });
+  const game = gameOnReplay(server, dir);
+  gameFile = game.file;
 });
 afterAll(async () => {
   await server?.close();
@@ -42,17 +39,10 @@ test('--open and --port go with --serve', async () => {
 });
 
 test('watch --serve: the address with its token, the closing count as tally gives it, Ctrl-C leaves nothing', async () => {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'bansha.js'), 'watch', '--game', gameFile, '--day', '2', '--serve', '--delay-ms', '0'], {
-    env: { ...process.env, LANG: 'zh_CN.UTF-8', LC_ALL: '', BANSHA_NOW: AFTER_CLOSE }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const b = startBansha(['watch', '--game', gameFile, '--day', '2', '--serve', '--delay-ms', '0'], { env: { BANSHA_NOW: AFTER_CLOSE } });
   try {
-    await expect.poll(() => /http:\/\/127\.0\.0\.1:\d+\/[\w-]{32}\//.exec(out)?.[0], { timeout: 60_000, interval: 200 }).toBeTruthy();
-    const url = /http:\/\/127\.0\.0\.1:\d+\/[\w-]{32}\//.exec(out)![0];
+    await expect.poll(() => cockpitAddress(b), { timeout: 60_000, interval: 200 }).toBeTruthy();
+    const url = cockpitAddress(b)!;
     let state: { open: boolean; stale: unknown[]; tally: unknown; publishRefusal: string | null } | null = null;
     await expect.poll(async () => {
       const r = await fetch(`${url}api/state`);
@@ -63,13 +53,13 @@ test('watch --serve: the address with its token, the closing count as tally give
     const tally = await bansha(['tally', '--game', gameFile, '--day', '2', '--json'], { BANSHA_NOW: AFTER_CLOSE });
     expect(tally.code).toBe(0);
     expect(state!.tally).toEqual(JSON.parse(tally.stdout));
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
-    expect(out).toContain('关门驾驶舱已停止');
+    b.child.kill('SIGINT');
+    expect(await b.exited).toBe(0);
+    expect(b.out()).toContain('关门驾驶舱已停止');
     await expect(fetch(url)).rejects.toThrow();
-    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.lock'))).toEqual([]);
+    expect(fs.readdirSync(path.dirname(gameFile)).filter((f) => f.endsWith('.lock'))).toEqual([]);
   } finally {
-    child.kill('SIGKILL');
-    if (err.trim()) console.log(err);
+    b.child.kill('SIGKILL');
+    if (b.err().trim()) console.log(b.err());
   }
 }, 120_000);
