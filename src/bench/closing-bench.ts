@@ -26,6 +26,7 @@ import { derivedDir } from '../store/memo.js';
 import { recordPage } from '../store/record.js';
 import { openStore, threadLogPath } from '../store/store-file.js';
 import { FETCHED_AT } from './pipeline.js';
+import { writeFetch } from '../crawl/freshness.js';
 import { latePosts, type SynthGame, type SynthGameThread } from './synth-game.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -172,6 +173,10 @@ export async function runClosingBench(
   try {
     const d = findDay(game, day);
     const floorThreads = dayTids(d);
+    // What a crawl leaves beside the store: each thread's last crawl, every page fetched at FETCHED_AT.
+    for (const tid of new Set(game.days.flatMap(dayTids).concat(game.process ? [game.process.tid] : []))) {
+      writeFetch(storePath, tid, { asOf: FETCHED_AT.toISOString(), crawledAt: FETCHED_AT.toISOString(), failure: null, cause: null });
+    }
     const floorArgs = [path.join(here, 'floor-read.js'), ...floorThreads.map((t) => threadLogPath(storePath, t))];
     const common = ['--game', gameFile, '--store', storePath, '--day', String(day)];
     const commands: Record<Command, string[]> = {

@@ -130,11 +130,18 @@ export function closesPassed(game: Game, now: number): (tid: number) => number |
 /** How fresh each thread a count of `day` reads is (from the crawler's records and the store's pages). */
 export async function countFreshness(game: Game, day: number, opts: { rules?: boolean } = {}): Promise<ThreadFreshness[]> {
   const deciding = decidingThreads(game, day, opts);
-  const stored = fs.existsSync(game.storePath) ? (await readThreadRecords(game.storePath, deciding.map((d) => d.tid))).threads : {};
   const records = readFetches(game.storePath);
+  const recordedAt = (tid: number): number => {
+    const asOf = records[String(tid)]?.asOf;
+    return asOf ? Date.parse(asOf) : NaN;
+  };
+  // The crawler's record alone settles a thread it shows fetched whole after its close (the later of the two
+  // bounds can only be later still): the store's page records are read only for the others.
+  const unsettled = deciding.filter(({ tid, due }) => !(recordedAt(tid) >= due)).map((d) => d.tid);
+  const stored = unsettled.length && fs.existsSync(game.storePath) ? (await readThreadRecords(game.storePath, unsettled)).threads : {};
   return deciding.map(({ tid, due }) => {
     const rec = records[String(tid)];
-    const recorded = rec?.asOf ? Date.parse(rec.asOf) : NaN;
+    const recorded = recordedAt(tid);
     const fromPages = oldestPageFetch(stored[String(tid)]);
     const candidates = [Number.isFinite(recorded) ? recorded : null, fromPages].filter((x): x is number => x !== null);
     const asOf = candidates.length ? Math.max(...candidates) : null;
