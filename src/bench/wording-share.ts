@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gameOf, runPipeline } from './pipeline.js';
 import { synthGame } from './synth-game.js';
-import { closingDay } from '../close/closing-day.js';
+import { closingDay } from '../day/closing-day.js';
 import { gameTids } from '../activity/threads.js';
 import { threadPosts, type SlicePost } from '../store/slice.js';
 import { openStore } from '../store/index.js';

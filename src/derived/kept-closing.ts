@@ -29,8 +29,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gameTids } from '../activity/threads.js';
-import type { ClosingDay } from '../close/closing-day.js';
-import type { DayPage } from '../close/day-page.js';
+import type { ClosingDay } from '../day/closing-day.js';
+import type { DayPage } from '../day/day-page.js';
 import { reportWordDirs } from '../game/beside.js';
 import type { Game } from '../game/types.js';
 import { language } from '../i18n/index.js';
@@ -80,7 +80,7 @@ export async function reportDay(
   if (saved && saved.closing.report.cards.every((c) => c.evidence.every((pid) => String(pid) in saved.evidence))) return { ...saved, kept: true };
 
   const [{ beforeReport, closingDayFromStore, readApart, reportThreads }, { storedThreadOf }, { dayPage }, { withCountingStore }, { wordingMemo }] = await Promise.all([
-    import('./closing-inputs.js'), import('../close/closing-day.js'), import('../close/day-page.js'), import('../store/with-store.js'), import('./wording-hits.js'),
+    import('./closing-inputs.js'), import('../day/closing-day.js'), import('../day/day-page.js'), import('../store/with-store.js'), import('./wording-hits.js'),
   ]);
   await beforeReport(game, day); // a first run's digests, before the day's threads are read
   // The day's discussion read apart, as kept and what was appended since (closing-inputs.ts readApart).

@@ -8,7 +8,7 @@
  * (test/derived/kept-closing.test.ts compares every view).
  */
 import { countDayPosts, type PrecountedRows } from '../activity/count.js';
-import { holdsPid } from '../close/closing-day.js';
+import { holdsPid } from '../day/closing-day.js';
 import { countedTids, gameTids } from '../activity/threads.js';
 import { seatPosts } from '../game/roster.js';
 import type { Game } from '../game/types.js';

@@ -126,7 +126,7 @@ export function renderHtmlReport(input: HtmlReportInput): string {
 /**
  * The report page's lines, joined by "\n" (renderHtmlReport; the last one empty), each made when it is
  * asked for: a long day's page (1.6 MB at 50k posts, thousands of flag rows) written as it is drawn
- * (writeDayHtml, src/close/day-html.ts) is never held whole, and its rows die young instead of being promoted and copied by
+ * (writeDayHtml, src/day/day-html.ts) is never held whole, and its rows die young instead of being promoted and copied by
  * every young-generation collection until the page is joined.
  */
 export function* htmlReportLines(input: HtmlReportInput): Generator<string> {

@@ -109,7 +109,7 @@ export interface DayReportOptions {
   wording?: WordingOf;
   /**
    * The day's ballots posted in the discussion and process threads, when the day's closing count read
-   * them already from the same posts (its `misplaced`: src/close/closing-day.ts); default: read here.
+   * them already from the same posts (its `misplaced`: src/day/closing-day.ts); default: read here.
    */
   misplaced?: readonly MisplacedBallot[];
   /**

@@ -16,7 +16,7 @@ import type { Ruling, RulingVerb } from './types.js';
 import { UserError } from '../errors.js';
 import { withStore } from '../store/with-store.js';
 import { takeFileLock } from '../store/lock.js';
-import { closingDay } from '../close/closing-day.js';
+import { closingDay } from '../day/closing-day.js';
 import { t } from '../i18n/index.js';
 import { flagKindLabel } from '../violations/flag.js';
 import { rulingTime } from '../votes/select.js';
