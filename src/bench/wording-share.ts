@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { gameOf, runPipeline } from './pipeline.js';
 import { synthGame } from './synth-game.js';
 import { closingDay } from '../day/closing-day.js';
-import { gameTids } from '../activity/threads.js';
+import { gameTids } from '../game/threads.js';
 import { threadPosts, type SlicePost } from '../store/slice.js';
 import { openStore } from '../store/index.js';
 import type { Game } from '../game/types.js';

@@ -16,7 +16,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { dayTids } from '../activity/threads.js';
+import { dayTids } from '../game/threads.js';
 import { ledgerPath } from '../cards/ledger.js';
 import { UserError } from '../errors.js';
 import { withCountingStore, withStore } from '../store/with-store.js';
@@ -40,7 +40,7 @@ import { renderAuctionText } from '../render/auction-text.js';
 import { threadPosts } from '../store/slice.js';
 import { successionThreads, type SheriffHandover } from '../votes/succession.js';
 import { postsFromStore, tallyDay, threadsForTally } from '../votes/tally.js';
-import { forumTime } from '../votes/time.js';
+import { forumTime } from '../game/forum-time.js';
 import type { TallyResult } from '../votes/types.js';
 import { announcementPlan, refuseUnruled } from './announcement.js';
 import { t } from '../i18n/index.js';

@@ -30,7 +30,7 @@ import {
   badgePath, closedFromPosts, earlierClosedDays, withoutGapNotes, electionThreads, handoverFor, handoverThreads, outcomeOf, postsFromStore, postThreadsForTally, sheriffStart, tallyDay, threadsForTally,
   type ClosedOutcome, type ClosedOutcomes, type PostsOf,
 } from '../votes/tally.js';
-import { timeSpan } from '../votes/time.js';
+import { timeSpan } from '../game/forum-time.js';
 import { ballotShaped, inWindow, keptPosts, namingSuccessor, type Keep, type KeptPosts } from './kept-posts.js';
 import type { TallyResult } from '../votes/types.js';
 

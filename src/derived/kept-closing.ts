@@ -28,7 +28,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { gameTids } from '../activity/threads.js';
+import { gameTids } from '../game/threads.js';
 import type { ClosingDay } from '../day/closing-day.js';
 import type { DayPage } from '../day/day-page.js';
 import { reportWordDirs } from '../game/beside.js';

@@ -19,7 +19,7 @@ import { sliceTime } from '../store/slice.js';
 import type { ThreadRead } from '../store/with-store.js';
 import { mayHoldBallot } from '../votes/ballot.js';
 import { namesSuccessor, successionPatternsKey } from '../votes/succession.js';
-import { strictlyBefore, timeSpan } from '../votes/time.js';
+import { strictlyBefore, timeSpan } from '../game/forum-time.js';
 
 /**
  * What is kept of a thread's posts: `keep` gives what is kept of a stored post (undefined: nothing);

@@ -9,7 +9,7 @@
  */
 import { countDayPosts, type PrecountedRows } from '../activity/count.js';
 import { holdsPid } from '../day/closing-day.js';
-import { countedTids, gameTids } from '../activity/threads.js';
+import { countedTids, gameTids } from '../game/threads.js';
 import { seatPosts } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import type { SummedUp } from '../report/day-report.js';

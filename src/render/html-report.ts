@@ -13,7 +13,7 @@ import type { Completeness } from '../store/types.js';
 import { incompleteHead, incompleteLines, staleLines } from './incomplete.js';
 import { withLanguage } from '../i18n/index.js';
 import { createHash } from 'node:crypto';
-import { forumFormat, type ForumPattern } from '../votes/time.js';
+import { forumFormat, type ForumPattern } from '../game/forum-time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
 import { escapeHtml, link } from './html-escape.js';
 import { madeAtHtml } from './html-made.js';

@@ -7,7 +7,7 @@
 import os from 'node:os';
 import { ledgerPath, readLedger, writeLedger } from '../cards/ledger.js';
 import type { Game } from '../game/types.js';
-import { terminalSafe as s } from '../render/safe-text.js';
+import { terminalSafe as s } from '../text/safe-text.js';
 import { activeRulings, appendEntry, latestActive } from './active.js';
 import { applyCardRuling, ledgerCard, reopenCard } from './cards.js';
 import { auctionDayOf, checkBallotRuling, checkBidRuling } from './check.js';

@@ -12,7 +12,7 @@ import type { PostState } from '../discuz/types.js';
 import type { PresetName } from '../game/types.js';
 import { t as tr, withLanguage } from '../i18n/index.js';
 import { citer, type Cite, type CiteKey } from './citations.js';
-import { clockText, forumClock, forumTime } from './time.js';
+import { clockText, forumClock, forumTime } from '../game/forum-time.js';
 import type { SheriffHandover } from './succession.js';
 import type { BallotHead, TallyKind } from './types.js';
 

@@ -34,7 +34,7 @@ import { rulingsByPid } from '../rulings/active.js';
 import { isOwnPost } from './own-posts.js';
 import type { Ruling } from '../rulings/types.js';
 import { ballotReasonsNote, ballotReasonsText, flagText, reasonContext, type BallotFlag, type BallotReason, type TimePrecision } from './reasons.js';
-import { atOrBefore, forumTime, strictlyBefore, timeSpan, type Certainty, type TimeSpan } from './time.js';
+import { atOrBefore, forumTime, strictlyBefore, timeSpan, type Certainty, type TimeSpan } from '../game/forum-time.js';
 import type { BallotEdit, BallotReading, BallotRecord, Target } from './types.js';
 
 export interface SelectInput {

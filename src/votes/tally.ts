@@ -4,14 +4,14 @@
  * counts, weighs and counts them, and says who won and by which rule. A pure function of the game and
  * the posts, so tests feed posts directly and the CLI feeds them from the store (`postsFromStore`).
  */
-import { dayTids } from '../activity/threads.js';
+import { dayTids } from '../game/threads.js';
 import { UserError } from '../errors.js';
 import { exitTime, findDay, idiotTime, otherSeatNames, seatPosts } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { threadPosts, type SlicePost } from '../store/slice.js';
 import type { Completeness, StoreData } from '../store/types.js';
 import { floorUrl, vanishedPosts, type VanishedPost } from '../store/completeness.js';
-import { forumTime } from './time.js';
+import { forumTime } from '../game/forum-time.js';
 import { accelerationFor } from './acceleration.js';
 import { ABSTAIN, ruleName, type BallotContext } from './ballot.js';
 import { exitDisagreements, exitsFromTally } from './carry-forward.js';

@@ -35,7 +35,7 @@ import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
 import type { DayReport } from '../../report/day-report.js';
 import { now as clockNow } from '../../clock.js';
 import { withLanguage } from '../../i18n/index.js';
-import { forumIso, forumTime } from '../../votes/time.js';
+import { forumIso, forumTime } from '../../game/forum-time.js';
 import { countFreshness, staleThreads } from '../../crawl/freshness.js';
 import { incompleteHead, staleBBCode, staleJson, staleText } from '../../render/incomplete.js';
 import type { StaleThread } from '../../votes/types.js';
