@@ -2,20 +2,17 @@
  * How far V8 lets the heap grow, bounded for bansha's processes (issue #16: "memory bounded by the work
  * of one thread, not the game"): the old generation between two full collections, and the young one.
  *
- * After a full collection V8 lets the old generation grow to up to 4× what survived before collecting
- * again. Reading a page builds its parse5 tree, which outlives a young-generation collection or two and
- * dies in the old generation; so a crawl's resident memory was about 4× what it really holds: 466 MB at
- * 200,000 posts for a live heap of ~75 MB (the longest thread, 17,640 posts, held). With the growth
- * capped at 1.5× that thread, recorded alone, peaks at 284 MB instead of 457 (the process's own 150 MB
- * included) in no more CPU (22 s user without, 17 s with: fewer pages touched); the whole crawl part
- * of the bench at 200,000 posts at 278 MB. Set once at start-up by the CLI and the bench's pipeline
- * child, not by the library: a program embedding bansha keeps its own heap settings.
+ * After a full collection V8 lets the old generation grow to a multiple of what survived before
+ * collecting again. Reading a page builds its parse5 tree, which outlives a young-generation collection
+ * or two and dies in the old generation, so an unbounded crawl's resident memory is several times what
+ * it really holds. The growth is capped (to about one long thread's worth), which bounds the crawl's
+ * memory by a thread, as the issue asks, at no extra CPU. Set once at start-up by the CLI and the
+ * bench's pipeline child, not by the library: a program embedding bansha keeps its own heap settings.
  *
- * The young generation (two semi-spaces) starts at 1 MB a semi-space, and V8 doubles it, up to 16, each
- * time a scavenge finds it busy — which a command reading a thread's posts (all of them survive: they are
- * its data) always does, so every command kept 20–35 MB committed for it. Kept at its first size, a
- * survivor is promoted a little sooner: at 50k posts the warm report peaks at 95 MB instead of 118, the
- * tally at 64 instead of 81, a first-run report at 134 instead of 169, for the same CPU (medians of 5).
+ * The young generation (two semi-spaces) starts small and V8 doubles it each time a scavenge finds it
+ * busy — which a command reading a thread's posts (all of them survive: they are its data) always does.
+ * It is kept at its first size: a survivor is promoted a little sooner, and every command's peak memory
+ * is lower for the same CPU. The figures: docs/performance.md ("Why the heap and compiler settings").
  */
 import v8 from 'node:v8';
 

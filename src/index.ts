@@ -34,7 +34,7 @@ export { htmlDayInput, htmlSource, gameTitle } from './render/html-day.js';
 export { VERSION } from './version.js';
 export { startReplayServer } from './replay/index.js';
 export { closeDay, announcementPlan, defaultCloseDir, type CloseOptions, type CloseResult } from './close/index.js';
-export { closingDay, type ClosingDay } from './close/closing-day.js';
+export { closingDay, type ClosingDay } from './day/closing-day.js';
 export { exitsFromTally, exitDisagreements, type DerivedExit } from './votes/carry-forward.js';
 export { activeRulings } from './rulings/active.js';
 export { readRulings, writeRulings, rulingsPath } from './rulings/file.js';

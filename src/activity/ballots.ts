@@ -10,7 +10,7 @@ import type { Game, GameDay } from '../game/types.js';
 import { foldWidth } from '../text/normalize.js';
 import { readProxy } from '../votes/ballot.js';
 import { readText } from '../votes/select.js';
-import { atOrBefore, strictlyBefore, timeSpan } from '../votes/time.js';
+import { atOrBefore, strictlyBefore, timeSpan } from '../game/forum-time.js';
 import type { SlicePost } from '../store/slice.js';
 
 const HEAD = /(投票|改票)对象/;
@@ -21,7 +21,7 @@ export function looksLikeBallot(text: string): boolean {
 }
 
 /** Players with a ballot-looking post in the vote thread strictly before closing (a post made after the
- * player's exit is 诈尸, not a ballot). Deadlines are read as the tally reads them (src/votes/time.ts): a
+ * player's exit is 诈尸, not a ballot). Deadlines are read as the tally reads them (src/game/forum-time.ts): a
  * time that only straddles one, at minute or relative precision, does not meet it. A player's post whose
  * text this account cannot read counts as a ballot here: it may be one, and a no-ballot card needs the
  * certainty that there is none. */

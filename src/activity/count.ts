@@ -7,7 +7,7 @@
 import { isDirector, isOut } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import type { SlicePost } from '../store/slice.js';
-import { countedTids } from './threads.js';
+import { countedTids } from '../game/threads.js';
 
 export interface PlayerDayPosts<P = SlicePost> {
   player: string;

@@ -4,7 +4,7 @@
  */
 import type { Game } from '../game/types.js';
 import { countDayPosts, type DayPosts } from './count.js';
-import type { PostsByThread } from './threads.js';
+import type { PostsByThread } from '../game/threads.js';
 
 export interface ActivityTable {
   days: number[];

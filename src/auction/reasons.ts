@@ -9,7 +9,7 @@
  * Times are epoch ms, shown in the forum's zone: "21:10" on the same forum-local day as the time compared
  * with, else "11-21 21:10".
  */
-import { forumTime } from '../votes/time.js';
+import { forumTime } from '../game/forum-time.js';
 import { precisionText, timeNear } from '../votes/reasons.js';
 
 /** The rule post's lines the auction's reasons cite. */

@@ -20,7 +20,7 @@ import { exitTime, findDay, isDirector, isOut, seatPosts } from '../game/roster.
 import type { Game, GameDay } from '../game/types.js';
 import type { SlicePost } from '../store/slice.js';
 import { readAuctionPost, type ReadAuctionPost } from './read-bids.js';
-import { strictlyBefore, timeSpan } from '../votes/time.js';
+import { strictlyBefore, timeSpan } from '../game/forum-time.js';
 import { rulingsByPid } from '../rulings/active.js';
 import type { Ruling } from '../rulings/types.js';
 import {
@@ -217,7 +217,7 @@ function whyPostDoesNotCount(post: SlicePost, game: Game, day: GameDay): PostPro
   if (!game.players.includes(post.author)) return { code: 'not-a-player', author: post.author };
   if (isOut(game, post.author, post.at)) return { code: 'bidder-out', player: post.author, since: exitTime(game, post.author) };
   if (post.at < day.opens) return { code: 'before-open', at: post.at, opens: day.opens };
-  // Read as the tally reads its deadlines (src/votes/time.ts): a time that only straddles closing is late.
+  // Read as the tally reads its deadlines (src/game/forum-time.ts): a time that only straddles closing is late.
   const onTime = strictlyBefore(timeSpan(post), day.closes);
   const when = { at: post.at, closes: day.closes };
   if (onTime === 'uncertain') return { code: 'late-uncertain', ...when };

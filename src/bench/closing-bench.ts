@@ -16,7 +16,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dayTids } from '../activity/threads.js';
+import { dayTids } from '../game/threads.js';
 import { parsePage } from '../discuz/parse-page.js';
 import { gameCachePath } from '../game/game-cache.js';
 import { findDay } from '../game/roster.js';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { dayTids } from '../activity/threads.js';
+import { dayTids } from '../game/threads.js';
 import { renderLive } from '../cockpit/render.js';
 import { Cockpit, type CockpitView } from '../cockpit/state.js';
 import { findDay } from '../game/roster.js';

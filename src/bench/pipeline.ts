@@ -23,7 +23,7 @@ import { buildTree } from '../discuz/tree.js';
 import type { FetchedPage } from '../discuz/types.js';
 import { parseGame } from '../game/game-file.js';
 import type { Game } from '../game/types.js';
-import { dayHtml } from '../close/day-page.js';
+import { dayHtml } from '../day/day-page.js';
 import { beforeReport, closingDayFromStore, reportThreads } from '../derived/closing-inputs.js';
 import { countFromStore } from '../derived/closed-days.js';
 import { withCountingStore } from '../store/with-store.js';

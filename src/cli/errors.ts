@@ -3,12 +3,12 @@
  * kind of failure it was. Error classes carry their own code; a failure of this computer's files has its
  * own (src/file-fault.ts); anything else is an internal error.
  * Messages quote what the forum and players wrote (titles, page messages, names), so they pass the
- * terminal filter (src/render/safe-text.ts) like everything else printed.
+ * terminal filter (src/text/safe-text.ts) like everything else printed.
  */
 import { ExitCode } from '../errors.js';
 import { fileFaultOf } from '../file-fault.js';
 import { t } from '../i18n/index.js';
-import { terminalSafe } from '../render/safe-text.js';
+import { terminalSafe } from '../text/safe-text.js';
 
 export function reportError(err: unknown): number {
   const code = err instanceof Error ? (err as Error & { exitCode?: unknown }).exitCode : undefined;

@@ -14,7 +14,7 @@ import type { Game } from '../game/types.js';
 import { t } from '../i18n/index.js';
 import { exitDisagreements, exitsFromTally, type DerivedExit } from '../votes/carry-forward.js';
 import type { ClosedOutcomes } from '../votes/tally.js';
-import { forumTime } from '../votes/time.js';
+import { forumTime } from '../game/forum-time.js';
 
 /** Players sent off (罚下) by the cards confirmed through day `day` who were not yet sent off before it. */
 export function sentOffOn(game: Game, day: number, closes: number, ledger = readLedger(game, ledgerPath(game.file))): DerivedExit[] {

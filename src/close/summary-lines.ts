@@ -9,7 +9,7 @@ import { colorLabel } from '../render/report-common.js';
 import type { DayReport } from '../report/day-report.js';
 import { flagKindLabel } from '../violations/flag.js';
 import type { TallyResult } from '../votes/types.js';
-import { forumTime } from '../votes/time.js';
+import { forumTime } from '../game/forum-time.js';
 
 /** "第 2 日：出局 月饼 —— 月饼 7.5，花卷 4；警长 包子（×1.5）；未加速（11 人中 5 人申请，须 6 人）；3 票无效". */
 export function tallyLine(tl: TallyResult, game: Game): string {

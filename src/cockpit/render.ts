@@ -9,7 +9,7 @@ import type { HtmlEscapedString } from 'hono/utils/html';
 import { colorLabel, statusLabel } from '../render/report-common.js';
 import { flagDetail } from '../violations/details.js';
 import { flagKindLabel } from '../violations/flag.js';
-import { forumTime } from '../votes/time.js';
+import { forumTime } from '../game/forum-time.js';
 import { t } from '../i18n/index.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
 import type { CockpitView } from './state.js';

@@ -41,7 +41,7 @@ import { openStore, type Store } from '../store/store-file.js';
 import { applyPage, trimPages, type RecordResult } from '../store/record.js';
 import { completeness } from '../store/completeness.js';
 import { WriteBatcher } from '../store/write-batcher.js';
-import type { Completeness } from '../store/types.js';
+import type { Completeness, StoredThread } from '../store/types.js';
 import { HostScope, NetworkError, USER_AGENT, httpGet, type HttpResult } from './http.js';
 import { checkAnswer, CrawlLimitError, maxPagesFor, PAGE_SLACK, PageMismatchError } from './page-check.js';
 import { CookieJar, loginHint, readSession, type StorageState } from './session.js';
@@ -196,103 +196,114 @@ async function defaultParser(selectorFiles: string[] = []): Promise<(fetched: Fe
   return (f) => parsePage(f, { selectors });
 }
 
+/** What crawlThreads takes besides the threads: the options, the session, and where selector files and the game file are. */
+type CrawlThreadsOptions = CrawlOptions & { session: StorageState; gameFile?: string; selectorFiles?: string[] };
+
 /**
  * Crawl the threads `tids` of the forum into an open store. The lower-level entry point (crawlGame
  * opens the store and reads the session for you).
  */
-export async function crawlThreads(
-  store: Store,
-  forum: string,
-  tids: number[],
-  opts: CrawlOptions & { session: StorageState; gameFile?: string; selectorFiles?: string[] },
-): Promise<CrawlResult> {
-  const scope = new HostScope(forum);
-  const jar = new CookieJar(opts.session.cookies);
-  const parse = opts.parse ?? (await defaultParser(opts.selectorFiles));
-  const log = opts.log ?? (() => undefined);
-  const retries = opts.retries ?? 4;
-  const backoffMs = opts.backoffMs ?? 1000;
-  const maxBackoffMs = opts.maxBackoffMs ?? 60_000;
-  const challengeWaitMs = opts.challengeWaitMs ?? 1100;
-  const delayMs = opts.delayMs ?? 1000;
-  const maxRequests = opts.maxRequests ?? DEFAULT_MAX_REQUESTS;
-  const maxPages = opts.maxPagesPerThread ?? DEFAULT_MAX_PAGES_PER_THREAD;
-  const clock = opts.now ?? processNow;
-  const queue = new PQueue({
-    concurrency: Math.max(1, opts.concurrency ?? 2),
-    ...(delayMs > 0 ? { interval: delayMs, intervalCap: 1, strict: true } : {}),
-  });
-  let requests = 0;
-  let fatal: Error | null = null;
-  const showBar = opts.progress ?? Boolean(process.stderr.isTTY);
-  const bar = showBar
-    ? new cliProgress.SingleBar(
-        { stream: process.stderr, format: t('crawl.progress'), hideCursor: true, clearOnComplete: true },
-        cliProgress.Presets.shades_classic,
-      )
-    : null;
-  const persist = new WriteBatcher(store, { intervalMs: opts.writeIntervalMs ?? 1500 });
-  let barTotal = 0;
-  bar?.start(0, 0, { tid: '' });
-  const barAdd = (n: number) => {
-    barTotal += n;
-    bar?.setTotal(barTotal);
-  };
+export async function crawlThreads(store: Store, forum: string, tids: number[], opts: CrawlThreadsOptions): Promise<CrawlResult> {
+  const run = new CrawlRun(store, forum, opts, opts.parse ?? (await defaultParser(opts.selectorFiles)));
+  try {
+    // Which thread each stored post is in, read before anything is fetched (a damaged log refused
+    // here): a page claiming a post of a thread not open is refused as if every thread were open.
+    await store.learnPosts(tids);
+    // One thread at a time (its pages `concurrency` at a time): the first error stops the crawl.
+    const threads: ThreadCrawlResult[] = [];
+    let failed: unknown = null;
+    for (const tid of tids) {
+      if (run.fatal) break;
+      try {
+        threads.push(await run.crawlHeld(tid));
+      } catch (e) {
+        failed = e;
+        break;
+      }
+    }
+    await run.queue.onIdle();
+    // Everything recorded reaches the disk before the crawl returns or throws (a fatal stop included).
+    let writeError: unknown = null;
+    await run.persist.close().catch((e: unknown) => (writeError = e));
+    if (run.fatal) throw run.fatal;
+    if (writeError) throw writeError;
+    if (failed) throw failed;
+    return { storePath: store.path, threads, requests: run.requests, incomplete: threads.some((t) => t.failures.length > 0) };
+  } finally {
+    run.queue.clear();
+    await run.persist.close().catch(() => undefined); // no background write may outlive the crawl
+    run.bar?.stop();
+  }
+}
+
+/**
+ * What every thread and page of one crawl shares: its settings with their defaults, the request queue
+ * and budget, the progress bar, the batched store writes, and the first fatal error (which stops it all).
+ */
+class CrawlRun {
+  readonly scope: HostScope;
+  readonly jar: CookieJar;
+  readonly log: (line: string) => void;
+  readonly retries: number;
+  readonly backoffMs: number;
+  readonly maxBackoffMs: number;
+  readonly challengeWaitMs: number;
+  readonly maxRequests: number;
+  readonly maxPages: number;
+  readonly clock: () => number;
+  readonly queue: PQueue;
+  readonly bar: cliProgress.SingleBar | null;
+  readonly persist: WriteBatcher;
+  requests = 0;
+  fatal: Error | null = null;
+  #barTotal = 0;
+
+  constructor(readonly store: Store, readonly forum: string, readonly opts: CrawlThreadsOptions, readonly parse: (fetched: FetchedPage) => Page) {
+    this.scope = new HostScope(forum);
+    this.jar = new CookieJar(opts.session.cookies);
+    this.log = opts.log ?? (() => undefined);
+    this.retries = opts.retries ?? 4;
+    this.backoffMs = opts.backoffMs ?? 1000;
+    this.maxBackoffMs = opts.maxBackoffMs ?? 60_000;
+    this.challengeWaitMs = opts.challengeWaitMs ?? 1100;
+    const delayMs = opts.delayMs ?? 1000;
+    this.maxRequests = opts.maxRequests ?? DEFAULT_MAX_REQUESTS;
+    this.maxPages = opts.maxPagesPerThread ?? DEFAULT_MAX_PAGES_PER_THREAD;
+    this.clock = opts.now ?? processNow;
+    this.queue = new PQueue({
+      concurrency: Math.max(1, opts.concurrency ?? 2),
+      ...(delayMs > 0 ? { interval: delayMs, intervalCap: 1, strict: true } : {}),
+    });
+    const showBar = opts.progress ?? Boolean(process.stderr.isTTY);
+    this.bar = showBar
+      ? new cliProgress.SingleBar(
+          { stream: process.stderr, format: t('crawl.progress'), hideCursor: true, clearOnComplete: true },
+          cliProgress.Presets.shades_classic,
+        )
+      : null;
+    this.persist = new WriteBatcher(store, { intervalMs: opts.writeIntervalMs ?? 1500 });
+    this.bar?.start(0, 0, { tid: '' });
+  }
+
+  barAdd(n: number): void {
+    this.#barTotal += n;
+    this.bar?.setTotal(this.#barTotal);
+  }
 
   /** One page, with retries; returns the fetched and parsed page (thread or not-found). */
-  async function fetchPage(tid: number, page: number): Promise<{ fetched: HttpResult; parsed: Page }> {
-    const url = threadPageUrl(forum, tid, page);
+  async fetchPage(tid: number, page: number): Promise<{ fetched: HttpResult; parsed: Page }> {
+    const url = threadPageUrl(this.forum, tid, page);
     let lastReason = '';
     let lastAddress = false;
-    for (let attempt = 0; attempt <= retries; attempt++) {
-      if (fatal) throw fatal;
+    for (let attempt = 0; attempt <= this.retries; attempt++) {
+      if (this.fatal) throw this.fatal;
       let waitAtLeast = 0;
       try {
-        const fetched = await queue.add(async () => {
-          if (fatal) throw fatal;
-          if (requests >= maxRequests) {
-            throw new CrawlLimitError(t('crawl.maxRequestsHit', requests, maxRequests));
-          }
-          requests++;
-          return httpGet(url, {
-            jar, scope, timeoutMs: opts.timeoutMs ?? 30_000, userAgent: opts.userAgent ?? USER_AGENT, fetchImpl: opts.fetchImpl, maxBytes: opts.maxResponseBytes,
-          });
-        });
-        fetched.fetchedAt = new Date(clock()); // (the process clock: a rehearsal's BANSHA_NOW stamps its pages too)
-        if (fetched.status === 429) throw new TransientError(t('err.http429'), fetched.retryAfterMs ?? 0);
-        if (fetched.status >= 500) throw new TransientError(t('err.http5xx', fetched.status), fetched.retryAfterMs ?? 0);
-        // Another 4xx is Discuz's own message page (a thread not found may come with a 404) or the web
-        // server's: never read as a truncated thread page, never retried.
-        const refused = fetched.status >= 400;
-        let parsed: Page;
-        try {
-          parsed = parse(fetched);
-        } catch (err) {
-          if (refused) throw new AddressError(t('err.http4xx', fetched.status));
-          if ((err as Error).name === 'ParseError') throw new TransientError(t('err.unreadablePage', (err as Error).message));
-          throw err;
-        }
-        const kind = parsed.page.kind;
-        if (refused && kind !== 'thread' && kind !== 'not-found' && kind !== 'login' && kind !== 'no-permission') {
-          throw new AddressError(t('err.http4xx', fetched.status));
-        }
-        if (kind === 'thread' || kind === 'not-found') {
-          checkAnswer({ tid, page, url }, fetched.url, parsed);
-          return { fetched, parsed };
-        }
-        if (kind === 'login' || kind === 'no-permission') {
-          throw new LoginRequiredError(t('crawl.loginPage', url, kind === 'login', parsed.page.message ?? null, loginHint(opts.gameFile)));
-        }
-        if (kind === 'challenge') {
-          if (isAntiCc(fetched)) throw new TransientError(t('err.antiCc'), challengeWaitMs);
-          throw new LoginRequiredError(t('crawl.antitheft', url, loginHint(opts.gameFile)));
-        }
-        if (kind === 'server-error') throw new TransientError(t('err.serverErrorPage', parsed.page.message ?? null));
-        throw new TransientError(t('err.notThreadPage', kind, parsed.page.message ?? null));
+        return await this.#fetchOnce(tid, page, url);
       } catch (err) {
         // Login, off-host, mismatch, limits: a refusal for the whole crawl, never retried.
         if (err instanceof UserError) {
-          fatal ??= err;
+          this.fatal ??= err;
           throw err;
         }
         if (err instanceof AddressError) throw new NetworkError(err.message, url, true);
@@ -301,185 +312,78 @@ export async function crawlThreads(
         lastAddress = err instanceof NetworkError && err.address;
         if (err instanceof TransientError) waitAtLeast = err.waitAtLeastMs;
       }
-      if (attempt < retries) {
-        const wait = Math.min(maxBackoffMs, Math.max(waitAtLeast, backoffMs * 2 ** attempt * (0.75 + Math.random() * 0.5)));
-        log(t('crawl.retrying', tid, page, lastReason, attempt + 1, retries, Math.round(wait)));
+      if (attempt < this.retries) {
+        const wait = Math.min(this.maxBackoffMs, Math.max(waitAtLeast, this.backoffMs * 2 ** attempt * (0.75 + Math.random() * 0.5)));
+        this.log(t('crawl.retrying', tid, page, lastReason, attempt + 1, this.retries, Math.round(wait)));
         await sleep(wait);
       }
     }
-    throw new NetworkError(t('err.gaveUp', retries + 1, String(lastReason)), url, lastAddress);
+    throw new NetworkError(t('err.gaveUp', this.retries + 1, String(lastReason)), url, lastAddress);
   }
 
-  async function crawlThread(tid: number): Promise<ThreadCrawlResult> {
-    const key = String(tid);
-    const known = store.data.threads[key];
-    const result: ThreadCrawlResult = {
-      tid, title: known?.title ?? '', fetchedPages: [], newPosts: 0, changedPosts: 0, missingPosts: [], deleted: false, failures: [],
-      completeness: completeness(store, tid),
-    };
-    const requested = new Set<number>();
-    const stored = new Set<number>();
-    let pageCount = 0;
-    const pending: Array<Promise<void>> = [];
-    /** The most pages the thread's reply count allows: from page 1 as read in this crawl, else as stored. */
-    let freshBound: number | null = null;
-    const storedBound = (): number | null => {
-      const replies = known?.replies;
-      const page1 = known?.pages['1'];
-      return typeof replies === 'number' && page1 ? maxPagesFor(replies, page1.pids.length) : null;
-    };
-    let page1Again: Promise<void> | null = null;
-
-    /**
-     * Refuses (before anything from the page is stored) a page count beyond the limit, or beyond what
-     * the thread's reply count allows plus a little growth — page 1 is read again first when the only
-     * reply count known is an older one.
-     */
-    async function checkPageCount(count: number, page: number): Promise<void> {
-      // Page 1 was checked against its own reply count (checkAnswer); a later page against page 1's.
-      if (page > 1) await checkAgainstReplies(count, page);
-      if (count > maxPages) {
-        throw new CrawlLimitError(t('crawl.maxPagesHit', tid, page, count, maxPages));
+  /**
+   * One request for a page, through the queue and within the budget: the page when it is the thread's
+   * (or its not-found page); else a refusal (UserError), a failure of the address, or a transient error.
+   */
+  async #fetchOnce(tid: number, page: number, url: string): Promise<{ fetched: HttpResult; parsed: Page }> {
+    const { opts } = this;
+    const fetched = await this.queue.add(async () => {
+      if (this.fatal) throw this.fatal;
+      if (this.requests >= this.maxRequests) {
+        throw new CrawlLimitError(t('crawl.maxRequestsHit', this.requests, this.maxRequests));
       }
-    }
-
-    async function checkAgainstReplies(count: number, page: number): Promise<void> {
-      if (freshBound === null && (storedBound() ?? 0) + PAGE_SLACK < count && !requested.has(1)) schedule(1);
-      if (freshBound === null && page1Again) await page1Again;
-      const bound = freshBound ?? storedBound();
-      if (bound !== null && count > bound + PAGE_SLACK) {
-        throw new PageMismatchError(t('crawl.beyondReplies', tid, page, count, bound, PAGE_SLACK, freshBound === null));
-      }
-    }
-
-    /** Record a page in memory; the batcher persists it soon (and flush() at the latest). */
-    const take = (fetched: HttpResult, parsed: Page): RecordResult => {
-      const rec = applyPage(store.data, fetched, parsed, (pid) => store.threadOfPost(pid));
-      persist.changed();
-      bar?.increment(1, { tid });
-      return rec;
-    };
-
-    const schedule = (page: number): void => {
-      if (requested.has(page) || page < 1 || fatal) return;
-      requested.add(page);
-      barAdd(1);
-      // Handled at once (never an unhandled rejection); the thread's wait loop rethrows via `fatal`.
-      const visited = visit(page).catch((err: unknown) => {
-        fatal ??= err as Error;
+      this.requests++;
+      return httpGet(url, {
+        jar: this.jar, scope: this.scope, timeoutMs: opts.timeoutMs ?? 30_000, userAgent: opts.userAgent ?? USER_AGENT, fetchImpl: opts.fetchImpl, maxBytes: opts.maxResponseBytes,
       });
-      if (page === 1) page1Again = visited; // a page-count check waits for it (checkAgainstReplies)
-      pending.push(visited);
-    };
-
-    /** Fetch one page and react: record it, learn the page count, walk back after a shift. */
-    async function visit(page: number): Promise<void> {
-      let got: { fetched: HttpResult; parsed: Page };
-      try {
-        got = await fetchPage(tid, page);
-      } catch (err) {
-        if (err instanceof NetworkError) {
-          result.failures.push({ page, reason: err.message, cause: err.address ? 'address' : 'transient' });
-          bar?.increment(1, { tid });
-          return;
-        }
-        throw err;
-      }
-      const { fetched, parsed } = got;
-      if (parsed.page.kind === 'not-found') {
-        const rec = take(fetched, parsed);
-        result.deleted = true;
-        if (!rec.threadDeleted && !store.data.threads[key]) {
-          result.failures.push({ page, reason: t('crawl.threadNotFound'), cause: 'address' });
-        }
-        return;
-      }
-      const actual = parsed.page.page ?? 1;
-      if (actual !== page && stored.has(actual)) {
-        // A page past the end, served as the last page we already have: stop here.
-        bar?.increment(1, { tid });
-        return;
-      }
-      const count = Math.max(parsed.page.pageCount ?? 1, actual);
-      if (actual === 1 && typeof parsed.page.replies === 'number') freshBound = maxPagesFor(parsed.page.replies, parsed.posts.length);
-      await checkPageCount(count, actual);
-      const rec = take(fetched, parsed);
-      stored.add(actual);
-      result.fetchedPages.push(actual);
-      result.newPosts += rec.newPosts.length;
-      result.changedPosts += rec.changedPosts.length;
-      result.missingPosts.push(...rec.nowMissing);
-      result.missingPosts = result.missingPosts.filter((p) => !rec.returned.includes(p));
-      if (count > pageCount) {
-        const before = pageCount;
-        pageCount = count;
-        if (before > 0) for (let p = before + 1; p <= count; p++) schedule(p);
-      }
-      // Posts moved off the top of this page (a deletion or recount before it): walk back one page.
-      const pids = rec.nowMissing;
-      const lowest = Math.min(...(store.data.threads[key]?.pages[String(actual)]?.pids ?? [Infinity]));
-      if (actual > 1 && pids.some((pid) => pid < lowest) && !requested.has(actual - 1)) {
-        log(t('crawl.walkBack', tid, actual, actual - 1));
-        schedule(actual - 1);
-      }
+    });
+    fetched.fetchedAt = new Date(this.clock()); // (the process clock: a rehearsal's BANSHA_NOW stamps its pages too)
+    if (fetched.status === 429) throw new TransientError(t('err.http429'), fetched.retryAfterMs ?? 0);
+    if (fetched.status >= 500) throw new TransientError(t('err.http5xx', fetched.status), fetched.retryAfterMs ?? 0);
+    // Another 4xx is Discuz's own message page (a thread not found may come with a 404) or the web
+    // server's: never read as a truncated thread page, never retried.
+    const refused = fetched.status >= 400;
+    let parsed: Page;
+    try {
+      parsed = this.parse(fetched);
+    } catch (err) {
+      if (refused) throw new AddressError(t('err.http4xx', fetched.status));
+      if ((err as Error).name === 'ParseError') throw new TransientError(t('err.unreadablePage', (err as Error).message));
+      throw err;
     }
-
-    const full = opts.full || !known || known.pageCount === 0 || known.deletedSince !== null;
-    const first = full ? 1 : known.pageCount;
-    requested.add(first);
-    barAdd(1);
-    await visit(first);
-    if (!result.deleted && stored.size > 0) {
-      const last = pageCount;
-      const have = store.data.threads[key]?.pages ?? {};
-      for (let p = full ? 2 : first + 1; p <= last; p++) schedule(p);
-      // Resume: any page of 1..N never stored (an earlier crawl failed on it).
-      for (let p = 1; p <= last; p++) if (!have[String(p)]) schedule(p);
-      // Since a close that reads the thread: every page fetched before it, again (its state at the close).
-      const cutoff = opts.refetchBefore?.(tid);
-      if (cutoff !== undefined) for (let p = 1; p <= last; p++) if (Date.parse(have[String(p)]?.fetchedAt ?? '') < cutoff) schedule(p);
+    const kind = parsed.page.kind;
+    if (refused && kind !== 'thread' && kind !== 'not-found' && kind !== 'login' && kind !== 'no-permission') {
+      throw new AddressError(t('err.http4xx', fetched.status));
     }
-    // Pages may schedule further pages (growth, walk-back): wait until none are left.
-    for (let i = 0; i < pending.length; i++) {
-      try {
-        await pending[i];
-      } catch (err) {
-        fatal ??= err as Error;
-      }
+    if (kind === 'thread' || kind === 'not-found') {
+      checkAnswer({ tid, page, url }, fetched.url, parsed);
+      return { fetched, parsed };
     }
-    if (fatal) {
-      await persist.flush().catch(() => undefined); // keep what was stored; the crawl's end rethrows a write error
-      throw fatal;
+    if (kind === 'login' || kind === 'no-permission') {
+      throw new LoginRequiredError(t('crawl.loginPage', url, kind === 'login', parsed.page.message ?? null, loginHint(opts.gameFile)));
     }
-    const thread = store.data.threads[key];
-    if (thread && stored.has(thread.pageCount)) {
-      const marked = trimPages(store.data, tid, new Date());
-      if (marked.length) {
-        result.missingPosts.push(...marked);
-        persist.changed();
-      }
+    if (kind === 'challenge') {
+      if (isAntiCc(fetched)) throw new TransientError(t('err.antiCc'), this.challengeWaitMs);
+      throw new LoginRequiredError(t('crawl.antitheft', url, loginHint(opts.gameFile)));
     }
-    await persist.flush();
-    result.title = store.data.threads[key]?.title ?? result.title;
-    result.fetchedPages.sort((a, b) => a - b);
-    result.completeness = completeness(store, tid);
-    return result;
+    if (kind === 'server-error') throw new TransientError(t('err.serverErrorPage', parsed.page.message ?? null));
+    throw new TransientError(t('err.notThreadPage', kind, parsed.page.message ?? null));
   }
 
   /**
    * One thread, open in the store only while it is crawled when the caller's handle does not hold it
    * already: written and released at its end (a fatal stop included), so memory is one thread's.
    */
-  async function crawlHeld(tid: number): Promise<ThreadCrawlResult> {
-    const visiting = !store.holds(tid);
-    if (visiting) await store.open([tid]);
+  async crawlHeld(tid: number): Promise<ThreadCrawlResult> {
+    const visiting = !this.store.holds(tid);
+    if (visiting) await this.store.open([tid]);
     let result: ThreadCrawlResult | undefined;
     try {
-      result = await crawlThread(tid);
+      result = await new ThreadCrawl(this, tid).crawl();
     } finally {
-      recordFetch(tid, result);
+      this.#recordFetch(tid, result);
       // a write error here is the crawl's end's to throw (persist.close / the store's next write)
-      if (visiting) await store.release([tid]).catch((e: unknown) => void (fatal ??= e as Error));
+      if (visiting) await this.store.release([tid]).catch((e: unknown) => void (this.fatal ??= e as Error));
     }
     return result;
   }
@@ -489,47 +393,210 @@ export async function crawlThreads(
    * that changed nothing is not written to the store), and why it did not get every page. A stop before
    * the thread was crawled (no result) is a failure too.
    */
-  function recordFetch(tid: number, result: ThreadCrawlResult | undefined): void {
+  #recordFetch(tid: number, result: ThreadCrawlResult | undefined): void {
     const failed = result?.failures[0];
-    const failure = failed ? failed.reason : result ? null : (fatal?.message ?? t('crawl.stopped'));
+    const failure = failed ? failed.reason : result ? null : (this.fatal?.message ?? t('crawl.stopped'));
     try {
-      const asOf = oldestPageFetch(store.data.threads[String(tid)]);
-      writeFetch(store.path, tid, {
-        asOf: asOf === null ? null : new Date(asOf).toISOString(), crawledAt: new Date(clock()).toISOString(), failure, cause: failed ? failed.cause : null,
+      const asOf = oldestPageFetch(this.store.data.threads[String(tid)]);
+      writeFetch(this.store.path, tid, {
+        asOf: asOf === null ? null : new Date(asOf).toISOString(), crawledAt: new Date(this.clock()).toISOString(), failure, cause: failed ? failed.cause : null,
       });
     } catch (e) {
-      fatal ??= e as Error; // a file fault: the crawl's end throws it (exit 6)
+      this.fatal ??= e as Error; // a file fault: the crawl's end throws it (exit 6)
+    }
+  }
+}
+
+/**
+ * One thread's crawl: page 1 (or, incrementally, the last known page) first, then the pages its pager,
+ * its growth and its posts' moves ask for, each page checked before it is recorded.
+ */
+class ThreadCrawl {
+  readonly #key: string;
+  readonly #known: StoredThread | undefined;
+  readonly #result: ThreadCrawlResult;
+  readonly #requested = new Set<number>();
+  readonly #stored = new Set<number>();
+  #pageCount = 0;
+  readonly #pending: Array<Promise<void>> = [];
+  /** The most pages the thread's reply count allows, from page 1 as read in this crawl (storedBound: as stored). */
+  #freshBound: number | null = null;
+  #page1Again: Promise<void> | null = null;
+
+  constructor(readonly run: CrawlRun, readonly tid: number) {
+    this.#key = String(tid);
+    this.#known = run.store.data.threads[this.#key];
+    this.#result = {
+      tid, title: this.#known?.title ?? '', fetchedPages: [], newPosts: 0, changedPosts: 0, missingPosts: [], deleted: false, failures: [],
+      completeness: completeness(run.store, tid),
+    };
+  }
+
+  async crawl(): Promise<ThreadCrawlResult> {
+    const known = this.#known;
+    const full = this.run.opts.full || !known || known.pageCount === 0 || known.deletedSince !== null;
+    const first = full ? 1 : known.pageCount;
+    this.#requested.add(first);
+    this.run.barAdd(1);
+    await this.#visit(first);
+    if (!this.#result.deleted && this.#stored.size > 0) this.#scheduleTheRest(full ? 2 : first + 1);
+    await this.#settle();
+    return this.#finish();
+  }
+
+  /** Pages `from`..N, any page of 1..N never stored, and since a close that reads the thread, every page fetched before it. */
+  #scheduleTheRest(from: number): void {
+    const last = this.#pageCount;
+    const have = this.run.store.data.threads[this.#key]?.pages ?? {};
+    for (let p = from; p <= last; p++) this.#schedule(p);
+    // Resume: any page of 1..N never stored (an earlier crawl failed on it).
+    for (let p = 1; p <= last; p++) if (!have[String(p)]) this.#schedule(p);
+    // Since a close that reads the thread: every page fetched before it, again (its state at the close).
+    const cutoff = this.run.opts.refetchBefore?.(this.tid);
+    if (cutoff !== undefined) for (let p = 1; p <= last; p++) if (Date.parse(have[String(p)]?.fetchedAt ?? '') < cutoff) this.#schedule(p);
+  }
+
+  /** Waits until no page is left (pages may schedule further pages: growth, walk-back); a fatal error is thrown once what was stored is written. */
+  async #settle(): Promise<void> {
+    const { run } = this;
+    for (let i = 0; i < this.#pending.length; i++) {
+      try {
+        await this.#pending[i];
+      } catch (err) {
+        run.fatal ??= err as Error;
+      }
+    }
+    if (run.fatal) {
+      await run.persist.flush().catch(() => undefined); // keep what was stored; the crawl's end rethrows a write error
+      throw run.fatal;
     }
   }
 
-  try {
-    // Which thread each stored post is in, read before anything is fetched (a damaged log refused
-    // here): a page claiming a post of a thread not open is refused as if every thread were open.
-    await store.learnPosts(tids);
-    // One thread at a time (its pages `concurrency` at a time): the first error stops the crawl.
-    const threads: ThreadCrawlResult[] = [];
-    let failed: unknown = null;
-    for (const tid of tids) {
-      if (fatal) break;
-      try {
-        threads.push(await crawlHeld(tid));
-      } catch (e) {
-        failed = e;
-        break;
+  /** The thread read to its last page: posts past the end marked missing; written; the result. */
+  async #finish(): Promise<ThreadCrawlResult> {
+    const { run, tid } = this;
+    const result = this.#result;
+    const thread = run.store.data.threads[this.#key];
+    if (thread && this.#stored.has(thread.pageCount)) {
+      const marked = trimPages(run.store.data, tid, new Date());
+      if (marked.length) {
+        result.missingPosts.push(...marked);
+        run.persist.changed();
       }
     }
-    await queue.onIdle();
-    // Everything recorded reaches the disk before the crawl returns or throws (a fatal stop included).
-    let writeError: unknown = null;
-    await persist.close().catch((e: unknown) => (writeError = e));
-    if (fatal) throw fatal;
-    if (writeError) throw writeError;
-    if (failed) throw failed;
-    return { storePath: store.path, threads, requests, incomplete: threads.some((t) => t.failures.length > 0) };
-  } finally {
-    queue.clear();
-    await persist.close().catch(() => undefined); // no background write may outlive the crawl
-    bar?.stop();
+    await run.persist.flush();
+    result.title = run.store.data.threads[this.#key]?.title ?? result.title;
+    result.fetchedPages.sort((a, b) => a - b);
+    result.completeness = completeness(run.store, tid);
+    return result;
+  }
+
+  /** The most pages the thread's reply count as stored allows. */
+  #storedBound(): number | null {
+    const replies = this.#known?.replies;
+    const page1 = this.#known?.pages['1'];
+    return typeof replies === 'number' && page1 ? maxPagesFor(replies, page1.pids.length) : null;
+  }
+
+  /**
+   * Refuses (before anything from the page is stored) a page count beyond the limit, or beyond what
+   * the thread's reply count allows plus a little growth — page 1 is read again first when the only
+   * reply count known is an older one.
+   */
+  async #checkPageCount(count: number, page: number): Promise<void> {
+    // Page 1 was checked against its own reply count (checkAnswer); a later page against page 1's.
+    if (page > 1) await this.#checkAgainstReplies(count, page);
+    if (count > this.run.maxPages) {
+      throw new CrawlLimitError(t('crawl.maxPagesHit', this.tid, page, count, this.run.maxPages));
+    }
+  }
+
+  async #checkAgainstReplies(count: number, page: number): Promise<void> {
+    if (this.#freshBound === null && (this.#storedBound() ?? 0) + PAGE_SLACK < count && !this.#requested.has(1)) this.#schedule(1);
+    if (this.#freshBound === null && this.#page1Again) await this.#page1Again;
+    const bound = this.#freshBound ?? this.#storedBound();
+    if (bound !== null && count > bound + PAGE_SLACK) {
+      throw new PageMismatchError(t('crawl.beyondReplies', this.tid, page, count, bound, PAGE_SLACK, this.#freshBound === null));
+    }
+  }
+
+  /** Record a page in memory; the batcher persists it soon (and flush() at the latest). */
+  #take(fetched: HttpResult, parsed: Page): RecordResult {
+    const { run } = this;
+    const rec = applyPage(run.store.data, fetched, parsed, (pid) => run.store.threadOfPost(pid));
+    run.persist.changed();
+    run.bar?.increment(1, { tid: this.tid });
+    return rec;
+  }
+
+  #schedule(page: number): void {
+    if (this.#requested.has(page) || page < 1 || this.run.fatal) return;
+    this.#requested.add(page);
+    this.run.barAdd(1);
+    // Handled at once (never an unhandled rejection); the thread's wait loop rethrows via `fatal`.
+    const visited = this.#visit(page).catch((err: unknown) => {
+      this.run.fatal ??= err as Error;
+    });
+    if (page === 1) this.#page1Again = visited; // a page-count check waits for it (checkAgainstReplies)
+    this.#pending.push(visited);
+  }
+
+  /** Fetch one page and react: record it, learn the page count, walk back after a shift. */
+  async #visit(page: number): Promise<void> {
+    const { run, tid } = this;
+    const result = this.#result;
+    let got: { fetched: HttpResult; parsed: Page };
+    try {
+      got = await run.fetchPage(tid, page);
+    } catch (err) {
+      if (err instanceof NetworkError) {
+        result.failures.push({ page, reason: err.message, cause: err.address ? 'address' : 'transient' });
+        run.bar?.increment(1, { tid });
+        return;
+      }
+      throw err;
+    }
+    const { fetched, parsed } = got;
+    if (parsed.page.kind === 'not-found') {
+      const rec = this.#take(fetched, parsed);
+      result.deleted = true;
+      if (!rec.threadDeleted && !run.store.data.threads[this.#key]) {
+        result.failures.push({ page, reason: t('crawl.threadNotFound'), cause: 'address' });
+      }
+      return;
+    }
+    const actual = parsed.page.page ?? 1;
+    if (actual !== page && this.#stored.has(actual)) {
+      // A page past the end, served as the last page we already have: stop here.
+      run.bar?.increment(1, { tid });
+      return;
+    }
+    const count = Math.max(parsed.page.pageCount ?? 1, actual);
+    if (actual === 1 && typeof parsed.page.replies === 'number') this.#freshBound = maxPagesFor(parsed.page.replies, parsed.posts.length);
+    await this.#checkPageCount(count, actual);
+    const rec = this.#take(fetched, parsed);
+    this.#stored.add(actual);
+    result.fetchedPages.push(actual);
+    result.newPosts += rec.newPosts.length;
+    result.changedPosts += rec.changedPosts.length;
+    result.missingPosts.push(...rec.nowMissing);
+    result.missingPosts = result.missingPosts.filter((p) => !rec.returned.includes(p));
+    this.#follow(actual, count, rec.nowMissing);
+  }
+
+  /** After page `actual` is recorded: the pages a grown page count adds, and the page before when posts moved off its top. */
+  #follow(actual: number, count: number, nowMissing: readonly number[]): void {
+    if (count > this.#pageCount) {
+      const before = this.#pageCount;
+      this.#pageCount = count;
+      if (before > 0) for (let p = before + 1; p <= count; p++) this.#schedule(p);
+    }
+    // Posts moved off the top of this page (a deletion or recount before it): walk back one page.
+    const lowest = Math.min(...(this.run.store.data.threads[this.#key]?.pages[String(actual)]?.pids ?? [Infinity]));
+    if (actual > 1 && nowMissing.some((pid) => pid < lowest) && !this.#requested.has(actual - 1)) {
+      this.run.log(t('crawl.walkBack', this.tid, actual, actual - 1));
+      this.#schedule(actual - 1);
+    }
   }
 }
 

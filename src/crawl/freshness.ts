@@ -14,7 +14,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { dayTids } from '../activity/threads.js';
+import { dayTids } from '../game/threads.js';
 import { ExitCode, UserError } from '../errors.js';
 import { findDay } from '../game/roster.js';
 import type { Game } from '../game/types.js';
@@ -25,7 +25,7 @@ import type { StoredThread } from '../store/types.js';
 import { staleLines } from '../render/incomplete.js';
 import type { StaleThread } from '../votes/types.js';
 import { threadsForTally } from '../votes/tally-threads.js';
-import { forumTime } from '../votes/time.js';
+import { forumTime } from '../game/forum-time.js';
 
 /** What the crawler recorded of one thread's last crawl. */
 export interface FetchRecord {

@@ -30,7 +30,7 @@ import {
   badgePath, closedFromPosts, earlierClosedDays, withoutGapNotes, electionThreads, handoverFor, handoverThreads, outcomeOf, postsFromStore, postThreadsForTally, sheriffStart, tallyDay, threadsForTally,
   type ClosedOutcome, type ClosedOutcomes, type PostsOf,
 } from '../votes/tally.js';
-import { timeSpan } from '../votes/time.js';
+import { timeSpan } from '../game/forum-time.js';
 import { ballotShaped, inWindow, keptPosts, namingSuccessor, type Keep, type KeptPosts } from './kept-posts.js';
 import type { TallyResult } from '../votes/types.js';
 
@@ -154,28 +154,88 @@ function closedView(outcomes: ReadonlyMap<number, SavedOutcome>, candidates: Rea
 export async function closedOutcomes(
   game: Game, day: number, loaded: StoreData, opts: { at?: number; loadedPosts?: PostsOf; loadedLogs?: ReadonlyMap<number, string | null>; outcomesOnly?: boolean } = {},
 ): Promise<EarlierDays> {
-  // A version-1 store (one file, not yet migrated by a crawl) has no thread logs to key on: nothing saved.
-  const keyed = fs.existsSync(threadsDir(game.storePath));
-  const logKey = (tid: number) => (keyed ? threadLogKey(game.storePath, tid) : null);
-  const fromLoaded = opts.loadedPosts ?? postsFromStore(loaded);
-  const full = new Map<number, Read>();
+  const reader = new ClosedDaysReader(game, day, loaded, opts);
+  // One closed day's threads at a time (ClosedDaysReader.letGoAfter).
+  for (const [i, d] of reader.days.entries()) {
+    await reader.prepare(d);
+    reader.letGoAfter(i);
+  }
+  const d = game.days.find((x) => x.day === day)!;
+  const own = reader.countsSheriff(d) && !opts.outcomesOnly ? await reader.readBadgePath(d, Math.min(opts.at ?? d.closes, d.closes)) : [];
+  return { closed: reader.view, reads: [...new Set(own)].map((t) => reader.candidates.get(t)!.read) };
+}
+
+/**
+ * What closedOutcomes reads and keeps while it prepares the closed days for the count of `day`: the
+ * threads read in full (`full`, let go day by day), the handovers' candidates, and each day's outcome
+ * (saved and standing, or counted again).
+ */
+class ClosedDaysReader {
+  /** A version-1 store (one file, not yet migrated by a crawl) has no thread logs to key on: nothing saved. */
+  readonly keyed: boolean;
+  readonly #fromLoaded: PostsOf;
+  readonly #full = new Map<number, Read>();
   /** Threads read in full here at some point (`full` lets them go day by day: letGoAfter). */
-  const readInFull = new Set<number>();
-  const candidates = new Map<number, Read>();
-  // (day 1's election has no sheriff to weigh)
-  const countsSheriff = (d: GameDay) => !(d.day === 1 && game.rules.day1Election);
+  readonly #readInFull = new Set<number>();
+  readonly candidates = new Map<number, Read>();
+  readonly #outcomes = new Map<number, SavedOutcome>();
+  /** The closed days and handovers as the count reads them (closedView: holding these two maps alone). */
+  readonly view: ClosedOutcomes;
+  /** The closed days read, in order (daysRead). */
+  readonly days: GameDay[];
+  readonly #gameKey: MemoKey;
+  // (dependence: candidates and posts' material made once)
+  readonly #named = new Map<number, Set<SlicePost>>();
+  readonly #material = new WeakMap<SlicePost, string>();
+
+  constructor(
+    readonly game: Game,
+    day: number,
+    readonly loaded: StoreData,
+    readonly opts: { loadedPosts?: PostsOf; loadedLogs?: ReadonlyMap<number, string | null> },
+  ) {
+    this.keyed = fs.existsSync(threadsDir(game.storePath));
+    this.#fromLoaded = opts.loadedPosts ?? postsFromStore(loaded);
+    this.view = closedView(this.#outcomes, this.candidates, day);
+    this.days = daysRead(game, day);
+    this.#gameKey = memoKey(gameFingerprint(game));
+  }
+
+  #logKey(tid: number): string | null {
+    return this.keyed ? threadLogKey(this.game.storePath, tid) : null;
+  }
+
+  /** (day 1's election has no sheriff to weigh) */
+  countsSheriff(d: GameDay): boolean {
+    return !(d.day === 1 && this.game.rules.day1Election);
+  }
+
+  /** Day `d`'s outcome: saved, when its keys still hold (or what it depends on of a changed log is the same), else counted again and saved. */
+  async prepare(d: GameDay): Promise<void> {
+    const { game } = this;
+    const found = this.keyed ? savedOutcome(game, this.#gameKey, d.day) : undefined;
+    const saved = found && (found.changed.length ? await this.#standsAfter(found.saved, found.changed) : found.saved);
+    if (saved) {
+      if (found.changed.length) writeDerived(game.storePath, `closed-day-${d.day}`, closedDayKey(this.#gameKey, d.day), saved);
+      this.#outcomes.set(d.day, saved);
+    } else {
+      const value = await this.#countAgain(d);
+      if (this.keyed && value.reads.length) writeDerived(game.storePath, `closed-day-${d.day}`, closedDayKey(this.#gameKey, d.day), value);
+      this.#outcomes.set(d.day, value);
+    }
+  }
 
   /** Read these threads in full (those not read yet), their logs' keys taken first. */
-  const readFull = async (tids: readonly number[]): Promise<void> => {
-    const missing = [...new Set(tids)].filter((t) => !full.has(t));
+  async #readFull(tids: readonly number[]): Promise<void> {
+    const missing = [...new Set(tids)].filter((t) => !this.#full.has(t));
     if (!missing.length) return;
-    const logs = missing.map(logKey);
-    await withStore(game, (store) => {
+    const logs = missing.map((t) => this.#logKey(t));
+    await withStore(this.game, (store) => {
       const reads = threadReads(store, missing);
-      missing.forEach((t, i) => full.set(t, { posts: threadPosts(store, t), read: reads[i], log: logs[i] }));
+      missing.forEach((t, i) => this.#full.set(t, { posts: threadPosts(store, t), read: reads[i], log: logs[i] }));
     }, missing);
-    for (const t of missing) readInFull.add(t);
-  };
+    for (const t of missing) this.#readInFull.add(t);
+  }
 
   /**
    * A thread's handover candidates: from a thread read in full here, the derived file, or the thread at
@@ -183,19 +243,20 @@ export async function closedOutcomes(
    * is used and made only under its log's key taken before it was read (`loadedLogs`: a key taken after
    * might be a later write's).
    */
-  const readCandidates = async (tid: number): Promise<void> => {
+  async #readCandidates(tid: number): Promise<void> {
+    const { game, candidates } = this;
     if (candidates.has(tid)) return;
-    const inFull = full.get(tid);
+    const inFull = this.#full.get(tid);
     if (inFull) {
       candidates.set(tid, { ...inFull, posts: successionCandidates(game, inFull.posts) });
       return;
     }
-    const atHand = Boolean(loaded.threads[String(tid)]);
+    const atHand = Boolean(this.loaded.threads[String(tid)]);
     if (atHand) {
-      candidates.set(tid, { posts: successionCandidates(game, fromLoaded(tid)), read: threadReads(loaded, [tid])[0], log: opts.loadedLogs?.get(tid) });
+      candidates.set(tid, { posts: successionCandidates(game, this.#fromLoaded(tid)), read: threadReads(this.loaded, [tid])[0], log: this.opts.loadedLogs?.get(tid) });
       return;
     }
-    const log = logKey(tid); // (taken before the thread is read)
+    const log = this.#logKey(tid); // (taken before the thread is read)
     if (log === null) {
       const value = await withStore(game, (store) => ({ posts: successionCandidates(game, threadPosts(store, tid)), read: threadReads(store, [tid])[0] }), [tid]);
       candidates.set(tid, { ...value, log });
@@ -204,31 +265,31 @@ export async function closedOutcomes(
     // as of where its log was read to: a thread that grew is read from there (kept-posts.ts)
     const kept = await keptPosts(game.storePath, tid, namingSuccessor(game));
     candidates.set(tid, { posts: kept.posts.map((sp) => toSlicePost(game.forum, sp)), read: kept.read, log });
-  };
-
-  const outcomes = new Map<number, SavedOutcome>();
-  const { outcome, successionPosts } = closedView(outcomes, candidates, day);
+  }
 
   /** Read ahead the threads of each handover on the badge's path for a count of day `d` at `countAt`; returns them. */
-  const readBadgePath = async (d: GameDay, countAt: number): Promise<number[]> => {
-    const start = sheriffStart(game, d, { outcome });
+  async readBadgePath(d: GameDay, countAt: number): Promise<number[]> {
+    const { game } = this;
+    const start = sheriffStart(game, d, this.view);
     if (start.name === null) return [];
     const read: number[] = [];
     const walk = badgePath(game, start.name, countAt);
     for (let step = walk.next(); !step.done; ) {
       const threads = handoverThreads(game, step.value, d.day);
-      for (const t of threads) await readCandidates(t);
+      for (const t of threads) await this.#readCandidates(t);
       read.push(...threads);
-      step = walk.next(handoverFor(game, { successionPosts }, step.value, d.day));
+      step = walk.next(handoverFor(game, this.view, step.value, d.day));
     }
     return read;
-  };
+  }
 
   /** Day `d`'s outcome counted again from its vote threads and the process thread (acceleration), read apart from `loaded`. */
-  const countAgain = async (d: GameDay): Promise<SavedOutcome> => {
-    await readFull([...d.votes.map((v) => v.tid), ...(game.process ? [game.process.tid] : [])]);
+  async #countAgain(d: GameDay): Promise<SavedOutcome> {
+    const { game } = this;
+    const full = this.#full;
+    await this.#readFull([...d.votes.map((v) => v.tid), ...(game.process ? [game.process.tid] : [])]);
     if (!d.vote || !full.get(d.vote.tid)!.posts.length) return { outcome: null, reads: d.votes.map((v): ReadKey => [v.tid, full.get(v.tid)!.log ?? null]) };
-    if (countsSheriff(d)) await readBadgePath(d, d.closes);
+    if (this.countsSheriff(d)) await this.readBadgePath(d, d.closes);
     // What the count reads, as it reads it: the day-1 outcome brings the threads it was counted from.
     const reads = new Map<number, Read>();
     const track = (from: Map<number, Read>): PostsOf => (tid) => {
@@ -240,85 +301,66 @@ export async function closedOutcomes(
     const earlier = new Map<number, ReadKey>();
     const view: ClosedOutcomes = {
       outcome: (x) => {
-        for (const r of outcomes.get(x)?.reads ?? []) earlier.set(r[0], r);
-        return outcome(x);
+        for (const r of this.#outcomes.get(x)?.reads ?? []) earlier.set(r[0], r);
+        return this.view.outcome(x);
       },
-      successionPosts: track(candidates),
+      successionPosts: track(this.candidates),
     };
     const counted = outcomeOf(tallyDay(game, track(full), d.day, { carryForward: false, closed: view }));
     counted.unread = [...reads].filter(([, r]) => !r.read.completeness.complete).map(([t]) => t).sort((a, b) => a - b);
     const unkeyed = [...reads.values()].some((r) => r.log === undefined);
     // a thread an earlier day read in full and let go is keyed on what this day depends on of it, as when held
-    await readFull([...reads.keys()].filter((t) => readInFull.has(t)));
+    await this.#readFull([...reads.keys()].filter((t) => this.#readInFull.has(t)));
     // (this day's keys over the earlier day's: a thread read in full is keyed on its posts before this
     // day's close, which hold those before the earlier day's)
     // (read again: keyed so only when the log is still the one counted from — a crawl in between
     // leaves the key on the log as counted, which the next run finds changed)
-    const own = [...reads].map(([t, r]): ReadKey => (full.get(t)?.log === r.log ? [t, r.log ?? null, [d.day, dependence(t, d)]] : [t, r.log ?? null]));
+    const own = [...reads].map(([t, r]): ReadKey => (full.get(t)?.log === r.log ? [t, r.log ?? null, [d.day, this.#dependence(t, d)]] : [t, r.log ?? null]));
     const all = new Map([...earlier, ...own.map((r) => [r[0], r] as const)]);
     return { outcome: counted, reads: unkeyed ? [] : [...all.values()].sort((a, b) => a[0] - b[0]) };
-  };
+  }
 
-  /** Thread `t` (read in full) as day `d`'s count depends on it: its dependenceKey (candidates and posts' material made once). */
-  const named = new Map<number, Set<SlicePost>>();
-  const material = new WeakMap<SlicePost, string>();
-  const json = (p: SlicePost): string => {
-    let m = material.get(p);
-    if (m === undefined) material.set(p, (m = postMaterial(p)));
+  /** Thread `t` (read in full) as day `d`'s count depends on it: its dependenceKey. */
+  #dependence(t: number, d: GameDay): string {
+    const r = this.#full.get(t)!;
+    const named = this.#named;
+    if (!named.has(t)) named.set(t, new Set(successionCandidates(this.game, r.posts)));
+    return dependenceKey(d, r.posts, named.get(t)!, r.read.completeness.complete, this.#json);
+  }
+
+  readonly #json = (p: SlicePost): string => {
+    let m = this.#material.get(p);
+    if (m === undefined) this.#material.set(p, (m = postMaterial(p)));
     return m;
-  };
-  const dependence = (t: number, d: GameDay): string => {
-    const r = full.get(t)!;
-    if (!named.has(t)) named.set(t, new Set(successionCandidates(game, r.posts)));
-    return dependenceKey(d, r.posts, named.get(t)!, r.read.completeness.complete, json);
   };
 
   /**
    * Whether a saved outcome stands though logs it read changed: each changed thread read again (its log's
    * key taken first) and what the count depends on of it the same. Then saved again under the new keys.
    */
-  const standsAfter = async (saved: SavedOutcome, changed: readonly ReadKey[]): Promise<SavedOutcome | undefined> => {
+  async #standsAfter(saved: SavedOutcome, changed: readonly ReadKey[]): Promise<SavedOutcome | undefined> {
     for (const [t, , dep] of changed) {
       if (!dep) return undefined;
-      await readFull([t]);
-      if (dependence(t, findDay(game, dep[0])) !== dep[1]) return undefined;
+      await this.#readFull([t]);
+      if (this.#dependence(t, findDay(this.game, dep[0])) !== dep[1]) return undefined;
     }
     const fresh = new Set(changed.map(([t]) => t));
-    return { ...saved, reads: saved.reads.map(([t, log, dep]): ReadKey => (fresh.has(t) ? [t, full.get(t)!.log ?? null, dep!] : dep ? [t, log, dep] : [t, log])) };
-  };
-
-  /**
-   * One closed day's threads at a time: once day `d` is counted (or its saved outcome stands), what it read
-   * in full that no later day reads is let go (a cold run held every closed day's vote threads at once).
-   */
-  const days = daysRead(game, day);
-  const letGoAfter = (i: number): void => {
-    const later = new Set(days.slice(i + 1).flatMap((x) => [...x.votes.map((v) => v.tid), ...(game.process ? [game.process.tid] : [])]));
-    for (const t of [...full.keys()]) {
-      if (later.has(t)) continue;
-      full.delete(t);
-      named.delete(t);
-    }
-  };
-
-  const gameKey = memoKey(gameFingerprint(game));
-  for (const [i, d] of days.entries()) {
-    const found = keyed ? savedOutcome(game, gameKey, d.day) : undefined;
-    const saved = found && (found.changed.length ? await standsAfter(found.saved, found.changed) : found.saved);
-    if (saved) {
-      if (found.changed.length) writeDerived(game.storePath, `closed-day-${d.day}`, closedDayKey(gameKey, d.day), saved);
-      outcomes.set(d.day, saved);
-    } else {
-      const value = await countAgain(d);
-      if (keyed && value.reads.length) writeDerived(game.storePath, `closed-day-${d.day}`, closedDayKey(gameKey, d.day), value);
-      outcomes.set(d.day, value);
-    }
-    letGoAfter(i);
+    return { ...saved, reads: saved.reads.map(([t, log, dep]): ReadKey => (fresh.has(t) ? [t, this.#full.get(t)!.log ?? null, dep!] : dep ? [t, log, dep] : [t, log])) };
   }
 
-  const d = game.days.find((x) => x.day === day)!;
-  const own = countsSheriff(d) && !opts.outcomesOnly ? await readBadgePath(d, Math.min(opts.at ?? d.closes, d.closes)) : [];
-  return { closed: { outcome, successionPosts }, reads: [...new Set(own)].map((t) => candidates.get(t)!.read) };
+  /**
+   * One closed day's threads at a time: once day `days[i]` is counted (or its saved outcome stands), what
+   * it read in full that no later day reads is let go (a cold run held every closed day's vote threads at once).
+   */
+  letGoAfter(i: number): void {
+    const { game } = this;
+    const later = new Set(this.days.slice(i + 1).flatMap((x) => [...x.votes.map((v) => v.tid), ...(game.process ? [game.process.tid] : [])]));
+    for (const t of [...this.#full.keys()]) {
+      if (later.has(t)) continue;
+      this.#full.delete(t);
+      this.#named.delete(t);
+    }
+  }
 }
 
 /**

@@ -6,8 +6,8 @@
  * and a version-1 store (no thread logs to key a digest on) read every thread of days 1..N in full.
  */
 import fs from 'node:fs';
-import { dayTids } from '../activity/threads.js';
-import { closingDay, markIncomplete, threadsForReport, threadsThroughDay, type ApartThread, type ClosingDay, type ClosingDayOptions } from '../close/closing-day.js';
+import { dayTids } from '../game/threads.js';
+import { closingDay, markIncomplete, threadsForReport, threadsThroughDay, type ApartThread, type ClosingDay, type ClosingDayOptions } from '../day/closing-day.js';
 import { findDay, withKnownUids } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import { language } from '../i18n/index.js';

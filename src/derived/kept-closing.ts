@@ -28,9 +28,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { gameTids } from '../activity/threads.js';
-import type { ClosingDay } from '../close/closing-day.js';
-import type { DayPage } from '../close/day-page.js';
+import { gameTids } from '../game/threads.js';
+import type { ClosingDay } from '../day/closing-day.js';
+import type { DayPage } from '../day/day-page.js';
 import { reportWordDirs } from '../game/beside.js';
 import type { Game } from '../game/types.js';
 import { language } from '../i18n/index.js';
@@ -80,7 +80,7 @@ export async function reportDay(
   if (saved && saved.closing.report.cards.every((c) => c.evidence.every((pid) => String(pid) in saved.evidence))) return { ...saved, kept: true };
 
   const [{ beforeReport, closingDayFromStore, readApart, reportThreads }, { storedThreadOf }, { dayPage }, { withCountingStore }, { wordingMemo }] = await Promise.all([
-    import('./closing-inputs.js'), import('../close/closing-day.js'), import('../close/day-page.js'), import('../store/with-store.js'), import('./wording-hits.js'),
+    import('./closing-inputs.js'), import('../day/closing-day.js'), import('../day/day-page.js'), import('../store/with-store.js'), import('./wording-hits.js'),
   ]);
   await beforeReport(game, day); // a first run's digests, before the day's threads are read
   // The day's discussion read apart, as kept and what was appended since (closing-inputs.ts readApart).
@@ -129,7 +129,7 @@ export async function tallyResult(game: Game, day: number, opts: TallyOptions, c
   return inputs === null ? count() : memo(game.storePath, `closing-tally-day${day}`, inputs, count, jsonPlain);
 }
 
-/** The value kept as `name` under `key`; its first line alone is read when it was kept under another (a rerun after new posts: ~1.5 MB not read). */
+/** The value kept as `name` under `key`; its first line alone is read when it was kept under another (a rerun after new posts: the rest is not read). */
 function readKept<T>(game: Game, name: string, key: MemoKey | null): T | undefined {
   return key !== null && derivedKeyOf(game.storePath, name) === key ? readDerived<T>(game.storePath, name, key) : undefined;
 }
@@ -158,7 +158,7 @@ function closingInputs(game: Game, code: string | null, what: unknown): unknown 
 /**
  * What ICU's default locale is read from — the order localeCompare gives (names tied in votes, count.ts, and in the report's profile changes, profile.ts):
  * on POSIX the environment (ICU's putil: LC_ALL, LC_MESSAGES, LANG), on Windows the user's setting, asked
- * of Intl there (~6 ms: ICU's set-up, which a warm run elsewhere never pays).
+ * of Intl there (ICU's set-up, which a warm run elsewhere never pays).
  */
 function defaultLocale(): unknown {
   if (process.platform === 'win32') return new Intl.Collator().resolvedOptions().locale;

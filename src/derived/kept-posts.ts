@@ -3,8 +3,8 @@
  * ballots alone (misplaced.ts: posts whose current text has 票, votes/ballot.ts mayHoldBallot), and the
  * process thread, read for the day's acceleration requests and misplaced ballots (acceleration.ts,
  * misplaced.ts: posts of the day's window) — with how completely each is stored (the floors of all its
- * posts). The discussion is the day's longest thread (3.2 of the 4.3 MB a day-10 tally read at 50k
- * posts) and the process thread grows all game, and most of their posts are none of the count's
+ * posts). The discussion is the day's longest thread (most of what a late day's tally reads)
+ * and the process thread grows all game, and most of their posts are none of the count's
  * business. So the posts a count keeps are kept in the store's derived files as of where the log was
  * replayed to (store-file.ts LogPoint): a rerun parses only the lines appended since — none when the
  * thread did not change, the posts a crawl added when it did — not the whole thread. A log rewritten
@@ -19,7 +19,7 @@ import { sliceTime } from '../store/slice.js';
 import type { ThreadRead } from '../store/with-store.js';
 import { mayHoldBallot } from '../votes/ballot.js';
 import { namesSuccessor, successionPatternsKey } from '../votes/succession.js';
-import { strictlyBefore, timeSpan } from '../votes/time.js';
+import { strictlyBefore, timeSpan } from '../game/forum-time.js';
 
 /**
  * What is kept of a thread's posts: `keep` gives what is kept of a stored post (undefined: nothing);

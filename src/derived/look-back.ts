@@ -8,8 +8,8 @@
  * (test/derived/kept-closing.test.ts compares every view).
  */
 import { countDayPosts, type PrecountedRows } from '../activity/count.js';
-import { holdsPid } from '../close/closing-day.js';
-import { countedTids, gameTids } from '../activity/threads.js';
+import { holdsPid } from '../day/closing-day.js';
+import { countedTids, gameTids } from '../game/threads.js';
 import { seatPosts } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import type { SummedUp } from '../report/day-report.js';

@@ -1,8 +1,7 @@
 /**
  * What the elevator reads of the day's threads — their records (title, page records…), no post — kept in
  * the store's derived files as of where each log was replayed to (store-file.ts LogPoint), so a rerun
- * reads only the lines appended since, not the whole log (3.6 MB held to its checksums for day 10 at 50k
- * posts). A log rewritten (compaction, recovery) is replayed from its start.
+ * reads only the lines appended since, not the whole log (held to its checksums). A log rewritten (compaction, recovery) is replayed from its start.
  */
 import fs from 'node:fs';
 import { memoKey, readDerived, writeDerived } from '../store/memo.js';

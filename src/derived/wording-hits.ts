@@ -11,10 +11,10 @@
  * ignored and the texts scanned again. A new version of a post is a new text, so it is scanned; a damaged file is ignored
  * (memo.ts). The lists are compiled only when a text is to be scanned, and kept too (under
  * the same list texts and data files: `word-lists`), so that a rerun after new posts reads them compiled
- * rather than parsing them again (the pinyin of every character of every entry: ~0.15 s), with the
- * readings of the characters scanned so far (`char-readings`: pinyin-pro, ~0.05 s and 25 MB, is then
- * loaded only for a character no earlier text had). jieba's dictionary is kept too, as bytes
- * (`jieba-dictionary`, keptDictionary: ~70 ms and its garbage to read from dict.txt).
+ * rather than parsing them again (the pinyin of every character of every entry), with the readings of
+ * the characters scanned so far (`char-readings`: pinyin-pro's tables are then loaded only for a
+ * character no earlier text had). jieba's dictionary is kept too, as bytes (`jieba-dictionary`,
+ * keptDictionary: not made again from dict.txt, nor its garbage).
  */
 import { hash } from 'node:crypto';
 import fs from 'node:fs';

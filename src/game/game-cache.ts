@@ -1,7 +1,7 @@
 /**
  * The checked game kept between commands: a director reruns tally, report and elevator every minute at
  * closing over a game file that has not changed, and reading it (YAML, then zod's checks of the file and
- * of the ruleset) was a fifth of such a command's fixed cost. The Game that game-file.ts made is saved
+ * of the ruleset) is a large part of such a command's fixed cost. The Game that game-file.ts made is saved
  * in `<game>.game-cache.json` beside the game file (owner-only, through src/store/memo.ts) under the key of
  * everything it was made from: the game file's bytes, its path and the --store path, the rulings file's
  * bytes, every preset file's bytes and the code that runs (memo.ts codeIdentity: the bundle's build, Node's

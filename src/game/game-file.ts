@@ -15,7 +15,7 @@ import { loadRuleset } from './ruleset.js';
 import { readGameSource } from './game-source.js';
 import { FORUM_TIME, formatForumTime as fmt, parseForumTime } from './forum-time.js';
 import type { Game, GameDay, GameEvent, PresetName, Seat, ThreadRef } from './types.js';
-import { checkDays, checkThreads, fieldName, NameIndex } from './game-checks.js';
+import { checkDays, checkThreads, fieldName, NameIndex, type LineOf } from './game-checks.js';
 import { nearestName } from '../text/nearest.js';
 import { activeRulings } from '../rulings/active.js';
 import { readRulings, rulingsPath } from '../rulings/file.js';
@@ -110,6 +110,53 @@ export function gameFromSource(source: string, file: string, opts: LoadGameOptio
 
 /** Parses game-file text (exported for tests and `bansha init`). */
 export function parseGame(source: string, file: string, opts: LoadGameOptions = {}): Game {
+  const { raw, doc, lineCounter } = readGameFile(source, file);
+  const at: LineOf = (p) => where(file, doc, lineCounter, p);
+  const forum = raw.forum.endsWith('/') ? raw.forum : `${raw.forum}/`;
+  if (!DateTime.now().setZone(raw.timezone).isValid) throw new UserError(t('game.badZone', at(['timezone']), raw.timezone));
+  const time = (s: string, p: Array<string | number>): number => {
+    const ms = parseForumTime(s, raw.timezone);
+    if (ms === null) throw new UserError(t('game.badTime', at(p), fieldName(p), s));
+    return ms;
+  };
+  const ref = (v: number | string, p: Array<string | number>): ThreadRef => threadRefOf(v, forum, `${at(p)}: ${fieldName(p)}`);
+
+  const roster = readSeats(raw, at);
+  const days = readDays(raw, { at, time, ref }, roster);
+  checkDays(days, at);
+  checkThreads(days, raw.process === undefined ? undefined : ref(raw.process, ['process']), at);
+  const { events, substitutes } = readEvents(raw, { at, time }, roster, days);
+  const rules = loadRuleset(raw.ruleset as PresetName, raw.rules ?? {}, (p, msg) => `${where(file, doc, lineCounter, ["rules", ...p])}: rules.${p.join('.')}: ${msg}`);
+  checkSubstituteLimit(rules.maxSubstitutesPerSeat, substitutes, roster.players, at);
+
+  const { seats, players } = roster;
+  const dir = path.dirname(path.resolve(file));
+  const base = path.basename(file).replace(/\.ya?ml$/i, '');
+  const game: Game = {
+    forum,
+    timezone: raw.timezone,
+    preset: raw.ruleset as PresetName,
+    rules,
+    directors: raw.directors,
+    players,
+    seats,
+    days: days.sort((a, b) => a.day - b.day),
+    events,
+    storePath: path.resolve(opts.store ?? (raw.store ? path.resolve(dir, raw.store) : path.join(dir, `${base}.store.json`))),
+    sessionPath: raw.session ? path.resolve(dir, raw.session) : path.join(dir, `${base}.session.json`),
+    file,
+  };
+  if (raw.process !== undefined) game.process = ref(raw.process, ['process']);
+  if (raw.browser !== undefined) game.browser = raw.browser;
+  if (raw.selectors !== undefined) game.selectorFiles = [raw.selectors].flat().map((f) => path.resolve(dir, f));
+  if (raw.holdings !== undefined) {
+    game.holdings = Object.fromEntries(Object.entries(raw.holdings).map(([name, g]) => [players[roster.seatOf(name, ['holdings', name])], g]));
+  }
+  return game;
+}
+
+/** The file as YAML, then as the schema has it: a UserError naming the line of the first problem. */
+function readGameFile(source: string, file: string): { raw: GameFile; doc: Document; lineCounter: LineCounter } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(source, { lineCounter, prettyErrors: true });
   if (doc.errors.length > 0) {
@@ -122,20 +169,23 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
     const issue = parsed.error.issues[0];
     throw new UserError(`${where(file, doc, lineCounter, issue.path)}: ${zodProblem(parsed.error, js)}`);
   }
-  const raw = parsed.data;
-  const at = (p: Array<string | number>) => where(file, doc, lineCounter, p);
-  const forum = raw.forum.endsWith('/') ? raw.forum : `${raw.forum}/`;
-  if (!DateTime.now().setZone(raw.timezone).isValid) throw new UserError(t('game.badZone', at(['timezone']), raw.timezone));
+  return { raw: parsed.data, doc, lineCounter };
+}
 
-  const time = (s: string, p: Array<string | number>): number => {
-    const ms = parseForumTime(s, raw.timezone);
-    if (ms === null) throw new UserError(t('game.badTime', at(p), fieldName(p), s));
-    return ms;
-  };
-  const ref = (v: number | string, p: Array<string | number>): ThreadRef => threadRefOf(v, forum, `${at(p)}: ${fieldName(p)}`);
+/** The seats, every name of which (seat, alias, substitute) is indexed once: `seatOf` the seat a name in the file means. */
+interface Roster {
+  seats: Seat[];
+  players: string[];
+  names: NameIndex;
+  /** The seat a name in the file means (any of its names), or an error with the nearest name. */
+  seatOf(name: string, p: Array<string | number>): number;
+}
 
-  // Seats first: every name (seat, alias, substitute) is checked once against one index, so loading
-  // stays linear in players (issue 18) and a clash names both lines.
+/**
+ * Seats first: every name (seat, alias, substitute) is checked once against one index, so loading
+ * stays linear in players (issue 18) and a clash names both lines.
+ */
+function readSeats(raw: GameFile, at: LineOf): Roster {
   const names = new NameIndex(at);
   const seats: Seat[] = raw.players.map((entry, i) => {
     const e = typeof entry === 'string' ? { name: entry } : entry;
@@ -150,14 +200,24 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
     return seat;
   });
   const players = seats.map((x) => x.name);
-  /** The seat a name in the file means (any of its names), or an error with the nearest name. */
   const seatOf = (name: string, p: Array<string | number>): number => {
     const i = names.seatOf(name);
     if (i !== undefined) return i;
     const hint = nearestName(name, players);
     throw new UserError(t('game.notPlayer', at(p), fieldName(p), name, hint ?? null));
   };
+  return { seats, players, names, seatOf };
+}
 
+/** How a step reads the file's values: where a path is, a forum time, a thread reference. */
+interface FileValues {
+  at: LineOf;
+  time(s: string, p: Array<string | number>): number;
+  ref(v: number | string, p: Array<string | number>): ThreadRef;
+}
+
+/** The days as the file gives them (in its order), each checked on its own and no day twice. */
+function readDays(raw: GameFile, { at, time, ref }: FileValues, roster: Roster): GameDay[] {
   const days: GameDay[] = raw.days.map((d, i) => {
     const day: GameDay = {
       day: d.day,
@@ -173,7 +233,7 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
       day.votes = Array.isArray(d.vote) ? d.vote.map((v, j) => ref(v, ['days', i, 'vote', j])) : [ref(d.vote, ['days', i, 'vote'])];
       day.vote = day.votes[0];
     }
-    if (d.sheriff !== undefined) day.sheriff = players[seatOf(d.sheriff, ['days', i, 'sheriff'])];
+    if (d.sheriff !== undefined) day.sheriff = roster.players[roster.seatOf(d.sheriff, ['days', i, 'sheriff'])];
     if (d.accelerated !== undefined) day.accelerated = d.accelerated;
     if (day.closes <= day.opens) throw new UserError(t('game.closesBeforeOpens', at(['days', i, 'closes']), i));
     return day;
@@ -183,14 +243,29 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
     if (seenDays.has(d.day)) throw new UserError(t('game.dayTwice', at(['days', i, 'day']), i, d.day));
     seenDays.add(d.day);
   });
-  checkDays(days, at);
-  checkThreads(days, raw.process === undefined ? undefined : ref(raw.process, ['process']), at);
+  return days;
+}
+
+/** A substitute taking a seat at a time (events[i]). */
+interface Substitute {
+  seat: number;
+  name: string;
+  uid?: number;
+  at: number;
+  i: number;
+}
+
+/**
+ * The events: exits and 装傻 as game events, substitutes as the seats' later accounts (each seat's
+ * accounts in time order: a substitute holds the seat from its `at` until the next one).
+ */
+function readEvents(raw: GameFile, { at, time }: Pick<FileValues, 'at' | 'time'>, roster: Roster, days: readonly GameDay[]): { events: GameEvent[]; substitutes: Substitute[] } {
+  const { seats, players, names, seatOf } = roster;
   const gameStart = Math.min(...days.map((d) => d.opens));
   const gameEnd = Math.max(...days.map((d) => d.closes));
-
   const events: GameEvent[] = [];
   const exits = new Map<number, number>(); // seat → the event index of its exit
-  const substitutes: Array<{ seat: number; name: string; uid?: number; at: number; i: number }> = [];
+  const substitutes: Substitute[] = [];
   raw.events.forEach((e, i) => {
     const seat = seatOf(e.player, ['events', i, 'player']);
     const player = players[seat];
@@ -241,42 +316,17 @@ export function parseGame(source: string, file: string, opts: LoadGameOptions = 
     last.until = sub.at;
     seat.accounts.push({ name: sub.name, from: sub.at, until: null, ...(sub.uid !== undefined ? { uid: sub.uid } : {}) });
   }
+  return { events, substitutes };
+}
 
-  const dir = path.dirname(path.resolve(file));
-  const base = path.basename(file).replace(/\.ya?ml$/i, '');
-  const rules = loadRuleset(raw.ruleset as PresetName, raw.rules ?? {}, (p, msg) => `${where(file, doc, lineCounter, ["rules", ...p])}: rules.${p.join('.')}: ${msg}`);
-
-  // 062 l.268 每名角色仅限更换一次替补: the first substitute over the limit, in time order, is named.
-  const max = rules.maxSubstitutesPerSeat;
-  if (max !== null) {
-    const taken = new Map<number, number>();
-    for (const sub of substitutes) {
-      taken.set(sub.seat, (taken.get(sub.seat) ?? 0) + 1);
-      if (taken.get(sub.seat)! > max) throw new UserError(t('game.tooManySubstitutes', at(['events', sub.i, 'substitute']), sub.i, players[sub.seat], max));
-    }
+/** 062 l.268 每名角色仅限更换一次替补: the first substitute over the limit, in time order, is named. */
+function checkSubstituteLimit(max: number | null, substitutes: readonly Substitute[], players: readonly string[], at: LineOf): void {
+  if (max === null) return;
+  const taken = new Map<number, number>();
+  for (const sub of substitutes) {
+    taken.set(sub.seat, (taken.get(sub.seat) ?? 0) + 1);
+    if (taken.get(sub.seat)! > max) throw new UserError(t('game.tooManySubstitutes', at(['events', sub.i, 'substitute']), sub.i, players[sub.seat], max));
   }
-
-  const game: Game = {
-    forum,
-    timezone: raw.timezone,
-    preset: raw.ruleset as PresetName,
-    rules,
-    directors: raw.directors,
-    players,
-    seats,
-    days: days.sort((a, b) => a.day - b.day),
-    events,
-    storePath: path.resolve(opts.store ?? (raw.store ? path.resolve(dir, raw.store) : path.join(dir, `${base}.store.json`))),
-    sessionPath: raw.session ? path.resolve(dir, raw.session) : path.join(dir, `${base}.session.json`),
-    file,
-  };
-  if (raw.process !== undefined) game.process = ref(raw.process, ['process']);
-  if (raw.browser !== undefined) game.browser = raw.browser;
-  if (raw.selectors !== undefined) game.selectorFiles = [raw.selectors].flat().map((f) => path.resolve(dir, f));
-  if (raw.holdings !== undefined) {
-    game.holdings = Object.fromEntries(Object.entries(raw.holdings).map(([name, g]) => [players[seatOf(name, ['holdings', name])], g]));
-  }
-  return game;
 }
 
 /** A tid from a number or a thread URL on the game's forum (query form or thread-T-P-1.html). */

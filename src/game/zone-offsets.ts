@@ -1,8 +1,8 @@
 /**
  * The forum zone's UTC offsets over the game's span, read from Intl once and kept with the checked game
  * (src/game/game-cache.ts, keyed on Node's version and zone data): the first Intl call of a process sets
- * up ICU's locale data (~12 ms, more than a warm tally's count of a day), so a warm command that finds
- * the offsets kept writes its forum times (src/votes/time.ts forumClock) by arithmetic and never touches
+ * up ICU's locale data (more than a warm tally's count of a day costs), so a warm command that finds
+ * the offsets kept writes its forum times (src/game/forum-time.ts forumClock) by arithmetic and never touches
  * Intl. An instant outside the kept span, or a zone with nothing kept, is Intl's as before. They are read
  * (src/game/zone-table.ts) only when the game is: a warm command loads neither that nor luxon.
  */

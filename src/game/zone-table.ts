@@ -3,7 +3,7 @@
  * game file is read, never on a warm command.
  */
 import { DateTime } from 'luxon';
-import { intlClock } from '../votes/time.js';
+import { intlClock } from './forum-time.js';
 import { FIRST, LAST, type ZoneOffsets } from './zone-offsets.js';
 
 /**

@@ -8,9 +8,9 @@
 import * as cheerio from 'cheerio';
 import { t } from '../i18n/index.js';
 import type { ClosingWords } from './closing-words.js';
-import { classifyTitle } from './thread-title.js';
+import { classifyTitle } from '../text/thread-title.js';
 
-export { classifyTitle, type ThreadKind, type ThreadRole } from './thread-title.js';
+export { classifyTitle, type ThreadKind, type ThreadRole } from '../text/thread-title.js';
 
 /** One thread as the board lists it. */
 export interface BoardThread {

@@ -16,7 +16,7 @@ import { language, t } from '../i18n/index.js';
 import { parsePage } from '../discuz/index.js';
 import type { Page, Post } from '../discuz/types.js';
 import { postUrl } from '../store/slice.js';
-import { terminalSafe } from '../render/safe-text.js';
+import { terminalSafe } from '../text/safe-text.js';
 import { editRefusal, threadUrl, type Poster, type PublishPlan } from './plan.js';
 import { editPath, pageUid, PUBLISH_SELECTOR_FILE, publishSelectors, type PublishSelectors } from './selectors.js';
 

@@ -5,7 +5,7 @@
  */
 import type { Game } from '../game/types.js';
 import { t } from '../i18n/index.js';
-import { terminalSafe } from '../render/safe-text.js';
+import { terminalSafe } from '../text/safe-text.js';
 import { publish, type PublishResult } from './browser.js';
 import { renderDryRun, sessionIdentity, type PublishPlan } from './plan.js';
 

@@ -12,7 +12,7 @@ import { decodeBody } from '../discuz/index.js';
 import { threadPosts } from '../store/slice.js';
 import type { StoreData } from '../store/types.js';
 import { pageUid, publishSelectors } from './selectors.js';
-import { stripControls, terminalSafe } from '../render/safe-text.js';
+import { stripControls, terminalSafe } from '../text/safe-text.js';
 
 /** A reply to thread `tid`, or an edit of its floor 2. */
 export type PublishKind = 'reply' | 'edit';

@@ -4,12 +4,12 @@
  * Player names inside Discuz! BBCode. A forum name may contain "[" or "]" (even "[url]" or "[/url]"),
  * "@" or "{:1_1:}": pasted raw into `[url=…]name[/url]` it would open or close a tag, post a mention or
  * a smiley, and break the floor. The escaping is the one every BBCode renderer uses
- * (src/render/safe-text.ts escapeBBCode): an invisible U+200B ZERO WIDTH SPACE defuses each hazard —
+ * (src/text/safe-text.ts escapeBBCode): an invisible U+200B ZERO WIDTH SPACE defuses each hazard —
  * here on both sides of the brackets ("[" + ZWSP can never start a tag and ZWSP + "]" can never end one),
  * while the name still looks the same in the rendered post.
  */
 import type { ElevatorFloor, ElevatorLink } from '../elevator/floor.js';
-import { escapeBBCode, ZWSP } from './safe-text.js';
+import { escapeBBCode, ZWSP } from '../text/safe-text.js';
 
 /** The character that defuses a bracket (and a mention, smiley or auto-link): invisible, never stripped by Discuz. */
 export const BRACKET_GUARD = ZWSP;

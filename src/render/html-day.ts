@@ -7,7 +7,7 @@
  */
 import { gameFileTitle } from '../game/beside.js';
 import type { Game } from '../game/types.js';
-import { classifyTitle } from '../init/thread-title.js';
+import { classifyTitle } from '../text/thread-title.js';
 import type { DayReport } from '../report/day-report.js';
 import { describeGaps } from '../store/completeness.js';
 import type { Completeness, StoredThread } from '../store/types.js';

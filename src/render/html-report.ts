@@ -13,7 +13,7 @@ import type { Completeness } from '../store/types.js';
 import { incompleteHead, incompleteLines, staleLines } from './incomplete.js';
 import { withLanguage } from '../i18n/index.js';
 import { createHash } from 'node:crypto';
-import { forumFormat, type ForumPattern } from '../votes/time.js';
+import { forumFormat, type ForumPattern } from '../game/forum-time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
 import { escapeHtml, link } from './html-escape.js';
 import { madeAtHtml } from './html-made.js';
@@ -126,7 +126,7 @@ export function renderHtmlReport(input: HtmlReportInput): string {
 /**
  * The report page's lines, joined by "\n" (renderHtmlReport; the last one empty), each made when it is
  * asked for: a long day's page (1.6 MB at 50k posts, thousands of flag rows) written as it is drawn
- * (writeDayHtml, src/close/day-html.ts) is never held whole, and its rows die young instead of being promoted and copied by
+ * (writeDayHtml, src/day/day-html.ts) is never held whole, and its rows die young instead of being promoted and copied by
  * every young-generation collection until the page is joined.
  */
 export function* htmlReportLines(input: HtmlReportInput): Generator<string> {

@@ -8,7 +8,7 @@ import { t, withLanguage } from '../i18n/index.js';
 import { describeGaps } from '../store/completeness.js';
 import type { Completeness } from '../store/types.js';
 import type { StaleThread } from '../votes/types.js';
-import { forumIso, forumTime } from '../votes/time.js';
+import { forumIso, forumTime } from '../game/forum-time.js';
 
 /** One line per incomplete thread ("帖子 5：共 3 页，第 2 页未抓取"), in the current language. */
 export function incompleteLines(gaps: readonly Completeness[]): string[] {

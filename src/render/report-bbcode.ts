@@ -6,10 +6,10 @@
  */
 import { hasCards, standingText, upgradesText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
-import { forumTime } from '../votes/time.js';
+import { forumTime } from '../game/forum-time.js';
 import { COLOR_NAME } from './report-common.js';
 import { incompleteBBCode } from './incomplete.js';
-import { bbLink, escapeBBCode } from './safe-text.js';
+import { bbLink, escapeBBCode } from '../text/safe-text.js';
 import { withLanguage } from '../i18n/index.js';
 
 /** The notice, BBCode text ending in a newline. */

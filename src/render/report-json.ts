@@ -9,7 +9,7 @@
  * JSON.stringify escapes player text.
  */
 import type { DayReport } from '../report/day-report.js';
-import { forumIso } from '../votes/time.js';
+import { forumIso } from '../game/forum-time.js';
 import { incompleteJson, type IncompleteJson } from './incomplete.js';
 import { writtenOnce } from './written-once.js';
 import { flagDetail } from '../violations/details.js';

@@ -9,11 +9,11 @@ import { incompleteText } from './incomplete.js';
 import { withLanguage } from '../i18n/index.js';
 import { hasCards, standingText, upgradesText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
-import { forumTime } from '../votes/time.js';
+import { forumTime } from '../game/forum-time.js';
 import { COLOR_NAME, STATUS_NAME } from './report-common.js';
 import { FLAG_KIND_NAMES } from '../violations/flag.js';
 import { publicFlagDetail } from '../violations/details.js';
-import { terminalSafe } from './safe-text.js';
+import { terminalSafe } from '../text/safe-text.js';
 
 /** Text that renders as itself in Markdown, also inside a table cell, with nothing a terminal acts on. */
 export function escapeMarkdown(s: string): string {

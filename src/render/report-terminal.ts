@@ -7,13 +7,13 @@ import { incompleteText } from './incomplete.js';
 import pc from 'picocolors';
 import { hasCards, standingText, upgradesText } from '../cards/standing.js';
 import type { DayReport } from '../report/day-report.js';
-import { forumTime } from '../votes/time.js';
+import { forumTime } from '../game/forum-time.js';
 import { colorLabel, statusLabel } from './report-common.js';
 import { flagKindLabel, LURKING_KINDS } from '../violations/flag.js';
 import { flagDetail } from '../violations/details.js';
 import { t as tr } from '../i18n/index.js';
 import { displayWidth as width, padDisplay as pad } from '../text/width.js';
-import { terminalSafe } from './safe-text.js';
+import { terminalSafe } from '../text/safe-text.js';
 
 export interface ReportTerminalOptions {
   color?: boolean;

@@ -8,14 +8,14 @@
  * it can never open a tag, mention, smiley or auto-link, and carries no control character.
  */
 import { fmt } from '../votes/count.js';
-import { forumTime } from '../votes/time.js';
+import { forumTime } from '../game/forum-time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
 import { announcementMark } from '../votes/own-posts.js';
 import { incompleteBBCode, staleBBCode } from './incomplete.js';
-import { bbLink, escapeBBCode, revealBidi } from './safe-text.js';
+import { bbLink, escapeBBCode, revealBidi } from '../text/safe-text.js';
 
 /** Re-exported for the callers that import it from here: the one definition is in safe-text.ts. */
-export { escapeBBCode } from './safe-text.js';
+export { escapeBBCode } from '../text/safe-text.js';
 
 /** A link to a floor: [url=findpost]N#[/url]. */
 function floorLink(b: Pick<BallotRecord, 'url' | 'floor' | 'pid'>): string {

@@ -10,7 +10,7 @@
  * machine-readable codes of src/votes/reasons.ts (a ballot's `code` is its main reason, `codes` all of
  * them in order; null/[] when it has none).
  */
-import { forumIso } from '../votes/time.js';
+import { forumIso } from '../game/forum-time.js';
 import { incompleteJson, staleJson, type IncompleteJson, type StaleJson } from './incomplete.js';
 import type { BallotReasonCode, OutcomeCode } from '../votes/reasons.js';
 import { reasonCode, type TallyResult } from '../votes/types.js';

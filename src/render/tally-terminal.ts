@@ -10,12 +10,12 @@
 import pc from 'picocolors';
 import { fmt } from '../votes/count.js';
 import { sheriffSourceText } from '../votes/reasons.js';
-import { forumTime } from '../votes/time.js';
+import { forumTime } from '../game/forum-time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
 import { incompleteText, staleText } from './incomplete.js';
 import { t } from '../i18n/index.js';
 import { displayWidth, padDisplay as pad } from '../text/width.js';
-import { revealBidi, terminalSafe as s } from './safe-text.js';
+import { revealBidi, terminalSafe as s } from '../text/safe-text.js';
 
 export interface TerminalOptions {
   color?: boolean;

@@ -6,7 +6,7 @@
  * drawn at its real size so labels stay 11 px, legend below). Presentation attributes only (no style
  * attributes), so the page's strict CSP needs no 'unsafe-inline'. Pure: a VoteTimeline in, SVG text out.
  */
-import { forumFormat, forumHour, forumHourStart, type ForumPattern } from '../votes/time.js';
+import { forumFormat, forumHour, forumHourStart, type ForumPattern } from '../game/forum-time.js';
 import { escapeHtml } from './html-escape.js';
 import type { VoteTimeline } from './vote-timeline.js';
 

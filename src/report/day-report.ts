@@ -8,7 +8,7 @@ import { findDay, isOut, otherSeatNames, seatPosts, type ReplacedPost } from '..
 import type { Game, GameDay } from '../game/types.js';
 import type { DigestPost, SlicePost } from '../store/slice.js';
 import { misplacedBallots, type MisplacedBallot } from '../votes/misplaced.js';
-import { dayEnd, dayTids } from '../activity/threads.js';
+import { dayEnd, dayTids } from '../game/threads.js';
 import { playersWithBallot } from '../activity/ballots.js';
 import { countDayPosts, type CountedPost, type DayPosts, type Precounted } from '../activity/count.js';
 import { lurkingFlags } from '../activity/lurking.js';
@@ -109,7 +109,7 @@ export interface DayReportOptions {
   wording?: WordingOf;
   /**
    * The day's ballots posted in the discussion and process threads, when the day's closing count read
-   * them already from the same posts (its `misplaced`: src/close/closing-day.ts); default: read here.
+   * them already from the same posts (its `misplaced`: src/day/closing-day.ts); default: read here.
    */
   misplaced?: readonly MisplacedBallot[];
   /**

@@ -7,7 +7,7 @@
 import os from 'node:os';
 import { ledgerPath, readLedger, writeLedger } from '../cards/ledger.js';
 import type { Game } from '../game/types.js';
-import { terminalSafe as s } from '../render/safe-text.js';
+import { terminalSafe as s } from '../text/safe-text.js';
 import { activeRulings, appendEntry, latestActive } from './active.js';
 import { applyCardRuling, ledgerCard, reopenCard } from './cards.js';
 import { auctionDayOf, checkBallotRuling, checkBidRuling } from './check.js';
@@ -16,7 +16,7 @@ import type { Ruling, RulingVerb } from './types.js';
 import { UserError } from '../errors.js';
 import { withStore } from '../store/with-store.js';
 import { takeFileLock } from '../store/lock.js';
-import { closingDay } from '../close/closing-day.js';
+import { closingDay } from '../day/closing-day.js';
 import { t } from '../i18n/index.js';
 import { flagKindLabel } from '../violations/flag.js';
 import { rulingTime } from '../votes/select.js';

@@ -33,7 +33,7 @@ export function postUrlStem(forum: string, tid: number): string {
   return `${forum}forum.php?mod=redirect&goto=findpost&ptid=${tid}&pid=`;
 }
 
-/** A post version's time as SlicePost holds it (postedAt as epoch ms), what a time span is built from (votes/time.ts). */
+/** A post version's time as SlicePost holds it (postedAt as epoch ms), what a time span is built from (game/forum-time.ts). */
 export function sliceTime(c: Post): Pick<SlicePost, 'at' | 'timePrecision' | 'timeEarliest'> {
   return { at: Date.parse(c.postedAt), timePrecision: c.timePrecision, timeEarliest: c.timeEarliest };
 }

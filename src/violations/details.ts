@@ -5,7 +5,7 @@
  * players wrote (matched words, names) is quoted as written.
  */
 import { isMessageKey, t, withLanguage } from '../i18n/index.js';
-import { forumFormat, forumTime } from '../votes/time.js';
+import { forumFormat, forumTime } from '../game/forum-time.js';
 import type { Flag, FlagFacts, FlagPostRef } from './flag.js';
 
 /** The flag's detail in the current language; times in the forum's zone. */

@@ -1,7 +1,7 @@
 /**
  * jieba's dictionary (@node-rs/jieba's dict.txt, 349,045 words) as the segmenter reads it (segment.ts): the
- * words' UTF-16 units and four arrays, ~6 MB. Made from the file's 5 MB of text every process it cost ~70 ms
- * and the garbage of it, so a caller with somewhere to keep it (a report: the store's derived files,
+ * words' UTF-16 units and four arrays. Made from the file's text it costs every process time and garbage,
+ * so a caller with somewhere to keep it (a report: the store's derived files,
  * src/derived/wording-hits.ts) keeps the arrays as bytes (dictionaryBytes), read back as typed-array views
  * onto one read of the file (dictionaryFromBytes), under a key made of what identifies dict.txt without
  * reading it (dictionarySource). Without one, dict.txt is read as before.

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import type * as Culori from 'culori';
 import type { Color } from 'culori';
 
-// culori's one-file build (the same version's code): its ES entry is ~150 modules, ~60 ms to load per run.
+// culori's one-file build (the same version's code): its ES entry is ~150 modules, slow to load every run.
 const { differenceCiede2000, parse } = createRequire(import.meta.url)('culori/require') as typeof Culori;
 
 /** The colour names Discuz's editor offers (static/js/bbcode.js `coloroptions`), for reference and tests. */

@@ -9,7 +9,7 @@ import { exitTime, isDirector } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import type { Post } from '../discuz/types.js';
 import { sightingsOf, type DigestPost, type SlicePost } from '../store/slice.js';
-import { dayEnd, dayTids, gameTids } from '../activity/threads.js';
+import { dayEnd, dayTids, gameTids } from '../game/threads.js';
 import { isEnlarged, isRed, redDeltaE, readSize } from './fonts.js';
 import { pastedEvidence } from './evidence.js';
 import { contentKey, fillerReason } from './filler.js';

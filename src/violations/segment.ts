@@ -4,11 +4,11 @@
  * (@node-rs/jieba with its bundled dictionary), loaded on first use, because many commands never match
  * wording.
  *
- * jieba holds its dictionary (349,045 words) in a native trie of about 42 MB, a fifth of a report's
+ * jieba holds its whole dictionary (349,045 words) in a large native trie, a large share of a report's
  * memory. What jieba makes of a text depends only on the dictionary's words found in it (the graph of
  * words it can be cut into, and whether a run of single characters is a word), their frequencies, and
  * the total of all frequencies (each word's weight is its share of that total). So the dictionary is
- * kept here compactly (dictionary.ts: its words' UTF-16 units and four arrays, ~6 MB, read from dict.txt
+ * kept here compactly (dictionary.ts: its words' UTF-16 units and four arrays, read from dict.txt
  * or from where a caller kept them), and jieba is given only the words found in the pieces it is asked
  * to cut, added as they come, plus one stand-in word carrying the frequency of every other word, so
  * that the total is the whole dictionary's. The stand-in is a private use character, which jieba never

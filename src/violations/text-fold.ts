@@ -99,7 +99,7 @@ export function dataLines(text: string): string[] {
 }
 
 /**
- * pinyin-pro, loaded when a reading is first asked for (its tables cost ~0.05 s and 15 MB a run): a word
+ * pinyin-pro, loaded when a reading is first asked for (its tables cost time and memory every run): a word
  * list compiles with it and a scan reads with it, but a report whose texts were all scanned before (the
  * kept hits, src/derived/wording-hits.ts) asks for none. Its CommonJS build: the same version's code.
  */

@@ -21,7 +21,7 @@ import type { SlicePost } from '../store/slice.js';
 import { foldWidth } from '../text/normalize.js';
 import { toSimplified } from '../text/simplified.js';
 import { accelerationIgnoreText, accelerationText, type AccelerationIgnore } from './reasons.js';
-import { SPAN_END_AFTER_MS, strictlyBefore, timeSpan } from './time.js';
+import { SPAN_END_AFTER_MS, strictlyBefore, timeSpan } from '../game/forum-time.js';
 import type { AccelerationRequest, AccelerationResult } from './types.js';
 import { readText } from './select.js';
 

@@ -8,7 +8,7 @@
  */
 import type { ExitHow, Game } from '../game/types.js';
 import { t as tr } from '../i18n/index.js';
-import { forumTime } from './time.js';
+import { forumTime } from '../game/forum-time.js';
 import type { ClosedOutcome } from './tally.js';
 
 /** A departure a closed day's result implies. */

@@ -10,7 +10,7 @@ import { checkData, isMap } from '../text/check-data.js';
 
 const KEYS = ['format', 'invalid-target', 'correction', 'change-once', 'change-deadline', 'change-quote', 'accelerated-changes', 'edit-not-change', 'idiot', 'rule-once',
   'succession-chosen', 'succession-random', 'succession-idiot', 'succession-not-idiot', 'succession-no-contact',
-  'election-first-reach', 'tie-nobody-out', 'rule-tie-sheriff', 'rule-tie-first-reach', 'tie-sheriff-choice', 'tie-sheriff-none', 'no-public-vote'] as const;
+  'election-first-reach', 'tie-nobody-out', 'rule-tie-sheriff', 'rule-tie-first-reach', 'tie-sheriff-choice', 'tie-sheriff-none', 'tie-no-sheriff', 'no-public-vote'] as const;
 /** The rules a ballot reason rests on (the keys of citations.yaml). */
 export type CiteKey = (typeof KEYS)[number];
 

@@ -161,7 +161,7 @@ function decideDetail(input: DecideInput): OutcomeDetail {
   if (input.eliminationTie === 'nobody') {
     return { code: 'tie-nobody-out', tied, votes: top, cite: tieCite(input.preset, 'tie-nobody-out') };
   }
-  if (input.sheriff === null) return { code: 'tie-no-sheriff', tied, votes: top };
+  if (input.sheriff === null) return { code: 'tie-no-sheriff', tied, votes: top, cite: tieCite(input.preset, 'tie-no-sheriff') };
   if (sheriffTarget !== null && tied.includes(sheriffTarget)) {
     return { code: 'tie-sheriff-choice', kind, tied, votes: top, sheriff: input.sheriff, name: sheriffTarget, cite: tieCite(input.preset, 'tie-sheriff-choice') };
   }

@@ -9,7 +9,7 @@ import type { Game, GameDay } from '../game/types.js';
 import type { SlicePost } from '../store/slice.js';
 import { mayHoldBallot, readBallot, targetLabel, type BallotContext } from './ballot.js';
 import type { PostPlace } from './types.js';
-import { strictlyBefore, timeSpan } from './time.js';
+import { strictlyBefore, timeSpan } from '../game/forum-time.js';
 
 /** A ballot posted outside the vote thread. */
 export interface MisplacedBallot extends PostPlace {

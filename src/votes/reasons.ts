@@ -12,7 +12,7 @@ import type { PostState } from '../discuz/types.js';
 import type { PresetName } from '../game/types.js';
 import { t as tr, withLanguage } from '../i18n/index.js';
 import { citer, type Cite, type CiteKey } from './citations.js';
-import { clockText, forumClock, forumTime } from './time.js';
+import { clockText, forumClock, forumTime } from '../game/forum-time.js';
 import type { SheriffHandover } from './succession.js';
 import type { BallotHead, TallyKind } from './types.js';
 
@@ -105,7 +105,7 @@ export type OutcomeDetail =
   | { code: 'tie-nobody-out'; tied: string[]; votes: number; cite: string }
   | { code: 'tie-sheriff-choice'; kind: TallyKind; tied: string[]; votes: number; sheriff: string; name: string; cite: string }
   | { code: 'tie-sheriff-none'; tied: string[]; votes: number; sheriff: string; cite: string }
-  | { code: 'tie-no-sheriff'; tied: string[]; votes: number }
+  | { code: 'tie-no-sheriff'; tied: string[]; votes: number; cite: string }
   | { code: 'no-public-vote'; ruleset: string; cite: string };
 
 export type OutcomeCode = OutcomeDetail['code'];
@@ -400,7 +400,7 @@ export function outcomeText(o: OutcomeDetail, zone: string): string {
     case 'tie-sheriff-none':
       return `${tie(o.tied, o.votes)}，警长 ${o.sheriff} 未投其中任何一人，无人出局（${o.cite}）`;
     case 'tie-no-sheriff':
-      return `${tie(o.tied, o.votes)}，没有已知的警长来决定，按无人出局处理（无回之城 l.32）`;
+      return `${tie(o.tied, o.votes)}，没有已知的警长来决定，按无人出局处理（${o.cite}）`;
     case 'no-public-vote':
       return `${o.ruleset} 规则没有公开投票帖，投票均私聊导演（${o.cite}）`;
   }

@@ -33,8 +33,8 @@ import { readBallot, readProxy, ruleName, targetLabel, type BallotContext } from
 import { rulingsByPid } from '../rulings/active.js';
 import { isOwnPost } from './own-posts.js';
 import type { Ruling } from '../rulings/types.js';
-import { ballotReasonsNote, ballotReasonsText, flagText, reasonContext, type BallotFlag, type BallotReason, type TimePrecision } from './reasons.js';
-import { atOrBefore, forumTime, strictlyBefore, timeSpan, type Certainty, type TimeSpan } from './time.js';
+import { ballotReasonsNote, ballotReasonsText, flagText, reasonContext, type BallotFlag, type ReasonContext, type BallotReason, type TimePrecision } from './reasons.js';
+import { atOrBefore, forumTime, strictlyBefore, timeSpan, type Certainty, type TimeSpan } from '../game/forum-time.js';
 import type { BallotEdit, BallotReading, BallotRecord, Target } from './types.js';
 
 export interface SelectInput {
@@ -77,13 +77,7 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
   const { game, day, context, countAt } = input;
   const rules = game.rules;
   const words = reasonContext(game);
-  const say = (rs: BallotReason[]) => ballotReasonsText(rs, words);
   const rulings = rulingsByPid(game.rulings, 'ballot', day.day);
-  const running = countAt < day.closes;
-  const posts = [...input.posts]
-    .filter((p) => !running || timeSpan(p).lo <= countAt)
-    .sort((a, b) => a.at - b.at || a.pid - b.pid);
-
   const out: BallotRecord[] = [];
   const states = new Map<string, VoterState>();
   const state = (v: string): VoterState => {
@@ -92,49 +86,14 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
     return s;
   };
 
-  for (const post of posts) {
+  for (const post of postsCounted(input)) {
     const content = contentOf(post, context);
     const span = timeSpan(post);
     const byDirector = isDirector(game, post.author);
     let voter = post.author;
     let proxyBy: string | null = null;
-    const base = (): BallotRecord => ({
-      voter, target: null, weight: 0, status: 'rejected', reason: null, note: null, details: [], pid: post.pid, floor: post.floor,
-      at: post.at, url: post.url, head: null, proxyBy, edit: content.edit, flags: content.flags.map((f) => flagText(f, words)), parsed: null,
-    });
-    const note = (rec: BallotRecord, details: BallotReason[]) => {
-      rec.details = details;
-      rec.reason = say(details);
-      rec.note = ballotReasonsNote(details);
-    };
-    const edits = content.editNote ? [content.editNote] : [];
-    // The director's ruling on this post (src/rulings): accept overrides the rules' objections, reject voids it.
-    const ruling = rulings.get(post.pid);
-    const overruled: BallotReason[] = [];
-    const reject = (rec: BallotRecord, ...why: BallotReason[]) => {
-      rec.status = 'rejected';
-      note(rec, [...(ruling?.verb === 'reject' ? [rejectedBy(ruling, game.timezone)] : []), ...why, ...edits]);
-      out.push(rec);
-    };
-    /** Rejects the ballot for `why` and says so (true) — unless the director accepted it: then the objections are kept as overruled (false). */
-    const fails = (rec: BallotRecord, why: BallotReason[]): boolean => {
-      if (ruling?.verb === 'accept') {
-        overruled.push(...why);
-        return false;
-      }
-      reject(rec, ...why);
-      return true;
-    };
-    /** Counts the ballot (true), or rejects it when the director ruled it out (false). */
-    const counts = (rec: BallotRecord): boolean => {
-      if (ruling?.verb === 'reject') {
-        reject(rec);
-        return false;
-      }
-      rec.status = 'counted';
-      note(rec, [...(ruling?.verb === 'accept' ? [acceptedBy(ruling, overruled, game.timezone)] : []), ...edits]);
-      return true;
-    };
+    const base = (): BallotRecord => blankRecord(post, content, words, voter, proxyBy);
+    const { reject, fails, counts } = settling(game, rulings.get(post.pid), content, words, out);
 
     // The tool's own announcements quote names, heads and 代投: never a ballot (own-posts.ts).
     if (isOwnPost(game, post)) continue;
@@ -150,7 +109,7 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
       proxyBy = post.author;
     }
     const reading: BallotReading = content.unreadable
-      ? { ok: false, problem: 'malformed', head: null, written: null, detail: content.unreadable, reason: say([content.unreadable]) ?? '', hint: null }
+      ? { ok: false, problem: 'malformed', head: null, written: null, detail: content.unreadable, reason: ballotReasonsText([content.unreadable], words) ?? '', hint: null }
       : readBallot(content.text, context);
     if (!byDirector && !game.players.includes(post.author)) {
       if (!reading.ok && reading.problem === 'no-ballot') continue;
@@ -161,25 +120,7 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
     const rec = base();
     rec.head = reading.head;
     rec.target = reading.ok ? targetLabel(reading.target) : reading.written;
-
-    // Time (spec §3: strictly before closing) and the day's window.
-    const problems: BallotReason[] = [];
-    if (strictlyBefore(span, day.opens) === 'yes') problems.push({ code: 'before-open', at: post.at, opens: day.opens });
-    const onTime = strictlyBefore(span, day.closes);
-    if (onTime !== 'yes') {
-      problems.push({ code: 'late', at: post.at, closes: day.closes, precision: onTime === 'uncertain' || span.precision === 'minute' ? precisionOf(span) : null });
-    }
-    // The voter may vote (spec §1, §3): in the game, not an idiot who used 装傻.
-    problems.push(...voterProblems(game, voter, span.lo, countAt));
-    if (proxyBy) {
-      const limit = day.closes - rules.proxyVoteMinutesBeforeClose * 60_000;
-      const ok = atOrBefore(span, limit);
-      if (ok !== 'yes' && !problems.some((p) => p.code === 'late')) {
-        problems.push({
-          code: 'proxy-too-late', at: post.at, by: limit, closes: day.closes, minutes: rules.proxyVoteMinutesBeforeClose, precision: uncertainty(ok, span),
-        });
-      }
-    }
+    const problems = timeProblems(input, post, span, voter, proxyBy);
     // Without a readable target there is nothing a ruling could count.
     if (!reading.ok) {
       reject(rec, ...problems, reading.detail);
@@ -202,44 +143,139 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
     }
 
     // A change attempt (spec §3).
-    const why: BallotReason[] = [];
-    if (reading.head !== 'change') why.push({ code: 'change-wrong-heads', voter, voteFloor: s.voteFloor });
-    if (input.accelerated && rules.acceleration.voidsChanges) why.push({ code: 'accelerated-change-void' });
-    if (s.changes >= rules.maxChanges) {
-      why.push(rules.maxChanges === 0 ? { code: 'changes-not-allowed' } : { code: 'second-change', nth: s.changes + 1, allowed: rules.maxChanges });
-    }
-    const changeMinutes = proxyBy ? Math.max(rules.changeMinutesBeforeClose, rules.proxyChangeMinutesBeforeClose) : rules.changeMinutesBeforeClose;
-    if (changeMinutes > 0) {
-      const limit = day.closes - changeMinutes * 60_000;
-      const ok = atOrBefore(span, limit);
-      if (ok !== 'yes') {
-        why.push({
-          code: 'change-too-late', at: post.at, by: limit, closes: day.closes, minutes: changeMinutes, proxy: proxyBy !== null, precision: uncertainty(ok, span),
-        });
-      }
-    }
-    if (rules.changeMustQuoteVote && s.votePid !== null) {
-      const quoted = content.quotes.includes(s.votePid) || content.replyTo === s.votePid;
-      if (!quoted) {
-        if (content.replyTo !== null || content.quotes.length > 0) {
-          const other = [...content.quotes, ...(content.replyTo !== null ? [content.replyTo] : [])];
-          const own = out.filter((r) => other.includes(r.pid)).map((r) => `${r.floor ?? '?'}#`);
-          why.push({ code: 'change-quotes-other-post', voter, voteFloor: s.voteFloor, quoted: own.length ? own : other.map((pid) => `pid ${pid}`) });
-        } else {
-          why.push({ code: 'change-not-quoting-vote', voter, voteFloor: s.voteFloor });
-        }
-      }
-    }
+    const why = changeProblems(input, s, { post, content, span, head: reading.head, voter, proxyBy }, out);
     if (why.length && fails(rec, why)) continue;
     if (!counts(rec)) continue;
     const prev = s.current;
     prev.status = 'superseded';
-    note(prev, [{ code: 'superseded-by-change', target: rec.target, floor: post.floor, at: post.at }, ...(prev.details ?? [])]);
+    noteOn(prev, [{ code: 'superseded-by-change', target: rec.target, floor: post.floor, at: post.at }, ...(prev.details ?? [])], words);
     s.current = rec;
     s.changes++;
     out.push(rec);
   }
   return out;
+}
+
+/** The posts a count at `countAt` reads, oldest first: a running count leaves out what may be posted after it. */
+function postsCounted(input: SelectInput): SlicePost[] {
+  const running = input.countAt < input.day.closes;
+  return [...input.posts]
+    .filter((p) => !running || timeSpan(p).lo <= input.countAt)
+    .sort((a, b) => a.at - b.at || a.pid - b.pid);
+}
+
+/** A post's record before it is judged: rejected, no target yet, its flags worded. */
+function blankRecord(post: SlicePost, content: Content, words: ReasonContext, voter: string, proxyBy: string | null): BallotRecord {
+  return {
+    voter, target: null, weight: 0, status: 'rejected', reason: null, note: null, details: [], pid: post.pid, floor: post.floor,
+    at: post.at, url: post.url, head: null, proxyBy, edit: content.edit, flags: content.flags.map((f) => flagText(f, words)), parsed: null,
+  };
+}
+
+/** A record's reasons: the details, in words, and what the director should note. */
+function noteOn(rec: BallotRecord, details: BallotReason[], words: ReasonContext): void {
+  rec.details = details;
+  rec.reason = ballotReasonsText(details, words);
+  rec.note = ballotReasonsNote(details);
+}
+
+/**
+ * How one post's ballot is settled, with the director's ruling on it (src/rulings): accept overrides
+ * the rules' objections, reject voids it. A rejected record goes to `out` at once.
+ */
+function settling(game: Game, ruling: Ruling | undefined, content: Content, words: ReasonContext, out: BallotRecord[]) {
+  const edits = content.editNote ? [content.editNote] : [];
+  const overruled: BallotReason[] = [];
+  const reject = (rec: BallotRecord, ...why: BallotReason[]) => {
+    rec.status = 'rejected';
+    noteOn(rec, [...(ruling?.verb === 'reject' ? [rejectedBy(ruling, game.timezone)] : []), ...why, ...edits], words);
+    out.push(rec);
+  };
+  /** Rejects the ballot for `why` and says so (true) — unless the director accepted it: then the objections are kept as overruled (false). */
+  const fails = (rec: BallotRecord, why: BallotReason[]): boolean => {
+    if (ruling?.verb === 'accept') {
+      overruled.push(...why);
+      return false;
+    }
+    reject(rec, ...why);
+    return true;
+  };
+  /** Counts the ballot (true), or rejects it when the director ruled it out (false). */
+  const counts = (rec: BallotRecord): boolean => {
+    if (ruling?.verb === 'reject') {
+      reject(rec);
+      return false;
+    }
+    rec.status = 'counted';
+    noteOn(rec, [...(ruling?.verb === 'accept' ? [acceptedBy(ruling, overruled, game.timezone)] : []), ...edits], words);
+    return true;
+  };
+  return { reject, fails, counts };
+}
+
+/** Time (spec §3: strictly before closing) and the day's window; the voter may vote (§1, §3); a 代投's own deadline (§2). */
+function timeProblems(input: SelectInput, post: SlicePost, span: TimeSpan, voter: string, proxyBy: string | null): BallotReason[] {
+  const { game, day, countAt } = input;
+  const rules = game.rules;
+  const problems: BallotReason[] = [];
+  if (strictlyBefore(span, day.opens) === 'yes') problems.push({ code: 'before-open', at: post.at, opens: day.opens });
+  const onTime = strictlyBefore(span, day.closes);
+  if (onTime !== 'yes') {
+    problems.push({ code: 'late', at: post.at, closes: day.closes, precision: onTime === 'uncertain' || span.precision === 'minute' ? precisionOf(span) : null });
+  }
+  // The voter may vote (spec §1, §3): in the game, not an idiot who used 装傻.
+  problems.push(...voterProblems(game, voter, span.lo, countAt));
+  if (proxyBy) {
+    const limit = day.closes - rules.proxyVoteMinutesBeforeClose * 60_000;
+    const ok = atOrBefore(span, limit);
+    if (ok !== 'yes' && !problems.some((p) => p.code === 'late')) {
+      problems.push({
+        code: 'proxy-too-late', at: post.at, by: limit, closes: day.closes, minutes: rules.proxyVoteMinutesBeforeClose, precision: uncertainty(ok, span),
+      });
+    }
+  }
+  return problems;
+}
+
+/** What stands against a change of the voter's ballot (spec §3): its heads, acceleration, how many, how late, what it quotes. */
+function changeProblems(
+  input: SelectInput,
+  s: VoterState,
+  c: { post: SlicePost; content: Content; span: TimeSpan; head: BallotReading['head']; voter: string; proxyBy: string | null },
+  out: readonly BallotRecord[],
+): BallotReason[] {
+  const { game, day } = input;
+  const rules = game.rules;
+  const { post, content, span, voter, proxyBy } = c;
+  const why: BallotReason[] = [];
+  if (c.head !== 'change') why.push({ code: 'change-wrong-heads', voter, voteFloor: s.voteFloor });
+  if (input.accelerated && rules.acceleration.voidsChanges) why.push({ code: 'accelerated-change-void' });
+  if (s.changes >= rules.maxChanges) {
+    why.push(rules.maxChanges === 0 ? { code: 'changes-not-allowed' } : { code: 'second-change', nth: s.changes + 1, allowed: rules.maxChanges });
+  }
+  const changeMinutes = proxyBy ? Math.max(rules.changeMinutesBeforeClose, rules.proxyChangeMinutesBeforeClose) : rules.changeMinutesBeforeClose;
+  if (changeMinutes > 0) {
+    const limit = day.closes - changeMinutes * 60_000;
+    const ok = atOrBefore(span, limit);
+    if (ok !== 'yes') {
+      why.push({
+        code: 'change-too-late', at: post.at, by: limit, closes: day.closes, minutes: changeMinutes, proxy: proxyBy !== null, precision: uncertainty(ok, span),
+      });
+    }
+  }
+  if (rules.changeMustQuoteVote && s.votePid !== null) {
+    const quoted = content.quotes.includes(s.votePid) || content.replyTo === s.votePid;
+    if (!quoted) {
+      if (content.replyTo !== null || content.quotes.length > 0) {
+        const other = [...content.quotes, ...(content.replyTo !== null ? [content.replyTo] : [])];
+        const own = out.filter((r) => other.includes(r.pid)).map((r) => `${r.floor ?? '?'}#`);
+        why.push({ code: 'change-quotes-other-post', voter, voteFloor: s.voteFloor, quoted: own.length ? own : other.map((pid) => `pid ${pid}`) });
+      } else {
+        why.push({ code: 'change-not-quoting-vote', voter, voteFloor: s.voteFloor });
+      }
+    }
+  }
+  return why;
 }
 
 /** The reason a ballot the director accepted carries (with the rules' objections it overrules). */

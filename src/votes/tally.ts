@@ -4,14 +4,14 @@
  * counts, weighs and counts them, and says who won and by which rule. A pure function of the game and
  * the posts, so tests feed posts directly and the CLI feeds them from the store (`postsFromStore`).
  */
-import { dayTids } from '../activity/threads.js';
+import { dayTids } from '../game/threads.js';
 import { UserError } from '../errors.js';
 import { exitTime, findDay, idiotTime, otherSeatNames, seatPosts } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { threadPosts, type SlicePost } from '../store/slice.js';
 import type { Completeness, StoreData } from '../store/types.js';
 import { floorUrl, vanishedPosts, type VanishedPost } from '../store/completeness.js';
-import { forumTime } from './time.js';
+import { forumTime } from '../game/forum-time.js';
 import { accelerationFor } from './acceleration.js';
 import { ABSTAIN, ruleName, type BallotContext } from './ballot.js';
 import { exitDisagreements, exitsFromTally } from './carry-forward.js';
@@ -21,6 +21,7 @@ import { misplacedBallots } from './misplaced.js';
 import { departureOf, sheriffHandover, successionThreads, type Departure, type SheriffHandover } from './succession.js';
 import { selectBallots } from './select.js';
 import { noteText, outcomeText, sheriffSourceFields, type SheriffSource } from './reasons.js';
+import { privateVoteResult } from './private-vote.js';
 import type { AccelerationResult, BallotRecord, TallyKind, TallyResult, TotalLine, VoterSummary } from './types.js';
 import { t } from '../i18n/index.js';
 
@@ -126,9 +127,9 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
     if (!d.rules) throw new UserError(t('err.noRulesThread', day, game.file));
     kind = 'rule';
     tid = d.rules.tid;
-  } else if (!rules.publicVote) {
-    return noneResult(game, d, countAt);
   } else {
+    const none = privateVoteResult(game, day, opts.at);
+    if (none) return none;
     if (!d.vote) throw new UserError(t('err.noVoteThread', day, game.file));
     kind = day === 1 && rules.day1Election ? 'election' : 'elimination';
     tid = d.vote.tid;
@@ -366,14 +367,3 @@ function accelerationOf(game: Game, d: GameDay, posts: PostsOf, countAt: number,
   return result;
 }
 
-/** A ruleset without a public vote (120b l.322): no count, and why. */
-function noneResult(game: Game, d: GameDay, countAt: number): TallyResult {
-  const detail = { code: 'no-public-vote', ruleset: game.rules.name, cite: citer(game.preset)('no-public-vote') ?? 'rules-spec §4' } as const;
-  const reason = outcomeText(detail, game.timezone);
-  return {
-    day: d.day, kind: 'none', reason, tid: null, closes: d.closes, countedAt: countAt, running: countAt < d.closes,
-    timezone: game.timezone, sheriff: null, ...sheriffSourceFields({ code: 'none' }, game.timezone), sheriffWeight: game.rules.sheriffWeight,
-    accelerated: false, acceleration: null, totals: [], abstentions: [], result: { name: null, tie: [], rule: reason, detail },
-    ballots: [], players: [], misplaced: [], notes: [],
-  };
-}

@@ -11,7 +11,7 @@ import { derivedDir } from '../../src/store/memo.js';
 import { parsePage } from '../../src/discuz/parse-page.js';
 import { synthGame, gamePage } from '../../src/bench/synth-game.js';
 import { gameOf, runPipeline } from '../../src/bench/pipeline.js';
-import { threadsThroughDay } from '../../src/close/closing-day.js';
+import { threadsThroughDay } from '../../src/day/closing-day.js';
 import { reportThreads } from '../../src/derived/closing-inputs.js';
 import { parseArgs, renderTable, runBench } from '../../src/bench/main.js';
 import { forumTimeMs } from '../../src/replay/synth.js';

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { postArrivals } from '../../src/bench/closing-bench.js';
 import { gameOf, runPipeline } from '../../src/bench/pipeline.js';
 import { latePosts, synthGame } from '../../src/bench/synth-game.js';
-import { dayTids } from '../../src/activity/threads.js';
+import { dayTids } from '../../src/game/threads.js';
 import { findDay } from '../../src/game/roster.js';
 import { forumTimeMs } from '../../src/replay/synth.js';
 import { openStore, threadLogPath } from '../../src/store/store-file.js';

@@ -68,7 +68,7 @@ describe('lazy imports', () => {
   test('report loads its views only for the one asked for (the HTML renderers only with --html)', () => {
     const modules = loaded(['report', '--help'], 'module');
     expect(modules).toContain('src/cli/commands/report.ts');
-    for (const view of ['close/day-html', 'render/html-report', 'render/html-day', 'render/report-json', 'render/report-bbcode', 'render/report-markdown', 'render/report-terminal']) {
+    for (const view of ['day/day-html', 'render/html-report', 'render/html-day', 'render/report-json', 'render/report-bbcode', 'render/report-markdown', 'render/report-terminal']) {
       expect(modules).not.toContain(`src/${view}.ts`);
     }
   }, 60_000);

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { closingDay, type ClosingDay } from '../../src/close/closing-day.js';
+import { closingDay, type ClosingDay } from '../../src/day/closing-day.js';
 import { crawlGame } from '../../src/crawl/crawler.js';
 import { formLogin } from '../../src/demo/form-login.js';
 import { loadGame } from '../../src/game/game-file.js';

@@ -10,7 +10,7 @@ import { DateTime } from 'luxon';
 import { afterEach, describe, expect, test } from 'vitest';
 import { forgetZoneOffsets, gameSpan, keepZoneOffsets, keptOffset, type ZoneOffsets } from '../../src/game/zone-offsets.js';
 import { zoneOffsets } from '../../src/game/zone-table.js';
-import { forumClock, forumFormat, forumHour, forumHourStart, forumIso, forumTime } from '../../src/votes/time.js';
+import { forumClock, forumFormat, forumHour, forumHourStart, forumIso, forumTime } from '../../src/game/forum-time.js';
 
 afterEach(forgetZoneOffsets);
 

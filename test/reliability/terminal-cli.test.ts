@@ -61,7 +61,7 @@ const JSON_VIEWS: Array<[string, string[]]> = [
 ];
 const FIXED: Array<[string, string[], string]> = [
   ['tally (terminal)', ['tally', '--day', '1'], 'src/render/tally-terminal.ts: terminalSafe() on targets, reasons, edits, names'],
-  ['tally --bbcode', ['tally', '--day', '1', '--bbcode'], 'src/render/safe-text.ts escapeBBCode(): control characters removed'],
+  ['tally --bbcode', ['tally', '--day', '1', '--bbcode'], 'src/text/safe-text.ts escapeBBCode(): control characters removed'],
   ['report --markdown', ['report', '--day', '1', '--markdown', '--no-ledger'], 'src/render/report-markdown.ts: escapeMarkdown() is terminal-safe'],
   ['parse (table)', ['parse'], 'src/cli/commands/parse.ts pageTable(): post text through terminalSafe()'],
 ];

@@ -5,7 +5,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { renderHtmlReport, reportCsp, type HtmlReportInput } from '../../src/render/html-report.js';
 import { htmlDayInput } from '../../src/render/html-day.js';
 import { FLAG_KIND_NAMES } from '../../src/violations/flag.js';
-import { closingDay, storedPostLinks } from '../../src/close/closing-day.js';
+import { closingDay, storedPostLinks } from '../../src/day/closing-day.js';
 import { publicGame } from '../helpers/captured.js';
 import { publicStore } from '../activity/captured.js';
 import { voteTimeline } from '../../src/render/vote-timeline.js';

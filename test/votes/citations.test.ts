@@ -8,6 +8,7 @@ import { describe, expect, test } from 'vitest';
 import type { PresetName } from '../../src/game/types.js';
 import { citationTable, citer } from '../../src/votes/citations.js';
 import { decide, type DecideInput } from '../../src/votes/count.js';
+import { outcomeText } from '../../src/votes/reasons.js';
 import type { BallotRecord, TallyOutcome, TotalLine } from '../../src/votes/types.js';
 import { FIXTURES } from '../helpers/captured.js';
 
@@ -36,6 +37,7 @@ describe('citations', () => {
     expect(citer('120b')('change-quote')).toBeNull();
     expect(citer('m107')('election-first-reach')).toBe('m107 l.118 竞岗：最先获得投票数最多的角色当选警长');
     expect(citer('m107')('tie-sheriff-none')).toBeNull(); // wuhui's rule: an m107 reason never cites 无回之城's post
+    expect(citer('m107')('tie-no-sheriff')).toBeNull();
   });
   test('a tie decided by the rules cites the game\'s own post: m107 and 062 elections, their ties, wuhui\'s sheriff', () => {
     const ballots = (names: string[]): BallotRecord[] => names.map((target, i) => ({
@@ -52,6 +54,8 @@ describe('citations', () => {
     expect(cite(decide(input('062', 'elimination')))).toBe(citer('062')('tie-nobody-out'));
     expect(cite(decide(input('wuhui', 'elimination', 'c')))).toBe(citer('wuhui')('tie-sheriff-none'));
     expect(cite(decide(input('wuhui', 'rule', 'c')))).toBe(citer('wuhui')('rule-tie-first-reach'));
+    expect(cite(decide(input('wuhui', 'elimination')))).toBe('无回之城 l.32 警长未投票则无人出局'); // no known sheriff: as one who voted for none
+    expect(outcomeText(decide(input('wuhui', 'elimination')).detail!, 'Asia/Shanghai')).toBe('a、b 平票 1 票，没有已知的警长来决定，按无人出局处理（无回之城 l.32 警长未投票则无人出局）');
     expect(cite(decide(input('120b', 'election')))).toBe('rules-spec §4'); // (its post states no such rule)
   });
 });

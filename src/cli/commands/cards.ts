@@ -11,7 +11,7 @@ import { decideCard, ledgerPath, readLedger } from '../../cards/ledger.js';
 import { standings, standingText, upgradesText } from '../../cards/standing.js';
 import { loadGame } from '../../game/game-file.js';
 import { colorLabel, statusLabel } from '../../render/report-common.js';
-import { terminalSafe } from '../../render/safe-text.js';
+import { terminalSafe } from '../../text/safe-text.js';
 import { gameOptions, stdoutColor } from '../options.js';
 
 interface CardsCliOptions {

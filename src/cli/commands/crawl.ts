@@ -16,7 +16,7 @@ import { loadGame } from '../../game/game-file.js';
 import { crawlGame, DEFAULT_MAX_PAGES_PER_THREAD, DEFAULT_MAX_REQUESTS, type CrawlOptions, type CrawlResult } from '../../crawl/crawler.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../crawl/http.js';
 import { describeGaps } from '../../store/completeness.js';
-import { terminalSafe } from '../../render/safe-text.js';
+import { terminalSafe } from '../../text/safe-text.js';
 import { dayNumber, gameOptions, stdoutColor, wholeNumber } from '../options.js';
 import { withStore } from '../../store/with-store.js';
 import { unknownUids, withKnownUids } from '../../game/roster.js';

@@ -7,7 +7,7 @@
  * out, with a warning naming the player, the day and the result (src/close/carried.ts).
  */
 import type { Command } from 'commander';
-import { dayTids } from '../../activity/threads.js';
+import { dayTids } from '../../game/threads.js';
 import { loadGameCached } from '../../game/game-cache.js';
 import { findDay, withKnownUids } from '../../game/roster.js';
 import { arbiterRange, duelPairs, elevatorFloor } from '../../elevator/index.js';

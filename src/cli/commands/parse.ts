@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { parsePage } from '../../discuz/parse-page.js';
 import { selectorSetsWith } from '../../discuz/selectors.js';
 import type { FetchedPage, Page } from '../../discuz/types.js';
-import { terminalSafe } from '../../render/safe-text.js';
+import { terminalSafe } from '../../text/safe-text.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { cutDisplay, padDisplay } from '../../text/width.js';

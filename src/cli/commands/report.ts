@@ -35,7 +35,7 @@ import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
 import type { DayReport } from '../../report/day-report.js';
 import { now as clockNow } from '../../clock.js';
 import { withLanguage } from '../../i18n/index.js';
-import { forumIso, forumTime } from '../../votes/time.js';
+import { forumIso, forumTime } from '../../game/forum-time.js';
 import { countFreshness, staleThreads } from '../../crawl/freshness.js';
 import { incompleteHead, staleBBCode, staleJson, staleText } from '../../render/incomplete.js';
 import type { StaleThread } from '../../votes/types.js';
@@ -95,7 +95,7 @@ export function register(program: Command): void {
       // (kept by a rerun whose ledger step left the ledger as the key read it: a run that finds the view skips that step)
       const keeps = key !== null && !open && kept.kept && (!o.ledger || inputText(file) === ledger);
       // Only the view asked for is loaded (the HTML renderers are the largest).
-      const html = o.html ? await import('../../close/day-html.js') : null;
+      const html = o.html ? await import('../../day/day-html.js') : null;
       // (a page not kept is written as it is drawn, never held whole: day-html.ts writeDayHtml)
       if (html && !keeps) return writePage((f) => html.writeDayHtml(f, closing, page, links));
       const texts = html ? html.dayHtmlAround(closing, page, links) : [await view(o, closing.report, links)];

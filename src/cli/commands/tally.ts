@@ -20,6 +20,7 @@ import { renderTallyBBCode } from '../../render/tally-bbcode.js';
 import { renderTallyJson } from '../../render/tally-json.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
 import type { TallyResult } from '../../votes/types.js';
+import { privateVoteResult } from '../../votes/private-vote.js';
 import { UserError } from '../../errors.js';
 import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
@@ -73,10 +74,11 @@ export function register(program: Command): void {
       const render = (r: TallyResult) =>
         o.json ? renderTallyJson(r) : o.bbcode ? renderTallyBBCode(r) : renderTallyTerminal(r, { color: stdoutColor() });
 
-      if (!game.rules.publicVote && !o.rules && o.post) throw new UserError(t('tally.noPublicVote', game.rules.name));
-      if (!game.rules.publicVote && !o.rules) {
-        // 120b: nothing to read; say so (exit 0).
-        write(render((await import('../../votes/tally.js')).tallyDay(game, () => [], o.day, { at })));
+      // 120b: nothing to read; say so (exit 0), and never post it.
+      const none = o.rules ? null : privateVoteResult(game, o.day, at);
+      if (none && o.post) throw new UserError(t('tally.noPublicVote', game.rules.name));
+      if (none) {
+        write(render(none));
         return;
       }
       const opts = { at, rules: o.rules, allowIncomplete: o.allowIncomplete };

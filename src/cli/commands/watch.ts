@@ -20,12 +20,13 @@ import { crawlGame, type CrawlOptions, type CrawlResult } from '../../crawl/craw
 import { loadGame } from '../../game/game-file.js';
 import { findDay } from '../../game/roster.js';
 import type { Game } from '../../game/types.js';
-import { tallyDay, threadsForTally } from '../../votes/tally.js';
+import { threadsForTally } from '../../votes/tally.js';
+import { privateVoteResult } from '../../votes/private-vote.js';
 import { countFromStore, crawlWithHandovers } from '../../derived/closed-days.js';
 import type { TallyResult } from '../../votes/types.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
-import { terminalSafe } from '../../render/safe-text.js';
-import { forumTime } from '../../votes/time.js';
+import { terminalSafe } from '../../text/safe-text.js';
+import { forumTime } from '../../game/forum-time.js';
 import { UserError } from '../../errors.js';
 import { t as tr } from '../../i18n/index.js';
 import { dayNumber, gameOptions, stdoutColor } from '../options.js';
@@ -81,7 +82,8 @@ export function refusedFrame(err: UserError, at: number, timezone: string): stri
  * store must hold them completely (unless allowIncomplete) — else the same refusal.
  */
 export async function countAsTally(game: Game, day: number, at: number, opts: { crawl?: CrawlOptions; allowIncomplete?: boolean } = {}): Promise<TallyResult> {
-  if (!game.rules.publicVote) return tallyDay(game, () => [], day, { at }); // 120b: nothing to read, as tally
+  const none = privateVoteResult(game, day, at); // 120b: nothing to read, as tally
+  if (none) return none;
   const closed = at >= findDay(game, day).closes;
   // The final count: a failed page is named as stale (exit 7) when it decides the count, below.
   const failed = await crawlForCount(game, day, at, { crawl: opts.crawl, check: closed ? undefined : assertFetched });

@@ -1,11 +1,11 @@
 /**
- * The one terminal-safe and the one BBCode escaper every renderer uses (src/render/safe-text.ts), on
+ * The one terminal-safe and the one BBCode escaper every renderer uses (src/text/safe-text.ts), on
  * the hostile payloads of test/reliability: escape sequences (CSI, OSC 8 hyperlinks), C0/C1 controls,
  * bidi overrides, BBCode tags, mentions, smileys and bare URLs Discuz would auto-link.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { escapeBBCode, revealBidi, stripControls, terminalSafe, ZWSP } from '../../src/render/safe-text.js';
+import { escapeBBCode, revealBidi, stripControls, terminalSafe, ZWSP } from '../../src/text/safe-text.js';
 
 const UNSAFE_TERMINAL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 const ESC_PAYLOAD = '\u001b[2J\u001b[31m红\u001b[0m\u001b]8;;http://evil.example/\u0007链接\u001b]8;;\u0007\u0008\u0007';

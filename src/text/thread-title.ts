@@ -3,7 +3,7 @@
  * 规则帖) and the game tag in front ("[M901]"). Plain text in, plain values out: the board reader
  * (board.ts) and the HTML report's title both use it, without loading the HTML parser.
  */
-import { chineseNumeral } from '../text/chinese-numeral.js';
+import { chineseNumeral } from './chinese-numeral.js';
 
 export type ThreadRole = 'discussion' | 'vote' | 'rules' | 'auction' | 'process' | 'rulebook';
 

@@ -4,7 +4,7 @@
  * `bansha close` and `demo` render. Also the report's threads and post links (the day's HTML page:
  * day-page.ts; the ledger step: proposals.ts).
  */
-import { dayTids } from '../activity/threads.js';
+import { dayTids } from '../game/threads.js';
 import { readLedger, ledgerPath } from '../cards/ledger.js';
 import { reportWordDirs } from '../game/beside.js';
 import { findDay, withKnownUids } from '../game/roster.js';

@@ -4,7 +4,7 @@
  */
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { forumFormat, forumIso, type ForumPattern } from '../../src/votes/time.js';
+import { forumFormat, forumIso, type ForumPattern } from '../../src/game/forum-time.js';
 
 const PATTERNS: ForumPattern[] = ['yyyy-MM-dd HH:mm', 'yyyy-MM-dd HH:mm:ss', 'MM-dd HH:mm', 'MM-dd HH:mm:ss', 'MM-dd', 'HH:mm'];
 const ZONES = ['Asia/Shanghai', 'UTC', 'America/New_York', 'Europe/London', 'Asia/Kolkata', 'Australia/Lord_Howe', 'America/St_Johns', 'Pacific/Chatham'];

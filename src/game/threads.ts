@@ -2,7 +2,7 @@
  * Which threads a day's rules look at. The posts arrive as a map tid → posts (the store's slices), so
  * every analysis here stays a pure function of (game, posts).
  */
-import type { Game, GameDay } from '../game/types.js';
+import type { Game, GameDay } from './types.js';
 import type { SlicePost } from '../store/slice.js';
 
 /** Posts by thread id, as read from the store (src/store/slice.ts threadPosts). */
