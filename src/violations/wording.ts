@@ -98,7 +98,7 @@ function context(text: string, folded: FoldedText, dictionary: KeptDictionary | 
     sentenceBefore[i] = found & 2 ? 1 : 0;
   }
   let segmented: Words | null = null;
-  const wordsOf = () => (segmented ??= (((globalThis as any).__seg ??= new Map()).set(folded.simplified, 1), words(folded.simplified, dictionary)));
+  const wordsOf = () => (segmented ??= words(folded.simplified, dictionary));
   const boundAt = (offset: number) => {
     if (wordsOf().boundAt(offset)) return true;
     // jieba does not know pinyin: a typed syllable or letter is a word of its own.
