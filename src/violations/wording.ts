@@ -7,7 +7,8 @@
  * - each run of a pattern's characters starts and ends on word boundaries (segment.ts); a
  *   same-sound run must, a literal run of two may instead lie inside one word; so 我日常 is not 我日;
  * - a player's own name is never part of a match;
- * - allow words (data/allow.txt: 法师, 消耗…) cancel a hit they overlap unless the pattern spells them;
+ * - allow words (data/allow.txt: 法师, 消耗…) cancel a hit whose own characters they overlap (not a
+ *   gap's) unless the pattern spells them;
  * - an entry's `!{…}` context (白痴翻牌: the role) cancels it, when its clause holds a context word
  *   outside the entry's own characters (in what a gap skipped, too).
  * A hit is a proposal for the director, never a penalty.
@@ -425,6 +426,12 @@ export function findBannedWording(text: string, lists: WordLists, opts: WordingO
     if (names.some((n) => n.start < h.end && h.start < n.end)) return false;
     for (const a of allowed) {
       if (!(a.start < h.end && h.start < a.end)) continue;
+      // An allow word a gap skipped over is no part of the hit (所以 between 拿 and 担保).
+      if (h.taken) {
+        let touches = false;
+        for (let t = a.first; t <= a.last && !touches; t++) touches = h.taken.has(t);
+        if (!touches) continue;
+      }
       let spelled = !!h.literal;
       for (let t = a.first; t <= a.last && spelled; t++) spelled = h.literal!.has(t);
       if (!spelled) return false;
