@@ -24,7 +24,7 @@ import type { Token } from './text-fold.js';
 import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lists.js';
 
 interface PatternIndex {
-  /** By WordEntry.id (undefined: not a pattern): the entry and the ids of the elements it cannot skip. */
+  /** By the index's own number of a pattern entry (compile: grouped by how they start): the entry and the ids of the elements it cannot skip. */
   entries: Array<{ entry: WordEntry; needs: Int32Array } | undefined>;
   /** Option id → its characters' ids. */
   options: Int32Array[];
@@ -182,8 +182,24 @@ function compile(lists: WordLists): PatternIndex {
   const entries: PatternIndex['entries'] = [];
   const allOfAlt: AltOptions[] = [];
   const seconds: Array<{ chars: number[]; within: number } | null> = [];
-  for (const entry of lists.entries) {
-    if (entry.shape !== 'pattern') continue;
+  // The index numbers the pattern entries its own way: those a token of one kind can start side by
+  // side (by the keys their first characters have), so that a token reads a few words of the entry
+  // bit sets, not one word in each stretch of the list (candidates are put back in list order).
+  const startKeys = (entry: WordEntry): string => {
+    const keys = new Set<string>();
+    for (const e of entry.elements) {
+      const firsts = e.kind === 'gap' ? [] : e.kind === 'alt' ? e.options.flatMap((o) => o.slice(0, 1)) : [e];
+      for (const c of firsts) for (const k of keysOfChar(c)) keys.add(k);
+      if (!skippable(e)) break;
+    }
+    return [...keys].sort().join(' ');
+  };
+  const patterns = lists.entries
+    .filter((e) => e.shape === 'pattern')
+    .map((entry) => ({ entry, key: startKeys(entry) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.entry.id - b.entry.id));
+  for (let k = 0; k < patterns.length; k++) {
+    const { entry } = patterns[k];
     const own: number[] = [];
     for (const e of entry.elements) {
       if (e.kind === 'gap') continue;
@@ -198,16 +214,16 @@ function compile(lists: WordLists): PatternIndex {
     }
     // Elements with fewer options first: the cheaper to rule out.
     own.sort((x, y) => needs.values[x].length - needs.values[y].length);
-    entries[entry.id] = { entry, needs: Int32Array.from(own) };
+    entries[k] = { entry, needs: Int32Array.from(own) };
     // The first token taken: the first character of the first element a match cannot pass over, or of
     // an optional one before it.
     for (const e of entry.elements) {
       const firsts = e.kind === 'gap' ? [] : e.kind === 'alt' ? e.options.flatMap((o) => o.slice(0, 1)) : [e];
-      for (const c of firsts) for (const k of keysOfChar(c)) push(startsByKey, k, entry.id);
+      for (const c of firsts) for (const key of keysOfChar(c)) push(startsByKey, key, k);
       if (!skippable(e)) break;
     }
     const second = secondOf(entry.elements);
-    seconds[entry.id] = second && { chars: second.chars.map((c) => chars.id(c.char, () => c)), within: second.within };
+    seconds[k] = second && { chars: second.chars.map((c) => chars.id(c.char, () => c)), within: second.within };
   }
 
   const charWords = (chars.values.length + 31) >>> 5;
@@ -503,7 +519,8 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
       }
     }
   }
-  candidates.reverse();
+  // (by first token, then list order: the index's own numbering is not the list's)
+  candidates.sort((a, b) => a.at - b.at || a.entry.id - b.entry.id);
   return new TextCandidates(ix, tokens, g, candidates);
 }
 

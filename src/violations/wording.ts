@@ -7,8 +7,10 @@
  * - each run of a pattern's characters starts and ends on word boundaries (segment.ts); a
  *   same-sound run must, a literal run of two may instead lie inside one word; so 我日常 is not 我日;
  * - a player's own name is never part of a match;
- * - allow words (data/allow.txt: 法师, 消耗…) cancel a hit they overlap unless the pattern spells them;
- * - an entry's `!{…}` context (白痴翻牌: the role) cancels it.
+ * - allow words (data/allow.txt: 法师, 消耗…) cancel a hit whose own characters they overlap (not a
+ *   gap's) unless the pattern spells them;
+ * - an entry's `!{…}` context (白痴翻牌: the role) cancels it, when its clause holds a context word
+ *   outside the entry's own characters (in what a gap skipped, too).
  * A hit is a proposal for the director, never a penalty.
  */
 import { foldChar, foldString, foldText, pinyinLib, type FoldedText, type Token } from './text-fold.js';
@@ -271,6 +273,8 @@ interface RawHit extends WordingHit {
   entry: WordEntry;
   /** Tokens matched literally (for the allow list); null for latin/exact entries. */
   literal: Set<number> | null;
+  /** Tokens the entry's own characters took (not those a gap skipped); null for latin/exact entries. */
+  taken: Set<number> | null;
 }
 
 /** The hits of the pattern entries, by first token, then list order. */
@@ -284,7 +288,8 @@ function patternHits(text: string, ctx: Context, supply: PatternCandidates): Raw
     const start = tokens[at].start;
     const end = tokens[m.last].end;
     const literal = new Set(m.taken.filter((x) => x.step === 'literal').map((x) => x.t));
-    hits.push({ category: entry.category, word: entry.word, cites: entry.cites, matched: text.slice(start, end), start, end, evasions: evasionsOf(m.taken, text, ctx), entry, literal });
+    const taken = new Set(m.taken.map((x) => x.t));
+    hits.push({ category: entry.category, word: entry.word, cites: entry.cites, matched: text.slice(start, end), start, end, evasions: evasionsOf(m.taken, text, ctx), entry, literal, taken });
   }
   return hits;
 }
@@ -360,7 +365,7 @@ function plainHits(text: string, lists: WordLists, folded: FoldedText): RawHit[]
       const start = chars[a].start;
       const end = chars[b].end;
       const evasions: Evasion[] = entry.shape === 'latin' && b - a + 1 > entry.folded.length ? ['separators'] : [];
-      hits.push({ category: entry.category, word: entry.word, cites: entry.cites, matched: text.slice(start, end), start, end, evasions, entry, literal: null });
+      hits.push({ category: entry.category, word: entry.word, cites: entry.cites, matched: text.slice(start, end), start, end, evasions, entry, literal: null, taken: null });
     }
   }
   return hits;
@@ -421,16 +426,34 @@ export function findBannedWording(text: string, lists: WordLists, opts: WordingO
     if (names.some((n) => n.start < h.end && h.start < n.end)) return false;
     for (const a of allowed) {
       if (!(a.start < h.end && h.start < a.end)) continue;
+      // An allow word a gap skipped over is no part of the hit (所以 between 拿 and 担保).
+      if (h.taken) {
+        let touches = false;
+        for (let t = a.first; t <= a.last && !touches; t++) touches = h.taken.has(t);
+        if (!touches) continue;
+      }
       let spelled = !!h.literal;
       for (let t = a.first; t <= a.last && spelled; t++) spelled = h.literal!.has(t);
       if (!spelled) return false;
     }
     if (h.entry.unless.length) {
       const [cs, ce] = clauseAround(text, h.start, h.end);
-      const outside = `${foldString(text.slice(cs, h.start))}\u0000${foldString(text.slice(h.end, ce))}`;
-      const whole = foldString(text.slice(cs, ce));
-      const mine = foldString(h.matched);
-      if (h.entry.unless.some((w) => outside.includes(w) || (whole.includes(w) && !mine.includes(w)))) return false;
+      if (h.taken) {
+        // The clause's words but the entry's own characters: what a gap skipped counts as context too
+        // (祝你今晚别被刀死 is about the game: 今晚, 刀 lie in the gaps of a curse frame).
+        let rest = '';
+        for (let i = 0; i < folded.tokens.length; i++) {
+          const tok = folded.tokens[i];
+          if (tok.start < cs || tok.end > ce) continue;
+          rest += h.taken.has(i) ? '\u0000' : tok.text;
+        }
+        if (h.entry.unless.some((w) => rest.includes(w))) return false;
+      } else {
+        const outside = `${foldString(text.slice(cs, h.start))}\u0000${foldString(text.slice(h.end, ce))}`;
+        const whole = foldString(text.slice(cs, ce));
+        const mine = foldString(h.matched);
+        if (h.entry.unless.some((w) => outside.includes(w) || (whole.includes(w) && !mine.includes(w)))) return false;
+      }
     }
     return true;
   });
@@ -440,7 +463,7 @@ export function findBannedWording(text: string, lists: WordLists, opts: WordingO
   const out: WordingHit[] = [];
   for (const h of kept) {
     if (out.some((o) => o.category === h.category && o.start <= h.start && h.end <= o.end)) continue;
-    const { entry: _entry, literal: _literal, ...hit } = h;
+    const { entry: _entry, literal: _literal, taken: _taken, ...hit } = h;
     out.push(hit);
   }
   return out;

@@ -1,0 +1,75 @@
+/**
+ * Banned wording by what is said (issue 36): the constructions each rule bans, in words none of the
+ * lists spells out as a sentence, and the game talk that shares their words. Sentences written for
+ * this test (none is from fixtures/wording/*.tsv).
+ */
+import { describe, expect, test } from 'vitest';
+import { bundledCategories, loadWordLists, parseCategoryLines } from '../../src/violations/word-lists.js';
+import { findBannedWording } from '../../src/violations/wording.js';
+
+const lists = loadWordLists(bundledCategories());
+const hits = (s: string) => findBannedWording(s, lists);
+const cats = (s: string) => [...new Set(hits(s).map((h) => h.category))].sort();
+
+describe('constructions, not sentences (issue 36)', () => {
+  test.each([
+    // oath frames: a condition on the speaker's word with a self-penalty; swearing by what is held dear
+    ['假如我说了半句假话，我立马吃键盘', '发誓与诅咒'],
+    ['我拿祖宗十八代起誓，五号是狼', '发誓与诅咒'],
+    // curse frames: a harm wished on a player or on those close to them
+    ['诅咒投我的人天天被刀', '发誓与诅咒'],
+    ['祝你们这些狼出门踩狗屎', '发誓与诅咒'],
+    // vouching frames: a seat, an account, a name staked on a claim; threats
+    ['我用我的座位担保三号是民', '担保与威胁'],
+    ['你给老子等着，游戏结束后找你算账', '担保与威胁'],
+    // address and belittling frames
+    ['你这瘪三，还敢跳预言家', '称谓与叹词'],
+    ['你这种二愣子也配玩版杀', '侮辱性评论'],
+    // cross-account talk: real-life ties, earlier games
+    ['你们俩现实里是同事吧', '马甲与场外'],
+    ['他在上上期就是这个打法', '马甲与场外'],
+    // the director's words claimed, the director as witness, a ruling refused
+    ['导演私信跟我说五号没问题', '提及导演'],
+    ['不信你们去问导演', '提及导演'],
+    ['要求导演撤回这张红牌', '提及导演'],
+    // pasted evidence announced
+    ['以下是导演发来的私信原文', '贴证'],
+    ['我截了图，聊天记录都在', '贴证'],
+  ])('%s → %s', (text, category) => {
+    expect(cats(text), JSON.stringify(hits(text))).toContain(category);
+  });
+
+  test('game talk, talk about the rules, the garment and self-deprecation are not flagged', () => {
+    for (const s of [
+      '希望你今晚别被刀死', // a curse frame, but its gap holds the game's words (今晚, 刀) and a negation
+      '规则禁止发誓，大家注意',
+      '别讨论替补了，会吃牌的',
+      '这件羽绒马甲很暖和',
+      '请导演公示一下票型',
+      '脑子不够用了，明天再盘',
+      '二百五十个金币',
+      '我的身份卡是猎人',
+      '你的身份是预言家吗',
+      '要是我是预言家，我昨晚就验他了',
+      '他之前说他是预言家',
+    ]) expect(hits(s), s).toEqual([]);
+  });
+
+  test('each hit names the construction it matched and the words that matched it', () => {
+    const [h] = hits('我用我的座位担保三号是民').filter((x) => x.category === '担保与威胁');
+    expect(h.word).toMatch(/^\{拿\|用\|.*\}\*6\{押注\}\*6\{担保词\}$/);
+    expect(h.matched).toBe('用我的座位担保');
+    expect(h.cites.length).toBeGreaterThan(0);
+  });
+
+  test("a context word in a frame's gap clears it; an allow word in a gap does not", () => {
+    const [frame] = parseCategoryLines(['{祝|愿}*6死 !{今晚|刀}'], 'x', new Map(), 'f');
+    const one = { categories: ['x'], entries: [{ ...frame, id: 0 }], allow: ['所以'] };
+    expect(findBannedWording('祝你早点死', one).map((h) => h.matched)).toEqual(['祝你早点死']);
+    expect(findBannedWording('祝你今晚死', one)).toEqual([]);
+    const [stake] = parseCategoryLines(['拿*8担保'], 'x', new Map(), 'f');
+    const two = { categories: ['x'], entries: [{ ...stake, id: 0 }], allow: ['所以'] };
+    expect(findBannedWording('拿命所以担保', two).map((h) => h.matched)).toEqual(['拿命所以担保']);
+    expect(findBannedWording('所以担保', two)).toEqual([]);
+  });
+});
