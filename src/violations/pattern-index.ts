@@ -421,8 +421,31 @@ interface TokenIndex {
    *  longer ones by their second character (as bits by character id, and its options by it), so that
    *  the token after is asked only for the characters it can stand for. */
   anchorOne: Int32Array;
-  anchorSeconds: Uint32Array;
+  anchorSeconds: Int32Array;
   anchorBySecond: Map<number, Int32Array>;
+  /** By the next token's key: the longer anchor options whose first two characters the two tokens can
+   *  stand for (kept for the pairs met, up to PAIRS_KEPT a token: game talk repeats its pairs). */
+  pairs: Map<number, Int32Array> | null;
+}
+
+const PAIRS_KEPT = 4096;
+const NO_OPTIONS = new Int32Array(0);
+
+/** The longer anchor options whose first two characters `here` and `next` can stand for. */
+function anchorPair(here: TokenIndex, next: TokenIndex): Int32Array {
+  const seconds = here.anchorSeconds;
+  const bits = next.charBits;
+  let found: number[] | null = null;
+  for (let i = 0; i < seconds.length; i += 2) {
+    const w = seconds[i];
+    let both = seconds[i + 1] & bits[w];
+    while (both !== 0) {
+      const b = 31 - Math.clz32(both);
+      both &= ~(1 << b);
+      (found ??= []).push(...here.anchorBySecond.get(w * 32 + b)!);
+    }
+  }
+  return found ? Int32Array.from(found) : NO_OPTIONS;
 }
 
 /** The ids whose bit is set, ascending. */
@@ -491,8 +514,9 @@ function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
       startBits: starts,
       secondBits: seconds,
       anchorOne: Int32Array.from(anchorOne),
-      anchorSeconds,
+      anchorSeconds: wordsOf(anchorSeconds),
       anchorBySecond: new Map([...bySecond].map(([c, os]) => [c, Int32Array.from(os)])),
+      pairs: null,
     };
     // (filled in order: an array with holes far apart would turn into a dictionary)
     while (ix.byKey.length < t.key) ix.byKey.push(undefined);
@@ -715,22 +739,19 @@ function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): TextCan
     for (let i = 0; i < ones.length; i++) anchoredAt(ones[i], p);
     if (p + 1 >= n) break;
     // A longer option: the token after must stand for its second character, the ones after for the rest.
-    const seconds = here.anchorSeconds;
-    const next = at[p + 1].charWords;
-    for (let i = 0; i < next.length; i += 2) {
-      const w = next[i];
-      let bits = next[i + 1] & seconds[w];
-      while (bits !== 0) {
-        const b = 31 - Math.clz32(bits);
-        bits &= ~(1 << b);
-        const options = here.anchorBySecond.get(w * 32 + b)!;
-        for (let k = 0; k < options.length; k++) {
-          const chars = ix.options[options[k]];
-          let there = p + chars.length <= n;
-          for (let c = 2; c < chars.length && there; c++) there = ((at[p + c].charBits[chars[c] >>> 5] >>> (chars[c] & 31)) & 1) === 1;
-          if (there) anchoredAt(options[k], p);
-        }
-      }
+    if (!here.anchorSeconds.length) continue;
+    const nextKey = tokens[p + 1].key;
+    const pairs = (here.pairs ??= new Map());
+    let options = pairs.get(nextKey);
+    if (!options) {
+      options = anchorPair(here, at[p + 1]);
+      if (pairs.size < PAIRS_KEPT) pairs.set(nextKey, options);
+    }
+    for (let k = 0; k < options.length; k++) {
+      const chars = ix.options[options[k]];
+      let there = p + chars.length <= n;
+      for (let c = 2; c < chars.length && there; c++) there = ((at[p + c].charBits[chars[c] >>> 5] >>> (chars[c] & 31)) & 1) === 1;
+      if (there) anchoredAt(options[k], p);
     }
   }
   // Entries with no element a match cannot skip: wherever they may start.
