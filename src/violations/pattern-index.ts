@@ -19,8 +19,9 @@
  * word made a first-token index walk most entries at most tokens): each entry's anchor is the element
  * a match cannot skip that is rarest in players' text (data/syllable-frequency.txt; consecutive
  * characters are one element), and an entry is tried only from the tokens a bounded way before a place
- * where the tokens stand for a whole option of its anchor, under the same first-token, second-token
- * and supply tests. A wildcard token stands for any character but never starts a match (wording.ts
+ * where the tokens stand for a whole option of its anchor, under the same first-token and
+ * second-token tests (not the supply ones: the anchors leave few enough candidates that asking what a
+ * text can supply costs more than the walks it saves). A wildcard token stands for any character but never starts a match (wording.ts
  * acceptable), so a text with one is read the first-token way, skips the supply tests and passes the
  * second-token one, not the first-token one.
  * What this must never do is drop a match: test/violations/wording-index.test.ts holds it to trying
@@ -693,7 +694,7 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
  * The candidates of a text without a wildcard, found from the anchors: where a token can stand for
  * the first character of an entry's anchor option and the tokens after it for the rest, the entry is
  * tried from each token before it that the anchor's reach allows and that can start the entry, with a
- * token within reach that can be its second, when the text can supply every element it cannot skip.
+ * token within reach that can be its second.
  * (Most tokens are the first of no anchor: a text is mostly read one token index a token.)
  */
 function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): TextCandidates {
@@ -703,7 +704,6 @@ function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): TextCan
   const base = ix.reachBase;
   ix.reachBase += n + 1;
   const { triedTo, secondWithin, endAfterOne } = ix;
-  let g = 0;
   const found: number[] = []; // (start, entry id) pairs
   const tryEntry = (id: number, from: number, to: number) => {
     const tried = triedTo[id] - base;
@@ -721,11 +721,6 @@ function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): TextCan
       let second = endsAfterOne;
       for (let k = 1; k <= within && !second && a + k < n; k++) second = (at[a + k].secondBits[w] & bit) !== 0;
       if (!second) continue;
-      const { needs } = ix.entries[id]!;
-      if (needs.length) {
-        g ||= markChars(ix, tokens);
-        if (!entrySupplied(ix, g, id, needs)) continue;
-      }
       found.push(a, id);
     }
   };
@@ -766,7 +761,7 @@ function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): TextCan
   const candidates: Candidate[] = [];
   for (let i = 0; i < found.length; i += 2) candidates.push({ at: found[i], entry: ix.entries[found[i + 1]]!.entry });
   candidates.sort((a, b) => a.at - b.at || a.entry.id - b.entry.id);
-  return new TextCandidates(ix, tokens, g, candidates);
+  return new TextCandidates(ix, tokens, 0, candidates);
 }
 
 /** A text's candidates and what it can supply (one object a text: the walk asks it at every step). */
@@ -774,7 +769,8 @@ class TextCandidates implements PatternCandidates {
   constructor(
     private readonly ix: PatternIndex,
     private readonly tokens: readonly Token[],
-    /** The text's stamp (0: none, the text has a wildcard or no candidate needed to ask: every option is tried). */
+    /** The text's stamp (0: none, the text has a wildcard, no candidate needed to ask, or was read from
+     *  the anchors, whose candidates are few enough that asking costs more than it saves: every option is tried). */
     private readonly g: number,
     readonly candidates: Candidate[],
   ) {}
