@@ -85,6 +85,12 @@ interface PatternIndex {
   unanchored: Uint32Array;
   /** By entry id: the last start tried in the current text, as `reachBase` + its position. */
   triedTo: Float64Array;
+  /** Scratch for the text at hand (anchoredCandidates): its tokens' indexes, its base and length, and
+   *  the (start, entry id) pairs found. */
+  tokenAt: TokenIndex[];
+  textBase: number;
+  textLength: number;
+  found: number[];
 }
 
 /** The keys a token can be matched by. */
@@ -365,6 +371,10 @@ function compile(lists: WordLists): PatternIndex {
     anchorsByChar: anchorsByChar.map((os) => Int32Array.from(os.sort((x, y) => x - y))),
     unanchored,
     triedTo: new Float64Array(lists.entries.length),
+    tokenAt: [],
+    textBase: 0,
+    textLength: 0,
+    found: [],
     entries,
     options: options.values,
     alts,
@@ -690,6 +700,34 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
   return new TextCandidates(ix, tokens, g, candidates);
 }
 
+/** The entries anchored on option `o`, whose anchor the text spells from token `p`: tried from the starts its reach allows. */
+function anchoredAt(ix: PatternIndex, o: number, p: number): void {
+  const users = ix.anchorUsers[o]!;
+  for (let u = 0; u < users.length; u += 3) tryEntry(ix, users[u], p - users[u + 2], p - users[u + 1]);
+}
+
+/** Entry `id` tried from tokens `from`..`to` of the text at hand (those not tried yet): where the token
+ *  can start it and one within reach can be its second. */
+function tryEntry(ix: PatternIndex, id: number, from: number, to: number): void {
+  const { tokenAt: at, textBase: base, textLength: n, triedTo } = ix;
+  const tried = triedTo[id] - base;
+  if (tried >= from) from = tried + 1;
+  if (from < 0) from = 0;
+  if (to > n - 1) to = n - 1;
+  if (from > to) return;
+  triedTo[id] = base + to;
+  const w = id >>> 5;
+  const bit = 1 << (id & 31);
+  const within = ix.secondWithin[id];
+  const endsAfterOne = (ix.endAfterOne[w] & bit) !== 0;
+  for (let a = from; a <= to; a++) {
+    if (!(at[a].startBits[w] & bit)) continue;
+    let second = endsAfterOne;
+    for (let k = 1; k <= within && !second && a + k < n; k++) second = (at[a + k].secondBits[w] & bit) !== 0;
+    if (second) ix.found.push(a, id);
+  }
+}
+
 /**
  * The candidates of a text without a wildcard, found from the anchors: where a token can stand for
  * the first character of an entry's anchor option and the tokens after it for the rest, the entry is
@@ -699,39 +737,17 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
  */
 function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): TextCandidates {
   const n = tokens.length;
-  const at: TokenIndex[] = new Array(n);
+  // (scratch kept on the index: a text's token indexes, and its (start, entry id) pairs found)
+  const at = ix.tokenAt;
   for (let p = 0; p < n; p++) at[p] = ix.byKey[tokens[p].key] ?? tokenIndex(ix, tokens[p]);
-  const base = ix.reachBase;
+  ix.found.length = 0;
+  ix.textBase = ix.reachBase;
+  ix.textLength = n;
   ix.reachBase += n + 1;
-  const { triedTo, secondWithin, endAfterOne } = ix;
-  const found: number[] = []; // (start, entry id) pairs
-  const tryEntry = (id: number, from: number, to: number) => {
-    const tried = triedTo[id] - base;
-    if (tried >= from) from = tried + 1;
-    if (from < 0) from = 0;
-    if (to > n - 1) to = n - 1;
-    if (from > to) return;
-    triedTo[id] = base + to;
-    const w = id >>> 5;
-    const bit = 1 << (id & 31);
-    const within = secondWithin[id];
-    const endsAfterOne = (endAfterOne[w] & bit) !== 0;
-    for (let a = from; a <= to; a++) {
-      if (!(at[a].startBits[w] & bit)) continue;
-      let second = endsAfterOne;
-      for (let k = 1; k <= within && !second && a + k < n; k++) second = (at[a + k].secondBits[w] & bit) !== 0;
-      if (!second) continue;
-      found.push(a, id);
-    }
-  };
-  const anchoredAt = (o: number, p: number) => {
-    const users = ix.anchorUsers[o]!;
-    for (let u = 0; u < users.length; u += 3) tryEntry(users[u], p - users[u + 2], p - users[u + 1]);
-  };
   for (let p = 0; p < n; p++) {
     const here = at[p];
     const ones = here.anchorOne;
-    for (let i = 0; i < ones.length; i++) anchoredAt(ones[i], p);
+    for (let i = 0; i < ones.length; i++) anchoredAt(ix, ones[i], p);
     if (p + 1 >= n) break;
     // A longer option: the token after must stand for its second character, the ones after for the rest.
     if (!here.anchorSeconds.length) continue;
@@ -746,7 +762,7 @@ function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): TextCan
       const chars = ix.options[options[k]];
       let there = p + chars.length <= n;
       for (let c = 2; c < chars.length && there; c++) there = ((at[p + c].charBits[chars[c] >>> 5] >>> (chars[c] & 31)) & 1) === 1;
-      if (there) anchoredAt(options[k], p);
+      if (there) anchoredAt(ix, options[k], p);
     }
   }
   // Entries with no element a match cannot skip: wherever they may start.
@@ -755,9 +771,10 @@ function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): TextCan
     for (let bits = unanchored[w]; bits !== 0; ) {
       const b = 31 - Math.clz32(bits);
       bits &= ~(1 << b);
-      tryEntry(w * 32 + b, 0, n - 1);
+      tryEntry(ix, w * 32 + b, 0, n - 1);
     }
   }
+  const { found } = ix;
   const candidates: Candidate[] = [];
   for (let i = 0; i < found.length; i += 2) candidates.push({ at: found[i], entry: ix.entries[found[i + 1]]!.entry });
   candidates.sort((a, b) => a.at - b.at || a.entry.id - b.entry.id);
