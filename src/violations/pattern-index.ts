@@ -88,6 +88,8 @@ interface PatternIndex {
   /** Scratch for the text at hand (anchoredCandidates): its tokens' indexes, its base and length, and
    *  the (start, entry id) pairs found. */
   tokenAt: TokenIndex[];
+  /** The entries by list position. */
+  listed: WordEntry[];
   textBase: number;
   textLength: number;
   found: number[];
@@ -372,6 +374,7 @@ function compile(lists: WordLists): PatternIndex {
     unanchored,
     triedTo: new Float64Array(lists.entries.length),
     tokenAt: [],
+    listed: lists.entries,
     textBase: 0,
     textLength: 0,
     found: [],
@@ -774,10 +777,16 @@ function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): TextCan
       tryEntry(ix, w * 32 + b, 0, n - 1);
     }
   }
+  // By first token, then list order, as numbers (start · 2^20 + list position): sorted as such.
   const { found } = ix;
-  const candidates: Candidate[] = [];
-  for (let i = 0; i < found.length; i += 2) candidates.push({ at: found[i], entry: ix.entries[found[i + 1]]!.entry });
-  candidates.sort((a, b) => a.at - b.at || a.entry.id - b.entry.id);
+  const keys = new Float64Array(found.length >>> 1);
+  for (let i = 0; i < found.length; i += 2) keys[i >>> 1] = found[i] * 0x100000 + ix.entries[found[i + 1]]!.entry.id;
+  keys.sort();
+  const candidates: Candidate[] = new Array(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const start = Math.floor(keys[i] / 0x100000);
+    candidates[i] = { at: start, entry: ix.listed[keys[i] - start * 0x100000] };
+  }
   return new TextCandidates(ix, tokens, 0, candidates);
 }
 
