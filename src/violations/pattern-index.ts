@@ -15,12 +15,20 @@
  * once per kind of token and alternative). Most tokens start nothing, so what a text can supply is
  * worked out only for the first entry that gets that far, and each option and element once per text
  * (stamps).
- * A wildcard token stands for any character but never starts a match (wording.ts acceptable), so a
- * text with one skips the supply tests and passes the second-token one, not the first-token one.
+ * A text without a wildcard is read from the anchors (issue 36: frames that start with a common
+ * word made a first-token index walk most entries at most tokens): each entry's anchor is the element
+ * a match cannot skip that is rarest in players' text (data/syllable-frequency.txt; consecutive
+ * characters are one element), and an entry is tried only from the tokens a bounded way before a place
+ * where the tokens stand for a whole option of its anchor, under the same first-token and
+ * second-token tests (not the supply ones: the anchors leave few enough candidates that asking what a
+ * text can supply costs more than the walks it saves). A wildcard token stands for any character but never starts a match (wording.ts
+ * acceptable), so a text with one is read the first-token way, skips the supply tests and passes the
+ * second-token one, not the first-token one.
  * What this must never do is drop a match: test/violations/wording-index.test.ts holds it to trying
  * every entry at every token over the whole labelled and everyday corpus.
  */
-import type { Token } from './text-fold.js';
+import { packagePath } from '../paths.js';
+import { readDataLines, type Token } from './text-fold.js';
 import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lists.js';
 
 interface PatternIndex {
@@ -68,6 +76,23 @@ interface PatternIndex {
    *  character, as `reachBase` + its position (a text's tokens are numbered from a new base). */
   secondNear: Float64Array;
   reachBase: number;
+  /** The anchors (compile: each entry's rarest element a match cannot skip). By option id: the entries
+   *  anchored on it, as runs (entry id, lo, hi): a match from token `at` takes the anchor from token
+   *  at + lo … at + hi. By character id: the anchor options that start with it. The entries with no
+   *  element a match cannot skip (tried wherever they may start), as bits. */
+  anchorUsers: Array<Int32Array | undefined>;
+  anchorsByChar: Int32Array[];
+  unanchored: Uint32Array;
+  /** By entry id: the last start tried in the current text, as `reachBase` + its position. */
+  triedTo: Float64Array;
+  /** Scratch for the text at hand (anchoredCandidates): its tokens' indexes, its base and length, and
+   *  the (start, entry id) pairs found. */
+  tokenAt: TokenIndex[];
+  /** The entries by list position. */
+  listed: WordEntry[];
+  textBase: number;
+  textLength: number;
+  found: number[];
 }
 
 /** The keys a token can be matched by. */
@@ -160,6 +185,78 @@ function wordsOf(bits: Uint32Array): Int32Array {
   return Int32Array.from(pairs);
 }
 
+/** An entry's anchor: the options of the element a match cannot skip that is rarest in text (by the
+ *  estimate below), and how many tokens after the match's first that element's first may be. */
+interface Anchor {
+  options: number[];
+  lo: number;
+  hi: number;
+}
+
+/** How often a Han character of players' text has each reading, per thousand (data/syllable-frequency.txt). */
+let readingShare: Map<string, number> | undefined;
+function shareOfReading(s: string): number {
+  readingShare ??= new Map(
+    readDataLines(packagePath('src', 'violations', 'data', 'syllable-frequency.txt')).map((l) => {
+      const [syl, perMille] = l.split(/\s+/);
+      return [syl, Number(perMille) / 1000];
+    }),
+  );
+  return readingShare.get(s) ?? 0.00005;
+}
+
+/** How often a run of characters is expected where a token is: each character as often as a token
+ *  can stand for it (a same sound does: the shares of its readings), letters and digits one in a
+ *  hundred. Only the choice of anchor depends on it, never what is found. */
+function rarity(o: readonly CharElement[]): number {
+  let p = 1;
+  for (const c of o) {
+    let q = c.han ? 0 : 0.01;
+    if (c.han) for (const s of c.syls) q += shareOfReading(s);
+    p *= Math.min(1, q);
+  }
+  return p;
+}
+
+function anchorOf(els: readonly EntryElement[], optionId: (o: readonly CharElement[]) => number): Anchor | null {
+  let best: Anchor | null = null;
+  let bestScore = Infinity;
+  const consider = (opts: ReadonlyArray<readonly CharElement[]>, lo: number, hi: number) => {
+    let score = 0;
+    for (const o of opts) score += rarity(o);
+    if (score < bestScore) {
+      bestScore = score;
+      best = { options: [...new Set(opts.map(optionId))], lo, hi };
+    }
+  };
+  let lo = 0;
+  let hi = 0;
+  // Characters one after another are taken by tokens one after another: one option (我操, not 我).
+  let run: CharElement[] = [];
+  const closeRun = () => {
+    if (run.length) consider([run], lo - run.length, hi - run.length);
+    run = [];
+  };
+  for (const e of els) {
+    if (e.kind === 'char') {
+      run.push(e);
+      lo++;
+      hi++;
+      continue;
+    }
+    closeRun();
+    // (a gap before anything is taken takes nothing: wording.ts walk; counted as its most, a superset)
+    if (e.kind === 'gap') hi += e.max;
+    else {
+      if (!skippable(e)) consider(e.options, lo, hi);
+      lo += Math.min(...e.options.map((o) => o.length));
+      hi += Math.max(...e.options.map((o) => o.length));
+    }
+  }
+  closeRun();
+  return best;
+}
+
 function compile(lists: WordLists): PatternIndex {
   const chars = new Numbering<CharElement>();
   const options = new Numbering<Int32Array>();
@@ -182,6 +279,7 @@ function compile(lists: WordLists): PatternIndex {
   const entries: PatternIndex['entries'] = [];
   const allOfAlt: AltOptions[] = [];
   const seconds: Array<{ chars: number[]; within: number } | null> = [];
+  const anchors: Array<Anchor | null> = [];
   // The index numbers the pattern entries its own way: those a token of one kind can start side by
   // side (by the keys their first characters have), so that a token reads a few words of the entry
   // bit sets, not one word in each stretch of the list (candidates are put back in list order).
@@ -215,6 +313,7 @@ function compile(lists: WordLists): PatternIndex {
     // Elements with fewer options first: the cheaper to rule out.
     own.sort((x, y) => needs.values[x].length - needs.values[y].length);
     entries[k] = { entry, needs: Int32Array.from(own) };
+    anchors[k] = anchorOf(entry.elements, optionId);
     // The first token taken: the first character of the first element a match cannot pass over, or of
     // an optional one before it.
     for (const e of entry.elements) {
@@ -259,7 +358,26 @@ function compile(lists: WordLists): PatternIndex {
     if (second.within > 1) setBit(farEntries, id);
     for (const c of second.chars) setBit(secondAt[c], id);
   });
+  const anchorRuns = new Map<number, number[]>();
+  const unanchored = new Uint32Array(entryWords);
+  anchors.forEach((a, id) => {
+    if (!a) return setBit(unanchored, id);
+    for (const o of a.options) anchorRuns.set(o, [...(anchorRuns.get(o) ?? []), id, a.lo, a.hi]);
+  });
+  const anchorsByChar = chars.values.map(() => [] as number[]);
+  for (const o of anchorRuns.keys()) anchorsByChar[options.values[o][0]].push(o);
+  const anchorUsers: Array<Int32Array | undefined> = [];
+  for (let o = 0; o < options.values.length; o++) anchorUsers.push(anchorRuns.has(o) ? Int32Array.from(anchorRuns.get(o)!) : undefined);
   return {
+    anchorUsers,
+    anchorsByChar: anchorsByChar.map((os) => Int32Array.from(os.sort((x, y) => x - y))),
+    unanchored,
+    triedTo: new Float64Array(lists.entries.length),
+    tokenAt: [],
+    listed: lists.entries,
+    textBase: 0,
+    textLength: 0,
+    found: [],
     entries,
     options: options.values,
     alts,
@@ -280,7 +398,7 @@ function compile(lists: WordLists): PatternIndex {
     entryState: new Uint32Array(lists.entries.length),
     seenBits: new Uint32Array(charWords),
     secondNear: new Float64Array(lists.entries.length),
-    reachBase: 0,
+    reachBase: 1,
     generation: 0,
   };
 }
@@ -310,6 +428,38 @@ interface TokenIndex {
   /** The entries it can be the second token of, alike (a wildcard: every one whose second comes next). */
   second: Uint32Array;
   farSeconds: Int32Array;
+  /** The entries it can start, and those it can be the second token of, near or far, as bits. */
+  startBits: Uint32Array;
+  secondBits: Uint32Array;
+  /** The anchor options whose first character it can stand for: those of one character, listed; the
+   *  longer ones by their second character (as bits by character id, and its options by it), so that
+   *  the token after is asked only for the characters it can stand for. */
+  anchorOne: Int32Array;
+  anchorSeconds: Int32Array;
+  anchorBySecond: Map<number, Int32Array>;
+  /** By the next token's key: the longer anchor options whose first two characters the two tokens can
+   *  stand for (kept for the pairs met, up to PAIRS_KEPT a token: game talk repeats its pairs). */
+  pairs: Map<number, Int32Array> | null;
+}
+
+const PAIRS_KEPT = 4096;
+const NO_OPTIONS = new Int32Array(0);
+
+/** The longer anchor options whose first two characters `here` and `next` can stand for. */
+function anchorPair(here: TokenIndex, next: TokenIndex): Int32Array {
+  const seconds = here.anchorSeconds;
+  const bits = next.charBits;
+  let found: number[] | null = null;
+  for (let i = 0; i < seconds.length; i += 2) {
+    const w = seconds[i];
+    let both = seconds[i + 1] & bits[w];
+    while (both !== 0) {
+      const b = 31 - Math.clz32(both);
+      both &= ~(1 << b);
+      (found ??= []).push(...here.anchorBySecond.get(w * 32 + b)!);
+    }
+  }
+  return found ? Int32Array.from(found) : NO_OPTIONS;
 }
 
 /** The ids whose bit is set, ascending. */
@@ -353,7 +503,35 @@ function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
     if (t.kind === 'wildcard') second.fill(0xffffffff);
     const startWords: number[] = [];
     for (let w = nearStarts.length - 1; w >= 0; w--) if (nearStarts[w] || farStarts.some((id) => id >>> 5 === w)) startWords.push(w);
-    found = { charBits, charWords: wordsOf(charBits), optionsAt: null, nearStarts, farStarts, startWords: Int32Array.from(startWords), second, farSeconds };
+    const anchorOne: number[] = [];
+    const anchorSeconds = new Uint32Array(charBits.length);
+    const bySecond = new Map<number, number[]>();
+    for (const c of idsOf(charBits)) {
+      for (const o of ix.anchorsByChar[c]) {
+        const chars = ix.options[o];
+        if (chars.length === 1) anchorOne.push(o);
+        else {
+          setBit(anchorSeconds, chars[1]);
+          bySecond.set(chars[1], [...(bySecond.get(chars[1]) ?? []), o]);
+        }
+      }
+    }
+    found = {
+      charBits,
+      charWords: wordsOf(charBits),
+      optionsAt: null,
+      nearStarts,
+      farStarts,
+      startWords: Int32Array.from(startWords),
+      second,
+      farSeconds,
+      startBits: starts,
+      secondBits: seconds,
+      anchorOne: Int32Array.from(anchorOne),
+      anchorSeconds: wordsOf(anchorSeconds),
+      anchorBySecond: new Map([...bySecond].map(([c, os]) => [c, Int32Array.from(os)])),
+      pairs: null,
+    };
     // (filled in order: an array with holes far apart would turn into a dictionary)
     while (ix.byKey.length < t.key) ix.byKey.push(undefined);
     ix.byKey[t.key] = found;
@@ -468,6 +646,7 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
   const n = tokens.length;
   let wildcard = false;
   for (let i = 0; i < n && !wildcard; i++) wildcard = tokens[i].kind === 'wildcard';
+  if (!wildcard) return anchoredCandidates(ix, tokens);
   let g = 0; // the text's stamp, once its characters are marked
   // From the last token back, so that where each entry's second character can be next is known.
   // (A new base per text: an earlier text's marks are all behind it; exact for 2^53 tokens.)
@@ -524,12 +703,100 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
   return new TextCandidates(ix, tokens, g, candidates);
 }
 
+/** The entries anchored on option `o`, whose anchor the text spells from token `p`: tried from the starts its reach allows. */
+function anchoredAt(ix: PatternIndex, o: number, p: number): void {
+  const users = ix.anchorUsers[o]!;
+  for (let u = 0; u < users.length; u += 3) tryEntry(ix, users[u], p - users[u + 2], p - users[u + 1]);
+}
+
+/** Entry `id` tried from tokens `from`..`to` of the text at hand (those not tried yet): where the token
+ *  can start it and one within reach can be its second. */
+function tryEntry(ix: PatternIndex, id: number, from: number, to: number): void {
+  const { tokenAt: at, textBase: base, textLength: n, triedTo } = ix;
+  const tried = triedTo[id] - base;
+  if (tried >= from) from = tried + 1;
+  if (from < 0) from = 0;
+  if (to > n - 1) to = n - 1;
+  if (from > to) return;
+  triedTo[id] = base + to;
+  const w = id >>> 5;
+  const bit = 1 << (id & 31);
+  const within = ix.secondWithin[id];
+  const endsAfterOne = (ix.endAfterOne[w] & bit) !== 0;
+  for (let a = from; a <= to; a++) {
+    if (!(at[a].startBits[w] & bit)) continue;
+    let second = endsAfterOne;
+    for (let k = 1; k <= within && !second && a + k < n; k++) second = (at[a + k].secondBits[w] & bit) !== 0;
+    if (second) ix.found.push(a, id);
+  }
+}
+
+/**
+ * The candidates of a text without a wildcard, found from the anchors: where a token can stand for
+ * the first character of an entry's anchor option and the tokens after it for the rest, the entry is
+ * tried from each token before it that the anchor's reach allows and that can start the entry, with a
+ * token within reach that can be its second.
+ * (Most tokens are the first of no anchor: a text is mostly read one token index a token.)
+ */
+function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): TextCandidates {
+  const n = tokens.length;
+  // (scratch kept on the index: a text's token indexes, and its (start, entry id) pairs found)
+  const at = ix.tokenAt;
+  for (let p = 0; p < n; p++) at[p] = ix.byKey[tokens[p].key] ?? tokenIndex(ix, tokens[p]);
+  ix.found.length = 0;
+  ix.textBase = ix.reachBase;
+  ix.textLength = n;
+  ix.reachBase += n + 1;
+  for (let p = 0; p < n; p++) {
+    const here = at[p];
+    const ones = here.anchorOne;
+    for (let i = 0; i < ones.length; i++) anchoredAt(ix, ones[i], p);
+    if (p + 1 >= n) break;
+    // A longer option: the token after must stand for its second character, the ones after for the rest.
+    if (!here.anchorSeconds.length) continue;
+    const nextKey = tokens[p + 1].key;
+    const pairs = (here.pairs ??= new Map());
+    let options = pairs.get(nextKey);
+    if (!options) {
+      options = anchorPair(here, at[p + 1]);
+      if (pairs.size < PAIRS_KEPT) pairs.set(nextKey, options);
+    }
+    for (let k = 0; k < options.length; k++) {
+      const chars = ix.options[options[k]];
+      let there = p + chars.length <= n;
+      for (let c = 2; c < chars.length && there; c++) there = ((at[p + c].charBits[chars[c] >>> 5] >>> (chars[c] & 31)) & 1) === 1;
+      if (there) anchoredAt(ix, options[k], p);
+    }
+  }
+  // Entries with no element a match cannot skip: wherever they may start.
+  const { unanchored } = ix;
+  for (let w = 0; w < unanchored.length; w++) {
+    for (let bits = unanchored[w]; bits !== 0; ) {
+      const b = 31 - Math.clz32(bits);
+      bits &= ~(1 << b);
+      tryEntry(ix, w * 32 + b, 0, n - 1);
+    }
+  }
+  // By first token, then list order, as numbers (start · 2^20 + list position): sorted as such.
+  const { found } = ix;
+  const keys = new Float64Array(found.length >>> 1);
+  for (let i = 0; i < found.length; i += 2) keys[i >>> 1] = found[i] * 0x100000 + ix.entries[found[i + 1]]!.entry.id;
+  keys.sort();
+  const candidates: Candidate[] = new Array(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const start = Math.floor(keys[i] / 0x100000);
+    candidates[i] = { at: start, entry: ix.listed[keys[i] - start * 0x100000] };
+  }
+  return new TextCandidates(ix, tokens, 0, candidates);
+}
+
 /** A text's candidates and what it can supply (one object a text: the walk asks it at every step). */
 class TextCandidates implements PatternCandidates {
   constructor(
     private readonly ix: PatternIndex,
     private readonly tokens: readonly Token[],
-    /** The text's stamp (0: none, the text has a wildcard or no candidate needed to ask: every option is tried). */
+    /** The text's stamp (0: none, the text has a wildcard, no candidate needed to ask, or was read from
+     *  the anchors, whose candidates are few enough that asking costs more than it saves: every option is tried). */
     private readonly g: number,
     readonly candidates: Candidate[],
   ) {}
