@@ -141,7 +141,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   };
   const ledgerFile = ledgerPath(game.file);
 
-  const assembled = await assembleDay(game, day, opts, { ledgerFile, open, now, stale: stale.length > 0, staleMarks });
+  const assembled = await assembleDay(game, day, opts, { ledgerFile, open, now, staleMarks });
   const { closing, incomplete, derived, handover, plan } = assembled;
   const tally = closing.tally;
 
@@ -195,7 +195,7 @@ async function crawlForClose(game: Game, day: GameDay, opts: CloseOptions): Prom
  */
 async function assembleDay(
   game: Game, day: GameDay, opts: CloseOptions,
-  at: { ledgerFile: string; open: boolean; now: number; stale: boolean; staleMarks: ReturnType<typeof staleThreads> },
+  at: { ledgerFile: string; open: boolean; now: number; staleMarks: ReturnType<typeof staleThreads> },
 ) {
   const { ledgerFile, open, now, staleMarks } = at;
   // Red cards confirmed before the close (the report's proposals recorded below are not confirmed ones).
@@ -215,7 +215,7 @@ async function assembleDay(
     const derived = [...(tally ? exitsFromTally(tally) : []), ...sentOff];
     const handover = handoverAtClose(game, store, tally, derived);
     const announcement = tally && tally.kind !== 'none' ? renderTallyBBCode(tally) : null;
-    const plan = announcement && tally && !incomplete.length && !open && !at.stale ? announcementPlan(store, game, tally, announcement) : null;
+    const plan = announcement && tally && !incomplete.length && !open && !staleMarks.length ? announcementPlan(store, game, tally, announcement) : null;
     // wuhui: the morning duel-rule vote and the auction close with the day too.
     const rules = day.rules ? tallyDay(withKnownUids(game, store.users), postsFromStore(store), opts.day, { rules: true, closed }) : null;
     const auction = day.auction && game.rules.wuhui ? resolveAuction(threadPosts(store, day.auction.tid), game, opts.day) : null;
