@@ -103,7 +103,7 @@ export interface CockpitOptions {
   crawl?: CrawlOptions;
 }
 
-/** Milliseconds → the message of an error, for the page. */
+/** The message of an error, for the page. */
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
