@@ -7,8 +7,9 @@
  *   nobody tunes on it (`--show-held-out` lists it for a review after the fact);
  * - everyday: real forum sentences (everyday-sentences.ts); every flag is a false alarm unless
  *   everyday-judged.tsv records a person's judgement that the sentence is a violation;
- * - independent: independent.tsv, written and labelled apart from the team (issue 36, provenance in its
- *   header) — scored per kind of speech, every miss and false alarm listed, never tuned on.
+ * - independent: independent.tsv and independent-2.tsv, each written and labelled apart from the team by
+ *   a different writer and judge (issue 36, provenance in their headers) — scored per kind of speech, every
+ *   miss and false alarm listed, never tuned on.
  * A positive counts as found only when a hit of its own category is reported; a negative is a false
  * alarm when any hit is reported. Run: `npm run eval:wording`.
  */
@@ -49,8 +50,8 @@ export const TUNE_INDEPENDENT_SET = packagePath('fixtures', 'wording', 'tune-ind
 export const OPEN_ENDED_SET = packagePath('fixtures', 'wording', 'open-ended.tsv');
 /** Everyday sentences a person judged to be violations (label 1, category, sentence). */
 export const EVERYDAY_JUDGED = packagePath('fixtures', 'wording', 'everyday-judged.tsv');
-/** Text nobody on the team wrote, labelled blind (issue 36). */
-export const INDEPENDENT_SET = packagePath('fixtures', 'wording', 'independent.tsv');
+/** Text nobody on the team wrote, labelled blind (issue 36): two sets, by two writers and two judges. */
+export const INDEPENDENT_SETS = [packagePath('fixtures', 'wording', 'independent.tsv'), packagePath('fixtures', 'wording', 'independent-2.tsv')];
 /** The split's seed, recorded in open-ended.tsv's header too. */
 export const SPLIT_SEED = 15;
 
@@ -155,9 +156,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   console.log(formatEvaluation('tune', evaluateWording(tune, lists), true));
   console.log(formatEvaluation(`held-out (seed ${SPLIT_SEED})`, evaluateWording(heldOut, lists), process.argv.includes('--show-held-out')));
   console.log(formatEvaluation('everyday', everyday, true));
-  const independent = readLabelledSet(INDEPENDENT_SET);
-  console.log(formatEvaluation('independent (written and labelled apart from the team)', evaluateWording(independent, lists), true));
-  for (const [kind, ev] of evaluateByKind(independent, lists)) console.log(`  ${kind}: precision ${ev.precision.toFixed(3)}, recall ${ev.recall.toFixed(3)} (TP ${ev.truePositives} FP ${ev.falsePositives} FN ${ev.falseNegatives})`);
+  for (const file of INDEPENDENT_SETS) {
+    const independent = readLabelledSet(file);
+    console.log(formatEvaluation(`independent ${path.basename(file)} (written and labelled apart from the team)`, evaluateWording(independent, lists), true));
+    for (const [kind, ev] of evaluateByKind(independent, lists)) console.log(`  ${kind}: precision ${ev.precision.toFixed(3)}, recall ${ev.recall.toFixed(3)} (TP ${ev.truePositives} FP ${ev.falsePositives} FN ${ev.falseNegatives})`);
+  }
   console.log(`everyday false alarms: ${everyday.falsePositives} in ${everyday.falsePositives + everyday.trueNegatives} sentences = ${falseAlarmsPerThousand(everyday).toFixed(2)} per 1,000`);
   console.log(`everyday sentences read from: ${everydaySources().join(', ')}${everydaySources().length < 2 ? ' (../shared/discuz/realworld is not beside this checkout: our captured games only)' : ''}`);
 }

@@ -6,7 +6,7 @@ import {
   SPLIT_SEED,
   everydaySet,
   evaluateByKind,
-  INDEPENDENT_SET,
+  INDEPENDENT_SETS,
   readLabelledSet,
   evaluateWording,
   falseAlarmsPerThousand,
@@ -53,11 +53,11 @@ describe('honest evaluation of banned wording (fixtures/wording/)', () => {
     expect(tune.precision, formatEvaluation('tune', tune, true)).toBeGreaterThanOrEqual(0.95);
     expect(tune.recall, formatEvaluation('tune', tune, true)).toBeGreaterThanOrEqual(0.9);
   });
-  test('the independent set (issue 36): 800+ agreed sentences, every banned kind, with its provenance; scored per kind', () => {
-    const text = fs.readFileSync(INDEPENDENT_SET, 'utf8');
+  test.each(INDEPENDENT_SETS)('an independent set (issue 36): 800+ agreed sentences, every banned kind, with its provenance; scored per kind: %s', (file) => {
+    const text = fs.readFileSync(file, 'utf8');
     expect(text).toMatch(/independent writer who read only the four rule posts/);
     expect(text).toMatch(/Labelled blind by a second independent judge/);
-    const set = readLabelledSet(INDEPENDENT_SET);
+    const set = readLabelledSet(file);
     expect(set.length).toBeGreaterThanOrEqual(800);
     expect(new Set(set.map((s) => s.sentence)).size).toBe(set.length);
     const kinds = new Set(bundledCategories());
