@@ -12,7 +12,9 @@
  * leaders, no results derived, no card proposals into the ledger, no plan, and `confirm` refuses (exit
  * 7). After it, every thread that decides the count must have been fetched whole after the close
  * (src/crawl/freshness.ts): a stale one is named in the summary and every count file with as of when it
- * is, there is no plan, and `confirm` refuses (exit 7); the CLI exits 7 unless --allow-incomplete.
+ * is, there is no plan, and `confirm` refuses (exit 7) — checked right after the crawl, before the day is
+ * assembled, as the open-day refusal is before it: a refused --confirm writes nothing; the CLI exits 7
+ * unless --allow-incomplete.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -130,6 +132,9 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   const freshness = open ? [] : await countFreshness(game, opts.day);
   const stale = freshness.filter((f) => !f.fresh);
   const staleMarks = staleThreads(game, stale);
+  // A --confirm that must refuse refuses now, before the day is assembled: nothing written (no folder, no
+  // card proposals into the ledger), nothing counted in vain.
+  if (opts.confirm) refuseStale(game, stale, '--confirm');
 
   const out = path.resolve(opts.out ?? defaultCloseDir(game.file, opts.day));
   fs.mkdirSync(out, { recursive: true });
@@ -146,7 +151,6 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   const tally = closing.tally;
 
   // The day's results against the game file; --confirm writes the missing ones (exits, the next day's sheriff).
-  if (opts.confirm) refuseStale(game, stale, '--confirm');
   let confirmed: DerivedExit[] = [];
   let sheriffWritten = false;
   if (opts.confirm && derived.length) ({ game, confirmed, sheriffWritten } = confirmResults(game, opts, assembled));

@@ -287,6 +287,23 @@ describe('closing edges', () => {
     expect(again.stdout).not.toContain('不一致');
   }, 60_000);
 
+  test('a stale --confirm refuses (exit 7) before the day is assembled: no folder, no proposals, the game file as it was', async () => {
+    // Every page fetched at 20:00 on day 2, an hour before its close (21:00): the count is not as of the close.
+    const game = folder(store(undefined, undefined, undefined, new Date('2026-11-22T12:00:00Z')), unrecorded);
+    const before = fs.readFileSync(game, 'utf8');
+    const r = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm']);
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('--confirm 拒绝');
+    expect(r.stderr).toContain(`帖子 ${VOTE}（第 2 日投票帖）：只抓到截至 11-22 20:00 的状态`);
+    expect(fs.existsSync(path.join(path.dirname(game), 'public-day2'))).toBe(false);
+    expect(fs.existsSync(path.join(path.dirname(game), 'public.cards.json'))).toBe(false);
+    expect(fs.readFileSync(game, 'utf8')).toBe(before);
+    // Without --confirm the same store gives the day's files, each saying as of when (the control).
+    const files = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--allow-incomplete']);
+    expect(files.code, files.stderr).toBe(0);
+    expect(fs.existsSync(path.join(path.dirname(game), 'public-day2', 'summary.txt'))).toBe(true);
+  }, 60_000);
+
   test('a day whose entry names no thread refuses: no count, no cards', async () => {
     const game = folder(store(), (y) => y.replace(/(  - \{day: 2,[^\n]*\n)/, '$1  - {day: 3, opens: "2026-11-23 10:00", closes: "2026-11-23 21:00"}\n'));
     for (const args of [['report', '--day', '3'], ['close', '--day', '3', '--no-crawl']]) {
