@@ -430,7 +430,7 @@ export const en: Messages = {
   'tally.unreadable': (posts, couldChange) => `posts in the vote thread this account cannot read (${posts}) are not counted${couldChange ? ': they could change the result: look at them and rule (bansha rule reject PID --why …); --confirm and --post refuse until then' : ': even as ballots they could not change the result'}`,
   'tally.unreadableItem': (voter, floor, pid) => `${voter} ${floor}# (pid ${pid})`,
   'tally.unreadableVoter': 'this account cannot read their post in the vote thread (not counted; for the director to rule on)',
-  'tally.unreadableProcess': (pids, couldChange) => `posts in the process thread this account cannot read (pid ${pids}) are not counted as acceleration requests${couldChange ? ': if any is a request (or a withdrawal), whether the day is accelerated changes — look at them on the forum; writing accelerated: true or false for the day in the game file settles it' : ': even as requests they could not change whether the day is accelerated'}`,
+  'tally.unreadableProcess': (pids, couldChange) => `posts in the process thread this account cannot read (pid ${pids}) are not counted as acceleration requests${couldChange ? ': if any is a request (or a withdrawal), whether the day is accelerated changes — look at them on the forum and rule (bansha rule reject PID --why …: it is neither), or write accelerated: true or false for the day in the game file; --confirm and --post refuse until then' : ': even as requests they could not change whether the day is accelerated'}`,
   'exits.how.vote': 'by the vote',
   'exits.how.card': 'by a red card',
   'exits.how.night': 'at night',
@@ -530,7 +530,8 @@ export const en: Messages = {
   'close.editingEarlier': (what, pid) => `${what} (editing its earlier post, pid ${pid})`,
   'close.confirmIncomplete': (lines) => `--confirm does not write results counted from an incomplete crawl:\n  ${lines}`,
   'close.postIncomplete': (lines) => `--post refuses to publish an incomplete count (不完整):\n  ${lines}\ncrawl again (bansha crawl --game …) until the threads are complete`,
-  'close.unreadableRefusal': (post, day, pids) => `${post ? '--post will not publish' : '--confirm will not write'} day ${day}'s result: posts in the vote thread this account cannot read (pid ${pids}) could change it. Look at them on the forum and rule on each (bansha rule reject PID --day ${day} --why …), or crawl again once they can be read`,
+  'close.unreadableRefusal': (post, day, pids, process) =>
+    `${post ? '--post will not publish' : '--confirm will not write'} day ${day}'s result: ${[pids ? `posts in the vote thread this account cannot read (pid ${pids})` : '', process ? `posts in the process thread this account cannot read (pid ${process}: each may be an acceleration request or withdrawal)` : ''].filter(Boolean).join(' and ')} could change it. Look at them on the forum and rule on each (bansha rule reject PID --day ${day} --why …)${process ? `, or write accelerated: true or false for day ${day} in the game file` : ''}, or crawl again once they can be read`,
   'close.editedWontLoad': (file, problem) => `--confirm wrote nothing to ${file}: the game file with the results added would not load (the line numbers below are those of the text it would write, not of the file on disk): ${problem}`,
   'close.eventsNotList': "the game file's events: is not a list: cannot add the day's results",
   'close.file.tally': 'tally (terminal)',
@@ -558,6 +559,13 @@ export const en: Messages = {
   'rule.opt.undoBy': "who takes it back (default: the game's first director)",
   'rule.line': (id, day, accept, what, why, by, at) => `#${id}  day ${day}  ${accept ? 'accept' : 'void'}  ${what}  — ${why}  (${by}, ${at})`,
   'rule.what.bid': (pid) => `bids of pid ${pid}`,
+  'rule.what.request': (pid) => `process-thread pid ${pid} (unreadable)`,
+  'rule.requestEffect': (day, before, after, left) =>
+    `  day ${day} acceleration: ${before ? 'accelerated' : 'not accelerated'} → ${after ? 'accelerated' : 'not accelerated'}${left ? ` (${left} more unreadable post(s) in the process thread to rule on)` : ''}`,
+  'rule.notUnreadableRequest': (pid, floor, day) =>
+    `pid ${pid} (floor ${floor}#) is not a post of day ${day}'s acceleration count that this account cannot read: in the process thread only such posts are ruled on`,
+  'rule.cannotAcceptRequest': (pid, day, file) =>
+    `cannot accept pid ${pid}: its text cannot be read, so whether it is a request or a withdrawal is unknown. If on the forum it changes whether the day is accelerated, write accelerated: true or false for day ${day} in ${file}; if it is neither, use bansha rule reject`,
   'rule.bidEffect': (bidder, item, price, was, now, winnerBefore, winnerAfter) => `  ${bidder} item ${item} ${price}G: ${was} → ${now} (winner ${winnerBefore} → ${winnerAfter})`,
   'rule.bidOtherDay': (pid, day, tid, asked) => `pid ${pid} is a bid in day ${day}'s auction thread (thread ${tid}), not day ${asked}'s: give --day ${day}`,
   'rule.notABid': (pid, floor, day) => `pid ${pid} (floor ${floor}#) carries no readable bid in day ${day}'s auction thread: there is nothing to accept or reject`,

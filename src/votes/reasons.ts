@@ -142,7 +142,9 @@ export type AccelerationIgnore =
   | { code: 'left-before-cutoff'; author: string; since: number }
   | { code: 'withdrew' }
   | { code: 'repeat'; first: number | null; at: number }
-  | { code: 'replaced'; author: string; seat: string; by: string };
+  | { code: 'replaced'; author: string; seat: string; by: string }
+  /** A post this account cannot read that the director ruled is no request (bansha rule reject PID). */
+  | { code: 'ruled'; id: number; why: string };
 
 /** The acceleration count in words (AccelerationResult.explanation). */
 export interface AccelerationSummary {
@@ -516,6 +518,8 @@ export function accelerationIgnoreText(i: AccelerationIgnore, zone: string): str
       return `重复申请：已于 ${forumTime(i.at, zone)}${i.first === null ? '' : `（${i.first}#）`}申请过，只计一次`;
     case 'replaced':
       return `${i.author} 已被替补 ${i.by} 替换（${i.seat} 的座位），不再是本局玩家`;
+    case 'ruled':
+      return `看不到文字的帖子：导演裁定 #${i.id} 不计（${i.why}）`;
   }
 }
 

@@ -144,6 +144,7 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
 
   const acceleration = accelerationOf(game, d, posts, countAt, notes);
   const accelerated = acceleratedBy(d, acceleration);
+  const unreadableProcess = acceleration && unreadableRequests(acceleration, game.rules.acceleration.delayWords.length > 0);
 
   const usedRules = new Map<number, number>();
   if (kind === 'rule') {
@@ -190,6 +191,11 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
     notes.push(text);
     if (unreadable.couldChange) result.note = result.note ? `${result.note}${t('close.line.sep')}${text}` : text;
   }
+  // Likewise the process thread's (acceleration requests and withdrawals): said on the result when they could change it.
+  if (unreadableProcess?.couldChange) {
+    const text = t('tally.unreadableProcess', unreadableProcess.pids.join(', '), true);
+    result.note = result.note ? `${result.note}${t('close.line.sep')}${text}` : text;
+  }
 
   const players: VoterSummary[] = game.players.map((p) => {
     const mine = ballots.filter((b) => b.voter === p);
@@ -212,7 +218,24 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
     totals, abstentions: ballots.filter((b) => b.status === 'counted' && b.target === ABSTAIN).map((b) => b.voter),
     result, ballots, players, misplaced, notes,
     ...(unreadable ? { unreadable: { pids: unreadable.posts.map((b) => b.pid), couldChange: unreadable.couldChange } } : {}),
+    ...(unreadableProcess ? { unreadableProcess } : {}),
   };
+}
+
+/**
+ * The posts of the process thread this account cannot read and no ruling settled (acceleration.ts), when
+ * the count decides the acceleration (the game file does not declare it), and whether they could change
+ * it: each may be a request, or from a player whose request counts a withdrawal; on an accelerated day
+ * with delay words (062 申请延时) each may be a delay that cancels it. Null when there are none.
+ */
+export function unreadableRequests(a: AccelerationResult, delays: boolean): { pids: number[]; couldChange: boolean } | null {
+  const pids = a.unreadable ?? [];
+  if (!pids.length || a.declared !== null) return null;
+  const n = pids.length;
+  const couldChange = a.accelerated
+    ? a.requests.length - n < a.needed || (delays && a.delays.length + n >= a.needed)
+    : a.requests.length + n >= a.needed;
+  return { pids: [...pids], couldChange };
 }
 
 /**
@@ -359,11 +382,8 @@ function accelerationOf(game: Game, d: GameDay, posts: PostsOf, countAt: number,
   if (!game.rules.acceleration.enabled && d.accelerated === undefined) return null;
   const result = accelerationFor(game, d, posts(game.process.tid), countAt);
   // Posts of the process thread this account cannot read: each may be a request (or a withdrawal).
-  const unread = result.unreadable ?? [];
-  if (unread.length && result.declared === null) {
-    const couldChange = result.accelerated ? result.requests.length - unread.length < result.needed : result.requests.length + unread.length >= result.needed;
-    notes.push(t('tally.unreadableProcess', unread.join(', '), couldChange));
-  }
+  const unread = unreadableRequests(result, game.rules.acceleration.delayWords.length > 0);
+  if (unread) notes.push(t('tally.unreadableProcess', unread.pids.join(', '), unread.couldChange));
   return result;
 }
 

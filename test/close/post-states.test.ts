@@ -226,6 +226,43 @@ describe('acceleration requests the account cannot read', () => {
     expect(t.notes).toContain(`进程帖中有本账号看不到文字的帖子（pid ${pid}），未计入加速申请：即使都是申请也改变不了加速与否`);
   }, 60_000);
 
+  test('ones that could change whether the day is accelerated: the result says so, --confirm and --post refuse until the director rules', async () => {
+    // 豆浆 and 麻花 out at night before day 2 as well: 9 alive, more than half is 5 (§5, m107 l.202); 饺子, 包子,
+    // 汤圆, 春卷 and 油条 asked (馒头 was out): accelerated. With 饺子's request unreadable 4 are read — one short,
+    // and the unread post may be the fifth request: whether the day is accelerated is not known.
+    const pid = request('饺子');
+    const deaths = (y: string) => unrecorded(y).replace('events:\n', 'events:\n  - {player: 豆浆, out: "2026-11-22 10:00", how: night}\n  - {player: 麻花, out: "2026-11-22 10:00", how: night}\n');
+    const accelerated = JSON.parse((await bansha(['tally', '--game', folder(store(), deaths), '--day', '2', '--json'])).stdout) as Acc & { accelerated: boolean };
+    expect(accelerated.accelerated).toBe(true); // (the control: read, the requests accelerate the day)
+    const game = folder(store(undefined, banned(pid)), deaths);
+    const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as TallyJson & Acc & { unreadableProcess?: { pids: number[]; couldChange: boolean } };
+    expect(t.unreadableProcess).toEqual({ pids: [pid], couldChange: true });
+    expect(t.result.note).toContain(`进程帖中有本账号看不到文字的帖子（pid ${pid}）`);
+    const confirm = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm']);
+    expect(confirm.code).toBe(3);
+    expect(confirm.stderr).toContain(`--confirm 不会写入第 2 日的结果：进程帖中本账号看不到文字的帖子（pid ${pid}，可能是加速申请或撤回）可能改变结果`);
+    const before = fs.readFileSync(game, 'utf8');
+    for (const args of [['tally', '--day', '2', '--post'], ['close', '--day', '2', '--no-crawl', '--post']]) {
+      const post = await bansha([...args, '--game', game]);
+      expect(post.code, args.join(' ')).toBe(3);
+      expect(post.stderr).toContain('--post 不会发布第 2 日的结果');
+    }
+    // What an unread post asks cannot be accepted; the director looked: it is no request.
+    const accept = await bansha(['rule', 'accept', String(pid), '--game', game, '--day', '2', '--why', '是申请']);
+    expect(accept.code).toBe(2);
+    expect(accept.stderr).toContain('accelerated: true/false');
+    const reject = await bansha(['rule', 'reject', String(pid), '--game', game, '--day', '2', '--why', '帖子与加速无关']);
+    expect(reject.code, reject.stderr).toBe(0);
+    expect(reject.stdout).toContain(`进程帖 pid ${pid}`);
+    const ruled = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as typeof t & { accelerated: boolean };
+    expect(ruled.unreadableProcess).toBeUndefined();
+    expect(ruled.accelerated).toBe(false);
+    expect(ruled.notes.join('\n')).not.toContain('进程帖中有本账号看不到');
+    expect(fs.readFileSync(game, 'utf8')).toBe(before);
+    const done = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm']);
+    expect(done.code, done.stderr).toBe(0);
+  }, 120_000);
+
   test('read before it became unreadable: the request counts', async () => {
     const pid = request('饺子');
     const data = store();
