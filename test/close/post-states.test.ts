@@ -135,11 +135,20 @@ describe('ballot posts the account cannot read', () => {
     expect(text.stdout).toContain('汤圆：本账号看不到其投票帖的文字');
     expect(text.stdout).toContain('帖子内容看不到（作者被禁止或删除，内容自动屏蔽）');
     expect(text.stdout).not.toMatch(/汤圆：(没有有效票|未投票)/);
-    const report = JSON.parse((await bansha(['report', '--game', game, '--day', '2', '--json'])).stdout) as ReportJson;
+    const report = JSON.parse((await bansha(['report', '--game', game, '--day', '2', '--json'])).stdout) as ReportJson & { activity: Array<{ player: string; voted: unknown; unreadable?: Array<{ pid: number; url: string }> }> };
     expect(report.cards.filter((c) => c.player === '汤圆' && c.kind === 'no-ballot')).toEqual([]);
+    // Her only post in the vote thread cannot be read: whether she voted is not known — neither 是 nor 否, with its link.
+    const link = `${ids.base}forum.php?mod=redirect&goto=findpost&ptid=${VOTE}&pid=${tangyuan.pid}`;
+    expect(report.activity.find((a) => a.player === '汤圆')).toMatchObject({ voted: 'unreadable', unreadable: [{ pid: tangyuan.pid, url: link }] });
+    expect(report.activity.find((a) => a.player === '烧卖')?.voted).toBe(true); // (the control: a readable ballot)
+    const row = (await bansha(['report', '--game', game, '--day', '2'])).stdout.split('\n').find((l) => /^\s+汤圆\s/.test(l))!;
+    expect(row).toContain(`不可读，待确认：${link}`);
+    expect(row).not.toMatch(/\s(是|否)$/);
     const close = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm']);
     expect(close.code, close.stderr).toBe(0);
     expect(fs.readFileSync(game, 'utf8')).toContain(EVENT);
+    const html = fs.readFileSync(path.join(path.dirname(game), 'public-day2', 'report-day2.html'), 'utf8');
+    expect(html).toContain(`不可读，待确认（pid ${tangyuan.pid}）`);
   }, 60_000);
 
   test('ones that could change the result: the result says so, --confirm and tally --post refuse until the director rules on each', async () => {
