@@ -271,6 +271,9 @@ export const en: Messages = {
   'gaps.thread': (tid, gaps) => `thread ${tid}: ${gaps}`,
   'vanished.thread': (tid, floors, slots) => `thread ${tid}: floors ${floors} are no longer on the forum (deleted${slots ? `, ${slots} of them shown as a deleted-floor slot` : ''}, or not visible to this account): the count goes on without them`,
   'vanished.skipped': (tid, floor, url) => `thread ${tid} floor ${floor} is no longer on the forum (deleted, or not visible to this account); the count goes on without it: ${url}`,
+  'vanished.skippedUnconfirmed': (tid, floor, url) =>
+    `thread ${tid} floor ${floor} is judged no longer on the forum (deleted, or not visible to this account) and the count goes on without it — only because every page of the thread was fetched whole and skips it; page 1 shows no usable reply count to confirm it (comments on the thread's posts, or a theme without it): weaker evidence, check it on the forum: ${url}`,
+  'vanished.slot': (tid, floor, notice, url) => `thread ${tid} floor ${floor} is no longer on the forum: the forum shows "${notice}" in its place; the count goes on without it: ${url}`,
   'vanished.gone': (tid, floor, author, seen, url) => `thread ${tid} floor ${floor} (${author}'s post, last seen ${seen}) is no longer on the forum: read from its last stored version (the director may rule on it): ${url}`,
   'incomplete.head': 'INCOMPLETE: the pages or floors below are missing; this count may be wrong',
   'gaps.refusal': (list) => `the store is incomplete, so counting would be unreliable:\n  ${list}\ncrawl again (bansha crawl --game …), or pass --allow-incomplete to count anyway`,

@@ -280,6 +280,9 @@ export const zh = {
   'gaps.thread': (tid: number, gaps: string) => `帖子 ${tid}：${gaps}`,
   'vanished.thread': (tid: number, floors: string, slots: number) => `帖子 ${tid}：楼层 ${floors} 已不在论坛上（已删除${slots ? `，其中 ${slots} 层显示“无效楼层”` : ''}，或本账号看不到）：计数不含这些楼层`,
   'vanished.skipped': (tid: number, floor: number, url: string) => `帖子 ${tid} ${floor}# 已不在论坛上（已删除，或本账号看不到），计数不含此楼：${url}`,
+  'vanished.skippedUnconfirmed': (tid: number, floor: number, url: string) =>
+    `帖子 ${tid} ${floor}# 判为已不在论坛上（已删除，或本账号看不到），计数不含此楼——依据仅是整帖每一页都抓全而此楼被跳过；第 1 页没有可用的回复数（有点评，或模板不显示）可以核对，证据较弱，请导演在论坛上确认：${url}`,
+  'vanished.slot': (tid: number, floor: number, notice: string, url: string) => `帖子 ${tid} ${floor}# 已不在论坛上：论坛在此楼显示“${notice}”，计数不含此楼：${url}`,
   'vanished.gone': (tid: number, floor: number, author: string, seen: string, url: string) => `帖子 ${tid} ${floor}#（${author} 的帖子，最后见于 ${seen}）已不在论坛上：按存档中最后见到的版本读取（导演可裁定）：${url}`,
   'incomplete.head': '不完整：以下页面或楼层缺失，本统计可能不准确',
   'gaps.refusal': (list: string) => `存档不完整，计算结果不可靠：\n  ${list}\n请重新抓取（bansha crawl --game …），或加 --allow-incomplete 照样计算`,

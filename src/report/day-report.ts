@@ -26,6 +26,7 @@ import type { ProfileBase } from '../violations/profile.js';
 import { t, withLanguage } from '../i18n/index.js';
 import { UserError } from '../errors.js';
 import { vanishedPosts } from '../store/completeness.js';
+import type { StoredThread } from '../store/types.js';
 import { vanishedNotes } from '../votes/tally.js';
 
 /** One player's line of the day (the JSON `activity` entry, plus the counted pids). */
@@ -123,6 +124,8 @@ export interface DayReportOptions {
    * scanned (violations/scan.ts ScannedPost): what the misplaced ballots are read from there.
    */
   ballotPosts?: ReadonlyMap<number, readonly SlicePost[]>;
+  /** The store's record of a thread, when at hand: what its pages say of posts no longer on the forum (tally.ts TallyOptions.threadRecord). */
+  threadRecord?: (tid: number) => StoredThread | undefined;
 }
 
 /** Earlier days' threads summed up for a day's report: each earlier day's counts there, by day, and their part of the avatar/signature check. */
@@ -172,7 +175,7 @@ export function buildDayReport(game: Game, postsAsStored: ReportPosts, day: numb
   if (today.missing.length) note(() => t('dayNote.missing', today.missing.join(', ')));
   // Posts of the day's threads no longer on the forum: counted without (a floor never seen) or as last stored.
   for (const tid of new Set([...today.tids, ...d.votes.map((v) => v.tid)])) {
-    const list = posts.has(tid) ? vanishedPosts(game.forum, tid, postsAsStored.get(tid) ?? []) : [];
+    const list = posts.has(tid) ? vanishedPosts(game.forum, tid, postsAsStored.get(tid) ?? [], opts.threadRecord?.(tid)) : [];
     for (let i = 0; i < list.length; i++) note(() => vanishedNotes(list, game.timezone)[i]);
   }
 

@@ -9,7 +9,7 @@ import { UserError } from '../errors.js';
 import { exitTime, findDay, idiotTime, otherSeatNames, seatPosts } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { threadPosts, type SlicePost } from '../store/slice.js';
-import type { Completeness, StoreData } from '../store/types.js';
+import type { Completeness, StoreData, StoredThread } from '../store/types.js';
 import { floorUrl, vanishedPosts, type VanishedPost } from '../store/completeness.js';
 import { forumTime } from '../game/forum-time.js';
 import { accelerationFor } from './acceleration.js';
@@ -65,6 +65,12 @@ export interface TallyOptions {
    * Only with `closed` (the closed days' counts read those threads whole).
    */
   partOf?: ReadonlyMap<number, readonly SlicePost[]>;
+  /**
+   * The store's record of a thread (its page records), when the caller holds it: what the pages say of a
+   * post no longer on the forum (a slot's notice; a floor judged deleted without a reply count to confirm
+   * it) goes into the count's notes (completeness.ts vanishedPosts). Default: the posts alone.
+   */
+  threadRecord?: (tid: number) => StoredThread | undefined;
 }
 
 /** What a closed day's count decided, all that later days read of it: the sheriff elected, the player voted out. */
@@ -176,7 +182,7 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
   });
   if (countAt < d.closes) notes.push(noteText({ code: 'running', at: countAt, closes: d.closes }, zone));
   // Floors of the vote thread no longer on the forum: the count goes on without them, and says so.
-  if (kind !== 'rule') for (const v of d.votes) notes.push(...vanishedNotes(vanishedPosts(game.forum, v.tid, postsAsStored(v.tid)), zone));
+  if (kind !== 'rule') for (const v of d.votes) notes.push(...vanishedNotes(vanishedPosts(game.forum, v.tid, postsAsStored(v.tid), opts.threadRecord?.(v.tid)), zone));
   if (opts.carryForward !== false && kind !== 'rule') notes.push(...earlierResults(game, closed, day, countAt));
   // A result the game file already records (--confirm) that this count no longer gives (a ballot approved
   // late, a ruling, a recrawl): said on every count of the day, never resolved here (issue 31).
@@ -276,7 +282,9 @@ export function withoutGapNotes(notes: readonly string[], game: Pick<Game, 'foru
 export function vanishedNotes(list: readonly VanishedPost[], zone: string): string[] {
   return list.map((v) => (v.how === 'gone'
     ? t('vanished.gone', v.tid, v.floor, v.author ?? '?', v.lastSeen !== undefined ? forumTime(v.lastSeen, zone) : '?', v.url)
-    : t('vanished.skipped', v.tid, v.floor, v.url)));
+    : v.how === 'slot'
+      ? t('vanished.slot', v.tid, v.floor, v.notice ?? '', v.url)
+      : v.unconfirmed ? t('vanished.skippedUnconfirmed', v.tid, v.floor, v.url) : t('vanished.skipped', v.tid, v.floor, v.url)));
 }
 
 /** Where day `d`'s sheriff starts from before any handover: the holder and why, or no sheriff at all (and why). */

@@ -26,7 +26,7 @@ import { emptyStore } from '../../src/store/store-file.js';
 import type { StoreData } from '../../src/store/types.js';
 import { removePost } from '../../src/replay/page-edits.js';
 import { FIXTURES, fetched, ids as readIds, manifest, threadPageFiles } from '../helpers/captured.js';
-import { NOTICE, intoActions, replaceMessageBox } from '../discuz/discuz-markup.js';
+import { NOTICE, deletedSlot, intoActions, replaceMessageBox } from '../discuz/discuz-markup.js';
 import { bansha } from '../helpers/cli.js';
 
 const ids = readIds('public');
@@ -102,6 +102,57 @@ describe('a reply deleted from the discussion thread', () => {
     expect(close.code, close.stderr).toBe(0);
     expect(fs.readFileSync(game, 'utf8')).toContain(EVENT);
     expect(fs.readFileSync(path.join(path.dirname(game), 'public-day2', 'report-day2.html'), 'utf8')).toContain(`postno=${gone.floor}`);
+  }, 60_000);
+});
+
+describe('what the pages say of a post no longer on the vote thread', () => {
+  // 汤圆's day-2 vote (for 花卷) deleted: 月饼 keeps the most votes either way (§4), so the count confirms.
+  const tangyuan = votePost('汤圆');
+  const replies = Object.values(ids.posts).filter((p) => p.tid === VOTE).length - 1;
+  const link = `${ids.base}forum.php?mod=redirect&ptid=${VOTE}&authorid=0&postno=${tangyuan.floor}`;
+  const votePage = (file: string) => file.startsWith(`viewthread-t${VOTE}-`);
+  /** Page 1 of the vote thread counting one reply fewer (Discuz lowers the count on a deletion). */
+  const fewer = (file: string, text: string) => (file === `viewthread-t${VOTE}-p1.html` ? text.replace(`回复:</span> <span class="xi1">${replies}`, `回复:</span> <span class="xi1">${replies - 1}`) : text);
+
+  test('a deleted-post slot: the count\'s note gives the notice the forum prints there (escaped in the HTML), with the floor link', async () => {
+    // (a forum's own wording of the notice, with characters HTML must escape)
+    const notice = '无效楼层，该帖已经被删除 &lt;版主&gt;';
+    const data = store(undefined, (file, text) => (votePage(file) && text.includes(`id="post_${tangyuan.pid}" `) ? deletedSlot(text, tangyuan.pid, `${tangyuan.floor}#`, notice) : text));
+    const game = folder(data, unrecorded);
+    const note = `帖子 ${VOTE} ${tangyuan.floor}# 已不在论坛上：论坛在此楼显示“无效楼层，该帖已经被删除 <版主>”，计数不含此楼：${link}`;
+    const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as TallyJson;
+    expect(t.result.name).toBe('月饼');
+    expect(t.notes).toContain(note);
+    const report = JSON.parse((await bansha(['report', '--game', game, '--day', '2', '--json'])).stdout) as ReportJson;
+    expect(report.notes).toContain(note);
+    const close = await bansha(['close', '--game', game, '--day', '2', '--no-crawl']);
+    expect(close.code, close.stderr).toBe(0);
+    const html = fs.readFileSync(path.join(path.dirname(game), 'public-day2', 'report-day2.html'), 'utf8');
+    expect(html).toContain('论坛在此楼显示“无效楼层，该帖已经被删除 &lt;版主&gt;”');
+    expect(html).not.toContain('<版主>');
+  }, 60_000);
+
+  test('a skipped floor where page 1 shows no usable reply count (a 点评): the note says it is judged on whole pages alone', async () => {
+    // A 点评 on the thread's first post: Discuz's reply count then counts the 点评 too, so it confirms nothing.
+    const first = Object.values(ids.posts).filter((p) => p.tid === VOTE).sort((a, b) => a.floor - b.floor)[0];
+    const comment = (text: string) => text.replace(`<div id="comment_${first.pid}" class="cm">`, `<div id="comment_${first.pid}" class="cm"><h3 class="psth xs1">点评</h3><div class="pstl xs1 cl"><div class="psti">好</div></div>`);
+    const edit = (withComment: boolean) => (file: string, text: string) => {
+      if (!votePage(file)) return text;
+      const out = fewer(file, text.includes(`id="post_${tangyuan.pid}" `) ? removePost(text, tangyuan.pid) : text);
+      return withComment ? comment(out) : out;
+    };
+    const weak = folder(store(undefined, edit(true)), unrecorded);
+    const t = JSON.parse((await bansha(['tally', '--game', weak, '--day', '2', '--json'])).stdout) as TallyJson;
+    expect(t.result.name).toBe('月饼');
+    const note = t.notes.find((n) => n.includes(`${tangyuan.floor}#`) && n.includes(link));
+    expect(note).toContain('判为已不在论坛上');
+    expect(note).toContain('依据仅是整帖每一页都抓全而此楼被跳过');
+    expect(note).toContain('第 1 页没有可用的回复数');
+    const report = JSON.parse((await bansha(['report', '--game', weak, '--day', '2', '--json'])).stdout) as ReportJson;
+    expect(report.notes).toContain(note);
+    // The control: the reply count (one fewer) confirms the deletion — the plain note.
+    const sure = JSON.parse((await bansha(['tally', '--game', folder(store(undefined, edit(false)), unrecorded), '--day', '2', '--json'])).stdout) as TallyJson;
+    expect(sure.notes).toContain(`帖子 ${VOTE} ${tangyuan.floor}# 已不在论坛上（已删除，或本账号看不到），计数不含此楼：${link}`);
   }, 60_000);
 });
 
