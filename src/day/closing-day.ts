@@ -104,6 +104,8 @@ export interface ClosingDayOptions {
 export interface ApartThread {
   scanned: readonly ScannedPost[];
   ballots: readonly SlicePost[];
+  /** Its record (page records), when the reader has it: what the pages say of posts no longer on the forum. */
+  thread?: StoredThread | null;
 }
 
 /** Day `day` from a store: the tally and the report (acceleration from that tally; the ledger read, not written). */
@@ -123,7 +125,7 @@ export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opt
   }
   const postsOf: PostsOf = (tid) => full.get(tid) ?? [];
   const partOf = opts.apart && new Map([...opts.apart].map(([tid, a]) => [tid, a.ballots]));
-  const threadRecord = (tid: number) => store.threads[String(tid)];
+  const threadRecord = (tid: number) => store.threads[String(tid)] ?? opts.apart?.get(tid)?.thread ?? undefined;
   const tally = tallyForReport(game, postsOf, day, opts.closed, partOf, opts.at, threadRecord);
   const accelerated: Record<number, boolean> = {};
   for (const d of game.days) if (d.day <= day) accelerated[d.day] = acceleratedOn(game, d, postsOf, d.day === day ? tally : null);
