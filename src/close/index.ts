@@ -220,8 +220,8 @@ async function assembleDay(
     const handover = handoverAtClose(game, store, tally, derived);
     const announcement = tally && tally.kind !== 'none' ? renderTallyBBCode(tally) : null;
     const plan = announcement && tally && !incomplete.length && !open && !staleMarks.length ? announcementPlan(store, game, tally, announcement) : null;
-    // wuhui: the morning duel-rule vote and the auction close with the day too.
-    const rules = day.rules ? tallyDay(withKnownUids(game, store.users), postsFromStore(store), opts.day, { rules: true, closed }) : null;
+    // wuhui: the morning duel-rule vote and the auction close with the day too (before then the vote is a running count).
+    const rules = day.rules ? tallyDay(withKnownUids(game, store.users), postsFromStore(store), opts.day, { rules: true, closed, at: open ? now : undefined }) : null;
     const auction = day.auction && game.rules.wuhui ? resolveAuction(threadPosts(store, day.auction.tid), game, opts.day) : null;
     return { closing, incomplete, links: storedPostLinks(game, store, lookBack), announcement, plan, html: dayHtml(game, store, closing, undefined, lookBack), derived, handover, rules, auction };
   });
@@ -285,7 +285,7 @@ function resultLines(
     if (ruled) summary.push(t('close.ruled', day.day, ruled));
     for (const n of tally.notes) if (!s.disagreements.includes(n)) summary.push(t('close.note', n)); // (a disagreement has its own line below)
   }
-  if (rules) summary.push(t('close.line.rules', day.day, rules.result.name));
+  if (rules) summary.push(rules.running ? t('close.line.rulesRunning', day.day, forumTime(rules.countedAt, zone), rules.result.name) : t('close.line.rules', day.day, rules.result.name));
   if (auction) summary.push(t('close.line.auction', day.day, auction.items.map((i) => t('close.line.auctionItem', i.item, i.winner ? `${i.winner} ${i.price}G` : '—')).join(t('list.sep'))));
   summary.push(...reportLines(closing.report, game));
   for (const x of derived) {

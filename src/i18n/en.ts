@@ -514,6 +514,7 @@ export const en: Messages = {
   'close.line.acceleration': (accelerated, asked, alive, needed) => `${accelerated ? 'accelerated' : 'not accelerated'} (${asked} of ${alive} asked, ${needed} needed)`,
   'close.line.rejected': (n) => `${n} ballot${n > 1 ? 's' : ''} rejected`,
   'close.line.rules': (day, name) => `day ${day}: duel rule ${name ?? 'none'}`,
+  'close.line.rulesRunning': (day, at, name) => `day ${day}'s duel-rule vote (as of ${at}, not closed): leading ${name ?? 'nobody'}`,
   'close.line.auction': (day, items) => `day ${day}: auction ${items}`,
   'close.line.auctionItem': (item, won) => `item ${item} ${won}`,
   'close.line.lurkers': (day, few, noBallot, waived) => `day ${day}: lurkers — ${few !== null ? `${few}; ` : ''}no ballot: ${noBallot || 'none'}${waived ? ' (accelerated: waived)' : ''}`,

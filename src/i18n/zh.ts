@@ -548,6 +548,7 @@ export const zh = {
     `${accelerated ? '已加速' : '未加速'}（${alive} 人中 ${asked} 人申请，须 ${needed} 人）`,
   'close.line.rejected': (n: number) => `${n} 票无效`,
   'close.line.rules': (day: number, name: string | null) => `第 ${day} 日：对战规则 ${name ?? '无'}`,
+  'close.line.rulesRunning': (day: number, at: string, name: string | null) => `第 ${day} 日对战规则投票（截至 ${at}，还没关门）：领先 ${name ?? '无'}`,
   'close.line.auction': (day: number, items: string) => `第 ${day} 日：拍卖 ${items}`,
   'close.line.auctionItem': (item: number, won: string) => `${item}号 ${won}`,
   'close.line.lurkers': (day: number, few: string | null, noBallot: string, waived: boolean) =>

@@ -57,6 +57,17 @@ describe('tally --rules before the day closes', () => {
     expect(r.stderr).toContain('第 1 日还没关门');
   });
 
+  test('close: the rule vote\'s file and summary line are a running count too', async () => {
+    const out = path.join(path.dirname(file), 'open-close');
+    const r = await bansha(['close', '--game', file, '--day', '1', '--no-crawl', '--out', out], NOW);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('第 1 日对战规则投票（截至 12-01 13:50，还没关门）：领先 规则3');
+    expect(r.stdout).not.toContain('第 1 日：对战规则');
+    const rules = fs.readFileSync(path.join(out, 'rules-day1.txt'), 'utf8');
+    expect(rules).toContain('截至 12-01 13:50');
+    expect(rules).not.toMatch(/^结果：/m);
+  });
+
   test('after the close the same command gives the result (the control)', async () => {
     const r = await bansha(['tally', '--game', file, '--day', '1', '--rules'], { BANSHA_NOW: at('2026-12-01 21:30') });
     expect(r.code, r.stderr).toBe(0);
