@@ -38,7 +38,8 @@ export type BallotReason =
   | { code: 'rule-out-of-range'; written: string; rule: number; ruleCount: number }
   | { code: 'not-a-rule'; written: string; hint: string | null }
   /** The post's text is not the author's (a notice: banned, shielded, pending, hidden…) and no readable version was stored. */
-  | { code: 'unreadable'; hidden: string; state?: PostState }
+  /** `proxy`: a director's post, which may be a 代投 for any player (§2). */
+  | { code: 'unreadable'; hidden: string; state?: PostState; proxy?: true }
   | { code: 'proxy-no-player'; line: string }
   | { code: 'proxy-many-players'; names: string[] }
   // Who and when (§1, §3; select.ts).
@@ -263,7 +264,7 @@ export function ballotReasonText(r: BallotReason, ctx: ReasonContext): string {
     case 'not-a-rule':
       return `投票对象有误：“${r.written}”不是对战规则（请写 规则N、对战规则N 或 N号规则）`;
     case 'unreadable':
-      return `帖子内容看不到（${hiddenText(r.hidden, r.state)}），存档中也没有其文字：无法读出其投票`;
+      return `帖子内容看不到（${hiddenText(r.hidden, r.state)}），存档中也没有其文字：无法读出其投票${r.proxy ? '（导演的帖子：可能是为任一玩家的代投）' : ''}`;
     case 'proxy-no-player':
       return `代投帖的代投行没有写明为哪位玩家代投（“${r.line}”）`;
     case 'proxy-many-players':

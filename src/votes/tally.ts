@@ -257,7 +257,10 @@ export function unreadablePosts(
   const posts = ballots.filter((b) => b.details?.[0]?.code === 'unreadable');
   if (!posts.length) return null;
   let swing = 0;
-  for (const voter of new Set(posts.map((b) => b.voter))) {
+  // A director's post that may be a 代投 (select.ts): for any player — at most the heaviest vote, moved as a change.
+  const proxies = posts.filter((b) => { const d = b.details?.[0]; return d?.code === 'unreadable' && d.proxy; });
+  swing += proxies.length * (changesVoid ? 1 : 2) * Math.max(1, sheriffWeight);
+  for (const voter of new Set(posts.filter((b) => !proxies.includes(b)).map((b) => b.voter))) {
     const w = voter === sheriff ? sheriffWeight : 1;
     const voted = ballots.some((b) => b.voter === voter && b.status === 'counted');
     swing += voted ? (changesVoid ? 0 : 2 * w) : w;
