@@ -26,14 +26,33 @@ export function looksLikeBallot(text: string): boolean {
  * text this account cannot read counts as a ballot here: it may be one, and a no-ballot card needs the
  * certainty that there is none. */
 export function playersWithBallot(game: Game, day: GameDay, votePosts: readonly SlicePost[]): Set<string> {
+  return ballotPresence(game, day, votePosts).ballots;
+}
+
+/** A post of the vote thread this account cannot read (its link, for the director to look at). */
+export interface UnreadBallotPost {
+  pid: number;
+  floor: number | null;
+  url: string;
+}
+
+/**
+ * playersWithBallot's players, and of them those whose only ballot may be in posts this account cannot
+ * read (no readable ballot-looking post of theirs): whether they voted is not known — neither yes nor no
+ * (the report says it cannot be read, with the posts' links), and no no-ballot card either.
+ */
+export function ballotPresence(game: Game, day: GameDay, votePosts: readonly SlicePost[]): { ballots: Set<string>; unreadable: Map<string, UnreadBallotPost[]> } {
   const out = new Set<string>();
+  const unread = new Map<string, UnreadBallotPost[]>();
   const proxyDeadline = day.closes - game.rules.proxyVoteMinutesBeforeClose * 60_000;
   for (const p of votePosts) {
     const span = timeSpan(p);
     if (strictlyBefore(span, day.closes) !== 'yes') continue;
     const text = readText(p);
     if (text === null) {
-      if (game.players.includes(p.author) && !isDirector(game, p.author) && !isOut(game, p.author, p.at)) out.add(p.author);
+      if (game.players.includes(p.author) && !isDirector(game, p.author) && !isOut(game, p.author, p.at)) {
+        unread.set(p.author, [...(unread.get(p.author) ?? []), { pid: p.pid, floor: p.floor, url: p.url }]);
+      }
       continue;
     }
     if (!looksLikeBallot(text)) continue;
@@ -44,5 +63,7 @@ export function playersWithBallot(game: Game, day: GameDay, votePosts: readonly 
     }
     if (game.players.includes(p.author) && !isOut(game, p.author, p.at)) out.add(p.author);
   }
-  return out;
+  const unreadable = new Map([...unread].filter(([player]) => !out.has(player)));
+  for (const player of unreadable.keys()) out.add(player);
+  return { ballots: out, unreadable };
 }

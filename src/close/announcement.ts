@@ -35,11 +35,13 @@ export function refuseIncompletePost(incomplete: readonly Completeness[], tally?
 }
 
 /**
- * `--post` and `--confirm` refuse (exit 3) a count that posts of its vote thread this account cannot
- * read could change (TallyResult.unreadable), naming them, until the director rules on each.
+ * `--post` and `--confirm` refuse (exit 3) a count that posts this account cannot read could change —
+ * in its vote thread (TallyResult.unreadable: a ballot) or in the process thread (unreadableProcess: an
+ * acceleration request or withdrawal) — naming them, until the director rules on each.
  */
-export function refuseUnruled(tally: Pick<TallyResult, 'day' | 'unreadable'>, what: 'post' | 'confirm'): void {
-  const u = tally.unreadable;
-  if (!u?.couldChange) return;
-  throw new UserError(t('close.unreadableRefusal', what === 'post', tally.day, u.pids.join(', ')), 3);
+export function refuseUnruled(tally: Pick<TallyResult, 'day' | 'unreadable' | 'unreadableProcess'>, what: 'post' | 'confirm'): void {
+  const vote = tally.unreadable?.couldChange ? tally.unreadable.pids : [];
+  const process = tally.unreadableProcess?.couldChange ? tally.unreadableProcess.pids : [];
+  if (!vote.length && !process.length) return;
+  throw new UserError(t('close.unreadableRefusal', what === 'post', tally.day, vote.join(', '), process.join(', ')), 3);
 }

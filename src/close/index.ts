@@ -12,7 +12,9 @@
  * leaders, no results derived, no card proposals into the ledger, no plan, and `confirm` refuses (exit
  * 7). After it, every thread that decides the count must have been fetched whole after the close
  * (src/crawl/freshness.ts): a stale one is named in the summary and every count file with as of when it
- * is, there is no plan, and `confirm` refuses (exit 7); the CLI exits 7 unless --allow-incomplete.
+ * is, there is no plan, and `confirm` refuses (exit 7) — checked right after the crawl, before the day is
+ * assembled, as the open-day refusal is before it: a refused --confirm writes nothing; the CLI exits 7
+ * unless --allow-incomplete.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -130,6 +132,9 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   const freshness = open ? [] : await countFreshness(game, opts.day);
   const stale = freshness.filter((f) => !f.fresh);
   const staleMarks = staleThreads(game, stale);
+  // A --confirm that must refuse refuses now, before the day is assembled: nothing written (no folder, no
+  // card proposals into the ledger), nothing counted in vain.
+  if (opts.confirm) refuseStale(game, stale, '--confirm');
 
   const out = path.resolve(opts.out ?? defaultCloseDir(game.file, opts.day));
   fs.mkdirSync(out, { recursive: true });
@@ -146,7 +151,6 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   const tally = closing.tally;
 
   // The day's results against the game file; --confirm writes the missing ones (exits, the next day's sheriff).
-  if (opts.confirm) refuseStale(game, stale, '--confirm');
   let confirmed: DerivedExit[] = [];
   let sheriffWritten = false;
   if (opts.confirm && derived.length) ({ game, confirmed, sheriffWritten } = confirmResults(game, opts, assembled));
@@ -216,8 +220,8 @@ async function assembleDay(
     const handover = handoverAtClose(game, store, tally, derived);
     const announcement = tally && tally.kind !== 'none' ? renderTallyBBCode(tally) : null;
     const plan = announcement && tally && !incomplete.length && !open && !staleMarks.length ? announcementPlan(store, game, tally, announcement) : null;
-    // wuhui: the morning duel-rule vote and the auction close with the day too.
-    const rules = day.rules ? tallyDay(withKnownUids(game, store.users), postsFromStore(store), opts.day, { rules: true, closed }) : null;
+    // wuhui: the morning duel-rule vote and the auction close with the day too (before then the vote is a running count).
+    const rules = day.rules ? tallyDay(withKnownUids(game, store.users), postsFromStore(store), opts.day, { rules: true, closed, at: open ? now : undefined }) : null;
     const auction = day.auction && game.rules.wuhui ? resolveAuction(threadPosts(store, day.auction.tid), game, opts.day) : null;
     return { closing, incomplete, links: storedPostLinks(game, store, lookBack), announcement, plan, html: dayHtml(game, store, closing, undefined, lookBack), derived, handover, rules, auction };
   });
@@ -281,7 +285,7 @@ function resultLines(
     if (ruled) summary.push(t('close.ruled', day.day, ruled));
     for (const n of tally.notes) if (!s.disagreements.includes(n)) summary.push(t('close.note', n)); // (a disagreement has its own line below)
   }
-  if (rules) summary.push(t('close.line.rules', day.day, rules.result.name));
+  if (rules) summary.push(rules.running ? t('close.line.rulesRunning', day.day, forumTime(rules.countedAt, zone), rules.result.name) : t('close.line.rules', day.day, rules.result.name));
   if (auction) summary.push(t('close.line.auction', day.day, auction.items.map((i) => t('close.line.auctionItem', i.item, i.winner ? `${i.winner} ${i.price}G` : '—')).join(t('list.sep'))));
   summary.push(...reportLines(closing.report, game));
   for (const x of derived) {

@@ -148,7 +148,7 @@ function reportPart(v: CockpitView): Html {
   const r = v.report;
   if (!r) return html``;
   const zone = v.game.timezone;
-  const rows = r.activity.map((a) => html`<tr${a.exempt ? raw(' class="exempt"') : ''}><th>${a.player}</th><td class="num">${a.posts}</td><td>${a.voted === null ? '' : a.voted ? t('cockpit.voted') : t('cockpit.notVotedShort')}</td></tr>`);
+  const rows = r.activity.map((a) => html`<tr${a.exempt ? raw(' class="exempt"') : ''}><th>${a.player}</th><td class="num">${a.posts}</td><td>${a.voted === null ? '' : a.voted === 'unreadable' ? t('cockpit.votedUnreadable') : a.voted ? t('cockpit.voted') : t('cockpit.notVotedShort')}</td></tr>`);
   const flags = r.flags.map((f) => html`<li><strong>${flagKindLabel(f.kind)}</strong> ${f.player} ${f.url ? postLink(f.url, `#${f.floor ?? '?'}`) : ''}<div class="reason">${flagDetail(f, zone)}</div></li>`);
   const cards = v.cards.map((c) => html`<li data-card="${c.id}">${c.id} ${colorLabel(c.color)} ${c.player} [${statusLabel(c.status)}] ${c.reason}
     ${c.status === 'proposed' ? html`<button type="button" data-act="confirm" data-card="${c.id}">${t('cockpit.confirm')}</button><button type="button" data-act="dismiss" data-card="${c.id}">${t('cockpit.dismiss')}</button>` : ''}</li>`);

@@ -297,7 +297,7 @@ export class Cockpit {
     const publishRefusal =
       refusalOf(() => refuseOpenDay(game, day, now, t('cockpit.publish'))) ??
       (countError !== null ? countError : null) ??
-      refusalOf(() => refuseIncompletePost(incomplete)) ??
+      refusalOf(() => refuseIncompletePost(incomplete, tally)) ?? // (and posts this account cannot read that could change it: issue 31)
       refusalOf(() => refuseStale(game, freshness, t('cockpit.publish'))) ??
       (announcement ? null : t('close.noPublicCount', day));
     const rulings = activeRulings(readRulings(rulingsPath(game.file))).filter((r) => r.day === day);
@@ -359,7 +359,7 @@ export class Cockpit {
       refuseStale(game, await countFreshness(game, day), what);
       const view = await this.#recount();
       if (view.countError !== null) throw new UserError(view.countError, 3);
-      refuseIncompletePost(view.incomplete);
+      refuseIncompletePost(view.incomplete, view.tally);
       if (!view.announcement) throw new UserError(t('close.noPublicCount', day));
       const posted = await runPost(view.announcement.plan, game, { yes: true });
       if (posted.dryRun) throw new Error('a post with yes came back a dry run');

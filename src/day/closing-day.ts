@@ -11,7 +11,7 @@ import { findDay, withKnownUids } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { buildDayReport, type DayReport, type SummedUp } from '../report/day-report.js';
 import { postUrl, type SlicePost } from '../store/slice.js';
-import type { Completeness, StoreData } from '../store/types.js';
+import type { Completeness, StoreData, StoredThread } from '../store/types.js';
 import type { ReportPost, ScannedPost, WordingOf } from '../violations/scan.js';
 import { loadWordLists } from '../violations/word-lists.js';
 import { accelerationFor } from '../votes/acceleration.js';
@@ -46,10 +46,13 @@ export function acceleratedOn(game: Game, d: GameDay, posts: PostsOf, tally?: Ta
  * Day `day`'s count at closing, when the day has one to make (a public-vote ruleset needs the day's vote
  * thread); `partOf`: threads the count reads in part (tally.ts), as given.
  */
-function tallyForReport(game: Game, posts: PostsOf, day: number, closed?: ClosedOutcomes, partOf?: ReadonlyMap<number, readonly SlicePost[]>, at?: number): TallyResult | null {
+function tallyForReport(
+  game: Game, posts: PostsOf, day: number, closed?: ClosedOutcomes, partOf?: ReadonlyMap<number, readonly SlicePost[]>, at?: number,
+  threadRecord?: (tid: number) => StoredThread | undefined,
+): TallyResult | null {
   const d = findDay(game, day);
   if (game.rules.publicVote && !d.vote) return null;
-  return tallyDay(game, posts, day, { closed, partOf, at });
+  return tallyDay(game, posts, day, { closed, partOf, at, threadRecord });
 }
 
 /** The threads the report of `day` reads: the day's threads, its tally's threads and the process thread. */
@@ -101,6 +104,8 @@ export interface ClosingDayOptions {
 export interface ApartThread {
   scanned: readonly ScannedPost[];
   ballots: readonly SlicePost[];
+  /** Its record (page records), when the reader has it: what the pages say of posts no longer on the forum. */
+  thread?: StoredThread | null;
 }
 
 /** Day `day` from a store: the tally and the report (acceleration from that tally; the ledger read, not written). */
@@ -120,7 +125,8 @@ export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opt
   }
   const postsOf: PostsOf = (tid) => full.get(tid) ?? [];
   const partOf = opts.apart && new Map([...opts.apart].map(([tid, a]) => [tid, a.ballots]));
-  const tally = tallyForReport(game, postsOf, day, opts.closed, partOf, opts.at);
+  const threadRecord = (tid: number) => store.threads[String(tid)] ?? opts.apart?.get(tid)?.thread ?? undefined;
+  const tally = tallyForReport(game, postsOf, day, opts.closed, partOf, opts.at, threadRecord);
   const accelerated: Record<number, boolean> = {};
   for (const d of game.days) if (d.day <= day) accelerated[d.day] = acceleratedOn(game, d, postsOf, d.day === day ? tally : null);
   const lists = opts.wording ? undefined : loadWordLists(game.rules.bannedCategories, reportWordDirs(game));
@@ -135,6 +141,7 @@ export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opt
     // The count at closing read the day's misplaced ballots from these posts (tally.ts): not read again.
     misplaced: tally && tally.kind !== 'none' && tally.kind !== 'rule' && !tally.running ? tally.misplaced : undefined,
     ballotPosts: partOf,
+    threadRecord,
   });
   // A result of this day the game file records that its count no longer gives (issue 31): the report says so
   // too (earlier days' are the tally's notes and the elevator's warnings: carried.ts).

@@ -378,7 +378,7 @@ export async function tallyFromStore(
   const read = await closedOutcomes(counted, day, store, { at: opts.at, loadedPosts: posts, loadedLogs: opts.loadedLogs });
   const gaps = withHandoverGaps(game, incomplete, read, opts.allowIncomplete);
   const partOf = opts.partOf && new Map([...opts.partOf].map(([tid, part]) => [tid, part.map((sp) => toSlicePost(store.forum, sp))]));
-  const result = tallyDay(counted, posts, day, { at: opts.at, rules: opts.rules, closed: read.closed, partOf });
+  const result = tallyDay(counted, posts, day, { at: opts.at, rules: opts.rules, closed: read.closed, partOf, threadRecord: (tid) => store.threads[String(tid)] });
   if (gaps.length) {
     result.incomplete = gaps;
     result.notes = withoutGapNotes(result.notes, game, gaps);

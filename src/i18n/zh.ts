@@ -280,6 +280,9 @@ export const zh = {
   'gaps.thread': (tid: number, gaps: string) => `帖子 ${tid}：${gaps}`,
   'vanished.thread': (tid: number, floors: string, slots: number) => `帖子 ${tid}：楼层 ${floors} 已不在论坛上（已删除${slots ? `，其中 ${slots} 层显示“无效楼层”` : ''}，或本账号看不到）：计数不含这些楼层`,
   'vanished.skipped': (tid: number, floor: number, url: string) => `帖子 ${tid} ${floor}# 已不在论坛上（已删除，或本账号看不到），计数不含此楼：${url}`,
+  'vanished.skippedUnconfirmed': (tid: number, floor: number, url: string) =>
+    `帖子 ${tid} ${floor}# 判为已不在论坛上（已删除，或本账号看不到），计数不含此楼——依据仅是整帖每一页都抓全而此楼被跳过；第 1 页没有可用的回复数（有点评，或模板不显示）可以核对，证据较弱，请导演在论坛上确认：${url}`,
+  'vanished.slot': (tid: number, floor: number, notice: string, url: string) => `帖子 ${tid} ${floor}# 已不在论坛上：论坛在此楼显示“${notice}”，计数不含此楼：${url}`,
   'vanished.gone': (tid: number, floor: number, author: string, seen: string, url: string) => `帖子 ${tid} ${floor}#（${author} 的帖子，最后见于 ${seen}）已不在论坛上：按存档中最后见到的版本读取（导演可裁定）：${url}`,
   'incomplete.head': '不完整：以下页面或楼层缺失，本统计可能不准确',
   'gaps.refusal': (list: string) => `存档不完整，计算结果不可靠：\n  ${list}\n请重新抓取（bansha crawl --game …），或加 --allow-incomplete 照样计算`,
@@ -387,6 +390,7 @@ export const zh = {
   'report.player': '玩家',
   'report.total': '合计',
   'report.voted': '投票',
+  'report.votedUnreadable': (urls: string) => `不可读，待确认：${urls}`,
   'report.yes': '是',
   'report.no': '否',
   'report.na': '不适用',
@@ -467,7 +471,7 @@ export const zh = {
   'tally.unreadable': (posts: string, couldChange: boolean) => `投票帖中有本账号看不到文字的帖子（${posts}），未计入${couldChange ? '：它们可能改变结果，请导演查看后裁定（bansha rule reject PID --why …），之前不能 --confirm 或 --post' : '：即使都是票也改变不了结果'}`,
   'tally.unreadableItem': (voter: string, floor: string, pid: number) => `${voter} ${floor}#（pid ${pid}）`,
   'tally.unreadableVoter': '本账号看不到其投票帖的文字（未计入，待导演裁定）',
-  'tally.unreadableProcess': (pids: string, couldChange: boolean) => `进程帖中有本账号看不到文字的帖子（pid ${pids}），未计入加速申请${couldChange ? '：若其中有申请（或撤回），加速与否会不同——请导演在论坛上查看；确认后可在游戏文件中为该日写 accelerated: true/false' : '：即使都是申请也改变不了加速与否'}`,
+  'tally.unreadableProcess': (pids: string, couldChange: boolean) => `进程帖中有本账号看不到文字的帖子（pid ${pids}），未计入加速申请${couldChange ? '：若其中有申请（或撤回），加速与否会不同——请导演在论坛上查看后裁定（bansha rule reject PID --why …：它两者都不是），或在游戏文件中为该日写 accelerated: true/false；之前不能 --confirm 或 --post' : '：即使都是申请也改变不了加速与否'}`,
   'flag.fewPosts': (day: number, posts: number, min: number) => `潜水：第${day}日发言 ${posts} 帖，未加速的讨论日不足${min}帖`,
   'flag.lowStreak': (days: number, min: number, counts: string) => `潜水：连续${days}个未加速的讨论日均不足${min}帖（${counts}）`,
   'flag.streakDay': (day: number, posts: number) => `第${day}日 ${posts} 帖`,
@@ -544,6 +548,7 @@ export const zh = {
     `${accelerated ? '已加速' : '未加速'}（${alive} 人中 ${asked} 人申请，须 ${needed} 人）`,
   'close.line.rejected': (n: number) => `${n} 票无效`,
   'close.line.rules': (day: number, name: string | null) => `第 ${day} 日：对战规则 ${name ?? '无'}`,
+  'close.line.rulesRunning': (day: number, at: string, name: string | null) => `第 ${day} 日对战规则投票（截至 ${at}，还没关门）：领先 ${name ?? '无'}`,
   'close.line.auction': (day: number, items: string) => `第 ${day} 日：拍卖 ${items}`,
   'close.line.auctionItem': (item: number, won: string) => `${item}号 ${won}`,
   'close.line.lurkers': (day: number, few: string | null, noBallot: string, waived: boolean) =>
@@ -568,7 +573,8 @@ export const zh = {
   'close.editingEarlier': (what: string, pid: number) => `${what}（编辑之前发的帖子，pid ${pid}）`,
   'close.confirmIncomplete': (lines: string) => `--confirm 不会写入从不完整抓取算出的结果：\n  ${lines}`,
   'close.postIncomplete': (lines: string) => `--post 拒绝发布不完整的计票（不完整）：\n  ${lines}\n请重新抓取（bansha crawl --game …）直到帖子抓全`,
-  'close.unreadableRefusal': (post: boolean, day: number, pids: string) => `${post ? '--post 不会发布' : '--confirm 不会写入'}第 ${day} 日的结果：投票帖中本账号看不到文字的帖子（pid ${pids}）可能改变结果。请在论坛上查看后逐一裁定（bansha rule reject PID --day ${day} --why …），或待其可见后重新抓取`,
+  'close.unreadableRefusal': (post: boolean, day: number, pids: string, process: string) =>
+    `${post ? '--post 不会发布' : '--confirm 不会写入'}第 ${day} 日的结果：${[pids ? `投票帖中本账号看不到文字的帖子（pid ${pids}）` : '', process ? `进程帖中本账号看不到文字的帖子（pid ${process}，可能是加速申请或撤回）` : ''].filter(Boolean).join('、')}可能改变结果。请在论坛上查看后逐一裁定（bansha rule reject PID --day ${day} --why …）${process ? `，或在游戏文件中为第 ${day} 日写 accelerated: true/false` : ''}，或待其可见后重新抓取`,
   'close.editedWontLoad': (file: string, problem: string) => `--confirm 没有写入 ${file}：加入结果后的游戏文件无法读取（以下行号是将写入的文本的行号，不是磁盘上的文件）：${problem}`,
   'close.eventsNotList': '游戏文件的 events: 不是列表：无法写入当日结果',
   'close.file.tally': '计票（终端）',
@@ -598,6 +604,13 @@ export const zh = {
   'rule.line': (id: number, day: number, accept: boolean, what: string, why: string, by: string, at: string) =>
     `#${id}  第 ${day} 日  ${accept ? '认可' : '不计'}  ${what}  —— ${why}  （${by}，${at}）`,
   'rule.what.bid': (pid: number) => `出价 pid ${pid}`,
+  'rule.what.request': (pid: number) => `进程帖 pid ${pid}（看不到文字）`,
+  'rule.requestEffect': (day: number, before: boolean, after: boolean, left: number) =>
+    `  第 ${day} 日加速：${before ? '已加速' : '未加速'} → ${after ? '已加速' : '未加速'}${left ? `（进程帖中还有 ${left} 个看不到文字的帖子待裁定）` : ''}`,
+  'rule.notUnreadableRequest': (pid: number, floor: string, day: number) =>
+    `pid ${pid}（${floor}#）不是第 ${day} 日加速计数中本账号看不到文字的帖子：进程帖中只能对这种帖子裁定`,
+  'rule.cannotAcceptRequest': (pid: number, day: number, file: string) =>
+    `不能认可 pid ${pid}：看不到它的文字，无从知道它是申请还是撤回。若在论坛上看到它改变了加速与否，请在 ${file} 中为第 ${day} 日写 accelerated: true/false；若它两者都不是，用 bansha rule reject`,
   'rule.bidEffect': (bidder: string, item: number, price: number, was: string, now: string, winnerBefore: string, winnerAfter: string) =>
     `  ${bidder} ${item}号物品 ${price}G：${was} → ${now}（得主 ${winnerBefore} → ${winnerAfter}）`,
   'rule.bidOtherDay': (pid: number, day: number, tid: number, asked: number) => `pid ${pid} 是第 ${day} 日拍卖贴（帖子 ${tid}）的出价，不是第 ${asked} 日的：请用 --day ${day}`,
@@ -955,6 +968,7 @@ export const zh = {
   'cockpit.timeline': '投票时间线',
   'cockpit.activity': '各玩家发言数（至今）',
   'cockpit.voted': '已投票',
+  'cockpit.votedUnreadable': '不可读，待确认',
   'cockpit.notVotedShort': '未投票',
   'cockpit.flags': (n: number) => `本日标记（${n}）`,
   'cockpit.cards': '卡片',

@@ -58,7 +58,9 @@ export function htmlActivity(report: DayReport): HtmlActivityTable {
     columns: [...report.table.days.map((d) => `第${d}日`), '合计', ...(hasVote ? [`第${report.day}日投票`] : [])],
     rows: report.table.rows.map((row) => {
       const today = report.activity.find((a) => a.player === row.player);
-      const voted = !today || today.exempt ? '出局' : today.voted === null ? '—' : today.voted ? '✓' : '✗';
+      const voted = !today || today.exempt ? '出局' : today.voted === 'unreadable'
+        ? `不可读，待确认（${(today.unreadable ?? []).map((p) => `pid ${p.pid}`).join('、')}）`
+        : today.voted === null ? '—' : today.voted ? '✓' : '✗';
       return {
         player: row.player,
         cells: [...row.counts.map((n) => n ?? '—'), row.total, ...(hasVote ? [voted] : [])],

@@ -19,7 +19,8 @@ export interface DayReportJson {
   /** Only when made with --allow-incomplete over gaps: what is missing (the first key). */
   incomplete?: IncompleteJson[];
   day: number;
-  activity: Array<{ player: string; posts: number; voted: boolean | null; exempt: boolean }>;
+  /** voted 'unreadable': the player's only posts in the vote thread that may be a ballot cannot be read (`unreadable` lists them). */
+  activity: Array<{ player: string; posts: number; voted: boolean | 'unreadable' | null; exempt: boolean; unreadable?: Array<{ pid: number; floor: number | null; url: string }> }>;
   flags: Array<{ kind: string; player: string; pid: number | null; floor: number | null; at: string | null; snippet: string; detail: string; facts: Record<string, unknown> }>;
   cards: Array<{ player: string; color: string; kinds: string[]; reason: string; note: string | null; evidence: number[]; status: string }>;
   /** Only when there are any: what the director should know about the report (posts no longer on the forum, missing threads, waivers…). */
@@ -49,7 +50,7 @@ export function dayReportJson(r: DayReport): DayReportJson {
   return {
     ...(r.incomplete?.length ? { incomplete: incompleteJson(r.incomplete) } : {}),
     day: r.day,
-    activity: r.activity.map((a) => ({ player: a.player, posts: a.posts, voted: a.voted, exempt: a.exempt })),
+    activity: r.activity.map((a) => ({ player: a.player, posts: a.posts, voted: a.voted, exempt: a.exempt, ...(a.unreadable ? { unreadable: a.unreadable.map((p) => ({ ...p })) } : {}) })),
     flags: r.flags.map((f) => ({
       kind: f.kind,
       player: f.player,

@@ -40,7 +40,9 @@ export function renderDayReportMarkdown(r: DayReport): string {
   out.push('', '## 发言统计', '', `| 玩家 | ${r.table.days.map((d) => `第${d}日`).join(' | ')} | 合计 | 本日投票 |`, `|---|${r.table.days.map(() => '---:').join('|')}|---:|---|`);
   for (const row of r.table.rows) {
     const a = r.activity.find((x) => x.player === row.player)!;
-    const voted = a.exempt ? '出局' : a.voted === null ? '—' : a.voted ? '是' : '**否**';
+    const voted = a.exempt ? '出局' : a.voted === 'unreadable'
+      ? `不可读，待确认：${(a.unreadable ?? []).map((p) => `[pid ${p.pid}](${p.url})`).join('、')}`
+      : a.voted === null ? '—' : a.voted ? '是' : '**否**';
     out.push(`| ${escapeMarkdown(row.player)} | ${row.counts.map((n) => (n === null ? '—' : String(n))).join(' | ')} | ${row.total} | ${voted} |`);
   }
 

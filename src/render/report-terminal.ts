@@ -45,7 +45,9 @@ export function renderDayReportTerminal(r: DayReport, opts: ReportTerminalOption
     for (const row of r.table.rows) {
       const today = r.activity.find((a) => a.player === row.player)!;
       const cells = cols.map((i) => (row.counts[i] === null ? '—' : String(row.counts[i])).padStart(5)).join('');
-      const voted = today.exempt ? '' : today.voted === null ? tr('report.na') : today.voted ? tr('report.yes') : c.red(tr('report.no'));
+      const voted = today.exempt ? '' : today.voted === 'unreadable'
+        ? c.yellow(tr('report.votedUnreadable', (today.unreadable ?? []).map((p) => p.url).join(' ')))
+        : today.voted === null ? tr('report.na') : today.voted ? tr('report.yes') : c.red(tr('report.no'));
       const line = `  ${pad(terminalSafe(row.player), nameW)}${cells}${last ? `  ${String(row.total).padStart(5)}  ${voted}` : ''}`;
       out.push(r.flags.some((f) => f.player === row.player && LURKING_KINDS.has(f.kind)) ? c.yellow(line) : line);
     }

@@ -47,6 +47,8 @@ export interface TallyJson {
   notes?: string[];
   /** Posts of the vote thread this account cannot read, unruled; couldChange: --confirm/--post refuse. */
   unreadable?: { pids: number[]; couldChange: boolean };
+  /** Posts of the process thread the account cannot read (each maybe an acceleration request or withdrawal): absent when none. */
+  unreadableProcess?: { pids: number[]; couldChange: boolean };
   ballots?: Array<{
     voter: string;
     target: string | null;
@@ -98,6 +100,7 @@ export function tallyJson(t: TallyResult): TallyJson {
     })),
     notes: [...t.notes],
     ...(t.unreadable ? { unreadable: { pids: [...t.unreadable.pids], couldChange: t.unreadable.couldChange } } : {}),
+    ...(t.unreadableProcess ? { unreadableProcess: { pids: [...t.unreadableProcess.pids], couldChange: t.unreadableProcess.couldChange } } : {}),
   };
 }
 

@@ -9,7 +9,7 @@ import type { Game, GameDay } from '../game/types.js';
 import type { DigestPost, SlicePost } from '../store/slice.js';
 import { misplacedBallots, type MisplacedBallot } from '../votes/misplaced.js';
 import { dayEnd, dayTids } from '../game/threads.js';
-import { playersWithBallot } from '../activity/ballots.js';
+import { ballotPresence, type UnreadBallotPost } from '../activity/ballots.js';
 import { countDayPosts, type CountedPost, type DayPosts, type Precounted } from '../activity/count.js';
 import { lurkingFlags } from '../activity/lurking.js';
 import { activityTableOf, type ActivityTable } from '../activity/table.js';
@@ -26,14 +26,21 @@ import type { ProfileBase } from '../violations/profile.js';
 import { t, withLanguage } from '../i18n/index.js';
 import { UserError } from '../errors.js';
 import { vanishedPosts } from '../store/completeness.js';
+import type { StoredThread } from '../store/types.js';
 import { vanishedNotes } from '../votes/tally.js';
 
 /** One player's line of the day (the JSON `activity` entry, plus the counted pids). */
 export interface ActivityRow {
   player: string;
   posts: number;
-  /** Posted a ballot in the vote thread before closing; null when the day has no public vote thread. */
-  voted: boolean | null;
+  /**
+   * Posted a ballot in the vote thread before closing; null when the day has no public vote thread;
+   * 'unreadable' when the player's only posts there that may be a ballot are posts this account cannot
+   * read (`unreadable` lists them): not known either way — never shown as yes or no, and no no-ballot card.
+   */
+  voted: boolean | 'unreadable' | null;
+  /** With voted 'unreadable': the player's posts in the vote thread this account cannot read. */
+  unreadable?: UnreadBallotPost[];
   /** Out before the day opened: the lurker rules do not apply. */
   exempt: boolean;
   /** The counted posts (evidence for the count). */
@@ -117,6 +124,8 @@ export interface DayReportOptions {
    * scanned (violations/scan.ts ScannedPost): what the misplaced ballots are read from there.
    */
   ballotPosts?: ReadonlyMap<number, readonly SlicePost[]>;
+  /** The store's record of a thread, when at hand: what its pages say of posts no longer on the forum (tally.ts TallyOptions.threadRecord). */
+  threadRecord?: (tid: number) => StoredThread | undefined;
 }
 
 /** Earlier days' threads summed up for a day's report: each earlier day's counts there, by day, and their part of the avatar/signature check. */
@@ -166,15 +175,16 @@ export function buildDayReport(game: Game, postsAsStored: ReportPosts, day: numb
   if (today.missing.length) note(() => t('dayNote.missing', today.missing.join(', ')));
   // Posts of the day's threads no longer on the forum: counted without (a floor never seen) or as last stored.
   for (const tid of new Set([...today.tids, ...d.votes.map((v) => v.tid)])) {
-    const list = posts.has(tid) ? vanishedPosts(game.forum, tid, postsAsStored.get(tid) ?? []) : [];
+    const list = posts.has(tid) ? vanishedPosts(game.forum, tid, postsAsStored.get(tid) ?? [], opts.threadRecord?.(tid)) : [];
     for (let i = 0; i < list.length; i++) note(() => vanishedNotes(list, game.timezone)[i]);
   }
 
   let ballots: ReadonlySet<string> | null = null;
+  let unreadBallots = new Map<string, UnreadBallotPost[]>();
   if (game.rules.publicVote && d.vote) {
     const unread = d.votes.filter((v) => !posts.has(v.tid)).map((v) => v.tid);
     if (opts.ballots) ballots = opts.ballots;
-    else if (unread.length === 0) ballots = playersWithBallot(game, d, d.votes.flatMap((v) => fullPosts(posts.get(v.tid)!)));
+    else if (unread.length === 0) ({ ballots, unreadable: unreadBallots } = ballotPresence(game, d, d.votes.flatMap((v) => fullPosts(posts.get(v.tid)!))));
     else note(() => t('dayNote.voteUnread', unread.join(', ')));
   }
   if (isAccelerated) note(() => t('dayNote.accelerated', day, waived));
@@ -183,7 +193,9 @@ export function buildDayReport(game: Game, postsAsStored: ReportPosts, day: numb
   const activity: ActivityRow[] = today.players.map((r) => ({
     player: r.player,
     posts: r.posts,
-    voted: ballots ? ballots.has(r.player) : null,
+    ...(unreadBallots.has(r.player)
+      ? { voted: 'unreadable' as const, unreadable: unreadBallots.get(r.player) }
+      : { voted: ballots ? ballots.has(r.player) : null }),
     exempt: r.exempt,
     pids: r.pids,
   }));

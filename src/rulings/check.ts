@@ -13,7 +13,8 @@ import { currentVersion, type StoreData } from '../store/types.js';
 import { resolveAuction, type AuctionBid, type AuctionResult } from '../auction/index.js';
 import { threadPosts } from '../store/slice.js';
 import { postsFromStore, tallyDay } from '../votes/tally.js';
-import type { BallotRecord, TallyResult } from '../votes/types.js';
+import type { AccelerationResult, BallotRecord, TallyResult } from '../votes/types.js';
+import { accelerationFor } from '../votes/acceleration.js';
 import type { Ruling } from './types.js';
 
 export interface BallotRulingEffect {
@@ -71,6 +72,30 @@ export function checkBallotRuling(game: Game, store: StoreData, ruling: RulingDr
     throw new UserError(t('rule.cannotAccept', pid, ballot.reason ?? null));
   }
   return { before, after, ballot, was };
+}
+
+export interface RequestRulingEffect {
+  before: AccelerationResult;
+  after: AccelerationResult;
+}
+
+/**
+ * Checks a ruling on a process-thread post (`ruling.subject === 'request'`): the pid must be a post of day
+ * `ruling.day`'s acceleration count that this account cannot read (AccelerationResult.unreadable with no
+ * ruling on it), and the ruling a reject (the post is neither a request nor a withdrawal) — what such a post
+ * asks cannot be counted unread: the game file's `accelerated:` for the day settles that. Throws (UserError,
+ * exit 2) otherwise; returns the day's acceleration before and after.
+ */
+export function checkRequestRuling(game: Game, store: StoreData, ruling: RulingDraft): RequestRulingEffect {
+  const { pid, stored } = ruledPost(game, store, ruling);
+  const d = findDay(game, ruling.day);
+  const posts = threadPosts(store, stored.tid);
+  const others = (game.rulings ?? []).filter((r) => !(r.subject === ruling.subject && r.pid === ruling.pid));
+  const unruled = accelerationFor({ ...game, rulings: others }, d, posts);
+  if (!unruled.unreadable?.includes(pid)) throw new UserError(t('rule.notUnreadableRequest', pid, String(currentVersion(stored).post.floor ?? '?'), ruling.day));
+  if (ruling.verb === 'accept') throw new UserError(t('rule.cannotAcceptRequest', pid, ruling.day, game.file));
+  const { before, after } = beforeAndAfter(game, ruling, (rulings) => accelerationFor({ ...game, rulings }, d, posts));
+  return { before, after };
 }
 
 export interface BidRulingEffect {

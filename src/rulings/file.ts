@@ -16,7 +16,7 @@ const entrySchema = z.union([
   z.object({
     ...common,
     verb: z.enum(['accept', 'reject']),
-    subject: z.enum(['ballot', 'flag', 'bid', 'card']),
+    subject: z.enum(['ballot', 'flag', 'bid', 'request', 'card']),
     pid: z.number().int().positive().optional(),
     card: z.string().optional(),
     day: z.number().int().positive(),

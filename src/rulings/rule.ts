@@ -10,7 +10,7 @@ import type { Game } from '../game/types.js';
 import { terminalSafe as s } from '../text/safe-text.js';
 import { activeRulings, appendEntry, latestActive } from './active.js';
 import { applyCardRuling, ledgerCard, reopenCard } from './cards.js';
-import { auctionDayOf, checkBallotRuling, checkBidRuling } from './check.js';
+import { auctionDayOf, checkBallotRuling, checkBidRuling, checkRequestRuling } from './check.js';
 import { readRulings, rulingsPath, writeRulings } from './file.js';
 import type { Ruling, RulingVerb } from './types.js';
 import { UserError } from '../errors.js';
@@ -40,7 +40,8 @@ export function ruler(game: Game, by?: string): string {
 export function rulingLine(r: Ruling, zone: string): string {
   const what = r.subject === 'card'
     ? t('rule.what.card', r.card ?? '')
-    : r.subject === 'flag' ? t('rule.what.flag', r.pid ?? 0) : r.subject === 'bid' ? t('rule.what.bid', r.pid ?? 0) : t('rule.what.ballot', r.pid ?? 0);
+    : r.subject === 'flag' ? t('rule.what.flag', r.pid ?? 0) : r.subject === 'bid' ? t('rule.what.bid', r.pid ?? 0)
+      : r.subject === 'request' ? t('rule.what.request', r.pid ?? 0) : t('rule.what.ballot', r.pid ?? 0);
   return t('rule.line', r.id, r.day, r.verb === 'accept', what, s(r.why), s(r.by), rulingTime(r.at, zone));
 }
 
@@ -106,6 +107,15 @@ async function rule(game: Game, verb: RulingVerb, target: string, o: RuleOptions
         const winner = (r: typeof effect.after) => r.items.find((x) => x.item === item)?.winner ?? '—';
         out.push(t('rule.bidEffect', s(bid.bidder), item, bid.price, t(`auction.status.${was.status}`), t(`auction.status.${bid.status}`), s(winner(effect.before)), s(winner(effect.after))));
       }
+      return;
+    }
+    // A post of the process thread this account cannot read: what it asks (acceleration) is ruled on.
+    if (!o.flag && stored && game.process?.tid === stored.tid) {
+      const ruling = { ...base, subject: 'request' as const, pid, day };
+      const effect = checkRequestRuling(game, store, ruling);
+      const { data: next, entry } = appendEntry(data, ruling);
+      await writeRulings(next, file);
+      out.push(t('rule.ruled', rulingLine(entry, game.timezone)), t('rule.requestEffect', day, effect.before.accelerated, effect.after.accelerated, effect.after.unreadable?.length ?? 0));
       return;
     }
     const inVoteThread = game.days.some((d) => [d.vote?.tid, d.rules?.tid].includes(store.posts[String(pid)]?.tid));

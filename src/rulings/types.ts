@@ -4,8 +4,12 @@
  * by the analyses (the tally's ballot selection, the report's flags and cards), never by a renderer.
  */
 
-/** What a ruling is about: a ballot post, a flagged post, an auction post's bids (by pid), or a proposed card (by ledger id). */
-export type RulingSubject = 'ballot' | 'flag' | 'bid' | 'card';
+/**
+ * What a ruling is about: a ballot post, a flagged post, an auction post's bids, a process-thread post this
+ * account cannot read that may be an acceleration request or withdrawal (reject: it is neither) — by pid —
+ * or a proposed card (by ledger id).
+ */
+export type RulingSubject = 'ballot' | 'flag' | 'bid' | 'request' | 'card';
 
 /** accept: the ballot counts / the flag stands / the bids count / the card is given; reject: the opposite. */
 export type RulingVerb = 'accept' | 'reject';

@@ -184,13 +184,24 @@ export function floorUrl(forum: string, tid: number, floor: number): string {
 export interface VanishedPost {
   tid: number;
   floor: number;
-  /** 'skipped': no post was ever seen there; 'gone': a post seen before that a refetch no longer shows. */
-  how: 'skipped' | 'gone';
+  /**
+   * 'skipped': no post was ever seen there; 'slot': a page shows the deleted post's slot (无效楼层…, `notice`);
+   * 'gone': a post seen before that a refetch no longer shows.
+   */
+  how: 'skipped' | 'slot' | 'gone';
   url: string;
   pid: number | null;
   /** For 'gone': its author and when its last version was last seen (epoch ms). */
   author?: string;
   lastSeen?: number;
+  /** For 'slot': the slot's notice as the page printed it (the forum's text: escape it where it is drawn). */
+  notice?: string;
+  /**
+   * For 'skipped', when the thread's record was given: false when page 1 shows no usable reply count (a
+   * 点评 on the thread, a theme without it), so the floor is judged deleted on whole pages alone — weaker
+   * evidence than a reply count agreeing. Absent: not known (no record given) or confirmed.
+   */
+  unconfirmed?: true;
 }
 
 type FloorPost = { pid: number; tid: number; floor: number | null; missing: boolean; url: string; author: string; versions?: ReadonlyArray<{ lastSeen: string }> };
@@ -199,10 +210,15 @@ type FloorPost = { pid: number; tid: number; floor: number | null; missing: bool
  * The posts of one thread that are no longer on the forum, from its stored posts (pure): floors below
  * the highest one stored that no post holds (a deleted reply, a 无效楼层 slot: completeness.ts says
  * when these are not gaps), and stored posts a refetch no longer shows, with their last version's
- * sighting. In floor order.
+ * sighting. In floor order. With the thread's record (`thread`: its page records), what the pages say of
+ * each such floor: a slot with its notice (also a slot past the highest floor stored), and whether a
+ * skipped floor was judged deleted on whole pages alone (no usable reply count on page 1: `unconfirmed`).
+ * A floor the record's completeness still calls missing stays a plain skipped floor (a gap, which
+ * --allow-incomplete lists apart: tally.ts withoutGapNotes).
  */
-export function vanishedPosts(forum: string, tid: number, posts: readonly FloorPost[]): VanishedPost[] {
+export function vanishedPosts(forum: string, tid: number, posts: readonly FloorPost[], thread?: StoredThread): VanishedPost[] {
   const floors = new Set<number>();
+  let live = 0;
   const out: VanishedPost[] = [];
   for (const p of posts) {
     if (p.tid !== tid || p.floor === null || p.floor <= 0) continue;
@@ -210,10 +226,21 @@ export function vanishedPosts(forum: string, tid: number, posts: readonly FloorP
     if (p.missing) {
       const seen = p.versions?.at(-1)?.lastSeen;
       out.push({ tid, floor: p.floor, how: 'gone', url: p.url, pid: p.pid, author: p.author, ...(seen ? { lastSeen: Date.parse(seen) } : {}) });
-    }
+    } else live++;
   }
   let max = 0;
   for (const f of floors) if (f > max) max = f;
-  for (let f = 1; f < max; f++) if (!floors.has(f)) out.push({ tid, floor: f, how: 'skipped', url: floorUrl(forum, tid, f), pid: null });
+  // What the pages say of the floors no post holds (only with the record of every page: else nothing more is known).
+  const c = thread && thread.pageCount > 0 ? threadCompleteness(thread, tid, floors, live) : null;
+  const known = new Map<number, VanishedFloor>();
+  if (c && c.missingPages.length === 0) for (const v of c.vanished ?? []) if (v.floor !== null) known.set(v.floor, v);
+  const unconfirmed = thread !== undefined && tailCount(thread) === null;
+  const listed = (f: number): VanishedPost => {
+    const v = known.get(f);
+    if (v?.how === 'slot') return { tid, floor: f, how: 'slot', url: floorUrl(forum, tid, f), pid: v.pid, notice: v.notice ?? '' };
+    return { tid, floor: f, how: 'skipped', url: floorUrl(forum, tid, f), pid: null, ...(v && unconfirmed ? { unconfirmed: true as const } : {}) };
+  };
+  for (let f = 1; f < max; f++) if (!floors.has(f)) out.push(listed(f));
+  for (const [f, v] of known) if (f > max && v.how === 'slot') out.push(listed(f));
   return out.sort((a, b) => a.floor - b.floor);
 }

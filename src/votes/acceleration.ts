@@ -14,6 +14,10 @@
  *
  * Every request post of the day is in `audit` — counted, or why not — so a director can check who asked
  * (name, time, floor, link); with `at` (tally --at), the count and the audit are as of that moment.
+ *
+ * A post whose text this account cannot read (banned, shielded, pending, hidden: select.ts readText) may be
+ * a request or a withdrawal: listed in `unreadable` unless the director ruled it is neither (`bansha rule
+ * reject PID`: a ruling on the post, subject 'request'), then listed as ignored with the ruling.
  */
 import type { Game, GameDay } from '../game/types.js';
 import { alivePlayers, exitTime, isDirector, seatPosts } from '../game/roster.js';
@@ -24,6 +28,7 @@ import { accelerationIgnoreText, accelerationText, type AccelerationIgnore } fro
 import { SPAN_END_AFTER_MS, strictlyBefore, timeSpan } from '../game/forum-time.js';
 import type { AccelerationRequest, AccelerationResult } from './types.js';
 import { readText } from './select.js';
+import { rulingsByPid } from '../rulings/active.js';
 
 const WITHDRAW = /(取消|撤销|撤回|收回|不)\s*$/;
 
@@ -60,6 +65,7 @@ export function accelerationFor(game: Game, day: GameDay, processPosts: readonly
   // Each player's standing request: the first since their last withdrawal; asking again changes nothing.
   const active = new Map<string, { kind: 'request' | 'delay'; post: SlicePost }>();
   const unread: number[] = [];
+  const ruled = rulingsByPid(game.rulings, 'request', day.day);
   const sorted = [...seated.posts].sort((a, b) => a.at - b.at || a.pid - b.pid);
   for (const p of sorted) {
     // Another day's post (or, with --at, one not yet posted) is not this count's business: not even read.
@@ -70,7 +76,12 @@ export function accelerationFor(game: Game, day: GameDay, processPosts: readonly
     // (the words read before a post became unreadable count; one never read may be a request or a withdrawal)
     const text = readText(p);
     if (text === null) {
-      if (strictlyBefore(span, until) === 'yes' && game.players.includes(p.author) && !isDirector(game, p.author) && !(exitTime(game, p.author) !== null && exitTime(game, p.author)! < until)) unread.push(p.pid);
+      if (strictlyBefore(span, until) === 'yes' && game.players.includes(p.author) && !isDirector(game, p.author) && !(exitTime(game, p.author) !== null && exitTime(game, p.author)! < until)) {
+        const ruling = ruled.get(p.pid);
+        if (ruling?.verb === 'reject') {
+          result.ignored.push({ author: p.author, pid: p.pid, floor: p.floor, at: p.at, reason: accelerationIgnoreText({ code: 'ruled', id: ruling.id, why: ruling.why }, zone), code: 'ruled' });
+        } else unread.push(p.pid);
+      }
       continue;
     }
     const kind = requestKind(text, acc.requestWords, acc.delayWords);

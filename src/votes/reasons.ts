@@ -38,7 +38,8 @@ export type BallotReason =
   | { code: 'rule-out-of-range'; written: string; rule: number; ruleCount: number }
   | { code: 'not-a-rule'; written: string; hint: string | null }
   /** The post's text is not the author's (a notice: banned, shielded, pending, hidden…) and no readable version was stored. */
-  | { code: 'unreadable'; hidden: string; state?: PostState }
+  /** `proxy`: a director's post, which may be a 代投 for any player (§2). */
+  | { code: 'unreadable'; hidden: string; state?: PostState; proxy?: true }
   | { code: 'proxy-no-player'; line: string }
   | { code: 'proxy-many-players'; names: string[] }
   // Who and when (§1, §3; select.ts).
@@ -142,7 +143,9 @@ export type AccelerationIgnore =
   | { code: 'left-before-cutoff'; author: string; since: number }
   | { code: 'withdrew' }
   | { code: 'repeat'; first: number | null; at: number }
-  | { code: 'replaced'; author: string; seat: string; by: string };
+  | { code: 'replaced'; author: string; seat: string; by: string }
+  /** A post this account cannot read that the director ruled is no request (bansha rule reject PID). */
+  | { code: 'ruled'; id: number; why: string };
 
 /** The acceleration count in words (AccelerationResult.explanation). */
 export interface AccelerationSummary {
@@ -261,7 +264,7 @@ export function ballotReasonText(r: BallotReason, ctx: ReasonContext): string {
     case 'not-a-rule':
       return `投票对象有误：“${r.written}”不是对战规则（请写 规则N、对战规则N 或 N号规则）`;
     case 'unreadable':
-      return `帖子内容看不到（${hiddenText(r.hidden, r.state)}），存档中也没有其文字：无法读出其投票`;
+      return `帖子内容看不到（${hiddenText(r.hidden, r.state)}），存档中也没有其文字：无法读出其投票${r.proxy ? '（导演的帖子：可能是为任一玩家的代投）' : ''}`;
     case 'proxy-no-player':
       return `代投帖的代投行没有写明为哪位玩家代投（“${r.line}”）`;
     case 'proxy-many-players':
@@ -516,6 +519,8 @@ export function accelerationIgnoreText(i: AccelerationIgnore, zone: string): str
       return `重复申请：已于 ${forumTime(i.at, zone)}${i.first === null ? '' : `（${i.first}#）`}申请过，只计一次`;
     case 'replaced':
       return `${i.author} 已被替补 ${i.by} 替换（${i.seat} 的座位），不再是本局玩家`;
+    case 'ruled':
+      return `看不到文字的帖子：导演裁定 #${i.id} 不计（${i.why}）`;
   }
 }
 

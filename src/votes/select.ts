@@ -98,6 +98,13 @@ export function selectBallots(input: SelectInput): BallotRecord[] {
     // The tool's own announcements quote names, heads and 代投: never a ballot (own-posts.ts).
     if (isOwnPost(game, post)) continue;
     if (byDirector) {
+      // A director's post this account cannot read may be a 代投 for any player (§2): listed (tally.ts
+      // unreadablePosts weighs it), never skipped as no proxy — unless its time alone rules a proxy out.
+      if (content.unreadable) {
+        const proxyBy = day.closes - rules.proxyVoteMinutesBeforeClose * 60_000;
+        if (strictlyBefore(span, day.opens) !== 'yes' && atOrBefore(span, proxyBy) !== 'no') reject(base(), { ...content.unreadable, proxy: true } as BallotReason);
+        continue;
+      }
       // Directors' posts never count as a player's (spec §1) — except a 代投 naming the player (§2).
       const proxy = readProxy(content.text, game.players, rules.proxyMarkers, context.otherNames);
       if (proxy === null) continue;

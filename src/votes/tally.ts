@@ -9,7 +9,7 @@ import { UserError } from '../errors.js';
 import { exitTime, findDay, idiotTime, otherSeatNames, seatPosts } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { threadPosts, type SlicePost } from '../store/slice.js';
-import type { Completeness, StoreData } from '../store/types.js';
+import type { Completeness, StoreData, StoredThread } from '../store/types.js';
 import { floorUrl, vanishedPosts, type VanishedPost } from '../store/completeness.js';
 import { forumTime } from '../game/forum-time.js';
 import { accelerationFor } from './acceleration.js';
@@ -65,6 +65,12 @@ export interface TallyOptions {
    * Only with `closed` (the closed days' counts read those threads whole).
    */
   partOf?: ReadonlyMap<number, readonly SlicePost[]>;
+  /**
+   * The store's record of a thread (its page records), when the caller holds it: what the pages say of a
+   * post no longer on the forum (a slot's notice; a floor judged deleted without a reply count to confirm
+   * it) goes into the count's notes (completeness.ts vanishedPosts). Default: the posts alone.
+   */
+  threadRecord?: (tid: number) => StoredThread | undefined;
 }
 
 /** What a closed day's count decided, all that later days read of it: the sheriff elected, the player voted out. */
@@ -144,6 +150,7 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
 
   const acceleration = accelerationOf(game, d, posts, countAt, notes);
   const accelerated = acceleratedBy(d, acceleration);
+  const unreadableProcess = acceleration && unreadableRequests(acceleration, game.rules.acceleration.delayWords.length > 0);
 
   const usedRules = new Map<number, number>();
   if (kind === 'rule') {
@@ -175,7 +182,7 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
   });
   if (countAt < d.closes) notes.push(noteText({ code: 'running', at: countAt, closes: d.closes }, zone));
   // Floors of the vote thread no longer on the forum: the count goes on without them, and says so.
-  if (kind !== 'rule') for (const v of d.votes) notes.push(...vanishedNotes(vanishedPosts(game.forum, v.tid, postsAsStored(v.tid)), zone));
+  if (kind !== 'rule') for (const v of d.votes) notes.push(...vanishedNotes(vanishedPosts(game.forum, v.tid, postsAsStored(v.tid), opts.threadRecord?.(v.tid)), zone));
   if (opts.carryForward !== false && kind !== 'rule') notes.push(...earlierResults(game, closed, day, countAt));
   // A result the game file already records (--confirm) that this count no longer gives (a ballot approved
   // late, a ruling, a recrawl): said on every count of the day, never resolved here (issue 31).
@@ -189,6 +196,11 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
     const text = t('tally.unreadable', unreadable.posts.map((b) => t('tally.unreadableItem', b.voter, String(b.floor ?? '?'), b.pid)).join(t('list.sep')), unreadable.couldChange);
     notes.push(text);
     if (unreadable.couldChange) result.note = result.note ? `${result.note}${t('close.line.sep')}${text}` : text;
+  }
+  // Likewise the process thread's (acceleration requests and withdrawals): said on the result when they could change it.
+  if (unreadableProcess?.couldChange) {
+    const text = t('tally.unreadableProcess', unreadableProcess.pids.join(', '), true);
+    result.note = result.note ? `${result.note}${t('close.line.sep')}${text}` : text;
   }
 
   const players: VoterSummary[] = game.players.map((p) => {
@@ -212,7 +224,24 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
     totals, abstentions: ballots.filter((b) => b.status === 'counted' && b.target === ABSTAIN).map((b) => b.voter),
     result, ballots, players, misplaced, notes,
     ...(unreadable ? { unreadable: { pids: unreadable.posts.map((b) => b.pid), couldChange: unreadable.couldChange } } : {}),
+    ...(unreadableProcess ? { unreadableProcess } : {}),
   };
+}
+
+/**
+ * The posts of the process thread this account cannot read and no ruling settled (acceleration.ts), when
+ * the count decides the acceleration (the game file does not declare it), and whether they could change
+ * it: each may be a request, or from a player whose request counts a withdrawal; on an accelerated day
+ * with delay words (062 申请延时) each may be a delay that cancels it. Null when there are none.
+ */
+export function unreadableRequests(a: AccelerationResult, delays: boolean): { pids: number[]; couldChange: boolean } | null {
+  const pids = a.unreadable ?? [];
+  if (!pids.length || a.declared !== null) return null;
+  const n = pids.length;
+  const couldChange = a.accelerated
+    ? a.requests.length - n < a.needed || (delays && a.delays.length + n >= a.needed)
+    : a.requests.length + n >= a.needed;
+  return { pids: [...pids], couldChange };
 }
 
 /**
@@ -228,7 +257,10 @@ export function unreadablePosts(
   const posts = ballots.filter((b) => b.details?.[0]?.code === 'unreadable');
   if (!posts.length) return null;
   let swing = 0;
-  for (const voter of new Set(posts.map((b) => b.voter))) {
+  // A director's post that may be a 代投 (select.ts): for any player — at most the heaviest vote, moved as a change.
+  const proxies = posts.filter((b) => { const d = b.details?.[0]; return d?.code === 'unreadable' && d.proxy; });
+  swing += proxies.length * (changesVoid ? 1 : 2) * Math.max(1, sheriffWeight);
+  for (const voter of new Set(posts.filter((b) => !proxies.includes(b)).map((b) => b.voter))) {
     const w = voter === sheriff ? sheriffWeight : 1;
     const voted = ballots.some((b) => b.voter === voter && b.status === 'counted');
     swing += voted ? (changesVoid ? 0 : 2 * w) : w;
@@ -253,7 +285,9 @@ export function withoutGapNotes(notes: readonly string[], game: Pick<Game, 'foru
 export function vanishedNotes(list: readonly VanishedPost[], zone: string): string[] {
   return list.map((v) => (v.how === 'gone'
     ? t('vanished.gone', v.tid, v.floor, v.author ?? '?', v.lastSeen !== undefined ? forumTime(v.lastSeen, zone) : '?', v.url)
-    : t('vanished.skipped', v.tid, v.floor, v.url)));
+    : v.how === 'slot'
+      ? t('vanished.slot', v.tid, v.floor, v.notice ?? '', v.url)
+      : v.unconfirmed ? t('vanished.skippedUnconfirmed', v.tid, v.floor, v.url) : t('vanished.skipped', v.tid, v.floor, v.url)));
 }
 
 /** Where day `d`'s sheriff starts from before any handover: the holder and why, or no sheriff at all (and why). */
@@ -359,11 +393,8 @@ function accelerationOf(game: Game, d: GameDay, posts: PostsOf, countAt: number,
   if (!game.rules.acceleration.enabled && d.accelerated === undefined) return null;
   const result = accelerationFor(game, d, posts(game.process.tid), countAt);
   // Posts of the process thread this account cannot read: each may be a request (or a withdrawal).
-  const unread = result.unreadable ?? [];
-  if (unread.length && result.declared === null) {
-    const couldChange = result.accelerated ? result.requests.length - unread.length < result.needed : result.requests.length + unread.length >= result.needed;
-    notes.push(t('tally.unreadableProcess', unread.join(', '), couldChange));
-  }
+  const unread = unreadableRequests(result, game.rules.acceleration.delayWords.length > 0);
+  if (unread) notes.push(t('tally.unreadableProcess', unread.pids.join(', '), unread.couldChange));
   return result;
 }
 

@@ -212,6 +212,13 @@ export interface TallyResult {
    */
   unreadable?: { pids: number[]; couldChange: boolean };
   /**
+   * Posts of the process thread this account cannot read and no ruling settled (AccelerationResult.unreadable),
+   * each maybe an acceleration request or a withdrawal, and whether they could change whether the day is
+   * accelerated (then the result says so, and --confirm/--post refuse until the director rules: close/announcement.ts).
+   * Absent when none, or when the game file declares the day's acceleration.
+   */
+  unreadableProcess?: { pids: number[]; couldChange: boolean };
+  /**
    * Threads the count read while incompletely crawled (--allow-incomplete): every view starts with
    * them and nothing is posted. Set by whoever opened the store; absent or empty when complete.
    */

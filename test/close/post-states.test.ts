@@ -26,7 +26,7 @@ import { emptyStore } from '../../src/store/store-file.js';
 import type { StoreData } from '../../src/store/types.js';
 import { removePost } from '../../src/replay/page-edits.js';
 import { FIXTURES, fetched, ids as readIds, manifest, threadPageFiles } from '../helpers/captured.js';
-import { NOTICE, intoActions, replaceMessageBox } from '../discuz/discuz-markup.js';
+import { NOTICE, deletedSlot, intoActions, replaceMessageBox } from '../discuz/discuz-markup.js';
 import { bansha } from '../helpers/cli.js';
 
 const ids = readIds('public');
@@ -105,6 +105,57 @@ describe('a reply deleted from the discussion thread', () => {
   }, 60_000);
 });
 
+describe('what the pages say of a post no longer on the vote thread', () => {
+  // 汤圆's day-2 vote (for 花卷) deleted: 月饼 keeps the most votes either way (§4), so the count confirms.
+  const tangyuan = votePost('汤圆');
+  const replies = Object.values(ids.posts).filter((p) => p.tid === VOTE).length - 1;
+  const link = `${ids.base}forum.php?mod=redirect&ptid=${VOTE}&authorid=0&postno=${tangyuan.floor}`;
+  const votePage = (file: string) => file.startsWith(`viewthread-t${VOTE}-`);
+  /** Page 1 of the vote thread counting one reply fewer (Discuz lowers the count on a deletion). */
+  const fewer = (file: string, text: string) => (file === `viewthread-t${VOTE}-p1.html` ? text.replace(`回复:</span> <span class="xi1">${replies}`, `回复:</span> <span class="xi1">${replies - 1}`) : text);
+
+  test('a deleted-post slot: the count\'s note gives the notice the forum prints there (escaped in the HTML), with the floor link', async () => {
+    // (a forum's own wording of the notice, with characters HTML must escape)
+    const notice = '无效楼层，该帖已经被删除 &lt;版主&gt;';
+    const data = store(undefined, (file, text) => (votePage(file) && text.includes(`id="post_${tangyuan.pid}" `) ? deletedSlot(text, tangyuan.pid, `${tangyuan.floor}#`, notice) : text));
+    const game = folder(data, unrecorded);
+    const note = `帖子 ${VOTE} ${tangyuan.floor}# 已不在论坛上：论坛在此楼显示“无效楼层，该帖已经被删除 <版主>”，计数不含此楼：${link}`;
+    const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as TallyJson;
+    expect(t.result.name).toBe('月饼');
+    expect(t.notes).toContain(note);
+    const report = JSON.parse((await bansha(['report', '--game', game, '--day', '2', '--json'])).stdout) as ReportJson;
+    expect(report.notes).toContain(note);
+    const close = await bansha(['close', '--game', game, '--day', '2', '--no-crawl']);
+    expect(close.code, close.stderr).toBe(0);
+    const html = fs.readFileSync(path.join(path.dirname(game), 'public-day2', 'report-day2.html'), 'utf8');
+    expect(html).toContain('论坛在此楼显示“无效楼层，该帖已经被删除 &lt;版主&gt;”');
+    expect(html).not.toContain('<版主>');
+  }, 60_000);
+
+  test('a skipped floor where page 1 shows no usable reply count (a 点评): the note says it is judged on whole pages alone', async () => {
+    // A 点评 on the thread's first post: Discuz's reply count then counts the 点评 too, so it confirms nothing.
+    const first = Object.values(ids.posts).filter((p) => p.tid === VOTE).sort((a, b) => a.floor - b.floor)[0];
+    const comment = (text: string) => text.replace(`<div id="comment_${first.pid}" class="cm">`, `<div id="comment_${first.pid}" class="cm"><h3 class="psth xs1">点评</h3><div class="pstl xs1 cl"><div class="psti">好</div></div>`);
+    const edit = (withComment: boolean) => (file: string, text: string) => {
+      if (!votePage(file)) return text;
+      const out = fewer(file, text.includes(`id="post_${tangyuan.pid}" `) ? removePost(text, tangyuan.pid) : text);
+      return withComment ? comment(out) : out;
+    };
+    const weak = folder(store(undefined, edit(true)), unrecorded);
+    const t = JSON.parse((await bansha(['tally', '--game', weak, '--day', '2', '--json'])).stdout) as TallyJson;
+    expect(t.result.name).toBe('月饼');
+    const note = t.notes.find((n) => n.includes(`${tangyuan.floor}#`) && n.includes(link));
+    expect(note).toContain('判为已不在论坛上');
+    expect(note).toContain('依据仅是整帖每一页都抓全而此楼被跳过');
+    expect(note).toContain('第 1 页没有可用的回复数');
+    const report = JSON.parse((await bansha(['report', '--game', weak, '--day', '2', '--json'])).stdout) as ReportJson;
+    expect(report.notes).toContain(note);
+    // The control: the reply count (one fewer) confirms the deletion — the plain note.
+    const sure = JSON.parse((await bansha(['tally', '--game', folder(store(undefined, edit(false)), unrecorded), '--day', '2', '--json'])).stdout) as TallyJson;
+    expect(sure.notes).toContain(`帖子 ${VOTE} ${tangyuan.floor}# 已不在论坛上（已删除，或本账号看不到），计数不含此楼：${link}`);
+  }, 60_000);
+});
+
 describe('a floor the reply count still counts (not a deletion as Discuz makes one)', () => {
   test('a gap: refused, and with --allow-incomplete marked missing, never called a post no longer on the forum', async () => {
     const gone = Object.values(ids.posts).filter((p) => p.tid === VOTE).sort((a, b) => a.floor - b.floor)[6];
@@ -135,11 +186,20 @@ describe('ballot posts the account cannot read', () => {
     expect(text.stdout).toContain('汤圆：本账号看不到其投票帖的文字');
     expect(text.stdout).toContain('帖子内容看不到（作者被禁止或删除，内容自动屏蔽）');
     expect(text.stdout).not.toMatch(/汤圆：(没有有效票|未投票)/);
-    const report = JSON.parse((await bansha(['report', '--game', game, '--day', '2', '--json'])).stdout) as ReportJson;
+    const report = JSON.parse((await bansha(['report', '--game', game, '--day', '2', '--json'])).stdout) as ReportJson & { activity: Array<{ player: string; voted: unknown; unreadable?: Array<{ pid: number; url: string }> }> };
     expect(report.cards.filter((c) => c.player === '汤圆' && c.kind === 'no-ballot')).toEqual([]);
+    // Her only post in the vote thread cannot be read: whether she voted is not known — neither 是 nor 否, with its link.
+    const link = `${ids.base}forum.php?mod=redirect&goto=findpost&ptid=${VOTE}&pid=${tangyuan.pid}`;
+    expect(report.activity.find((a) => a.player === '汤圆')).toMatchObject({ voted: 'unreadable', unreadable: [{ pid: tangyuan.pid, url: link }] });
+    expect(report.activity.find((a) => a.player === '烧卖')?.voted).toBe(true); // (the control: a readable ballot)
+    const row = (await bansha(['report', '--game', game, '--day', '2'])).stdout.split('\n').find((l) => /^\s+汤圆\s/.test(l))!;
+    expect(row).toContain(`不可读，待确认：${link}`);
+    expect(row).not.toMatch(/\s(是|否)$/);
     const close = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm']);
     expect(close.code, close.stderr).toBe(0);
     expect(fs.readFileSync(game, 'utf8')).toContain(EVENT);
+    const html = fs.readFileSync(path.join(path.dirname(game), 'public-day2', 'report-day2.html'), 'utf8');
+    expect(html).toContain(`不可读，待确认（pid ${tangyuan.pid}）`);
   }, 60_000);
 
   test('ones that could change the result: the result says so, --confirm and tally --post refuse until the director rules on each', async () => {
@@ -226,6 +286,43 @@ describe('acceleration requests the account cannot read', () => {
     expect(t.notes).toContain(`进程帖中有本账号看不到文字的帖子（pid ${pid}），未计入加速申请：即使都是申请也改变不了加速与否`);
   }, 60_000);
 
+  test('ones that could change whether the day is accelerated: the result says so, --confirm and --post refuse until the director rules', async () => {
+    // 豆浆 and 麻花 out at night before day 2 as well: 9 alive, more than half is 5 (§5, m107 l.202); 饺子, 包子,
+    // 汤圆, 春卷 and 油条 asked (馒头 was out): accelerated. With 饺子's request unreadable 4 are read — one short,
+    // and the unread post may be the fifth request: whether the day is accelerated is not known.
+    const pid = request('饺子');
+    const deaths = (y: string) => unrecorded(y).replace('events:\n', 'events:\n  - {player: 豆浆, out: "2026-11-22 10:00", how: night}\n  - {player: 麻花, out: "2026-11-22 10:00", how: night}\n');
+    const accelerated = JSON.parse((await bansha(['tally', '--game', folder(store(), deaths), '--day', '2', '--json'])).stdout) as Acc & { accelerated: boolean };
+    expect(accelerated.accelerated).toBe(true); // (the control: read, the requests accelerate the day)
+    const game = folder(store(undefined, banned(pid)), deaths);
+    const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as TallyJson & Acc & { unreadableProcess?: { pids: number[]; couldChange: boolean } };
+    expect(t.unreadableProcess).toEqual({ pids: [pid], couldChange: true });
+    expect(t.result.note).toContain(`进程帖中有本账号看不到文字的帖子（pid ${pid}）`);
+    const confirm = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm']);
+    expect(confirm.code).toBe(3);
+    expect(confirm.stderr).toContain(`--confirm 不会写入第 2 日的结果：进程帖中本账号看不到文字的帖子（pid ${pid}，可能是加速申请或撤回）可能改变结果`);
+    const before = fs.readFileSync(game, 'utf8');
+    for (const args of [['tally', '--day', '2', '--post'], ['close', '--day', '2', '--no-crawl', '--post']]) {
+      const post = await bansha([...args, '--game', game]);
+      expect(post.code, args.join(' ')).toBe(3);
+      expect(post.stderr).toContain('--post 不会发布第 2 日的结果');
+    }
+    // What an unread post asks cannot be accepted; the director looked: it is no request.
+    const accept = await bansha(['rule', 'accept', String(pid), '--game', game, '--day', '2', '--why', '是申请']);
+    expect(accept.code).toBe(2);
+    expect(accept.stderr).toContain('accelerated: true/false');
+    const reject = await bansha(['rule', 'reject', String(pid), '--game', game, '--day', '2', '--why', '帖子与加速无关']);
+    expect(reject.code, reject.stderr).toBe(0);
+    expect(reject.stdout).toContain(`进程帖 pid ${pid}`);
+    const ruled = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as typeof t & { accelerated: boolean };
+    expect(ruled.unreadableProcess).toBeUndefined();
+    expect(ruled.accelerated).toBe(false);
+    expect(ruled.notes.join('\n')).not.toContain('进程帖中有本账号看不到');
+    expect(fs.readFileSync(game, 'utf8')).toBe(before);
+    const done = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm']);
+    expect(done.code, done.stderr).toBe(0);
+  }, 120_000);
+
   test('read before it became unreadable: the request counts', async () => {
     const pid = request('饺子');
     const data = store();
@@ -285,6 +382,23 @@ describe('closing edges', () => {
     const again = await bansha(['close', '--game', game, '--day', '2', '--no-crawl']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).not.toContain('不一致');
+  }, 60_000);
+
+  test('a stale --confirm refuses (exit 7) before the day is assembled: no folder, no proposals, the game file as it was', async () => {
+    // Every page fetched at 20:00 on day 2, an hour before its close (21:00): the count is not as of the close.
+    const game = folder(store(undefined, undefined, undefined, new Date('2026-11-22T12:00:00Z')), unrecorded);
+    const before = fs.readFileSync(game, 'utf8');
+    const r = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm']);
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('--confirm 拒绝');
+    expect(r.stderr).toContain(`帖子 ${VOTE}（第 2 日投票帖）：只抓到截至 11-22 20:00 的状态`);
+    expect(fs.existsSync(path.join(path.dirname(game), 'public-day2'))).toBe(false);
+    expect(fs.existsSync(path.join(path.dirname(game), 'public.cards.json'))).toBe(false);
+    expect(fs.readFileSync(game, 'utf8')).toBe(before);
+    // Without --confirm the same store gives the day's files, each saying as of when (the control).
+    const files = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--allow-incomplete']);
+    expect(files.code, files.stderr).toBe(0);
+    expect(fs.existsSync(path.join(path.dirname(game), 'public-day2', 'summary.txt'))).toBe(true);
   }, 60_000);
 
   test('a day whose entry names no thread refuses: no count, no cards', async () => {

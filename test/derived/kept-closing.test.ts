@@ -147,6 +147,23 @@ describe('a kept result renders every view as a fresh computation does', () => {
   }
 });
 
+describe('a deleted reply in the discussion thread (read apart) with no reply count to confirm it', () => {
+  test('the kept report says what the fresh one says: judged deleted on whole pages alone', async () => {
+    // Day 2's discussion as a crawl stores it when one reply is no longer on the forum and page 1 shows no
+    // usable reply count (a theme without it): the floor is skipped, every page fetched whole.
+    const data = storeFromFixture('public', threadPageFiles('public'));
+    const game0 = loadGame(path.join(FIXTURES, 'games', 'public.yaml'));
+    const tid = game0.days[1].discussion!.tid;
+    const gone = Object.values(data.posts).filter((p) => p.tid === tid).sort((a, b) => a.pid - b.pid)[18];
+    delete data.posts[String(gone.pid)];
+    delete data.threads[String(tid)].replies;
+    const game = await storeOnDisk(root, 'apart-vanished', path.join(FIXTURES, 'games', 'public.yaml'), data);
+    const want = await recomputedThenKept(game, 2);
+    const floor = gone.versions[0].post.floor!;
+    expect(JSON.parse(want.json).notes.find((n: string) => n.includes(`postno=${floor}`))).toContain('依据仅是整帖每一页都抓全而此楼被跳过');
+  }, 60_000);
+});
+
 describe('each input of the key changed: computed again, the same as afresh', () => {
   let game: Game;
   beforeAll(async () => {

@@ -87,6 +87,10 @@ describe('posts no longer on the forum', () => {
     expect(c.complete).toBe(true);
     expect(c.vanished).toEqual([{ floor: gone.floor, pid: gone.pid, how: 'slot', notice: '无效楼层，该帖已经被删除' }]);
     expect(describeVanished(c)).toContain('“无效楼层”');
+    // What a count's note is made of: the slot with its notice, from the thread's page records.
+    expect(vanishedPosts(data.forum, tid, threadPosts(data, tid), data.threads[String(tid)])).toEqual([
+      { tid, floor: gone.floor, how: 'slot', pid: gone.pid, notice: '无效楼层，该帖已经被删除', url: `${ids.base}forum.php?mod=redirect&ptid=${tid}&authorid=0&postno=${gone.floor}` },
+    ]);
   });
 
   test('vanishedPosts lists a skipped floor with its postno link, and a post seen before with its author and link', () => {
@@ -94,6 +98,14 @@ describe('posts no longer on the forum', () => {
     const data = deleted([gone.pid]);
     const list = vanishedPosts(data.forum, tid, threadPosts(data, tid));
     expect(list).toEqual([{ tid, floor: gone.floor, how: 'skipped', pid: null, url: `${ids.base}forum.php?mod=redirect&ptid=${tid}&authorid=0&postno=${gone.floor}` }]);
+    // With the thread's record: page 1's reply count (one fewer) confirmed it — the same entry.
+    expect(vanishedPosts(data.forum, tid, threadPosts(data, tid), data.threads[String(tid)])).toEqual(list);
+    // Without a usable count (a store from before the count was read): judged on whole pages alone, and marked.
+    delete data.threads[String(tid)].replies;
+    expect(vanishedPosts(data.forum, tid, threadPosts(data, tid), data.threads[String(tid)])).toEqual([{ ...list[0], unconfirmed: true }]);
+    // A floor the record still calls missing (page 1 counting the post) is a gap: a plain skipped floor.
+    const gap = deleted([gone.pid], { keepCount: true });
+    expect(vanishedPosts(gap.forum, tid, threadPosts(gap, tid), gap.threads[String(tid)])).toEqual(list);
     // Seen first, deleted since: a refetch of its page no longer shows it.
     const seen = deleted([]);
     const page = Math.ceil(gone.floor / 10);

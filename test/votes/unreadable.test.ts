@@ -8,7 +8,7 @@
 import { describe, expect, test } from 'vitest';
 import { tallyDay } from '../../src/votes/tally.js';
 import type { SlicePost } from '../../src/store/slice.js';
-import { capturePosts, publicGameWith, publicPostsWith, variant } from './fixtures.js';
+import { at, capturePosts, publicGameWith, publicPostsWith, variant } from './fixtures.js';
 
 const EVENT = '  - {player: 月饼, out: "2026-11-22 21:00", how: vote}\n';
 const game = publicGameWith((y) => y.replace(EVENT, ''));
@@ -45,5 +45,25 @@ describe('unreadable ballots and the result', () => {
     const fast = tallyDay(accelerated, publicPostsWith('d2vote', withUnreadable(change)), 2);
     expect(fast.accelerated).toBe(true);
     expect(fast.unreadable?.couldChange).toBe(false);
+  });
+
+  test('a director\'s post the account cannot read may be a 代投 for any player (§2): listed, weighed as the heaviest change', () => {
+    // 馒头's 19:00 post (his ballot void: out at night) as a post of 导演A the account cannot read, before the
+    // proxy deadline (20:30, m107 l.325). With the sheriff's own vote unread too (月饼 6, 花卷 4: margin 2), that
+    // vote (1.5) could not change the result alone (the first test); with a possible 代投 moving up to 2 × 1.5 it could.
+    const sheriffVote = firstBallot('包子');
+    const mantou = (p: SlicePost) => p.author === '馒头' && /投票对象/.test(p.text);
+    const posts = capturePosts('public', 'd2vote').map((p) => (mantou(p)
+      ? variant(p, { author: '导演A', authorId: null, state: 'shielded', readable: false, text: '提示: 该帖被管理员或版主屏蔽', colors: [], sizes: [], quotes: [], replyTo: null, edited: null })
+      : sheriffVote(p) ? variant(p, { state: 'banned', readable: false, text: '提示: 作者被禁止或删除 内容自动屏蔽', colors: [], sizes: [], quotes: [], replyTo: null, edited: null }) : p));
+    const director = posts.find((p) => p.author === '导演A' && p.readable === false)!;
+    const t = tallyDay(game, publicPostsWith('d2vote', posts), 2);
+    expect(totalsOf(t)).toMatchObject({ 月饼: 6, 花卷: 4 });
+    expect(t.unreadable?.pids).toContain(director.pid);
+    expect(t.unreadable?.couldChange).toBe(true);
+    expect(t.ballots.find((b) => b.pid === director.pid)?.reason).toContain('可能是为任一玩家的代投');
+    // After the proxy deadline it cannot be a 代投 that counts: not listed.
+    const late = posts.map((p) => (p === director ? variant(p, at('2026-11-22 20:45:00')) : p));
+    expect(tallyDay(game, publicPostsWith('d2vote', late), 2).unreadable?.pids ?? []).not.toContain(director.pid);
   });
 });

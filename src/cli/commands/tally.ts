@@ -68,8 +68,9 @@ export function register(program: Command): void {
       const { game, day } = await loadGameDay(o);
       const now = clockNow();
       if (o.post) refuseOpenDay(game, o.day, now, '--post');
-      // Before the close, the count as of now (a running count); --rules keeps its own deadline.
-      const at = o.at !== undefined ? parseAtOption(o.at, game) : !o.rules && now < day.closes ? now : undefined;
+      // Before the close, the count as of now (a running count) — wuhui's duel-rule vote (--rules) too: it
+      // closes with the day (tally.ts counts it up to the day's close), so before then it has leaders, not a result.
+      const at = o.at !== undefined ? parseAtOption(o.at, game) : now < day.closes ? now : undefined;
       const write = (s: string) => process.stdout.write(s);
       const render = (r: TallyResult) =>
         o.json ? renderTallyJson(r) : o.bbcode ? renderTallyBBCode(r) : renderTallyTerminal(r, { color: stdoutColor() });
