@@ -28,6 +28,6 @@ const header = [
   ...sources.map((s) => `trained on ${s.name}: ${s.sentences} sentences, sha256 ${s.digest}`),
   `options ${JSON.stringify(opts)}`,
 ];
-// src/ holds the data (dist reads it from there too: packagePath).
-writeFileSync(WORDING_MODEL_FILE.replace(`${join(root, 'dist')}`, join(root, 'src')), serializeModel(model, header));
+// (packagePath: src/violations/data/ whether run from src or dist.)
+writeFileSync(WORDING_MODEL_FILE, serializeModel(model, header));
 console.log(`${items.length} sentences, ${kinds.length} kinds → ${WORDING_MODEL_FILE}`);
