@@ -14,7 +14,7 @@ import path from 'node:path';
 import { packagePath } from '../paths.js';
 import { everydaySentences, sharedRealworld } from './everyday-sentences.js';
 import { EVERYDAY_JUDGED, LABELLED_SET, OPEN_ENDED_SET, TUNE_INDEPENDENT_SET, readLabelledSet, splitPart, type LabelledSentence } from './wording-eval.js';
-import { learnedHits, sentenceRanges, type TrainingItem, type WordingModel } from '../violations/learned.js';
+import { DEFAULT_TRAINING, learnedHits, sentenceRanges, serializeModel, trainWordingModel, type TrainingItem, type TrainingOptions, type WordingModel } from '../violations/learned.js';
 import { findBannedWording } from '../violations/wording.js';
 import type { WordLists } from '../violations/word-lists.js';
 
@@ -119,4 +119,18 @@ export function learnedFigures(model: WordingModel, lists: WordLists): LearnedFi
   }
   const positives = held.filter((s) => s.label).length;
   return { everyday: everyday.length, everydayFlags, positives, scanFound, unionFound, negatives: held.length - positives, learnedFalseAlarms };
+}
+
+/** The model file's text (src/violations/data/wording-model.txt) trained on learnedTrainingSet with the options: what scripts/train-wording-model.mjs writes. */
+export function trainedModelText(opts: TrainingOptions = DEFAULT_TRAINING): string {
+  const { items, sources } = learnedTrainingSet();
+  const kinds = [...new Set(items.flatMap((it) => (it.kind ? [it.kind] : [])))].sort();
+  const model = trainWordingModel(items, kinds, opts, { sources });
+  const header = [
+    'Learned second opinion on banned wording (issue 36): softmax regression over hashed character 1-3-grams,',
+    'read by src/violations/learned.ts. Written by scripts/train-wording-model.mjs; do not edit by hand.',
+    ...sources.map((s) => `trained on ${s.name}: ${s.sentences} sentences, sha256 ${s.digest}`),
+    `options ${JSON.stringify(opts)}`,
+  ];
+  return serializeModel(model, header);
 }
