@@ -41,8 +41,9 @@ const ROLE_MASK = '\u0001';
 const ROLE_RE = new RegExp(ROLES.sort((a, b) => b.length - a.length).join('|'), 'g');
 /** Talk about the rule itself (the frames' {说规则} context, without 红牌/吃牌 which threats use too). */
 const RULE_TALK = /禁止|不许|不准|不得|违规|规则|规定|守则|八荣八耻/;
-/** Sentence ends for scoring: a learned flag covers one sentence. */
-const SENTENCE_END = /[。！？!?；;\n\r…]/;
+/** Sentence ends for scoring, by UTF-16 unit: a learned flag covers one sentence. */
+const SENTENCE_END = new Uint8Array(0x10000);
+for (const c of '。！？!?；;\n\r…') SENTENCE_END[c.charCodeAt(0)] = 1;
 
 /** A sentence as the model reads it: folded, no white space, role names masked. */
 export function modelText(sentence: string): string {
@@ -157,7 +158,7 @@ export function sentenceRanges(text: string): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   let a = 0;
   for (let i = 0; i <= text.length; i++) {
-    if (i < text.length && !SENTENCE_END.test(text[i])) continue;
+    if (i < text.length && !SENTENCE_END[text.charCodeAt(i)]) continue;
     if (i > a) out.push([a, i]);
     a = i + 1;
   }
