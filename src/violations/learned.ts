@@ -1,0 +1,322 @@
+/**
+ * A learned second opinion on banned wording (issue 36): softmax regression over the character 1–3-grams
+ * of a sentence (present or not), hashed into a fixed table, with one class per kind of speech and one
+ * for clean talk. It reads the sentences the construction frames of wording.ts did not flag: a sentence
+ * is flagged when P(not clean) passes the model's threshold, as the kind it weighs most, and the flag
+ * names the n-grams that weighed most for that kind, so a director sees why.
+ * - Text is folded as the scan folds it (traditional → simplified, width, case: text-fold.ts), white
+ *   space dropped, and the game's role names masked (白痴 the role is not 白痴 the insult).
+ * - A sentence that talks about the rules (禁止…, 违规, 规则…) is never flagged: quoting the rule post
+ *   is not breaking it.
+ * - The model is data: src/violations/data/wording-model.txt, written by scripts/train-wording-model.mjs
+ *   from the labelled tune sets (its header records their digests and the options); deterministic.
+ * A flag is a proposal for the director, never a penalty.
+ */
+import fs from 'node:fs';
+import { packagePath } from '../paths.js';
+import { foldString } from './text-fold.js';
+
+/** Where the bundled model is. */
+export const WORDING_MODEL_FILE = packagePath('src', 'violations', 'data', 'wording-model.txt');
+/** The construction name a learned flag carries in place of a list entry. */
+export const LEARNED_CONSTRUCTION = 'learned';
+
+export interface WordingModel {
+  /** log2 of the table's rows. */
+  bits: number;
+  /** Class names: 'clean' first, then the kinds of speech (the word lists' categories). */
+  classes: string[];
+  /** rows × classes weights, row-major. */
+  weights: Float32Array;
+  bias: Float32Array;
+  /** Flag when P(not clean) > threshold. */
+  threshold: number;
+  /** The header's record (options, digests), as written. */
+  meta: Record<string, unknown>;
+}
+
+/** The game's role names (m107, 062, 120b, 五回): masked before scoring, so a role is never an insult. */
+const ROLES = ['白痴', '预言家', '女巫', '猎人', '守卫', '狼人', '狼王', '白狼王', '平民', '村民', '骑士', '长老', '丘比特', '盗贼', '狼美人', '守墓人', '乌鸦', '魔术师', '混血儿', '野孩子', '通灵师', '石像鬼', '恶灵骑士', '摄梦人'];
+const ROLE_MASK = '\u0001';
+const ROLE_RE = new RegExp(ROLES.sort((a, b) => b.length - a.length).join('|'), 'g');
+/** Talk about the rule itself (the frames' {说规则} context, without 红牌/吃牌 which threats use too). */
+const RULE_TALK = /禁止|不许|不准|不得|违规|规则|规定|守则|八荣八耻/;
+/** Sentence ends for scoring, by UTF-16 unit: a learned flag covers one sentence. */
+const SENTENCE_END = new Uint8Array(0x10000);
+for (const c of '。！？!?；;\n\r…') SENTENCE_END[c.charCodeAt(0)] = 1;
+
+/** A sentence as the model reads it: folded, no white space, role names masked. */
+export function modelText(sentence: string): string {
+  return foldString(sentence).replace(/\s+/gu, '').replace(ROLE_RE, ROLE_MASK);
+}
+
+/** Whether a sentence talks about the rules (never flagged). */
+export function talksAboutRules(sentence: string): boolean {
+  return RULE_TALK.test(foldString(sentence));
+}
+
+/** The hashed row of an n-gram: code points cps[i..i+n). */
+function rowOf(cps: ArrayLike<number>, i: number, n: number, mask: number): number {
+  let h = Math.imul(n, 0x9e3779b1) ^ 0x811c9dc5;
+  for (let k = i; k < i + n; k++) h = Math.imul(h ^ cps[k], 0x01000193);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  h ^= h >>> 12;
+  return (h >>> 0) & mask;
+}
+
+/** Reused buffers: code points, rows of a sentence, and a stamp per row for presence (no allocation per sentence). */
+let cpBuf = new Int32Array(256);
+let rowBuf = new Int32Array(768);
+let stamps = new Uint32Array(0);
+let stamp = 0;
+
+/** The distinct rows of a model text's 1–3-grams: rowBuf[0..count). */
+export function rowsOf(text: string, bits: number): { rows: Int32Array; count: number } {
+  const size = 1 << bits;
+  if (stamps.length !== size) {
+    stamps = new Uint32Array(size);
+    stamp = 0;
+  }
+  if (++stamp === 0xffffffff) {
+    stamps.fill(0);
+    stamp = 1;
+  }
+  let n = 0;
+  for (const cp of text) {
+    if (n === cpBuf.length) {
+      const grown = new Int32Array(n * 2);
+      grown.set(cpBuf);
+      cpBuf = grown;
+    }
+    cpBuf[n++] = cp.codePointAt(0)!;
+  }
+  if (rowBuf.length < 3 * n) rowBuf = new Int32Array(3 * n + 16);
+  const mask = size - 1;
+  let count = 0;
+  for (let g = 1; g <= 3; g++) {
+    for (let i = 0; i + g <= n; i++) {
+      const r = rowOf(cpBuf, i, g, mask);
+      if (stamps[r] === stamp) continue;
+      stamps[r] = stamp;
+      rowBuf[count++] = r;
+    }
+  }
+  return { rows: rowBuf, count };
+}
+
+/** Class probabilities of a model text (into `out`, length classes). */
+export function classProbabilities(model: WordingModel, text: string, out = new Float64Array(model.classes.length)): Float64Array {
+  const K = model.classes.length;
+  const { rows, count } = rowsOf(text, model.bits);
+  for (let k = 0; k < K; k++) out[k] = model.bias[k];
+  const w = model.weights;
+  for (let i = 0; i < count; i++) {
+    const base = rows[i] * K;
+    for (let k = 0; k < K; k++) out[k] += w[base + k];
+  }
+  let max = -Infinity;
+  for (let k = 0; k < K; k++) if (out[k] > max) max = out[k];
+  let sum = 0;
+  for (let k = 0; k < K; k++) sum += out[k] = Math.exp(out[k] - max);
+  for (let k = 0; k < K; k++) out[k] /= sum;
+  return out;
+}
+
+/** The model's verdict on one sentence: its kind (null when clean or rule talk), P(not clean), and the n-grams that weighed most for the kind. */
+export function judgeSentence(model: WordingModel, sentence: string, threshold = model.threshold): { kind: string | null; score: number; ngrams: string[] } {
+  const text = modelText(sentence);
+  const p = classProbabilities(model, text);
+  const score = 1 - p[0];
+  if (!(score > threshold) || talksAboutRules(sentence)) return { kind: null, score, ngrams: [] };
+  let best = 1;
+  for (let k = 2; k < p.length; k++) if (p[k] > p[best]) best = k;
+  return { kind: model.classes[best], score, ngrams: weightiest(model, text, best) };
+}
+
+/** The few n-grams of a model text that weigh most toward class k against clean (shown as the flag's words):
+ *  the longer ones (2–3 characters) first, single characters only when fewer of those weigh for it. */
+export function weightiest(model: WordingModel, text: string, k: number, few = 3): string[] {
+  const cps = [...text].map((c) => c.codePointAt(0)!);
+  const K = model.classes.length;
+  const seen = new Map<string, number>();
+  for (let g = 1; g <= 3; g++) {
+    for (let i = 0; i + g <= cps.length; i++) {
+      const gram = String.fromCodePoint(...cps.slice(i, i + g));
+      if (seen.has(gram) || gram.includes(ROLE_MASK)) continue;
+      const r = rowOf(cps, i, g, (1 << model.bits) - 1);
+      seen.set(gram, model.weights[r * K + k] - model.weights[r * K]);
+    }
+  }
+  const ranked = [...seen].filter(([, w]) => w > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const longer = ranked.filter(([g]) => [...g].length > 1);
+  return [...longer, ...ranked.filter(([g]) => [...g].length === 1)].slice(0, few).map(([g]) => g);
+}
+
+/** The sentences of a text as UTF-16 [start, end) ranges (ends at 。！？!?；; newlines and …, marks not included). */
+export function sentenceRanges(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let a = 0;
+  for (let i = 0; i <= text.length; i++) {
+    if (i < text.length && !SENTENCE_END[text.charCodeAt(i)]) continue;
+    if (i > a) out.push([a, i]);
+    a = i + 1;
+  }
+  return out;
+}
+
+export interface LearnedHit {
+  kind: string;
+  /** The sentence flagged, and its UTF-16 offsets in the text. */
+  matched: string;
+  start: number;
+  end: number;
+  /** P(not clean). */
+  score: number;
+  /** The n-grams that weighed most. */
+  ngrams: string[];
+}
+
+/** The learned flags of a text, one per sentence, skipping sentences that overlap a range in `skip` (the patterns' hits). */
+export function learnedHits(text: string, model: WordingModel = wordingModel(), skip: ReadonlyArray<{ start: number; end: number }> = []): LearnedHit[] {
+  const out: LearnedHit[] = [];
+  for (const [a, b] of sentenceRanges(text)) {
+    if (skip.some((h) => h.start < b && a < h.end)) continue;
+    const sentence = text.slice(a, b);
+    if (!/\S/.test(sentence)) continue;
+    const { kind, score, ngrams } = judgeSentence(model, sentence);
+    if (!kind) continue;
+    // The flag covers the sentence without its surrounding white space.
+    const lead = sentence.length - sentence.trimStart().length;
+    const start = a + lead;
+    const end = a + sentence.trimEnd().length;
+    out.push({ kind, matched: text.slice(start, end), start, end, score, ngrams });
+  }
+  return out;
+}
+
+// ---- the model file ----
+
+/** The model as text: `#` header lines (a JSON record), then classes, bias, threshold, and the weights as int8 with one scale, base64. */
+export function serializeModel(model: WordingModel, header: string[]): string {
+  let max = 0;
+  for (const w of model.weights) max = Math.max(max, Math.abs(w));
+  const scale = max / 127 || 1;
+  const q = Buffer.alloc(model.weights.length);
+  for (let i = 0; i < model.weights.length; i++) q.writeInt8(Math.max(-127, Math.min(127, Math.round(model.weights[i] / scale))), i);
+  return [
+    ...header.map((h) => `# ${h}`),
+    `meta ${JSON.stringify(model.meta)}`,
+    `bits ${model.bits}`,
+    `classes ${model.classes.join('\t')}`,
+    `bias ${[...model.bias].map((b) => b.toFixed(6)).join(' ')}`,
+    `threshold ${model.threshold}`,
+    `scale ${scale.toExponential(8)}`,
+    `weights ${q.toString('base64')}`,
+    '',
+  ].join('\n');
+}
+
+/** Reads a model file's text (see serializeModel). */
+export function parseModel(text: string): WordingModel {
+  const field = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const sp = line.indexOf(' ');
+    field.set(line.slice(0, sp), line.slice(sp + 1));
+  }
+  const need = (k: string) => {
+    const v = field.get(k);
+    if (v === undefined) throw new Error(`wording model: no "${k}" line`);
+    return v;
+  };
+  const bits = Number(need('bits'));
+  const classes = need('classes').split('\t');
+  const scale = Number(need('scale'));
+  const q = Buffer.from(need('weights'), 'base64');
+  if (q.length !== (1 << bits) * classes.length) throw new Error(`wording model: ${q.length} weights, expected ${(1 << bits) * classes.length}`);
+  const weights = new Float32Array(q.length);
+  for (let i = 0; i < q.length; i++) weights[i] = q.readInt8(i) * scale;
+  return { bits, classes, weights, bias: Float32Array.from(need('bias').split(' ').map(Number)), threshold: Number(need('threshold')), meta: JSON.parse(need('meta')) as Record<string, unknown> };
+}
+
+let bundled: WordingModel | undefined;
+/** The bundled model (read once a process). */
+export function wordingModel(): WordingModel {
+  return (bundled ??= parseModel(fs.readFileSync(WORDING_MODEL_FILE, 'utf8')));
+}
+
+// ---- training ----
+
+export interface TrainingItem {
+  sentence: string;
+  /** The kind of speech, or null for clean. */
+  kind: string | null;
+}
+
+export interface TrainingOptions {
+  bits: number;
+  epochs: number;
+  /** Learning rate (SGD). */
+  rate: number;
+  /** L2 penalty, applied to the rows a sentence touches. */
+  l2: number;
+  /** Shuffle seed. */
+  seed: number;
+  threshold: number;
+}
+
+/** The options chosen by five-fold cross-validation on the training items alone (docs/learned-wording.md):
+ *  the everyday false-alarm rate binds (≤ 1 per 1,000: none there at 0.9), then the recall gained. */
+export const DEFAULT_TRAINING: TrainingOptions = { bits: 16, epochs: 12, rate: 0.2, l2: 1e-4, seed: 36, threshold: 0.9 };
+
+/** mulberry32: a seeded generator (deterministic shuffles). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Trains the model by SGD on the softmax loss (deterministic for the same items and options). */
+export function trainWordingModel(items: readonly TrainingItem[], kinds: readonly string[], opts: TrainingOptions = DEFAULT_TRAINING, meta: Record<string, unknown> = {}): WordingModel {
+  const classes = ['clean', ...kinds];
+  const K = classes.length;
+  const weights = new Float32Array((1 << opts.bits) * K);
+  const bias = new Float32Array(K);
+  const encoded = items.map((it) => {
+    const { rows, count } = rowsOf(modelText(it.sentence), opts.bits);
+    const y = it.kind === null ? 0 : classes.indexOf(it.kind);
+    if (y < 0) throw new Error(`training item of unknown kind ${it.kind}`);
+    return { rows: rows.slice(0, count), y };
+  });
+  const rnd = random(opts.seed);
+  const order = encoded.map((_, i) => i);
+  const p = new Float64Array(K);
+  for (let epoch = 0; epoch < opts.epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    const rate = opts.rate / (1 + epoch * 0.5);
+    for (const idx of order) {
+      const { rows, y } = encoded[idx];
+      for (let k = 0; k < K; k++) p[k] = bias[k];
+      for (const r of rows) for (let k = 0; k < K; k++) p[k] += weights[r * K + k];
+      let max = -Infinity;
+      for (let k = 0; k < K; k++) if (p[k] > max) max = p[k];
+      let sum = 0;
+      for (let k = 0; k < K; k++) sum += p[k] = Math.exp(p[k] - max);
+      for (let k = 0; k < K; k++) {
+        const g = p[k] / sum - (k === y ? 1 : 0);
+        bias[k] -= rate * g;
+        for (const r of rows) weights[r * K + k] -= rate * (g + opts.l2 * weights[r * K + k]);
+      }
+    }
+  }
+  return { bits: opts.bits, classes, weights, bias, threshold: opts.threshold, meta: { ...meta, options: opts } };
+}
