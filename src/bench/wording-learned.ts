@@ -104,13 +104,13 @@ export interface LearnedFigures {
 export function learnedFigures(model: WordingModel, lists: WordLists): LearnedFigures {
   const judged = new Set(readLabelledSet(EVERYDAY_JUDGED).map((s) => s.sentence));
   const everyday = everydayHalves().heldOut.filter((s) => !judged.has(s));
-  const everydayFlags = everyday.filter((s) => !findBannedWording(s, lists).length && learnedHits(s, model).length);
+  const everydayFlags = everyday.filter((s) => !findBannedWording(s, lists, { learned: false }).length && learnedHits(s, model).length);
   const held = openEndedHeldOut();
   let scanFound = 0;
   let unionFound = 0;
   let learnedFalseAlarms = 0;
   for (const s of held) {
-    const hits = findBannedWording(s.sentence, lists);
+    const hits = findBannedWording(s.sentence, lists, { learned: false });
     const learned = hits.length ? [] : learnedHits(s.sentence, model);
     if (s.label) {
       if (hits.some((h) => h.category === s.category)) scanFound++;

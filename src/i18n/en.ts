@@ -453,6 +453,7 @@ export const en: Messages = {
   'flag.enlargedFont': (values, maxSize, maxPx) => `enlarged font: ${values}, limit size ${maxSize} / ${maxPx}px`,
   'flag.sizeValue': (value, px) => `size=${value} (${px}px)`,
   'flag.wording': (category, matched) => `${category}: “${matched}”`,
+  'flag.wordingLearned': (category, matched, words) => `${category} (the model's judgement, no list entry: please check): “${matched}”, from ${words}`,
   'flag.wordingFor': (category, matched, word) => `${category}: “${matched}” for “${word}”`,
   'flag.evasions': (how) => ` (${how})`,
   'flag.rulePost': (lines) => ` (rule post ${lines})`,

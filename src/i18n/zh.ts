@@ -482,6 +482,7 @@ export const zh = {
   'flag.enlargedFont': (values: string, maxSize: number, maxPx: number) => `放大字体：${values}，上限 size ${maxSize} / ${maxPx}px`,
   'flag.sizeValue': (value: string, px: number) => `size=${value}（${px}px）`,
   'flag.wording': (category: string, matched: string) => `${category}：「${matched}」`,
+  'flag.wordingLearned': (category: string, matched: string, words: string) => `${category}（模型判断，无对应条目，请核实）：「${matched}」，凭${words}`,
   'flag.wordingFor': (category: string, matched: string, word: string) => `${category}：「${matched}」即「${word}」`,
   'flag.evasions': (how: string) => `（${how}）`,
   'flag.rulePost': (lines: string) => `（规则帖 ${lines}）`,

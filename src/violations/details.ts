@@ -49,6 +49,7 @@ function factsText(player: string, x: FlagFacts, zone: string): string {
     case 'banned-wording': {
       // A plain entry says what the disguise stands for; a pattern's slots would read as noise.
       const category = categoryName(x.category);
+      if (x.learned) return t('flag.wordingLearned', category, x.matched, x.learned.map((w) => `「${w}」`).join(t('list.sep')));
       const hit = x.evasions.length && x.plain ? t('flag.wordingFor', category, x.matched, x.word) : t('flag.wording', category, x.matched);
       const how = x.evasions.length ? t('flag.evasions', x.evasions.map((e) => t(`flag.evasion.${e}`)).join(t('list.sep'))) : '';
       return `${hit}${how}${x.lines.length ? t('flag.rulePost', x.lines.map((l) => `l.${l}`).join(t('list.sep'))) : ''}`;

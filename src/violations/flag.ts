@@ -84,6 +84,8 @@ export type FlagFacts =
       evasions: Evasion[];
       /** The rule-post lines of the game's ruleset the entry cites. */
       lines: number[];
+      /** A learned flag's n-grams that weighed most (no entry matched: learned.ts). */
+      learned?: string[];
     }
   /** What the post carries, and the 贴证 list's words in it (`matched`: the player's disguise of `word`, else null). */
   | { kind: 'pasted-evidence'; carries: Array<EvidenceItem['what']>; words: Array<{ word: string; matched: string | null }> }
@@ -151,7 +153,7 @@ export function postFlag(
 export function wordingFacts(h: WordingHit, ruleset: string | null): FlagFacts {
   const lines = h.cites.filter((c) => c.split(':')[0] === ruleset).map((c) => Number(c.split(':')[1]));
   const plain = /^[\p{Script=Han}a-z0-9]+$/u.test(h.word);
-  return { kind: 'banned-wording', category: h.category, matched: h.matched, word: h.word, plain, evasions: h.evasions, lines };
+  return { kind: 'banned-wording', category: h.category, matched: h.matched, word: h.word, plain, evasions: h.evasions, lines, ...(h.learned ? { learned: h.learned.ngrams } : {}) };
 }
 
 /** Text on one line, cut to `max` characters with an ellipsis. */

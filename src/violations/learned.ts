@@ -14,7 +14,7 @@
  */
 import fs from 'node:fs';
 import { packagePath } from '../paths.js';
-import { foldString } from './text-fold.js';
+import { foldString, readDataLines } from './text-fold.js';
 
 /** Where the bundled model is. */
 export const WORDING_MODEL_FILE = packagePath('src', 'violations', 'data', 'wording-model.txt');
@@ -41,6 +41,25 @@ const ROLE_MASK = '\u0001';
 const ROLE_RE = new RegExp(ROLES.sort((a, b) => b.length - a.length).join('|'), 'g');
 /** Talk about the rule itself (the frames' {说规则} context, without 红牌/吃牌 which threats use too). */
 const RULE_TALK = /禁止|不许|不准|不得|违规|规则|规定|守则|八荣八耻/;
+/** The words that clear a learned flag of each kind (data/learned-contexts.txt, its slots from data/slots.txt), folded. */
+let contexts: Map<string, string[]> | undefined;
+function contextsOf(kind: string): readonly string[] {
+  if (!contexts) {
+    const slots = new Map<string, string[]>();
+    for (const line of readDataLines(packagePath('src', 'violations', 'data', 'slots.txt'))) {
+      const m = /^\{(.+?)\}\s*=\s*(.+)$/.exec(line);
+      if (m) slots.set(m[1], m[2].split('|'));
+    }
+    contexts = new Map();
+    for (const line of readDataLines(packagePath('src', 'violations', 'data', 'learned-contexts.txt'))) {
+      const [k, words] = line.split(/\s*=\s*/);
+      const list = words.split('|').flatMap((w) => slots.get(/^\{(.+)\}$/.exec(w)?.[1] ?? '') ?? [w]);
+      contexts.set(k, list.map(foldString).filter(Boolean));
+    }
+  }
+  return contexts.get(kind) ?? [];
+}
+
 /** Sentence ends for scoring, by UTF-16 unit: a learned flag covers one sentence. */
 const SENTENCE_END = new Uint8Array(0x10000);
 for (const c of '。！？!?；;\n\r…') SENTENCE_END[c.charCodeAt(0)] = 1;
@@ -131,7 +150,10 @@ export function judgeSentence(model: WordingModel, sentence: string, threshold =
   if (!(score > threshold) || talksAboutRules(sentence)) return { kind: null, score, ngrams: [] };
   let best = 1;
   for (let k = 2; k < p.length; k++) if (p[k] > p[best]) best = k;
-  return { kind: model.classes[best], score, ngrams: weightiest(model, text, best) };
+  const kind = model.classes[best];
+  const folded = foldString(sentence);
+  if (contextsOf(kind).some((w) => folded.includes(w))) return { kind: null, score, ngrams: [] };
+  return { kind, score, ngrams: weightiest(model, text, best) };
 }
 
 /** The few n-grams of a model text that weigh most toward class k against clean (shown as the flag's words):

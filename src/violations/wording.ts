@@ -11,6 +11,9 @@
  *   gap's) unless the pattern spells them;
  * - an entry's `!{…}` context (白痴翻牌: the role) cancels it, when its clause holds a context word
  *   outside the entry's own characters (in what a gap skipped, too).
+ * A sentence no construction matched gets a learned second opinion (learned.ts: character n-grams, a model
+ * trained on the labelled tune sets), flagged as its kind with the n-grams that weighed most; it finds
+ * the same speech in other words, which no list of constructions ever covers (issue 36).
  * A hit is a proposal for the director, never a penalty.
  */
 import { foldChar, foldString, foldText, pinyinLib, type FoldedText, type Token } from './text-fold.js';
@@ -20,6 +23,7 @@ import { patternCandidates, type PatternCandidates } from './pattern-index.js';
 import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lists.js';
 import { publicFlagDetail } from './details.js';
 import { wordingFacts } from './flag.js';
+import { LEARNED_CONSTRUCTION, learnedHits, wordingModel } from './learned.js';
 
 /** How a hit differs from the entry as listed. */
 export type Evasion = 'homophone' | 'pinyin' | 'initials' | 'wildcard' | 'separators' | 'variant';
@@ -37,6 +41,8 @@ export interface WordingHit {
   end: number;
   /** Empty when the text has the entry literally. */
   evasions: Evasion[];
+  /** A learned flag (word = 'learned'): the n-grams that weighed most, and P(not clean). */
+  learned?: { ngrams: string[]; score: number };
 }
 
 export interface WordingOptions {
@@ -47,6 +53,8 @@ export interface WordingOptions {
   everyEntry?: boolean;
   /** Where jieba's dictionary is kept between processes (segment.ts words): the same hits, a process's first cut sooner. */
   dictionary?: KeptDictionary;
+  /** false: the constructions alone, without the learned second opinion (to measure what each adds). */
+  learned?: boolean;
 }
 
 type Step = 'literal' | 'homophone' | 'pinyin' | 'initials' | 'wildcard';
@@ -413,6 +421,22 @@ function clauseAround(text: string, start: number, end: number): [number, number
 
 /** Every banned-wording hit in a text (see the header for what is not one), one per place and category. */
 export function findBannedWording(text: string, lists: WordLists, opts: WordingOptions = {}): WordingHit[] {
+  const hits = constructionHits(text, lists, opts);
+  return opts.learned === false || !NOT_BLANK.test(text) ? hits : [...hits, ...secondOpinion(text, lists, hits)];
+}
+
+/** The learned flags of the sentences no construction matched, of the lists' kinds only (a game that bans no 马甲 talk gets none). */
+function secondOpinion(text: string, lists: WordLists, hits: readonly WordingHit[]): WordingHit[] {
+  const out: WordingHit[] = [];
+  for (const h of learnedHits(text, wordingModel(), hits)) {
+    if (!lists.categories.includes(h.kind)) continue;
+    out.push({ category: h.kind, word: LEARNED_CONSTRUCTION, cites: [], matched: h.matched, start: h.start, end: h.end, evasions: [], learned: { ngrams: h.ngrams, score: h.score } });
+  }
+  return out;
+}
+
+/** The hits of the lists' constructions and words. */
+function constructionHits(text: string, lists: WordLists, opts: WordingOptions): WordingHit[] {
   if (!NOT_BLANK.test(text)) return [];
   const folded = foldText(text);
   const supply = patternCandidates(lists, folded.tokens, opts.everyEntry);
