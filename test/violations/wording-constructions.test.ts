@@ -73,3 +73,57 @@ describe('constructions, not sentences (issue 36)', () => {
     expect(findBannedWording('所以担保', two)).toEqual([]);
   });
 });
+
+describe('second pass: the same speech in other words (issue 36)', () => {
+  test.each([
+    // a condition on the speaker's word, then a penalty asked for in this life or the next
+    ['我要是说了一句假话，就让我这辈子抽不到好牌', '发誓与诅咒'],
+    ['倘若我是悍跳，叫我下辈子当狗', '发誓与诅咒'],
+    ['我对着我家祖宗牌位讲，我是真女巫', '发誓与诅咒'],
+    ['以我外婆的在天之灵起誓，我没撒谎', '发誓与诅咒'],
+    // a harm outside the game wished on a seat or on whoever voted: game words do not clear it
+    ['愿9号今晚回家拉肚子', '发誓与诅咒'],
+    ['诅咒投我的人明天就失业', '发誓与诅咒'],
+    ['这种人迟早没有好下场', '发誓与诅咒'],
+    // "do that again and I will expose you / get you a card", a price promised
+    ['你要是再带节奏，我就把你老底全抖出来', '担保与威胁'],
+    ['你敢再踩我一下，我马上找导演给你吃牌', '担保与威胁'],
+    ['我说谎的话让导演直接判我红牌', '担保与威胁'],
+    // address and exclamation forms
+    ['去你大爷的，又是我', '称谓与叹词'],
+    ['老子受够你们了', '称谓与叹词'],
+    ['你算个什么玩意儿', '称谓与叹词'],
+    // belittling by comparison, brains as decoration, character at the bottom
+    ['你这水平连草履虫都不如', '侮辱性评论'],
+    ['他的脑子大概只是摆设', '侮辱性评论'],
+    ['这人素质低劣', '侮辱性评论'],
+    ['什么弱智逻辑', '侮辱性评论'],
+    // knowing the person, a relation off the forum, habits elsewhere, an earlier game by its play
+    ['我见过6号真人', '马甲与场外'],
+    ['我跟5号其实是舍友', '马甲与场外'],
+    ['你在灌水区也是这么阴阳怪气', '马甲与场外'],
+    ['这打法跟他上一届一模一样', '马甲与场外'],
+    // a ruling refused, the director quoted
+    ['这张黄牌我无法接受', '提及导演'],
+    ['导演早就承认了我是好人', '提及导演'],
+    // evidence shown
+    ['大家点开我发的链接', '贴证'],
+    ['我把站内信原文贴出来了', '贴证'],
+  ])('%s → %s', (text, category) => {
+    expect(cats(text), JSON.stringify(hits(text))).toContain(category);
+  });
+
+  test('game talk that shares those frames is not flagged', () => {
+    for (const s of [
+      '如果我是狼，让我出局也行', // a condition on the speaker, but no harm asked for
+      '希望今晚狼刀错人', // a wish in the game's words
+      '你再踩我我就投你', // a game action, not a threat
+      '我来公布一下查验结果', // a seer announcing a result, not a reveal threat
+      '我们去死磕这个逻辑',
+      '你的逻辑不如昨天清楚',
+      '我跟5号是队友吗？',
+      '导演已经公布了结果',
+      '把你的票投给3号',
+    ]) expect(hits(s), s).toEqual([]);
+  });
+});
