@@ -109,6 +109,19 @@ describe('second pass: the same speech in other words (issue 36)', () => {
     // evidence shown
     ['大家点开我发的链接', '贴证'],
     ['我把站内信原文贴出来了', '贴证'],
+    // third pass: rhetorical questions, feet, a forfeit eaten, a bad life of draws, dung, a director's favour
+    ['真搞不懂你是怎么毕业的', '侮辱性评论'],
+    ['这推理是拿脚趾头想的吧', '侮辱性评论'],
+    ['他的分析简直一坨狗屎', '侮辱性评论'],
+    ['我验错了我就把鼠标吞了', '发誓与诅咒'],
+    ['诅咒刀我的人永远拿不到狼', '发誓与诅咒'],
+    ['你怎么还不去投胎', '发誓与诅咒'],
+    ['千万别让我在线下遇到你', '担保与威胁'],
+    ['我赌上一张红牌，他是狼', '担保与威胁'],
+    ['那个号是老玩家新注册的号', '马甲与场外'],
+    ['他在三国杀里也是这副德行', '马甲与场外'],
+    ['导演这两天一直在偏袒狼队', '提及导演'],
+    ['聊天记录截图贴在楼下了', '贴证'],
   ])('%s → %s', (text, category) => {
     expect(cats(text), JSON.stringify(hits(text))).toContain(category);
   });
@@ -124,6 +137,9 @@ describe('second pass: the same speech in other words (issue 36)', () => {
       '我跟5号是队友吗？',
       '导演已经公布了结果',
       '把你的票投给3号',
+      '我不发誓，拿逻辑说话', // refusing to swear
+      '希望狼早点出局', // a wish in the game's words
+      '请跟导演确认一下票数',
     ]) expect(hits(s), s).toEqual([]);
   });
 });
