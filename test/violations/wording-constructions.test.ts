@@ -122,6 +122,19 @@ describe('second pass: the same speech in other words (issue 36)', () => {
     ['他在三国杀里也是这副德行', '马甲与场外'],
     ['导演这两天一直在偏袒狼队', '提及导演'],
     ['聊天记录截图贴在楼下了', '贴证'],
+    // fourth and fifth passes: the director under other names, stakes without a verb, retaliation, notices pasted
+    ['小导私下跟我讲过，五号没问题', '提及导演'],
+    ['dy说我的技能生效了', '提及导演'],
+    ['这么判太离谱了吧', '提及导演'],
+    ['我押上我的预言家牌，七号是狼', '担保与威胁'],
+    ['谁要是出我，揭秘后我就把你们的聊天全公开', '担保与威胁'],
+    ['你们等着吧，后果自负', '担保与威胁'],
+    ['你怎么这么蠢', '侮辱性评论'],
+    ['连这个都看不出来，也太明显了', '侮辱性评论'],
+    ['3号这条疯狗又在乱咬', '称谓与叹词'],
+    ['查验结果：十号是好人', '贴证'],
+    ['他以前叫别的名字，换了id又来了', '马甲与场外'],
+    ['他的口癖跟那位老版主一模一样', '马甲与场外'],
   ])('%s → %s', (text, category) => {
     expect(cats(text), JSON.stringify(hits(text))).toContain(category);
   });
@@ -140,6 +153,12 @@ describe('second pass: the same speech in other words (issue 36)', () => {
       '我不发誓，拿逻辑说话', // refusing to swear
       '希望狼早点出局', // a wish in the game's words
       '请跟导演确认一下票数',
+      '导演说明天延长一天', // a public notice
+      '以人格担保也是违规的', // talk about the stake rule
+      '白痴翻牌后不能投票', // the m107 role
+      '大号字体看着舒服',
+      '这个判断不合理',
+      '引用一下3号的原话：“我是村民”',
     ]) expect(hits(s), s).toEqual([]);
   });
 });
