@@ -1,7 +1,7 @@
 /**
  * How far banned-wording flags can be trusted (issue #15), on three sets in fixtures/wording/:
- * - tune: labelled.tsv (written from the lists), tune-independent.tsv (written from the rule posts alone
- *   by a second independent writer, issue 36) and the tune part of open-ended.tsv — the sentences the
+ * - tune: labelled.tsv (written from the lists), tune-independent.tsv and tune-independent-2.tsv (written
+ *   from the rule posts alone by a second and a third independent writer, issue 36) and the tune part of open-ended.tsv — the sentences the
  *   patterns may be changed for; misses and false alarms are listed;
  * - held-out: the other part of open-ended.tsv (seeded split, splitPart) — scored, never listed, so
  *   nobody tunes on it (`--show-held-out` lists it for a review after the fact);
@@ -46,6 +46,8 @@ export interface WordingEvaluation {
 export const LABELLED_SET = packagePath('fixtures', 'wording', 'labelled.tsv');
 /** Sentences a second independent writer wrote from the rule posts alone, for tuning (issue 36: all of it is tune). */
 export const TUNE_INDEPENDENT_SET = packagePath('fixtures', 'wording', 'tune-independent.tsv');
+/** A third outside writer's sentences from the rule posts alone (issue 36, second tuning round): all of it is tune. */
+export const TUNE_INDEPENDENT_2_SET = packagePath('fixtures', 'wording', 'tune-independent-2.tsv');
 /** The open-ended set, split into tune and held-out by splitPart. */
 export const OPEN_ENDED_SET = packagePath('fixtures', 'wording', 'open-ended.tsv');
 /** Everyday sentences a person judged to be violations (label 1, category, sentence). */
@@ -79,7 +81,7 @@ export function readLabelledSet(file = LABELLED_SET): LabelledSentence[] {
 export function labelledParts(): { tune: LabelledSentence[]; heldOut: LabelledSentence[] } {
   const open = readLabelledSet(OPEN_ENDED_SET);
   return {
-    tune: [...readLabelledSet(LABELLED_SET), ...readLabelledSet(TUNE_INDEPENDENT_SET), ...open.filter((s) => splitPart(s.sentence) === 'tune')],
+    tune: [...readLabelledSet(LABELLED_SET), ...readLabelledSet(TUNE_INDEPENDENT_SET), ...readLabelledSet(TUNE_INDEPENDENT_2_SET), ...open.filter((s) => splitPart(s.sentence) === 'tune')],
     heldOut: open.filter((s) => splitPart(s.sentence) === 'held-out'),
   };
 }

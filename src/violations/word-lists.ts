@@ -114,13 +114,19 @@ function readSlot(line: string): [string, string[]] | null {
 
 /** The alternatives of `{…}`: a slot's values, or the alternatives written inside. */
 function alternatives(body: string, slots: ReadonlyMap<string, string[]>, where: string): string[] {
+  let options: string[];
   if (!body.includes('|')) {
     const slot = slots.get(body.trim());
     if (!slot) throw new UserError(t('words.unknownSlot', where, body));
-    return slot;
+    options = slot;
+  } else {
+    // An alternative that names a slot stands for the slot's values.
+    options = body.split('|').flatMap((a) => slots.get(a) ?? [a]);
   }
-  // An alternative that names a slot stands for the slot's values.
-  return body.split('|').flatMap((a) => slots.get(a) ?? [a]);
+  // Options of Latin letters and digits alone go first: after a Han option the scan does not find
+  // them (`{导演|dy}说` missed "dy说" while `{dy|导演}说` found it, issue 36); every option is still tried.
+  const plain = (o: string) => o !== '' && /^[a-zA-Z0-9]+$/.test(o);
+  return [...options.filter(plain), ...options.filter((o) => !plain(o))];
 }
 
 /** A latin entry's whole-word expression, separators allowed between its letters. */

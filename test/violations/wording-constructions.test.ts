@@ -73,3 +73,90 @@ describe('constructions, not sentences (issue 36)', () => {
     expect(findBannedWording('所以担保', two)).toEqual([]);
   });
 });
+
+describe('second pass: the same speech in other words (issue 36)', () => {
+  test.each([
+    // a condition on the speaker's word, then a penalty asked for in this life or the next
+    ['我要是说了一句假话，就让我这辈子抽不到好牌', '发誓与诅咒'],
+    ['倘若我是悍跳，叫我下辈子当狗', '发誓与诅咒'],
+    ['我对着我家祖宗牌位讲，我是真女巫', '发誓与诅咒'],
+    ['以我外婆的在天之灵起誓，我没撒谎', '发誓与诅咒'],
+    // a harm outside the game wished on a seat or on whoever voted: game words do not clear it
+    ['愿9号今晚回家拉肚子', '发誓与诅咒'],
+    ['诅咒投我的人明天就失业', '发誓与诅咒'],
+    ['这种人迟早没有好下场', '发誓与诅咒'],
+    // "do that again and I will expose you / get you a card", a price promised
+    ['你要是再带节奏，我就把你老底全抖出来', '担保与威胁'],
+    ['你敢再踩我一下，我马上找导演给你吃牌', '担保与威胁'],
+    ['我说谎的话让导演直接判我红牌', '担保与威胁'],
+    // address and exclamation forms
+    ['去你大爷的，又是我', '称谓与叹词'],
+    ['老子受够你们了', '称谓与叹词'],
+    ['你算个什么玩意儿', '称谓与叹词'],
+    // belittling by comparison, brains as decoration, character at the bottom
+    ['你这水平连草履虫都不如', '侮辱性评论'],
+    ['他的脑子大概只是摆设', '侮辱性评论'],
+    ['这人素质低劣', '侮辱性评论'],
+    ['什么弱智逻辑', '侮辱性评论'],
+    // knowing the person, a relation off the forum, habits elsewhere, an earlier game by its play
+    ['我见过6号真人', '马甲与场外'],
+    ['我跟5号其实是舍友', '马甲与场外'],
+    ['你在灌水区也是这么阴阳怪气', '马甲与场外'],
+    ['这打法跟他上一届一模一样', '马甲与场外'],
+    // a ruling refused, the director quoted
+    ['这张黄牌我无法接受', '提及导演'],
+    ['导演早就承认了我是好人', '提及导演'],
+    // evidence shown
+    ['大家点开我发的链接', '贴证'],
+    ['我把站内信原文贴出来了', '贴证'],
+    // third pass: rhetorical questions, feet, a forfeit eaten, a bad life of draws, dung, a director's favour
+    ['真搞不懂你是怎么毕业的', '侮辱性评论'],
+    ['这推理是拿脚趾头想的吧', '侮辱性评论'],
+    ['他的分析简直一坨狗屎', '侮辱性评论'],
+    ['我验错了我就把鼠标吞了', '发誓与诅咒'],
+    ['诅咒刀我的人永远拿不到狼', '发誓与诅咒'],
+    ['你怎么还不去投胎', '发誓与诅咒'],
+    ['千万别让我在线下遇到你', '担保与威胁'],
+    ['我赌上一张红牌，他是狼', '担保与威胁'],
+    ['那个号是老玩家新注册的号', '马甲与场外'],
+    ['他在三国杀里也是这副德行', '马甲与场外'],
+    ['导演这两天一直在偏袒狼队', '提及导演'],
+    ['聊天记录截图贴在楼下了', '贴证'],
+    // fourth and fifth passes: the director under other names, stakes without a verb, retaliation, notices pasted
+    ['小导私下跟我讲过，五号没问题', '提及导演'],
+    ['dy说我的技能生效了', '提及导演'],
+    ['这么判太离谱了吧', '提及导演'],
+    ['我押上我的预言家牌，七号是狼', '担保与威胁'],
+    ['谁要是出我，揭秘后我就把你们的聊天全公开', '担保与威胁'],
+    ['你们等着吧，后果自负', '担保与威胁'],
+    ['你怎么这么蠢', '侮辱性评论'],
+    ['3号这条疯狗又在乱咬', '称谓与叹词'],
+    ['他以前叫别的名字，换了id又来了', '马甲与场外'],
+    ['他的口癖跟那位老版主一模一样', '马甲与场外'],
+  ])('%s → %s', (text, category) => {
+    expect(cats(text), JSON.stringify(hits(text))).toContain(category);
+  });
+
+  test('game talk that shares those frames is not flagged', () => {
+    for (const s of [
+      '如果我是狼，让我出局也行', // a condition on the speaker, but no harm asked for
+      '希望今晚狼刀错人', // a wish in the game's words
+      '你再踩我我就投你', // a game action, not a threat
+      '我来公布一下查验结果', // a seer announcing a result, not a reveal threat
+      '我们去死磕这个逻辑',
+      '你的逻辑不如昨天清楚',
+      '我跟5号是队友吗？',
+      '导演已经公布了结果',
+      '把你的票投给3号',
+      '我不发誓，拿逻辑说话', // refusing to swear
+      '希望狼早点出局', // a wish in the game's words
+      '请跟导演确认一下票数',
+      '导演说明天延长一天', // a public notice
+      '以人格担保也是违规的', // talk about the stake rule
+      '白痴翻牌后不能投票', // the m107 role
+      '大号字体看着舒服',
+      '这个判断不合理',
+      '引用一下3号的原话：“我是村民”',
+    ]) expect(hits(s), s).toEqual([]);
+  });
+});
