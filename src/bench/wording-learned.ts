@@ -13,13 +13,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { packagePath } from '../paths.js';
 import { everydaySentences, sharedRealworld } from './everyday-sentences.js';
-import { EVERYDAY_JUDGED, LABELLED_SET, OPEN_ENDED_SET, TUNE_INDEPENDENT_SET, readLabelledSet, splitPart, type LabelledSentence } from './wording-eval.js';
+import { EVERYDAY_JUDGED, LABELLED_SET, OPEN_ENDED_SET, TUNE_INDEPENDENT_SET, TUNE_INDEPENDENT_2_SET, readLabelledSet, splitPart, type LabelledSentence } from './wording-eval.js';
 import { DEFAULT_TRAINING, learnedHits, sentenceRanges, serializeModel, trainWordingModel, type TrainingItem, type TrainingOptions, type WordingModel } from '../violations/learned.js';
 import { findBannedWording } from '../violations/wording.js';
 import type { WordLists } from '../violations/word-lists.js';
 
-/** The second independent tuning set (issue 36). */
-export const TUNE_INDEPENDENT_2_SET = packagePath('fixtures', 'wording', 'tune-independent-2.tsv');
 /** The seed splitting the everyday sentences into a training half and a held-out half. */
 export const EVERYDAY_SEED = 36;
 
