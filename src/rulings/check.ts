@@ -14,7 +14,7 @@ import { resolveAuction, type AuctionBid, type AuctionResult } from '../auction/
 import { threadPosts } from '../store/slice.js';
 import { postsFromStore, tallyDay } from '../votes/tally.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
-import type { Ruling } from './types.js';
+import type { Ruling } from '../game/rulings/types.js';
 
 export interface BallotRulingEffect {
   before: TallyResult;
