@@ -1,8 +1,8 @@
 /**
  * The layout tells the pipeline one way (docs: style.md "the one-way flow is the point"): no folder-level
  * import cycle among src/'s rooms — every folder, the store, the rulings, the cockpit and the commands
- * included. The check is
- * scripts/folder-cycles.mjs, run here on the real src/ — and on a cycle made on purpose, so it can fail.
+ * included. The check is scripts/folder-cycles.mjs, run here on the real src/ — and on a cycle made on
+ * purpose, so it can fail.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
