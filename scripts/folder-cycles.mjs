@@ -2,13 +2,13 @@
 // Lists the folder-level import cycles among src/'s pipeline rooms: an import from src/A/* to src/B/*
 // is an edge A → B; a pair A → B and B → A (directly or round a longer loop) is a cycle. Type-only
 // imports count too: a room that names another's types still depends on it.
-// Usage: node scripts/folder-cycles.mjs [room ...]   (default: the rooms the layout keeps one-way)
+// Usage: node scripts/folder-cycles.mjs [room ...]   (default: every folder of src/)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const src = resolve(dirname(new URL(import.meta.url).pathname), '..', 'src');
 const rooms = process.argv.length > 2 ? process.argv.slice(2)
-  : ['close', 'derived', 'day', 'votes', 'game', 'activity', 'violations', 'render'];
+  : readdirSync(src).filter((name) => statSync(join(src, name)).isDirectory()).sort();
 
 function files(dir) {
   return readdirSync(dir).flatMap((name) => {

@@ -21,8 +21,8 @@ import type { Game, GameDay } from '../game/types.js';
 import type { SlicePost } from '../store/slice.js';
 import { readAuctionPost, type ReadAuctionPost } from './read-bids.js';
 import { strictlyBefore, timeSpan } from '../game/forum-time.js';
-import { rulingsByPid } from '../rulings/active.js';
-import type { Ruling } from '../rulings/types.js';
+import { rulingsByPid } from '../game/rulings/active.js';
+import type { Ruling } from '../game/rulings/types.js';
 import {
   bidNoteText,
   bidReasonText,

@@ -42,7 +42,7 @@ import { withKnownUids } from '../game/roster.js';
 import { renderAuctionText } from '../render/auction-text.js';
 import { threadPosts } from '../store/slice.js';
 import { successionThreads, type SheriffHandover } from '../votes/succession.js';
-import { postsFromStore, tallyDay, threadsForTally } from '../votes/tally.js';
+import { postsFromStore, postsWithClosed, tallyDay, threadsForTally } from '../votes/tally.js';
 import { forumTime } from '../game/forum-time.js';
 import type { TallyResult } from '../votes/types.js';
 import { announcementPlan, refuseUnruled } from './announcement.js';
@@ -221,7 +221,8 @@ async function assembleDay(
     const announcement = tally && tally.kind !== 'none' ? renderTallyBBCode(tally) : null;
     const plan = announcement && tally && !incomplete.length && !open && !staleMarks.length ? announcementPlan(store, game, tally, announcement) : null;
     // wuhui: the morning duel-rule vote and the auction close with the day too (before then the vote is a running count).
-    const rules = day.rules ? tallyDay(withKnownUids(game, store.users), postsFromStore(store), opts.day, { rules: true, closed, at: open ? now : undefined }) : null;
+    const stored = postsFromStore(store);
+    const rules = day.rules ? tallyDay(withKnownUids(game, store.users), closed ? postsWithClosed(stored, closed) : stored, opts.day, { rules: true, at: open ? now : undefined }) : null;
     const auction = day.auction && game.rules.wuhui ? resolveAuction(threadPosts(store, day.auction.tid), game, opts.day) : null;
     return { closing, incomplete, links: storedPostLinks(game, store, lookBack), announcement, plan, html: dayHtml(game, store, closing, undefined, lookBack), derived, handover, rules, auction };
   });

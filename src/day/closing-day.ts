@@ -15,7 +15,7 @@ import type { Completeness, StoreData, StoredThread } from '../store/types.js';
 import type { ReportPost, ScannedPost, WordingOf } from '../violations/scan.js';
 import { loadWordLists } from '../violations/word-lists.js';
 import { accelerationFor } from '../votes/acceleration.js';
-import { outcomeOf, postsFromStore, withoutGapNotes, tallyDay, threadsForTally, type ClosedOutcomes, type PostsOf } from '../votes/tally.js';
+import { outcomeOf, postsFromStore, postsWithClosed, withoutGapNotes, tallyDay, threadsForTally, type ClosedOutcomes, type PostsOf, type TallySource } from '../votes/tally.js';
 import { exitDisagreements, exitsFromTally } from '../votes/carry-forward.js';
 import { withLanguage } from '../i18n/index.js';
 import type { LookBack } from '../store/thread-digest.js';
@@ -44,15 +44,14 @@ export function acceleratedOn(game: Game, d: GameDay, posts: PostsOf, tally?: Ta
 
 /**
  * Day `day`'s count at closing, when the day has one to make (a public-vote ruleset needs the day's vote
- * thread); `partOf`: threads the count reads in part (tally.ts), as given.
+ * thread), from the posts `source` gives (tally.ts).
  */
 function tallyForReport(
-  game: Game, posts: PostsOf, day: number, closed?: ClosedOutcomes, partOf?: ReadonlyMap<number, readonly SlicePost[]>, at?: number,
-  threadRecord?: (tid: number) => StoredThread | undefined,
+  game: Game, source: PostsOf | TallySource, day: number, at?: number, threadRecord?: (tid: number) => StoredThread | undefined,
 ): TallyResult | null {
   const d = findDay(game, day);
   if (game.rules.publicVote && !d.vote) return null;
-  return tallyDay(game, posts, day, { closed, partOf, at, threadRecord });
+  return tallyDay(game, source, day, { at, threadRecord });
 }
 
 /** The threads the report of `day` reads: the day's threads, its tally's threads and the process thread. */
@@ -126,7 +125,11 @@ export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opt
   const postsOf: PostsOf = (tid) => full.get(tid) ?? [];
   const partOf = opts.apart && new Map([...opts.apart].map(([tid, a]) => [tid, a.ballots]));
   const threadRecord = (tid: number) => store.threads[String(tid)] ?? opts.apart?.get(tid)?.thread ?? undefined;
-  const tally = tallyForReport(game, postsOf, day, opts.closed, partOf, opts.at, threadRecord);
+  // The count's source: the posts as stored, or, given the closed days, those with the threads read apart in part.
+  const closed = opts.closed;
+  const source: PostsOf | TallySource = closed ? postsWithClosed((tid) => partOf?.get(tid) ?? postsOf(tid), closed) : postsOf;
+  if (partOf && !closed) throw new Error('threads read apart need the closed days given');
+  const tally = tallyForReport(game, source, day, opts.at, threadRecord);
   const accelerated: Record<number, boolean> = {};
   for (const d of game.days) if (d.day <= day) accelerated[d.day] = acceleratedOn(game, d, postsOf, d.day === day ? tally : null);
   const lists = opts.wording ? undefined : loadWordLists(game.rules.bannedCategories, reportWordDirs(game));

@@ -24,11 +24,11 @@ import { memoKey, readDerived, threadLogKey, writeDerived, type MemoKey } from '
 import { threadsDir } from '../store/store-file.js';
 import { threadPosts, toSlicePost, type SlicePost } from '../store/slice.js';
 import type { Completeness, StoreData, StoredPost } from '../store/types.js';
-import { countingGaps, threadReads, withCountingStore, withStore, type ThreadRead } from '../store/with-store.js';
+import { countingGaps, threadReads, openCountingStore, withStore, type ThreadRead } from '../store/with-store.js';
 import { successionCandidates } from '../votes/succession.js';
 import {
-  badgePath, closedFromPosts, earlierClosedDays, withoutGapNotes, electionThreads, handoverFor, handoverThreads, outcomeOf, postsFromStore, postThreadsForTally, sheriffStart, tallyDay, threadsForTally,
-  type ClosedOutcome, type ClosedOutcomes, type PostsOf,
+  badgePath, closedFromPosts, postsWithClosed, earlierClosedDays, withoutGapNotes, electionThreads, handoverFor, handoverThreads, outcomeOf, postsFromStore, postThreadsForTally, sheriffStart, tallyDay, threadsForTally,
+  type ClosedOutcome, type ClosedOutcomes, type PostsOf, type TallySource,
 } from '../votes/tally.js';
 import { timeSpan } from '../game/forum-time.js';
 import { ballotShaped, inWindow, keptPosts, namingSuccessor, type Keep, type KeptPosts } from './kept-posts.js';
@@ -299,14 +299,15 @@ class ClosedDaysReader {
       return r.posts;
     };
     const earlier = new Map<number, ReadKey>();
-    const view: ClosedOutcomes = {
+    const source: TallySource = {
+      posts: track(full),
       outcome: (x) => {
         for (const r of this.#outcomes.get(x)?.reads ?? []) earlier.set(r[0], r);
         return this.view.outcome(x);
       },
       successionPosts: track(this.candidates),
     };
-    const counted = outcomeOf(tallyDay(game, track(full), d.day, { carryForward: false, closed: view }));
+    const counted = outcomeOf(tallyDay(game, source, d.day, { carryForward: false }));
     counted.unread = [...reads].filter(([, r]) => !r.read.completeness.complete).map(([t]) => t).sort((a, b) => a - b);
     const unkeyed = [...reads.values()].some((r) => r.log === undefined);
     // a thread an earlier day read in full and let go is keyed on what this day depends on of it, as when held
@@ -364,7 +365,7 @@ class ClosedDaysReader {
 }
 
 /**
- * Day `day`'s count from a store opened on its threads (with-store.ts withCountingStore: `incomplete` is
+ * Day `day`'s count from a store opened on its threads (with-store.ts openCountingStore: `incomplete` is
  * what that check let through), as `bansha tally` makes it: the closed days and handovers from the
  * derived files, the threads of the count's handovers
  * checked as its own are (refused, or listed as incomplete with --allow-incomplete).
@@ -378,7 +379,9 @@ export async function tallyFromStore(
   const read = await closedOutcomes(counted, day, store, { at: opts.at, loadedPosts: posts, loadedLogs: opts.loadedLogs });
   const gaps = withHandoverGaps(game, incomplete, read, opts.allowIncomplete);
   const partOf = opts.partOf && new Map([...opts.partOf].map(([tid, part]) => [tid, part.map((sp) => toSlicePost(store.forum, sp))]));
-  const result = tallyDay(counted, posts, day, { at: opts.at, rules: opts.rules, closed: read.closed, partOf, threadRecord: (tid) => store.threads[String(tid)] });
+  // The count asks for posts and closed days: the threads read in part answer with their kept posts, the closed days from the derived files.
+  const source = postsWithClosed((tid) => partOf?.get(tid) ?? posts(tid), read.closed);
+  const result = tallyDay(counted, source, day, { at: opts.at, rules: opts.rules, threadRecord: (tid) => store.threads[String(tid)] });
   if (gaps.length) {
     result.incomplete = gaps;
     result.notes = withoutGapNotes(result.notes, game, gaps);
@@ -387,7 +390,7 @@ export async function tallyFromStore(
 }
 
 /**
- * Day `day`'s count as `bansha tally` and `watch` make it from the store (checked as withCountingStore
+ * Day `day`'s count as `bansha tally` and `watch` make it from the store (checked as openCountingStore
  * checks it, then tallyFromStore), handed to `use` with the store it was counted from: the threads the
  * count reads only in part — the day's discussion (misplaced ballots), the process thread (the day's
  * window) — read as their kept posts (kept-posts.ts) instead of opened; day 1's vote thread not opened
@@ -405,8 +408,13 @@ export async function countFromStore<T>(
   const loadedLogs = fs.existsSync(threadsDir(game.storePath)) ? new Map(tids.filter((t) => !parts.has(t)).map((t) => [t, threadLogKey(game.storePath, t)])) : undefined;
   const apart = new Map([...parts].map(([tid, p]) => [tid, p.read]));
   const partOf = new Map([...parts].map(([tid, p]) => [tid, p.posts]));
-  return withCountingStore(game, { tids, allowIncomplete: opts.allowIncomplete, vouched, apart }, async (store, checked) =>
-    use(await tallyFromStore(game, store, day, checked, { ...opts, partOf, loadedLogs }), store));
+  // (opened, then counted here: the count's walk goes on down from this file, not back into it from the store's)
+  const { store, incomplete, close } = await openCountingStore(game, { tids, allowIncomplete: opts.allowIncomplete, vouched, apart });
+  try {
+    return await use(await tallyFromStore(game, store, day, incomplete, { ...opts, partOf, loadedLogs }), store);
+  } finally {
+    await close();
+  }
 }
 
 /**

@@ -35,7 +35,7 @@ import { reportWordDirs } from '../game/beside.js';
 import type { Game } from '../game/types.js';
 import { language } from '../i18n/index.js';
 import { packagePath } from '../paths.js';
-import { BUILD, derivedKeyOf, inputText, jsonPlain, memo, memoKey, readDerived, threadLogKey, writeDerived, type MemoKey } from '../store/memo.js';
+import { BUILD, derivedKeyOf, inputText, jsonPlain, memoKey, memoLookup, readDerived, threadLogKey, writeDerived, type MemoKey } from '../store/memo.js';
 import { postUrl } from '../store/slice.js';
 import { threadsDir } from '../store/store-file.js';
 import type { TallyResult } from '../votes/types.js';
@@ -125,8 +125,11 @@ export interface TallyOptions {
  */
 export async function tallyResult(game: Game, day: number, opts: TallyOptions, code: string | null = BUILD): Promise<TallyResult> {
   const inputs = closingInputs(game, code, { tally: day, at: opts.at ?? null, rules: Boolean(opts.rules), allowIncomplete: Boolean(opts.allowIncomplete) });
-  const count = async (): Promise<TallyResult> => (await import('./closed-days.js')).countFromStore(game, day, opts, (r) => r);
-  return inputs === null ? count() : memo(game.storePath, `closing-tally-day${day}`, inputs, count, jsonPlain);
+  const kept = inputs === null ? null : memoLookup<TallyResult>(game.storePath, `closing-tally-day${day}`, inputs);
+  if (kept?.value !== undefined) return kept.value;
+  const { countFromStore } = await import('./closed-days.js');
+  const result = await countFromStore(game, day, opts, (r) => r);
+  return kept ? kept.keep(result) : result;
 }
 
 /** The value kept as `name` under `key`; its first line alone is read when it was kept under another (a rerun after new posts: the rest is not read). */

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { packagePath } from '../paths.js';
 import { besideGame } from './beside.js';
-import { rulingsPath } from '../rulings/path.js';
+import { rulingsPath } from './rulings/path.js';
 import { BUILD, inputText, memoKey, readMemoFile, writeMemoFile } from '../store/memo.js';
 import type { LoadGameOptions } from './game-file.js';
 import { readGameSource } from './game-source.js';

@@ -17,8 +17,8 @@ import { FORUM_TIME, formatForumTime as fmt, parseForumTime } from './forum-time
 import type { Game, GameDay, GameEvent, PresetName, Seat, ThreadRef } from './types.js';
 import { checkDays, checkThreads, fieldName, NameIndex, type LineOf } from './game-checks.js';
 import { nearestName } from '../text/nearest.js';
-import { activeRulings } from '../rulings/active.js';
-import { readRulings, rulingsPath } from '../rulings/file.js';
+import { activeRulings } from './rulings/active.js';
+import { readRulings, rulingsPath } from './rulings/file.js';
 
 // The message is read when the schema fails, so it follows the language of that moment.
 const timeString = z.string().regex(FORUM_TIME, { error: () => t('game.timeFormat') });

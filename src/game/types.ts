@@ -75,7 +75,7 @@ export interface Seat {
 }
 
 import type { Ruleset } from './ruleset-schema.js';
-import type { Ruling } from '../rulings/types.js';
+import type { Ruling } from './rulings/types.js';
 
 export interface Game {
   /** Forum root, always ending in "/". */

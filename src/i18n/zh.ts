@@ -410,7 +410,7 @@ export const zh = {
   'standing.blueToYellow': (cards: number, into: number) => `${cards} 张蓝牌升级为 ${into} 张黄牌`,
   'standing.yellowToRed': (cards: number, into: number) => `${cards} 张黄牌升级为 ${into} 张红牌`,
   'standing.upgradeSep': '；',
-  // ── notes of a day report (src/report/day-report.ts, src/rulings/flags.ts): the director's ──
+  // ── notes of a day report (src/report/day-report.ts, src/violations/flag-rulings.ts): the director's ──
   'dayNote.noThreads': (day: number, threads: string) => `第${day}日没有计数的讨论帖（${threads}）`,
   'dayNote.missing': (tids: string) => `未读到帖子 ${tids}：发言数不完整，不据此提议潜水黄牌`,
   'dayNote.voteUnread': (tids: string) => `未读到投票帖 ${tids}：无法判断谁未投票`,

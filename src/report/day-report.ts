@@ -14,7 +14,7 @@ import { countDayPosts, type CountedPost, type DayPosts, type Precounted } from 
 import { lurkingFlags } from '../activity/lurking.js';
 import { activityTableOf, type ActivityTable } from '../activity/table.js';
 import { cardFor } from '../cards/ledger.js';
-import { applyFlagRulings, flagRulingNote } from '../rulings/flags.js';
+import { applyFlagRulings, flagRulingNote } from '../violations/flag-rulings.js';
 import type { Completeness } from '../store/types.js';
 import { proposeCards } from '../cards/propose.js';
 import { standings } from '../cards/standing.js';

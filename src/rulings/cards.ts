@@ -5,7 +5,7 @@
  */
 import { decide } from '../cards/ledger.js';
 import type { Ledger } from '../cards/types.js';
-import type { Ruling } from './types.js';
+import type { Ruling } from '../game/rulings/types.js';
 
 /** The ledger with the card ruling applied (a UserError for an unknown card id). */
 export function applyCardRuling(ledger: Ledger, r: Ruling, now: Date): Ledger {

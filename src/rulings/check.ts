@@ -15,7 +15,7 @@ import { threadPosts } from '../store/slice.js';
 import { postsFromStore, tallyDay } from '../votes/tally.js';
 import type { AccelerationResult, BallotRecord, TallyResult } from '../votes/types.js';
 import { accelerationFor } from '../votes/acceleration.js';
-import type { Ruling } from './types.js';
+import type { Ruling } from '../game/rulings/types.js';
 
 export interface BallotRulingEffect {
   before: TallyResult;

@@ -231,12 +231,30 @@ export function jsonPlain(v: unknown): boolean {
  * a value read back is then the value computed).
  */
 export async function memo<T>(storePath: string, name: string, inputs: unknown, compute: () => T | Promise<T>, keep: (value: T) => boolean = jsonPlain): Promise<T> {
+  const kept = memoLookup<T>(storePath, name, inputs, keep);
+  return kept.value !== undefined ? kept.value : kept.keep(await compute());
+}
+
+/** What memoLookup found: the value kept, if any, and how to keep the one computed instead. */
+export interface MemoLookup<T> {
+  value: T | undefined;
+  /** Keeps `value` (when `keep` says it may be) and gives it back. */
+  keep(value: T): T;
+}
+
+/**
+ * memo in two steps, for a caller that computes on its own way down (a count: its walk does not come back
+ * up through here): the value `name` kept under the key of `inputs`, else a `keep` for the value computed.
+ */
+export function memoLookup<T>(storePath: string, name: string, inputs: unknown, keep: (value: T) => boolean = jsonPlain): MemoLookup<T> {
   const key = memoKey(inputs);
-  const saved = readDerived<T>(storePath, name, key);
-  if (saved !== undefined) return saved;
-  const value = await compute();
-  if (keep(value)) writeDerived(storePath, name, key, value);
-  return value;
+  return {
+    value: readDerived<T>(storePath, name, key),
+    keep: (value) => {
+      if (keep(value)) writeDerived(storePath, name, key, value);
+      return value;
+    },
+  };
 }
 
 /** The value a file outside the store's derived files (the checked game: src/game/game-cache.ts) holds under `key`, or undefined. */

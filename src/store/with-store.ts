@@ -3,7 +3,6 @@
  * job (src/close) share: for a counting job (tally, report, auction, close), only once every thread the
  * count reads is stored and completely crawled, unless --allow-incomplete.
  */
-import type { Game } from '../game/types.js';
 import { UserError } from '../errors.js';
 import { t } from '../i18n/index.js';
 import { completenessOf, refuseGaps } from './completeness.js';
@@ -11,10 +10,20 @@ import { indexUsers, openStore } from './store-file.js';
 import type { Completeness, StoreData } from './types.js';
 
 /**
+ * What opening a game's store needs to know of the game (a Game is one): where its store is, which
+ * forum it reads, and the game file a refusal names. Narrow, so the store sits below the game's types.
+ */
+export interface StoreOwner {
+  storePath: string;
+  forum: string;
+  file: string;
+}
+
+/**
  * Opens the game's store read-only (no lock: a crawl may be writing) — only the threads `tids` when
  * given, so a command parses what it reads and nothing else — hands its data to `use`, and closes it.
  */
-export async function withStore<T>(game: Game, use: (store: StoreData) => T | Promise<T>, tids?: readonly number[]): Promise<T> {
+export async function withStore<T>(game: StoreOwner, use: (store: StoreData) => T | Promise<T>, tids?: readonly number[]): Promise<T> {
   const store = await openStore(game.storePath, { lock: false, forum: game.forum, threads: tids });
   try {
     return await use(store.data);
@@ -60,7 +69,7 @@ export interface ThreadRead {
  * (see `notStored`) or, unless --allow-incomplete, incompletely crawled; else those read incompletely
  * (empty unless --allow-incomplete let gaps through: the outputs must say so).
  */
-export function countingGaps(game: Game, reads: readonly ThreadRead[], opts: Omit<CountingStoreOptions, 'tids' | 'load'>): Completeness[] {
+export function countingGaps(game: StoreOwner, reads: readonly ThreadRead[], opts: Omit<CountingStoreOptions, 'tids' | 'load'>): Completeness[] {
   const missing = reads.filter((r) => !r.stored).map((r) => r.completeness.tid);
   if (missing.length) {
     const refusal = opts.notStored
@@ -79,21 +88,46 @@ export function threadReads(store: StoreData, tids: readonly number[]): ThreadRe
   return completenessOf(store, tids).map((c) => ({ stored: Boolean(store.threads[String(c.tid)]), completeness: c }));
 }
 
+/** A game's store opened read-only for a count (openCountingStore): its data, what the check let through, and the close. */
+export interface CountingStore {
+  store: StoreData;
+  /** The threads read incompletely (empty unless --allow-incomplete let gaps through: the outputs must say so). */
+  incomplete: Completeness[];
+  close(): Promise<void>;
+}
+
 /**
  * The game's store, read-only, for a counting command: refuses (exit 3) when a thread of `opts.tids`
- * is not stored (see `notStored`) or, unless --allow-incomplete, is incompletely crawled; then hands
- * the store's data to `use` with what is missing (empty unless --allow-incomplete let gaps through:
- * the outputs must say so) and closes the store.
+ * is not stored (see `notStored`) or, unless --allow-incomplete, is incompletely crawled (then closed
+ * again); else opened, with what is missing. The caller closes it.
  */
-export async function withCountingStore<T>(game: Game, opts: CountingStoreOptions, use: (store: StoreData, incomplete: Completeness[]) => T | Promise<T>): Promise<T> {
+export async function openCountingStore(game: StoreOwner, opts: CountingStoreOptions): Promise<CountingStore> {
   const users = opts.vouched ? await indexUsers(game.storePath) : null;
   const vouched = users ? opts.vouched?.(users) : undefined;
   const tids = vouched ? opts.tids.filter((t) => !vouched.has(t)) : opts.tids;
   const apart = opts.apart ?? new Map<number, ThreadRead>();
   const load = opts.load?.filter((t) => !vouched?.has(t) && !apart.has(t)); // not opened either
   const opened = tids.filter((t) => !apart.has(t));
-  return withStore(game, (store) => {
-    const reads = new Map(threadReads(store, opened).map((r) => [r.completeness.tid, r]));
-    return use(store, countingGaps(game, tids.map((t) => apart.get(t) ?? reads.get(t)!), opts));
-  }, load ? [...new Set([...opened, ...load])] : opened);
+  const store = await openStore(game.storePath, { lock: false, forum: game.forum, threads: load ? [...new Set([...opened, ...load])] : opened });
+  try {
+    const reads = new Map(threadReads(store.data, opened).map((r) => [r.completeness.tid, r]));
+    const incomplete = countingGaps(game, tids.map((t) => apart.get(t) ?? reads.get(t)!), opts);
+    return { store: store.data, incomplete, close: () => store.close() };
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+}
+
+/**
+ * The game's store, read-only, for a counting command (openCountingStore): hands the store's data to
+ * `use` with what is missing, and closes the store.
+ */
+export async function withCountingStore<T>(game: StoreOwner, opts: CountingStoreOptions, use: (store: StoreData, incomplete: Completeness[]) => T | Promise<T>): Promise<T> {
+  const counting = await openCountingStore(game, opts);
+  try {
+    return await use(counting.store, counting.incomplete);
+  } finally {
+    await counting.close();
+  }
 }

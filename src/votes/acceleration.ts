@@ -28,7 +28,7 @@ import { accelerationIgnoreText, accelerationText, type AccelerationIgnore } fro
 import { SPAN_END_AFTER_MS, strictlyBefore, timeSpan } from '../game/forum-time.js';
 import type { AccelerationRequest, AccelerationResult } from './types.js';
 import { readText } from './select.js';
-import { rulingsByPid } from '../rulings/active.js';
+import { rulingsByPid } from '../game/rulings/active.js';
 
 const WITHDRAW = /(取消|撤销|撤回|收回|不)\s*$/;
 

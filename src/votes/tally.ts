@@ -54,18 +54,6 @@ export interface TallyOptions {
    */
   carryForward?: boolean;
   /**
-   * What the closed days before `day` decided (the day-1 election for the sheriff, the days whose results
-   * carry forward) and the posts a sheriff's successor is read from, when the caller has them at hand
-   * (src/derived/closed-days.ts keeps them between runs); default: each such day tallied again from `posts`.
-   */
-  closed?: ClosedOutcomes;
-  /**
-   * Threads the caller read only in part (src/derived/kept-posts.ts), each with the posts the count reads
-   * of it: the discussion thread's that may hold a ballot, the process thread's of the day's window.
-   * Only with `closed` (the closed days' counts read those threads whole).
-   */
-  partOf?: ReadonlyMap<number, readonly SlicePost[]>;
-  /**
    * The store's record of a thread (its page records), when the caller holds it: what the pages say of a
    * post no longer on the forum (a slot's notice; a floor judged deleted without a reply count to confirm
    * it) goes into the count's notes (completeness.ts vanishedPosts). Default: the posts alone.
@@ -95,6 +83,26 @@ export interface ClosedOutcomes {
   successionPosts(tid: number): readonly SlicePost[];
 }
 
+/**
+ * What a count reads, asked as questions about posts: a thread's posts, what a closed day's count
+ * decided, the posts a sheriff's handover is read from. The plain source is a function of the thread
+ * id (PostsOf: every post as stored; a closed day is then tallied again from them); src/derived answers
+ * the same questions from what it keeps between runs (closed-days.ts). The count does not know which.
+ */
+export interface TallySource extends ClosedOutcomes {
+  /**
+   * The posts of thread `tid` as stored, oldest first: all of them, or at least all the count reads of
+   * it — of the day's discussion the posts that may hold a ballot (ballot.ts mayHoldBallot), of the
+   * process thread those of the day's window.
+   */
+  posts(tid: number): readonly SlicePost[];
+}
+
+/** The source of the posts `posts` gives (as stored) and of what the closed days decided as `closed` has it (kept elsewhere: src/derived). */
+export function postsWithClosed(posts: PostsOf, closed: ClosedOutcomes): TallySource {
+  return { posts, outcome: (day) => closed.outcome(day), successionPosts: (tid) => closed.successionPosts(tid) };
+}
+
 /** Closed days' outcomes tallied again from the posts (null when the day's vote thread holds no posts). */
 export function closedFromPosts(game: Game, posts: PostsOf): ClosedOutcomes {
   return {
@@ -116,12 +124,15 @@ export function outcomeOf(t: TallyResult): ClosedOutcome {
 // caller needs without loading the count's code.
 export { electionThreads, postThreadsForTally, threadsForTally } from './tally-threads.js';
 
-/** Tallies day `day` of the game from the posts. Throws a UserError when the game file lacks the thread. */
-export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: TallyOptions = {}): TallyResult {
+/**
+ * Tallies day `day` of the game from the posts `source` gives (a function of the thread id: the posts as
+ * stored; or a TallySource). Throws a UserError when the game file lacks the thread.
+ */
+export function tallyDay(game: Game, source: PostsOf | TallySource, day: number, opts: TallyOptions = {}): TallyResult {
   const d = findDay(game, day);
+  const postsAsStored: PostsOf = typeof source === 'function' ? source : (tid) => source.posts(tid);
   // Posts as the seats see them: a substitute's or renamed account's posts are its seat's (roster.ts).
-  if (opts.partOf && !opts.closed) throw new Error('a count of threads read in part needs the closed days given');
-  const posts: PostsOf = (tid) => seatPosts(game, opts.partOf?.get(tid) ?? postsAsStored(tid)).posts;
+  const posts: PostsOf = (tid) => seatPosts(game, postsAsStored(tid)).posts;
   const rules = game.rules;
   const countAt = Math.min(opts.at ?? d.closes, d.closes);
   const zone = game.timezone;
@@ -142,7 +153,7 @@ export function tallyDay(game: Game, postsAsStored: PostsOf, day: number, opts: 
   }
 
   const notes: string[] = [];
-  const closed = opts.closed ?? closedFromPosts(game, posts);
+  const closed: ClosedOutcomes = typeof source === 'function' ? closedFromPosts(game, posts) : source;
   const { sheriff, source: sheriffFrom, notes: sheriffNotes } = kind === 'election'
     ? { sheriff: null, source: { code: 'election-day' } as const, notes: [] }
     : sheriffFor(game, d, countAt, closed);

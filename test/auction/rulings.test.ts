@@ -15,7 +15,7 @@ import { UserError } from '../../src/errors.js';
 import { parseGame } from '../../src/game/game-file.js';
 import type { SynthPost } from '../../src/replay/synth.js';
 import { checkBidRuling } from '../../src/rulings/check.js';
-import type { Ruling } from '../../src/rulings/types.js';
+import type { Ruling } from '../../src/game/rulings/types.js';
 import { threadPosts } from '../../src/store/slice.js';
 import { bansha } from '../helpers/cli.js';
 import { storeFromSynth } from './synth-store.js';

@@ -18,7 +18,7 @@ import { chromiumPath, launchChromium } from '../../src/crawl/login.js';
 import { liveGame } from '../../src/demo/live.js';
 import type { Game } from '../../src/game/types.js';
 import { startReplayServer, synthPageSource, type ReplayServer } from '../../src/replay/server.js';
-import { readRulings, rulingsPath } from '../../src/rulings/file.js';
+import { readRulings, rulingsPath } from '../../src/game/rulings/file.js';
 import { FIXTURES, ids as readIds } from '../helpers/captured.js';
 import { bansha } from '../helpers/cli.js';
 import { gameOnReplay } from '../helpers/replay-game.js';

@@ -36,7 +36,7 @@ import { fullEntry, logLine, readLog, writeFileAtomic } from '../../src/store/th
 import { readThreadRecords, threadLogPath } from '../../src/store/store-file.js';
 import { keptThreadRecords } from '../../src/derived/thread-records.js';
 import { mayHoldBallot } from '../../src/votes/ballot.js';
-import { handoverThreads, postsFromStore, tallyDay, threadsForTally, type ClosedOutcomes, type PostsOf } from '../../src/votes/tally.js';
+import { handoverThreads, postsFromStore, postsWithClosed, tallyDay, threadsForTally, type ClosedOutcomes, type PostsOf } from '../../src/votes/tally.js';
 import { demoStore, FIXTURES, recordFetched, storeFromFixture, threadPageFiles } from '../helpers/captured.js';
 import { storeOnDisk } from '../helpers/store-on-disk.js';
 
@@ -224,7 +224,7 @@ describe('a synthetic 10-day store', () => {
     const counted = withKnownUids(game, all.data.users);
     for (const d of game.days) {
       const { closed } = await closedOutcomes(counted, d.day, all.data);
-      expect(renderTallyJson(tallyDay(counted, postsFromStore(all.data), d.day, { closed }))).toEqual(renderTallyJson(tallyDay(counted, postsFromStore(all.data), d.day)));
+      expect(renderTallyJson(tallyDay(counted, postsWithClosed(postsFromStore(all.data), closed), d.day))).toEqual(renderTallyJson(tallyDay(counted, postsFromStore(all.data), d.day)));
     }
   }, 60_000);
 
@@ -473,7 +473,7 @@ describe('a synthetic 10-day store', () => {
       const part = await openStore(copy.storePath, { lock: false, threads: tids });
       const counted = withKnownUids(copy, part.data.users);
       const { closed } = await closedOutcomes(counted, 10, part.data);
-      return { closed, tally: renderTallyJson(tallyDay(counted, postsFromStore(part.data), 10, { closed })) };
+      return { closed, tally: renderTallyJson(tallyDay(counted, postsWithClosed(postsFromStore(part.data), closed), 10)) };
     };
     const inFull = async () => {
       const all = await openStore(copy.storePath, { lock: false });
@@ -549,7 +549,7 @@ describe('a synthetic 10-day store', () => {
     const of = (t: ReturnType<typeof tallyDay>) => ({ carried: t.notes.filter((n) => /^第 \d+ 日结果/.test(n)) });
     const want = of(tallyDay(counted, postsFromStore(all.data), 10));
     expect(want.carried.join('\n')).toMatch(/第 8 日结果/);
-    expect(of(tallyDay(counted, postsFromStore(part.data), 10, { closed }))).toEqual(want);
+    expect(of(tallyDay(counted, postsWithClosed(postsFromStore(part.data), closed), 10))).toEqual(want);
   }, 60_000);
 
   test('a changed thread: its digest alone is made again, and the report counts the new post', async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { BUILD, gameCachePath, loadGameCached } from '../../src/game/game-cache.js';
 import { loadGame } from '../../src/game/game-file.js';
-import { writeRulings } from '../../src/rulings/file.js';
+import { writeRulings } from '../../src/game/rulings/file.js';
 import { forgetZoneOffsets, keptOffset } from '../../src/game/zone-offsets.js';
 import { writeKeyedFile } from '../../src/store/keyed-file.js';
 

@@ -15,7 +15,7 @@ import { reportError } from '../../src/cli/errors.js';
 import { fileFaultOf } from '../../src/file-fault.js';
 import { withLanguage } from '../../src/i18n/index.js';
 import { renameOver, renameOverAsync } from '../../src/replace-file.js';
-import { rulingsPath } from '../../src/rulings/file.js';
+import { rulingsPath } from '../../src/game/rulings/file.js';
 import { takeFileLock } from '../../src/store/lock.js';
 import { appendLine } from '../../src/store/thread-log.js';
 import type { StoreData } from '../../src/store/types.js';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, test } from 'vitest';
-import { rulingsPath } from '../../src/rulings/file.js';
+import { rulingsPath } from '../../src/game/rulings/file.js';
 import type { StoreData } from '../../src/store/types.js';
 import { FIXTURES } from '../helpers/captured.js';
 import { bansha } from '../helpers/cli.js';

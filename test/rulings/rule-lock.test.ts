@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { loadGame } from '../../src/game/game-file.js';
-import { rulingsPath } from '../../src/rulings/file.js';
+import { rulingsPath } from '../../src/game/rulings/file.js';
 import { applyRuling, undoRuling } from '../../src/rulings/rule.js';
 import { takeFileLock } from '../../src/store/lock.js';
 import { UserError } from '../../src/errors.js';

@@ -21,6 +21,7 @@ import { dayNumber, gameOptions, stdoutColor, wholeNumber } from '../options.js'
 import { withStore } from '../../store/with-store.js';
 import { unknownUids, withKnownUids } from '../../game/roster.js';
 import { fillUidsFromSpaces } from '../../crawl/space-uid.js';
+import { assertFetched } from '../../crawl/fetched.js';
 
 /** How to crawl, as flags (crawl, watch). */
 export interface CrawlFlags {
@@ -53,23 +54,6 @@ export function crawlFlags(o: CrawlFlags): CrawlOptions {
     maxRequests: o.maxRequests,
     maxResponseBytes: o.maxResponseMb === undefined ? undefined : o.maxResponseMb * 1024 * 1024,
   };
-}
-
-/**
- * Throws (exit 5) when some page could not be fetched after all retries, naming each one with the
- * advice that fits: check the game file's addresses when a page's failure says the address is wrong
- * (a 4xx, a refused connection, a thread that does not exist), else run the same crawl again.
- */
-export function assertFetched(result: CrawlResult): void {
-  if (!result.incomplete) return;
-  const failed = result.threads.flatMap((th) => th.failures.map((f) => ({ ...f, text: t('crawl.failedWhy', t('crawl.failedPage', th.tid, f.page), f.reason) })));
-  const address = failed.filter((f) => f.cause === 'address');
-  const transient = failed.filter((f) => f.cause !== 'address');
-  const lines = [
-    ...(address.length ? [t('crawl.failedAddress', address.map((f) => f.text).join(', '))] : []),
-    ...(transient.length ? [t('crawl.failed', transient.map((f) => f.text).join(', '))] : []),
-  ];
-  throw new UserError(lines.join('\n'), 5);
 }
 
 /** A note on stderr, through the terminal filter (reasons can quote what the forum said). */

@@ -9,10 +9,10 @@
  */
 import type { Command } from 'commander';
 import { loadGame } from '../../game/game-file.js';
-import { activeRulings } from '../../rulings/active.js';
-import { readRulings, rulingsPath } from '../../rulings/file.js';
+import { activeRulings } from '../../game/rulings/active.js';
+import { readRulings, rulingsPath } from '../../game/rulings/file.js';
 import { applyRuling, rulingLine, undoRuling } from '../../rulings/rule.js';
-import type { RulingVerb } from '../../rulings/types.js';
+import type { RulingVerb } from '../../game/rulings/types.js';
 import { dayNumber, gameOptions } from '../options.js';
 import { t } from '../../i18n/index.js';
 

@@ -11,18 +11,16 @@
  * watch). The clock, the sleep and the crawl are injectable so the loop is tested with a fake clock.
  *
  * `--serve [--open] [--port N]`: the closing cockpit instead (src/cockpit, issue 33) — the same crawl
- * (crawlForCount) and the count `close` makes, live in this computer's browser with the director's
- * rulings, cards and 发布, until Ctrl-C.
+ * (src/close/live-count.ts) and the count `close` makes, live in this computer's browser with the
+ * director's rulings, cards and 发布, until Ctrl-C.
  */
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { crawlGame, type CrawlOptions, type CrawlResult } from '../../crawl/crawler.js';
+import type { CrawlOptions } from '../../crawl/crawler.js';
+import { countAsTally } from '../../close/live-count.js';
 import { loadGame } from '../../game/game-file.js';
 import { findDay } from '../../game/roster.js';
 import type { Game } from '../../game/types.js';
-import { threadsForTally } from '../../votes/tally.js';
-import { privateVoteResult } from '../../votes/private-vote.js';
-import { countFromStore, crawlWithHandovers } from '../../derived/closed-days.js';
 import type { TallyResult } from '../../votes/types.js';
 import { renderTallyTerminal } from '../../render/tally-terminal.js';
 import { terminalSafe } from '../../text/safe-text.js';
@@ -30,9 +28,8 @@ import { forumTime } from '../../game/forum-time.js';
 import { UserError } from '../../errors.js';
 import { t as tr } from '../../i18n/index.js';
 import { dayNumber, gameOptions, stdoutColor } from '../options.js';
-import { assertFetched, crawlFlagOptions, crawlFlags, type CrawlFlags } from './crawl.js';
+import { crawlFlagOptions, crawlFlags, type CrawlFlags } from './crawl.js';
 import { now as processNow, systemClock as processClock } from '../../clock.js';
-import { countFreshness, refuseStale } from '../../crawl/freshness.js';
 
 /** Time as the watch sees it. */
 export interface WatchClock {
@@ -73,42 +70,6 @@ export function watchFrame(t: TallyResult, color = false): string {
 /** A running round that was refused: what was refused, and when the next try is. */
 export function refusedFrame(err: UserError, at: number, timezone: string): string {
   return `${tr('watch.refused', forumTime(at, timezone), terminalSafe(err.message))}\n`;
-}
-
-/**
- * Day `day`'s count at `at`, exactly as `bansha crawl` then `bansha tally` make it: the threads the
- * tally reads are crawled (incrementally) — its own, and those its sheriffs' handovers are read from as
- * the store names them (src/derived/closed-days.ts) — every page of them must have been fetched, and the
- * store must hold them completely (unless allowIncomplete) — else the same refusal.
- */
-export async function countAsTally(game: Game, day: number, at: number, opts: { crawl?: CrawlOptions; allowIncomplete?: boolean } = {}): Promise<TallyResult> {
-  const none = privateVoteResult(game, day, at); // 120b: nothing to read, as tally
-  if (none) return none;
-  const closed = at >= findDay(game, day).closes;
-  // The final count: a failed page is named as stale (exit 7) when it decides the count, below.
-  const failed = await crawlForCount(game, day, at, { crawl: opts.crawl, check: closed ? undefined : assertFetched });
-  if (closed) {
-    // As tally --post and close: the final count only when every deciding thread was fetched whole after the close.
-    refuseStale(game, await countFreshness(game, day), 'watch');
-    for (const c of failed) assertFetched(c);
-  }
-  return countFromStore(game, day, { at, allowIncomplete: opts.allowIncomplete }, (result) => result);
-}
-
-/**
- * The crawl of a round (the watch's, the cockpit's: src/cockpit): the threads day `day`'s count reads at
- * `at` — its own, and those its sheriffs' handovers are read from as the store names them — crawled
- * incrementally; each crawl handed to `check` as it ends (assertFetched refuses a page not fetched), and
- * all of them returned.
- */
-export async function crawlForCount(game: Game, day: number, at: number, opts: { crawl?: CrawlOptions; check?: (crawl: CrawlResult) => void } = {}): Promise<CrawlResult[]> {
-  const crawls: CrawlResult[] = [];
-  await crawlWithHandovers(game, day, threadsForTally(game, day), async (threads) => {
-    const crawl = await crawlGame(game, { progress: false, ...opts.crawl, threads });
-    crawls.push(crawl);
-    opts.check?.(crawl);
-  }, at);
-  return crawls;
 }
 
 /** Runs the watch until closing; returns the final tally. */

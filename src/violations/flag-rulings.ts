@@ -3,9 +3,9 @@
  * (no card is proposed for it) and the report says so; an accepted one stands and says who confirmed it.
  */
 import { t } from '../i18n/index.js';
-import { flagKindLabel, type Flag } from '../violations/flag.js';
-import { rulingsByPid } from './active.js';
-import type { Ruling } from './types.js';
+import { flagKindLabel, type Flag } from './flag.js';
+import { rulingsByPid } from '../game/rulings/active.js';
+import type { Ruling } from '../game/rulings/types.js';
 
 /** A flag the director ruled on, and the ruling. */
 export interface RuledFlag {

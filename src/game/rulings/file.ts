@@ -4,9 +4,9 @@
  * Reading validates it; which rulings are in force is a pure function of the entries (`activeRulings`).
  */
 import { z } from 'zod';
-import { UserError } from '../errors.js';
-import { t } from '../i18n/index.js';
-import { JsonDocument } from '../store/json-document.js';
+import { UserError } from '../../errors.js';
+import { t } from '../../i18n/index.js';
+import { JsonDocument } from '../../store/json-document.js';
 import type { RulingsFile } from './types.js';
 
 export { rulingsPath } from './path.js';
