@@ -95,6 +95,8 @@ export interface ThreadFreshness {
   /** The last crawl's failure, when it had one. */
   failure: string | null;
   cause: FailureCause | null;
+  /** Read for a sheriff's handover (succession.ts): due at the counted day's close, whatever day's thread it is. */
+  handover?: boolean;
 }
 
 /**
@@ -111,12 +113,37 @@ export function decidingThreads(game: Game, day: number, opts: { rules?: boolean
 }
 
 /**
- * For each thread of the game, the latest close at or before `now` that a count reads it for (its own
- * days' closes, and for a thread deciding a day's count that day's: decidingThreads): a page of it
- * fetched before that close is fetched again by the next crawl, so a crawl after a close leaves the
- * threads it decides fetched whole after it. Undefined: no day reading it has closed.
+ * The threads that decide a count of `day` (decidingThreads) and those its sheriffs' handovers are read
+ * from as the store names them (src/derived/closed-days.ts handoverReads: the badge's path walked ahead
+ * of the count — earlier days' discussion and vote threads, the next day's discussion). A handover is read
+ * from every post of such a thread written after the sheriff left, up to the count's moment: a post
+ * there before the day's close can change the day's sheriff, so each is due at the counted day's close
+ * (a thread deciding it anyway keeps the later of the two dues). None for a duel-rule count (no sheriff).
  */
-export function closesPassed(game: Game, now: number): (tid: number) => number | undefined {
+export async function decidingWithHandovers(game: Game, day: number, opts: { rules?: boolean } = {}): Promise<Array<{ tid: number; due: number; handover?: boolean }>> {
+  const deciding: Array<{ tid: number; due: number; handover?: boolean }> = decidingThreads(game, day, opts);
+  if (opts.rules) return deciding;
+  const closes = findDay(game, day).closes;
+  // (loaded only here: the count's code, which the crawler and a kept count's caller need not load)
+  const { handoverReads } = await import('../derived/closed-days.js');
+  for (const tid of await handoverReads(game, day)) {
+    const known = deciding.find((x) => x.tid === tid);
+    if (known) {
+      known.due = Math.max(known.due, closes);
+      known.handover = true;
+    } else deciding.push({ tid, due: closes, handover: true });
+  }
+  return deciding;
+}
+
+/**
+ * For each thread of the game, the latest close at or before `now` that a count reads it for (its own
+ * days' closes, and for a thread deciding a day's count that day's: decidingThreads; `handovers`: the
+ * threads closed days' handovers are read from, with the close of the latest such day — handoverDues):
+ * a page of it fetched before that close is fetched again by the next crawl, so a crawl after a close
+ * leaves the threads it decides fetched whole after it. Undefined: no day reading it has closed.
+ */
+export function closesPassed(game: Game, now: number, handovers?: ReadonlyMap<number, number>): (tid: number) => number | undefined {
   const due = new Map<number, number>();
   const note = (tid: number, at: number) => due.set(tid, Math.max(due.get(tid) ?? -Infinity, at));
   for (const d of game.days) {
@@ -124,12 +151,28 @@ export function closesPassed(game: Game, now: number): (tid: number) => number |
     for (const tid of dayTids(d)) note(tid, d.closes);
     for (const x of decidingThreads(game, d.day)) note(x.tid, x.due);
   }
+  for (const [tid, at] of handovers ?? []) if (at <= now) note(tid, at);
   return (tid) => due.get(tid);
+}
+
+/**
+ * The threads each day closed by `now` reads its sheriffs' handovers from (as the store names them),
+ * with the latest such day's close: for closesPassed, so the crawl after a close refetches them too
+ * (else a handover posted in an earlier day's thread after its last fetch would leave the count stale
+ * for good). Empty without a store.
+ */
+export async function handoverDues(game: Game, now: number): Promise<Map<number, number>> {
+  const due = new Map<number, number>();
+  const closed = game.days.filter((d) => d.closes <= now && !(d.day === 1 && game.rules.day1Election));
+  if (!closed.length) return due;
+  const { handoverReads } = await import('../derived/closed-days.js');
+  for (const d of closed) for (const tid of await handoverReads(game, d.day)) due.set(tid, Math.max(due.get(tid) ?? -Infinity, d.closes));
+  return due;
 }
 
 /** How fresh each thread a count of `day` reads is (from the crawler's records and the store's pages). */
 export async function countFreshness(game: Game, day: number, opts: { rules?: boolean } = {}): Promise<ThreadFreshness[]> {
-  const deciding = decidingThreads(game, day, opts);
+  const deciding = await decidingWithHandovers(game, day, opts);
   const records = readFetches(game.storePath);
   const recordedAt = (tid: number): number => {
     const asOf = records[String(tid)]?.asOf;
@@ -139,13 +182,13 @@ export async function countFreshness(game: Game, day: number, opts: { rules?: bo
   // bounds can only be later still): the store's page records are read only for the others.
   const unsettled = deciding.filter(({ tid, due }) => !(recordedAt(tid) >= due)).map((d) => d.tid);
   const stored = unsettled.length && fs.existsSync(game.storePath) ? (await readThreadRecords(game.storePath, unsettled)).threads : {};
-  return deciding.map(({ tid, due }) => {
+  return deciding.map(({ tid, due, handover }) => {
     const rec = records[String(tid)];
     const recorded = recordedAt(tid);
     const fromPages = oldestPageFetch(stored[String(tid)]);
     const candidates = [Number.isFinite(recorded) ? recorded : null, fromPages].filter((x): x is number => x !== null);
     const asOf = candidates.length ? Math.max(...candidates) : null;
-    return { tid, due, asOf, fresh: asOf !== null && asOf >= due, failure: rec?.failure ?? null, cause: rec?.cause ?? null };
+    return { tid, due, asOf, fresh: asOf !== null && asOf >= due, failure: rec?.failure ?? null, cause: rec?.cause ?? null, ...(handover ? { handover } : {}) };
   });
 }
 
@@ -162,7 +205,7 @@ function roleOf(game: Game, tid: number): Pick<StaleThread, 'role' | 'roleDay'> 
 
 /** The threads of `list` not fetched whole after their close, as a count carries them (TallyResult.stale). */
 export function staleThreads(game: Game, list: readonly ThreadFreshness[]): StaleThread[] {
-  return list.filter((f) => !f.fresh).map((f) => ({ tid: f.tid, ...roleOf(game, f.tid), asOf: f.asOf, due: f.due, failure: f.failure }));
+  return list.filter((f) => !f.fresh).map((f) => ({ tid: f.tid, ...roleOf(game, f.tid), ...(f.handover ? { handover: true } : {}), asOf: f.asOf, due: f.due, failure: f.failure }));
 }
 
 /** A closing count that is not as of the close: the stale threads, for the caller's summary and JSON. */

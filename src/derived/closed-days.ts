@@ -443,9 +443,19 @@ export async function crawlWithHandovers(game: Game, day: number, tids: readonly
   for (let fresh = [...new Set(tids)]; fresh.length; ) {
     await crawl(fresh);
     for (const t of fresh) crawled.add(t);
-    const handovers = await withStore(game, async (store) => (await closedOutcomes(withKnownUids(game, store.users), day, store, { at })).reads, []);
-    fresh = [...new Set(handovers.map((r) => r.completeness.tid))].filter((t) => !crawled.has(t));
+    fresh = (await handoverReads(game, day, at)).filter((t) => !crawled.has(t));
   }
+}
+
+/**
+ * The threads a count of `day` (as of `at`) reads its sheriffs' handovers from, as the store names them
+ * (the badge's path walked ahead of the count: closedOutcomes' `reads`): what src/crawl/freshness.ts
+ * adds to the threads that decide the count. None without a store.
+ */
+export async function handoverReads(game: Game, day: number, at?: number): Promise<number[]> {
+  if (!fs.existsSync(game.storePath) && !fs.existsSync(threadsDir(game.storePath))) return [];
+  const reads = await withStore(game, async (store) => (await closedOutcomes(withKnownUids(game, store.users), day, store, { at })).reads, []);
+  return [...new Set(reads.map((r) => r.completeness.tid))];
 }
 
 /**

@@ -837,6 +837,7 @@ export const en: Messages = {
   'fresh.role.vote': (day) => `day ${day} vote thread`,
   'fresh.role.discussion': (day) => `day ${day} discussion thread`,
   'fresh.role.rules': (day) => `day ${day} duel-rule vote thread`,
+  'fresh.role.handover': (role) => `${role ? `${role}, ` : ''}read for the sheriff's handover`,
   'fresh.staleThread': (tid, role, asOf, due, failure) =>
     `thread ${tid}${role ? ` (${role})` : ''}: ${asOf === null ? 'never fetched whole' : `only as of ${asOf}`}; must be fetched whole after the close at ${due}${failure ? `; its last crawl failed: ${failure}` : ''}`,
   'fresh.refusal': (what, lines, transient) =>

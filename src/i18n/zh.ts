@@ -896,6 +896,7 @@ export const zh = {
   'fresh.role.vote': (day: number) => `第 ${day} 日投票帖`,
   'fresh.role.discussion': (day: number) => `第 ${day} 日讨论帖`,
   'fresh.role.rules': (day: number) => `第 ${day} 日决斗规则投票帖`,
+  'fresh.role.handover': (role: string) => `${role ? `${role}，` : ''}从中读取警长移交`,
   'fresh.staleThread': (tid: number, role: string, asOf: string | null, due: string, failure: string | null) =>
     `帖子 ${tid}${role ? `（${role}）` : ''}：${asOf === null ? '从未整帖抓全' : `只抓到截至 ${asOf} 的状态`}，须在 ${due} 关门之后整帖重抓${failure ? `；最近一次抓取失败：${failure}` : ''}`,
   'fresh.refusal': (what: string, lines: string, transient: boolean) =>

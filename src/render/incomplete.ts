@@ -52,9 +52,11 @@ export function incompleteJson(gaps: readonly Completeness[]): IncompleteJson[] 
 
 /** One line per stale thread (src/crawl/freshness.ts): which, what it is, as of when, why its last crawl failed. */
 export function staleLines(stale: readonly StaleThread[], zone: string): string[] {
-  return stale.map((f) =>
-    t('fresh.staleThread', f.tid, f.role === null ? '' : f.role === 'process' ? t('fresh.role.process') : t(`fresh.role.${f.role}`, f.roleDay ?? 0),
-      f.asOf === null ? null : forumTime(f.asOf, zone), forumTime(f.due, zone), f.failure));
+  return stale.map((f) => {
+    const role = f.role === null ? '' : f.role === 'process' ? t('fresh.role.process') : t(`fresh.role.${f.role}`, f.roleDay ?? 0);
+    return t('fresh.staleThread', f.tid, f.handover ? t('fresh.role.handover', role) : role,
+      f.asOf === null ? null : forumTime(f.asOf, zone), forumTime(f.due, zone), f.failure);
+  });
 }
 
 /** The plain-text lines a view starts with when the count is stale (empty when not). */

@@ -229,6 +229,8 @@ export interface StaleThread {
   /** What it is to the game (the day of a day's thread). */
   role: 'process' | 'vote' | 'discussion' | 'rules' | null;
   roleDay: number | null;
+  /** Read for a sheriff's handover (its due is the counted day's close): present only then. */
+  handover?: boolean;
   /** As of when it is (epoch ms), null: never fetched whole. */
   asOf: number | null;
   /** The close it must be fetched after. */
