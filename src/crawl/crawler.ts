@@ -400,6 +400,8 @@ class CrawlRun {
       const asOf = oldestPageFetch(this.store.data.threads[String(tid)]);
       writeFetch(this.store.path, tid, {
         asOf: asOf === null ? null : new Date(asOf).toISOString(), crawledAt: new Date(this.clock()).toISOString(), failure, cause: failed ? failed.cause : null,
+        // The forum's own answer that a thread it showed before does not exist (deleted, moved or under moderation): kept versions only.
+        ...(result?.deleted && !failed ? { notFound: true } : {}),
       });
     } catch (e) {
       this.fatal ??= e as Error; // a file fault: the crawl's end throws it (exit 6)

@@ -37,6 +37,12 @@ export interface FetchRecord {
   failure: string | null;
   /** What kind of failure: a transient one (5xx, timeout, reset: rerun) or the address (404, refused: check the game file). */
   cause?: FailureCause | null;
+  /**
+   * That crawl's answer for a thread the store holds was Discuz's "thread does not exist" page (lang_message.php
+   * thread_nonexistence: 指定的主题不存在或已被删除或正在被审核): deleted, moved, or under moderation on the
+   * forum — not a fault a rerun mends. Absent otherwise.
+   */
+  notFound?: boolean;
 }
 
 /** Transient: worth running again. Address: the tid or the forum's address is likely wrong. */
@@ -97,6 +103,12 @@ export interface ThreadFreshness {
   cause: FailureCause | null;
   /** Read for a sheriff's handover (succession.ts): due at the counted day's close, whatever day's thread it is. */
   handover?: boolean;
+  /**
+   * The forum answered "thread does not exist" in a crawl after the due close (FetchRecord.notFound): `at`, that
+   * crawl's end; `day`, the counted day; `ruling`, the director's ruling accepting a count from the versions read
+   * before (`bansha rule accept T<tid> --day N`) — then the thread counts as fresh, and the count says so (goneNotes).
+   */
+  gone?: { at: number; day: number; ruling: number | null };
 }
 
 /**
@@ -188,8 +200,20 @@ export async function countFreshness(game: Game, day: number, opts: { rules?: bo
     const fromPages = oldestPageFetch(stored[String(tid)]);
     const candidates = [Number.isFinite(recorded) ? recorded : null, fromPages].filter((x): x is number => x !== null);
     const asOf = candidates.length ? Math.max(...candidates) : null;
-    return { tid, due, asOf, fresh: asOf !== null && asOf >= due, failure: rec?.failure ?? null, cause: rec?.cause ?? null, ...(handover ? { handover } : {}) };
+    const whole = asOf !== null && asOf >= due;
+    // Gone from the forum since the close: only the versions read before remain — published from them only by the director's ruling.
+    const goneAt = rec?.notFound ? Date.parse(rec.crawledAt) : NaN;
+    const gone = !whole && goneAt >= due ? { at: goneAt, day, ruling: goneRuling(game, tid, day) } : null;
+    return {
+      tid, due, asOf, fresh: whole || (gone !== null && gone.ruling !== null), failure: rec?.failure ?? null, cause: rec?.cause ?? null,
+      ...(handover ? { handover } : {}), ...(gone ? { gone } : {}),
+    };
   });
+}
+
+/** The director's ruling in force accepting day `day`'s count from thread `tid`'s kept versions (the thread gone from the forum), by id. */
+function goneRuling(game: Game, tid: number, day: number): number | null {
+  return game.rulings?.find((r) => r.subject === 'thread' && r.verb === 'accept' && r.tid === tid && r.day === day)?.id ?? null;
 }
 
 /** What a thread is to the game: the process thread, or a day's vote, discussion or duel-rule thread. */
@@ -205,7 +229,19 @@ function roleOf(game: Game, tid: number): Pick<StaleThread, 'role' | 'roleDay'> 
 
 /** The threads of `list` not fetched whole after their close, as a count carries them (TallyResult.stale). */
 export function staleThreads(game: Game, list: readonly ThreadFreshness[]): StaleThread[] {
-  return list.filter((f) => !f.fresh).map((f) => ({ tid: f.tid, ...roleOf(game, f.tid), ...(f.handover ? { handover: true } : {}), asOf: f.asOf, due: f.due, failure: f.failure }));
+  return list.filter((f) => !f.fresh).map((f) => ({
+    tid: f.tid, ...roleOf(game, f.tid), ...(f.handover ? { handover: true } : {}), ...(f.gone ? { gone: f.gone.at } : {}), asOf: f.asOf, due: f.due, failure: f.failure,
+  }));
+}
+
+/**
+ * The threads of `list` gone from the forum since the close whose kept versions the director's ruling
+ * accepted (counted as fresh), as a count carries them (TallyResult.gone): every view names them first.
+ */
+export function goneThreads(game: Game, list: readonly ThreadFreshness[]): StaleThread[] {
+  return list.filter((f) => f.gone && f.gone.ruling !== null).map((f) => ({
+    tid: f.tid, ...roleOf(game, f.tid), ...(f.handover ? { handover: true } : {}), gone: f.gone!.at, ruling: f.gone!.ruling!, asOf: f.asOf, due: f.due, failure: null,
+  }));
 }
 
 /** A closing count that is not as of the close: the stale threads, for the caller's summary and JSON. */
@@ -223,8 +259,14 @@ export class StaleCountError extends UserError {
 export function refuseStale(game: Game, list: readonly ThreadFreshness[], what: string): void {
   const stale = list.filter((f) => !f.fresh);
   if (!stale.length) return;
-  const transient = stale.every((f) => f.cause !== 'address');
-  throw new StaleCountError(t('fresh.refusal', what, staleLines(staleThreads(game, stale), game.timezone).join('\n  '), transient), stale);
+  const gone = stale.filter((f) => f.gone);
+  const rest = stale.filter((f) => !f.gone);
+  // The way forward for each kind: rerun (transient), the game file's addresses, or the director's ruling on a thread gone from the forum.
+  const advice = [
+    ...(rest.length ? [rest.every((f) => f.cause !== 'address') ? t('fresh.adviceRerun') : t('fresh.adviceAddress')] : []),
+    ...(gone.length ? [t('fresh.adviceGone', gone.map((f) => f.tid), gone[0].gone!.day)] : []),
+  ];
+  throw new StaleCountError(t('fresh.refusal', what, staleLines(staleThreads(game, stale), game.timezone).join('\n  '), advice.join('\n')), stale);
 }
 
 /** The refusal of `--post`/`--confirm` of a day that has not closed yet (exit 7), at `now`. */

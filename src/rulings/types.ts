@@ -4,8 +4,12 @@
  * by the analyses (the tally's ballot selection, the report's flags and cards), never by a renderer.
  */
 
-/** What a ruling is about: a ballot post, a flagged post, an auction post's bids (by pid), or a proposed card (by ledger id). */
-export type RulingSubject = 'ballot' | 'flag' | 'bid' | 'card';
+/**
+ * What a ruling is about: a ballot post, a flagged post, an auction post's bids (by pid), a proposed card
+ * (by ledger id), or a thread the forum says no longer exists (by tid: accept = the day's count goes by
+ * the versions read before; src/crawl/freshness.ts).
+ */
+export type RulingSubject = 'ballot' | 'flag' | 'bid' | 'card' | 'thread';
 
 /** accept: the ballot counts / the flag stands / the bids count / the card is given; reject: the opposite. */
 export type RulingVerb = 'accept' | 'reject';
@@ -18,7 +22,9 @@ export interface Ruling {
   pid?: number;
   /** The ledger card id, e.g. "C3" (cards). */
   card?: string;
-  /** The game day the ballot, flag or card belongs to. */
+  /** The thread (a thread gone from the forum). */
+  tid?: number;
+  /** The game day the ballot, flag or card belongs to (a thread: the day whose count it is accepted for). */
   day: number;
   /** Why, in the director's words: shown in public as 导演裁定（why）. */
   why: string;

@@ -32,7 +32,7 @@ import { t as tr } from '../../i18n/index.js';
 import { dayNumber, gameOptions, stdoutColor } from '../options.js';
 import { assertFetched, crawlFlagOptions, crawlFlags, type CrawlFlags } from './crawl.js';
 import { now as processNow, systemClock as processClock } from '../../clock.js';
-import { countFreshness, refuseStale } from '../../crawl/freshness.js';
+import { countFreshness, goneThreads, refuseStale } from '../../crawl/freshness.js';
 
 /** Time as the watch sees it. */
 export interface WatchClock {
@@ -87,12 +87,14 @@ export async function countAsTally(game: Game, day: number, at: number, opts: { 
   const closed = at >= findDay(game, day).closes;
   // The final count: a failed page is named as stale (exit 7) when it decides the count, below.
   const failed = await crawlForCount(game, day, at, { crawl: opts.crawl, check: closed ? undefined : assertFetched });
+  const freshness = closed ? await countFreshness(game, day) : [];
   if (closed) {
     // As tally --post and close: the final count only when every deciding thread was fetched whole after the close.
-    refuseStale(game, await countFreshness(game, day), 'watch');
+    refuseStale(game, freshness, 'watch');
     for (const c of failed) assertFetched(c);
   }
-  return countFromStore(game, day, { at, allowIncomplete: opts.allowIncomplete }, (result) => result);
+  const gone = goneThreads(game, freshness);
+  return countFromStore(game, day, { at, allowIncomplete: opts.allowIncomplete }, (result) => (gone.length ? { ...result, gone } : result));
 }
 
 /**
