@@ -264,7 +264,7 @@ export function refuseStale(game: Game, list: readonly ThreadFreshness[], what: 
   // The way forward for each kind: rerun (transient), the game file's addresses, or the director's ruling on a thread gone from the forum.
   const advice = [
     ...(rest.length ? [rest.every((f) => f.cause !== 'address') ? t('fresh.adviceRerun') : t('fresh.adviceAddress')] : []),
-    ...(gone.length ? [t('fresh.adviceGone', gone.map((f) => f.tid), gone[0].gone!.day)] : []),
+    ...(gone.length ? [t('fresh.adviceGone', gone.map((f) => t('fresh.goneThreadName', f.tid)).join(t('list.sep')), gone.map((f) => t('fresh.goneCommand', f.tid, f.gone!.day)).join(t('list.sep')))] : []),
   ];
   throw new StaleCountError(t('fresh.refusal', what, staleLines(staleThreads(game, stale), game.timezone).join('\n  '), advice.join('\n')), stale);
 }

@@ -849,8 +849,10 @@ export const en: Messages = {
     `${what} refused: this count is not the state at the close (stale: not published, no result written):\n  ${lines}\n${advice}`,
   'fresh.adviceRerun': 'after the close, run bansha close (or bansha crawl) again until these threads are fetched whole, then retry',
   'fresh.adviceAddress': 'check vote:/process:/forum: in the game file (thread ids, the forum address and port), then crawl again',
-  'fresh.adviceGone': (tids, day) =>
-    `the forum says ${tids.map((x) => `thread ${x}`).join(', ')} does not exist (deleted, moved or under moderation): crawling again cannot fetch its state at the close. If it comes back or is approved, crawl once more; if it will not and the versions read before are to be counted, accept that by a ruling: ${tids.map((x) => `bansha rule accept T${x} --day ${day} --why "reason"`).join('; ')} (the count will say so)`,
+  'fresh.adviceGone': (threads, commands) =>
+    `the forum says ${threads} does not exist (deleted, moved or under moderation): crawling again cannot fetch its state at the close. If it comes back or is approved, crawl once more; if it will not and the versions read before are to be counted, accept that by a ruling: ${commands} (the count will say so)`,
+  'fresh.goneThreadName': (tid) => `thread ${tid}`,
+  'fresh.goneCommand': (tid, day) => `bansha rule accept T${tid} --day ${day} --why "reason"`,
   'fresh.goneThread': (tid, role, asOf, gone) =>
     `thread ${tid}${role ? ` (${role})` : ''}: at ${gone} the forum answered that it does not exist (deleted, moved or under moderation); the posts read before are kept as evidence (${asOf === null ? 'never fetched whole' : `as of ${asOf}`})`,
   'fresh.goneNote': (line, ruling) => `counted from the versions read before of a thread no longer on the forum, by ruling #${ruling}: ${line}`,

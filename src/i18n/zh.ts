@@ -908,8 +908,10 @@ export const zh = {
     `${what} 拒绝：这份计票不是关门时的状态（过时，不能发布或写入结果）：\n  ${lines}\n${advice}`,
   'fresh.adviceRerun': '关门后再运行 bansha close（或 bansha crawl）把这些帖子整帖抓全，然后重试',
   'fresh.adviceAddress': '检查游戏文件里的 vote:/process:/forum:（帖子编号、论坛地址和端口），改正后再抓取',
-  'fresh.adviceGone': (tids: number[], day: number) =>
-    `论坛说${tids.map((x) => `帖子 ${x}`).join('、')}不存在（被删除、移动或正在审核）：重跑抓取也抓不到关门时的状态。若帖子恢复或审核通过，再抓取一次即可；若确认不会恢复、愿以此前抓到的版本计票，用导演裁定认可：${tids.map((x) => `bansha rule accept T${x} --day ${day} --why "理由"`).join('；')}（计票会注明这一点）`,
+  'fresh.adviceGone': (threads: string, commands: string) =>
+    `论坛说${threads}不存在（被删除、移动或正在审核）：重跑抓取也抓不到关门时的状态。若帖子恢复或审核通过，再抓取一次即可；若确认不会恢复、愿以此前抓到的版本计票，用导演裁定认可：${commands}（计票会注明这一点）`,
+  'fresh.goneThreadName': (tid: number) => `帖子 ${tid}`,
+  'fresh.goneCommand': (tid: number, day: number) => `bansha rule accept T${tid} --day ${day} --why "理由"`,
   'fresh.goneThread': (tid: number, role: string, asOf: string | null, gone: string) =>
     `帖子 ${tid}${role ? `（${role}）` : ''}：论坛在 ${gone} 答复"指定的主题不存在或已被删除或正在被审核"（帖子被删除、移动或正在审核）；此前抓到的帖子保留为证据（${asOf === null ? '从未整帖抓全' : `截至 ${asOf}`}）`,
   'fresh.goneNote': (line: string, ruling: number) => `按导演裁定 #${ruling}，以论坛上已不存在的帖子此前抓到的版本计票：${line}`,
