@@ -546,7 +546,7 @@ export const en: Messages = {
   'close.file.elevator': (day) => `day ${day} elevator floor (BBCode)`,
   'close.file.summary': 'summary',
 
-  'rule.accept.description': 'count a ballot the rules rejected (or confirm a flag/card), with the reason',
+  'rule.accept.description': 'count a ballot the rules rejected (or confirm a flag/card; T2: count from the versions read before of a thread gone from the forum), with the reason',
   'rule.reject.description': 'void a ballot the rules counted (or drop a flag, dismiss a card), with the reason',
   'rule.opt.day': 'the day of the ballot or flag (a pid only)',
   'rule.opt.why': 'why: shown in public as 导演裁定（…）',
