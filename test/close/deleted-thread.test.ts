@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { formLogin } from '../../src/demo/form-login.js';
 import { loadGame } from '../../src/game/game-file.js';
 import { readFetches } from '../../src/crawl/freshness.js';
+import { runWatch } from '../../src/cli/commands/watch.js';
 import { startReplayServer, type ReplayServer } from '../../src/replay/server.js';
 import { FIXTURES, ids as readIds } from '../helpers/captured.js';
 import { bansha } from '../helpers/cli.js';
@@ -108,4 +109,23 @@ describe('a deciding thread deleted on the forum', () => {
     // the ruling is for day 2's count: it does not carry to another day's
     expect(loadGame(file).rulings).toEqual([expect.objectContaining({ subject: 'thread', tid: D2TALK, day: 2, verb: 'accept' })]);
   }, 120_000);
+
+  test('watch\'s final count after the close goes by the ruling too, and carries it', async () => {
+    const after = Date.parse(at('2026-11-22 21:12'));
+    const final = await runWatch({
+      game: loadGame(file), day: 2, clock: { now: () => after, sleep: async () => undefined }, draw: () => undefined,
+      crawl: { delayMs: 0, concurrency: 4, retries: 0, now: () => after },
+    });
+    expect(final.result.name).toBe('月饼');
+    expect(final.gone).toEqual([expect.objectContaining({ tid: D2TALK, ruling: 1 })]);
+  }, 60_000);
+
+  test('rule undo takes the acceptance back: the count is refused again (exit 7), naming the thread gone', async () => {
+    const undo = await bansha(['rule', 'undo', '--game', file]);
+    expect(undo.code, undo.stderr).toBe(0);
+    const r = await bansha(['tally', '--game', file, '--day', '2', '--post', '--yes'], { BANSHA_NOW: at('2026-11-22 21:20') });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain(`帖子 ${D2TALK}（第 2 日讨论帖）：论坛在 11-22 21:12 答复`);
+    expect(server.posted).toEqual([]);
+  }, 60_000);
 });
