@@ -177,8 +177,9 @@ export async function handoverDues(game: Game, now: number): Promise<Map<number,
   const due = new Map<number, number>();
   const closed = game.days.filter((d) => d.closes <= now && !(d.day === 1 && game.rules.day1Election));
   if (!closed.length) return due;
-  const { handoverReads } = await import('../derived/closed-days.js');
-  for (const d of closed) for (const tid of await handoverReads(game, d.day)) due.set(tid, Math.max(due.get(tid) ?? -Infinity, d.closes));
+  const { handoverReadsOf } = await import('../derived/closed-days.js');
+  const reads = await handoverReadsOf(game, closed.map((d) => d.day));
+  for (const d of closed) for (const tid of reads.get(d.day) ?? []) due.set(tid, Math.max(due.get(tid) ?? -Infinity, d.closes));
   return due;
 }
 

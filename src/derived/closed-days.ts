@@ -453,9 +453,18 @@ export async function crawlWithHandovers(game: Game, day: number, tids: readonly
  * adds to the threads that decide the count. None without a store.
  */
 export async function handoverReads(game: Game, day: number, at?: number): Promise<number[]> {
-  if (!fs.existsSync(game.storePath) && !fs.existsSync(threadsDir(game.storePath))) return [];
-  const reads = await withStore(game, async (store) => (await closedOutcomes(withKnownUids(game, store.users), day, store, { at })).reads, []);
-  return [...new Set(reads.map((r) => r.completeness.tid))];
+  return (await handoverReadsOf(game, [day], at)).get(day) ?? [];
+}
+
+/** handoverReads for each of `days` (as of each day's close, or `at`), the store opened once. */
+export async function handoverReadsOf(game: Game, days: readonly number[], at?: number): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
+  if (!days.length || (!fs.existsSync(game.storePath) && !fs.existsSync(threadsDir(game.storePath)))) return out;
+  await withStore(game, async (store) => {
+    const counted = withKnownUids(game, store.users);
+    for (const day of days) out.set(day, [...new Set((await closedOutcomes(counted, day, store, { at })).reads.map((r) => r.completeness.tid))]);
+  }, []);
+  return out;
 }
 
 /**
