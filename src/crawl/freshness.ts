@@ -2,8 +2,12 @@
  * A count is always "as of" a moment (issue 31): when every page it reads was last fetched. A closing
  * count may be published (`--post`) or written into the game file (`--confirm`) only when every thread
  * that can decide it — the vote thread, the discussion thread, the process thread (acceleration, the
- * director's proxy votes and handovers are read there), day 1's election — was fetched whole after the
- * close of the day it decides; otherwise the refusal names each stale thread and as of when it is.
+ * director's proxy votes and handovers are read there), day 1's election, every thread the count's
+ * sheriffs' handovers are read from (decidingWithHandovers) — was fetched whole after the close of the
+ * day it decides; otherwise the refusal names each stale thread and as of when it is. A thread the forum
+ * answered after the close does not exist (deleted, moved, under moderation: FetchRecord.notFound) is
+ * named so, with the way forward: crawl again once it is back, or the director's ruling accepting the
+ * versions read before (`bansha rule accept T<tid> --day N`), after which the count goes ahead and says so.
  *
  * As of when a thread is: the oldest fetch of its pages 1..N. Two lower bounds, the later one kept:
  *  - what the crawler recorded at the end of the thread's last crawl (`<store>.fetches.json`): the

@@ -9,7 +9,7 @@
  * 警长移交给花卷 in day 1's discussion thread (2) — a thread of a day closed the day before, which the
  * count of day 2 did not hold as deciding before. At 21:05 the close refuses (exit 7) naming thread 2 as
  * read for the handover, until a crawl fetched it whole after 21:00 — `bansha crawl --day 2` does, and
- * `close` does once the forum answers for it — and then day 2's sheriff is 花卷 (weight 1.5).
+ * `close` does once the forum answers for it — and then day 2's sheriff is 花卷.
  */
 import fs from 'node:fs';
 import os from 'node:os';
