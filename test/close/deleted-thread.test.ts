@@ -99,6 +99,7 @@ describe('a deciding thread deleted on the forum', () => {
     const note = `按导演裁定 #1，以论坛上已不存在的帖子此前抓到的版本计票：帖子 ${D2TALK}（第 2 日讨论帖）：论坛在 11-22 21:10 答复`;
     expect(fs.readFileSync(path.join(out, 'tally-day2.bbcode.txt'), 'utf8')).toContain(note);
     expect(fs.readFileSync(path.join(out, 'tally-day2.txt'), 'utf8')).toContain(note);
+    expect(fs.readFileSync(path.join(out, 'report-day2.html'), 'utf8')).toContain(note);
     const json = JSON.parse((await bansha(['tally', '--game', file, '--day', '2', '--json'], { BANSHA_NOW: at('2026-11-22 21:11') })).stdout) as { gone: Array<{ text: string }>; stale?: unknown };
     expect(json).not.toHaveProperty('stale');
     expect(json.gone).toEqual([expect.objectContaining({ tid: D2TALK, role: 'discussion', ruling: 1, gone: '2026-11-22T21:10:00+08:00', asOf: '2026-11-22T20:30:00+08:00' })]);
