@@ -60,7 +60,7 @@ import { carriedForward, sentOffOn } from './carried.js';
 import { handoverAtClose, sheriffSummary } from './sheriff.js';
 import { reportLines, tallyLine } from './summary-lines.js';
 import { now as clockNow } from '../clock.js';
-import { countFreshness, refuseOpenDay, refuseStale, staleThreads, type ThreadFreshness } from '../crawl/freshness.js';
+import { countFreshness, goneThreads, refuseOpenDay, refuseStale, staleThreads, type ThreadFreshness } from '../crawl/freshness.js';
 import { staleLines } from '../render/incomplete.js';
 
 export { announcementPlan, refuseIncompletePost } from './announcement.js';
@@ -135,6 +135,8 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   // A --confirm that must refuse refuses now, before the day is assembled: nothing written (no folder, no
   // card proposals into the ledger), nothing counted in vain.
   if (opts.confirm) refuseStale(game, stale, '--confirm');
+  // Threads gone from the forum whose kept versions a ruling accepted: the count says so first.
+  const goneMarks = goneThreads(game, freshness);
 
   const out = path.resolve(opts.out ?? defaultCloseDir(game.file, opts.day));
   fs.mkdirSync(out, { recursive: true });
@@ -146,7 +148,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   };
   const ledgerFile = ledgerPath(game.file);
 
-  const assembled = await assembleDay(game, day, opts, { ledgerFile, open, now, staleMarks });
+  const assembled = await assembleDay(game, day, opts, { ledgerFile, open, now, staleMarks, goneMarks });
   const { closing, incomplete, derived, handover, plan } = assembled;
   const tally = closing.tally;
 
@@ -199,7 +201,7 @@ async function crawlForClose(game: Game, day: GameDay, opts: CloseOptions): Prom
  */
 async function assembleDay(
   game: Game, day: GameDay, opts: CloseOptions,
-  at: { ledgerFile: string; open: boolean; now: number; staleMarks: ReturnType<typeof staleThreads> },
+  at: { ledgerFile: string; open: boolean; now: number; staleMarks: ReturnType<typeof staleThreads>; goneMarks?: ReturnType<typeof goneThreads> },
 ) {
   const { ledgerFile, open, now, staleMarks } = at;
   // Red cards confirmed before the close (the report's proposals recorded below are not confirmed ones).
@@ -215,6 +217,7 @@ async function assembleDay(
     if (!open) await recordProposals(game, closing.report, ledgerFile);
     const tally = closing.tally;
     if (tally && staleMarks.length) tally.stale = staleMarks;
+    if (tally && at.goneMarks?.length) tally.gone = at.goneMarks;
     // The day's results, derived; the badge passes when they put the sheriff out.
     const derived = [...(tally ? exitsFromTally(tally) : []), ...sentOff];
     const handover = handoverAtClose(game, store, tally, derived);

@@ -5,7 +5,7 @@
  */
 import { crawlGame, type CrawlOptions, type CrawlResult } from '../crawl/crawler.js';
 import { assertFetched } from '../crawl/fetched.js';
-import { countFreshness, refuseStale } from '../crawl/freshness.js';
+import { countFreshness, goneThreads, refuseStale } from '../crawl/freshness.js';
 import { countFromStore, crawlWithHandovers } from '../derived/closed-days.js';
 import { findDay } from '../game/roster.js';
 import type { Game } from '../game/types.js';
@@ -25,12 +25,14 @@ export async function countAsTally(game: Game, day: number, at: number, opts: { 
   const closed = at >= findDay(game, day).closes;
   // The final count: a failed page is named as stale (exit 7) when it decides the count, below.
   const failed = await crawlForCount(game, day, at, { crawl: opts.crawl, check: closed ? undefined : assertFetched });
+  const freshness = closed ? await countFreshness(game, day) : [];
   if (closed) {
     // As tally --post and close: the final count only when every deciding thread was fetched whole after the close.
-    refuseStale(game, await countFreshness(game, day), 'watch');
+    refuseStale(game, freshness, 'watch');
     for (const c of failed) assertFetched(c);
   }
-  return countFromStore(game, day, { at, allowIncomplete: opts.allowIncomplete }, (result) => result);
+  const gone = goneThreads(game, freshness);
+  return countFromStore(game, day, { at, allowIncomplete: opts.allowIncomplete }, (result) => (gone.length ? { ...result, gone } : result));
 }
 
 /**

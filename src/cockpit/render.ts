@@ -133,7 +133,7 @@ function ballotsPart(v: CockpitView, tally: TallyResult): Html {
 
 function rulingsPart(v: CockpitView): Html {
   if (!v.rulings.length) return html``;
-  return html`<h4>${t('cockpit.rulings')}</h4><ul id="rulings">${v.rulings.map((r) => html`<li>#${r.id} ${r.verb === 'accept' ? t('cockpit.accept') : t('cockpit.reject')} ${r.subject === 'card' ? r.card ?? '' : `pid ${r.pid}`}：${r.why} <button type="button" data-act="undo" data-id="${r.id}">${t('cockpit.undo')}</button></li>`)}</ul>`;
+  return html`<h4>${t('cockpit.rulings')}</h4><ul id="rulings">${v.rulings.map((r) => html`<li>#${r.id} ${r.verb === 'accept' ? t('cockpit.accept') : t('cockpit.reject')} ${r.subject === 'card' ? r.card ?? '' : r.subject === 'thread' ? `T${r.tid}` : `pid ${r.pid}`}：${r.why} <button type="button" data-act="undo" data-id="${r.id}">${t('cockpit.undo')}</button></li>`)}</ul>`;
 }
 
 /** The vote timeline: every ballot in time order, what it did, and who led after it. */

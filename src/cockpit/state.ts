@@ -17,7 +17,7 @@ import { announcementPlan, refuseIncompletePost } from '../close/announcement.js
 import { recordProposals } from '../close/proposals.js';
 import type { Clock } from '../clock.js';
 import type { CrawlOptions, CrawlResult } from '../crawl/crawler.js';
-import { countFreshness, decidingThreads, readFetches, refuseOpenDay, refuseStale, staleThreads, type ThreadFreshness } from '../crawl/freshness.js';
+import { countFreshness, decidingThreads, goneThreads, readFetches, refuseOpenDay, refuseStale, staleThreads, type ThreadFreshness } from '../crawl/freshness.js';
 import { countFromStore } from '../derived/closed-days.js';
 import { beforeReport, closingDayFromStore, reportThreads } from '../derived/closing-inputs.js';
 import { UserError } from '../errors.js';
@@ -281,6 +281,7 @@ export class Cockpit {
         if (!open) await recordProposals(game, closing.report, ledgerFile);
         const count = closing.tally;
         if (count && stale.length) count.stale = stale;
+        if (count && !open) count.gone = goneThreads(game, freshness);
         const text = count && !open && count.kind !== 'none' && count.tid !== null ? renderTallyBBCode(count) : null;
         return { closing, gaps, text, plan: text && count ? announcementPlan(store, game, count, text) : null };
       });

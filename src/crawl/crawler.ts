@@ -46,7 +46,7 @@ import { HostScope, NetworkError, USER_AGENT, httpGet, type HttpResult } from '.
 import { checkAnswer, CrawlLimitError, maxPagesFor, PAGE_SLACK, PageMismatchError } from './page-check.js';
 import { CookieJar, loginHint, readSession, type StorageState } from './session.js';
 import { now as processNow } from '../clock.js';
-import { closesPassed, oldestPageFetch, writeFetch, type FailureCause } from './freshness.js';
+import { closesPassed, decidingWithHandovers, handoverDues, oldestPageFetch, writeFetch, type FailureCause } from './freshness.js';
 
 /** How to crawl; every field has a polite default. */
 export interface CrawlOptions {
@@ -400,6 +400,8 @@ class CrawlRun {
       const asOf = oldestPageFetch(this.store.data.threads[String(tid)]);
       writeFetch(this.store.path, tid, {
         asOf: asOf === null ? null : new Date(asOf).toISOString(), crawledAt: new Date(this.clock()).toISOString(), failure, cause: failed ? failed.cause : null,
+        // The forum's own answer that a thread it showed before does not exist (deleted, moved or under moderation): kept versions only.
+        ...(result?.deleted && !failed ? { notFound: true } : {}),
       });
     } catch (e) {
       this.fatal ??= e as Error; // a file fault: the crawl's end throws it (exit 6)
@@ -601,13 +603,18 @@ class ThreadCrawl {
 }
 
 /**
- * Crawl a game's threads (all days, or day N's plus the process thread) into its store, with the
+ * Crawl a game's threads (all days, or day N's plus the process thread and the threads deciding its
+ * count: day 1's election, where its sheriffs' handovers are read) into its store, with the
  * session saved by `bansha login`. Returns per-thread results with completeness. Throws
  * LoginRequiredError (exit 4) when the forum answers with a login, permission or challenge page.
  */
 export async function crawlGame(game: Game, opts: CrawlOptions = {}): Promise<CrawlResult> {
-  const tids = opts.threads ?? gameThreads(game, opts.day);
-  const refetchBefore = opts.refetchBefore ?? closesPassed(game, (opts.now ?? processNow)());
+  // A day's crawl takes the threads that decide its count too: day 1's election, its sheriffs' handovers (freshness.ts).
+  const tids = opts.threads ?? (opts.day === undefined
+    ? gameThreads(game)
+    : [...new Set([...gameThreads(game, opts.day), ...(await decidingWithHandovers(game, opts.day)).map((x) => x.tid)])]);
+  const now = (opts.now ?? processNow)();
+  const refetchBefore = opts.refetchBefore ?? closesPassed(game, now, await handoverDues(game, now));
   const session = opts.session ?? (await readSession(game.sessionPath, game.file));
   // no thread open yet: the crawl opens each in turn (memory bounded by one thread, not the game)
   const store = await openStore(opts.storePath ?? game.storePath, { forum: game.forum, threads: [] });

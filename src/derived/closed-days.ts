@@ -451,9 +451,28 @@ export async function crawlWithHandovers(game: Game, day: number, tids: readonly
   for (let fresh = [...new Set(tids)]; fresh.length; ) {
     await crawl(fresh);
     for (const t of fresh) crawled.add(t);
-    const handovers = await withStore(game, async (store) => (await closedOutcomes(withKnownUids(game, store.users), day, store, { at })).reads, []);
-    fresh = [...new Set(handovers.map((r) => r.completeness.tid))].filter((t) => !crawled.has(t));
+    fresh = (await handoverReads(game, day, at)).filter((t) => !crawled.has(t));
   }
+}
+
+/**
+ * The threads a count of `day` (as of `at`) reads its sheriffs' handovers from, as the store names them
+ * (the badge's path walked ahead of the count: closedOutcomes' `reads`): what src/crawl/freshness.ts
+ * adds to the threads that decide the count. None without a store.
+ */
+export async function handoverReads(game: Game, day: number, at?: number): Promise<number[]> {
+  return (await handoverReadsOf(game, [day], at)).get(day) ?? [];
+}
+
+/** handoverReads for each of `days` (as of each day's close, or `at`), the store opened once. */
+export async function handoverReadsOf(game: Game, days: readonly number[], at?: number): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
+  if (!days.length || (!fs.existsSync(game.storePath) && !fs.existsSync(threadsDir(game.storePath)))) return out;
+  await withStore(game, async (store) => {
+    const counted = withKnownUids(game, store.users);
+    for (const day of days) out.set(day, [...new Set((await closedOutcomes(counted, day, store, { at })).reads.map((r) => r.completeness.tid))]);
+  }, []);
+  return out;
 }
 
 /**

@@ -553,7 +553,7 @@ export const en: Messages = {
   'close.file.elevator': (day) => `day ${day} elevator floor (BBCode)`,
   'close.file.summary': 'summary',
 
-  'rule.accept.description': 'count a ballot the rules rejected (or confirm a flag/card), with the reason',
+  'rule.accept.description': 'count a ballot the rules rejected (or confirm a flag/card; T2: count from the versions read before of a thread gone from the forum), with the reason',
   'rule.reject.description': 'void a ballot the rules counted (or drop a flag, dismiss a card), with the reason',
   'rule.opt.day': 'the day of the ballot or flag (a pid only)',
   'rule.opt.why': 'why: shown in public as 导演裁定（…）',
@@ -580,12 +580,17 @@ export const en: Messages = {
   'auction.status.rejected': 'rejected',
   'rule.what.card': (card) => `card ${card}`,
   'rule.what.flag': (pid) => `flag on pid ${pid}`,
+  'rule.what.thread': (tid) => `thread ${tid} (gone from the forum: counted from the versions read before)`,
+  'rule.threadOnlyAccept': (tid) => `thread ${tid}: only accept (count from the versions read before) applies; to take it back, use bansha rule undo`,
+  'rule.threadNotGone': (tid, store) => `thread ${tid}: the last crawl (${store}) did not get the forum's "thread does not exist" answer — this ruling is for a thread the forum says does not exist; run bansha crawl first`,
+  'rule.threadNotInGame': (tid, file) => `thread ${tid} is not a thread of the game file ${file}`,
+  'rule.threadDone': (tid, day) => `day ${day}'s count now goes by the versions of thread ${tid} read before, and says so`,
   'rule.what.ballot': (pid) => `pid ${pid}`,
   'rule.ruled': (line) => `ruling ${line}`,
   'rule.needsWhy': (verb) => `rule ${verb} needs --why "…": the reason is shown in public as 导演裁定（…）`,
   'rule.noCard': (card, ledger) => `no card ${card} in the ledger ${ledger} (run bansha report --day N first)`,
   'rule.cardDone': (card, accept, ledger) => `${card} ${accept ? 'confirmed' : 'dismissed'} in ${ledger}`,
-  'rule.badTarget': (target) => `"${target}" is neither a post id (pid) nor a card id (C3)`,
+  'rule.badTarget': (target) => `"${target}" is neither a post id (pid), a card id (C3) nor a thread id (T123)`,
   'rule.needsDay': '--day N: the day the ballot or flag belongs to',
   'rule.ballotEffect': (voter, target, floor, was, now) => `  ${voter} → ${target} ${floor}#: ${was} → ${now}`,
   'rule.dayResult': (day, before, after) => `  day ${day} result: ${before} → ${after}`,
@@ -851,10 +856,20 @@ export const en: Messages = {
   'fresh.role.vote': (day) => `day ${day} vote thread`,
   'fresh.role.discussion': (day) => `day ${day} discussion thread`,
   'fresh.role.rules': (day) => `day ${day} duel-rule vote thread`,
+  'fresh.role.handover': (role) => `${role ? `${role}, ` : ''}read for the sheriff's handover`,
   'fresh.staleThread': (tid, role, asOf, due, failure) =>
     `thread ${tid}${role ? ` (${role})` : ''}: ${asOf === null ? 'never fetched whole' : `only as of ${asOf}`}; must be fetched whole after the close at ${due}${failure ? `; its last crawl failed: ${failure}` : ''}`,
-  'fresh.refusal': (what, lines, transient) =>
-    `${what} refused: this count is not the state at the close (stale: not published, no result written):\n  ${lines}\n${transient ? 'after the close, run bansha close (or bansha crawl) again until these threads are fetched whole, then retry' : 'check vote:/process:/forum: in the game file (thread ids, the forum address and port), then crawl again'}`,
+  'fresh.refusal': (what, lines, advice) =>
+    `${what} refused: this count is not the state at the close (stale: not published, no result written):\n  ${lines}\n${advice}`,
+  'fresh.adviceRerun': 'after the close, run bansha close (or bansha crawl) again until these threads are fetched whole, then retry',
+  'fresh.adviceAddress': 'check vote:/process:/forum: in the game file (thread ids, the forum address and port), then crawl again',
+  'fresh.adviceGone': (threads, commands) =>
+    `the forum says ${threads} does not exist (deleted, moved or under moderation): crawling again cannot fetch its state at the close. If it comes back or is approved, crawl once more; if it will not and the versions read before are to be counted, accept that by a ruling: ${commands} (the count will say so)`,
+  'fresh.goneThreadName': (tid) => `thread ${tid}`,
+  'fresh.goneCommand': (tid, day) => `bansha rule accept T${tid} --day ${day} --why "reason"`,
+  'fresh.goneThread': (tid, role, asOf, gone) =>
+    `thread ${tid}${role ? ` (${role})` : ''}: at ${gone} the forum answered that it does not exist (deleted, moved or under moderation); the posts read before are kept as evidence (${asOf === null ? 'never fetched whole' : `as of ${asOf}`})`,
+  'fresh.goneNote': (line, ruling) => `counted from the versions read before of a thread no longer on the forum, by ruling #${ruling}: ${line}`,
   'fresh.notClosed': (what, day, now, closes) =>
     `${what} refused: day ${day} has not closed yet (now ${now}, closes ${closes}) — there is only a running count as of now, not a result; run it again after the close`,
   'fresh.asOfLine': (at, closes) => `running count as of ${at} (closes ${closes}): leaders, not a result`,

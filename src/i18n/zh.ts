@@ -592,7 +592,7 @@ export const zh = {
   'close.file.summary': '汇总',
 
   // ── rule ─────────────────────────────────────────────────────────────────────────────────────
-  'rule.accept.description': '认可一张被规则判无效的票（或确认一条违规/一张牌），附理由',
+  'rule.accept.description': '认可一张被规则判无效的票（或确认一条违规/一张牌；T2：以论坛上已不存在的帖子此前抓到的版本计票），附理由',
   'rule.reject.description': '作废一张规则判有效的票（或撤销一条违规、驳回一张牌），附理由',
   'rule.opt.day': '票或违规所在的日（仅 pid 需要）',
   'rule.opt.why': '理由：公开显示为 导演裁定（…）',
@@ -621,12 +621,17 @@ export const zh = {
   'auction.status.rejected': '无效',
   'rule.what.card': (card: string) => `牌 ${card}`,
   'rule.what.flag': (pid: number) => `违规 pid ${pid}`,
+  'rule.what.thread': (tid: number) => `帖子 ${tid}（论坛上已不存在：以此前抓到的版本计票）`,
+  'rule.threadOnlyAccept': (tid: number) => `帖子 ${tid}：只能认可（accept）以此前抓到的版本计票；要收回，用 bansha rule undo`,
+  'rule.threadNotGone': (tid: number, store: string) => `帖子 ${tid}：最近一次抓取（${store}）没有得到论坛"主题不存在"的答复 —— 只有论坛说帖子不存在时才能这样裁定；先运行 bansha crawl`,
+  'rule.threadNotInGame': (tid: number, file: string) => `帖子 ${tid} 不是游戏文件 ${file} 里的帖子`,
+  'rule.threadDone': (tid: number, day: number) => `第 ${day} 日的计票从此以帖子 ${tid} 此前抓到的版本为准，并注明这一点`,
   'rule.what.ballot': (pid: number) => `选票 pid ${pid}`,
   'rule.ruled': (line: string) => `导演裁定 ${line}`,
   'rule.needsWhy': (verb: string) => `rule ${verb} 需要 --why "…"：理由会公开显示为 导演裁定（…）`,
   'rule.noCard': (card: string, ledger: string) => `牌账 ${ledger} 中没有牌 ${card}（先运行 bansha report --day N）`,
   'rule.cardDone': (card: string, accept: boolean, ledger: string) => `${card} 已在 ${ledger} 中${accept ? '确认' : '驳回'}`,
-  'rule.badTarget': (target: string) => `"${target}" 既不是帖子编号（pid）也不是牌编号（C3）`,
+  'rule.badTarget': (target: string) => `"${target}" 既不是帖子编号（pid），也不是牌编号（C3）或主题编号（T123）`,
   'rule.needsDay': '--day N：这张票或这条违规属于哪一日',
   'rule.ballotEffect': (voter: string, target: string, floor: string, was: string, now: string) => `  ${voter} → ${target} ${floor}#：${was} → ${now}`,
   'rule.dayResult': (day: number, before: string, after: string) => `  第 ${day} 日结果：${before} → ${after}`,
@@ -910,10 +915,20 @@ export const zh = {
   'fresh.role.vote': (day: number) => `第 ${day} 日投票帖`,
   'fresh.role.discussion': (day: number) => `第 ${day} 日讨论帖`,
   'fresh.role.rules': (day: number) => `第 ${day} 日决斗规则投票帖`,
+  'fresh.role.handover': (role: string) => `${role ? `${role}，` : ''}从中读取警长移交`,
   'fresh.staleThread': (tid: number, role: string, asOf: string | null, due: string, failure: string | null) =>
     `帖子 ${tid}${role ? `（${role}）` : ''}：${asOf === null ? '从未整帖抓全' : `只抓到截至 ${asOf} 的状态`}，须在 ${due} 关门之后整帖重抓${failure ? `；最近一次抓取失败：${failure}` : ''}`,
-  'fresh.refusal': (what: string, lines: string, transient: boolean) =>
-    `${what} 拒绝：这份计票不是关门时的状态（过时，不能发布或写入结果）：\n  ${lines}\n${transient ? '关门后再运行 bansha close（或 bansha crawl）把这些帖子整帖抓全，然后重试' : '检查游戏文件里的 vote:/process:/forum:（帖子编号、论坛地址和端口），改正后再抓取'}`,
+  'fresh.refusal': (what: string, lines: string, advice: string) =>
+    `${what} 拒绝：这份计票不是关门时的状态（过时，不能发布或写入结果）：\n  ${lines}\n${advice}`,
+  'fresh.adviceRerun': '关门后再运行 bansha close（或 bansha crawl）把这些帖子整帖抓全，然后重试',
+  'fresh.adviceAddress': '检查游戏文件里的 vote:/process:/forum:（帖子编号、论坛地址和端口），改正后再抓取',
+  'fresh.adviceGone': (threads: string, commands: string) =>
+    `论坛说${threads}不存在（被删除、移动或正在审核）：重跑抓取也抓不到关门时的状态。若帖子恢复或审核通过，再抓取一次即可；若确认不会恢复、愿以此前抓到的版本计票，用导演裁定认可：${commands}（计票会注明这一点）`,
+  'fresh.goneThreadName': (tid: number) => `帖子 ${tid}`,
+  'fresh.goneCommand': (tid: number, day: number) => `bansha rule accept T${tid} --day ${day} --why "理由"`,
+  'fresh.goneThread': (tid: number, role: string, asOf: string | null, gone: string) =>
+    `帖子 ${tid}${role ? `（${role}）` : ''}：论坛在 ${gone} 答复"指定的主题不存在或已被删除或正在被审核"（帖子被删除、移动或正在审核）；此前抓到的帖子保留为证据（${asOf === null ? '从未整帖抓全' : `截至 ${asOf}`}）`,
+  'fresh.goneNote': (line: string, ruling: number) => `按导演裁定 #${ruling}，以论坛上已不存在的帖子此前抓到的版本计票：${line}`,
   'fresh.notClosed': (what: string, day: number, now: string, closes: string) =>
     `${what} 拒绝：第 ${day} 日还没关门（现在 ${now}，${closes} 关门）—— 现在只有截至此刻的实时统计，不是结果；关门之后再运行`,
   'fresh.asOfLine': (at: string, closes: string) => `截至 ${at} 的实时统计（${closes} 关门）：是领先者，不是结果`,

@@ -10,7 +10,7 @@
  * Pure: plain result values in, HTML text out.
  */
 import type { Completeness } from '../store/types.js';
-import { incompleteHead, incompleteLines, staleLines } from './incomplete.js';
+import { goneLines, incompleteHead, incompleteLines, staleLines } from './incomplete.js';
 import { withLanguage } from '../i18n/index.js';
 import { createHash } from 'node:crypto';
 import { forumFormat, type ForumPattern } from '../game/forum-time.js';
@@ -190,6 +190,7 @@ function* tallySection(input: HtmlReportInput, fmt: (t: number, f?: ForumPattern
     return;
   }
   for (const line of withLanguage('zh', () => staleLines(t.stale ?? [], t.timezone))) yield `<p class="director">过时：${escapeHtml(line)}</p>`;
+  for (const line of withLanguage('zh', () => goneLines(t.gone, t.timezone))) yield `<p class="director">${escapeHtml(line)}</p>`;
   const what = t.kind === 'election' ? '当选警长' : t.kind === 'rule' ? '当日对战规则' : '出局';
   // Before the close a count has leaders, not a result (issue 31): no 出局/当选 wording.
   const outcome = t.running

@@ -52,9 +52,12 @@ export function incompleteJson(gaps: readonly Completeness[]): IncompleteJson[] 
 
 /** One line per stale thread (src/crawl/freshness.ts): which, what it is, as of when, why its last crawl failed. */
 export function staleLines(stale: readonly StaleThread[], zone: string): string[] {
-  return stale.map((f) =>
-    t('fresh.staleThread', f.tid, f.role === null ? '' : f.role === 'process' ? t('fresh.role.process') : t(`fresh.role.${f.role}`, f.roleDay ?? 0),
-      f.asOf === null ? null : forumTime(f.asOf, zone), forumTime(f.due, zone), f.failure));
+  return stale.map((f) => {
+    const role = f.role === null ? '' : f.role === 'process' ? t('fresh.role.process') : t(`fresh.role.${f.role}`, f.roleDay ?? 0);
+    const shown = f.handover ? t('fresh.role.handover', role) : role;
+    if (f.gone !== undefined) return t('fresh.goneThread', f.tid, shown, f.asOf === null ? null : forumTime(f.asOf, zone), forumTime(f.gone, zone));
+    return t('fresh.staleThread', f.tid, shown, f.asOf === null ? null : forumTime(f.asOf, zone), forumTime(f.due, zone), f.failure);
+  });
 }
 
 /** The plain-text lines a view starts with when the count is stale (empty when not). */
@@ -67,11 +70,31 @@ export function staleBBCode(stale: readonly StaleThread[] | undefined, zone: str
   return withLanguage('zh', () => (stale?.length ? [`[b]${t('fresh.staleHead')}[/b]`, ...staleLines(stale, zone), ''] : []));
 }
 
+/** One line per thread gone from the forum whose kept versions a ruling accepted (TallyResult.gone), in the current language. */
+export function goneLines(gone: readonly StaleThread[] | undefined, zone: string): string[] {
+  return (gone ?? []).map((f) => t('fresh.goneNote', staleLines([f], zone)[0], f.ruling ?? 0));
+}
+
+/** The plain-text lines a view starts with when the count goes by a gone thread's kept versions (empty when not). */
+export function goneText(gone: readonly StaleThread[] | undefined, zone: string): string[] {
+  return gone?.length ? [...goneLines(gone, zone).map((l) => `!! ${l}`), ''] : [];
+}
+
+/** The BBCode lines an announcement starts with when the count goes by a gone thread's kept versions, in Chinese. */
+export function goneBBCode(gone: readonly StaleThread[] | undefined, zone: string): string[] {
+  return withLanguage('zh', () => (gone?.length ? [...goneLines(gone, zone), ''] : []));
+}
+
 /** What JSON's `stale: [...]` holds for one thread (times ISO with the forum's offset). */
 export interface StaleJson {
   tid: number;
   role: StaleThread['role'];
   roleDay: number | null;
+  handover?: boolean;
+  /** Since when the forum says the thread does not exist (ISO with the forum's offset): present only then. */
+  gone?: string;
+  /** The ruling accepting its kept versions (a count's `gone` list). */
+  ruling?: number;
   asOf: string | null;
   due: string;
   failure: string | null;
@@ -80,5 +103,7 @@ export interface StaleJson {
 
 export function staleJson(stale: readonly StaleThread[], zone: string): StaleJson[] {
   const text = staleLines(stale, zone);
-  return stale.map((f, i) => ({ ...f, asOf: f.asOf === null ? null : forumIso(f.asOf, zone), due: forumIso(f.due, zone), text: text[i] }));
+  return stale.map(({ gone, ...f }, i) => ({
+    ...f, asOf: f.asOf === null ? null : forumIso(f.asOf, zone), due: forumIso(f.due, zone), ...(gone !== undefined ? { gone: forumIso(gone, zone) } : {}), text: text[i],
+  }));
 }

@@ -11,7 +11,7 @@ import { fmt } from '../votes/count.js';
 import { forumTime } from '../game/forum-time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
 import { announcementMark } from '../votes/own-posts.js';
-import { incompleteBBCode, staleBBCode } from './incomplete.js';
+import { goneBBCode, incompleteBBCode, staleBBCode } from './incomplete.js';
 import { bbLink, escapeBBCode, revealBidi } from '../text/safe-text.js';
 
 /** Re-exported for the callers that import it from here: the one definition is in safe-text.ts. */
@@ -30,7 +30,7 @@ export function renderTallyBBCode(t: TallyResult): string {
   const e = (s: string) => escapeBBCode(s);
   const time = (ms: number) => forumTime(ms, t.timezone);
   if (t.kind === 'none') return `[b]第${t.day}日[/b]：${e(t.reason ?? '')}\n`;
-  const out: string[] = [...incompleteBBCode(t.incomplete), ...staleBBCode(t.stale, t.timezone)];
+  const out: string[] = [...incompleteBBCode(t.incomplete), ...staleBBCode(t.stale, t.timezone), ...goneBBCode(t.gone, t.timezone)];
   // Before the close a running count (截至 HH:MM), with leaders, never a result (issue 31).
   out.push(t.running
     ? `[b]第${t.day}日${KIND_TITLE[t.kind]}实时统计[/b]（截至 ${time(t.countedAt)}，${time(t.closes)} 关门；不是结果）`

@@ -11,7 +11,7 @@
  * them in order; null/[] when it has none).
  */
 import { forumIso } from '../game/forum-time.js';
-import { incompleteJson, staleJson, type IncompleteJson, type StaleJson } from './incomplete.js';
+import { goneLines, incompleteJson, staleJson, type IncompleteJson, type StaleJson } from './incomplete.js';
 import type { BallotReasonCode, OutcomeCode } from '../votes/reasons.js';
 import { reasonCode, type TallyResult } from '../votes/types.js';
 
@@ -20,6 +20,7 @@ export interface TallyJson {
   incomplete?: IncompleteJson[];
   /** Only when a thread the count read was not fetched whole after the close it decides: which, and as of when. */
   stale?: StaleJson[];
+  gone?: StaleJson[];
   day: number;
   /** Only before the close: a running count as of `asOf` (forum time), `result` naming who leads, not a result. */
   running?: true;
@@ -70,6 +71,7 @@ export function tallyJson(t: TallyResult): TallyJson {
   return {
     ...(t.incomplete?.length ? { incomplete: incompleteJson(t.incomplete) } : {}),
     ...(t.stale?.length ? { stale: staleJson(t.stale, t.timezone) } : {}),
+    ...(t.gone?.length ? { gone: staleJson(t.gone, t.timezone).map((g, i) => ({ ...g, text: goneLines(t.gone, t.timezone)[i] })) } : {}),
     day: t.day,
     ...(t.running ? { running: true as const, asOf: forumIso(t.countedAt, t.timezone), closes: forumIso(t.closes, t.timezone) } : {}),
     kind: t.kind,

@@ -12,7 +12,7 @@ import { fmt } from '../votes/count.js';
 import { sheriffSourceText } from '../votes/reasons.js';
 import { forumTime } from '../game/forum-time.js';
 import type { BallotRecord, TallyResult } from '../votes/types.js';
-import { incompleteText, staleText } from './incomplete.js';
+import { goneText, incompleteText, staleText } from './incomplete.js';
 import { t } from '../i18n/index.js';
 import { displayWidth, padDisplay as pad } from '../text/width.js';
 import { revealBidi, terminalSafe as s } from '../text/safe-text.js';
@@ -30,7 +30,7 @@ export function renderTallyTerminal(r: TallyResult, opts: TerminalOptions = {}):
   const c = pc.createColors(opts.color ?? false);
   const time = (ms: number) => forumTime(ms, r.timezone);
   if (r.kind === 'none') return `${t('tally.noPublic', r.day, s(r.reason ?? ''))}\n`;
-  const out: string[] = [...incompleteText(r.incomplete), ...staleText(r.stale, r.timezone)].map((l) => c.red(l));
+  const out: string[] = [...incompleteText(r.incomplete), ...staleText(r.stale, r.timezone), ...goneText(r.gone, r.timezone)].map((l) => c.red(l));
   if (r.running) out.push(c.yellow(t('fresh.asOfLine', time(r.countedAt), time(r.closes))));
   const when = r.running ? t('tally.running', time(r.countedAt), time(r.closes)) : t('tally.closed', time(r.closes));
   out.push(c.bold(t('tally.heading', r.day, t(KIND[r.kind]), r.tid, when, r.timezone)));

@@ -20,6 +20,8 @@ import { closingDay } from '../day/closing-day.js';
 import { t } from '../i18n/index.js';
 import { flagKindLabel } from '../violations/flag.js';
 import { rulingTime } from '../votes/select.js';
+import { dayTids } from '../game/threads.js';
+import { readFetches } from '../crawl/freshness.js';
 
 /** What a ruling is given besides its verb and target. */
 export interface RuleOptions {
@@ -30,6 +32,7 @@ export interface RuleOptions {
 }
 
 const CARD_ID = /^C\d+$/i;
+const THREAD_ID = /^T\d+$/i;
 
 /** Who rules: --by, else the game's first director, else the local user. */
 export function ruler(game: Game, by?: string): string {
@@ -40,6 +43,7 @@ export function ruler(game: Game, by?: string): string {
 export function rulingLine(r: Ruling, zone: string): string {
   const what = r.subject === 'card'
     ? t('rule.what.card', r.card ?? '')
+    : r.subject === 'thread' ? t('rule.what.thread', r.tid ?? 0)
     : r.subject === 'flag' ? t('rule.what.flag', r.pid ?? 0) : r.subject === 'bid' ? t('rule.what.bid', r.pid ?? 0)
       : r.subject === 'request' ? t('rule.what.request', r.pid ?? 0) : t('rule.what.ballot', r.pid ?? 0);
   return t('rule.line', r.id, r.day, r.verb === 'accept', what, s(r.why), s(r.by), rulingTime(r.at, zone));
@@ -90,6 +94,7 @@ async function rule(game: Game, verb: RulingVerb, target: string, o: RuleOptions
     out.push(t('rule.ruled', rulingLine(entry, game.timezone)), t('rule.cardDone', card.id, verb === 'accept', ledgerFile));
     return out;
   }
+  if (!o.flag && THREAD_ID.test(target.trim())) return ruleOnThread(game, verb, Number(target.trim().slice(1)), o, base, data);
   const pid = Number(target);
   if (!Number.isInteger(pid) || pid <= 0) throw new UserError(t('rule.badTarget', target));
   if (o.day === undefined) throw new UserError(t('rule.needsDay'));
@@ -144,6 +149,23 @@ async function rule(game: Game, verb: RulingVerb, target: string, o: RuleOptions
     out.push(t('rule.ruled', rulingLine(entry, game.timezone)), ...flagged.map((f) => t('rule.flagEffect', s(f.player), flagKindLabel(f.kind), verb === 'accept')));
   });
   return out;
+}
+
+/**
+ * `rule accept T<tid> --day N`: day N's count goes by the versions of thread `tid` read before, the forum
+ * having answered in the last crawl that the thread does not exist (freshness.ts FetchRecord.notFound).
+ * Refused for a thread of no day of the game, a thread the forum did not say that of, and `reject`.
+ */
+async function ruleOnThread(
+  game: Game, verb: RulingVerb, tid: number, o: RuleOptions, base: Omit<Ruling, 'id' | 'subject' | 'day'>, data: ReturnType<typeof readRulings>,
+): Promise<string[]> {
+  if (verb !== 'accept') throw new UserError(t('rule.threadOnlyAccept', tid));
+  if (o.day === undefined) throw new UserError(t('rule.needsDay'));
+  if (!tid || !(game.process?.tid === tid || game.days.some((d) => dayTids(d).includes(tid)))) throw new UserError(t('rule.threadNotInGame', tid, game.file));
+  if (!readFetches(game.storePath)[String(tid)]?.notFound) throw new UserError(t('rule.threadNotGone', tid, game.storePath));
+  const { data: next, entry } = appendEntry(data, { ...base, subject: 'thread' as const, tid, day: o.day });
+  await writeRulings(next, rulingsPath(game.file));
+  return [t('rule.ruled', rulingLine(entry, game.timezone)), t('rule.threadDone', tid, o.day)];
 }
 
 /** Takes back ruling `id` (default: the latest in force); returns the ruling taken back. */

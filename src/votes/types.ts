@@ -228,6 +228,11 @@ export interface TallyResult {
    * the count is only as of then. Set by the command that checked; every view starts with them, nothing is posted.
    */
   stale?: StaleThread[];
+  /**
+   * Threads the forum said after the close no longer exist, counted from the versions read before by the
+   * director's ruling (`ruling`; src/crawl/freshness.ts): every view says so first; posting goes ahead.
+   */
+  gone?: StaleThread[];
 }
 
 /** A thread a closing count read that was not fetched whole after the close it decides. */
@@ -236,6 +241,12 @@ export interface StaleThread {
   /** What it is to the game (the day of a day's thread). */
   role: 'process' | 'vote' | 'discussion' | 'rules' | null;
   roleDay: number | null;
+  /** Read for a sheriff's handover (its due is the counted day's close): present only then. */
+  handover?: boolean;
+  /** Since when (epoch ms: the crawl that saw it) the forum says the thread does not exist: present only then. */
+  gone?: number;
+  /** The director's ruling accepting the count from its versions read before (a thread gone): present only then. */
+  ruling?: number;
   /** As of when it is (epoch ms), null: never fetched whole. */
   asOf: number | null;
   /** The close it must be fetched after. */

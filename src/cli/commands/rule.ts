@@ -2,7 +2,8 @@
  * `bansha rule accept|reject PID|CARD --game G --day N --why TEXT`, `rule list`, `rule undo [ID]`: the
  * director's rulings (导演裁定, src/rulings). A ruling overrides what the rules make of one ballot (the
  * pid of a post in the day's vote thread), one flagged post (`--flag`, or a pid outside the vote
- * threads) or one proposed card (C3: decided in the card ledger). Rulings are kept append-only in
+ * threads), one proposed card (C3: decided in the card ledger) or, `accept` only, a thread the forum says
+ * no longer exists (T2: the day's count goes by its versions read before; src/crawl/freshness.ts). Rulings are kept append-only in
  * `<game>.rulings.json` beside the game file and every count, report and render applies them from
  * then on; the public outputs say 导演裁定 and why. A pid the store does not hold, a ballot of another
  * day, or an acceptance that cannot count is refused with the reason (exit 2).

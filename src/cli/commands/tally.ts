@@ -26,7 +26,7 @@ import { t } from '../../i18n/index.js';
 import { gameOptions, loadGameDay, oneOf, stdoutColor } from '../options.js';
 import { tallyResult } from '../../derived/kept-closing.js';
 import { now as clockNow } from '../../clock.js';
-import { countFreshness, refuseOpenDay, refuseStale, staleThreads } from '../../crawl/freshness.js';
+import { countFreshness, goneThreads, refuseOpenDay, refuseStale, staleThreads } from '../../crawl/freshness.js';
 
 interface TallyCliOptions {
   game: string;
@@ -86,9 +86,12 @@ export function register(program: Command): void {
       // After the close: as of when the threads that decide the count are (fetched whole after it, or not).
       const freshness = at === undefined || at >= day.closes ? await countFreshness(game, o.day, { rules: o.rules }) : [];
       const stale = staleThreads(game, freshness);
+      // Threads gone from the forum whose kept versions a ruling accepted: the count says so first.
+      const gone = goneThreads(game, freshness);
+      const withGone = (r: TallyResult): TallyResult => (gone.length ? { ...r, gone } : r);
       if (!o.post) {
         // The count as kept when nothing it is made from changed (src/derived/kept-closing.ts), else counted.
-        const result = await tallyResult(game, o.day, opts);
+        const result = withGone(await tallyResult(game, o.day, opts));
         write(render(stale.length ? { ...result, stale } : result));
         return;
       }
@@ -98,7 +101,8 @@ export function register(program: Command): void {
       const [{ countFromStore }, { announcementPlan, refuseIncompletePost }, { runPost }] = await Promise.all([
         import('../../derived/closed-days.js'), import('../../close/announcement.js'), import('../../publish/index.js'),
       ]);
-      await countFromStore(game, o.day, opts, async (result, store) => {
+      await countFromStore(game, o.day, opts, async (counted, store) => {
+        const result = withGone(counted);
         refuseIncompletePost(result.incomplete ?? [], result);
         refuseStale(game, freshness, '--post');
         // Edits the tool's own earlier announcement when the store holds one, else replies.

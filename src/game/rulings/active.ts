@@ -23,13 +23,14 @@ export function activeRulings(data: RulingsFile): Ruling[] {
   return [...latest.values()];
 }
 
-/** One key per thing ruled on: a ballot's pid, a flag's pid, a card's id. */
-export function subjectKey(r: Pick<Ruling, 'subject' | 'pid' | 'card'>): string {
+/** One key per thing ruled on: a ballot's pid, a flag's pid, a card's id, a thread for one day's count. */
+export function subjectKey(r: Pick<Ruling, 'subject' | 'pid' | 'card' | 'tid' | 'day'>): string {
+  if (r.subject === 'thread') return `thread:${r.tid}@${r.day}`;
   return `${r.subject}:${r.subject === 'card' ? (r.card ?? '').toUpperCase() : r.pid}`;
 }
 
 /** The rulings in force on one kind of subject for one day, by pid (ballots and flags). */
-export function rulingsByPid(rulings: readonly Ruling[] | undefined, subject: Exclude<RulingSubject, 'card'>, day: number): Map<number, Ruling> {
+export function rulingsByPid(rulings: readonly Ruling[] | undefined, subject: Exclude<RulingSubject, 'card' | 'thread'>, day: number): Map<number, Ruling> {
   const out = new Map<number, Ruling>();
   for (const r of rulings ?? []) if (r.subject === subject && r.day === day && r.pid !== undefined) out.set(r.pid, r);
   return out;

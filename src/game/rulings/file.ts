@@ -16,8 +16,9 @@ const entrySchema = z.union([
   z.object({
     ...common,
     verb: z.enum(['accept', 'reject']),
-    subject: z.enum(['ballot', 'flag', 'bid', 'request', 'card']),
+    subject: z.enum(['ballot', 'flag', 'bid', 'request', 'card', 'thread']),
     pid: z.number().int().positive().optional(),
+    tid: z.number().int().positive().optional(),
     card: z.string().optional(),
     day: z.number().int().positive(),
     why: z.string().min(1),

@@ -7,9 +7,10 @@
 /**
  * What a ruling is about: a ballot post, a flagged post, an auction post's bids, a process-thread post this
  * account cannot read that may be an acceleration request or withdrawal (reject: it is neither) — by pid —
- * or a proposed card (by ledger id).
+ * a proposed card (by ledger id), or a thread the forum says no longer exists (by tid: accept = the day's
+ * count goes by the versions read before; src/crawl/freshness.ts).
  */
-export type RulingSubject = 'ballot' | 'flag' | 'bid' | 'request' | 'card';
+export type RulingSubject = 'ballot' | 'flag' | 'bid' | 'request' | 'card' | 'thread';
 
 /** accept: the ballot counts / the flag stands / the bids count / the card is given; reject: the opposite. */
 export type RulingVerb = 'accept' | 'reject';
@@ -22,7 +23,9 @@ export interface Ruling {
   pid?: number;
   /** The ledger card id, e.g. "C3" (cards). */
   card?: string;
-  /** The game day the ballot, flag or card belongs to. */
+  /** The thread (a thread gone from the forum). */
+  tid?: number;
+  /** The game day the ballot, flag or card belongs to (a thread: the day whose count it is accepted for). */
   day: number;
   /** Why, in the director's words: shown in public as 导演裁定（why）. */
   why: string;
