@@ -32,6 +32,9 @@ import { latePosts, type SynthGame, type SynthGameThread } from './synth-game.js
 const here = path.dirname(fileURLToPath(import.meta.url));
 // What bin/bansha.js runs: the bundled CLI (scripts/bundle-cli.mjs; `npm run bench` builds it).
 const cli = path.join(here, '..', '..', 'bundle', 'cli.js');
+// Where bin/bansha.js keeps V8's compiled code of the bundle between runs (Node ≥ 22.1: module.enableCompileCache;
+// Node 20 has none): a command run here uses it as a director's `bansha` does (NODE_COMPILE_CACHE is the same cache).
+const compileCache = path.join(here, '..', '..', 'bundle', '.compile-cache');
 
 /** One process run: wall time and peak RSS. */
 export interface Run {
@@ -48,7 +51,7 @@ export function run(args: string[], scratch: string): Run {
   const r = spawnSync(process.execPath, ['--import', path.join(here, 'rss-report.js'), ...args], {
     // At closing time: after every day of the synthetic game has closed and its pages were fetched (a day
     // still open is a running count, as of each run's own moment: not what the closing commands' aims are about).
-    env: { ...process.env, BANSHA_BENCH_RSS: rss, NO_COLOR: '1', BANSHA_NOW: CLOSING_NOW },
+    env: { ...process.env, BANSHA_BENCH_RSS: rss, NO_COLOR: '1', BANSHA_NOW: CLOSING_NOW, ...(args[0] === cli ? { NODE_COMPILE_CACHE: compileCache } : {}) },
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
   });

@@ -13,7 +13,7 @@
  * parent process: src/bench/pipeline-child.ts), so the HTML of a 50,000-post game never sits in
  * memory at once; building them is not timed.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import iconv from 'iconv-lite';
@@ -23,7 +23,9 @@ import { buildTree } from '../discuz/tree.js';
 import type { FetchedPage } from '../discuz/types.js';
 import { parseGame } from '../game/game-file.js';
 import type { Game } from '../game/types.js';
-import { dayHtml } from '../day/day-page.js';
+import { storedPostLinks } from '../day/closing-day.js';
+import { writeDayHtml } from '../day/day-html.js';
+import { dayPage } from '../day/day-page.js';
 import { beforeReport, closingDayFromStore, reportThreads } from '../derived/closing-inputs.js';
 import { countFromStore } from '../derived/closed-days.js';
 import { withCountingStore } from '../store/with-store.js';
@@ -275,10 +277,13 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
 
     t0 = now();
     await beforeReport(g, day);
-    const reportBytes = await withCountingStore(g, reportThreads(g, day), async (store) => {
+    // the page written as `bansha report --html` writes it: as it is drawn, never held whole (day-html.ts)
+    const page = path.join(dir, `day${day}.html`);
+    await withCountingStore(g, reportThreads(g, day), async (store) => {
       const { closing, lookBack } = await closingDayFromStore(g, day, store, { ledgerFile: null });
-      return dayHtml(g, store, closing, undefined, lookBack).length;
+      writeDayHtml(page, closing, dayPage(g, store, day, lookBack), storedPostLinks(g, store, lookBack));
     });
+    const reportBytes = statSync(page).size;
     stages.report = now() - t0;
     peakAfter.report = peakRssMB();
     const peakMemoryMB = peakRssMB();
