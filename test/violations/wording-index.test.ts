@@ -27,7 +27,7 @@ describe('the pattern index never drops a match', () => {
     // Not vacuous: the corpus has hits of every kind of disguise.
     const evasions = new Set(sentences.flatMap((s) => findBannedWording(s, lists).flatMap((h) => h.evasions)));
     expect([...evasions].sort()).toEqual(expect.arrayContaining(['homophone', 'initials', 'pinyin', 'separators', 'variant', 'wildcard']));
-  }, 60_000);
+  }, 180_000); // (every entry at every token is slow, and the machine is shared: 60 s timed out under load)
 
   test('a pattern whose first element is optional starts at the element after it', () => {
     // 发誓与诅咒: {我|}*2是狼的话~8{我就|…}*6{赌注|咒} — without 我 the match starts at 是.
