@@ -13,7 +13,7 @@
  *   outside the entry's own characters (in what a gap skipped, too).
  * A hit is a proposal for the director, never a penalty.
  */
-import { foldChar, foldString, foldText, pinyinLib, type FoldedText, type Token } from './text-fold.js';
+import { foldChar, foldString, foldText, pinyinLib, tokenKey, type FoldedText, type Token } from './text-fold.js';
 import { words, type Words } from './segment.js';
 import type { KeptDictionary } from './dictionary.js';
 import { patternCandidates, type PatternCandidates } from './pattern-index.js';
@@ -323,13 +323,32 @@ function mayHold(tokens: readonly Token[], { han }: PlainEntry): boolean {
   return true;
 }
 
-const plainOf = new WeakMap<WordLists, PlainEntry[]>();
+/** A list set's latin and exact entries, and the exact entries by the token key of their first Han
+ *  character (a text is read once for them, not once an entry); `asked`: scratch, the text's stamp by
+ *  entry when one of its tokens is that character (or the entry has none: always asked). */
+interface PlainSet {
+  entries: PlainEntry[];
+  byFirstKey: Array<number[] | undefined>;
+  always: number[];
+  asked: Int32Array;
+  stamp: number;
+}
+
+const plainOf = new WeakMap<WordLists, PlainSet>();
 /** The list set's latin and exact entries (a few among hundreds of patterns), in list order. */
-function plainEntries(lists: WordLists): PlainEntry[] {
+function plainEntries(lists: WordLists): PlainSet {
   let plain = plainOf.get(lists);
   if (!plain) {
-    const entries = lists.entries.filter((e) => e.shape !== 'pattern');
-    plainOf.set(lists, (plain = entries.map((entry) => ({ entry, han: [...entry.folded].filter((c) => HAN.test(c)), symbols: symbolMask(entry.folded) }))));
+    const entries = lists.entries.filter((e) => e.shape !== 'pattern').map((entry) => ({ entry, han: [...entry.folded].filter((c) => HAN.test(c)), symbols: symbolMask(entry.folded) }));
+    const byFirstKey: PlainSet['byFirstKey'] = [];
+    const always: number[] = [];
+    entries.forEach((p, i) => {
+      if (p.entry.shape === 'latin' || !p.han.length) return always.push(i);
+      const key = tokenKey('han', p.han[0]);
+      while (byFirstKey.length <= key) byFirstKey.push(undefined);
+      (byFirstKey[key] ??= []).push(i);
+    });
+    plainOf.set(lists, (plain = { entries, byFirstKey, always, asked: new Int32Array(entries.length), stamp: 0 }));
   }
   return plain;
 }
@@ -342,7 +361,18 @@ function plainHits(text: string, lists: WordLists, folded: FoldedText): RawHit[]
   // entry is looked for only when the text has each of its letters and digits.
   let symbols = 0;
   if (folded.runs.length) for (const t of folded.tokens) if (t.run >= 0 || t.kind === 'digit') symbols |= symbolMask(t.text);
-  for (const plain of plainEntries(lists)) {
+  // An exact entry is asked about only when a token is its first Han character (then mayHold: all of them).
+  const set = plainEntries(lists);
+  const { asked, byFirstKey } = set;
+  const stamp = ++set.stamp;
+  for (const i of set.always) asked[i] = stamp;
+  for (const t of folded.tokens) {
+    const ids = t.key < byFirstKey.length ? byFirstKey[t.key] : undefined;
+    if (ids) for (const i of ids) asked[i] = stamp;
+  }
+  for (let i = 0; i < set.entries.length; i++) {
+    if (asked[i] !== stamp) continue;
+    const plain = set.entries[i];
     const { entry } = plain;
     if (entry.shape === 'latin' ? (plain.symbols & symbols) !== plain.symbols || !symbols : !mayHold(folded.tokens, plain)) continue;
     if (!chars) {
@@ -416,7 +446,9 @@ export function findBannedWording(text: string, lists: WordLists, opts: WordingO
   if (!NOT_BLANK.test(text)) return [];
   const folded = foldText(text);
   const supply = patternCandidates(lists, folded.tokens, opts.everyEntry);
-  const raw = [...(supply.candidates.length ? patternHits(text, context(text, folded, opts.dictionary), supply) : []), ...plainHits(text, lists, folded)];
+  const patterned = supply.candidates.length ? patternHits(text, context(text, folded, opts.dictionary), supply) : [];
+  const plain = plainHits(text, lists, folded);
+  const raw = plain.length ? [...patterned, ...plain] : patterned;
   if (!raw.length) return [];
 
   const compact = compactOf(folded.tokens);
@@ -463,8 +495,7 @@ export function findBannedWording(text: string, lists: WordLists, opts: WordingO
   const out: WordingHit[] = [];
   for (const h of kept) {
     if (out.some((o) => o.category === h.category && o.start <= h.start && h.end <= o.end)) continue;
-    const { entry: _entry, literal: _literal, taken: _taken, ...hit } = h;
-    out.push(hit);
+    out.push({ category: h.category, word: h.word, cites: h.cites, matched: h.matched, start: h.start, end: h.end, evasions: h.evasions });
   }
   return out;
 }
