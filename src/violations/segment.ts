@@ -136,6 +136,11 @@ interface Cut {
 const cuts = [new Map<string, Cut>(), new Map<string, Cut>()];
 const CUTS_KEPT = 4096;
 
+/** Empties the pieces kept (a test holds the hits to cutting every piece anew). */
+export function forgetCuts(): void {
+  for (const c of cuts) c.clear();
+}
+
 function cutPiece(text: string, from: number, to: number, hmm: boolean, kept: KeptDictionary | undefined): Piece {
   const cache = cuts[hmm ? 1 : 0];
   const key = text.slice(from, to);

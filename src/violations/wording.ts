@@ -42,8 +42,8 @@ export interface WordingHit {
 export interface WordingOptions {
   /** The players' names: never part of a match (a player called 周九 is not 诅咒). */
   names?: readonly string[];
-  /** Try every pattern at every token instead of the index's candidates: the reference the tests
-   *  hold the index to (pattern-index.ts); the same hits, slower. */
+  /** Try every pattern at every token instead of the index's candidates, and every exact entry: the
+   *  reference the tests hold the index to (pattern-index.ts); the same hits, slower. */
   everyEntry?: boolean;
   /** Where jieba's dictionary is kept between processes (segment.ts words): the same hits, a process's first cut sooner. */
   dictionary?: KeptDictionary;
@@ -353,7 +353,8 @@ function plainEntries(lists: WordLists): PlainSet {
   return plain;
 }
 
-function plainHits(text: string, lists: WordLists, folded: FoldedText): RawHit[] {
+/** `everyEntry`: every exact entry asked about (the reference, as for the patterns). */
+function plainHits(text: string, lists: WordLists, folded: FoldedText, everyEntry = false): RawHit[] {
   const hits: RawHit[] = [];
   let chars: Array<{ start: number; end: number }> | null = null;
   let flat = '';
@@ -371,7 +372,7 @@ function plainHits(text: string, lists: WordLists, folded: FoldedText): RawHit[]
     if (ids) for (const i of ids) asked[i] = stamp;
   }
   for (let i = 0; i < set.entries.length; i++) {
-    if (asked[i] !== stamp) continue;
+    if (asked[i] !== stamp && !everyEntry) continue;
     const plain = set.entries[i];
     const { entry } = plain;
     if (entry.shape === 'latin' ? (plain.symbols & symbols) !== plain.symbols || !symbols : !mayHold(folded.tokens, plain)) continue;
@@ -447,7 +448,7 @@ export function findBannedWording(text: string, lists: WordLists, opts: WordingO
   const folded = foldText(text);
   const supply = patternCandidates(lists, folded.tokens, opts.everyEntry);
   const patterned = supply.candidates.length ? patternHits(text, context(text, folded, opts.dictionary), supply) : [];
-  const plain = plainHits(text, lists, folded);
+  const plain = plainHits(text, lists, folded, opts.everyEntry);
   const raw = plain.length ? [...patterned, ...plain] : patterned;
   if (!raw.length) return [];
 
