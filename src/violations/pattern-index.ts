@@ -20,7 +20,8 @@
  * a match cannot skip that is rarest in players' text (data/syllable-frequency.txt; consecutive
  * characters are one element), and an entry is tried only from the tokens a bounded way before a place
  * where the tokens stand for a whole option of its anchor, under the same first-token and
- * second-token tests (not the supply ones: the anchors leave few enough candidates that asking what a
+ * second-token tests (the second-token one made per first character the token can stand for: the
+ * entry's "starts", startsOf) (not the supply ones: the anchors leave few enough candidates that asking what a
  * text can supply costs more than the walks it saves). A wildcard token stands for any character but never starts a match (wording.ts
  * acceptable), so a text with one is read the first-token way, skips the supply tests and passes the
  * second-token one, not the first-token one.
