@@ -20,7 +20,8 @@
  * a match cannot skip that is rarest in players' text (data/syllable-frequency.txt; consecutive
  * characters are one element), and an entry is tried only from the tokens a bounded way before a place
  * where the tokens stand for a whole option of its anchor, under the same first-token and
- * second-token tests (not the supply ones: the anchors leave few enough candidates that asking what a
+ * second-token tests (the second-token one made per first character the token can stand for: the
+ * entry's "starts", startsOf) (not the supply ones: the anchors leave few enough candidates that asking what a
  * text can supply costs more than the walks it saves). A wildcard token stands for any character but never starts a match (wording.ts
  * acceptable), so a text with one is read the first-token way, skips the supply tests and passes the
  * second-token one, not the first-token one.
@@ -83,6 +84,16 @@ interface PatternIndex {
   anchorUsers: Array<Int32Array | undefined>;
   anchorsByChar: Int32Array[];
   unanchored: Uint32Array;
+  /** An entry's first characters, each a "start" of it (the anchored reading's finer second-token test:
+   *  a match that took 我 of {我要|我若|如果} first takes 要 or 若 next, not 果): by entry id, its starts
+   *  [startsOf[id], startsOf[id + 1]); by start, how many tokens after the first the second may be
+   *  and whether the match may end after one (1); by key, the starts a token with it can be, as bits;
+   *  by character id, the starts that may take it second, as bits. */
+  startsOf: Int32Array;
+  startWithin: Int32Array;
+  startEnds: Uint8Array;
+  startOfKey: Map<string, Uint32Array>;
+  startSecondAt: Uint32Array[];
   /** By entry id: the last start tried in the current text, as `reachBase` + its position. */
   triedTo: Float64Array;
   /** Scratch for the text at hand (anchoredCandidates): its tokens' indexes, its base and length, and
@@ -92,7 +103,8 @@ interface PatternIndex {
   listed: WordEntry[];
   textBase: number;
   textLength: number;
-  found: number[];
+  found: Float64Array;
+  foundN: number;
 }
 
 /** The keys a token can be matched by. */
@@ -157,6 +169,21 @@ function secondOf(els: readonly EntryElement[]): Next | null {
     if (!skippable(e)) break;
   }
   return second;
+}
+
+/** secondOf one first character at a time: for each option a match may take first, its first
+ *  character and what it takes next (null: the pattern may end after it). */
+function secondsByFirst(els: readonly EntryElement[]): Array<{ first: CharElement; next: Next | null }> {
+  const out: Array<{ first: CharElement; next: Next | null }> = [];
+  for (let j = 0; j < els.length; j++) {
+    const e = els[j];
+    if (e.kind === 'gap') continue;
+    for (const o of e.kind === 'alt' ? e.options : [[e]]) {
+      if (o.length) out.push({ first: o[0], next: o.length > 1 ? { chars: [o[1]], within: 1 } : nextFrom(els, j + 1, 1) });
+    }
+    if (!skippable(e)) break;
+  }
+  return out;
 }
 
 /** Numbers values by content (a slot's values recur in many entries). */
@@ -279,6 +306,9 @@ function compile(lists: WordLists): PatternIndex {
   const entries: PatternIndex['entries'] = [];
   const allOfAlt: AltOptions[] = [];
   const seconds: Array<{ chars: number[]; within: number } | null> = [];
+  // The starts (by entry, then first character): their keys, seconds, reach and whether they may end there.
+  const startsOf: number[] = [];
+  const starts: Array<{ keys: string[]; chars: number[]; within: number; end: boolean }> = [];
   const anchors: Array<Anchor | null> = [];
   // The index numbers the pattern entries its own way: those a token of one kind can start side by
   // side (by the keys their first characters have), so that a token reads a few words of the entry
@@ -323,6 +353,21 @@ function compile(lists: WordLists): PatternIndex {
     }
     const second = secondOf(entry.elements);
     seconds[k] = second && { chars: second.chars.map((c) => chars.id(c.char, () => c)), within: second.within };
+    startsOf.push(starts.length);
+    const byFirst = new Map<string, (typeof starts)[number]>();
+    for (const { first, next } of secondsByFirst(entry.elements)) {
+      const key = `${first.char}\u0000${first.han ? first.syls.join(' ') : ''}`;
+      let st = byFirst.get(key);
+      if (!st) {
+        byFirst.set(key, (st = { keys: keysOfChar(first), chars: [], within: 1, end: false }));
+        starts.push(st);
+      }
+      if (!next) st.end = true;
+      else {
+        for (const c of next.chars) st.chars.push(chars.id(c.char, () => c));
+        st.within = Math.max(st.within, next.within);
+      }
+    }
   }
 
   const charWords = (chars.values.length + 31) >>> 5;
@@ -358,6 +403,14 @@ function compile(lists: WordLists): PatternIndex {
     if (second.within > 1) setBit(farEntries, id);
     for (const c of second.chars) setBit(secondAt[c], id);
   });
+  startsOf.push(starts.length);
+  const startWords = (starts.length + 31) >>> 5;
+  const startOfKey = new Map<string, number[]>();
+  const startSecondAt = chars.values.map(() => new Uint32Array(startWords));
+  starts.forEach((st, id) => {
+    for (const key of st.keys) push(startOfKey, key, id);
+    for (const c of st.chars) setBit(startSecondAt[c], id);
+  });
   const anchorRuns = new Map<number, number[]>();
   const unanchored = new Uint32Array(entryWords);
   anchors.forEach((a, id) => {
@@ -372,12 +425,18 @@ function compile(lists: WordLists): PatternIndex {
     anchorUsers,
     anchorsByChar: anchorsByChar.map((os) => Int32Array.from(os.sort((x, y) => x - y))),
     unanchored,
+    startsOf: Int32Array.from(startsOf),
+    startWithin: Int32Array.from(starts, (st) => st.within),
+    startEnds: Uint8Array.from(starts, (st) => (st.end ? 1 : 0)),
+    startOfKey: new Map([...startOfKey].map(([k, ids]) => [k, bitsOf(ids, startWords)])),
+    startSecondAt,
     triedTo: new Float64Array(lists.entries.length),
     tokenAt: [],
     listed: lists.entries,
     textBase: 0,
     textLength: 0,
-    found: [],
+    found: new Float64Array(64),
+    foundN: 0,
     entries,
     options: options.values,
     alts,
@@ -431,6 +490,9 @@ interface TokenIndex {
   /** The entries it can start, and those it can be the second token of, near or far, as bits. */
   startBits: Uint32Array;
   secondBits: Uint32Array;
+  /** The starts it can be (PatternIndex.startsOf), and those it can be the second token of, as bits. */
+  firstOf: Uint32Array;
+  secondOf: Uint32Array;
   /** The anchor options whose first character it can stand for: those of one character, listed; the
    *  longer ones by their second character (as bits by character id, and its options by it), so that
    *  the token after is asked only for the characters it can stand for. */
@@ -498,6 +560,10 @@ function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
     }
     const seconds = new Uint32Array(ix.noSecond.length);
     for (const c of idsOf(charBits)) orInto(seconds, ix.secondAt[c]);
+    const firstOf = new Uint32Array((ix.startsOf[ix.startsOf.length - 1] + 31) >>> 5);
+    const secondOfStart = new Uint32Array(firstOf.length);
+    for (const k of keysOfToken(t)) orInto(firstOf, ix.startOfKey.get(k));
+    for (const c of idsOf(charBits)) orInto(secondOfStart, ix.startSecondAt[c]);
     const [nearStarts, farStarts] = splitByReach(ix, starts);
     const [second, farSeconds] = splitByReach(ix, seconds);
     if (t.kind === 'wildcard') second.fill(0xffffffff);
@@ -527,6 +593,8 @@ function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
       farSeconds,
       startBits: starts,
       secondBits: seconds,
+      firstOf,
+      secondOf: secondOfStart,
       anchorOne: Int32Array.from(anchorOne),
       anchorSeconds: wordsOf(anchorSeconds),
       anchorBySecond: new Map([...bySecond].map(([c, os]) => [c, Int32Array.from(os)])),
@@ -577,6 +645,8 @@ export interface PatternCandidates {
 const unknownIds = (alt: Alt): AltOptions => ({ n: -1, list: alt.options, ids: null, first: null, firsts: null, empty: null });
 const everyOption = () => null;
 const anyOption = () => true;
+/** A text with no candidate (most): nothing is walked, so nothing is asked. */
+const NO_CANDIDATES: PatternCandidates = { candidates: [], options: unknownIds, supplied: anyOption, optionsAt: everyOption };
 
 /** A new stamp for a text, with the characters its tokens can stand for marked. */
 function markChars(ix: PatternIndex, tokens: readonly Token[]): number {
@@ -710,7 +780,8 @@ function anchoredAt(ix: PatternIndex, o: number, p: number): void {
 }
 
 /** Entry `id` tried from tokens `from`..`to` of the text at hand (those not tried yet): where the token
- *  can start it and one within reach can be its second. */
+ *  can start it and one within reach can be its second — a second for a first character the token
+ *  can stand for (the entry's starts: a match that took 我 of {我要|如果} first must take 要 next). */
 function tryEntry(ix: PatternIndex, id: number, from: number, to: number): void {
   const { tokenAt: at, textBase: base, textLength: n, triedTo } = ix;
   const tried = triedTo[id] - base;
@@ -721,13 +792,30 @@ function tryEntry(ix: PatternIndex, id: number, from: number, to: number): void 
   triedTo[id] = base + to;
   const w = id >>> 5;
   const bit = 1 << (id & 31);
-  const within = ix.secondWithin[id];
-  const endsAfterOne = (ix.endAfterOne[w] & bit) !== 0;
+  const { startWithin, startEnds } = ix;
+  const first = ix.startsOf[id];
+  const last = ix.startsOf[id + 1];
   for (let a = from; a <= to; a++) {
     if (!(at[a].startBits[w] & bit)) continue;
-    let second = endsAfterOne;
-    for (let k = 1; k <= within && !second && a + k < n; k++) second = (at[a + k].secondBits[w] & bit) !== 0;
-    if (second) ix.found.push(a, id);
+    const firstOf = at[a].firstOf;
+    let second = false;
+    for (let s = first; s < last && !second; s++) {
+      const sw = s >>> 5;
+      const sb = 1 << (s & 31);
+      if (!(firstOf[sw] & sb)) continue;
+      second = startEnds[s] === 1;
+      const within = startWithin[s];
+      for (let k = 1; k <= within && !second && a + k < n; k++) second = (at[a + k].secondOf[sw] & sb) !== 0;
+    }
+    if (second) {
+      if (ix.foundN + 2 > ix.found.length) {
+        const more = new Float64Array(2 * ix.found.length);
+        more.set(ix.found);
+        ix.found = more;
+      }
+      ix.found[ix.foundN++] = a;
+      ix.found[ix.foundN++] = id;
+    }
   }
 }
 
@@ -738,12 +826,12 @@ function tryEntry(ix: PatternIndex, id: number, from: number, to: number): void 
  * token within reach that can be its second.
  * (Most tokens are the first of no anchor: a text is mostly read one token index a token.)
  */
-function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): TextCandidates {
+function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): PatternCandidates {
   const n = tokens.length;
   // (scratch kept on the index: a text's token indexes, and its (start, entry id) pairs found)
   const at = ix.tokenAt;
   for (let p = 0; p < n; p++) at[p] = ix.byKey[tokens[p].key] ?? tokenIndex(ix, tokens[p]);
-  ix.found.length = 0;
+  ix.foundN = 0;
   ix.textBase = ix.reachBase;
   ix.textLength = n;
   ix.reachBase += n + 1;
@@ -777,15 +865,23 @@ function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): TextCan
       tryEntry(ix, w * 32 + b, 0, n - 1);
     }
   }
-  // By first token, then list order, as numbers (start · 2^20 + list position): sorted as such.
-  const { found } = ix;
-  const keys = new Float64Array(found.length >>> 1);
-  for (let i = 0; i < found.length; i += 2) keys[i >>> 1] = found[i] * 0x100000 + ix.entries[found[i + 1]]!.entry.id;
-  keys.sort();
-  const candidates: Candidate[] = new Array(keys.length);
-  for (let i = 0; i < keys.length; i++) {
-    const start = Math.floor(keys[i] / 0x100000);
-    candidates[i] = { at: start, entry: ix.listed[keys[i] - start * 0x100000] };
+  const { found, foundN } = ix;
+  // (most texts: none, and nothing to ask)
+  if (!foundN) return NO_CANDIDATES;
+  // By first token, then list order, as numbers (start · 2^20 + list position): sorted as such (a few:
+  // by insertion, in the scratch itself).
+  for (let i = 0; i < foundN; i += 2) found[i >>> 1] = found[i] * 0x100000 + ix.entries[found[i + 1]]!.entry.id;
+  const m = foundN >>> 1;
+  for (let i = 1; i < m; i++) {
+    const key = found[i];
+    let j = i - 1;
+    for (; j >= 0 && found[j] > key; j--) found[j + 1] = found[j];
+    found[j + 1] = key;
+  }
+  const candidates: Candidate[] = new Array(m);
+  for (let i = 0; i < m; i++) {
+    const start = Math.floor(found[i] / 0x100000);
+    candidates[i] = { at: start, entry: ix.listed[found[i] - start * 0x100000] };
   }
   return new TextCandidates(ix, tokens, 0, candidates);
 }

@@ -115,24 +115,50 @@ export interface Words {
   wordAt(offset: number, guessed?: boolean): [number, number];
 }
 
-/** A piece's words: for each UTF-16 offset in it, where the word it lies in starts and ends. */
+/** A piece's words: for each UTF-16 offset in it, where the word it lies in starts and ends (from the piece's start). */
 interface Piece {
   from: number;
   starts: Int32Array;
   ends: Int32Array;
 }
 
+/** A piece's words as offsets from its start (Piece's, less `from`). */
+interface Cut {
+  starts: Int32Array;
+  ends: Int32Array;
+}
+
+/**
+ * The pieces cut so far, by text, without and with HMM: jieba's words of a piece are a function of its
+ * text (see the header), and a game repeats its clauses (quotes, a line posted again): each distinct
+ * piece is cut once a process. Emptied when full (a bound on memory, never on what is found).
+ */
+const cuts = [new Map<string, Cut>(), new Map<string, Cut>()];
+const CUTS_KEPT = 4096;
+
+/** Empties the pieces kept (a test holds the hits to cutting every piece anew). */
+export function forgetCuts(): void {
+  for (const c of cuts) c.clear();
+}
+
 function cutPiece(text: string, from: number, to: number, hmm: boolean, kept: KeptDictionary | undefined): Piece {
-  const starts = new Int32Array(to - from);
-  const ends = new Int32Array(to - from);
-  let at = from;
-  for (const w of theSegmenter(kept).cut(text, from, to, hmm)) {
-    const end = Math.min(at + w.length, to);
-    starts.fill(at, at - from, end - from);
-    ends.fill(end, at - from, end - from);
-    at = end;
+  const cache = cuts[hmm ? 1 : 0];
+  const key = text.slice(from, to);
+  let cut = cache.get(key);
+  if (!cut) {
+    const starts = new Int32Array(to - from);
+    const ends = new Int32Array(to - from);
+    let at = 0;
+    for (const w of theSegmenter(kept).cut(text, from, to, hmm)) {
+      const end = Math.min(at + w.length, to - from);
+      starts.fill(at, at, end);
+      ends.fill(end, at, end);
+      at = end;
+    }
+    if (cache.size >= CUTS_KEPT) cache.clear();
+    cache.set(key, (cut = { starts, ends }));
   }
-  return { from, starts, ends };
+  return { from, starts: cut.starts, ends: cut.ends };
 }
 
 /** The words of a (simplified Chinese) text, jieba's precise mode, each piece cut on first use; `kept`:
@@ -156,12 +182,12 @@ export function words(text: string, kept?: KeptDictionary): Words {
     boundAt(offset) {
       if (offset <= 0 || offset >= text.length || isEnd(offset - 1) || isEnd(offset)) return true;
       const p = pieceAround(offset, false);
-      return p.starts[offset - p.from] === offset;
+      return p.starts[offset - p.from] === offset - p.from;
     },
     wordAt(offset, guessed = false) {
       if (isEnd(offset)) return [offset, offset + 1];
       const p = pieceAround(offset, guessed);
-      return [p.starts[offset - p.from], p.ends[offset - p.from]];
+      return [p.from + p.starts[offset - p.from], p.from + p.ends[offset - p.from]];
     },
   };
 }

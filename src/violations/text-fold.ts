@@ -163,7 +163,7 @@ type Piece = { kind: 'latin'; text: string } | { kind: 'separator'; text: string
 const tokenKeys = new Map<string, number>();
 /** A number for a token's kind and text, the same for every token alike in this process (the pattern
  *  index keeps what a token can stand for by it: an array read instead of a string lookup). */
-function tokenKey(kind: TokenKind, text: string): number {
+export function tokenKey(kind: TokenKind, text: string): number {
   const k = `${kind}:${text}`;
   let n = tokenKeys.get(k);
   if (n === undefined) tokenKeys.set(k, (n = tokenKeys.size));

@@ -16,7 +16,7 @@
  * the same speech in other words, which no list of constructions ever covers (issue 36).
  * A hit is a proposal for the director, never a penalty.
  */
-import { foldChar, foldString, foldText, pinyinLib, type FoldedText, type Token } from './text-fold.js';
+import { foldChar, foldString, foldText, pinyinLib, tokenKey, type FoldedText, type Token } from './text-fold.js';
 import { words, type Words } from './segment.js';
 import type { KeptDictionary } from './dictionary.js';
 import { patternCandidates, type PatternCandidates } from './pattern-index.js';
@@ -48,8 +48,8 @@ export interface WordingHit {
 export interface WordingOptions {
   /** The players' names: never part of a match (a player called 周九 is not 诅咒). */
   names?: readonly string[];
-  /** Try every pattern at every token instead of the index's candidates: the reference the tests
-   *  hold the index to (pattern-index.ts); the same hits, slower. */
+  /** Try every pattern at every token instead of the index's candidates, and every exact entry: the
+   *  reference the tests hold the index to (pattern-index.ts); the same hits, slower. */
   everyEntry?: boolean;
   /** Where jieba's dictionary is kept between processes (segment.ts words): the same hits, a process's first cut sooner. */
   dictionary?: KeptDictionary;
@@ -331,18 +331,38 @@ function mayHold(tokens: readonly Token[], { han }: PlainEntry): boolean {
   return true;
 }
 
-const plainOf = new WeakMap<WordLists, PlainEntry[]>();
+/** A list set's latin and exact entries, and the exact entries by the token key of their first Han
+ *  character (a text is read once for them, not once an entry); `asked`: scratch, the text's stamp by
+ *  entry when one of its tokens is that character (or the entry has none: always asked). */
+interface PlainSet {
+  entries: PlainEntry[];
+  byFirstKey: Array<number[] | undefined>;
+  always: number[];
+  asked: Int32Array;
+  stamp: number;
+}
+
+const plainOf = new WeakMap<WordLists, PlainSet>();
 /** The list set's latin and exact entries (a few among hundreds of patterns), in list order. */
-function plainEntries(lists: WordLists): PlainEntry[] {
+function plainEntries(lists: WordLists): PlainSet {
   let plain = plainOf.get(lists);
   if (!plain) {
-    const entries = lists.entries.filter((e) => e.shape !== 'pattern');
-    plainOf.set(lists, (plain = entries.map((entry) => ({ entry, han: [...entry.folded].filter((c) => HAN.test(c)), symbols: symbolMask(entry.folded) }))));
+    const entries = lists.entries.filter((e) => e.shape !== 'pattern').map((entry) => ({ entry, han: [...entry.folded].filter((c) => HAN.test(c)), symbols: symbolMask(entry.folded) }));
+    const byFirstKey: PlainSet['byFirstKey'] = [];
+    const always: number[] = [];
+    entries.forEach((p, i) => {
+      if (p.entry.shape === 'latin' || !p.han.length) return always.push(i);
+      const key = tokenKey('han', p.han[0]);
+      while (byFirstKey.length <= key) byFirstKey.push(undefined);
+      (byFirstKey[key] ??= []).push(i);
+    });
+    plainOf.set(lists, (plain = { entries, byFirstKey, always, asked: new Int32Array(entries.length), stamp: 0 }));
   }
   return plain;
 }
 
-function plainHits(text: string, lists: WordLists, folded: FoldedText): RawHit[] {
+/** `everyEntry`: every exact entry asked about (the reference, as for the patterns). */
+function plainHits(text: string, lists: WordLists, folded: FoldedText, everyEntry = false): RawHit[] {
   const hits: RawHit[] = [];
   let chars: Array<{ start: number; end: number }> | null = null;
   let flat = '';
@@ -350,7 +370,18 @@ function plainHits(text: string, lists: WordLists, folded: FoldedText): RawHit[]
   // entry is looked for only when the text has each of its letters and digits.
   let symbols = 0;
   if (folded.runs.length) for (const t of folded.tokens) if (t.run >= 0 || t.kind === 'digit') symbols |= symbolMask(t.text);
-  for (const plain of plainEntries(lists)) {
+  // An exact entry is asked about only when a token is its first Han character (then mayHold: all of them).
+  const set = plainEntries(lists);
+  const { asked, byFirstKey } = set;
+  const stamp = ++set.stamp;
+  for (const i of set.always) asked[i] = stamp;
+  for (const t of folded.tokens) {
+    const ids = t.key < byFirstKey.length ? byFirstKey[t.key] : undefined;
+    if (ids) for (const i of ids) asked[i] = stamp;
+  }
+  for (let i = 0; i < set.entries.length; i++) {
+    if (asked[i] !== stamp && !everyEntry) continue;
+    const plain = set.entries[i];
     const { entry } = plain;
     if (entry.shape === 'latin' ? (plain.symbols & symbols) !== plain.symbols || !symbols : !mayHold(folded.tokens, plain)) continue;
     if (!chars) {
@@ -440,7 +471,9 @@ function constructionHits(text: string, lists: WordLists, opts: WordingOptions):
   if (!NOT_BLANK.test(text)) return [];
   const folded = foldText(text);
   const supply = patternCandidates(lists, folded.tokens, opts.everyEntry);
-  const raw = [...(supply.candidates.length ? patternHits(text, context(text, folded, opts.dictionary), supply) : []), ...plainHits(text, lists, folded)];
+  const patterned = supply.candidates.length ? patternHits(text, context(text, folded, opts.dictionary), supply) : [];
+  const plain = plainHits(text, lists, folded, opts.everyEntry);
+  const raw = plain.length ? [...patterned, ...plain] : patterned;
   if (!raw.length) return [];
 
   const compact = compactOf(folded.tokens);
@@ -487,8 +520,7 @@ function constructionHits(text: string, lists: WordLists, opts: WordingOptions):
   const out: WordingHit[] = [];
   for (const h of kept) {
     if (out.some((o) => o.category === h.category && o.start <= h.start && h.end <= o.end)) continue;
-    const { entry: _entry, literal: _literal, taken: _taken, ...hit } = h;
-    out.push(hit);
+    out.push({ category: h.category, word: h.word, cites: h.cites, matched: h.matched, start: h.start, end: h.end, evasions: h.evasions });
   }
   return out;
 }
