@@ -39,6 +39,10 @@ export interface WordingModel {
 const ROLES = ['白痴', '预言家', '女巫', '猎人', '守卫', '狼人', '狼王', '白狼王', '平民', '村民', '骑士', '长老', '丘比特', '盗贼', '狼美人', '守墓人', '乌鸦', '魔术师', '混血儿', '野孩子', '通灵师', '石像鬼', '恶灵骑士', '摄梦人'];
 const ROLE_MASK = '\u0001';
 const ROLE_RE = new RegExp(ROLES.sort((a, b) => b.length - a.length).join('|'), 'g');
+/** A role's first character: the masking's replace runs only where one is (most sentences name none). */
+const ROLE_FIRST = new RegExp(`[${[...new Set(ROLES.map((r) => r[0]))].join('')}]`);
+const SPACE = /\s/u;
+const SPACES = /\s+/gu;
 /** Talk about the rule itself (the frames' {说规则} context, without 红牌/吃牌 which threats use too). */
 const RULE_TALK = /禁止|不许|不准|不得|违规|规则|规定|守则|八荣八耻/;
 /** The words that clear a learned flag of each kind (data/learned-contexts.txt, its slots from data/slots.txt), folded. */
@@ -66,7 +70,9 @@ for (const c of '。！？!?；;\n\r…') SENTENCE_END[c.charCodeAt(0)] = 1;
 
 /** A sentence as the model reads it: folded, no white space, role names masked. */
 export function modelText(sentence: string): string {
-  return foldString(sentence).replace(/\s+/gu, '').replace(ROLE_RE, ROLE_MASK);
+  let text = foldString(sentence);
+  if (SPACE.test(text)) text = text.replace(SPACES, '');
+  return ROLE_FIRST.test(text) ? text.replace(ROLE_RE, ROLE_MASK) : text;
 }
 
 /** Whether a sentence talks about the rules (never flagged). */

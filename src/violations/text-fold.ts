@@ -224,7 +224,9 @@ function hasTraditional(s: string): boolean {
 export function foldString(s: string): string {
   // Convert whole phrases first (opencc's phrase tables beat char-by-char), then fold per char.
   const simplified = hasTraditional(s) ? t2s(s) : s;
-  return [...simplified].map((c) => foldChar(c, true)).join('');
+  let out = '';
+  for (const c of simplified) out += foldChar(c, true); // (no array per string: the scan and the learned opinion fold every sentence)
+  return out;
 }
 
 /** Splits a Latin run into pinyin syllables (fewest pieces), or null when it is not pinyin. */
