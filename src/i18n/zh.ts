@@ -472,6 +472,8 @@ export const zh = {
   'tally.unreadableItem': (voter: string, floor: string, pid: number) => `${voter} ${floor}#（pid ${pid}）`,
   'tally.unreadableVoter': '本账号看不到其投票帖的文字（未计入，待导演裁定）',
   'tally.unreadableProcess': (pids: string, couldChange: boolean) => `进程帖中有本账号看不到文字的帖子（pid ${pids}），未计入加速申请${couldChange ? '：若其中有申请（或撤回），加速与否会不同——请导演在论坛上查看后裁定（bansha rule reject PID --why …：它两者都不是），或在游戏文件中为该日写 accelerated: true/false；之前不能 --confirm 或 --post' : '：即使都是申请也改变不了加速与否'}`,
+  'tally.unreadableSuccession': (items: string, couldChange: boolean) => `警徽移交中有本账号看不到文字的帖子（${items}），可能指定了继任警长，未读作没有指定${couldChange ? '：换一位警长（或没有警长）结果会不同——请导演在论坛上查看后裁定（bansha rule reject PID --why …：它没有指定任何人），或在游戏文件中为该日写 sheriff:；之前不能 --confirm 或 --post' : '：无论警长是谁都改变不了结果'}`,
+  'tally.unreadableSuccessionItem': (from: string, director: boolean, author: string, pid: number, url: string) => `${from} 离开后${director ? '导演' : '警长本人'} ${author} 的帖子 pid ${pid} ${url}`,
   'flag.fewPosts': (day: number, posts: number, min: number) => `潜水：第${day}日发言 ${posts} 帖，未加速的讨论日不足${min}帖`,
   'flag.lowStreak': (days: number, min: number, counts: string) => `潜水：连续${days}个未加速的讨论日均不足${min}帖（${counts}）`,
   'flag.streakDay': (day: number, posts: number) => `第${day}日 ${posts} 帖`,
@@ -574,8 +576,8 @@ export const zh = {
   'close.editingEarlier': (what: string, pid: number) => `${what}（编辑之前发的帖子，pid ${pid}）`,
   'close.confirmIncomplete': (lines: string) => `--confirm 不会写入从不完整抓取算出的结果：\n  ${lines}`,
   'close.postIncomplete': (lines: string) => `--post 拒绝发布不完整的计票（不完整）：\n  ${lines}\n请重新抓取（bansha crawl --game …）直到帖子抓全`,
-  'close.unreadableRefusal': (post: boolean, day: number, pids: string, process: string) =>
-    `${post ? '--post 不会发布' : '--confirm 不会写入'}第 ${day} 日的结果：${[pids ? `投票帖中本账号看不到文字的帖子（pid ${pids}）` : '', process ? `进程帖中本账号看不到文字的帖子（pid ${process}，可能是加速申请或撤回）` : ''].filter(Boolean).join('、')}可能改变结果。请在论坛上查看后逐一裁定（bansha rule reject PID --day ${day} --why …）${process ? `，或在游戏文件中为第 ${day} 日写 accelerated: true/false` : ''}，或待其可见后重新抓取`,
+  'close.unreadableRefusal': (post: boolean, day: number, pids: string, process: string, successor = '') =>
+    `${post ? '--post 不会发布' : '--confirm 不会写入'}第 ${day} 日的结果：${[pids ? `投票帖中本账号看不到文字的帖子（pid ${pids}）` : '', process ? `进程帖中本账号看不到文字的帖子（pid ${process}，可能是加速申请或撤回）` : '', successor ? `警徽移交中本账号看不到文字的帖子（pid ${successor}，可能指定了继任警长）` : ''].filter(Boolean).join('、')}可能改变结果。请在论坛上查看后逐一裁定（bansha rule reject PID --day ${day} --why …）${process ? `，或在游戏文件中为第 ${day} 日写 accelerated: true/false` : ''}，或待其可见后重新抓取`,
   'close.editedWontLoad': (file: string, problem: string) => `--confirm 没有写入 ${file}：加入结果后的游戏文件无法读取（以下行号是将写入的文本的行号，不是磁盘上的文件）：${problem}`,
   'close.eventsNotList': '游戏文件的 events: 不是列表：无法写入当日结果',
   'close.file.tally': '计票（终端）',
@@ -606,6 +608,11 @@ export const zh = {
     `#${id}  第 ${day} 日  ${accept ? '认可' : '不计'}  ${what}  —— ${why}  （${by}，${at}）`,
   'rule.what.bid': (pid: number) => `出价 pid ${pid}`,
   'rule.what.request': (pid: number) => `进程帖 pid ${pid}（看不到文字）`,
+  'rule.what.successor': (pid: number) => `警徽移交帖 pid ${pid}（看不到文字）`,
+  'rule.successorEffect': (day: number, before: string, after: string, left: number) =>
+    `  第 ${day} 日警长：${before} → ${after}${left ? `（还有 ${left} 个看不到文字的警徽移交帖待裁定）` : ''}`,
+  'rule.cannotAcceptSuccessor': (pid: number, day: number, file: string) =>
+    `不能认可 pid ${pid}：看不到它的文字，无从知道它指定了谁。若在论坛上看到它指定了继任警长，请在 ${file} 中为第 ${day} 日写 sheriff:；若它没有指定任何人，用 bansha rule reject`,
   'rule.requestEffect': (day: number, before: boolean, after: boolean, left: number) =>
     `  第 ${day} 日加速：${before ? '已加速' : '未加速'} → ${after ? '已加速' : '未加速'}${left ? `（进程帖中还有 ${left} 个看不到文字的帖子待裁定）` : ''}`,
   'rule.notUnreadableRequest': (pid: number, floor: string, day: number) =>
