@@ -564,8 +564,9 @@ export const zh = {
   'close.result': (player: string, how: 'vote' | 'card', at: string, state: 'written' | 'recorded' | 'missing') =>
     `结果：${player} ${how === 'vote' ? '投票出局' : '红牌罚下'}，时间 ${at} —— ${state === 'written' ? '已写入游戏文件' : state === 'recorded' ? '游戏文件中已有' : '游戏文件中没有（加 --confirm 运行）'}`,
   'close.disagreement': (d: string) => `不一致：${d}`,
-  'close.sheriffPassed': (from: string, how: 'vote' | 'card' | 'night' | 'other' | 'idiot', successor: string, floor: string, byDirector: boolean, day: number, state: 'written' | 'recorded' | 'missing' | 'no-day') =>
-    `警长：${from} ${{ vote: '投票出局', card: '红牌罚下', night: '夜间出局', other: '出局', idiot: '发动装傻' }[how]}，警徽移交 ${successor}（${byDirector ? '导演公示' : `${from} 移交`} ${floor}）—— 第 ${day} 日${state === 'written' ? '已写入游戏文件' : state === 'recorded' ? '游戏文件中已有' : state === 'missing' ? '游戏文件中没有（加 --confirm 运行）' : '尚不在游戏文件中：加上该日后再 --confirm'}`,
+  'close.sheriffPassed': (from: string, how: 'vote' | 'card' | 'night' | 'other' | 'idiot', successor: string, floor: string, byDirector: boolean, day: number, state: 'written' | 'recorded' | 'missing' | 'no-day' | 'unreadable') =>
+    `警长：${from} ${{ vote: '投票出局', card: '红牌罚下', night: '夜间出局', other: '出局', idiot: '发动装傻' }[how]}，警徽移交 ${successor}（${byDirector ? '导演公示' : `${from} 移交`} ${floor}）—— 第 ${day} 日${state === 'written' ? '已写入游戏文件' : state === 'recorded' ? '游戏文件中已有' : state === 'missing' ? '游戏文件中没有（加 --confirm 运行）' : state === 'unreadable' ? '游戏文件中没有（有看不到文字的移交帖，--confirm 不写入：见下）' : '尚不在游戏文件中：加上该日后再 --confirm'}`,
+  'close.sheriffUnreadable': (posts: string, day: number) => `[导演备注] 警徽移交中有本账号看不到文字的帖子（${posts}），可能指定了其他继任者：--confirm 不写入第 ${day} 日的警长；请在论坛上查看后在游戏文件中为第 ${day} 日写 sheriff:`,
   'close.sheriffNamed': (from: string, how: 'vote' | 'card' | 'night' | 'other' | 'idiot', day: number, named: string) => `警长：${from} ${{ vote: '投票出局', card: '红牌罚下', night: '夜间出局', other: '出局', idiot: '发动装傻' }[how]}，游戏文件第 ${day} 日警长为 ${named}（帖子中未读到继任者，以游戏文件为准）`,
   'close.sheriffUnknown': (note: string) => `[导演备注] ${note}`,
   'close.sheriffDisagrees': (day: number, named: string, from: string, successor: string | null) =>
