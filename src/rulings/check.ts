@@ -15,6 +15,7 @@ import { threadPosts } from '../store/slice.js';
 import { postsFromStore, tallyDay } from '../votes/tally.js';
 import type { AccelerationResult, BallotRecord, TallyResult } from '../votes/types.js';
 import { accelerationFor } from '../votes/acceleration.js';
+import { readText } from '../votes/select.js';
 import type { Ruling } from '../game/rulings/types.js';
 
 export interface BallotRulingEffect {
@@ -111,8 +112,10 @@ export interface SuccessorRulingEffect {
  * day's count before and after (a reject: the post names no one).
  */
 export function checkSuccessorRuling(game: Game, store: StoreData, ruling: RulingDraft): SuccessorRulingEffect | null {
-  const { pid } = ruledPost(game, store, ruling);
+  const { pid, stored } = ruledPost(game, store, ruling);
   const d = findDay(game, ruling.day);
+  // (only a post whose text this account never read can be one: the count is not made for any other)
+  if (readText({ ...currentVersion(stored).post, versions: stored.versions }) !== null) return null;
   if (!d.vote || (ruling.day === 1 && game.rules.day1Election)) return null;
   const posts = postsFromStore(store);
   const others = (game.rulings ?? []).filter((r) => !(r.subject === ruling.subject && r.pid === ruling.pid));
