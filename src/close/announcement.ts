@@ -36,12 +36,14 @@ export function refuseIncompletePost(incomplete: readonly Completeness[], tally?
 
 /**
  * `--post` and `--confirm` refuse (exit 3) a count that posts this account cannot read could change —
- * in its vote thread (TallyResult.unreadable: a ballot) or in the process thread (unreadableProcess: an
- * acceleration request or withdrawal) — naming them, until the director rules on each.
+ * in its vote thread (TallyResult.unreadable: a ballot), in the process thread (unreadableProcess: an
+ * acceleration request or withdrawal), or one a sheriff's handover waits on (unreadableSuccession: it may
+ * name the successor) — naming them, until the director rules on each.
  */
-export function refuseUnruled(tally: Pick<TallyResult, 'day' | 'unreadable' | 'unreadableProcess'>, what: 'post' | 'confirm'): void {
+export function refuseUnruled(tally: Pick<TallyResult, 'day' | 'unreadable' | 'unreadableProcess' | 'unreadableSuccession'>, what: 'post' | 'confirm'): void {
   const vote = tally.unreadable?.couldChange ? tally.unreadable.pids : [];
   const process = tally.unreadableProcess?.couldChange ? tally.unreadableProcess.pids : [];
-  if (!vote.length && !process.length) return;
-  throw new UserError(t('close.unreadableRefusal', what === 'post', tally.day, vote.join(', '), process.join(', ')), 3);
+  const successor = tally.unreadableSuccession?.couldChange ? tally.unreadableSuccession.pids : [];
+  if (!vote.length && !process.length && !successor.length) return;
+  throw new UserError(t('close.unreadableRefusal', what === 'post', tally.day, vote.join(', '), process.join(', '), successor.join(', ')), 3);
 }

@@ -243,7 +243,8 @@ function confirmResults(game: Game, opts: CloseOptions, { derived, incomplete, c
   if (tally) refuseUnruled(tally, 'confirm'); // (issue 31: posts this account cannot read that could change the result)
   const source = fs.readFileSync(game.file, 'utf8');
   const edited = withExitEvents(source, game, derived);
-  const withSheriff = handover?.successor ? withDaySheriff(edited.text, opts.day + 1, handover.successor) : null;
+  // (not while a post the handover waits on cannot be read: it may name another successor — issue 31)
+  const withSheriff = handover?.successor && !handover.unreadable.length ? withDaySheriff(edited.text, opts.day + 1, handover.successor) : null;
   const text = withSheriff ?? edited.text;
   if (text === source) return { game, confirmed: [], sheriffWritten: false };
   // The edited file must load, with exactly the new events (and sheriff) added, before it replaces the old one.

@@ -34,13 +34,15 @@ export function sheriffSummary(game: Game, day: number, h: SheriffHandover, writ
   const disagreements: string[] = [];
   if (h.successor) {
     const by = h.claims.find((c) => c.problem === null && c.name === h.successor)!;
-    const state = written ? 'written' : !next ? 'no-day' : next.sheriff === h.successor ? 'recorded' : 'missing';
+    const state = written ? 'written' : !next ? 'no-day' : next.sheriff === h.successor ? 'recorded' : h.unreadable.length ? 'unreadable' : 'missing';
     lines.push(t('close.sheriffPassed', h.from, h.how, h.successor, `${by.floor ?? '?'}#`, by.by === 'director', day + 1, state));
   } else if (next?.sheriff && next.sheriff !== h.from) {
     lines.push(t('close.sheriffNamed', h.from, h.how, day + 1, next.sheriff));
   } else {
     lines.push(t('close.sheriffUnknown', successionNote(h, citer(game.preset)('succession-no-contact'), game.timezone)));
   }
+  // Posts the handover waits on that this account cannot read: any may name another successor (never written by --confirm).
+  if (h.unreadable.length) lines.push(t('close.sheriffUnreadable', h.unreadable.map((u) => `pid ${u.pid} ${u.url}`).join(t('list.sep')), day + 1));
   if (next?.sheriff && (next.sheriff === h.from || (h.successor && next.sheriff !== h.successor))) {
     disagreements.push(t('close.sheriffDisagrees', day + 1, next.sheriff, h.from, next.sheriff === h.from ? null : h.successor));
   }

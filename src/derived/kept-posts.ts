@@ -39,10 +39,17 @@ const storedPosts = (name: string, key: unknown, keeps: (sp: StoredPost) => bool
 /** The posts whose current text may hold a ballot: what misplacedBallots reads of a thread. */
 export const ballotShaped: Keep = storedPosts('ballots', null, (sp) => mayHoldBallot(currentVersion(sp).post.text));
 
-/** The posts whose current text names a successor (votes/succession.ts successionCandidates): all a sheriff's handover reads of a thread. */
+/**
+ * The posts whose text names a successor, or which this account cannot read (votes/succession.ts
+ * successionCandidates, with every version: one read before it became unreadable is read as then): all a
+ * sheriff's handover reads of a thread.
+ */
 export function namingSuccessor(game: Game): Keep {
   const names = namesSuccessor(game);
-  return storedPosts('succession', { patterns: successionPatternsKey(game) }, (sp) => names(currentVersion(sp).post));
+  return storedPosts('succession', { patterns: successionPatternsKey(game) }, (sp) => {
+    const { text, deleted, locked, readable } = currentVersion(sp).post;
+    return names({ text, deleted, locked, readable, versions: sp.versions });
+  });
 }
 
 /**

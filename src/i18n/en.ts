@@ -435,6 +435,8 @@ export const en: Messages = {
   'tally.unreadableItem': (voter, floor, pid) => `${voter} ${floor}# (pid ${pid})`,
   'tally.unreadableVoter': 'this account cannot read their post in the vote thread (not counted; for the director to rule on)',
   'tally.unreadableProcess': (pids, couldChange) => `posts in the process thread this account cannot read (pid ${pids}) are not counted as acceleration requests${couldChange ? ': if any is a request (or a withdrawal), whether the day is accelerated changes — look at them on the forum and rule (bansha rule reject PID --why …: it is neither), or write accelerated: true or false for the day in the game file; --confirm and --post refuse until then' : ': even as requests they could not change whether the day is accelerated'}`,
+  'tally.unreadableSuccession': (items, couldChange) => `posts a sheriff's handover waits on that this account cannot read (${items}) may name the successor and are not read as naming no one${couldChange ? ': another sheriff (or none) would change the result — look at them on the forum and rule (bansha rule reject PID --why …: it names no one), or write sheriff: for the day in the game file; --confirm and --post refuse until then' : ': whoever the sheriff is, the result stays the same'}`,
+  'tally.unreadableSuccessionItem': (from, director, author, pid, url) => `after ${from} left, ${director ? 'the director' : 'the sheriff'} ${author}'s post pid ${pid} ${url}`,
   'exits.how.vote': 'by the vote',
   'exits.how.card': 'by a red card',
   'exits.how.night': 'at night',
@@ -526,7 +528,8 @@ export const en: Messages = {
   'close.result': (player, how, at, state) => `result: ${player} out (${how === 'vote' ? '投票出局' : '红牌罚下'}) at ${at} — ${state === 'written' ? 'written into the game file' : state === 'recorded' ? 'in the game file' : 'NOT in the game file (run with --confirm)'}`,
   'close.disagreement': (d) => `disagreement: ${d}`,
   'close.sheriffPassed': (from, how, successor, floor, byDirector, day, state) =>
-    `sheriff: ${from} ${{ vote: 'voted out', card: 'sent off (red card)', night: 'out at night', other: 'out', idiot: 'used 装傻 (idiot)' }[how]}, the badge passes to ${successor} (${byDirector ? "the director's announcement" : `${from}'s handover`} ${floor}) — day ${day} ${state === 'written' ? 'written into the game file' : state === 'recorded' ? 'in the game file' : state === 'missing' ? 'NOT in the game file (run with --confirm)' : 'is not in the game file yet: add that day, then --confirm'}`,
+    `sheriff: ${from} ${{ vote: 'voted out', card: 'sent off (red card)', night: 'out at night', other: 'out', idiot: 'used 装傻 (idiot)' }[how]}, the badge passes to ${successor} (${byDirector ? "the director's announcement" : `${from}'s handover`} ${floor}) — day ${day} ${state === 'written' ? 'written into the game file' : state === 'recorded' ? 'in the game file' : state === 'missing' ? 'NOT in the game file (run with --confirm)' : state === 'unreadable' ? 'NOT in the game file (a handover post cannot be read: --confirm does not write it, see below)' : 'is not in the game file yet: add that day, then --confirm'}`,
+  'close.sheriffUnreadable': (posts, day) => `[director's note] posts the handover waits on that this account cannot read (${posts}) may name another successor: --confirm does not write day ${day}'s sheriff; look at them on the forum and write sheriff: for day ${day} in the game file`,
   'close.sheriffNamed': (from, how, day, named) => `sheriff: ${from} ${{ vote: 'voted out', card: 'sent off (red card)', night: 'out at night', other: 'out', idiot: 'used 装傻 (idiot)' }[how]}; the game file names ${named} for day ${day} (no successor read from the posts: the game file stands)`,
   'close.sheriffUnknown': (note) => `[director's note] ${note}`,
   'close.sheriffDisagrees': (day, named, from, successor) =>
@@ -536,8 +539,8 @@ export const en: Messages = {
   'close.editingEarlier': (what, pid) => `${what} (editing its earlier post, pid ${pid})`,
   'close.confirmIncomplete': (lines) => `--confirm does not write results counted from an incomplete crawl:\n  ${lines}`,
   'close.postIncomplete': (lines) => `--post refuses to publish an incomplete count (不完整):\n  ${lines}\ncrawl again (bansha crawl --game …) until the threads are complete`,
-  'close.unreadableRefusal': (post, day, pids, process) =>
-    `${post ? '--post will not publish' : '--confirm will not write'} day ${day}'s result: ${[pids ? `posts in the vote thread this account cannot read (pid ${pids})` : '', process ? `posts in the process thread this account cannot read (pid ${process}: each may be an acceleration request or withdrawal)` : ''].filter(Boolean).join(' and ')} could change it. Look at them on the forum and rule on each (bansha rule reject PID --day ${day} --why …)${process ? `, or write accelerated: true or false for day ${day} in the game file` : ''}, or crawl again once they can be read`,
+  'close.unreadableRefusal': (post, day, pids, process, successor = '') =>
+    `${post ? '--post will not publish' : '--confirm will not write'} day ${day}'s result: ${[pids ? `posts in the vote thread this account cannot read (pid ${pids})` : '', process ? `posts in the process thread this account cannot read (pid ${process}: each may be an acceleration request or withdrawal)` : '', successor ? `posts a sheriff's handover waits on that this account cannot read (pid ${successor}: each may name the successor)` : ''].filter(Boolean).join(' and ')} could change it. Look at them on the forum and rule on each (bansha rule reject PID --day ${day} --why …)${process ? `, or write accelerated: true or false for day ${day} in the game file` : ''}, or crawl again once they can be read`,
   'close.editedWontLoad': (file, problem) => `--confirm wrote nothing to ${file}: the game file with the results added would not load (the line numbers below are those of the text it would write, not of the file on disk): ${problem}`,
   'close.eventsNotList': "the game file's events: is not a list: cannot add the day's results",
   'close.file.tally': 'tally (terminal)',
@@ -566,6 +569,11 @@ export const en: Messages = {
   'rule.line': (id, day, accept, what, why, by, at) => `#${id}  day ${day}  ${accept ? 'accept' : 'void'}  ${what}  — ${why}  (${by}, ${at})`,
   'rule.what.bid': (pid) => `bids of pid ${pid}`,
   'rule.what.request': (pid) => `process-thread pid ${pid} (unreadable)`,
+  'rule.what.successor': (pid) => `handover post pid ${pid} (unreadable)`,
+  'rule.successorEffect': (day, before, after, left) =>
+    `  day ${day} sheriff: ${before} → ${after}${left ? ` (${left} more unreadable handover post(s) to rule on)` : ''}`,
+  'rule.cannotAcceptSuccessor': (pid, day, file) =>
+    `cannot accept pid ${pid}: its text cannot be read, so whom it names is unknown. If on the forum it names the successor, write sheriff: for day ${day} in ${file}; if it names no one, use bansha rule reject`,
   'rule.requestEffect': (day, before, after, left) =>
     `  day ${day} acceleration: ${before ? 'accelerated' : 'not accelerated'} → ${after ? 'accelerated' : 'not accelerated'}${left ? ` (${left} more unreadable post(s) in the process thread to rule on)` : ''}`,
   'rule.notUnreadableRequest': (pid, floor, day) =>

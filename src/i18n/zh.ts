@@ -472,6 +472,8 @@ export const zh = {
   'tally.unreadableItem': (voter: string, floor: string, pid: number) => `${voter} ${floor}#（pid ${pid}）`,
   'tally.unreadableVoter': '本账号看不到其投票帖的文字（未计入，待导演裁定）',
   'tally.unreadableProcess': (pids: string, couldChange: boolean) => `进程帖中有本账号看不到文字的帖子（pid ${pids}），未计入加速申请${couldChange ? '：若其中有申请（或撤回），加速与否会不同——请导演在论坛上查看后裁定（bansha rule reject PID --why …：它两者都不是），或在游戏文件中为该日写 accelerated: true/false；之前不能 --confirm 或 --post' : '：即使都是申请也改变不了加速与否'}`,
+  'tally.unreadableSuccession': (items: string, couldChange: boolean) => `警徽移交中有本账号看不到文字的帖子（${items}），可能指定了继任警长，未读作没有指定${couldChange ? '：换一位警长（或没有警长）结果会不同——请导演在论坛上查看后裁定（bansha rule reject PID --why …：它没有指定任何人），或在游戏文件中为该日写 sheriff:；之前不能 --confirm 或 --post' : '：无论警长是谁都改变不了结果'}`,
+  'tally.unreadableSuccessionItem': (from: string, director: boolean, author: string, pid: number, url: string) => `${from} 离开后${director ? '导演' : '警长本人'} ${author} 的帖子 pid ${pid} ${url}`,
   'flag.fewPosts': (day: number, posts: number, min: number) => `潜水：第${day}日发言 ${posts} 帖，未加速的讨论日不足${min}帖`,
   'flag.lowStreak': (days: number, min: number, counts: string) => `潜水：连续${days}个未加速的讨论日均不足${min}帖（${counts}）`,
   'flag.streakDay': (day: number, posts: number) => `第${day}日 ${posts} 帖`,
@@ -562,8 +564,9 @@ export const zh = {
   'close.result': (player: string, how: 'vote' | 'card', at: string, state: 'written' | 'recorded' | 'missing') =>
     `结果：${player} ${how === 'vote' ? '投票出局' : '红牌罚下'}，时间 ${at} —— ${state === 'written' ? '已写入游戏文件' : state === 'recorded' ? '游戏文件中已有' : '游戏文件中没有（加 --confirm 运行）'}`,
   'close.disagreement': (d: string) => `不一致：${d}`,
-  'close.sheriffPassed': (from: string, how: 'vote' | 'card' | 'night' | 'other' | 'idiot', successor: string, floor: string, byDirector: boolean, day: number, state: 'written' | 'recorded' | 'missing' | 'no-day') =>
-    `警长：${from} ${{ vote: '投票出局', card: '红牌罚下', night: '夜间出局', other: '出局', idiot: '发动装傻' }[how]}，警徽移交 ${successor}（${byDirector ? '导演公示' : `${from} 移交`} ${floor}）—— 第 ${day} 日${state === 'written' ? '已写入游戏文件' : state === 'recorded' ? '游戏文件中已有' : state === 'missing' ? '游戏文件中没有（加 --confirm 运行）' : '尚不在游戏文件中：加上该日后再 --confirm'}`,
+  'close.sheriffPassed': (from: string, how: 'vote' | 'card' | 'night' | 'other' | 'idiot', successor: string, floor: string, byDirector: boolean, day: number, state: 'written' | 'recorded' | 'missing' | 'no-day' | 'unreadable') =>
+    `警长：${from} ${{ vote: '投票出局', card: '红牌罚下', night: '夜间出局', other: '出局', idiot: '发动装傻' }[how]}，警徽移交 ${successor}（${byDirector ? '导演公示' : `${from} 移交`} ${floor}）—— 第 ${day} 日${state === 'written' ? '已写入游戏文件' : state === 'recorded' ? '游戏文件中已有' : state === 'missing' ? '游戏文件中没有（加 --confirm 运行）' : state === 'unreadable' ? '游戏文件中没有（有看不到文字的移交帖，--confirm 不写入：见下）' : '尚不在游戏文件中：加上该日后再 --confirm'}`,
+  'close.sheriffUnreadable': (posts: string, day: number) => `[导演备注] 警徽移交中有本账号看不到文字的帖子（${posts}），可能指定了其他继任者：--confirm 不写入第 ${day} 日的警长；请在论坛上查看后在游戏文件中为第 ${day} 日写 sheriff:`,
   'close.sheriffNamed': (from: string, how: 'vote' | 'card' | 'night' | 'other' | 'idiot', day: number, named: string) => `警长：${from} ${{ vote: '投票出局', card: '红牌罚下', night: '夜间出局', other: '出局', idiot: '发动装傻' }[how]}，游戏文件第 ${day} 日警长为 ${named}（帖子中未读到继任者，以游戏文件为准）`,
   'close.sheriffUnknown': (note: string) => `[导演备注] ${note}`,
   'close.sheriffDisagrees': (day: number, named: string, from: string, successor: string | null) =>
@@ -574,8 +577,8 @@ export const zh = {
   'close.editingEarlier': (what: string, pid: number) => `${what}（编辑之前发的帖子，pid ${pid}）`,
   'close.confirmIncomplete': (lines: string) => `--confirm 不会写入从不完整抓取算出的结果：\n  ${lines}`,
   'close.postIncomplete': (lines: string) => `--post 拒绝发布不完整的计票（不完整）：\n  ${lines}\n请重新抓取（bansha crawl --game …）直到帖子抓全`,
-  'close.unreadableRefusal': (post: boolean, day: number, pids: string, process: string) =>
-    `${post ? '--post 不会发布' : '--confirm 不会写入'}第 ${day} 日的结果：${[pids ? `投票帖中本账号看不到文字的帖子（pid ${pids}）` : '', process ? `进程帖中本账号看不到文字的帖子（pid ${process}，可能是加速申请或撤回）` : ''].filter(Boolean).join('、')}可能改变结果。请在论坛上查看后逐一裁定（bansha rule reject PID --day ${day} --why …）${process ? `，或在游戏文件中为第 ${day} 日写 accelerated: true/false` : ''}，或待其可见后重新抓取`,
+  'close.unreadableRefusal': (post: boolean, day: number, pids: string, process: string, successor = '') =>
+    `${post ? '--post 不会发布' : '--confirm 不会写入'}第 ${day} 日的结果：${[pids ? `投票帖中本账号看不到文字的帖子（pid ${pids}）` : '', process ? `进程帖中本账号看不到文字的帖子（pid ${process}，可能是加速申请或撤回）` : '', successor ? `警徽移交中本账号看不到文字的帖子（pid ${successor}，可能指定了继任警长）` : ''].filter(Boolean).join('、')}可能改变结果。请在论坛上查看后逐一裁定（bansha rule reject PID --day ${day} --why …）${process ? `，或在游戏文件中为第 ${day} 日写 accelerated: true/false` : ''}，或待其可见后重新抓取`,
   'close.editedWontLoad': (file: string, problem: string) => `--confirm 没有写入 ${file}：加入结果后的游戏文件无法读取（以下行号是将写入的文本的行号，不是磁盘上的文件）：${problem}`,
   'close.eventsNotList': '游戏文件的 events: 不是列表：无法写入当日结果',
   'close.file.tally': '计票（终端）',
@@ -606,6 +609,11 @@ export const zh = {
     `#${id}  第 ${day} 日  ${accept ? '认可' : '不计'}  ${what}  —— ${why}  （${by}，${at}）`,
   'rule.what.bid': (pid: number) => `出价 pid ${pid}`,
   'rule.what.request': (pid: number) => `进程帖 pid ${pid}（看不到文字）`,
+  'rule.what.successor': (pid: number) => `警徽移交帖 pid ${pid}（看不到文字）`,
+  'rule.successorEffect': (day: number, before: string, after: string, left: number) =>
+    `  第 ${day} 日警长：${before} → ${after}${left ? `（还有 ${left} 个看不到文字的警徽移交帖待裁定）` : ''}`,
+  'rule.cannotAcceptSuccessor': (pid: number, day: number, file: string) =>
+    `不能认可 pid ${pid}：看不到它的文字，无从知道它指定了谁。若在论坛上看到它指定了继任警长，请在 ${file} 中为第 ${day} 日写 sheriff:；若它没有指定任何人，用 bansha rule reject`,
   'rule.requestEffect': (day: number, before: boolean, after: boolean, left: number) =>
     `  第 ${day} 日加速：${before ? '已加速' : '未加速'} → ${after ? '已加速' : '未加速'}${left ? `（进程帖中还有 ${left} 个看不到文字的帖子待裁定）` : ''}`,
   'rule.notUnreadableRequest': (pid: number, floor: string, day: number) =>

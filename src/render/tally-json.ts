@@ -50,6 +50,8 @@ export interface TallyJson {
   unreadable?: { pids: number[]; couldChange: boolean };
   /** Posts of the process thread the account cannot read (each maybe an acceleration request or withdrawal): absent when none. */
   unreadableProcess?: { pids: number[]; couldChange: boolean };
+  /** Posts a sheriff's handover waits on that the account cannot read (each maybe naming the successor): absent when none. */
+  unreadableSuccession?: { pids: number[]; couldChange: boolean };
   ballots?: Array<{
     voter: string;
     target: string | null;
@@ -103,6 +105,7 @@ export function tallyJson(t: TallyResult): TallyJson {
     notes: [...t.notes],
     ...(t.unreadable ? { unreadable: { pids: [...t.unreadable.pids], couldChange: t.unreadable.couldChange } } : {}),
     ...(t.unreadableProcess ? { unreadableProcess: { pids: [...t.unreadableProcess.pids], couldChange: t.unreadableProcess.couldChange } } : {}),
+    ...(t.unreadableSuccession ? { unreadableSuccession: { pids: [...t.unreadableSuccession.pids], couldChange: t.unreadableSuccession.couldChange } } : {}),
   };
 }
 

@@ -15,6 +15,7 @@ import { threadPosts } from '../store/slice.js';
 import { postsFromStore, tallyDay } from '../votes/tally.js';
 import type { AccelerationResult, BallotRecord, TallyResult } from '../votes/types.js';
 import { accelerationFor } from '../votes/acceleration.js';
+import { readText } from '../votes/select.js';
 import type { Ruling } from '../game/rulings/types.js';
 
 export interface BallotRulingEffect {
@@ -96,6 +97,32 @@ export function checkRequestRuling(game: Game, store: StoreData, ruling: RulingD
   if (ruling.verb === 'accept') throw new UserError(t('rule.cannotAcceptRequest', pid, ruling.day, game.file));
   const { before, after } = beforeAndAfter(game, ruling, (rulings) => accelerationFor({ ...game, rulings }, d, posts));
   return { before, after };
+}
+
+export interface SuccessorRulingEffect {
+  before: TallyResult;
+  after: TallyResult;
+}
+
+/**
+ * Checks a ruling on a post a sheriff's handover waits on (`ruling.subject === 'successor'`): null when
+ * the pid is none of day `ruling.day`'s count's (TallyResult.unreadableSuccession with no such ruling on
+ * it: the caller rules on it as something else); a refusal (UserError, exit 2) of an accept — whom a post
+ * not read names cannot be counted: the game file's `sheriff:` for the day settles that. Returns the
+ * day's count before and after (a reject: the post names no one).
+ */
+export function checkSuccessorRuling(game: Game, store: StoreData, ruling: RulingDraft): SuccessorRulingEffect | null {
+  const { pid, stored } = ruledPost(game, store, ruling);
+  const d = findDay(game, ruling.day);
+  // (only a post whose text this account never read can be one: the count is not made for any other)
+  if (readText({ ...currentVersion(stored).post, versions: stored.versions }) !== null) return null;
+  if (!d.vote || (ruling.day === 1 && game.rules.day1Election)) return null;
+  const posts = postsFromStore(store);
+  const others = (game.rulings ?? []).filter((r) => !(r.subject === ruling.subject && r.pid === ruling.pid));
+  const unruled = tallyDay({ ...game, rulings: others }, posts, ruling.day);
+  if (!unruled.unreadableSuccession?.pids.includes(pid)) return null;
+  if (ruling.verb === 'accept') throw new UserError(t('rule.cannotAcceptSuccessor', pid, ruling.day, game.file));
+  return beforeAndAfter(game, ruling, (rulings) => tallyDay({ ...game, rulings }, posts, ruling.day));
 }
 
 export interface BidRulingEffect {

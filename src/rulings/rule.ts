@@ -10,7 +10,7 @@ import type { Game } from '../game/types.js';
 import { terminalSafe as s } from '../text/safe-text.js';
 import { activeRulings, appendEntry, latestActive } from '../game/rulings/active.js';
 import { applyCardRuling, ledgerCard, reopenCard } from './cards.js';
-import { auctionDayOf, checkBallotRuling, checkBidRuling, checkRequestRuling } from './check.js';
+import { auctionDayOf, checkBallotRuling, checkBidRuling, checkRequestRuling, checkSuccessorRuling } from './check.js';
 import { readRulings, rulingsPath, writeRulings } from '../game/rulings/file.js';
 import type { Ruling, RulingVerb } from '../game/rulings/types.js';
 import { UserError } from '../errors.js';
@@ -45,7 +45,8 @@ export function rulingLine(r: Ruling, zone: string): string {
     ? t('rule.what.card', r.card ?? '')
     : r.subject === 'thread' ? t('rule.what.thread', r.tid ?? 0)
     : r.subject === 'flag' ? t('rule.what.flag', r.pid ?? 0) : r.subject === 'bid' ? t('rule.what.bid', r.pid ?? 0)
-      : r.subject === 'request' ? t('rule.what.request', r.pid ?? 0) : t('rule.what.ballot', r.pid ?? 0);
+      : r.subject === 'request' ? t('rule.what.request', r.pid ?? 0)
+        : r.subject === 'successor' ? t('rule.what.successor', r.pid ?? 0) : t('rule.what.ballot', r.pid ?? 0);
   return t('rule.line', r.id, r.day, r.verb === 'accept', what, s(r.why), s(r.by), rulingTime(r.at, zone));
 }
 
@@ -79,7 +80,7 @@ async function underLock<T>(game: Game, change: () => Promise<T>): Promise<T> {
 
 async function rule(game: Game, verb: RulingVerb, target: string, o: RuleOptions): Promise<string[]> {
   const file = rulingsPath(game.file);
-  const data = readRulings(file);
+  let data = readRulings(file);
   const base = { verb, why: (o.why ?? '').trim(), by: ruler(game, o.by), at: new Date().toISOString() };
   const out: string[] = [];
 
@@ -113,6 +114,23 @@ async function rule(game: Game, verb: RulingVerb, target: string, o: RuleOptions
         out.push(t('rule.bidEffect', s(bid.bidder), item, bid.price, t(`auction.status.${was.status}`), t(`auction.status.${bid.status}`), s(winner(effect.before)), s(winner(effect.after))));
       }
       return;
+    }
+    // A post a sheriff's handover waits on that this account cannot read (issue 31): whom it names is ruled on —
+    // and, when the same post may also be a ballot or an acceleration request, that too, below.
+    if (!o.flag && stored) {
+      const ruling = { ...base, subject: 'successor' as const, pid, day };
+      const effect = checkSuccessorRuling(game, store, ruling);
+      if (effect) {
+        const { data: next, entry } = appendEntry(data, ruling);
+        await writeRulings(next, file);
+        const sheriff = (x: typeof effect.before) => s(x.sheriff ?? '—');
+        out.push(t('rule.ruled', rulingLine(entry, game.timezone)), t('rule.successorEffect', day, sheriff(effect.before), sheriff(effect.after), effect.after.unreadableSuccession?.pids.length ?? 0));
+        const alsoBallot = effect.before.unreadable?.pids.includes(pid) ?? false;
+        const alsoRequest = effect.before.unreadableProcess?.pids.includes(pid) ?? false;
+        if (!alsoBallot && !alsoRequest) return;
+        data = next;
+        game = { ...game, rulings: [...(game.rulings ?? []), entry] };
+      }
     }
     // A post of the process thread this account cannot read: what it asks (acceleration) is ruled on.
     if (!o.flag && stored && game.process?.tid === stored.tid) {

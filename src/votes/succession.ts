@@ -20,6 +20,7 @@ import type { SlicePost } from '../store/slice.js';
 import { normalizeName, normalizeText } from '../text/normalize.js';
 import { citer, type CiteKey } from './citations.js';
 import { isOwnPost } from './own-posts.js';
+import { readText } from './select.js';
 import { checkData, isMap } from '../text/check-data.js';
 
 /** Where the tally gets a thread's posts from (the same shape as tally.ts PostsOf). */
@@ -76,6 +77,23 @@ export interface SheriffHandover {
   missing: null | 'none' | 'conflict' | 'unread';
   /** The threads of `successionThreads` not completely stored (missing 'unread'). */
   unread: number[];
+  /**
+   * Posts by whoever may name the successor (the outgoing sheriff, a director), after the departure, whose
+   * text this account cannot read and the director has not ruled names no one (`bansha rule reject PID`,
+   * subject 'successor'): each may name a successor (issue 31). Never read as naming no one.
+   */
+  unreadable: UnreadableHandoverPost[];
+}
+
+/** A post a handover waits on that this account cannot read (SheriffHandover.unreadable). */
+export interface UnreadableHandoverPost {
+  by: 'director' | 'sheriff';
+  author: string;
+  pid: number;
+  tid: number;
+  floor: number | null;
+  at: number;
+  url: string;
 }
 
 /** succession-words.yaml: each preset's titles for the badge holder, and the patterns that name a successor. */
@@ -113,24 +131,31 @@ function patternsFor(game: Game): { res: RegExp[]; seatOf: Map<string, string> }
   return { res, seatOf };
 }
 
+/** What a handover reads of a post: its text, or the last version read before it became unreadable (select.ts readText). */
+type Readable = Parameters<typeof readText>[0];
+
 /**
- * The posts that name some seat the way a successor is named, whoever wrote them and whenever: all that
- * a handover reads of a thread (sheriffHandover finds no claim in any other post), so a thread's
- * candidates can stand for it (src/derived/closed-days.ts keeps them between runs).
+ * The posts that name some seat the way a successor is named, or whose text this account cannot read
+ * (it may name one: issue 31), whoever wrote them and whenever: all that a handover reads of a thread
+ * (sheriffHandover finds no claim and waits on no post among the others), so a thread's candidates can
+ * stand for it (src/derived/closed-days.ts keeps them between runs).
  */
-export function successionCandidates<P extends Pick<SlicePost, 'text'>>(game: Game, posts: readonly P[]): P[] {
+export function successionCandidates<P extends Readable>(game: Game, posts: readonly P[]): P[] {
   return posts.filter(namesSuccessor(game));
 }
 
-/** Whether a post's text names someone as successionCandidates looks for (the game's patterns compiled once). */
-export function namesSuccessor(game: Game): (p: Pick<SlicePost, 'text'>) => boolean {
+/** Whether a post is one successionCandidates keeps (the game's patterns compiled once). */
+export function namesSuccessor(game: Game): (p: Readable) => boolean {
   const { res, seatOf } = patternsFor(game);
-  return (p) => namedIn(p.text, res, seatOf).length > 0;
+  return (p) => {
+    const text = readText(p);
+    return text === null || namedIn(text, res, seatOf).length > 0;
+  };
 }
 
-/** What `successionCandidates` depends on of the game: its patterns with the seats' names filled in. */
-export function successionPatternsKey(game: Game): string[] {
-  return patternsFor(game).res.map((re) => re.source);
+/** What `successionCandidates` depends on of the game: its patterns with the seats' names filled in (and that unreadable posts are kept). */
+export function successionPatternsKey(game: Game): unknown[] {
+  return [...patternsFor(game).res.map((re) => re.source), { unreadable: true }];
 }
 
 /** The seats a post names as the successor (distinct, in order). */
@@ -184,6 +209,9 @@ export function sheriffHandover(
   const { res, seatOf } = patternsFor(game);
   const out = (p: string) => isOut(game, p, dep.at) || alsoOut.some((x) => x.player === p && x.out <= dep.at);
   const claims: SuccessionClaim[] = [];
+  const unreadable: UnreadableHandoverPost[] = [];
+  // (a ruling that such a post names no one holds whichever day's count it was made for: it is about the post)
+  const ruledOut = new Set((game.rulings ?? []).filter((r) => r.subject === 'successor' && r.verb === 'reject').map((r) => r.pid));
   const seen = new Set<number>();
   for (const tid of opts.threads ?? successionThreads(game, dep.at)) {
     for (const p of posts(tid)) {
@@ -192,7 +220,13 @@ export function sheriffHandover(
       const by = isDirector(game, p.author) ? 'director' : seat.kind === 'seat' && seat.seat === dep.player ? 'sheriff' : null;
       if (!by) continue;
       seen.add(p.pid);
-      for (const name of namedIn(p.text, res, seatOf)) {
+      // (the words read before a post became unreadable count; one never read may name anyone)
+      const text = readText(p);
+      if (text === null) {
+        if (!ruledOut.has(p.pid)) unreadable.push({ by, author: p.author, pid: p.pid, tid: p.tid, floor: p.floor, at: p.at, url: p.url });
+        continue;
+      }
+      for (const name of namedIn(text, res, seatOf)) {
         const problem: ClaimProblem | null = name === dep.player
           ? 'self'
           : out(name)
@@ -208,5 +242,6 @@ export function sheriffHandover(
   // A claim naming the outgoing sheriff is the director restating who held the badge, not a successor.
   const valid = [...new Set(claims.filter((c) => c.problem === null).map((c) => c.name))];
   const missing = unread.length ? 'unread' : valid.length === 1 ? null : valid.length ? 'conflict' : 'none';
-  return { from: dep.player, at: dep.at, how: dep.how, rule, cite: cite(key), successor: missing ? null : valid[0], claims, missing, unread };
+  unreadable.sort((a, b) => a.at - b.at || a.pid - b.pid);
+  return { from: dep.player, at: dep.at, how: dep.how, rule, cite: cite(key), successor: missing ? null : valid[0], claims, missing, unread, unreadable };
 }

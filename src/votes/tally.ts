@@ -15,10 +15,10 @@ import { forumTime } from '../game/forum-time.js';
 import { accelerationFor } from './acceleration.js';
 import { ABSTAIN, ruleName, type BallotContext } from './ballot.js';
 import { exitDisagreements, exitsFromTally } from './carry-forward.js';
-import { applyWeights, decide, totalsOf } from './count.js';
+import { applyWeights, decide, totalsOf, type DecideInput } from './count.js';
 import { citer } from './citations.js';
 import { misplacedBallots } from './misplaced.js';
-import { departureOf, sheriffHandover, successionThreads, type Departure, type SheriffHandover } from './succession.js';
+import { departureOf, sheriffHandover, successionThreads, type Departure, type SheriffHandover, type UnreadableHandoverPost } from './succession.js';
 import { selectBallots } from './select.js';
 import { noteText, outcomeText, sheriffSourceFields, type SheriffSource } from './reasons.js';
 import { privateVoteResult } from './private-vote.js';
@@ -154,8 +154,8 @@ export function tallyDay(game: Game, source: PostsOf | TallySource, day: number,
 
   const notes: string[] = [];
   const closed: ClosedOutcomes = typeof source === 'function' ? closedFromPosts(game, posts) : source;
-  const { sheriff, source: sheriffFrom, notes: sheriffNotes } = kind === 'election'
-    ? { sheriff: null, source: { code: 'election-day' } as const, notes: [] }
+  const { sheriff, source: sheriffFrom, notes: sheriffNotes, unreadable: handoverUnreadable } = kind === 'election'
+    ? { sheriff: null, source: { code: 'election-day' } as const, notes: [], unreadable: [] }
     : sheriffFor(game, d, countAt, closed);
   notes.push(...sheriffNotes);
 
@@ -187,10 +187,8 @@ export function tallyDay(game: Game, source: PostsOf | TallySource, day: number,
   applyWeights(ballots, sheriff, rules.sheriffWeight);
   const order = kind === 'rule' ? Array.from({ length: context.ruleCount ?? 6 }, (_, i) => ruleName(i + 1)) : game.players;
   const totals = totalsOf(ballots, order);
-  const result = decide({
-    kind, preset: game.preset, totals, ballots, sheriff, sheriffWeight: rules.sheriffWeight,
-    eliminationTie: rules.eliminationTie, zone,
-  });
+  const decideWith: Omit<DecideInput, 'totals' | 'ballots' | 'sheriff'> = { kind, preset: game.preset, sheriffWeight: rules.sheriffWeight, eliminationTie: rules.eliminationTie, zone };
+  const result = decide({ ...decideWith, totals, ballots, sheriff });
   if (countAt < d.closes) notes.push(noteText({ code: 'running', at: countAt, closes: d.closes }, zone));
   // Floors of the vote thread no longer on the forum: the count goes on without them, and says so.
   if (kind !== 'rule') for (const v of d.votes) notes.push(...vanishedNotes(vanishedPosts(game.forum, v.tid, postsAsStored(v.tid), opts.threadRecord?.(v.tid)), zone));
@@ -212,6 +210,16 @@ export function tallyDay(game: Game, source: PostsOf | TallySource, day: number,
   if (unreadableProcess?.couldChange) {
     const text = t('tally.unreadableProcess', unreadableProcess.pids.join(', '), true);
     result.note = result.note ? `${result.note}${t('close.line.sep')}${text}` : text;
+  }
+
+  // Posts a handover on the badge's path waits on that this account cannot read: each may name another successor.
+  const unreadableSuccession = handoverUnreadable.length
+    ? { pids: handoverUnreadable.map((u) => u.pid), couldChange: sheriffCouldMatter(game, ballots, order, decideWith, sheriff, result, countAt) }
+    : null;
+  if (unreadableSuccession) {
+    const text = t('tally.unreadableSuccession', handoverUnreadable.map((u) => t('tally.unreadableSuccessionItem', u.from, u.by === 'director', u.author, u.pid, u.url)).join(t('list.sep')), unreadableSuccession.couldChange);
+    notes.push(text);
+    if (unreadableSuccession.couldChange) result.note = result.note ? `${result.note}${t('close.line.sep')}${text}` : text;
   }
 
   const players: VoterSummary[] = game.players.map((p) => {
@@ -236,7 +244,26 @@ export function tallyDay(game: Game, source: PostsOf | TallySource, day: number,
     result, ballots, players, misplaced, notes,
     ...(unreadable ? { unreadable: { pids: unreadable.posts.map((b) => b.pid), couldChange: unreadable.couldChange } } : {}),
     ...(unreadableProcess ? { unreadableProcess } : {}),
+    ...(unreadableSuccession ? { unreadableSuccession } : {}),
   };
+}
+
+/**
+ * Whether another sheriff than `sheriff` — nobody, or any player still in the game at `countAt` — would
+ * give another result (another name or tie) from the same ballots: what a handover post this account
+ * cannot read could do, naming a successor (issue 31).
+ */
+function sheriffCouldMatter(
+  game: Game, ballots: readonly BallotRecord[], order: readonly string[], input: Omit<DecideInput, 'totals' | 'ballots' | 'sheriff'>,
+  sheriff: string | null, result: Pick<TallyResult['result'], 'name' | 'tie'>, countAt: number,
+): boolean {
+  const others = [null, ...game.players.filter((p) => { const out = exitTime(game, p); return out === null || out >= countAt; })].filter((s) => s !== sheriff);
+  return others.some((other) => {
+    const copy = ballots.map((b) => ({ ...b }));
+    applyWeights(copy, other, input.sheriffWeight);
+    const r = decide({ ...input, totals: totalsOf(copy, order), ballots: copy, sheriff: other });
+    return r.name !== result.name || r.tie.join('\n') !== result.tie.join('\n');
+  });
 }
 
 /**
@@ -352,18 +379,23 @@ export function handoverFor(game: Game, closed: Pick<ClosedOutcomes, 'succession
  * holder left before the count, to the successor the posts name. When they name none, there is no
  * sheriff and a note tells the director what to check (the successor is theirs to write, never guessed).
  */
-export function sheriffFor(game: Game, d: GameDay, countAt: number, closed: ClosedOutcomes): { sheriff: string | null; source: SheriffSource; notes: string[] } {
+export function sheriffFor(
+  game: Game, d: GameDay, countAt: number, closed: ClosedOutcomes,
+): { sheriff: string | null; source: SheriffSource; notes: string[]; unreadable: Array<UnreadableHandoverPost & { from: string }> } {
   const start = sheriffStart(game, d, closed);
   let source = start.source;
-  if (start.name === null) return { sheriff: null, source, notes: [] };
+  if (start.name === null) return { sheriff: null, source, notes: [], unreadable: [] };
   const notes: string[] = [];
+  // (the posts each handover on the path waits on that this account cannot read: succession.ts)
+  const unreadable: Array<UnreadableHandoverPost & { from: string }> = [];
   const noContact = citer(game.preset)('succession-no-contact');
   const previousClose = Math.max(-Infinity, ...game.days.filter((e) => e.day < d.day).map((e) => e.closes));
   const walk = badgePath(game, start.name, countAt);
   for (let step = walk.next(); ; ) {
-    if (step.done) return { sheriff: step.value, source, notes };
+    if (step.done) return { sheriff: step.value, source, notes, unreadable };
     const dep = step.value;
     const handover = handoverFor(game, closed, dep, d.day);
+    unreadable.push(...handover.unreadable.map((u) => ({ ...u, from: dep.player })));
     // A settled handover of an earlier day is not re-checked every day after it.
     if (!handover.successor || dep.at >= previousClose) notes.push(noteText({ code: 'succession', handover, noContact }, game.timezone));
     step = walk.next(handover);

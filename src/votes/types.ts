@@ -219,6 +219,13 @@ export interface TallyResult {
    */
   unreadableProcess?: { pids: number[]; couldChange: boolean };
   /**
+   * Posts a sheriff's handover on the count's badge path waits on (succession.ts SheriffHandover.unreadable:
+   * the outgoing sheriff's or a director's, after the departure, unreadable, unruled), each maybe naming the
+   * successor, and whether a different sheriff (anyone, or nobody) could change the result: then the result
+   * says so and --confirm/--post refuse until the director rules (bansha rule reject PID). Absent when none.
+   */
+  unreadableSuccession?: { pids: number[]; couldChange: boolean };
+  /**
    * Threads the count read while incompletely crawled (--allow-incomplete): every view starts with
    * them and nothing is posted. Set by whoever opened the store; absent or empty when complete.
    */

@@ -20,7 +20,7 @@ const EVENT = '  - {player: 月饼, out: "2026-11-22 21:00", how: vote}\n';
 const DAY3 = `  - {day: 3, discussion: ${ids.threads.d3talk.tid}, opens: "2026-11-23 10:00", closes: "2026-11-23 21:00"}  # 第三日\n`;
 
 /** A folder with the public game (月饼 sheriff on day 2, her exit not recorded, a day 3) and its store, the day-3 opener saying `opener`. */
-function setUp(opener?: string, day3 = DAY3): string {
+function setUp(opener?: string, day3 = DAY3, edit: (store: StoreData) => void = () => undefined): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-sheriff-'));
   const game = path.join(dir, 'public.yaml');
   const text = fs.readFileSync(path.join(FIXTURES, 'games', 'public.yaml'), 'utf8');
@@ -30,6 +30,7 @@ function setUp(opener?: string, day3 = DAY3): string {
     const first = store.posts[String(ids.threads.d3talk.first_pid)];
     first.versions.at(-1)!.post.text = opener;
   }
+  edit(store);
   fs.writeFileSync(path.join(dir, 'public.store.json'), JSON.stringify(store));
   return game;
 }
@@ -67,5 +68,21 @@ describe('close: the badge after the sheriff is voted out', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('不一致：游戏文件第 3 日警长为 花卷，但帖子所指继任者是 饺子（月饼 出局后）：请核对');
     expect(loadGame(game).days.find((d) => d.day === 3)?.sheriff).toBe('花卷');
+  }, 60_000);
+
+  test("a post the handover waits on that the account cannot read (issue 31): the successor read is shown, never written", async () => {
+    // The director's day-3 2# as Discuz shows a shielded post to others (the notice in place of the text): it may name another successor.
+    const pid = ids.threads.d3talk.first_pid + 1;
+    const game = setUp('第三日讨论帖开门。昨日放逐出局：月饼。月饼 殉职，警徽移交给 饺子。', DAY3, (store) => {
+      const v = store.posts[String(pid)].versions.at(-1)!;
+      v.post = { ...v.post, text: '', locked: '提示: 该帖被管理员或版主屏蔽', state: 'shielded', readable: false };
+    });
+    const before = fs.readFileSync(game, 'utf8');
+    const r = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('警徽移交 饺子（导演公示 1#）—— 第 3 日游戏文件中没有（有看不到文字的移交帖，--confirm 不写入：见下）');
+    expect(r.stdout).toContain(`[导演备注] 警徽移交中有本账号看不到文字的帖子（pid ${pid} ${ids.base}forum.php?mod=redirect&goto=findpost&ptid=${ids.threads.d3talk.tid}&pid=${pid}），可能指定了其他继任者：--confirm 不写入第 3 日的警长`);
+    expect(fs.readFileSync(game, 'utf8')).toBe(before + EVENT); // the exit written, not the sheriff
+    expect(loadGame(game).days.find((d) => d.day === 3)?.sheriff).toBeUndefined();
   }, 60_000);
 });

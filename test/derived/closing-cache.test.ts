@@ -108,6 +108,20 @@ async function postHandover(g: Game, tid: number, pid: number, successor: string
   await store.close();
 }
 
+/**
+ * A director's post at `at` as Discuz shows a shielded post to anyone else (该帖被管理员或版主屏蔽: the notice
+ * in place of the text, Post.readable false), stored as post `pid` after thread `tid`'s last.
+ */
+async function postUnreadable(g: Game, tid: number, pid: number, at: number): Promise<void> {
+  const store = await openStore(g.storePath, { threads: [tid] });
+  const last = Object.values(store.data.posts).sort((a, b) => b.pid - a.pid)[0];
+  const v = last.versions[last.versions.length - 1];
+  const post = { ...v.post, pid, floor: (v.post.floor ?? 0) + 1, author: g.directors[0], authorId: null, text: '', locked: '提示: 该帖被管理员或版主屏蔽', state: 'shielded' as const, readable: false, postedAt: new Date(at).toISOString() };
+  store.data.posts[String(pid)] = { ...last, pid, versions: [{ ...v, hash: `h${pid}`, post }] };
+  await store.write();
+  await store.close();
+}
+
 describe('the captured games: every day, cache cold and warm, as when every thread is read in full', () => {
   const games = {
     public: () => storeOnDisk(root, 'public', path.join(FIXTURES, 'games', 'public.yaml'), storeFromFixture('public', threadPageFiles('public'))),
@@ -681,6 +695,26 @@ describe('a synthetic 10-day store', () => {
     expect(JSON.parse(await tally()).sheriff).not.toBe(successor);
     fs.rmSync(kept);
     expect(await tally()).toBe(await inFull());
+  }, 60_000);
+
+  test("a director's posts the account cannot read in handover threads (a discussion kept apart, the process thread as of its log): the kept count waits on them as the count read in full does", async () => {
+    const { game: g, dep, threads } = await sheriffLeaves('synth-unreadable-handover');
+    const processTid = g.process!.tid;
+    const tally = () => countFromStore(g, 10, {}, renderTallyJson);
+    const inFull = async () => {
+      const all = await openStore(g.storePath, { lock: false });
+      return renderTallyJson(tallyDay(withKnownUids(g, all.data.users), postsFromStore(all.data), 10));
+    };
+    expect(await tally()).toBe(await inFull()); // cold
+    expect(await tally()).toBe(await inFull()); // warm: the candidates kept
+    const talk = threads.find((t) => !day10Threads(g).includes(t) && t !== processTid)!;
+    await postUnreadable(g, talk, 9_300_000, dep.at + 60_000);
+    await postUnreadable(g, processTid, 9_300_001, dep.at + 120_000);
+    const after = await tally();
+    expect(JSON.parse(after).unreadableSuccession?.pids).toEqual([9_300_000, 9_300_001]);
+    expect(after).toBe(await inFull());
+    expect(await tally()).toBe(after); // and read back
+    expect(Object.keys(derivedFiles(g))).toContain(`kept-succession-${talk}.json`);
   }, 60_000);
 
   test("a handover thread crawled incompletely: the tally refuses naming it, or counts it as incomplete when allowed", async () => {

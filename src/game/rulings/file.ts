@@ -16,7 +16,7 @@ const entrySchema = z.union([
   z.object({
     ...common,
     verb: z.enum(['accept', 'reject']),
-    subject: z.enum(['ballot', 'flag', 'bid', 'request', 'card', 'thread']),
+    subject: z.enum(['ballot', 'flag', 'bid', 'request', 'successor', 'card', 'thread']),
     pid: z.number().int().positive().optional(),
     tid: z.number().int().positive().optional(),
     card: z.string().optional(),

@@ -6,11 +6,12 @@
 
 /**
  * What a ruling is about: a ballot post, a flagged post, an auction post's bids, a process-thread post this
- * account cannot read that may be an acceleration request or withdrawal (reject: it is neither) — by pid —
+ * account cannot read that may be an acceleration request or withdrawal (reject: it is neither), a post this
+ * account cannot read that may name a sheriff's successor (reject: it names no one; succession.ts) — by pid —
  * a proposed card (by ledger id), or a thread the forum says no longer exists (by tid: accept = the day's
  * count goes by the versions read before; src/crawl/freshness.ts).
  */
-export type RulingSubject = 'ballot' | 'flag' | 'bid' | 'request' | 'card' | 'thread';
+export type RulingSubject = 'ballot' | 'flag' | 'bid' | 'request' | 'successor' | 'card' | 'thread';
 
 /** accept: the ballot counts / the flag stands / the bids count / the card is given; reject: the opposite. */
 export type RulingVerb = 'accept' | 'reject';
