@@ -17,6 +17,7 @@ export type {
   TallyResult, TallyKind, TallyOutcome, TotalLine, VoterSummary, BallotRecord, BallotStatus, BallotEdit, AccelerationResult,
 } from './votes/types.js';
 export { buildDayReport, type DayReport, type ActivityRow, type ReportCard, type DayReportOptions } from './report/day-report.js';
+export { plainReportSource, type ReportSource } from './report/source.js';
 export type { Flag, FlagKind } from './violations/flag.js';
 export type { CardColor, CardStatus, CardProposal, LedgerCard, Ledger, Standing } from './cards/types.js';
 export { elevatorFloor, duelPairs, arbiterRange, type ElevatorFloor, type ElevatorEntry } from './elevator/index.js';

@@ -33,33 +33,14 @@ export interface DayPosts<P = SlicePost> {
 /** What counting reads of a post (full posts, or the digests of earlier days' threads: src/store/slice.ts). */
 export type CountedPost = Pick<SlicePost, 'pid' | 'at' | 'author'>;
 
-/** A thread of a day counted already: each player's counted pids there (oldest first; its late posts not listed). */
-export type PrecountedRows = ReadonlyArray<readonly [player: string, pids: readonly number[]]>;
-
-/** Threads of a day counted already, by tid. */
-export type Precounted = ReadonlyMap<number, PrecountedRows>;
-
-/**
- * Counts one day's posts (as seated) for every player in elevator order: those of `posts`, and of the
- * threads `precounted` (a closed day's threads summed up: src/derived/look-back.ts).
- */
-export function countDayPosts<P extends CountedPost = SlicePost>(game: Game, day: GameDay, posts: ReadonlyMap<number, readonly P[]>, precounted?: Precounted): DayPosts<P> {
+/** Counts one day's posts (as seated) for every player in elevator order. */
+export function countDayPosts<P extends CountedPost = SlicePost>(game: Game, day: GameDay, posts: ReadonlyMap<number, readonly P[]>): DayPosts<P> {
   const tids = countedTids(game, day);
-  const missing = tids.filter((t) => !posts.has(t) && !precounted?.has(t));
+  const missing = tids.filter((t) => !posts.has(t));
   const rows = new Map<string, PlayerDayPosts<P>>(
     game.players.map((p) => [p, { player: p, posts: 0, pids: [], late: [], exempt: isOut(game, p, day.opens) }]),
   );
   for (const tid of tids) {
-    const counted = posts.has(tid) ? undefined : precounted?.get(tid);
-    if (counted) {
-      for (const [player, pids] of counted) {
-        const row = rows.get(player);
-        if (!row) continue;
-        row.posts += pids.length;
-        row.pids.push(...pids);
-      }
-      continue;
-    }
     // (indexed: each earlier day walks its threads' posts, and an iterator allocates per step until optimised)
     const list = posts.get(tid) ?? [];
     for (let i = 0; i < list.length; i++) {

@@ -9,10 +9,11 @@ import { readLedger, ledgerPath } from '../cards/ledger.js';
 import { reportWordDirs } from '../game/beside.js';
 import { findDay, withKnownUids } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
-import { buildDayReport, type DayReport, type SummedUp } from '../report/day-report.js';
+import { buildDayReport, type DayReport } from '../report/day-report.js';
+import { plainReportSource, type ReportSource } from '../report/source.js';
 import { postUrl, type SlicePost } from '../store/slice.js';
 import type { Completeness, StoreData, StoredThread } from '../store/types.js';
-import type { ReportPost, ScannedPost, WordingOf } from '../violations/scan.js';
+import type { ScannedPost } from '../violations/scanned-post.js';
 import { loadWordLists } from '../violations/word-lists.js';
 import { accelerationFor } from '../votes/acceleration.js';
 import { outcomeOf, postsFromStore, postsWithClosed, withoutGapNotes, tallyDay, threadsForTally, type ClosedOutcomes, type PostsOf, type TallySource } from '../votes/tally.js';
@@ -83,12 +84,12 @@ export interface ClosingDayOptions {
   ledgerFile?: string | null;
   /** The closed days' outcomes (src/derived/closed-days.ts); default: tallied again from the store. */
   closed?: ClosedOutcomes;
-  /** Threads of days 1..N not in the store as digests (src/store/thread-digest.ts); default: all in the store. */
-  lookBack?: LookBack;
-  /** Or those threads summed up (src/derived/look-back.ts). */
-  summedUp?: SummedUp;
-  /** Where the wording hits come from (src/derived/wording-hits.ts); default: scanned, the bundled lists with reportWordDirs'. */
-  wording?: WordingOf;
+  /**
+   * What the report reads beyond the store's posts and the threads read `apart` (src/report/source.ts;
+   * at closing, src/derived/report-source.ts), for the game as seated (withKnownUids); default: the posts
+   * in full, the bundled word lists with reportWordDirs'. Required with `apart`.
+   */
+  source?: (game: Game) => ReportSource<SlicePost | ScannedPost>;
   /** The store's posts by thread, when the caller made them already (postsFromStore); default: made here. */
   posts?: PostsOf;
   /**
@@ -111,7 +112,7 @@ export interface ApartThread {
 export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opts: ClosingDayOptions = {}): ClosingDay {
   const game = withKnownUids(gameAsFiled, store.users);
   const stored = opts.posts ?? postsFromStore(store);
-  const posts = new Map<number, readonly ReportPost[]>();
+  const posts = new Map<number, readonly (SlicePost | ScannedPost)[]>();
   const full = new Map<number, readonly SlicePost[]>();
   for (const tid of threadsThroughDay(game, day)) {
     const apart = opts.apart?.get(tid);
@@ -127,23 +128,21 @@ export function closingDay(gameAsFiled: Game, store: StoreData, day: number, opt
   const threadRecord = (tid: number) => store.threads[String(tid)] ?? opts.apart?.get(tid)?.thread ?? undefined;
   // The count's source: the posts as stored, or, given the closed days, those with the threads read apart in part.
   const closed = opts.closed;
-  const source: PostsOf | TallySource = closed ? postsWithClosed((tid) => partOf?.get(tid) ?? postsOf(tid), closed) : postsOf;
+  const counting: PostsOf | TallySource = closed ? postsWithClosed((tid) => partOf?.get(tid) ?? postsOf(tid), closed) : postsOf;
   if (partOf && !closed) throw new Error('threads read apart need the closed days given');
-  const tally = tallyForReport(game, source, day, opts.at, threadRecord);
+  if (partOf && !opts.source) throw new Error('threads read apart need the report\'s source given');
+  const tally = tallyForReport(game, counting, day, opts.at, threadRecord);
   const accelerated: Record<number, boolean> = {};
   for (const d of game.days) if (d.day <= day) accelerated[d.day] = acceleratedOn(game, d, postsOf, d.day === day ? tally : null);
-  const lists = opts.wording ? undefined : loadWordLists(game.rules.bannedCategories, reportWordDirs(game));
+  const base = opts.source?.(game) ?? (plainReportSource(game, { lists: loadWordLists(game.rules.bannedCategories, reportWordDirs(game)) }) as ReportSource<SlicePost | ScannedPost>);
+  // The count at closing read the day's misplaced ballots from these posts (tally.ts): not read again.
+  const read = tally && tally.kind !== 'none' && tally.kind !== 'rule' && !tally.running ? tally.misplaced : undefined;
+  const source: ReportSource<SlicePost | ScannedPost> = read ? { ...base, ballotsOutOfPlace: (d, p) => base.ballotsOutOfPlace(d, p, read) } : base;
   const ledgerFile = opts.ledgerFile === undefined ? ledgerPath(game.file) : opts.ledgerFile;
   const report = buildDayReport(game, posts, day, {
     accelerated,
-    lists,
     ledger: ledgerFile ? readLedger(game, ledgerFile) : null,
-    lookBack: opts.lookBack && new Map([...opts.lookBack].map(([tid, d]) => [tid, d.posts])),
-    summedUp: opts.summedUp,
-    wording: opts.wording,
-    // The count at closing read the day's misplaced ballots from these posts (tally.ts): not read again.
-    misplaced: tally && tally.kind !== 'none' && tally.kind !== 'rule' && !tally.running ? tally.misplaced : undefined,
-    ballotPosts: partOf,
+    source,
     threadRecord,
   });
   // A result of this day the game file records that its count no longer gives (issue 31): the report says so

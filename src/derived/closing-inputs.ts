@@ -12,7 +12,11 @@ import { findDay, withKnownUids } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import { language } from '../i18n/index.js';
 import { jsonPlain } from '../store/memo.js';
-import { toSlicePost } from '../store/slice.js';
+import { toSlicePost, type SlicePost } from '../store/slice.js';
+import type { ReportSource } from '../report/source.js';
+import type { WordingOf } from '../violations/scan.js';
+import type { ScannedPost } from '../violations/scanned-post.js';
+import { keptReportSource } from './report-source.js';
 import { indexUsers, threadsDir } from '../store/store-file.js';
 import { makeMissingDigests, threadDigests, type LookBack } from '../store/thread-digest.js';
 import type { Completeness, StoreData, StoredThread } from '../store/types.js';
@@ -86,6 +90,16 @@ export async function reportInputs(
   return { closed: earlier.closed, lookBack: await threadDigests(game.storePath, store.forum, before), incomplete };
 }
 
+/**
+ * The report's source (report-source.ts) over what reportInputs looked back at and the threads read
+ * `apart`, its wording hits from `wording`: for the game as closingDay seats it.
+ */
+export function reportSource(looked: LookedBack, wording: WordingOf, apart?: ReadonlyMap<number, ApartThread>): (game: Game) => ReportSource<SlicePost | ScannedPost> {
+  const lookBack = looked.lookBack && new Map([...looked.lookBack].map(([tid, d]) => [tid, d.posts]));
+  const ballotPosts = apart && new Map([...apart].map(([tid, a]) => [tid, a.ballots]));
+  return (game) => keptReportSource(game, { lookBack, summedUp: looked.summed?.summedUp, wording, ballotPosts });
+}
+
 /** A thread a report reads apart from the store (readApart): as closingDay reads it, with its record (null: not stored) and how it is stored. */
 export interface ReadApart extends ApartThread {
   thread: StoredThread | null;
@@ -134,7 +148,8 @@ export async function closingDayFromStore(
   const wording = opts.wording ?? wordingMemo(game.storePath, game);
   // (a thread read apart that is not stored is not read, as one missing from the store)
   const apart = opts.apart && new Map([...opts.apart].filter(([, a]) => a.thread !== null));
-  const closing = closingDay(game, store, day, { ledgerFile: opts.ledgerFile, closed, lookBack, summedUp: summed?.summedUp, wording: wording.hitsOf, posts, apart, at: opts.at });
+  const source = reportSource({ lookBack, summed }, wording.hitsOf, apart);
+  const closing = closingDay(game, store, day, { ledgerFile: opts.ledgerFile, closed, source, posts, apart, at: opts.at });
   wording.save();
   return { closing: markIncomplete(closing, incomplete, game), closed, lookBack, summed, incomplete };
 }

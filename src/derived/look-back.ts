@@ -7,12 +7,12 @@
  * after new posts reads columns of numbers instead. The same report as from the digests
  * (test/derived/kept-closing.test.ts compares every view).
  */
-import { countDayPosts, type PrecountedRows } from '../activity/count.js';
+import { countDayPosts } from '../activity/count.js';
 import { holdsPid } from '../day/closing-day.js';
 import { countedTids, gameTids } from '../game/threads.js';
 import { seatPosts } from '../game/roster.js';
 import type { Game } from '../game/types.js';
-import type { SummedUp } from '../report/day-report.js';
+import type { PrecountedRows, SummedUp } from './report-source.js';
 import { memo, threadLogKey } from '../store/memo.js';
 import { threadDigests } from '../store/thread-digest.js';
 import { ProfileSum, type ProfileBase } from '../violations/profile.js';
@@ -25,7 +25,7 @@ export interface LookBackSummary {
   profile: ProfileBase;
 }
 
-/** What the report reads of a summary: its titles, the thread of a post of it by pid (null: none), and what buildDayReport sums. */
+/** What the report reads of a summary: its titles, the thread of a post of it by pid (null: none), and what the report's source sums (report-source.ts). */
 export interface LookBackRead {
   titles: ReadonlyMap<number, { title: string }>;
   threadOf: (pid: number) => number | null;

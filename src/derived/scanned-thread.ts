@@ -1,6 +1,6 @@
 /**
  * A thread as a report keeps it when it does not open it (src/derived/closing-inputs.ts readApart):
- * every post scanned once (violations/scan.ts scannedPost: what counting, the avatar/signature check
+ * every post scanned once (violations/scanned-post.ts scannedPost: what counting, the avatar/signature check
  * and the post flags read of it, and its content's flags), with the posts that may hold a ballot in
  * full (what the count reads of the thread: votes/ballot.ts mayHoldBallot), kept in the store's derived
  * files as of where the log was read to (kept-posts.ts): a rerun scans what was appended since.
@@ -14,7 +14,8 @@ import { postUrlStem, toSlicePost, type Sighting } from '../store/slice.js';
 import type { DigestColumns } from '../store/thread-digest.js';
 import { currentVersion, type StoredPost } from '../store/types.js';
 import type { Flag } from '../violations/flag.js';
-import { scannedPost, type ScannedPost, type WordingOf } from '../violations/scan.js';
+import type { WordingOf } from '../violations/scan.js';
+import { scannedPost, type ScannedPost } from '../violations/scanned-post.js';
 import { mayHoldBallot } from '../votes/ballot.js';
 import type { Keep } from './kept-posts.js';
 

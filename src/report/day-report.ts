@@ -2,15 +2,15 @@
  * The day report the director reads before handing out cards (issue 5; rules-spec §6–§8): every
  * player's post count and ballot, every flag with its evidence, the cards the tool proposes, and the
  * whole game's activity table. A pure function of (game, posts by thread, day, inputs the tally
- * supplies): the CLI reads the store, tests feed posts.
+ * supplies), reading what else it needs of the game's posts through its source (./source.ts): the CLI
+ * reads the store, tests feed posts.
  */
-import { findDay, isOut, otherSeatNames, seatPosts, type ReplacedPost } from '../game/roster.js';
+import { findDay, isOut, seatPosts, type ReplacedPost } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
-import type { DigestPost, SlicePost } from '../store/slice.js';
-import { misplacedBallots, type MisplacedBallot } from '../votes/misplaced.js';
+import type { SlicePost } from '../store/slice.js';
 import { dayEnd, dayTids } from '../game/threads.js';
 import { ballotPresence, type UnreadBallotPost } from '../activity/ballots.js';
-import { countDayPosts, type CountedPost, type DayPosts, type Precounted } from '../activity/count.js';
+import { countDayPosts, type CountedPost, type DayPosts } from '../activity/count.js';
 import { lurkingFlags } from '../activity/lurking.js';
 import { activityTableOf, type ActivityTable } from '../activity/table.js';
 import { cardFor } from '../cards/ledger.js';
@@ -20,9 +20,9 @@ import { proposeCards } from '../cards/propose.js';
 import { standings } from '../cards/standing.js';
 import type { CardColor, CardStatus, Ledger, Standing } from '../cards/types.js';
 import { postFlag, type Flag } from '../violations/flag.js';
-import { fullPosts, violationFlags, type ReportPost, type ReportPosts, type WordingOf } from '../violations/scan.js';
+import { violationFlags, type ReportPost } from '../violations/scan.js';
 import type { WordLists } from '../violations/word-lists.js';
-import type { ProfileBase } from '../violations/profile.js';
+import { plainReportSource, type ReportSource } from './source.js';
 import { t, withLanguage } from '../i18n/index.js';
 import { UserError } from '../errors.js';
 import { vanishedPosts } from '../store/completeness.js';
@@ -89,7 +89,7 @@ export interface DayReport {
   incomplete?: Completeness[];
 }
 
-export interface DayReportOptions {
+export interface DayReportOptions<P extends ReportPost = SlicePost> {
   /**
    * Whether days were accelerated (src/votes/acceleration.ts, or the game file's declaration): a map by
    * day for the streak rule, or a boolean for this day alone (earlier days then count as not accelerated).
@@ -97,41 +97,14 @@ export interface DayReportOptions {
   accelerated: boolean | Readonly<Record<number, boolean>>;
   /** Players who posted a ballot on this day (from the tally); default: read from the vote thread. */
   ballots?: ReadonlySet<string>;
-  /** Word lists; default: the bundled lists of the ruleset's bannedCategories (unless `wording` is given). */
+  /** Word lists; default: the bundled lists of the ruleset's bannedCategories. For the default source. */
   lists?: WordLists;
   /** The card ledger: decided cards keep their status, confirmed ones make repeats and standings. */
   ledger?: Ledger | null;
-  /**
-   * Earlier days' threads not in the posts given, as digests (src/store/thread-digest.ts): what the
-   * activity table, the lurking streaks and the avatar/signature check read of them. The day's own
-   * threads and the process thread must be given in full.
-   */
-  lookBack?: ReadonlyMap<number, readonly DigestPost[]>;
-  /**
-   * Or those threads summed up (src/derived/look-back.ts): their counts by earlier day and their part of
-   * the avatar/signature check, as read from their digests.
-   */
-  summedUp?: SummedUp;
-  /** Where the wording hits come from (src/derived/wording-hits.ts); default: scanned here. */
-  wording?: WordingOf;
-  /**
-   * The day's ballots posted in the discussion and process threads, when the day's closing count read
-   * them already from the same posts (its `misplaced`: src/day/closing-day.ts); default: read here.
-   */
-  misplaced?: readonly MisplacedBallot[];
-  /**
-   * The posts in full that may hold a ballot (votes/ballot.ts mayHoldBallot) of the threads given as
-   * scanned (violations/scan.ts ScannedPost): what the misplaced ballots are read from there.
-   */
-  ballotPosts?: ReadonlyMap<number, readonly SlicePost[]>;
+  /** What the report reads of the game's posts beyond those given (./source.ts); default: plainReportSource over `lists`, the posts given in full. */
+  source?: ReportSource<P>;
   /** The store's record of a thread, when at hand: what its pages say of posts no longer on the forum (tally.ts TallyOptions.threadRecord). */
   threadRecord?: (tid: number) => StoredThread | undefined;
-}
-
-/** Earlier days' threads summed up for a day's report: each earlier day's counts there, by day, and their part of the avatar/signature check. */
-export interface SummedUp {
-  counts: ReadonlyMap<number, Precounted>;
-  profile: ProfileBase;
 }
 
 /**
@@ -142,18 +115,25 @@ export function refuseDayWithoutThreads(game: Game, day: number): void {
   if (dayTids(findDay(game, day)).length === 0) throw new UserError(t('report.dayNoThreads', day, game.file));
 }
 
-/** Builds day `day`'s report. Throws when the game has no such day, or the day names no thread. */
-export function buildDayReport(game: Game, postsAsStored: ReportPosts, day: number, opts: DayReportOptions): DayReport {
+/**
+ * Builds day `day`'s report from `postsAsStored` (the day's threads, its tally's and the process thread,
+ * and what else of days 1..N is given), the rest read through `opts.source`. Throws when the game has no
+ * such day, or the day names no thread.
+ */
+export function buildDayReport(game: Game, postsAsStored: ReadonlyMap<number, readonly SlicePost[]>, day: number, opts: DayReportOptions<SlicePost>): DayReport;
+export function buildDayReport<P extends ReportPost>(game: Game, postsAsStored: ReadonlyMap<number, readonly P[]>, day: number, opts: DayReportOptions<P> & { source: ReportSource<P> }): DayReport;
+export function buildDayReport<P extends ReportPost>(game: Game, postsAsStored: ReadonlyMap<number, readonly P[]>, day: number, opts: DayReportOptions<P>): DayReport {
   refuseDayWithoutThreads(game, day);
   const d = findDay(game, day);
   // Posts as the seats see them (src/game/roster.ts): counts, ballots and cards follow the seat.
-  const posts = new Map<number, readonly ReportPost[]>();
-  const replaced: ReplacedPost<ReportPost>[] = [];
+  const posts = new Map<number, readonly P[]>();
+  const replaced: ReplacedPost<P>[] = [];
   for (const [tid, list] of postsAsStored) {
     const seated = seatPosts(game, list);
     posts.set(tid, seated.posts);
     replaced.push(...seated.replaced);
   }
+  const source = opts.source ?? (plainReportSource(game, { lists: opts.lists }) as unknown as ReportSource<P>);
   const accelerated: Record<number, boolean> = typeof opts.accelerated === 'boolean' ? { [day]: opts.accelerated } : { ...opts.accelerated };
   const isAccelerated = accelerated[day] === true;
   const waived = isAccelerated && game.rules.acceleration.waivesLurking;
@@ -165,12 +145,9 @@ export function buildDayReport(game: Game, postsAsStored: ReportPosts, day: numb
     publicNotes.push(withLanguage('zh', write));
   };
 
-  const lookBack = new Map<number, readonly DigestPost[]>();
-  for (const [tid, list] of opts.lookBack ?? []) if (!posts.has(tid)) lookBack.set(tid, seatPosts(game, list).posts);
-  const counted = new Map<number, readonly CountedPost[]>([...lookBack, ...posts]);
   const today = countDayPosts(game, d, posts);
   const postsByDay = new Map<number, DayPosts<CountedPost>>();
-  for (const g of game.days) if (g.day <= day) postsByDay.set(g.day, g.day === day ? today : countDayPosts(game, g, counted, opts.summedUp?.counts.get(g.day)));
+  for (const g of game.days) if (g.day <= day) postsByDay.set(g.day, g.day === day ? today : source.dayPosts(g, posts));
   if (today.tids.length === 0) note(() => t('dayNote.noThreads', day, game.rules.lurking.countedThreads.join(t('list.sep'))));
   if (today.missing.length) note(() => t('dayNote.missing', today.missing.join(', ')));
   // Posts of the day's threads no longer on the forum: counted without (a floor never seen) or as last stored.
@@ -184,7 +161,7 @@ export function buildDayReport(game: Game, postsAsStored: ReportPosts, day: numb
   if (game.rules.publicVote && d.vote) {
     const unread = d.votes.filter((v) => !posts.has(v.tid)).map((v) => v.tid);
     if (opts.ballots) ballots = opts.ballots;
-    else if (unread.length === 0) ({ ballots, unreadable: unreadBallots } = ballotPresence(game, d, d.votes.flatMap((v) => fullPosts(posts.get(v.tid)!))));
+    else if (unread.length === 0) ({ ballots, unreadable: unreadBallots } = ballotPresence(game, d, d.votes.flatMap((v) => source.full(posts.get(v.tid)!))));
     else note(() => t('dayNote.voteUnread', unread.join(', ')));
   }
   if (isAccelerated) note(() => t('dayNote.accelerated', day, waived));
@@ -202,7 +179,7 @@ export function buildDayReport(game: Game, postsAsStored: ReportPosts, day: numb
 
   const found: Flag[] = [
     ...lurkingFlags({ game, day, postsByDay, accelerated, ballots }),
-    ...violationFlags({ game, day: d, posts, lists: opts.lists, lookBack, profileBase: opts.summedUp?.profile, wording: opts.wording }),
+    ...violationFlags({ game, day: d, posts, source }),
   ];
   for (const r of today.players) {
     for (const p of r.late) {
@@ -210,7 +187,7 @@ export function buildDayReport(game: Game, postsAsStored: ReportPosts, day: numb
       found.push(postFlag(p, p.text, { kind: 'late-post' }));
     }
   }
-  found.push(...seatFlags(game, d, replaced, posts, opts.misplaced, opts.ballotPosts));
+  found.push(...seatFlags(game, d, replaced, posts, source));
   // The director's rulings on flagged posts (src/rulings): a rejected flag proposes no card.
   const { flags, ruled } = applyFlagRulings(found, game.rulings, day);
   for (const r of ruled) note(() => flagRulingNote(r));
@@ -256,10 +233,7 @@ export function buildDayReport(game: Game, postsAsStored: ReportPosts, day: numb
  * had replaced (not the seat's, not 诈尸: the account left the game; 120b l.631 替补玩家一旦上场，前任玩家
  * 彻底离开游戏), and players' ballots posted in the discussion or process thread (not counted).
  */
-function seatFlags(
-  game: Game, d: GameDay, replaced: readonly ReplacedPost<ReportPost>[], posts: ReportPosts, counted?: readonly MisplacedBallot[],
-  ballotPosts?: ReadonlyMap<number, readonly SlicePost[]>,
-): Flag[] {
+function seatFlags<P extends ReportPost>(game: Game, d: GameDay, replaced: readonly ReplacedPost<P>[], posts: ReadonlyMap<number, readonly P[]>, source: ReportSource<P>): Flag[] {
   const flags: Flag[] = [];
   const mine = new Set([...dayTids(d), ...(game.process ? [game.process.tid] : [])]);
   const end = dayEnd(game, d);
@@ -272,18 +246,7 @@ function seatFlags(
     });
   }
   if (game.rules.publicVote) {
-    // (a thread given as scanned: its ballot-shaped posts in full, seated as the rest)
-    const full = (tid: number) => {
-      const part = ballotPosts?.get(tid);
-      return part ? seatPosts(game, part).posts : fullPosts(posts.get(tid) ?? []);
-    };
-    const threads = [
-      ...(d.discussion ? [{ thread: 'discussion' as const, posts: full(d.discussion.tid) }] : []),
-      ...(game.process ? [{ thread: 'process' as const, posts: full(game.process.tid) }] : []),
-    ];
-    const misplaced = counted ?? misplacedBallots(game, d, threads, { kind: 'players', players: game.players, otherNames: otherSeatNames(game) });
-    for (const m of misplaced) {
-      const post = threads.flatMap((t) => t.posts).find((p) => p.pid === m.pid)!;
+    for (const { ballot: m, post } of source.ballotsOutOfPlace(d, posts)) {
       flags.push(postFlag(post, post.text, { kind: 'misplaced-ballot', thread: m.thread, tid: m.tid, target: m.target }));
     }
   }

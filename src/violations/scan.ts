@@ -8,7 +8,7 @@
 import { exitTime, isDirector } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import type { Post } from '../discuz/types.js';
-import { sightingsOf, type DigestPost, type SlicePost } from '../store/slice.js';
+import type { SlicePost } from '../store/slice.js';
 import { dayEnd, dayTids, gameTids } from '../game/threads.js';
 import { isEnlarged, isRed, redDeltaE, readSize } from './fonts.js';
 import { pastedEvidence } from './evidence.js';
@@ -24,51 +24,48 @@ import { loadWordLists, type WordLists } from './word-lists.js';
  */
 export type WordingOf = (post: SlicePost, text: string) => readonly WordingHit[];
 
+/** What the day's flags read of every post: where it is, who wrote it, its text, and its author's profile as seen. */
+export type ReportPost = ProfilePost & Pick<SlicePost, 'text' | 'missing'>;
+
 /**
- * A post as a report reads a thread it does not open (src/derived/scanned-thread.ts): what counting, the
- * avatar/signature check and the post flags read of it — its current text for their snippets — and the
- * flags its content carries, found once per post (`scannedPost`) and kept with it.
+ * What the flags read of the posts beyond that: each post's content flags, a thread's posts with every
+ * word (the filler check), and the game's threads as the avatar/signature check reads them. The posts
+ * given are its answers' subjects (as seated); where the answers come from is the source's business.
  */
-export interface ScannedPost extends DigestPost {
-  text: string;
-  missing: boolean;
-  /** The content flags of its versions (postContentFlags), under the author as stored. */
-  flags: readonly Flag[];
+export interface ScanSource<P extends ReportPost = SlicePost> {
+  /** The content flags (fonts, wording, evidence) of every version of the post (postContentFlags). */
+  contentFlags(post: P): readonly Flag[];
+  /** The posts with every word. */
+  full(posts: readonly P[]): readonly SlicePost[];
+  /** The avatar/signature check's reading of the game's threads: each thread's posts, and what the rest sum up to (profile.ts profileBase). */
+  profile(posts: ReadonlyMap<number, readonly P[]>): { threads: ReadonlyArray<readonly ProfilePost[]>; base?: ProfileBase };
 }
 
-/** A post a report reads: in full, or as scanned. */
-export type ReportPost = SlicePost | ScannedPost;
-
-/** Posts by thread id, in full or scanned. */
-export type ReportPosts = ReadonlyMap<number, readonly ReportPost[]>;
-
-/** Whether the post was read as scanned (its content flags with it, its content not). */
-export function isScanned(p: ReportPost): p is ScannedPost {
-  return !('versions' in p);
+/**
+ * The flags' source over posts given in full: the content flags found with `wording` (default
+ * findBannedWording over `lists` — the bundled lists of the ruleset's bannedCategories unless given —
+ * and the players' names), the threads given read whole.
+ */
+export function plainScanSource(game: Game, lists?: WordLists, wording?: WordingOf): ScanSource<SlicePost> {
+  const categories = lists?.categories ?? game.rules.bannedCategories;
+  const loaded = wording ? null : lists ?? loadWordLists(game.rules.bannedCategories);
+  const hitsOf = wording ?? ((_: SlicePost, text: string) => findBannedWording(text, loaded!, { names: game.players }));
+  return {
+    contentFlags: (post) => postContentFlags(game, post, categories, hitsOf),
+    full: (posts) => posts,
+    profile: (posts) => ({ threads: gameTids(game).map((t) => posts.get(t) ?? []) }),
+  };
 }
 
-/** The post as a report keeps it when it does not open its thread: its flags found now. */
-export function scannedPost(game: Game, post: SlicePost, wording: WordingOf): ScannedPost {
-  const { pid, tid, floor, at, url, author, authorId, deleted, text, missing } = post;
-  return { pid, tid, floor, at, url, author, authorId, deleted: deleted || post.readable === false, sightings: sightingsOf(post), text, missing, flags: postContentFlags(game, post, game.rules.bannedCategories, wording) };
-}
-
-export interface ViolationScanInput {
+export interface ViolationScanInput<P extends ReportPost = SlicePost> {
   game: Game;
   day: GameDay;
-  /** Posts of every stored thread of the game (the day's threads, the process thread, other days'). */
-  posts: ReportPosts;
-  /** The word lists of the ruleset's bannedCategories (default: the bundled ones, unless `wording` is given). */
+  /** Posts of the game's stored threads the flags read (the day's threads, the process thread, other days'), as seated. */
+  posts: ReadonlyMap<number, readonly P[]>;
+  /** The word lists of the ruleset's bannedCategories (default: the bundled ones); for the default source. */
   lists?: WordLists;
-  /**
-   * The other stored threads of the game as digests (src/store/thread-digest.ts, seated like `posts`):
-   * what the avatar/signature check reads of threads not in `posts`. Not for filler, which reads words.
-   */
-  lookBack?: ReadonlyMap<number, readonly DigestPost[]>;
-  /** The other stored threads' part of the avatar/signature check summed up (profile.ts profileBase), instead of their digests. */
-  profileBase?: ProfileBase;
-  /** Where the wording hits come from; default: findBannedWording over `lists` and the players' names. */
-  wording?: WordingOf;
+  /** What the flags read of the posts beyond them; default: plainScanSource over `lists`. */
+  source?: ScanSource<P>;
 }
 
 /** The posts a day's flags are about: its own threads (any time) and the process thread in its span. */
@@ -168,11 +165,11 @@ function profileFacts(c: ProfileChange): FlagFacts {
 }
 
 /** Every violation flag of the day, in time order. */
-export function violationFlags(input: ViolationScanInput): Flag[] {
-  const { game, day, posts, lookBack } = input;
-  const categories = input.lists?.categories ?? game.rules.bannedCategories;
-  const lists = input.wording ? null : input.lists ?? loadWordLists(game.rules.bannedCategories);
-  const wording = input.wording ?? ((_: SlicePost, text: string) => findBannedWording(text, lists!, { names: game.players }));
+export function violationFlags(input: ViolationScanInput<SlicePost>): Flag[];
+export function violationFlags<P extends ReportPost>(input: ViolationScanInput<P> & { source: ScanSource<P> }): Flag[];
+export function violationFlags<P extends ReportPost>(input: ViolationScanInput<P>): Flag[] {
+  const { game, day, posts } = input;
+  const source = input.source ?? (plainScanSource(game, input.lists) as unknown as ScanSource<P>);
   const scope = postsOfDay(game, day, posts);
   const inScope = new Set(scope.map((p) => p.pid));
   const flags: Flag[] = [];
@@ -182,16 +179,13 @@ export function violationFlags(input: ViolationScanInput): Flag[] {
     if (exit !== null && post.at >= exit) {
       flags.push(postFlag(post, post.text, { kind: 'zombie-post', out: exit, at: post.at }));
     }
-    if (!isScanned(post)) flags.push(...postContentFlags(game, post, categories, wording));
-    // (found before the post was seated: under its seat now)
-    else for (const f of post.flags) flags.push(f.player === post.author ? f : { ...f, player: post.author });
+    flags.push(...source.contentFlags(post));
   }
 
   if (game.rules.flagFiller) {
-    if (lookBack?.size || input.profileBase) throw new Error('the filler check reads every thread of the game in full: pass them in posts, not as digests');
     // The player's earlier posts anywhere in the game, so a repeat of yesterday's text is caught too.
     const all = gameTids(game)
-      .flatMap((t) => fullPosts(posts.get(t) ?? []))
+      .flatMap((t) => source.full(posts.get(t) ?? []))
       .filter((p) => game.players.includes(p.author))
       .sort((a, b) => a.at - b.at || a.pid - b.pid);
     const earlier = new Map<string, Map<string, number>>();
@@ -207,16 +201,10 @@ export function violationFlags(input: ViolationScanInput): Flag[] {
 
   // A change is reported once, on the day of the post that shows it — or, when only refetched older
   // posts show it, on the day the fetch that first showed it falls in.
-  const everything = gameTids(game).map((t): readonly ProfilePost[] => posts.get(t) ?? lookBack?.get(t) ?? []);
-  for (const c of profileChanges(everything, game.players, input.profileBase && { profile: input.profileBase, forum: game.forum })) {
+  const { threads, base } = source.profile(posts);
+  for (const c of profileChanges(threads, game.players, base && { profile: base, forum: game.forum })) {
     if (c.postedAfter ? !inScope.has(c.post.pid) : dayAt(game, c.newFirstSeen) !== day.day) continue;
     flags.push(postFlag(c.post, c.what === 'signature' ? c.after ?? '' : '', profileFacts(c), { at: c.postedAfter ? c.post.at : c.newFirstSeen, related: [c.beforePost.pid] }));
   }
   return flags.sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || (a.pid ?? 0) - (b.pid ?? 0));
-}
-
-/** Posts read in full: a scanned one here is a caller's mistake (the filler check reads every word). */
-export function fullPosts(posts: readonly ReportPost[]): readonly SlicePost[] {
-  for (const p of posts) if (isScanned(p)) throw new Error(`post ${p.pid} of thread ${p.tid} was read as scanned where its content is needed`);
-  return posts as readonly SlicePost[];
 }

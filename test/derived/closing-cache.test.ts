@@ -18,7 +18,7 @@ import { dayHtml } from '../../src/day/day-page.js';
 import { carriedForward } from '../../src/close/carried.js';
 import { ballotShaped, inWindow, keptPosts } from '../../src/derived/kept-posts.js';
 import { closedInStore, closedOutcomes, countFromStore, tallyFromStore, vouchedElection } from '../../src/derived/closed-days.js';
-import { beforeReport, closingDayFromStore, reportInputs, reportThreads } from '../../src/derived/closing-inputs.js';
+import { beforeReport, closingDayFromStore, reportInputs, reportSource, reportThreads } from '../../src/derived/closing-inputs.js';
 import { wordingMemo } from '../../src/derived/wording-hits.js';
 import { parseGame } from '../../src/game/game-file.js';
 import { departureOf, successionThreads } from '../../src/votes/succession.js';
@@ -776,7 +776,7 @@ describe('the wording hits kept between runs (src/derived/wording-hits.ts)', () 
     const store = await openStore(game.storePath, { lock: false, threads: [...new Set([...tids, ...load])] });
     const inputs = await reportInputs(game, day, store.data);
     const memo = wordingMemo(game.storePath, game);
-    const closing = closingDay(game, store.data, day, { ledgerFile: null, ...inputs, wording: memo.hitsOf });
+    const closing = closingDay(game, store.data, day, { ledgerFile: null, closed: inputs.closed, source: reportSource(inputs, memo.hitsOf) });
     memo.save();
     const full = await readInFull(game, day);
     const out: Outputs = {

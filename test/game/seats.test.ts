@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { closingDay, threadsThroughDay } from '../../src/day/closing-day.js';
 import { buildDayReport } from '../../src/report/day-report.js';
+import { plainReportSource } from '../../src/report/source.js';
 import { dayHtml } from '../../src/day/day-page.js';
 import { elevatorFloor } from '../../src/elevator/index.js';
 import { renderElevatorBBCode } from '../../src/render/elevator-bbcode.js';
@@ -149,8 +150,9 @@ describe('ballots in the wrong place', () => {
   });
   test('the report takes them off the day\'s count when given it: the same flags as it reads itself', () => {
     const threads = new Map(threadsThroughDay(game, 2).filter((tid) => world.store.threads[String(tid)]).map((tid) => [tid, posts(tid)]));
+    const plain = plainReportSource(game);
     const flagsOf = (misplaced?: typeof day2.misplaced) =>
-      buildDayReport(game, threads, 2, { accelerated: false, misplaced }).flags.filter((f) => f.kind === 'misplaced-ballot');
+      buildDayReport(game, threads, 2, { accelerated: false, source: { ...plain, ballotsOutOfPlace: (d, p) => plain.ballotsOutOfPlace(d, p, misplaced) } }).flags.filter((f) => f.kind === 'misplaced-ballot');
     expect(flagsOf().map((f) => f.pid)).toEqual([PID.d2MisplacedBallot]);
     expect(flagsOf(day2.misplaced)).toEqual(flagsOf());
     expect(flagsOf([])).toEqual([]); // (given, they are not read again)
