@@ -18,13 +18,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { dayTids } from '../game/threads.js';
+import { dayTids, gameTids } from '../game/threads.js';
 import { ExitCode, UserError } from '../errors.js';
 import { findDay } from '../game/roster.js';
 import type { Game } from '../game/types.js';
 import { t } from '../i18n/index.js';
 import { replaceFile } from '../replace-file.js';
-import { readThreadRecords } from '../store/store-file.js';
+import { readThreadRecords, threadsDir } from '../store/store-file.js';
+import { inputText, jsonPlain, memo, threadLogKey } from '../store/memo.js';
 import type { StoredThread } from '../store/types.js';
 import { staleLines } from '../render/incomplete.js';
 import type { StaleThread } from '../votes/types.js';
@@ -140,9 +141,7 @@ export async function decidingWithHandovers(game: Game, day: number, opts: { rul
   const deciding: Array<{ tid: number; due: number; handover?: boolean }> = decidingThreads(game, day, opts);
   if (opts.rules) return deciding;
   const closes = findDay(game, day).closes;
-  // (loaded only here: the count's code, which the crawler and a kept count's caller need not load)
-  const { handoverReads } = await import('../derived/closed-days.js');
-  for (const tid of await handoverReads(game, day)) {
+  for (const tid of (await keptHandoverReads(game, [day])).get(day) ?? []) {
     const known = deciding.find((x) => x.tid === tid);
     if (known) {
       known.due = Math.max(known.due, closes);
@@ -181,10 +180,26 @@ export async function handoverDues(game: Game, now: number): Promise<Map<number,
   const due = new Map<number, number>();
   const closed = game.days.filter((d) => d.closes <= now && !(d.day === 1 && game.rules.day1Election));
   if (!closed.length) return due;
-  const { handoverReadsOf } = await import('../derived/closed-days.js');
-  const reads = await handoverReadsOf(game, closed.map((d) => d.day));
+  const reads = await keptHandoverReads(game, closed.map((d) => d.day));
   for (const d of closed) for (const tid of reads.get(d.day) ?? []) due.set(tid, Math.max(due.get(tid) ?? -Infinity, d.closes));
   return due;
+}
+
+/**
+ * closed-days.ts handoverReadsOf, kept between runs (src/store/memo.ts) under the game (its rulings
+ * included), the store's index and every thread log's key: a warm command's freshness check loads none of
+ * the count's code. Computed (and the count's code loaded) only when one of those changed.
+ */
+async function keptHandoverReads(game: Game, days: readonly number[]): Promise<Map<number, number[]>> {
+  const compute = async (): Promise<Map<number, number[]>> => {
+    const { handoverReadsOf } = await import('../derived/closed-days.js');
+    return handoverReadsOf(game, days);
+  };
+  const index = fs.existsSync(threadsDir(game.storePath)) && jsonPlain(game) ? inputText(game.storePath) : undefined;
+  if (index === undefined) return compute();
+  const logs = gameTids(game).sort((a, b) => a - b).map((tid) => [tid, threadLogKey(game.storePath, tid)]);
+  const inputs = { handoverReads: days, game, index, logs };
+  return new Map(await memo(game.storePath, `handover-reads-${days.join('-')}`, inputs, async () => [...(await compute())]));
 }
 
 /** How fresh each thread a count of `day` reads is (from the crawler's records and the store's pages). */
