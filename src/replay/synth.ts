@@ -12,6 +12,7 @@
  *
  * Used by the bench (src/bench) and the replay server to serve games of any size.
  */
+import { seededRandom } from '../seeded-random.js';
 import { readFileSync } from 'node:fs';
 import iconv from 'iconv-lite';
 import { packagePath } from '../paths.js';
@@ -368,17 +369,8 @@ export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** A small deterministic PRNG (mulberry32): jammer filler and synthetic games are the same on every run. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic PRNG: jammer filler and synthetic games are the same on every run. */
+export const rng = seededRandom;
 
 /** Discuz's jammer(): random "c c" pairs, in a hidden span before the line or a jammer font after it. */
 function jammerFor(rand: () => number): { before: string; after: string } {

@@ -14,6 +14,7 @@
  */
 import fs from 'node:fs';
 import { packagePath } from '../paths.js';
+import { seededRandom } from '../seeded-random.js';
 import { foldString, readDataLines } from './text-fold.js';
 
 /** Where the bundled model is. */
@@ -298,18 +299,6 @@ export interface TrainingOptions {
  *  the everyday false-alarm rate binds (≤ 1 per 1,000: none there at 0.9), then the recall gained. */
 export const DEFAULT_TRAINING: TrainingOptions = { bits: 16, epochs: 12, rate: 0.2, l2: 1e-4, seed: 36, threshold: 0.9 };
 
-/** mulberry32: a seeded generator (deterministic shuffles). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Trains the model by SGD on the softmax loss (deterministic for the same items and options). */
 export function trainWordingModel(items: readonly TrainingItem[], kinds: readonly string[], opts: TrainingOptions = DEFAULT_TRAINING, meta: Record<string, unknown> = {}): WordingModel {
   const classes = ['clean', ...kinds];
@@ -322,7 +311,7 @@ export function trainWordingModel(items: readonly TrainingItem[], kinds: readonl
     if (y < 0) throw new Error(`training item of unknown kind ${it.kind}`);
     return { rows: rows.slice(0, count), y };
   });
-  const rnd = random(opts.seed);
+  const rnd = seededRandom(opts.seed);
   const order = encoded.map((_, i) => i);
   const p = new Float64Array(K);
   for (let epoch = 0; epoch < opts.epochs; epoch++) {

@@ -85,16 +85,8 @@ export interface SheriffHandover {
   unreadable: UnreadableHandoverPost[];
 }
 
-/** A post a handover waits on that this account cannot read (SheriffHandover.unreadable). */
-export interface UnreadableHandoverPost {
-  by: 'director' | 'sheriff';
-  author: string;
-  pid: number;
-  tid: number;
-  floor: number | null;
-  at: number;
-  url: string;
-}
+/** A post a handover waits on that this account cannot read (SheriffHandover.unreadable): where and by whom, no name read. */
+export type UnreadableHandoverPost = Omit<SuccessionClaim, 'name' | 'problem'>;
 
 /** succession-words.yaml: each preset's titles for the badge holder, and the patterns that name a successor. */
 interface SuccessionWords {
