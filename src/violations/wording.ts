@@ -453,15 +453,20 @@ function clauseAround(text: string, start: number, end: number): [number, number
 /** Every banned-wording hit in a text (see the header for what is not one), one per place and category. */
 export function findBannedWording(text: string, lists: WordLists, opts: WordingOptions = {}): WordingHit[] {
   const hits = constructionHits(text, lists, opts);
-  return opts.learned === false || !NOT_BLANK.test(text) ? hits : [...hits, ...secondOpinion(text, lists, hits)];
+  return opts.learned === false || !NOT_BLANK.test(text) ? hits : [...hits, ...secondOpinion(text, lists, hits, opts.names ?? [])];
 }
 
-/** The learned flags of the sentences no construction matched, of the lists' kinds only (a game that bans no 马甲 talk gets none). */
-function secondOpinion(text: string, lists: WordLists, hits: readonly WordingHit[]): WordingHit[] {
+/**
+ * The learned flags of the sentences no construction matched, of the lists' kinds only (a game that bans
+ * no 马甲 talk gets none). The players' names are blanked first, as they are never part of a match.
+ */
+function secondOpinion(text: string, lists: WordLists, hits: readonly WordingHit[], names: readonly string[]): WordingHit[] {
+  let read = text;
+  for (const name of names) if (name && read.includes(name)) read = read.split(name).join('\u0001'.repeat(name.length));
   const out: WordingHit[] = [];
-  for (const h of learnedHits(text, wordingModel(), hits)) {
+  for (const h of learnedHits(read, wordingModel(), hits)) {
     if (!lists.categories.includes(h.kind)) continue;
-    out.push({ category: h.kind, word: LEARNED_CONSTRUCTION, cites: [], matched: h.matched, start: h.start, end: h.end, evasions: [], learned: { ngrams: h.ngrams, score: h.score } });
+    out.push({ category: h.kind, word: LEARNED_CONSTRUCTION, cites: [], matched: text.slice(h.start, h.end), start: h.start, end: h.end, evasions: [], learned: { ngrams: h.ngrams, score: h.score } });
   }
   return out;
 }

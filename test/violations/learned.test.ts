@@ -5,6 +5,7 @@ import { everydayHalves, learnedFigures, learnedTrainingSet, ruleSentences, trai
 import { REALWORLD } from '../helpers/realworld.js';
 import { LEARNED_CONSTRUCTION, WORDING_MODEL_FILE, classProbabilities, learnedHits, modelText, parseModel, sentenceRanges, serializeModel, talksAboutRules, wordingModel } from '../../src/violations/learned.js';
 import { bundledCategories, loadWordLists } from '../../src/violations/word-lists.js';
+import { describeHit, findBannedWording } from '../../src/violations/wording.js';
 
 const model = wordingModel();
 const SHARED_RULES = fs.existsSync(path.resolve(import.meta.dirname, '../../../shared/rules'));
@@ -57,6 +58,17 @@ describe('the learned second opinion on banned wording (issue 36)', () => {
   test('a sentence the patterns flagged is skipped (the opinion is for what they did not)', () => {
     const text = '我要是狼就让我出门被车撞';
     expect(learnedHits(text, model, [{ start: 3, end: 5 }])).toEqual([]);
+  });
+
+  test('findBannedWording gives it for what no construction matched, said as the model\'s, and never reads a player\'s name', () => {
+    const lists = loadWordLists(bundledCategories());
+    const [hit] = findBannedWording('纸障才投他', lists);
+    expect(findBannedWording('纸障才投他', lists, { learned: false })).toEqual([]);
+    expect(hit).toMatchObject({ category: '侮辱性评论', word: LEARNED_CONSTRUCTION, matched: '纸障才投他', start: 0, end: 5 });
+    expect(hit.learned!.ngrams.length).toBeGreaterThan(0);
+    expect(describeHit(hit)).toContain('模型判断');
+    // A player called 纸障 is no insult: names are blanked before the model reads the sentence.
+    expect(findBannedWording('纸障才投他', lists, { names: ['纸障'] })).toEqual([]);
   });
 
   test('a role named like an insult and a quote of the rule do not flag', () => {
