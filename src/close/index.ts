@@ -201,7 +201,7 @@ async function crawlForClose(game: Game, day: GameDay, opts: CloseOptions): Prom
  */
 async function assembleDay(
   game: Game, day: GameDay, opts: CloseOptions,
-  at: { ledgerFile: string; open: boolean; now: number; staleMarks: ReturnType<typeof staleThreads>; goneMarks?: ReturnType<typeof goneThreads> },
+  at: { ledgerFile: string; open: boolean; now: number; staleMarks: ReturnType<typeof staleThreads>; goneMarks: ReturnType<typeof goneThreads> },
 ) {
   const { ledgerFile, open, now, staleMarks } = at;
   // Red cards confirmed before the close (the report's proposals recorded below are not confirmed ones).
@@ -217,7 +217,7 @@ async function assembleDay(
     if (!open) await recordProposals(game, closing.report, ledgerFile);
     const tally = closing.tally;
     if (tally && staleMarks.length) tally.stale = staleMarks;
-    if (tally && at.goneMarks?.length) tally.gone = at.goneMarks;
+    if (tally && at.goneMarks.length) tally.gone = at.goneMarks;
     // The day's results, derived; the badge passes when they put the sheriff out.
     const derived = [...(tally ? exitsFromTally(tally) : []), ...sentOff];
     const handover = handoverAtClose(game, store, tally, derived);

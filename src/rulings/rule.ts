@@ -20,7 +20,7 @@ import { closingDay } from '../day/closing-day.js';
 import { t } from '../i18n/index.js';
 import { flagKindLabel } from '../violations/flag.js';
 import { rulingTime } from '../votes/select.js';
-import { dayTids } from '../game/threads.js';
+import { gameTids } from '../game/threads.js';
 import { readFetches } from '../crawl/freshness.js';
 
 /** What a ruling is given besides its verb and target. */
@@ -41,12 +41,9 @@ export function ruler(game: Game, by?: string): string {
 
 /** One ruling in words, for list and the command's answer; its time in the forum's zone. */
 export function rulingLine(r: Ruling, zone: string): string {
-  const what = r.subject === 'card'
-    ? t('rule.what.card', r.card ?? '')
+  const what = r.subject === 'card' ? t('rule.what.card', r.card ?? '')
     : r.subject === 'thread' ? t('rule.what.thread', r.tid ?? 0)
-    : r.subject === 'flag' ? t('rule.what.flag', r.pid ?? 0) : r.subject === 'bid' ? t('rule.what.bid', r.pid ?? 0)
-      : r.subject === 'request' ? t('rule.what.request', r.pid ?? 0)
-        : r.subject === 'successor' ? t('rule.what.successor', r.pid ?? 0) : t('rule.what.ballot', r.pid ?? 0);
+    : t(`rule.what.${r.subject}`, r.pid ?? 0); // (every other subject is a post, by pid)
   return t('rule.line', r.id, r.day, r.verb === 'accept', what, s(r.why), s(r.by), rulingTime(r.at, zone));
 }
 
@@ -179,7 +176,7 @@ async function ruleOnThread(
 ): Promise<string[]> {
   if (verb !== 'accept') throw new UserError(t('rule.threadOnlyAccept', tid));
   if (o.day === undefined) throw new UserError(t('rule.needsDay'));
-  if (!tid || !(game.process?.tid === tid || game.days.some((d) => dayTids(d).includes(tid)))) throw new UserError(t('rule.threadNotInGame', tid, game.file));
+  if (!gameTids(game).includes(tid)) throw new UserError(t('rule.threadNotInGame', tid, game.file));
   if (!readFetches(game.storePath)[String(tid)]?.notFound) throw new UserError(t('rule.threadNotGone', tid, game.storePath));
   const { data: next, entry } = appendEntry(data, { ...base, subject: 'thread' as const, tid, day: o.day });
   await writeRulings(next, rulingsPath(game.file));

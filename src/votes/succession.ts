@@ -145,9 +145,9 @@ export function namesSuccessor(game: Game): (p: Readable) => boolean {
   };
 }
 
-/** What `successionCandidates` depends on of the game: its patterns with the seats' names filled in (and that unreadable posts are kept). */
-export function successionPatternsKey(game: Game): unknown[] {
-  return [...patternsFor(game).res.map((re) => re.source), { unreadable: true }];
+/** What `successionCandidates` depends on of the game: its patterns with the seats' names filled in (the code's own identity is in every memo key). */
+export function successionPatternsKey(game: Game): string[] {
+  return patternsFor(game).res.map((re) => re.source);
 }
 
 /** The seats a post names as the successor (distinct, in order). */

@@ -161,7 +161,9 @@ export function tallyDay(game: Game, source: PostsOf | TallySource, day: number,
 
   const acceleration = accelerationOf(game, d, posts, countAt, notes);
   const accelerated = acceleratedBy(d, acceleration);
+  // Posts of the process thread this account cannot read: each may be a request (or a withdrawal).
   const unreadableProcess = acceleration && unreadableRequests(acceleration, game.rules.acceleration.delayWords.length > 0);
+  if (unreadableProcess) notes.push(t('tally.unreadableProcess', unreadableProcess.pids.join(', '), unreadableProcess.couldChange));
 
   const usedRules = new Map<number, number>();
   if (kind === 'rule') {
@@ -204,13 +206,10 @@ export function tallyDay(game: Game, source: PostsOf | TallySource, day: number,
   if (unreadable) {
     const text = t('tally.unreadable', unreadable.posts.map((b) => t('tally.unreadableItem', b.voter, String(b.floor ?? '?'), b.pid)).join(t('list.sep')), unreadable.couldChange);
     notes.push(text);
-    if (unreadable.couldChange) result.note = result.note ? `${result.note}${t('close.line.sep')}${text}` : text;
+    if (unreadable.couldChange) addToNote(result, text);
   }
   // Likewise the process thread's (acceleration requests and withdrawals): said on the result when they could change it.
-  if (unreadableProcess?.couldChange) {
-    const text = t('tally.unreadableProcess', unreadableProcess.pids.join(', '), true);
-    result.note = result.note ? `${result.note}${t('close.line.sep')}${text}` : text;
-  }
+  if (unreadableProcess?.couldChange) addToNote(result, t('tally.unreadableProcess', unreadableProcess.pids.join(', '), true));
 
   // Posts a handover on the badge's path waits on that this account cannot read: each may name another successor.
   const unreadableSuccession = handoverUnreadable.length
@@ -219,7 +218,7 @@ export function tallyDay(game: Game, source: PostsOf | TallySource, day: number,
   if (unreadableSuccession) {
     const text = t('tally.unreadableSuccession', handoverUnreadable.map((u) => t('tally.unreadableSuccessionItem', u.from, u.by === 'director', u.author, u.pid, u.url)).join(t('list.sep')), unreadableSuccession.couldChange);
     notes.push(text);
-    if (unreadableSuccession.couldChange) result.note = result.note ? `${result.note}${t('close.line.sep')}${text}` : text;
+    if (unreadableSuccession.couldChange) addToNote(result, text);
   }
 
   const players: VoterSummary[] = game.players.map((p) => {
@@ -246,6 +245,11 @@ export function tallyDay(game: Game, source: PostsOf | TallySource, day: number,
     ...(unreadableProcess ? { unreadableProcess } : {}),
     ...(unreadableSuccession ? { unreadableSuccession } : {}),
   };
+}
+
+/** Adds `text` to what the result says (its note), after what it says already. */
+function addToNote(result: TallyResult['result'], text: string): void {
+  result.note = result.note ? `${result.note}${t('close.line.sep')}${text}` : text;
 }
 
 /**
@@ -434,10 +438,6 @@ function accelerationOf(game: Game, d: GameDay, posts: PostsOf, countAt: number,
     return null;
   }
   if (!game.rules.acceleration.enabled && d.accelerated === undefined) return null;
-  const result = accelerationFor(game, d, posts(game.process.tid), countAt);
-  // Posts of the process thread this account cannot read: each may be a request (or a withdrawal).
-  const unread = unreadableRequests(result, game.rules.acceleration.delayWords.length > 0);
-  if (unread) notes.push(t('tally.unreadableProcess', unread.pids.join(', '), unread.couldChange));
-  return result;
+  return accelerationFor(game, d, posts(game.process.tid), countAt);
 }
 
