@@ -21,6 +21,7 @@ import { countFreshness } from '../../src/crawl/freshness.js';
 import { startReplayServer, type ReplayServer } from '../../src/replay/server.js';
 import { FIXTURES, ids as readIds } from '../helpers/captured.js';
 import { bansha } from '../helpers/cli.js';
+import { threadAnswers, withFault } from '../helpers/fault.js';
 
 const DIRECTOR = { username: '导演A', password: 'lab123456' };
 const ids = readIds('public');
@@ -97,13 +98,8 @@ describe('a handover posted in an earlier day\'s thread after its last fetch', (
   }, 60_000);
 
   test('close at 21:05 while thread 2 answers 503: refused (exit 7) naming it with the 503', async () => {
-    server.setFault({ fault: { kind: 'status', status: 503 }, path: `tid=${D1DISC}&` });
-    let r;
-    try {
-      r = await bansha(['close', '--game', file, '--day', '2', '--post', '--yes', ...FAST, '--retries', '1'], { BANSHA_NOW: at('2026-11-22 21:05') });
-    } finally {
-      server.setFault();
-    }
+    const r = await withFault(server, threadAnswers(D1DISC, 503), () =>
+      bansha(['close', '--game', file, '--day', '2', '--post', '--yes', ...FAST, '--retries', '1'], { BANSHA_NOW: at('2026-11-22 21:05') }));
     expect(r.code).toBe(7);
     expect(r.stderr).toContain(`帖子 ${D1DISC}（第 1 日讨论帖，从中读取警长移交）：只抓到截至 11-22 20:30 的状态`);
     expect(r.stderr).toContain('HTTP 503');

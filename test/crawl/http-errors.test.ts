@@ -19,6 +19,7 @@ import { loadGame } from '../../src/game/game-file.js';
 import { startReplayServer, type ReplayServer } from '../../src/replay/server.js';
 import { FIXTURES, ids as readIds } from '../helpers/captured.js';
 import { bansha } from '../helpers/cli.js';
+import { threadAnswers, withFault } from '../helpers/fault.js';
 
 const DIRECTOR = { username: '导演A', password: 'lab123456' };
 const ids = readIds('public');
@@ -95,14 +96,8 @@ describe('a wrong address: HTTP errors named, advice to check the game file', ()
 describe('a transient fault: rerun advised, retries as before', () => {
   test('a 503 on every try of one page: "HTTP 503", asked 1 + --retries times, run the same crawl again', async () => {
     const file = await game('busy', server.url);
-    server.setFault({ fault: { kind: 'status', status: 503 }, path: `tid=${D2VOTE}&page=2` });
     const before = server.requests.length;
-    let r;
-    try {
-      r = await bansha(['crawl', '--game', file, '--day', '2', ...FAST]);
-    } finally {
-      server.setFault();
-    }
+    const r = await withFault(server, threadAnswers(D2VOTE, 503, 2), () => bansha(['crawl', '--game', file, '--day', '2', ...FAST]));
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('HTTP 503');
     expect(r.stderr).toContain(RERUN);

@@ -27,6 +27,7 @@ import { runWatch } from '../../src/cli/commands/watch.js';
 import { startReplayServer, type ReplayServer } from '../../src/replay/server.js';
 import { FIXTURES, ids as readIds, scenario as readScenario } from '../helpers/captured.js';
 import { bansha } from '../helpers/cli.js';
+import { threadAnswers, withFault } from '../helpers/fault.js';
 
 const DIRECTOR = { username: '导演A', password: 'lab123456' };
 const ids = readIds('public');
@@ -174,13 +175,8 @@ describe('a failed fetch at closing time: refused, never counted from the old st
   }, 60_000);
 
   test('close --post --yes at 21:05 while the process thread answers 503: exit 7, nothing posted, thread 6 named as of 20:30', async () => {
-    server.setFault({ fault: { kind: 'status', status: 503 }, path: `tid=${PROCESS}&` });
-    let r;
-    try {
-      r = await bansha(['close', '--game', file, '--day', '2', '--post', '--yes', ...FAST, '--retries', '1'], { BANSHA_NOW: at('2026-11-22 21:05') });
-    } finally {
-      server.setFault();
-    }
+    const r = await withFault(server, threadAnswers(PROCESS, 503), () =>
+      bansha(['close', '--game', file, '--day', '2', '--post', '--yes', ...FAST, '--retries', '1'], { BANSHA_NOW: at('2026-11-22 21:05') }));
     expect(r.code).toBe(7);
     expect(server.posted).toEqual([]);
     // The summary names the stale page and as of when; so does the refusal, with the forum's answer.
@@ -216,18 +212,11 @@ describe('a failed fetch at closing time: refused, never counted from the old st
 
   test('watch at the close while the process thread answers 503: the final count refuses the same way (exit 7)', async () => {
     const after = ms('2026-11-22 21:01');
-    server.setFault({ fault: { kind: 'status', status: 503 }, path: `tid=${PROCESS}&` });
-    let err: unknown = null;
-    try {
-      await runWatch({
+    const err: unknown = await withFault(server, threadAnswers(PROCESS, 503), () =>
+      runWatch({
         game: loadGame(file), day: 2, clock: { now: () => after, sleep: async () => undefined }, draw: () => undefined,
         crawl: { delayMs: 0, concurrency: 4, retries: 1, backoffMs: 5, maxBackoffMs: 5, now: () => after },
-      });
-    } catch (e) {
-      err = e;
-    } finally {
-      server.setFault();
-    }
+      }).then(() => null, (e: unknown) => e));
     expect((err as { exitCode?: number } | null)?.exitCode).toBe(7);
     expect((err as Error).message).toContain(`帖子 ${PROCESS}（进程帖）：只抓到截至 11-22 20:30 的状态`);
     expect((err as Error).message).toContain('HTTP 503');
