@@ -152,10 +152,11 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   const { closing, incomplete, derived, handover, plan } = assembled;
   const tally = closing.tally;
 
-  // The day's results against the game file; --confirm writes the missing ones (exits, the next day's sheriff).
+  // The day's results against the game file; --confirm writes the missing ones (exits, the next day's sheriff) —
+  // and refuses as --post does even when there are none to write (a tie with nobody out that unread posts could break).
   let confirmed: DerivedExit[] = [];
   let sheriffWritten = false;
-  if (opts.confirm && derived.length) ({ game, confirmed, sheriffWritten } = confirmResults(game, opts, assembled));
+  if (opts.confirm) ({ game, confirmed, sheriffWritten } = confirmResults(game, opts, assembled));
   const badge = handover ? sheriffSummary(game, opts.day, handover, sheriffWritten) : { lines: [], disagreements: [] };
   const disagreements = [...exitDisagreements(game, opts.day, day.closes, derived), ...badge.disagreements];
 
@@ -234,13 +235,16 @@ type AssembledDay = Awaited<ReturnType<typeof assembleDay>>;
 
 /**
  * --confirm: the day's derived results written into the game file (exit events, the next day's sheriff),
- * refused when the count is incomplete or unruled; the edited file must load with exactly those added
- * before it replaces the old one. Returns the game as then loaded and what was written.
+ * refused when the count is incomplete or unruled — whether or not there is anything to write: a day whose
+ * count gives no result (a tie with nobody out) is confirmed as that result, which unread posts could
+ * change as well as any other; the edited file must load with exactly those added before it replaces the
+ * old one. Returns the game as then loaded and what was written.
  */
 function confirmResults(game: Game, opts: CloseOptions, { derived, incomplete, closing, handover }: AssembledDay): { game: Game; confirmed: DerivedExit[]; sheriffWritten: boolean } {
   const tally = closing.tally;
   if (incomplete.length) throw new UserError(t('close.confirmIncomplete', incompleteLines(incomplete).join('\n  ')), 3);
   if (tally) refuseUnruled(tally, 'confirm'); // (issue 31: posts this account cannot read that could change the result)
+  if (!derived.length) return { game, confirmed: [], sheriffWritten: false };
   const source = fs.readFileSync(game.file, 'utf8');
   const edited = withExitEvents(source, game, derived);
   // (not while a post the handover waits on cannot be read: it may name another successor — issue 31)

@@ -234,6 +234,36 @@ describe('ballot posts the account cannot read', () => {
     expect(fs.readFileSync(game, 'utf8')).toContain(EVENT);
   }, 120_000);
 
+  test('a tie with nobody out that they could break: --confirm refuses (exit 3) as --post does, though it has nothing to write', async () => {
+    // 包子's (the sheriff's, ×1.5), 烧卖's and 油条's votes for 月饼 unreadable: 月饼 4 against 花卷 4, a tie —
+    // nobody out (m107, §4) — and the three unread ballots could put 月饼 out.
+    const hidden = [votePost('包子'), votePost('烧卖'), votePost('油条')];
+    const game = folder(store(undefined, banned(...hidden.map((h) => h.pid))), unrecorded);
+    const t = JSON.parse((await bansha(['tally', '--game', game, '--day', '2', '--json'])).stdout) as TallyJson & { result: { tie: string[] } };
+    expect(t.totals.filter((x) => x.votes > 0).map((x) => [x.name, x.votes])).toEqual([['花卷', 4], ['月饼', 4]]);
+    expect(t.result).toMatchObject({ name: null, tie: ['花卷', '月饼'] });
+    expect(t.unreadable).toEqual({ pids: hidden.map((h) => h.pid), couldChange: true });
+    const before = fs.readFileSync(game, 'utf8');
+    const pids = hidden.map((h) => h.pid).join(', ');
+    const post = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--post']);
+    expect(post.code).toBe(3);
+    expect(post.stderr).toContain(`--post 不会发布第 2 日的结果：投票帖中本账号看不到文字的帖子（pid ${pids}）可能改变结果`);
+    const confirm = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm']);
+    expect(confirm.code).toBe(3);
+    expect(confirm.stderr).toContain(`--confirm 不会写入第 2 日的结果：投票帖中本账号看不到文字的帖子（pid ${pids}）可能改变结果`);
+    expect(confirm.stderr).toContain('bansha rule reject PID --day 2');
+    const en = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm', '--lang', 'en']);
+    expect(en.code).toBe(3);
+    expect(en.stderr).toContain(`--confirm will not write day 2's result: posts in the vote thread this account cannot read (pid ${pids}) could change it`);
+    expect(fs.readFileSync(game, 'utf8')).toBe(before);
+    // The director looked: none holds a ballot that counts. The tie stands; --confirm has nothing to write, and says nothing is wrong.
+    for (const h of hidden) expect((await bansha(['rule', 'reject', String(h.pid), '--game', game, '--day', '2', '--why', '被封禁玩家的帖子不计'])).code).toBe(0);
+    const done = await bansha(['close', '--game', game, '--day', '2', '--no-crawl', '--confirm']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toContain('平票');
+    expect(fs.readFileSync(game, 'utf8')).toBe(before);
+  }, 120_000);
+
   test('a version read before the post became unreadable is the evidence, and marked so', async () => {
     const shaomai = votePost('烧卖');
     const data = store();
