@@ -271,7 +271,7 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
     // director's first run after the crawl)
     const day = Math.max(...g.days.map((d) => d.day));
     let t0 = now();
-    sink += await countFromStore(g, day, {}, (result) => result.ballots.length); // as `bansha tally`
+    sink += await countFromStore(g, day, { gone: [] }, (result) => result.ballots.length); // as `bansha tally`
     stages.tally = now() - t0;
     peakAfter.tally = peakRssMB();
 
@@ -280,7 +280,7 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
     // the page written as `bansha report --html` writes it: as it is drawn, never held whole (day-html.ts)
     const page = path.join(dir, `day${day}.html`);
     await withCountingStore(g, reportThreads(g, day), async (store) => {
-      const { closing, lookBack } = await closingDayFromStore(g, day, store, { ledgerFile: null });
+      const { closing, lookBack } = await closingDayFromStore(g, day, store, { ledgerFile: null, gone: [] });
       writeDayHtml(page, closing, dayPage(g, store, day, lookBack), storedPostLinks(g, store, lookBack));
     });
     const reportBytes = statSync(page).size;

@@ -135,8 +135,8 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   // A --confirm that must refuse refuses now, before the day is assembled: nothing written (no folder, no
   // card proposals into the ledger), nothing counted in vain.
   if (opts.confirm) refuseStale(game, stale, '--confirm');
-  // Threads gone from the forum whose kept versions a ruling accepted: the count says so first.
-  const goneMarks = goneThreads(game, freshness);
+  // Threads gone from the forum whose kept versions a ruling accepted: the count carries them, and says so first.
+  const gone = goneThreads(game, freshness);
 
   const out = path.resolve(opts.out ?? defaultCloseDir(game.file, opts.day));
   fs.mkdirSync(out, { recursive: true });
@@ -148,7 +148,7 @@ export async function closeDay(opts: CloseOptions): Promise<CloseResult> {
   };
   const ledgerFile = ledgerPath(game.file);
 
-  const assembled = await assembleDay(game, day, opts, { ledgerFile, open, now, staleMarks, goneMarks });
+  const assembled = await assembleDay(game, day, opts, { ledgerFile, open, now, staleMarks, gone });
   const { closing, incomplete, derived, handover, plan } = assembled;
   const tally = closing.tally;
 
@@ -202,7 +202,7 @@ async function crawlForClose(game: Game, day: GameDay, opts: CloseOptions): Prom
  */
 async function assembleDay(
   game: Game, day: GameDay, opts: CloseOptions,
-  at: { ledgerFile: string; open: boolean; now: number; staleMarks: ReturnType<typeof staleThreads>; goneMarks: ReturnType<typeof goneThreads> },
+  at: { ledgerFile: string; open: boolean; now: number; staleMarks: ReturnType<typeof staleThreads>; gone: ReturnType<typeof goneThreads> },
 ) {
   const { ledgerFile, open, now, staleMarks } = at;
   // Red cards confirmed before the close (the report's proposals recorded below are not confirmed ones).
@@ -213,12 +213,11 @@ async function assembleDay(
   const vouched = report.vouched && ((users: Readonly<Record<string, number>>) => new Set([...report.vouched!(users)].filter((t) => !extra.includes(t))));
   await beforeReport(game, opts.day); // a first run's digests, before the day's threads are read
   return withCountingStore(game, { tids: report.tids, load: [...report.load, ...extra], vouched, allowIncomplete: opts.allowIncomplete }, async (store, checked) => {
-    const { closing, closed, lookBack, incomplete } = await closingDayFromStore(game, opts.day, store, { ledgerFile, checked, allowIncomplete: opts.allowIncomplete, at: open ? now : undefined });
+    const { closing, closed, lookBack, incomplete } = await closingDayFromStore(game, opts.day, store, { ledgerFile, checked, allowIncomplete: opts.allowIncomplete, at: open ? now : undefined, gone: at.gone });
     // An open day's cards are not proposed into the ledger: its report is as of now, not the day's.
     if (!open) await recordProposals(game, closing.report, ledgerFile);
     const tally = closing.tally;
     if (tally && staleMarks.length) tally.stale = staleMarks;
-    if (tally && at.goneMarks.length) tally.gone = at.goneMarks;
     // The day's results, derived; the badge passes when they put the sheriff out.
     const derived = [...(tally ? exitsFromTally(tally) : []), ...sentOff];
     const handover = handoverAtClose(game, store, tally, derived);

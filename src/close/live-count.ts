@@ -31,8 +31,7 @@ export async function countAsTally(game: Game, day: number, at: number, opts: { 
     refuseStale(game, freshness, 'watch');
     for (const c of failed) assertFetched(c);
   }
-  const gone = goneThreads(game, freshness);
-  return countFromStore(game, day, { at, allowIncomplete: opts.allowIncomplete }, (result) => (gone.length ? { ...result, gone } : result));
+  return countFromStore(game, day, { at, allowIncomplete: opts.allowIncomplete, gone: goneThreads(game, freshness) }, (result) => result);
 }
 
 /**

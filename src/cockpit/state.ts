@@ -223,7 +223,7 @@ export class Cockpit {
     if (!prev || now >= findDay(game, day).closes || !game.rules.publicVote) return;
     let tally: TallyResult;
     try {
-      tally = await countFromStore(game, day, { at: now, allowIncomplete: true }, (result) => result);
+      tally = await countFromStore(game, day, { at: now, allowIncomplete: true, gone: [] }, (result) => result); // (open: nothing is gone from a running count)
     } catch (err) {
       if (err instanceof UserError) return; // the whole recount says why
       throw err;
@@ -276,12 +276,11 @@ export class Cockpit {
       const threads = reportThreads(game, day);
       await beforeReport(game, day);
       const made = await withCountingStore(game, { tids: threads.tids, load: threads.load, vouched: threads.vouched, allowIncomplete: true }, async (store, checked) => {
-        const { closing, incomplete: gaps } = await closingDayFromStore(game, day, store, { ledgerFile, checked, allowIncomplete: true, at: open ? now : undefined });
+        const { closing, incomplete: gaps } = await closingDayFromStore(game, day, store, { ledgerFile, checked, allowIncomplete: true, at: open ? now : undefined, gone: open ? [] : goneThreads(game, freshness) });
         // As close: once the day has closed its proposals go into the ledger (ids to confirm or dismiss by).
         if (!open) await recordProposals(game, closing.report, ledgerFile);
         const count = closing.tally;
         if (count && stale.length) count.stale = stale;
-        if (count && !open) count.gone = goneThreads(game, freshness);
         const text = count && !open && count.kind !== 'none' && count.tid !== null ? renderTallyBBCode(count) : null;
         return { closing, gaps, text, plan: text && count ? announcementPlan(store, game, count, text) : null };
       });

@@ -32,7 +32,8 @@ import {
 } from '../votes/tally.js';
 import { timeSpan } from '../game/forum-time.js';
 import { ballotShaped, inWindow, keptPosts, namingSuccessor, type Keep, type KeptPosts } from './kept-posts.js';
-import type { TallyResult } from '../votes/types.js';
+import type { StaleThread, TallyResult } from '../votes/types.js';
+import { markGone } from './gone.js';
 
 /** The game as far as a count depends on it: everything but where its files are. */
 export function gameFingerprint(game: Game): unknown {
@@ -394,10 +395,10 @@ export async function tallyFromStore(
  * checks it, then tallyFromStore), handed to `use` with the store it was counted from: the threads the
  * count reads only in part — the day's discussion (misplaced ballots), the process thread (the day's
  * window) — read as their kept posts (kept-posts.ts) instead of opened; day 1's vote thread not opened
- * while its saved outcome vouches for it.
+ * while its saved outcome vouches for it. Marked with the threads `gone` from the forum a ruling accepted (gone.ts).
  */
 export async function countFromStore<T>(
-  game: Game, day: number, opts: { at?: number; rules?: boolean; allowIncomplete?: boolean },
+  game: Game, day: number, opts: { at?: number; rules?: boolean; allowIncomplete?: boolean; gone: readonly StaleThread[] },
   use: (result: TallyResult, store: StoreData) => T | Promise<T>,
 ): Promise<T> {
   const tids = threadsForTally(game, day, { rules: opts.rules });
@@ -411,7 +412,7 @@ export async function countFromStore<T>(
   // (opened, then counted here: the count's walk goes on down from this file, not back into it from the store's)
   const { store, incomplete, close } = await openCountingStore(game, { tids, allowIncomplete: opts.allowIncomplete, vouched, apart });
   try {
-    return await use(await tallyFromStore(game, store, day, incomplete, { ...opts, partOf, loadedLogs }), store);
+    return await use(markGone(await tallyFromStore(game, store, day, incomplete, { ...opts, partOf, loadedLogs }), opts.gone), store);
   } finally {
     await close();
   }

@@ -27,6 +27,8 @@ import { keptPosts } from './kept-posts.js';
 import { lookBackSummary, type LookBackRead } from './look-back.js';
 import { scannedThread } from './scanned-thread.js';
 import { wordingMemo, type WordingMemo } from './wording-hits.js';
+import { markGone } from './gone.js';
+import type { StaleThread } from '../votes/types.js';
 
 /**
  * The threads a report of `day` counts (checked complete), those it opens in full, and (withCountingStore
@@ -141,6 +143,8 @@ export async function closingDayFromStore(
     code?: string | null;
     /** Count as of this moment (a running count before the close: src/close/index.ts); default the close. */
     at?: number;
+    /** The threads gone from the forum whose kept versions a ruling accepted, marked on the count (gone.ts). */
+    gone: readonly StaleThread[];
   },
 ): Promise<{ closing: ClosingDay; incomplete: Completeness[] } & Pick<ClosingDayOptions, 'closed'> & LookedBack> {
   const posts = postsFromStore(store);
@@ -151,5 +155,6 @@ export async function closingDayFromStore(
   const source = reportSource({ lookBack, summed }, wording.hitsOf, apart);
   const closing = closingDay(game, store, day, { ledgerFile: opts.ledgerFile, closed, source, posts, apart, at: opts.at });
   wording.save();
+  markGone(closing.tally, opts.gone);
   return { closing: markIncomplete(closing, incomplete, game), closed, lookBack, summed, incomplete };
 }

@@ -38,7 +38,8 @@ import { packagePath } from '../paths.js';
 import { BUILD, derivedKeyOf, inputText, jsonPlain, memoKey, memoLookup, readDerived, threadLogKey, writeDerived, type MemoKey } from '../store/memo.js';
 import { postUrl } from '../store/slice.js';
 import { threadsDir } from '../store/store-file.js';
-import type { TallyResult } from '../votes/types.js';
+import type { StaleThread, TallyResult } from '../votes/types.js';
+import { markGone } from './gone.js';
 
 /**
  * What a report keeps of day N: the closing day (card ids as before the ledger step), the thread of each
@@ -89,7 +90,8 @@ export async function reportDay(
   const reads = new Map([...apart].map(([tid, a]) => [tid, a.read]));
   const value = await withCountingStore(game, { ...reportThreads(game, day), allowIncomplete: opts.allowIncomplete, apart: reads }, async (store, incomplete): Promise<ReportDay> => {
     // Earlier days through their digests and outcomes kept in the store's derived files.
-    const { closing, lookBack, summed } = await closingDayFromStore(game, day, store, { ledgerFile: opts.ledgerFile, checked: incomplete, allowIncomplete: opts.allowIncomplete, apart, wording, code, at: opts.at });
+    // (kept without the threads gone from the forum: the crawler's records are not in its key; `bansha report` names them in its views)
+    const { closing, lookBack, summed } = await closingDayFromStore(game, day, store, { ledgerFile: opts.ledgerFile, checked: incomplete, allowIncomplete: opts.allowIncomplete, apart, wording, code, at: opts.at, gone: [] });
     // The views link the cards' evidence and nothing else (report-bbcode.ts, html-day.ts).
     const threadOf = storedThreadOf(store, lookBack, apart, summed?.threadOf);
     const evidence: Record<string, number | null> = {};
@@ -116,6 +118,8 @@ export interface TallyOptions {
   at?: number;
   rules?: boolean;
   allowIncomplete?: boolean;
+  /** The threads gone from the forum whose kept versions a ruling accepted (gone.ts): marked on the count, kept or counted, never kept with it (the crawler's records they come from are not in its key). */
+  gone: readonly StaleThread[];
 }
 
 /**
@@ -126,10 +130,10 @@ export interface TallyOptions {
 export async function tallyResult(game: Game, day: number, opts: TallyOptions, code: string | null = BUILD): Promise<TallyResult> {
   const inputs = closingInputs(game, code, { tally: day, at: opts.at ?? null, rules: Boolean(opts.rules), allowIncomplete: Boolean(opts.allowIncomplete) });
   const kept = inputs === null ? null : memoLookup<TallyResult>(game.storePath, `closing-tally-day${day}`, inputs);
-  if (kept?.value !== undefined) return kept.value;
+  if (kept?.value !== undefined) return markGone(kept.value, opts.gone);
   const { countFromStore } = await import('./closed-days.js');
-  const result = await countFromStore(game, day, opts, (r) => r);
-  return kept ? kept.keep(result) : result;
+  const result = await countFromStore(game, day, { ...opts, gone: [] }, (r) => r);
+  return markGone(kept ? kept.keep(result) : result, opts.gone);
 }
 
 /** The value kept as `name` under `key`; its first line alone is read when it was kept under another (a rerun after new posts: the rest is not read). */

@@ -16,11 +16,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { formLogin } from '../../src/demo/form-login.js';
 import { loadGame } from '../../src/game/game-file.js';
-import { readFetches } from '../../src/crawl/freshness.js';
+import { countFreshness, goneThreads, readFetches } from '../../src/crawl/freshness.js';
 import { runWatch } from '../../src/cli/commands/watch.js';
 import { startReplayServer, type ReplayServer } from '../../src/replay/server.js';
 import { FIXTURES, ids as readIds } from '../helpers/captured.js';
 import { bansha } from '../helpers/cli.js';
+import { countFromStore } from '../../src/derived/closed-days.js';
+import { closingDayFromStore, reportThreads } from '../../src/derived/closing-inputs.js';
+import { tallyResult } from '../../src/derived/kept-closing.js';
+import { withCountingStore } from '../../src/store/with-store.js';
 
 const DIRECTOR = { username: '导演A', password: 'lab123456' };
 const ids = readIds('public');
@@ -110,6 +114,23 @@ describe('a deciding thread deleted on the forum', () => {
     // the ruling is for day 2's count: it does not carry to another day's
     expect(loadGame(file).rulings).toEqual([expect.objectContaining({ subject: 'thread', tid: D2TALK, day: 2, verb: 'accept' })]);
   }, 120_000);
+
+  test('the count from the store is marked with it in one step of its own: counted, kept, or with the report (gone is a required option)', async () => {
+    const game = loadGame(file);
+    const gone = goneThreads(game, await countFreshness(game, 2));
+    const marked = [expect.objectContaining({ tid: D2TALK, role: 'discussion', ruling: 1, gone: Date.parse(at('2026-11-22 21:10')) })];
+    expect(gone).toEqual(marked);
+    expect((await countFromStore(game, 2, { gone }, (r) => r)).gone).toEqual(marked);
+    // counted, then as kept (src/derived/kept-closing.ts): the same — and what is kept does not carry it (the crawler's records are not in its key)
+    expect((await tallyResult(game, 2, { gone }, 'gone test')).gone).toEqual(marked);
+    expect((await tallyResult(game, 2, { gone }, 'gone test')).gone).toEqual(marked);
+    expect((await tallyResult(game, 2, { gone: [] }, 'gone test')).gone).toBeUndefined();
+    const threads = reportThreads(game, 2);
+    const closing = await withCountingStore(game, { ...threads, allowIncomplete: false }, (store, checked) => closingDayFromStore(game, 2, store, { ledgerFile: null, checked, gone }));
+    expect(closing.closing.tally?.gone).toEqual(marked);
+    // (the control: nothing gone, nothing marked)
+    expect((await countFromStore(game, 2, { gone: [] }, (r) => r)).gone).toBeUndefined();
+  }, 60_000);
 
   test('watch\'s final count after the close goes by the ruling too, and carries it', async () => {
     const after = Date.parse(at('2026-11-22 21:12'));

@@ -73,7 +73,7 @@ async function readThroughCache(game: Game, day: number): Promise<Outputs & { op
   const threads = reportThreads(game, day);
   await beforeReport(game, day);
   return withCountingStore(game, threads, async (store) => {
-    const { closing, ...inputs } = await closingDayFromStore(game, day, store, { ledgerFile: null });
+    const { closing, ...inputs } = await closingDayFromStore(game, day, store, { ledgerFile: null, gone: [] });
     return {
       tally: closing.tally && renderTallyJson(closing.tally),
       report: renderDayReportJson(closing.report),
@@ -139,7 +139,7 @@ describe('the captured games: every day, cache cold and warm, as when every thre
           if (!game.rules.publicVote || (rules ? !d.rules : !d.vote)) continue;
           const opts = { rules, allowIncomplete: true };
           const want = await withCountingStore(game, { tids: threadsForTally(game, d.day, opts), ...opts }, async (store, checked) => renderTallyJson(await tallyFromStore(game, store, d.day, checked, opts)));
-          for (const round of ['cold', 'warm']) expect(await countFromStore(game, d.day, opts, renderTallyJson), `day ${d.day} ${round}`).toBe(want);
+          for (const round of ['cold', 'warm']) expect(await countFromStore(game, d.day, { ...opts, gone: [] }, renderTallyJson), `day ${d.day} ${round}`).toBe(want);
         }
       }
     }, 60_000);
@@ -332,7 +332,7 @@ describe('a synthetic 10-day store', () => {
     const processTid = copy.process!.tid;
     const log = threadLogPath(copy.storePath, tid);
     const kept = path.join(derivedDir(copy.storePath), `kept-ballots-${tid}.json`);
-    const tally = (opts: { allowIncomplete?: boolean } = {}) => countFromStore(copy, 10, opts, (r, store) => ({ json: renderTallyJson(r), opened: Object.keys(store.threads).map(Number) }));
+    const tally = (opts: { allowIncomplete?: boolean } = {}) => countFromStore(copy, 10, { ...opts, gone: [] }, (r, store) => ({ json: renderTallyJson(r), opened: Object.keys(store.threads).map(Number) }));
     /** The tally and the ballot posts as when every thread is opened (the discussion's posts all parsed). */
     const inFull = async (opts: { allowIncomplete?: boolean } = {}) => {
       const all = await openStore(copy.storePath, { lock: false });
@@ -654,7 +654,7 @@ describe('a synthetic 10-day store', () => {
     const { game: g, elected, dep, threads } = await sheriffLeaves('synth-process-successor');
     const processTid = g.process!.tid;
     expect(threads).toContain(processTid);
-    const tally = () => countFromStore(g, 10, {}, renderTallyJson);
+    const tally = () => countFromStore(g, 10, { gone: [] }, renderTallyJson);
     const inFull = async () => {
       const all = await openStore(g.storePath, { lock: false });
       return renderTallyJson(tallyDay(withKnownUids(g, all.data.users), postsFromStore(all.data), 10));
@@ -700,7 +700,7 @@ describe('a synthetic 10-day store', () => {
   test("a director's posts the account cannot read in handover threads (a discussion kept apart, the process thread as of its log): the kept count waits on them as the count read in full does", async () => {
     const { game: g, dep, threads } = await sheriffLeaves('synth-unreadable-handover');
     const processTid = g.process!.tid;
-    const tally = () => countFromStore(g, 10, {}, renderTallyJson);
+    const tally = () => countFromStore(g, 10, { gone: [] }, renderTallyJson);
     const inFull = async () => {
       const all = await openStore(g.storePath, { lock: false });
       return renderTallyJson(tallyDay(withKnownUids(g, all.data.users), postsFromStore(all.data), 10));

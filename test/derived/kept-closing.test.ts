@@ -84,7 +84,7 @@ async function fresh(game: Game, day: number, opts: { ledger?: boolean; allowInc
   const ledgerFile = ledgerPath(game.file);
   await beforeReport(game, day);
   return withCountingStore(game, { ...reportThreads(game, day), allowIncomplete: opts.allowIncomplete }, async (store, incomplete) => {
-    const { closing, lookBack } = await closingDayFromStore(game, day, store, { ledgerFile, checked: incomplete, allowIncomplete: opts.allowIncomplete });
+    const { closing, lookBack } = await closingDayFromStore(game, day, store, { ledgerFile, checked: incomplete, allowIncomplete: opts.allowIncomplete, gone: [] });
     if (opts.ledger) await recordProposals(game, closing.report, ledgerFile);
     return viewsOf(closing.report, closing.tally, storedPostLinks(game, store, lookBack), dayHtml(game, store, closing, 0, lookBack));
   });
@@ -92,8 +92,8 @@ async function fresh(game: Game, day: number, opts: { ledger?: boolean; allowInc
 
 /** Every view of the tally of `day`. */
 const tallyViews = (r: TallyResult) => ({ json: renderTallyJson(r), text: renderTallyTerminal(r), bbcode: renderTallyBBCode(r), values: JSON.stringify(r) });
-const freshTally = async (game: Game, day: number, opts: TallyOptions = {}) => countFromStore(game, day, opts, tallyViews);
-const keptTally = async (game: Game, day: number, opts: TallyOptions = {}) => tallyViews(await tallyResult(game, day, opts, CODE));
+const freshTally = async (game: Game, day: number, opts: Partial<TallyOptions> = {}) => countFromStore(game, day, { gone: [], ...opts }, tallyViews);
+const keptTally = async (game: Game, day: number, opts: Partial<TallyOptions> = {}) => tallyViews(await tallyResult(game, day, { gone: [], ...opts }, CODE));
 
 const keptFile = (game: Game, what: 'report' | 'tally', day: number) => path.join(derivedDir(game.storePath), `closing-${what}-day${day}.json`);
 
@@ -274,7 +274,7 @@ describe('each input of the key changed: computed again, the same as afresh', ()
 
   test('tally: a line appended, --at, --allow-incomplete, the language, the index — each counted again as afresh', async () => {
     const vote = game.days[1].vote!.tid;
-    const expectKeptAsFresh = async (opts: TallyOptions = {}) => {
+    const expectKeptAsFresh = async (opts: Partial<TallyOptions> = {}) => {
       const want = await freshTally(game, day, opts);
       fs.rmSync(keptFile(game, 'tally', day), { force: true });
       expect(await keptTally(game, day, opts)).toEqual(want);
@@ -283,7 +283,7 @@ describe('each input of the key changed: computed again, the same as afresh', ()
       return { want, saved };
     };
     const first = await expectKeptAsFresh();
-    const stale = async (opts: TallyOptions = {}) => {
+    const stale = async (opts: Partial<TallyOptions> = {}) => {
       // the file kept before the change, put back: not used (its key is another), and the answer is the fresh one
       fs.writeFileSync(keptFile(game, 'tally', day), first.saved);
       expect(await keptTally(game, day, opts)).toEqual(await freshTally(game, day, opts));
@@ -353,7 +353,7 @@ describe('kept files that cannot be trusted, refusals, no build', () => {
     await store.close();
     // (the files kept while it was complete are under another key: not used, and not written over)
     await expect(reportDay(game, 2, { ledgerFile: null }, CODE)).rejects.toMatchObject({ exitCode: 3 });
-    await expect(tallyResult(game, 2, {}, CODE)).rejects.toMatchObject({ exitCode: 3 });
+    await expect(tallyResult(game, 2, { gone: [] }, CODE)).rejects.toMatchObject({ exitCode: 3 });
     expect((['report', 'tally'] as const).map((what) => fs.readFileSync(keptFile(game, what, 2), 'utf8'))).toEqual(kept);
     // allowed: kept as incomplete, under its own key — and the refusal stands without it
     const allowed = await recomputedThenKept(game, 2, { allowIncomplete: true });
@@ -365,7 +365,7 @@ describe('kept files that cannot be trusted, refusals, no build', () => {
     expect(BUILD).toBeNull();
     const game = await publicGame('no-build');
     await reportDay(game, 2, { ledgerFile: null });
-    await tallyResult(game, 2, {});
+    await tallyResult(game, 2, { gone: [] });
     expect(fs.readdirSync(derivedDir(game.storePath)).filter((f) => f.startsWith('closing-'))).toEqual([]);
     // nor from a version-1 store (one file: no thread logs to key on), whatever names the code
     const dir = path.join(root, 'version-1');
@@ -376,7 +376,7 @@ describe('kept files that cannot be trusted, refusals, no build', () => {
     const first = await reportDay(v1, 2, { ledgerFile: null }, CODE);
     expect((await reportDay(v1, 2, { ledgerFile: null }, CODE)).kept).toBe(false);
     expect(renderDayReportJson(first.closing.report)).toBe((await fresh(v1, 2)).json);
-    await tallyResult(v1, 2, {}, CODE);
+    await tallyResult(v1, 2, { gone: [] }, CODE);
     expect(fs.existsSync(derivedDir(v1.storePath)) ? fs.readdirSync(derivedDir(v1.storePath)).filter((f) => f.startsWith('closing-')) : []).toEqual([]);
   }, 60_000);
 

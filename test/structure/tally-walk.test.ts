@@ -51,7 +51,7 @@ describe("the tally's walk to the ballot selection", () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'bansha-walk-'));
     const game = await storeOnDisk(root, 'g', path.join(FIXTURES, 'games', 'public.yaml'), storeFromFixture('public', threadPageFiles('public')));
     walks.length = 0;
-    const result = await tallyResult(game, 2, {}, 'walk test');
+    const result = await tallyResult(game, 2, { gone: [] }, 'walk test');
     expect(result.sheriff).not.toBeNull(); // day 1's election was counted on the way (a walk of its own)
     expect(walks.length).toBeGreaterThanOrEqual(2);
     for (const walk of walks) {

@@ -82,16 +82,14 @@ export function register(program: Command): void {
         write(render(none));
         return;
       }
-      const opts = { at, rules: o.rules, allowIncomplete: o.allowIncomplete };
       // After the close: as of when the threads that decide the count are (fetched whole after it, or not).
       const freshness = at === undefined || at >= day.closes ? await countFreshness(game, o.day, { rules: o.rules }) : [];
       const stale = staleThreads(game, freshness);
-      // Threads gone from the forum whose kept versions a ruling accepted: the count says so first.
-      const gone = goneThreads(game, freshness);
-      const withGone = (r: TallyResult): TallyResult => (gone.length ? { ...r, gone } : r);
+      // (threads gone from the forum whose kept versions a ruling accepted: the count carries them, and says so first)
+      const opts = { at, rules: o.rules, allowIncomplete: o.allowIncomplete, gone: goneThreads(game, freshness) };
       if (!o.post) {
         // The count as kept when nothing it is made from changed (src/derived/kept-closing.ts), else counted.
-        const result = withGone(await tallyResult(game, o.day, opts));
+        const result = await tallyResult(game, o.day, opts);
         write(render(stale.length ? { ...result, stale } : result));
         return;
       }
@@ -101,8 +99,7 @@ export function register(program: Command): void {
       const [{ countFromStore }, { announcementPlan, refuseIncompletePost }, { runPost }] = await Promise.all([
         import('../../derived/closed-days.js'), import('../../close/announcement.js'), import('../../publish/index.js'),
       ]);
-      await countFromStore(game, o.day, opts, async (counted, store) => {
-        const result = withGone(counted);
+      await countFromStore(game, o.day, opts, async (result, store) => {
         refuseIncompletePost(result.incomplete ?? [], result);
         refuseStale(game, freshness, '--post');
         // Edits the tool's own earlier announcement when the store holds one, else replies.
