@@ -107,3 +107,9 @@ export function staleJson(stale: readonly StaleThread[], zone: string): StaleJso
     ...f, asOf: f.asOf === null ? null : forumIso(f.asOf, zone), due: forumIso(f.due, zone), ...(gone !== undefined ? { gone: forumIso(gone, zone) } : {}), text: text[i],
   }));
 }
+
+/** What JSON's `gone: [...]` holds (a count's TallyResult.gone; the report's too): as `stale`, each with its line saying the ruling. */
+export function goneJson(gone: readonly StaleThread[], zone: string): StaleJson[] {
+  const text = goneLines(gone, zone);
+  return staleJson(gone, zone).map((g, i) => ({ ...g, text: text[i] }));
+}

@@ -11,7 +11,7 @@
  * them in order; null/[] when it has none).
  */
 import { forumIso } from '../game/forum-time.js';
-import { goneLines, incompleteJson, staleJson, type IncompleteJson, type StaleJson } from './incomplete.js';
+import { goneJson, incompleteJson, staleJson, type IncompleteJson, type StaleJson } from './incomplete.js';
 import type { BallotReasonCode, OutcomeCode } from '../votes/reasons.js';
 import { reasonCode, type TallyResult } from '../votes/types.js';
 
@@ -73,7 +73,7 @@ export function tallyJson(t: TallyResult): TallyJson {
   return {
     ...(t.incomplete?.length ? { incomplete: incompleteJson(t.incomplete) } : {}),
     ...(t.stale?.length ? { stale: staleJson(t.stale, t.timezone) } : {}),
-    ...(t.gone?.length ? { gone: staleJson(t.gone, t.timezone).map((g, i) => ({ ...g, text: goneLines(t.gone, t.timezone)[i] })) } : {}),
+    ...(t.gone?.length ? { gone: goneJson(t.gone, t.timezone) } : {}),
     day: t.day,
     ...(t.running ? { running: true as const, asOf: forumIso(t.countedAt, t.timezone), closes: forumIso(t.closes, t.timezone) } : {}),
     kind: t.kind,

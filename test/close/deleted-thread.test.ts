@@ -132,6 +132,28 @@ describe('a deciding thread deleted on the forum', () => {
     expect((await countFromStore(game, 2, { gone: [] }, (r) => r)).gone).toBeUndefined();
   }, 60_000);
 
+  test('report says so too, as tally does: JSON gone, and the first line of every view', async () => {
+    const now = { BANSHA_NOW: at('2026-11-22 21:11') };
+    const note = `按导演裁定 #1，以论坛上已不存在的帖子此前抓到的版本计票：帖子 ${D2TALK}（第 2 日讨论帖）：论坛在 11-22 21:10 答复`;
+    const json = JSON.parse((await bansha(['report', '--game', file, '--day', '2', '--json'], now)).stdout) as { gone: Array<{ text: string }>; stale?: unknown; cards: unknown[] };
+    expect(json).not.toHaveProperty('stale');
+    expect(json.gone).toEqual([expect.objectContaining({ tid: D2TALK, role: 'discussion', ruling: 1, gone: '2026-11-22T21:10:00+08:00', asOf: '2026-11-22T20:30:00+08:00' })]);
+    expect(json.gone[0].text).toContain(note);
+    expect(json.cards.length).toBeGreaterThan(0); // (the report itself follows)
+    // the same as tally's JSON gives it
+    const tally = JSON.parse((await bansha(['tally', '--game', file, '--day', '2', '--json'], now)).stdout) as { gone: unknown };
+    expect(json.gone).toEqual(tally.gone);
+    for (const [view, first] of [[[], `!! ${note}`], [['--bbcode'], note], [['--markdown'], `> ${note}`]] as const) {
+      for (const round of ['first', 'kept']) {
+        const r = await bansha(['report', '--game', file, '--day', '2', ...view], now);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout.split('\n')[0], `${view.join(' ') || 'terminal'} ${round}`).toContain(first);
+      }
+    }
+    const en = await bansha(['report', '--game', file, '--day', '2', '--lang', 'en'], now);
+    expect(en.stdout.split('\n')[0]).toContain(`!! counted from the versions read before of a thread no longer on the forum, by ruling #1: thread ${D2TALK} (day 2 discussion thread)`);
+  }, 60_000);
+
   test('watch\'s final count after the close goes by the ruling too, and carries it', async () => {
     const after = Date.parse(at('2026-11-22 21:12'));
     const final = await runWatch({

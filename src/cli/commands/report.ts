@@ -16,7 +16,9 @@
  * Before the day's close (now: src/clock.ts) the report is as of now (issue 31): every view starts with
  * that line (JSON: running, asOf, closes), the count in it is a running one, and no card is proposed into
  * the ledger — an open day's lurkers and flags are not the day's. After it, a thread deciding the day's
- * count that was not fetched whole after the close (src/crawl/freshness.ts) is named first, as of when.
+ * count that was not fetched whole after the close (src/crawl/freshness.ts) is named first, as of when;
+ * so is one gone from the forum whose kept versions the director's ruling accepted (`bansha rule accept
+ * T<tid>`), as tally and close name it (JSON `gone`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,8 +38,8 @@ import type { DayReport } from '../../report/day-report.js';
 import { now as clockNow } from '../../clock.js';
 import { withLanguage } from '../../i18n/index.js';
 import { forumIso, forumTime } from '../../game/forum-time.js';
-import { countFreshness, staleThreads } from '../../crawl/freshness.js';
-import { incompleteHead, staleBBCode, staleJson, staleText } from '../../render/incomplete.js';
+import { countFreshness, goneThreads, staleThreads } from '../../crawl/freshness.js';
+import { goneBBCode, goneJson, goneText, incompleteHead, staleBBCode, staleJson, staleText } from '../../render/incomplete.js';
 import type { StaleThread } from '../../votes/types.js';
 
 interface ReportCliOptions {
@@ -71,7 +73,10 @@ export function register(program: Command): void {
       const open = now < day.closes;
       const dayOpts = { ledgerFile: file, allowIncomplete: o.allowIncomplete, ...(open ? { at: now } : {}) };
       const ledgerOn = o.ledger && !open;
-      const stale = open ? [] : staleThreads(game, await countFreshness(game, o.day));
+      const freshness = open ? [] : await countFreshness(game, o.day);
+      const stale = staleThreads(game, freshness);
+      // (threads gone from the forum whose kept versions a ruling accepted: named first, as the count names them)
+      const gone = goneThreads(game, freshness);
       const { key, ledger } = reportKey(game, o.day, dayOpts);
       const spec = viewSpec(o);
       const out = o.html ? path.resolve(o.out ?? dayHtmlBeside(game.file, o.day)) : null;
@@ -82,7 +87,7 @@ export function register(program: Command): void {
         process.stdout.write(`${out}\n`);
       };
       const print = (texts: readonly string[]): void =>
-        out === null ? void process.stdout.write(asOfView(o, texts.join(''), { open, now, closes: day.closes, zone: game.timezone, stale })) : writePage((f) => writeHtmlAround(f, texts, game.timezone));
+        out === null ? void process.stdout.write(asOfView(o, texts.join(''), { open, now, closes: day.closes, zone: game.timezone, stale, gone })) : writePage((f) => writeHtmlAround(f, texts, game.timezone));
       // A rerun over what did not change prints what the run before printed (src/derived/kept-view.ts).
       const shown = key === null || open ? undefined : readKeptView(game.storePath, o.day, spec, key);
       if (shown) return print(shown);
@@ -107,14 +112,17 @@ export function register(program: Command): void {
 /**
  * A view marked as of when it is: a day not closed yet as of now — the line first (the BBCode's in
  * Chinese, in bold), for JSON the keys running, asOf and closes first; a closed day whose deciding
- * threads are stale, those threads first (JSON: `stale`). Unchanged otherwise.
+ * threads are stale, those threads first (JSON: `stale`), and those gone from the forum that a ruling
+ * accepted, as the count says them (JSON: `gone`). Unchanged otherwise.
  */
-function asOfView(o: ReportCliOptions, text: string, at: { open: boolean; now: number; closes: number; zone: string; stale: StaleThread[] }): string {
-  const { open, now, closes, zone, stale } = at;
-  if (!open && !stale.length) return text;
+function asOfView(o: ReportCliOptions, text: string, at: { open: boolean; now: number; closes: number; zone: string; stale: StaleThread[]; gone: StaleThread[] }): string {
+  const { open, now, closes, zone, stale, gone } = at;
+  if (!open && !stale.length && !gone.length) return text;
   if (o.json) {
     const { incomplete, ...rest } = JSON.parse(text) as { incomplete?: unknown };
-    const head = open ? { running: true, asOf: forumIso(now, zone), closes: forumIso(closes, zone) } : { stale: staleJson(stale, zone) };
+    const head = open
+      ? { running: true, asOf: forumIso(now, zone), closes: forumIso(closes, zone) }
+      : { ...(stale.length ? { stale: staleJson(stale, zone) } : {}), ...(gone.length ? { gone: goneJson(gone, zone) } : {}) };
     return `${JSON.stringify({ ...(incomplete ? { incomplete } : {}), ...head, ...rest }, null, 2)}\n`;
   }
   if (!open) {
@@ -123,7 +131,11 @@ function asOfView(o: ReportCliOptions, text: string, at: { open: boolean; now: n
     const plain = (l: string) => l.replace(/\x1b\[[0-9;]*m/g, '').replace(/^>\s?/, '').trim();
     const heads = [incompleteHead(), withLanguage('zh', incompleteHead)];
     const at = heads.some((h) => plain(lines[0] ?? '').includes(h)) ? lines.findIndex((l) => plain(l) === '') + 1 : 0;
-    const block = o.bbcode ? staleBBCode(stale, zone) : o.markdown ? withLanguage('zh', () => staleText(stale, zone)).map((l) => `> ${l.replace(/^!! ?/, '')}`) : staleText(stale, zone);
+    const block = o.bbcode
+      ? [...staleBBCode(stale, zone), ...goneBBCode(gone, zone)]
+      : o.markdown
+        ? withLanguage('zh', () => [...staleText(stale, zone), ...goneText(gone, zone)]).map((l) => `> ${l.replace(/^!! ?/, '')}`)
+        : [...staleText(stale, zone), ...goneText(gone, zone)];
     lines.splice(at, 0, ...block);
     return lines.join('\n');
   }
