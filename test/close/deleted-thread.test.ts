@@ -150,6 +150,13 @@ describe('a deciding thread deleted on the forum', () => {
         expect(r.stdout.split('\n')[0], `${view.join(' ') || 'terminal'} ${round}`).toContain(first);
       }
     }
+    // the HTML page names it in its count's section, as close's page does — drawn anew on a rerun, never read as kept
+    for (const round of ['first', 'again']) {
+      const page = path.join(dir, `report-html-${round}.html`);
+      const r = await bansha(['report', '--game', file, '--day', '2', '--html', '--out', page], now);
+      expect(r.code, r.stderr).toBe(0);
+      expect(fs.readFileSync(page, 'utf8'), round).toContain(note);
+    }
     const en = await bansha(['report', '--game', file, '--day', '2', '--lang', 'en'], now);
     expect(en.stdout.split('\n')[0]).toContain(`!! counted from the versions read before of a thread no longer on the forum, by ruling #1: thread ${D2TALK} (day 2 discussion thread)`);
   }, 60_000);

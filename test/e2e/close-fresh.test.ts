@@ -128,6 +128,9 @@ describe('before the close: a running count, never a result', () => {
     expect(cards).toEqual([]);
     const json = JSON.parse((await bansha(['report', '--game', file, '--day', '1', '--json'], env)).stdout) as Record<string, unknown>;
     expect(json).toMatchObject({ running: true, asOf: '2026-11-20T19:03:00+08:00', day: 1 });
+    const page = path.join(path.dirname(file), 'running-report.html');
+    expect((await bansha(['report', '--game', file, '--day', '1', '--html', '--out', page], env)).code).toBe(0);
+    expect(fs.readFileSync(page, 'utf8')).toContain('截至 2026-11-20 19:03 的实时统计');
     // After the close the same command proposes the day's cards (the control: the ledger is written then).
     const after = await bansha(['report', '--game', file, '--day', '1'], { BANSHA_NOW: at('2026-11-21 21:30') });
     expect(after.code, after.stderr).toBe(0);
@@ -207,6 +210,11 @@ describe('a failed fetch at closing time: refused, never counted from the old st
     expect(rt.code, rt.stderr).toBe(0);
     expect(rt.stdout.split('\n')[0]).toContain('过时');
     expect(rt.stdout.split('\n')[1]).toContain(`帖子 ${PROCESS}（进程帖）：只抓到截至 11-22 20:30 的状态`);
+    // and the HTML page, in its count's section
+    const page = path.join(path.dirname(file), 'stale-report.html');
+    const rh = await bansha(['report', '--game', file, '--day', '2', '--no-ledger', '--html', '--out', page], env);
+    expect(rh.code, rh.stderr).toBe(0);
+    expect(fs.readFileSync(page, 'utf8')).toContain(`过时：帖子 ${PROCESS}（进程帖）：只抓到截至 11-22 20:30 的状态`);
     expect(server.posted).toEqual([]);
   });
 

@@ -88,17 +88,21 @@ export function register(program: Command): void {
       };
       const print = (texts: readonly string[]): void =>
         out === null ? void process.stdout.write(asOfView(o, texts.join(''), { open, now, closes: day.closes, zone: game.timezone, stale, gone })) : writePage((f) => writeHtmlAround(f, texts, game.timezone));
+      // The HTML page names stale and gone threads in its count's section (html-report.ts), as close's page
+      // does: the crawl's records are not in the kept view's key, so such a page is drawn anew, never kept.
+      const marked = out !== null && (stale.length > 0 || gone.length > 0);
       // A rerun over what did not change prints what the run before printed (src/derived/kept-view.ts).
-      const shown = key === null || open ? undefined : readKeptView(game.storePath, o.day, spec, key);
+      const shown = key === null || open || marked ? undefined : readKeptView(game.storePath, o.day, spec, key);
       if (shown) return print(shown);
       // The day as kept when nothing it is made from changed (src/derived/kept-closing.ts), else computed.
       const kept = await reportDay(game, o.day, dayOpts, undefined, { key });
-      const { closing, page } = kept;
+      const { page } = kept;
+      const closing = marked && kept.closing.tally ? { ...kept.closing, tally: { ...kept.closing.tally, stale, gone } } : kept.closing;
       // The ledger ids go into the report (and so into the HTML) before it is drawn.
       if (ledgerOn) await recordProposals(game, closing.report, file);
       const links = evidenceLinks(game, kept);
       // (kept by a rerun whose ledger step left the ledger as the key read it: a run that finds the view skips that step)
-      const keeps = key !== null && !open && kept.kept && (!o.ledger || inputText(file) === ledger);
+      const keeps = key !== null && !open && !marked && kept.kept && (!o.ledger || inputText(file) === ledger);
       // Only the view asked for is loaded (the HTML renderers are the largest).
       const html = o.html ? await import('../../day/day-html.js') : null;
       // (a page not kept is written as it is drawn, never held whole: day-html.ts writeDayHtml)
