@@ -462,13 +462,27 @@ export function findBannedWording(text: string, lists: WordLists, opts: WordingO
  */
 function secondOpinion(text: string, lists: WordLists, hits: readonly WordingHit[], names: readonly string[]): WordingHit[] {
   let read = text;
-  for (const name of names) if (name && read.includes(name)) read = read.split(name).join('\u0001'.repeat(name.length));
+  if (mayName(text, names)) for (const name of names) if (name && read.includes(name)) read = read.replaceAll(name, '\u0001'.repeat(name.length));
   const out: WordingHit[] = [];
   for (const h of learnedHits(read, wordingModel(), hits)) {
     if (!lists.categories.includes(h.kind)) continue;
     out.push({ category: h.kind, word: LEARNED_CONSTRUCTION, cites: [], matched: text.slice(h.start, h.end), start: h.start, end: h.end, evasions: [], learned: { ngrams: h.ngrams, score: h.score } });
   }
   return out;
+}
+
+const nameStarts = new WeakMap<readonly string[], Uint8Array>();
+/** Whether a text holds the first UTF-16 unit of a name (most hold none: then no name is looked for). */
+function mayName(text: string, names: readonly string[]): boolean {
+  if (!names.length) return false;
+  let starts = nameStarts.get(names);
+  if (!starts) {
+    starts = new Uint8Array(0x10000);
+    for (const name of names) if (name) starts[name.charCodeAt(0)] = 1;
+    nameStarts.set(names, starts);
+  }
+  for (let i = 0; i < text.length; i++) if (starts[text.charCodeAt(i)]) return true;
+  return false;
 }
 
 /** The hits of the lists' constructions and words. */
