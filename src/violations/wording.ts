@@ -419,12 +419,29 @@ function compactOf(tokens: readonly Token[]): { tokens: readonly Token[]; compac
   return { tokens, compact: tokens.map((t) => t.text).join(''), tokenAt };
 }
 
-/** Every occurrence of the words in the text, as UTF-16 [start, end) ranges of the original. */
+const wordsByFirst = new WeakMap<readonly string[], Map<number, string[]>>();
+/** A word list by the first UTF-16 unit of its words (the empty word left out). */
+function byFirstUnit(list: readonly string[]): Map<number, string[]> {
+  let m = wordsByFirst.get(list);
+  if (!m) {
+    m = new Map();
+    for (const w of list) if (w) m.set(w.charCodeAt(0), [...(m.get(w.charCodeAt(0)) ?? []), w]);
+    wordsByFirst.set(list, m);
+  }
+  return m;
+}
+
+/** Every occurrence of the words in the text, as UTF-16 [start, end) ranges of the original (by where
+ *  they start: the text is read once, a word asked about only where its first character is). */
 function occurrences({ tokens, compact, tokenAt }: ReturnType<typeof compactOf>, list: readonly string[]): Array<{ start: number; end: number; first: number; last: number }> {
   const out: Array<{ start: number; end: number; first: number; last: number }> = [];
-  for (const w of list) {
-    if (!w) continue;
-    for (let a = compact.indexOf(w); a >= 0; a = compact.indexOf(w, a + 1)) {
+  const byFirst = byFirstUnit(list);
+  if (!byFirst.size) return out;
+  for (let a = 0; a < compact.length; a++) {
+    const words = byFirst.get(compact.charCodeAt(a));
+    if (!words) continue;
+    for (const w of words) {
+      if (!compact.startsWith(w, a)) continue;
       const first = tokenAt[a];
       const last = tokenAt[a + w.length - 1];
       out.push({ start: tokens[first].start, end: tokens[last].end, first, last });
@@ -462,7 +479,8 @@ export function findBannedWording(text: string, lists: WordLists, opts: WordingO
  */
 function secondOpinion(text: string, lists: WordLists, hits: readonly WordingHit[], names: readonly string[]): WordingHit[] {
   let read = text;
-  if (mayName(text, names)) for (const name of names) if (name && read.includes(name)) read = read.replaceAll(name, '\u0001'.repeat(name.length));
+  const named = namesIn(text, names);
+  if (named) for (let i = 0; i < names.length; i++) if (named[i] && read.includes(names[i])) read = read.replaceAll(names[i], '\u0001'.repeat(names[i].length));
   const out: WordingHit[] = [];
   for (const h of learnedHits(read, wordingModel(), hits)) {
     if (!lists.categories.includes(h.kind)) continue;
@@ -471,18 +489,37 @@ function secondOpinion(text: string, lists: WordLists, hits: readonly WordingHit
   return out;
 }
 
-const nameStarts = new WeakMap<readonly string[], Uint8Array>();
-/** Whether a text holds the first UTF-16 unit of a name (most hold none: then no name is looked for). */
-function mayName(text: string, names: readonly string[]): boolean {
-  if (!names.length) return false;
-  let starts = nameStarts.get(names);
-  if (!starts) {
-    starts = new Uint8Array(0x10000);
-    for (const name of names) if (name) starts[name.charCodeAt(0)] = 1;
-    nameStarts.set(names, starts);
+const namesByFirst = new WeakMap<readonly string[], { starts: Uint8Array; byFirst: Map<number, number[]>; found: Uint8Array }>();
+/**
+ * Which of the names the text holds, by position in `names` (a scratch array, valid until the next
+ * call), or null for none (most texts: a text is read once, a name asked about only where its first
+ * character is). (A name the text does not hold cannot appear as others are blanked.)
+ */
+function namesIn(text: string, names: readonly string[]): Uint8Array | null {
+  if (!names.length) return null;
+  let roster = namesByFirst.get(names);
+  if (!roster) {
+    roster = { starts: new Uint8Array(0x10000), byFirst: new Map(), found: new Uint8Array(names.length) };
+    names.forEach((name, i) => {
+      if (!name) return;
+      roster!.starts[name.charCodeAt(0)] = 1;
+      roster!.byFirst.set(name.charCodeAt(0), [...(roster!.byFirst.get(name.charCodeAt(0)) ?? []), i]);
+    });
+    namesByFirst.set(names, roster);
   }
-  for (let i = 0; i < text.length; i++) if (starts[text.charCodeAt(i)]) return true;
-  return false;
+  const { starts, byFirst, found } = roster;
+  let any = false;
+  for (let i = 0; i < text.length; i++) {
+    const u = text.charCodeAt(i);
+    if (!starts[u]) continue;
+    for (const k of byFirst.get(u)!) {
+      if (!text.startsWith(names[k], i)) continue;
+      if (!any) found.fill(0);
+      any = true;
+      found[k] = 1;
+    }
+  }
+  return any ? found : null;
 }
 
 /** The hits of the lists' constructions and words. */
