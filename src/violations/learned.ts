@@ -85,11 +85,11 @@ export function talksAboutRules(sentence: string): boolean {
   return RULE_TALK.test(foldString(sentence));
 }
 
-/** Reused buffers: code points, rows of a sentence, and an open-addressed set of the rows seen (its
- *  slots, −1 when free; sized for the sentence: a small table stays in the cache). No allocation per sentence. */
+/** Reused buffers: code points, rows of a sentence, and the rows seen as bits (8 KB for 2^16 rows: it stays
+ *  in the cache; cleared row by row after each sentence). No allocation per sentence. */
 let cpBuf = new Int32Array(256);
 let rowBuf = new Int32Array(768);
-let seenRows = new Int32Array(256).fill(-1);
+let seenRows = new Int32Array(0);
 
 /**
  * The scan's way to a sentence's model text (issue 36: the opinion reads every sentence no construction
@@ -224,30 +224,20 @@ export function rowsOf(text: string, bits: number): { rows: Int32Array; count: n
 /** The distinct rows of the 1–3-grams of cpBuf[0, n), in rowBuf: how many. */
 function rowsOfCps(n: number, bits: number): number {
   if (rowBuf.length < 3 * n) rowBuf = new Int32Array(3 * n + 16);
-  // At most 3n rows: a set of at least twice as many slots.
-  let slots = seenRows.length;
-  while (slots < 6 * n) slots *= 2;
-  if (slots !== seenRows.length) seenRows = new Int32Array(slots).fill(-1);
-  const seen = seenRows;
-  const slotMask = slots - 1;
   const mask = (1 << bits) - 1;
+  if (seenRows.length !== (mask >>> 5) + 1) seenRows = new Int32Array((mask >>> 5) + 1);
+  const seen = seenRows;
   let count = 0;
   for (let g = 1; g <= 3; g++) {
     for (let i = 0; i + g <= n; i++) {
       const r = rowOf(cpBuf, i, g, mask);
-      let s = r & slotMask;
-      while (seen[s] !== -1 && seen[s] !== r) s = (s + 1) & slotMask;
-      if (seen[s] === r) continue;
-      seen[s] = r;
+      const bit = 1 << (r & 31);
+      if (seen[r >>> 5] & bit) continue;
+      seen[r >>> 5] |= bit;
       rowBuf[count++] = r;
     }
   }
-  // (the slots used freed again: a row's slot is where its probe ended)
-  for (let i = 0; i < count; i++) {
-    let s = rowBuf[i] & slotMask;
-    while (seen[s] !== rowBuf[i]) s = (s + 1) & slotMask;
-    seen[s] = -1;
-  }
+  for (let i = 0; i < count; i++) seen[rowBuf[i] >>> 5] = 0;
   return count;
 }
 
