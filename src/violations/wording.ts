@@ -470,7 +470,9 @@ function clauseAround(text: string, start: number, end: number): [number, number
 /** Every banned-wording hit in a text (see the header for what is not one), one per place and category. */
 export function findBannedWording(text: string, lists: WordLists, opts: WordingOptions = {}): WordingHit[] {
   const hits = constructionHits(text, lists, opts);
-  return opts.learned === false || !NOT_BLANK.test(text) ? hits : [...hits, ...secondOpinion(text, lists, hits, opts.names ?? [])];
+  if (opts.learned === false || !NOT_BLANK.test(text)) return hits;
+  const second = secondOpinion(text, lists, hits, opts.names ?? []);
+  return second.length ? [...hits, ...second] : hits;
 }
 
 /**
