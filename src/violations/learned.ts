@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import { packagePath } from '../paths.js';
 import { seededRandom } from '../seeded-random.js';
-import { foldString, readDataLines } from './text-fold.js';
+import { foldChar, foldString, hasTraditional, readDataLines } from './text-fold.js';
 
 /** Where the bundled model is. */
 export const WORDING_MODEL_FILE = packagePath('src', 'violations', 'data', 'wording-model.txt');
@@ -30,6 +30,10 @@ export interface WordingModel {
   /** rows × classes weights, row-major. */
   weights: Float32Array;
   bias: Float32Array;
+  /** The weights as a model file has them (parseModel): int8 codes, row-major like `weights`, and by code + 128
+   *  its weight (the same numbers as `weights`, from a table a quarter its size: the scan reads a row for
+   *  every n-gram of every sentence). */
+  quantized?: { codes: Int8Array; values: Float64Array };
   /** Flag when P(not clean) > threshold. */
   threshold: number;
   /** The header's record (options, digests), as written. */
@@ -81,6 +85,122 @@ export function talksAboutRules(sentence: string): boolean {
   return RULE_TALK.test(foldString(sentence));
 }
 
+/** Reused buffers: code points, rows of a sentence, and the rows seen as bits (8 KB for 2^16 rows: it stays
+ *  in the cache; cleared row by row after each sentence). No allocation per sentence. */
+let cpBuf = new Int32Array(256);
+let rowBuf = new Int32Array(768);
+let seenRows = new Int32Array(0);
+
+/**
+ * The scan's way to a sentence's model text (issue 36: the opinion reads every sentence no construction
+ * matched, so it must cost little): the code points of modelText(sentence) written into `cpBuf`, without
+ * a string — each code point folded once a process (foldChar, as foldString does when nothing needs a
+ * whole-sentence conversion), white space dropped, role names masked in place. READ_BLANK: the sentence
+ * is only white space (never read); READ_WHOLE: it holds a traditional character, whose phrases foldString
+ * converts as a whole, so it is read by modelText itself.
+ */
+const READ_BLANK = -1;
+const READ_WHOLE = -2;
+/** By UTF-16 unit (a BMP code point, or a lone surrogate) or astral code point: the folded code point (≥ 0), or one of these. */
+const FOLD_UNKNOWN = -1;
+const FOLD_NONE = -2;
+const FOLD_MULTI = -3;
+const FOLD_WHOLE = -4;
+const unitFolds = new Int32Array(0x10000).fill(FOLD_UNKNOWN);
+const astralFolds = new Map<number, number>();
+const multiFolds = new Map<number, Int32Array>();
+/** The units /\s/ matches (test/violations/learned.test.ts holds it to the regular expression over every unit). */
+export const WHITE_UNITS = '\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
+const WHITE = new Uint8Array(0x10000);
+for (const c of WHITE_UNITS) WHITE[c.charCodeAt(0)] = 1;
+/** The roles as code points, in ROLE_RE's order (longest first); by code point, whether a role starts with it. */
+const ROLE_CPS = [...ROLES].sort((a, b) => b.length - a.length).map((r) => Int32Array.from(r, (c) => c.codePointAt(0)!));
+const ROLE_STARTS = new Set(ROLE_CPS.map((r) => r[0]));
+const ROLE_MASK_CP = ROLE_MASK.codePointAt(0)!;
+
+function foldOf(cp: number): number {
+  const c = String.fromCodePoint(cp);
+  if (hasTraditional(c)) return FOLD_WHOLE;
+  const folded: number[] = [];
+  for (const f of foldChar(c, true)) if (!SPACE.test(f)) folded.push(f.codePointAt(0)!);
+  if (!folded.length) return FOLD_NONE;
+  if (folded.length === 1) return folded[0];
+  multiFolds.set(cp, Int32Array.from(folded));
+  return FOLD_MULTI;
+}
+
+/** Reads text[a, b) into cpBuf as modelText would make it: how many code points, or READ_BLANK / READ_WHOLE. */
+function readSentence(text: string, a: number, b: number): number {
+  if (cpBuf.length < 2 * (b - a)) cpBuf = new Int32Array(2 * (b - a) + 16);
+  let n = 0;
+  let blank = true;
+  let roles = false;
+  for (let i = a; i < b; i++) {
+    const u = text.charCodeAt(i);
+    if (blank && !WHITE[u]) blank = false;
+    let cp = u;
+    let f: number;
+    // (a pair as String's iterator reads it: a high surrogate then a low one)
+    if (u >= 0xd800 && u <= 0xdbff && i + 1 < b && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      cp = 0x10000 + ((u - 0xd800) << 10) + (text.charCodeAt(++i) - 0xdc00);
+      f = astralFolds.get(cp) ?? FOLD_UNKNOWN;
+      if (f === FOLD_UNKNOWN && astralFolds.size < 100_000) astralFolds.set(cp, (f = foldOf(cp)));
+      else if (f === FOLD_UNKNOWN) f = foldOf(cp);
+    } else {
+      f = unitFolds[u];
+      if (f === FOLD_UNKNOWN) unitFolds[u] = f = foldOf(u);
+    }
+    if (f >= 0) {
+      if (n === cpBuf.length) growCps(n + 1);
+      cpBuf[n++] = f;
+      if (!roles && ROLE_STARTS.has(f)) roles = true;
+    } else if (f === FOLD_MULTI) {
+      const more = multiFolds.get(cp)!;
+      if (n + more.length > cpBuf.length) growCps(n + more.length);
+      for (let k = 0; k < more.length; k++) {
+        cpBuf[n++] = more[k];
+        if (ROLE_STARTS.has(more[k])) roles = true;
+      }
+    } else if (f === FOLD_WHOLE) return READ_WHOLE;
+  }
+  if (blank) return READ_BLANK;
+  return roles ? maskRoles(n) : n;
+}
+
+function growCps(need: number): void {
+  const grown = new Int32Array(Math.max(need, 2 * cpBuf.length));
+  grown.set(cpBuf);
+  cpBuf = grown;
+}
+
+/** ROLE_RE's replacement in cpBuf[0, n), in place (leftmost, longest role first, one mask a role): the new length. */
+function maskRoles(n: number): number {
+  let w = 0;
+  for (let i = 0; i < n; ) {
+    let len = 0;
+    if (ROLE_STARTS.has(cpBuf[i])) {
+      for (let r = 0; r < ROLE_CPS.length && !len; r++) {
+        const role = ROLE_CPS[r];
+        if (role[0] !== cpBuf[i] || i + role.length > n) continue;
+        let k = 1;
+        while (k < role.length && cpBuf[i + k] === role[k]) k++;
+        if (k === role.length) len = k;
+      }
+    }
+    if (len) {
+      cpBuf[w++] = ROLE_MASK_CP;
+      i += len;
+    } else cpBuf[w++] = cpBuf[i++];
+  }
+  return w;
+}
+
+/** A sentence's model text as code points, the scan's way (readSentence): null when it is blank, or read by modelText itself. */
+export function sentenceCodePoints(text: string, a = 0, b = text.length): number[] | null {
+  const n = readSentence(text, a, b);
+  return n < 0 ? null : Array.from(cpBuf.subarray(0, n));
+}
+
 /** The hashed row of an n-gram: code points cps[i..i+n). */
 function rowOf(cps: ArrayLike<number>, i: number, n: number, mask: number): number {
   let h = Math.imul(n, 0x9e3779b1) ^ 0x811c9dc5;
@@ -91,55 +211,74 @@ function rowOf(cps: ArrayLike<number>, i: number, n: number, mask: number): numb
   return (h >>> 0) & mask;
 }
 
-/** Reused buffers: code points, rows of a sentence, and a stamp per row for presence (no allocation per sentence). */
-let cpBuf = new Int32Array(256);
-let rowBuf = new Int32Array(768);
-let stamps = new Uint32Array(0);
-let stamp = 0;
-
 /** The distinct rows of a model text's 1–3-grams: rowBuf[0..count). */
 export function rowsOf(text: string, bits: number): { rows: Int32Array; count: number } {
-  const size = 1 << bits;
-  if (stamps.length !== size) {
-    stamps = new Uint32Array(size);
-    stamp = 0;
-  }
-  if (++stamp === 0xffffffff) {
-    stamps.fill(0);
-    stamp = 1;
-  }
   let n = 0;
   for (const cp of text) {
-    if (n === cpBuf.length) {
-      const grown = new Int32Array(n * 2);
-      grown.set(cpBuf);
-      cpBuf = grown;
-    }
+    if (n === cpBuf.length) growCps(n + 1);
     cpBuf[n++] = cp.codePointAt(0)!;
   }
+  return { rows: rowBuf, count: rowsOfCps(n, bits) };
+}
+
+/** The distinct rows of the 1–3-grams of cpBuf[0, n), in rowBuf: how many. */
+function rowsOfCps(n: number, bits: number): number {
   if (rowBuf.length < 3 * n) rowBuf = new Int32Array(3 * n + 16);
-  const mask = size - 1;
+  const mask = (1 << bits) - 1;
+  if (seenRows.length !== (mask >>> 5) + 1) seenRows = new Int32Array((mask >>> 5) + 1);
+  const seen = seenRows;
   let count = 0;
   for (let g = 1; g <= 3; g++) {
     for (let i = 0; i + g <= n; i++) {
       const r = rowOf(cpBuf, i, g, mask);
-      if (stamps[r] === stamp) continue;
-      stamps[r] = stamp;
+      const bit = 1 << (r & 31);
+      if (seen[r >>> 5] & bit) continue;
+      seen[r >>> 5] |= bit;
       rowBuf[count++] = r;
     }
   }
-  return { rows: rowBuf, count };
+  for (let i = 0; i < count; i++) seen[rowBuf[i] >>> 5] = 0;
+  return count;
 }
 
 /** Class probabilities of a model text (into `out`, length classes). */
 export function classProbabilities(model: WordingModel, text: string, out = new Float64Array(model.classes.length)): Float64Array {
-  const K = model.classes.length;
   const { rows, count } = rowsOf(text, model.bits);
+  return probabilitiesOfRows(model, rows, count, out);
+}
+
+/** Class probabilities of rows[0, count) (into `out`). */
+function probabilitiesOfRows(model: WordingModel, rows: Int32Array, count: number, out: Float64Array): Float64Array {
+  const K = model.classes.length;
   for (let k = 0; k < K; k++) out[k] = model.bias[k];
-  const w = model.weights;
-  for (let i = 0; i < count; i++) {
-    const base = rows[i] * K;
-    for (let k = 0; k < K; k++) out[k] += w[base + k];
+  if (model.quantized && K === 8) {
+    // (the bundled model's eight classes: summed in locals, in the same order, so the same numbers)
+    const { codes, values } = model.quantized;
+    let z0 = out[0], z1 = out[1], z2 = out[2], z3 = out[3], z4 = out[4], z5 = out[5], z6 = out[6], z7 = out[7];
+    for (let i = 0; i < count; i++) {
+      const base = rows[i] * 8;
+      z0 += values[codes[base] + 128];
+      z1 += values[codes[base + 1] + 128];
+      z2 += values[codes[base + 2] + 128];
+      z3 += values[codes[base + 3] + 128];
+      z4 += values[codes[base + 4] + 128];
+      z5 += values[codes[base + 5] + 128];
+      z6 += values[codes[base + 6] + 128];
+      z7 += values[codes[base + 7] + 128];
+    }
+    out[0] = z0; out[1] = z1; out[2] = z2; out[3] = z3; out[4] = z4; out[5] = z5; out[6] = z6; out[7] = z7;
+  } else if (model.quantized) {
+    const { codes, values } = model.quantized;
+    for (let i = 0; i < count; i++) {
+      const base = rows[i] * K;
+      for (let k = 0; k < K; k++) out[k] += values[codes[base + k] + 128];
+    }
+  } else {
+    const w = model.weights;
+    for (let i = 0; i < count; i++) {
+      const base = rows[i] * K;
+      for (let k = 0; k < K; k++) out[k] += w[base + k];
+    }
   }
   let max = -Infinity;
   for (let k = 0; k < K; k++) if (out[k] > max) max = out[k];
@@ -206,22 +345,44 @@ export interface LearnedHit {
   ngrams: string[];
 }
 
-/** The learned flags of a text, one per sentence, skipping sentences that overlap a range in `skip` (the patterns' hits). */
+const probabilities = new Float64Array(16);
+
+/**
+ * The learned flags of a text, one per sentence, skipping sentences that overlap a range in `skip` (the
+ * patterns' hits). A sentence is scored from its code points (readSentence); only one whose score
+ * passes the threshold is judged as a string (judgeSentence: the same rows, so the same score).
+ */
 export function learnedHits(text: string, model: WordingModel = wordingModel(), skip: ReadonlyArray<{ start: number; end: number }> = []): LearnedHit[] {
   const out: LearnedHit[] = [];
-  for (const [a, b] of sentenceRanges(text)) {
-    if (skip.some((h) => h.start < b && a < h.end)) continue;
-    const sentence = text.slice(a, b);
-    if (!/\S/.test(sentence)) continue;
-    const { kind, score, ngrams } = judgeSentence(model, sentence);
-    if (!kind) continue;
-    // The flag covers the sentence without its surrounding white space.
-    const lead = sentence.length - sentence.trimStart().length;
-    const start = a + lead;
-    const end = a + sentence.trimEnd().length;
-    out.push({ kind, matched: text.slice(start, end), start, end, score, ngrams });
+  const p = model.classes.length <= probabilities.length ? probabilities : new Float64Array(model.classes.length);
+  // (sentenceRanges' sentences, without its arrays)
+  for (let a = 0, i = 0; i <= text.length; i++) {
+    if (i < text.length && !SENTENCE_END[text.charCodeAt(i)]) continue;
+    const b = i;
+    const from = a;
+    a = i + 1;
+    if (b === from) continue;
+    let skipped = false;
+    for (let k = 0; k < skip.length && !skipped; k++) skipped = skip[k].start < b && from < skip[k].end;
+    if (skipped) continue;
+    const n = readSentence(text, from, b);
+    if (n === READ_BLANK) continue;
+    if (n >= 0 && !(1 - probabilitiesOfRows(model, rowBuf, rowsOfCps(n, model.bits), p)[0] > model.threshold)) continue;
+    out.push(...judgedHit(model, text, from, b));
   }
   return out;
+}
+
+/** The flag of text[a, b) as judgeSentence has it (none or one). */
+function judgedHit(model: WordingModel, text: string, a: number, b: number): LearnedHit[] {
+  const sentence = text.slice(a, b);
+  const { kind, score, ngrams } = judgeSentence(model, sentence);
+  if (!kind) return [];
+  // The flag covers the sentence without its surrounding white space.
+  const lead = sentence.length - sentence.trimStart().length;
+  const start = a + lead;
+  const end = a + sentence.trimEnd().length;
+  return [{ kind, matched: text.slice(start, end), start, end, score, ngrams }];
 }
 
 // ---- the model file ----
@@ -266,7 +427,8 @@ export function parseModel(text: string): WordingModel {
   if (q.length !== (1 << bits) * classes.length) throw new Error(`wording model: ${q.length} weights, expected ${(1 << bits) * classes.length}`);
   const weights = new Float32Array(q.length);
   for (let i = 0; i < q.length; i++) weights[i] = q.readInt8(i) * scale;
-  return { bits, classes, weights, bias: Float32Array.from(need('bias').split(' ').map(Number)), threshold: Number(need('threshold')), meta: JSON.parse(need('meta')) as Record<string, unknown> };
+  const quantized = { codes: Int8Array.from(q, (b) => (b << 24) >> 24), values: Float64Array.from({ length: 256 }, (_, c) => Math.fround((c - 128) * scale)) };
+  return { bits, classes, weights, quantized, bias: Float32Array.from(need('bias').split(' ').map(Number)), threshold: Number(need('threshold')), meta: JSON.parse(need('meta')) as Record<string, unknown> };
 }
 
 let bundled: WordingModel | undefined;

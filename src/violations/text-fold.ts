@@ -214,8 +214,9 @@ function codePoint(cp: string): CodePoint {
   return c;
 }
 
-/** Whether any Han character of the text changes under t2s alone (else the phrase pass can be skipped). */
-function hasTraditional(s: string): boolean {
+/** Whether any Han character of the text changes under t2s alone (else the phrase pass can be skipped:
+ *  foldString is then foldChar(c, true) code point by code point). */
+export function hasTraditional(s: string): boolean {
   for (const cp of s) if (cp.charCodeAt(0) >= 0x2e80 && codePoint(cp).traditional) return true;
   return false;
 }

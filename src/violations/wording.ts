@@ -419,12 +419,29 @@ function compactOf(tokens: readonly Token[]): { tokens: readonly Token[]; compac
   return { tokens, compact: tokens.map((t) => t.text).join(''), tokenAt };
 }
 
-/** Every occurrence of the words in the text, as UTF-16 [start, end) ranges of the original. */
+const wordsByFirst = new WeakMap<readonly string[], Map<number, string[]>>();
+/** A word list by the first UTF-16 unit of its words (the empty word left out). */
+function byFirstUnit(list: readonly string[]): Map<number, string[]> {
+  let m = wordsByFirst.get(list);
+  if (!m) {
+    m = new Map();
+    for (const w of list) if (w) m.set(w.charCodeAt(0), [...(m.get(w.charCodeAt(0)) ?? []), w]);
+    wordsByFirst.set(list, m);
+  }
+  return m;
+}
+
+/** Every occurrence of the words in the text, as UTF-16 [start, end) ranges of the original (by where
+ *  they start: the text is read once, a word asked about only where its first character is). */
 function occurrences({ tokens, compact, tokenAt }: ReturnType<typeof compactOf>, list: readonly string[]): Array<{ start: number; end: number; first: number; last: number }> {
   const out: Array<{ start: number; end: number; first: number; last: number }> = [];
-  for (const w of list) {
-    if (!w) continue;
-    for (let a = compact.indexOf(w); a >= 0; a = compact.indexOf(w, a + 1)) {
+  const byFirst = byFirstUnit(list);
+  if (!byFirst.size) return out;
+  for (let a = 0; a < compact.length; a++) {
+    const words = byFirst.get(compact.charCodeAt(a));
+    if (!words) continue;
+    for (const w of words) {
+      if (!compact.startsWith(w, a)) continue;
       const first = tokenAt[a];
       const last = tokenAt[a + w.length - 1];
       out.push({ start: tokens[first].start, end: tokens[last].end, first, last });
@@ -453,7 +470,9 @@ function clauseAround(text: string, start: number, end: number): [number, number
 /** Every banned-wording hit in a text (see the header for what is not one), one per place and category. */
 export function findBannedWording(text: string, lists: WordLists, opts: WordingOptions = {}): WordingHit[] {
   const hits = constructionHits(text, lists, opts);
-  return opts.learned === false || !NOT_BLANK.test(text) ? hits : [...hits, ...secondOpinion(text, lists, hits, opts.names ?? [])];
+  if (opts.learned === false || !NOT_BLANK.test(text)) return hits;
+  const second = secondOpinion(text, lists, hits, opts.names ?? []);
+  return second.length ? [...hits, ...second] : hits;
 }
 
 /**
@@ -462,13 +481,47 @@ export function findBannedWording(text: string, lists: WordLists, opts: WordingO
  */
 function secondOpinion(text: string, lists: WordLists, hits: readonly WordingHit[], names: readonly string[]): WordingHit[] {
   let read = text;
-  for (const name of names) if (name && read.includes(name)) read = read.split(name).join('\u0001'.repeat(name.length));
+  const named = namesIn(text, names);
+  if (named) for (let i = 0; i < names.length; i++) if (named[i] && read.includes(names[i])) read = read.replaceAll(names[i], '\u0001'.repeat(names[i].length));
   const out: WordingHit[] = [];
   for (const h of learnedHits(read, wordingModel(), hits)) {
     if (!lists.categories.includes(h.kind)) continue;
     out.push({ category: h.kind, word: LEARNED_CONSTRUCTION, cites: [], matched: text.slice(h.start, h.end), start: h.start, end: h.end, evasions: [], learned: { ngrams: h.ngrams, score: h.score } });
   }
   return out;
+}
+
+const namesByFirst = new WeakMap<readonly string[], { starts: Uint8Array; byFirst: Map<number, number[]>; found: Uint8Array }>();
+/**
+ * Which of the names the text holds, by position in `names` (a scratch array, valid until the next
+ * call), or null for none (most texts: a text is read once, a name asked about only where its first
+ * character is). (A name the text does not hold cannot appear as others are blanked.)
+ */
+function namesIn(text: string, names: readonly string[]): Uint8Array | null {
+  if (!names.length) return null;
+  let roster = namesByFirst.get(names);
+  if (!roster) {
+    roster = { starts: new Uint8Array(0x10000), byFirst: new Map(), found: new Uint8Array(names.length) };
+    names.forEach((name, i) => {
+      if (!name) return;
+      roster!.starts[name.charCodeAt(0)] = 1;
+      roster!.byFirst.set(name.charCodeAt(0), [...(roster!.byFirst.get(name.charCodeAt(0)) ?? []), i]);
+    });
+    namesByFirst.set(names, roster);
+  }
+  const { starts, byFirst, found } = roster;
+  let any = false;
+  for (let i = 0; i < text.length; i++) {
+    const u = text.charCodeAt(i);
+    if (!starts[u]) continue;
+    for (const k of byFirst.get(u)!) {
+      if (!text.startsWith(names[k], i)) continue;
+      if (!any) found.fill(0);
+      any = true;
+      found[k] = 1;
+    }
+  }
+  return any ? found : null;
 }
 
 /** The hits of the lists' constructions and words. */

@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { everydayHalves, learnedFigures, learnedTrainingSet, ruleSentences, trainedModelText } from '../../src/bench/wording-learned.js';
 import { REALWORLD } from '../helpers/realworld.js';
-import { LEARNED_CONSTRUCTION, WORDING_MODEL_FILE, classProbabilities, learnedHits, modelText, parseModel, sentenceRanges, serializeModel, talksAboutRules, wordingModel } from '../../src/violations/learned.js';
+import { everydaySentences } from '../../src/bench/everyday-sentences.js';
+import { LEARNED_CONSTRUCTION, WHITE_UNITS, WORDING_MODEL_FILE, classProbabilities, judgeSentence, learnedHits, modelText, parseModel, sentenceCodePoints, sentenceRanges, serializeModel, talksAboutRules, wordingModel, type LearnedHit } from '../../src/violations/learned.js';
+import { hasTraditional } from '../../src/violations/text-fold.js';
 import { bundledCategories, loadWordLists } from '../../src/violations/word-lists.js';
 import { describeHit, findBannedWording } from '../../src/violations/wording.js';
 
@@ -86,6 +88,45 @@ describe('the learned second opinion on banned wording (issue 36)', () => {
     const rules = ruleSentences();
     expect(rules.length).toBeGreaterThan(1000);
     expect(rules.filter((s) => learnedHits(s, model).length)).toEqual([]);
+  });
+
+  test("the scan's reading of a sentence is modelText's, code point for code point, and its scores the same numbers", () => {
+    const odd = ['預言家發誓', '   ', '\u200b', 'ＡＢＣ 你好', '😂你个白痴😂', '狼 人 杀', '白狼王和狼王', '恶灵骑士', 'ﬁ＂⑴㍱', '\ud800孤', 'a\u3000b\u00a0c', '纸障才投他\u0001\u0001'];
+    const sentences = [...odd, ...learnedTrainingSet().items.map((it) => it.sentence), ...(REALWORLD ? everydaySentences() : [])];
+    for (const s of sentences) {
+      const cps = sentenceCodePoints(s);
+      // None for a blank sentence or one with a traditional character (read by modelText itself: phrase tables).
+      expect(cps === null, s).toBe(!/\S/.test(s) || hasTraditional(s));
+      if (cps) expect(String.fromCodePoint(...cps), s).toBe(modelText(s));
+    }
+    // /\s/ by UTF-16 unit, as readSentence has it.
+    for (let u = 0; u < 0x10000; u++) expect(/\s/.test(String.fromCharCode(u)), String(u)).toBe(WHITE_UNITS.includes(String.fromCharCode(u)));
+    // The int8 codes give the same numbers as the float weights.
+    const floats = { ...model, quantized: undefined };
+    for (const s of sentences.slice(0, 2000)) expect(classProbabilities(model, modelText(s))).toEqual(classProbabilities(floats, modelText(s)));
+  });
+
+  test('learnedHits flags what judgeSentence flags, sentence by sentence', () => {
+    const reference = (text: string): LearnedHit[] =>
+      sentenceRanges(text).flatMap(([a, b]) => {
+        const sentence = text.slice(a, b);
+        if (!/\S/.test(sentence)) return [];
+        const { kind, score, ngrams } = judgeSentence(model, sentence);
+        if (!kind) return [];
+        const start = a + sentence.length - sentence.trimStart().length;
+        const end = a + sentence.trimEnd().length;
+        return [{ kind, matched: text.slice(start, end), start, end, score, ngrams }];
+      });
+    const items = learnedTrainingSet().items.map((it) => it.sentence);
+    // Texts of several sentences, traditional ones among them.
+    const texts = [...items, ...Array.from({ length: items.length >> 2 }, (_, i) => items.slice(4 * i, 4 * i + 4).join('。\n')), '我发誓。預言家發誓！  \n…你去死吧'];
+    let flagged = 0;
+    for (const text of texts) {
+      const hits = learnedHits(text, model);
+      flagged += hits.length;
+      expect(hits, text).toEqual(reference(text));
+    }
+    expect(flagged).toBeGreaterThan(100);
   });
 
   test('sentences end at 。！？!?；; newlines and …', () => {
