@@ -1,10 +1,12 @@
 /**
  * How far banned-wording flags can be trusted (issue #15), on three sets in fixtures/wording/:
- * - tune: labelled.tsv (written from the lists), tune-independent.tsv and tune-independent-2.tsv (written
- *   from the rule posts alone by a second and a third independent writer, issue 36) and the tune part of open-ended.tsv — the sentences the
- *   patterns may be changed for; misses and false alarms are listed;
+ * - tune: labelled.tsv (written from the lists), tune-independent.tsv, tune-independent-2.tsv and
+ *   tune-independent-3.tsv (written from the rule posts alone by outside writers, issue 36) and the tune part of
+ *   open-ended.tsv — the sentences the patterns may be changed for; misses and false alarms are listed;
  * - held-out: the other part of open-ended.tsv (seeded split, splitPart) — scored, never listed, so
  *   nobody tunes on it (`--show-held-out` lists it for a review after the fact);
+ * - held-out-3: every third sentence of the two writers whose other sentences are tune-independent-3.tsv,
+ *   scored per kind and never listed, never trained on (`--show-held-out` lists it too);
  * - everyday: real forum sentences (everyday-sentences.ts); every flag is a false alarm unless
  *   everyday-judged.tsv records a person's judgement that the sentence is a violation;
  * - independent: independent.tsv and independent-2.tsv, each written and labelled apart from the team by
@@ -48,6 +50,10 @@ export const LABELLED_SET = packagePath('fixtures', 'wording', 'labelled.tsv');
 export const TUNE_INDEPENDENT_SET = packagePath('fixtures', 'wording', 'tune-independent.tsv');
 /** A third outside writer's sentences from the rule posts alone (issue 36, second tuning round): all of it is tune. */
 export const TUNE_INDEPENDENT_2_SET = packagePath('fixtures', 'wording', 'tune-independent-2.tsv');
+/** Two more outside writers' sentences from the rule posts alone (issue 36, third round): the two thirds that are tune. */
+export const TUNE_INDEPENDENT_3_SET = packagePath('fixtures', 'wording', 'tune-independent-3.tsv');
+/** The same two writers' other third (every third sentence of each): held out from the frames and the model. */
+export const HELD_OUT_3_SET = packagePath('fixtures', 'wording', 'held-out-3.tsv');
 /** The open-ended set, split into tune and held-out by splitPart. */
 export const OPEN_ENDED_SET = packagePath('fixtures', 'wording', 'open-ended.tsv');
 /** Everyday sentences a person judged to be violations (label 1, category, sentence). */
@@ -81,7 +87,7 @@ export function readLabelledSet(file = LABELLED_SET): LabelledSentence[] {
 export function labelledParts(): { tune: LabelledSentence[]; heldOut: LabelledSentence[] } {
   const open = readLabelledSet(OPEN_ENDED_SET);
   return {
-    tune: [...readLabelledSet(LABELLED_SET), ...readLabelledSet(TUNE_INDEPENDENT_SET), ...readLabelledSet(TUNE_INDEPENDENT_2_SET), ...open.filter((s) => splitPart(s.sentence) === 'tune')],
+    tune: [...readLabelledSet(LABELLED_SET), ...readLabelledSet(TUNE_INDEPENDENT_SET), ...readLabelledSet(TUNE_INDEPENDENT_2_SET), ...readLabelledSet(TUNE_INDEPENDENT_3_SET), ...open.filter((s) => splitPart(s.sentence) === 'tune')],
     heldOut: open.filter((s) => splitPart(s.sentence) === 'held-out'),
   };
 }
@@ -158,6 +164,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   console.log(formatEvaluation('tune', evaluateWording(tune, lists), true));
   console.log(formatEvaluation(`held-out (seed ${SPLIT_SEED})`, evaluateWording(heldOut, lists), process.argv.includes('--show-held-out')));
   console.log(formatEvaluation('everyday', everyday, true));
+  const held3 = readLabelledSet(HELD_OUT_3_SET);
+  console.log(formatEvaluation(`held-out-3 ${path.basename(HELD_OUT_3_SET)} (every third sentence of tune-independent-3's writers)`, evaluateWording(held3, lists), process.argv.includes('--show-held-out')));
+  for (const [kind, ev] of evaluateByKind(held3, lists)) console.log(`  ${kind}: precision ${ev.precision.toFixed(3)}, recall ${ev.recall.toFixed(3)} (TP ${ev.truePositives} FP ${ev.falsePositives} FN ${ev.falseNegatives})`);
   for (const file of INDEPENDENT_SETS) {
     const independent = readLabelledSet(file);
     console.log(formatEvaluation(`independent ${path.basename(file)} (written and labelled apart from the team)`, evaluateWording(independent, lists), true));

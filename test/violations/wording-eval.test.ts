@@ -2,7 +2,9 @@ import { describe, expect, test } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  HELD_OUT_3_SET,
   OPEN_ENDED_SET,
+  TUNE_INDEPENDENT_3_SET,
   SPLIT_SEED,
   everydaySet,
   evaluateByKind,
@@ -18,6 +20,7 @@ import { everydaySentences } from '../../src/bench/everyday-sentences.js';
 import { REALWORLD } from '../helpers/realworld.js';
 import { readDataLines } from '../../src/violations/text-fold.js';
 import { bundledCategories, loadWordLists } from '../../src/violations/word-lists.js';
+import { wordingModel } from '../../src/violations/learned.js';
 
 const lists = loadWordLists(bundledCategories());
 
@@ -47,6 +50,19 @@ describe('honest evaluation of banned wording (fixtures/wording/)', () => {
     expect(held.precision, msg).toBeGreaterThanOrEqual(0.95);
     expect(held.recall, msg).toBeGreaterThanOrEqual(0.9);
     expect(falseAlarmsPerThousand(everyday), msg).toBeLessThanOrEqual(2);
+  });
+  // Figures when written (2026-12-07, issue 36 third round): P 0.944 R 0.821; the scan before that round's
+  // frames and model, on the same sentences: P 0.919 R 0.748. The aim is P ≥ 0.95 R ≥ 0.9; these are floors.
+  test('held-out-3: every third sentence of the third round\'s writers, apart from their tune part and the model; P ≥ 0.93, R ≥ 0.8', () => {
+    const held = readLabelledSet(HELD_OUT_3_SET);
+    const tune = new Set(readLabelledSet(TUNE_INDEPENDENT_3_SET).map((s) => s.sentence));
+    expect(held.length).toBeGreaterThanOrEqual(600);
+    expect(held.filter((s) => tune.has(s.sentence)).length).toBe(0);
+    expect(new Set(held.map((s) => s.category)).size).toBe(bundledCategories().length + 1); // every kind, and '-'
+    expect(JSON.stringify(wordingModel().meta)).not.toMatch(/held-out-3/);
+    const ev = evaluateWording(held, lists);
+    expect(ev.precision, formatEvaluation('held-out-3', ev, false)).toBeGreaterThanOrEqual(0.93);
+    expect(ev.recall, formatEvaluation('held-out-3', ev, false)).toBeGreaterThanOrEqual(0.8);
   });
   test('the tune part stays above 0.95 / 0.9', () => {
     const tune = evaluateWording(labelledParts().tune, lists);
