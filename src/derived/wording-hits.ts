@@ -17,7 +17,7 @@
  * keptDictionary: not made again from dict.txt, nor its garbage), and the lists' compiled pattern index
  * (`pattern-index`, keptIndex: ~0.2 s of CPU to compile, to scan a rerun's few new posts).
  */
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { reportWordDirs } from '../game/beside.js';
@@ -191,14 +191,17 @@ export function keptDictionary(storePath: string, data: string): KeptDictionary 
 
 /**
  * The data files the scan reads (src/violations/data: the allow list, filler words, look-alikes, pinyin
- * syllables, the shared slots) as a digest: read once per process (~30 KB).
+ * syllables, the shared slots, the learned model) as a digest: read once per process (~0.75 MB).
  */
 let dataKey: string | undefined;
 function scanDataKey(): string {
   if (dataKey !== undefined) return dataKey;
   const dataDir = packagePath('src', 'violations', 'data');
   try {
-    dataKey = hash('sha256', fs.readdirSync(dataDir).sort().map((f) => `${f}\n${fs.readFileSync(path.join(dataDir, f), 'latin1')}`).join('\u0000'), 'base64');
+    // (each file's bytes into the digest as read: the learned model is ~0.7 MB, not made a string and joined)
+    const digest = createHash('sha256');
+    fs.readdirSync(dataDir).sort().forEach((f, i) => digest.update(`${i ? '\u0000' : ''}${f}\n`, 'latin1').update(fs.readFileSync(path.join(dataDir, f))));
+    dataKey = digest.digest('base64');
   } catch {
     // The files cannot be read: a key no later run has, so no kept hit is ever used.
     dataKey = `unreadable data ${process.pid} ${Date.now()} ${Math.random()}`;
