@@ -425,9 +425,11 @@ export function parseModel(text: string): WordingModel {
   const scale = Number(need('scale'));
   const q = Buffer.from(need('weights'), 'base64');
   if (q.length !== (1 << bits) * classes.length) throw new Error(`wording model: ${q.length} weights, expected ${(1 << bits) * classes.length}`);
+  // (read as signed bytes through one view: a call per weight cost ~15 ms of a report rerun's first scan)
+  const signed = new Int8Array(q.buffer, q.byteOffset, q.length);
   const weights = new Float32Array(q.length);
-  for (let i = 0; i < q.length; i++) weights[i] = q.readInt8(i) * scale;
-  const quantized = { codes: Int8Array.from(q, (b) => (b << 24) >> 24), values: Float64Array.from({ length: 256 }, (_, c) => Math.fround((c - 128) * scale)) };
+  for (let i = 0; i < signed.length; i++) weights[i] = signed[i] * scale;
+  const quantized = { codes: signed, values: Float64Array.from({ length: 256 }, (_, c) => Math.fround((c - 128) * scale)) };
   return { bits, classes, weights, quantized, bias: Float32Array.from(need('bias').split(' ').map(Number)), threshold: Number(need('threshold')), meta: JSON.parse(need('meta')) as Record<string, unknown> };
 }
 

@@ -30,9 +30,11 @@
  */
 import { packagePath } from '../paths.js';
 import { readDataLines, type Token } from './text-fold.js';
+import { fromTypedBytes, typedBytes } from './typed-bytes.js';
 import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lists.js';
 
-interface PatternIndex {
+/** A list set's index (compiled once per list set, or read back as kept: indexFromBytes). */
+export interface PatternIndex {
   /** By the index's own number of a pattern entry (compile: grouped by how they start): the entry and the ids of the elements it cannot skip. */
   entries: Array<{ entry: WordEntry; needs: Int32Array } | undefined>;
   /** Option id → its characters' ids. */
@@ -464,11 +466,87 @@ function compile(lists: WordLists): PatternIndex {
 
 const compiled = new WeakMap<WordLists, PatternIndex>();
 
-/** The list set's index, compiled on first use. */
-function indexOf(lists: WordLists): PatternIndex {
+/** Where a list set's index is kept between processes, as bytes (src/derived/wording-hits.ts keptIndex, under the lists' texts, the data files and the code). */
+export interface KeptIndex {
+  read(): Uint8Array | undefined;
+  write(parts: readonly ArrayBufferView[]): void;
+}
+const keptIndexes = new WeakMap<WordLists, KeptIndex>();
+
+/** Keep `lists`' index in `kept`: read back from it rather than compiled, or compiled and written to it (before any text is read with it). */
+export function keepIndexIn(lists: WordLists, kept: KeptIndex): void {
+  keptIndexes.set(lists, kept);
+}
+
+/** The list set's index, compiled on first use (or read back as kept: keepIndexIn). */
+export function indexOf(lists: WordLists): PatternIndex {
   let ix = compiled.get(lists);
-  if (!ix) compiled.set(lists, (ix = compile(lists)));
+  if (!ix) {
+    const kept = keptIndexes.get(lists);
+    const bytes = kept?.read();
+    ix = bytes && indexFromBytes(bytes, lists);
+    if (!ix) {
+      ix = compile(lists);
+      if (kept) keepIndex(ix, kept);
+    }
+    compiled.set(lists, ix);
+  }
   return ix;
+}
+
+/**
+ * The index as bytes, as compiled (no text read with it yet: its scratch fields as new): its entries by
+ * id, its alternatives without their elements (indexFromBytes finds them again in the entries, in the
+ * order compile numbered them); a field of a kind typed-bytes.ts does not keep is not written.
+ */
+export function indexBytes(ix: PatternIndex): ArrayBufferView[] {
+  const { entries, alts, allOfAlt, listed, byKey, tokenAt, ...rest } = ix;
+  if (byKey.length || tokenAt.length || ix.generation !== 0) throw new Error('pattern index: kept only as compiled');
+  return typedBytes({
+    rest, entries: entries.map((e) => e && { id: e.entry.id, needs: e.needs }), allOfAlt: allOfAlt.map(({ list, ...a }) => a), altCount: alts.size, listed: listed.length,
+  });
+}
+
+function keepIndex(ix: PatternIndex, kept: KeptIndex): void {
+  let parts: ArrayBufferView[];
+  try {
+    parts = indexBytes(ix);
+  } catch {
+    return; // (a field typed-bytes does not keep: compiled each process)
+  }
+  kept.write(parts);
+}
+
+/** The index indexBytes wrote, over `lists` (the same list set: the caller's key says so); undefined when the bytes do not fit them. */
+export function indexFromBytes(bytes: Uint8Array, lists: WordLists): PatternIndex | undefined {
+  const saved = fromTypedBytes(bytes) as {
+    rest: Omit<PatternIndex, 'entries' | 'alts' | 'allOfAlt' | 'listed' | 'byKey' | 'tokenAt'>;
+    entries: Array<{ id: number; needs: Int32Array } | undefined>;
+    allOfAlt: Array<Omit<AltOptions, 'list'>>;
+    altCount: number;
+    listed: number;
+  } | undefined;
+  if (!saved || saved.listed !== lists.entries.length) return undefined;
+  const entries: PatternIndex['entries'] = [];
+  for (const e of saved.entries) {
+    const entry = e && lists.entries[e.id];
+    if (e && entry?.id !== e.id) return undefined;
+    entries.push(entry && { entry, needs: e!.needs });
+  }
+  // (compile numbers each alternative of each entry in turn, its elements in order)
+  const alts = new Map<Alt, number>();
+  const allOfAlt: AltOptions[] = [];
+  for (const e of entries) {
+    for (const el of e?.entry.elements ?? []) {
+      if (el.kind !== 'alt') continue;
+      const a = saved.allOfAlt[allOfAlt.length];
+      if (!a || a.n !== allOfAlt.length) return undefined;
+      alts.set(el, a.n);
+      allOfAlt.push({ ...a, list: el.options });
+    }
+  }
+  if (allOfAlt.length !== saved.allOfAlt.length || alts.size !== saved.altCount) return undefined;
+  return { ...saved.rest, entries, alts, allOfAlt, listed: lists.entries, byKey: [], tokenAt: [] };
 }
 
 interface TokenIndex {

@@ -385,3 +385,43 @@ describe('kept files that cannot be trusted, refusals, no build', () => {
     for (const bad of [[undefined], new Map(), new Set(), new Date(0), Number.NaN, Number.POSITIVE_INFINITY, -0, [, 1], () => 0, 1n]) expect(jsonPlain({ v: bad })).toBe(false);
   });
 });
+
+/** Posts added to thread `tid` after its last, one for each of `texts`, in one write (as a recrawl stores a new page): one log line appended. */
+async function addPosts(game: Game, tid: number, texts: readonly string[]): Promise<number[]> {
+  const store = await openStore(game.storePath, { threads: [tid] });
+  const last = Object.values(store.data.posts).filter((p) => p.tid === tid).sort((a, b) => b.pid - a.pid)[0];
+  const v = last.versions[last.versions.length - 1];
+  const pids = texts.map((text, i) => {
+    const pid = last.pid + 200_000 + i;
+    const floor = (v.post.floor ?? 0) + 1 + i;
+    store.data.posts[String(pid)] = { ...last, pid, versions: [{ ...v, hash: `h${pid}`, post: { ...v.post, pid, floor, floorLabel: `${floor}#`, text } }] };
+    return pid;
+  });
+  const thread = store.data.threads[String(tid)];
+  if (typeof thread.replies === 'number') thread.replies += texts.length;
+  await store.write();
+  await store.close();
+  return pids;
+}
+
+describe('the day\'s threads grown by a few posts at once (a recrawl at closing)', () => {
+  test('each rerun reads what was appended to the kept discussion and says what a fresh report says', async () => {
+    const game = await publicGame('grown');
+    const day = 2;
+    await recomputedThenKept(game, day);
+    const discussion = game.days[1].discussion!.tid;
+    const scanned = path.join(derivedDir(game.storePath), `kept-scanned-${discussion}`);
+    const saved = fs.readFileSync(`${scanned}.json`, 'utf8');
+    // new wording, a misplaced ballot and plain talk in the discussion, ballots in the vote thread; then more
+    const first = await addPosts(game, discussion, ['我对天发誓我是好人', `投票对象：${game.players[2]}`, '没什么', '你去死吧']);
+    await addPosts(game, game.days[1].vote!.tid, [`投票对象：${game.players[3]}`, `投票对象：${game.players[4]}`]);
+    const grown = await recomputedThenKept(game, day);
+    const flagged = new Set((JSON.parse(grown.json).flags as Array<{ pid: number }>).map((f) => f.pid));
+    expect(first.filter((pid) => flagged.has(pid)).length).toBeGreaterThan(0); // (not vacuous: the new posts are read)
+    await addPosts(game, discussion, ['他妈的', '同意楼上', `投票对象：${game.players[5]}`]);
+    await recomputedThenKept(game, day);
+    // (the kept discussion was appended to, not saved whole again)
+    expect(fs.readFileSync(`${scanned}.json`, 'utf8')).toBe(saved);
+    expect(fs.existsSync(`${scanned}.appended`)).toBe(true);
+  }, 60_000);
+});

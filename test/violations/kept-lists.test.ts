@@ -80,7 +80,7 @@ describe('compiled word lists kept between runs', () => {
     expect(kept.read()).toBeUndefined();
   });
 
-  test("a scan keeps the lists and its characters' readings in the store's derived files", () => {
+  test("a scan keeps the lists, their pattern index and its characters' readings in the store's derived files", () => {
     const dir = path.join(root, 'memo');
     fs.mkdirSync(dir);
     const synth = synthGame({ posts: 100 });
@@ -92,7 +92,7 @@ describe('compiled word lists kept between runs', () => {
     expect(hits.map((h) => h.category)).toContain('发誓与诅咒');
     memo.save();
     const derived = derivedDir(game.storePath);
-    expect(fs.readdirSync(derived).sort()).toEqual(['char-readings.json', 'word-lists.json', 'wording-101.json']);
+    expect(fs.readdirSync(derived).sort()).toEqual(['char-readings.json', 'pattern-index.bin', 'word-lists.json', 'wording-101.json']);
     const kept = JSON.parse(fs.readFileSync(path.join(derived, 'char-readings.json'), 'utf8').split('\n')[1]) as Record<string, string[]>;
     for (const ch of '鼹鼠不是狼') expect(kept[ch]).toEqual(readings(ch));
     // the next run: the same hit, from the kept hits (nothing scanned, nothing written)
