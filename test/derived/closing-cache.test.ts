@@ -661,11 +661,16 @@ describe('a synthetic 10-day store', () => {
     };
     expect(await tally()).toBe(await inFull()); // cold: the closed days counted (the process thread read in full there)
     const kept = path.join(derivedDir(g.storePath), `kept-succession-${processTid}.json`);
+    // (and, while the log's key holds, the candidates alone: closed-days.ts handoverCandidates)
+    const candidates = path.join(derivedDir(g.storePath), `handover-${processTid}.json`);
     expect(await tally()).toBe(await inFull()); // warm: the candidates of the opened process thread kept
     expect(fs.existsSync(kept)).toBe(true);
+    expect(fs.existsSync(candidates)).toBe(true);
     const stamp = fs.statSync(kept).mtimeMs;
+    const candidatesStamp = fs.statSync(candidates).mtimeMs;
     expect(await tally()).toBe(await inFull()); // and read back
     expect(fs.statSync(kept).mtimeMs).toBe(stamp);
+    expect(fs.statSync(candidates).mtimeMs).toBe(candidatesStamp);
     const successor = g.players.find((p) => p !== elected && !g.events.some((e) => e.player === p))!;
     await postHandover(g, processTid, 9_200_000, successor, dep.at + 60_000);
     const after = await tally();
@@ -690,10 +695,13 @@ describe('a synthetic 10-day store', () => {
       return { ...next, pages };
     }, base.thread);
     writeDerived(g.storePath, `kept-succession-${processTid}`, head.split(' ')[0] as MemoKey, { ...base, point: read.at(-1).point, thread, floors, posts: [] });
+    // (the candidates kept under the log's key hold the successor's post: gone, the emptied save is what is read)
+    fs.rmSync(candidates);
     expect(JSON.parse(await tally()).sheriff).not.toBe(successor);
     await addPost(g, processTid, findDay(g, 10).opens + 60_000, '只是聊天'); // no closed day's business
     expect(JSON.parse(await tally()).sheriff).not.toBe(successor);
     fs.rmSync(kept);
+    fs.rmSync(candidates);
     expect(await tally()).toBe(await inFull());
   }, 60_000);
 
