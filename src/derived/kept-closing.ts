@@ -91,7 +91,9 @@ export async function reportDay(
     // Earlier days through their digests and outcomes kept in the store's derived files.
     const { closing, lookBack, summed } = await closingDayFromStore(game, day, store, { ledgerFile: opts.ledgerFile, checked: incomplete, allowIncomplete: opts.allowIncomplete, apart, wording, code, at: opts.at });
     // The views link the cards' evidence and nothing else (report-bbcode.ts, html-day.ts).
-    const threadOf = storedThreadOf(store, lookBack, apart, summed?.threadOf);
+    // (the earlier threads' digests and the threads read apart hold their posts in pid order; the sum finds its own)
+    const besides = [...(lookBack?.values() ?? []), ...[...apart].map(([tid, a]) => ({ tid, posts: a.scanned }))];
+    const threadOf = storedThreadOf(store, besides, summed?.threadOf);
     const evidence: Record<string, number | null> = {};
     for (const c of closing.report.cards) for (const pid of c.evidence) evidence[pid] = threadOf(pid);
     return { closing, evidence, page: dayPage(game, store, day, lookBack ?? summed?.titles, apart) };

@@ -78,7 +78,7 @@ async function readThroughCache(game: Game, day: number): Promise<Outputs & { op
       tally: closing.tally && renderTallyJson(closing.tally),
       report: renderDayReportJson(closing.report),
       values: JSON.stringify(closing),
-      bbcode: renderDayReportBBCode(closing.report, storedPostLinks(game, store, inputs.lookBack)),
+      bbcode: renderDayReportBBCode(closing.report, storedPostLinks(game, store, inputs.lookBack?.values())),
       html: dayHtml(game, store, closing, 0, inputs.lookBack),
       opened: Object.keys(store.threads).map(Number),
     };
@@ -221,7 +221,7 @@ describe('a synthetic 10-day store', () => {
     const { lookBack } = await reportInputs(game, 10, part.data);
     expect(lookBack!.size).toBeGreaterThan(0);
     const full = storedPostLinks(game, all.data);
-    const through = storedPostLinks(game, part.data, lookBack);
+    const through = storedPostLinks(game, part.data, lookBack?.values());
     const pids = Object.values(all.data.posts).map((p) => p.pid);
     for (const pid of pids) expect(through(pid), `pid ${pid}`).toBe(full(pid));
     expect(pids.every((pid) => full(pid) !== null)).toBe(true);
@@ -791,7 +791,7 @@ describe('the wording hits kept between runs (src/derived/wording-hits.ts)', () 
       tally: closing.tally && renderTallyJson(closing.tally),
       report: renderDayReportJson(closing.report),
       values: JSON.stringify(closing),
-      bbcode: renderDayReportBBCode(closing.report, storedPostLinks(game, store.data, inputs.lookBack)),
+      bbcode: renderDayReportBBCode(closing.report, storedPostLinks(game, store.data, inputs.lookBack?.values())),
       html: dayHtml(game, store.data, closing, 0, inputs.lookBack),
     };
     expect(out).toEqual(full); // byte for byte what scanning every text afresh says

@@ -86,7 +86,7 @@ async function fresh(game: Game, day: number, opts: { ledger?: boolean; allowInc
   return withCountingStore(game, { ...reportThreads(game, day), allowIncomplete: opts.allowIncomplete }, async (store, incomplete) => {
     const { closing, lookBack } = await closingDayFromStore(game, day, store, { ledgerFile, checked: incomplete, allowIncomplete: opts.allowIncomplete });
     if (opts.ledger) await recordProposals(game, closing.report, ledgerFile);
-    return viewsOf(closing.report, closing.tally, storedPostLinks(game, store, lookBack), dayHtml(game, store, closing, 0, lookBack));
+    return viewsOf(closing.report, closing.tally, storedPostLinks(game, store, lookBack?.values()), dayHtml(game, store, closing, 0, lookBack));
   });
 }
 
