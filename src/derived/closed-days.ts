@@ -11,7 +11,11 @@
  *    game long, and a post after day D's close is none of day D's business unless it names a successor);
  *  - `kept-succession-<tid>`: the posts of a thread that name someone as a successor would be named (all
  *    a handover reads of it) and how completely the thread is stored, as of where its log was read to
- *    (src/derived/kept-posts.ts: a thread that grew is read from there, not again).
+ *    (src/derived/kept-posts.ts: a thread that grew is read from there, not again);
+ *  - `handover-<tid>`: those posts and how completely the thread is stored alone, under the key of the
+ *    log they were read from (handoverCandidates): a count at closing reads its badge's handover threads
+ *    on every run, closed days' threads that no longer change, without kept-succession's every floor
+ *    and page record.
  * The badge's path (tally.ts badgePath) is walked ahead of the count, so only the threads of the
  * departures of the sheriffs who held the badge are read — not those of every player who left.
  */
