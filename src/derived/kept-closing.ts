@@ -134,6 +134,20 @@ export async function tallyResult(game: Game, day: number, opts: TallyOptions, c
   return kept ? kept.keep(result) : result;
 }
 
+/**
+ * Day `day`'s elevator floor as `bansha elevator` prints it (what `make` gives: the floor, its BBCode,
+ * the warnings): kept when its key matches — the inputs of closingKey: the game, every thread log (the
+ * day's thread records, the closed days' outcomes), the store's index (the uids), the language — else
+ * made and kept. `code` as for reportDay. A warm run then loads neither the closed days nor the records.
+ */
+export async function elevatorView<T>(game: Game, day: number, make: () => Promise<T>, code: string | null = BUILD): Promise<T> {
+  const inputs = closingInputs(game, code, { elevator: day });
+  const kept = inputs === null ? null : memoLookup<T>(game.storePath, `closing-elevator-day${day}`, inputs);
+  if (kept?.value !== undefined) return kept.value;
+  const value = await make();
+  return kept ? kept.keep(value) : value;
+}
+
 /** The value kept as `name` under `key`; its first line alone is read when it was kept under another (a rerun after new posts: the rest is not read). */
 function readKept<T>(game: Game, name: string, key: MemoKey | null): T | undefined {
   return key !== null && derivedKeyOf(game.storePath, name) === key ? readDerived<T>(game.storePath, name, key) : undefined;
