@@ -1,8 +1,8 @@
 /**
  * A closing command whose inputs did not change costs what it prints: the day `bansha report` renders
  * (the tally and day report, with what its views read of the store besides — the links to the cards'
- * evidence, the HTML page's title and footer facts) and the count `bansha tally` prints are kept in the
- * store's derived files (src/store/memo.ts), and a rerun whose key matches renders them without
+ * evidence, the HTML page's title and footer facts), the count `bansha tally` prints and the floor
+ * `bansha elevator` prints are kept in the store's derived files (src/store/memo.ts), and a rerun whose key matches renders them without
  * opening a thread log or loading the analyses (they are imported on a miss only). A director reruns
  * these every minute at closing, mostly over threads no crawl changed since.
  *
