@@ -281,7 +281,7 @@ export async function runPipeline(source: SynthGame | PipelineInput, opts: Pipel
     const page = path.join(dir, `day${day}.html`);
     await withCountingStore(g, reportThreads(g, day), async (store) => {
       const { closing, lookBack } = await closingDayFromStore(g, day, store, { ledgerFile: null, gone: [] });
-      writeDayHtml(page, closing, dayPage(g, store, day, lookBack), storedPostLinks(g, store, lookBack));
+      writeDayHtml(page, closing, dayPage(g, store, day, lookBack), storedPostLinks(g, store, lookBack?.values()));
     });
     const reportBytes = statSync(page).size;
     stages.report = now() - t0;

@@ -227,7 +227,7 @@ async function assembleDay(
     const stored = postsFromStore(store);
     const rules = day.rules ? tallyDay(withKnownUids(game, store.users), closed ? postsWithClosed(stored, closed) : stored, opts.day, { rules: true, at: open ? now : undefined }) : null;
     const auction = day.auction && game.rules.wuhui ? resolveAuction(threadPosts(store, day.auction.tid), game, opts.day) : null;
-    return { closing, incomplete, links: storedPostLinks(game, store, lookBack), announcement, plan, html: dayHtml(game, store, closing, undefined, lookBack), derived, handover, rules, auction };
+    return { closing, incomplete, links: storedPostLinks(game, store, lookBack?.values()), announcement, plan, html: dayHtml(game, store, closing, undefined, lookBack), derived, handover, rules, auction };
   });
 }
 type AssembledDay = Awaited<ReturnType<typeof assembleDay>>;

@@ -19,7 +19,6 @@ import { accelerationFor } from '../votes/acceleration.js';
 import { outcomeOf, postsFromStore, postsWithClosed, withoutGapNotes, tallyDay, threadsForTally, type ClosedOutcomes, type PostsOf, type TallySource } from '../votes/tally.js';
 import { exitDisagreements, exitsFromTally } from '../votes/carry-forward.js';
 import { withLanguage } from '../i18n/index.js';
-import type { LookBack } from '../store/thread-digest.js';
 import type { TallyResult } from '../votes/types.js';
 
 /** One day at closing time, assembled once: its tally (null when the day has no vote thread) and its report. */
@@ -170,9 +169,15 @@ export function markIncomplete(day: ClosingDay, incomplete: Completeness[], game
   return day;
 }
 
-/** Links to the stored posts by pid (the forum's find-post URL), those of the store and of `lookBack`. */
-export function storedPostLinks(game: Game, store: StoreData, lookBack?: LookBack): (pid: number) => string | null {
-  const threadOf = storedThreadOf(store, lookBack);
+/** The thread of a post by pid, or null when the posts looked in do not hold it. */
+export type ThreadOfPost = (pid: number) => number | null;
+
+/** Threads whose posts are listed in pid order, each with its tid: posts held besides the store's. */
+export type ThreadsInPidOrder = Iterable<{ tid: number; posts: readonly { pid: number }[] }>;
+
+/** Links to the stored posts by pid (the forum's find-post URL): those of the store and of `besides`. */
+export function storedPostLinks(game: Game, store: StoreData, besides?: ThreadsInPidOrder): (pid: number) => string | null {
+  const threadOf = storedThreadOf(store, besides);
   return (pid) => {
     const tid = threadOf(pid);
     return tid === null ? null : postUrl(game.forum, tid, pid);
@@ -180,15 +185,13 @@ export function storedPostLinks(game: Game, store: StoreData, lookBack?: LookBac
 }
 
 /**
- * The thread of a stored post by pid, of the store's, of `lookBack`'s, of the threads read `apart` or
- * of the look-back summed up (`summedUp`: look-back.ts) (null: none holds it).
+ * The thread of a stored post by pid: of the store's, of the threads `besides` (their posts in pid
+ * order), else as `elsewhere` finds it (null: none holds it).
  */
-export function storedThreadOf(
-  store: StoreData, lookBack?: LookBack, apart?: ReadonlyMap<number, ApartThread>, summedUp?: (pid: number) => number | null,
-): (pid: number) => number | null {
-  // A digest's and a scanned thread's posts are in pid order: a report links a few hundred posts, so a search, not a map of every pid.
-  const others = [...(lookBack?.values() ?? []), ...[...(apart ?? [])].map(([tid, a]) => ({ tid, posts: a.scanned }))];
-  return (pid) => store.posts[String(pid)]?.tid ?? others.find((d) => holdsPid(d.posts.length, (i) => d.posts[i].pid, pid))?.tid ?? summedUp?.(pid) ?? null;
+export function storedThreadOf(store: StoreData, besides?: ThreadsInPidOrder, elsewhere?: ThreadOfPost): ThreadOfPost {
+  // A report links a few hundred posts: a search of each thread's pids, not a map of every pid.
+  const others = [...(besides ?? [])];
+  return (pid) => store.posts[String(pid)]?.tid ?? others.find((d) => holdsPid(d.posts.length, (i) => d.posts[i].pid, pid))?.tid ?? elsewhere?.(pid) ?? null;
 }
 
 /** Whether `n` pids in ascending order (`pidAt(i)`: the i-th) hold `pid`. */

@@ -40,5 +40,5 @@ export function dayPage(
 
 /** The self-contained HTML report of the day as text, from the store: titled by the game's threads, the store's age and completeness in its footer. */
 export function dayHtml(game: Game, store: StoreData, day: ClosingDay, now = Date.now(), lookBack?: LookBack): string {
-  return dayHtmlOf(day, dayPage(game, store, day.report.day, lookBack), storedPostLinks(game, store, lookBack), now);
+  return dayHtmlOf(day, dayPage(game, store, day.report.day, lookBack), storedPostLinks(game, store, lookBack?.values()), now);
 }

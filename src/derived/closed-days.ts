@@ -11,7 +11,11 @@
  *    game long, and a post after day D's close is none of day D's business unless it names a successor);
  *  - `kept-succession-<tid>`: the posts of a thread that name someone as a successor would be named (all
  *    a handover reads of it) and how completely the thread is stored, as of where its log was read to
- *    (src/derived/kept-posts.ts: a thread that grew is read from there, not again).
+ *    (src/derived/kept-posts.ts: a thread that grew is read from there, not again);
+ *  - `handover-<tid>`: those posts and how completely the thread is stored alone, under the key of the
+ *    log they were read from (handoverCandidates): a count at closing reads its badge's handover threads
+ *    on every run, closed days' threads that no longer change, without kept-succession's every floor
+ *    and page record.
  * The badge's path (tally.ts badgePath) is walked ahead of the count, so only the threads of the
  * departures of the sheriffs who held the badge are read — not those of every player who left.
  */
@@ -20,12 +24,12 @@ import fs from 'node:fs';
 import { findDay, withKnownUids } from '../game/roster.js';
 import type { Game, GameDay } from '../game/types.js';
 import { completeness } from '../store/completeness.js';
-import { memoKey, readDerived, threadLogKey, writeDerived, type MemoKey } from '../store/memo.js';
+import { jsonPlain, memoKey, readDerived, threadLogKey, writeDerived, type MemoKey } from '../store/memo.js';
 import { threadsDir } from '../store/store-file.js';
 import { threadPosts, toSlicePost, type SlicePost } from '../store/slice.js';
 import type { Completeness, StoreData, StoredPost } from '../store/types.js';
 import { countingGaps, threadReads, openCountingStore, withStore, type ThreadRead } from '../store/with-store.js';
-import { successionCandidates } from '../votes/succession.js';
+import { successionCandidates, successionPatternsKey } from '../votes/succession.js';
 import {
   badgePath, closedFromPosts, postsWithClosed, earlierClosedDays, withoutGapNotes, electionThreads, handoverFor, handoverThreads, outcomeOf, postsFromStore, postThreadsForTally, sheriffStart, tallyDay, threadsForTally,
   type ClosedOutcome, type ClosedOutcomes, type PostsOf, type TallySource,
@@ -73,10 +77,39 @@ const closedDayKey = (gameKey: string, day: number): MemoKey => memoKey({ game: 
  * Day `day`'s saved outcome (saved for that day, with the threads it read) and those of its reads whose
  * log changed since; undefined when there is none.
  */
-function savedOutcome(game: Game, gameKey: string, day: number): { saved: SavedOutcome; changed: ReadKey[] } | undefined {
+function savedOutcome(
+  game: Game, gameKey: string, day: number, logKey: (tid: number) => string | null = (t) => threadLogKey(game.storePath, t),
+): { saved: SavedOutcome; changed: ReadKey[] } | undefined {
   const saved = readDerived<SavedOutcome>(game.storePath, `closed-day-${day}`, closedDayKey(gameKey, day));
   if (!saved || !saved.reads.length || (saved.outcome !== null && saved.outcome.day !== day)) return undefined;
-  return { saved, changed: saved.reads.filter(([t, log]) => threadLogKey(game.storePath, t) !== log) };
+  return { saved, changed: saved.reads.filter(([t, log]) => logKey(t) !== log) };
+}
+
+/** A thread's handover candidates as kept (`handover-<tid>`): with the key of its log they were read under. */
+interface KeptCandidates {
+  log: string;
+  posts: SlicePost[];
+  read: ThreadRead;
+}
+
+/**
+ * Thread `tid`'s handover candidates (its posts naming a successor, as namingSuccessor keeps them) and
+ * how it is stored, its log's key `log` taken before: kept in the derived file `handover-<tid>` while
+ * the log's key is the same — a few posts and the thread's completeness, where kept-posts.ts's save
+ * holds every floor and the thread's page records to read the log on from (a count at closing reads the
+ * threads of the badge's handovers on every run, and they are closed days' threads: unchanged). Keyed
+ * on the code, the forum (the posts' links) and what names a successor (kept-posts.ts's key for it).
+ */
+async function handoverCandidates(game: Game, tid: number, log: string): Promise<{ posts: readonly SlicePost[]; read: ThreadRead }> {
+  const name = `handover-${tid}`;
+  const key = memoKey({ candidates: tid, forum: game.forum, patterns: successionPatternsKey(game) });
+  const saved = readDerived<KeptCandidates>(game.storePath, name, key);
+  if (saved && saved.log === log) return saved;
+  // as of where its log was read to: a thread that grew is read from there (kept-posts.ts)
+  const kept = await keptPosts(game.storePath, tid, namingSuccessor(game));
+  const value: KeptCandidates = { log, posts: kept.posts.map((sp) => toSlicePost(game.forum, sp)), read: kept.read };
+  if (jsonPlain(value)) writeDerived(game.storePath, name, key, value);
+  return value;
 }
 
 /**
@@ -188,6 +221,13 @@ class ClosedDaysReader {
   // (dependence: candidates and posts' material made once)
   readonly #named = new Map<number, Set<SlicePost>>();
   readonly #material = new WeakMap<SlicePost, string>();
+  /**
+   * The logs' keys, each taken once for the whole preparation: the closed days' saved outcomes name the
+   * same threads again and again (every day the process thread; each election and handover thread
+   * again on every later day). A key taken earlier is still one taken before the thread is read: a write
+   * since only makes the next run find it changed.
+   */
+  readonly #logs = new Map<number, string | null>();
 
   constructor(
     readonly game: Game,
@@ -203,7 +243,10 @@ class ClosedDaysReader {
   }
 
   #logKey(tid: number): string | null {
-    return this.keyed ? threadLogKey(this.game.storePath, tid) : null;
+    if (!this.keyed) return null;
+    let log = this.#logs.get(tid);
+    if (log === undefined) this.#logs.set(tid, (log = threadLogKey(this.game.storePath, tid)));
+    return log;
   }
 
   /** (day 1's election has no sheriff to weigh) */
@@ -214,7 +257,7 @@ class ClosedDaysReader {
   /** Day `d`'s outcome: saved, when its keys still hold (or what it depends on of a changed log is the same), else counted again and saved. */
   async prepare(d: GameDay): Promise<void> {
     const { game } = this;
-    const found = this.keyed ? savedOutcome(game, this.#gameKey, d.day) : undefined;
+    const found = this.keyed ? savedOutcome(game, this.#gameKey, d.day, (t) => this.#logKey(t)) : undefined;
     const saved = found && (found.changed.length ? await this.#standsAfter(found.saved, found.changed) : found.saved);
     if (saved) {
       if (found.changed.length) writeDerived(game.storePath, `closed-day-${d.day}`, closedDayKey(this.#gameKey, d.day), saved);
@@ -263,9 +306,7 @@ class ClosedDaysReader {
       candidates.set(tid, { ...value, log });
       return;
     }
-    // as of where its log was read to: a thread that grew is read from there (kept-posts.ts)
-    const kept = await keptPosts(game.storePath, tid, namingSuccessor(game));
-    candidates.set(tid, { posts: kept.posts.map((sp) => toSlicePost(game.forum, sp)), read: kept.read, log });
+    candidates.set(tid, { ...(await handoverCandidates(game, tid, log)), log });
   }
 
   /** Read ahead the threads of each handover on the badge's path for a count of day `d` at `countAt`; returns them. */

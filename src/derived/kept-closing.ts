@@ -1,8 +1,8 @@
 /**
  * A closing command whose inputs did not change costs what it prints: the day `bansha report` renders
  * (the tally and day report, with what its views read of the store besides — the links to the cards'
- * evidence, the HTML page's title and footer facts) and the count `bansha tally` prints are kept in the
- * store's derived files (src/store/memo.ts), and a rerun whose key matches renders them without
+ * evidence, the HTML page's title and footer facts), the count `bansha tally` prints and the floor
+ * `bansha elevator` prints are kept in the store's derived files (src/store/memo.ts), and a rerun whose key matches renders them without
  * opening a thread log or loading the analyses (they are imported on a miss only). A director reruns
  * these every minute at closing, mostly over threads no crawl changed since.
  *
@@ -93,7 +93,9 @@ export async function reportDay(
     // (kept without the threads gone from the forum: the crawler's records are not in its key; `bansha report` names them in its views)
     const { closing, lookBack, summed } = await closingDayFromStore(game, day, store, { ledgerFile: opts.ledgerFile, checked: incomplete, allowIncomplete: opts.allowIncomplete, apart, wording, code, at: opts.at, gone: [] });
     // The views link the cards' evidence and nothing else (report-bbcode.ts, html-day.ts).
-    const threadOf = storedThreadOf(store, lookBack, apart, summed?.threadOf);
+    // (the earlier threads' digests and the threads read apart hold their posts in pid order; the sum finds its own)
+    const besides = [...(lookBack?.values() ?? []), ...[...apart].map(([tid, a]) => ({ tid, posts: a.scanned }))];
+    const threadOf = storedThreadOf(store, besides, summed?.threadOf);
     const evidence: Record<string, number | null> = {};
     for (const c of closing.report.cards) for (const pid of c.evidence) evidence[pid] = threadOf(pid);
     return { closing, evidence, page: dayPage(game, store, day, lookBack ?? summed?.titles, apart) };
@@ -134,6 +136,20 @@ export async function tallyResult(game: Game, day: number, opts: TallyOptions, c
   const { countFromStore } = await import('./closed-days.js');
   const result = await countFromStore(game, day, { ...opts, gone: [] }, (r) => r);
   return markGone(kept ? kept.keep(result) : result, opts.gone);
+}
+
+/**
+ * Day `day`'s elevator floor as `bansha elevator` prints it (what `make` gives: the floor, its BBCode,
+ * the warnings): kept when its key matches — the inputs of closingKey: the game, every thread log (the
+ * day's thread records, the closed days' outcomes), the store's index (the uids), the language — else
+ * made and kept. `code` as for reportDay. A warm run then loads neither the closed days nor the records.
+ */
+export async function elevatorView<T>(game: Game, day: number, make: () => Promise<T>, code: string | null = BUILD): Promise<T> {
+  const inputs = closingInputs(game, code, { elevator: day });
+  const kept = inputs === null ? null : memoLookup<T>(game.storePath, `closing-elevator-day${day}`, inputs);
+  if (kept?.value !== undefined) return kept.value;
+  const value = await make();
+  return kept ? kept.keep(value) : value;
 }
 
 /** The value kept as `name` under `key`; its first line alone is read when it was kept under another (a rerun after new posts: the rest is not read). */

@@ -12,7 +12,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import { packagePath } from '../paths.js';
 import { besideGame } from './beside.js';
 import { rulingsPath } from './rulings/path.js';
@@ -60,6 +59,9 @@ export async function loadGameCached(file: string, opts: LoadGameOptions = {}, b
     return cached.game;
   }
   const game = await fresh();
+  // (node:util on a miss alone: imported as an ES module it reads every export, its lazy ones too — ~6 ms of
+  // Node 24's start-up for every closing command)
+  const { isDeepStrictEqual } = await import('node:util');
   // Saved only when its JSON gives the same Game back, and under the rulings it was made with.
   if (inputText(rulingsPath(file)) === rulings && isDeepStrictEqual(JSON.parse(JSON.stringify(game)), game)) {
     const span = gameSpan(game);

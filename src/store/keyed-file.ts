@@ -11,14 +11,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { replaceFile } from '../replace-file.js';
+import { crc32 } from './crc32.js';
 
-/** A JSON file's checksum: CRC-32 of the key and the value's UTF-8 bytes (as read, or a text's: zlib encodes it as it goes), as a bytes file's (bytesSumOf). */
-const sumOf = (key: string, json: Uint8Array | string): string => crcHex(json, zlib.crc32(`${key}\n`));
+/** A JSON file's checksum: CRC-32 of the key and the value's UTF-8 bytes (as read, or a text's: crc32.ts encodes it), as a bytes file's (bytesSumOf). */
+const sumOf = (key: string, json: Uint8Array | string): string => crcHex(json, crc32(`${key}\n`));
 
 /** CRC-32 (continued from `from`) as 8 hex digits. */
-const crcHex = (data: Uint8Array | string, from = 0): string => hex8(zlib.crc32(data, from));
+const crcHex = (data: Uint8Array | string, from = 0): string => hex8(crc32(data, from));
 
 const hex8 = (crc: number): string => crc.toString(16).padStart(8, '0');
 
@@ -160,9 +160,9 @@ export function writeKeyedFile(file: string, key: string, value: unknown): void 
  * torn or flipped file), not forgery (whoever can write the file can compute either), in a third of SHA-256's time.
  */
 function bytesSumOf(key: string, parts: readonly ArrayBufferView[]): string {
-  let crc = zlib.crc32(key);
-  // (an empty part is skipped: zlib.crc32 of an empty view of an empty buffer gives 0, not the CRC it continues, on Node 20)
-  for (const p of parts) if (p.byteLength) crc = zlib.crc32(new Uint8Array(p.buffer, p.byteOffset, p.byteLength), crc);
+  let crc = crc32(key);
+  // (an empty part is skipped: node:zlib's crc32 of an empty view of an empty buffer gives 0, not the CRC it continues, on Node 20)
+  for (const p of parts) if (p.byteLength) crc = crc32(new Uint8Array(p.buffer, p.byteOffset, p.byteLength), crc);
   return hex8(crc);
 }
 

@@ -78,7 +78,7 @@ async function readThroughCache(game: Game, day: number): Promise<Outputs & { op
       tally: closing.tally && renderTallyJson(closing.tally),
       report: renderDayReportJson(closing.report),
       values: JSON.stringify(closing),
-      bbcode: renderDayReportBBCode(closing.report, storedPostLinks(game, store, inputs.lookBack)),
+      bbcode: renderDayReportBBCode(closing.report, storedPostLinks(game, store, inputs.lookBack?.values())),
       html: dayHtml(game, store, closing, 0, inputs.lookBack),
       opened: Object.keys(store.threads).map(Number),
     };
@@ -221,7 +221,7 @@ describe('a synthetic 10-day store', () => {
     const { lookBack } = await reportInputs(game, 10, part.data);
     expect(lookBack!.size).toBeGreaterThan(0);
     const full = storedPostLinks(game, all.data);
-    const through = storedPostLinks(game, part.data, lookBack);
+    const through = storedPostLinks(game, part.data, lookBack?.values());
     const pids = Object.values(all.data.posts).map((p) => p.pid);
     for (const pid of pids) expect(through(pid), `pid ${pid}`).toBe(full(pid));
     expect(pids.every((pid) => full(pid) !== null)).toBe(true);
@@ -661,11 +661,16 @@ describe('a synthetic 10-day store', () => {
     };
     expect(await tally()).toBe(await inFull()); // cold: the closed days counted (the process thread read in full there)
     const kept = path.join(derivedDir(g.storePath), `kept-succession-${processTid}.json`);
+    // (and, while the log's key holds, the candidates alone: closed-days.ts handoverCandidates)
+    const candidates = path.join(derivedDir(g.storePath), `handover-${processTid}.json`);
     expect(await tally()).toBe(await inFull()); // warm: the candidates of the opened process thread kept
     expect(fs.existsSync(kept)).toBe(true);
+    expect(fs.existsSync(candidates)).toBe(true);
     const stamp = fs.statSync(kept).mtimeMs;
+    const candidatesStamp = fs.statSync(candidates).mtimeMs;
     expect(await tally()).toBe(await inFull()); // and read back
     expect(fs.statSync(kept).mtimeMs).toBe(stamp);
+    expect(fs.statSync(candidates).mtimeMs).toBe(candidatesStamp);
     const successor = g.players.find((p) => p !== elected && !g.events.some((e) => e.player === p))!;
     await postHandover(g, processTid, 9_200_000, successor, dep.at + 60_000);
     const after = await tally();
@@ -690,10 +695,13 @@ describe('a synthetic 10-day store', () => {
       return { ...next, pages };
     }, base.thread);
     writeDerived(g.storePath, `kept-succession-${processTid}`, head.split(' ')[0] as MemoKey, { ...base, point: read.at(-1).point, thread, floors, posts: [] });
+    // (the candidates kept under the log's key hold the successor's post: gone, the emptied save is what is read)
+    fs.rmSync(candidates);
     expect(JSON.parse(await tally()).sheriff).not.toBe(successor);
     await addPost(g, processTid, findDay(g, 10).opens + 60_000, '只是聊天'); // no closed day's business
     expect(JSON.parse(await tally()).sheriff).not.toBe(successor);
     fs.rmSync(kept);
+    fs.rmSync(candidates);
     expect(await tally()).toBe(await inFull());
   }, 60_000);
 
@@ -783,7 +791,7 @@ describe('the wording hits kept between runs (src/derived/wording-hits.ts)', () 
       tally: closing.tally && renderTallyJson(closing.tally),
       report: renderDayReportJson(closing.report),
       values: JSON.stringify(closing),
-      bbcode: renderDayReportBBCode(closing.report, storedPostLinks(game, store.data, inputs.lookBack)),
+      bbcode: renderDayReportBBCode(closing.report, storedPostLinks(game, store.data, inputs.lookBack?.values())),
       html: dayHtml(game, store.data, closing, 0, inputs.lookBack),
     };
     expect(out).toEqual(full); // byte for byte what scanning every text afresh says

@@ -17,7 +17,15 @@ import { dayHtml } from '../../src/day/day-page.js';
 import { recordProposals } from '../../src/close/proposals.js';
 import { countFromStore } from '../../src/derived/closed-days.js';
 import { beforeReport, closingDayFromStore, reportThreads } from '../../src/derived/closing-inputs.js';
-import { evidenceLinks, reportDay, tallyResult, type ReportDay, type TallyOptions } from '../../src/derived/kept-closing.js';
+import { elevatorView, evidenceLinks, reportDay, tallyResult, type ReportDay, type TallyOptions } from '../../src/derived/kept-closing.js';
+import { closedOutcomes } from '../../src/derived/closed-days.js';
+import { keptThreadRecords } from '../../src/derived/thread-records.js';
+import { carriedForward } from '../../src/close/carried.js';
+import { elevatorFloor } from '../../src/elevator/index.js';
+import { renderElevatorBBCode } from '../../src/render/elevator-bbcode.js';
+import { dayTids } from '../../src/game/threads.js';
+import { findDay, withKnownUids } from '../../src/game/roster.js';
+import { emptyStore } from '../../src/store/store-file.js';
 import { jsonPlain } from '../../src/store/memo.js';
 import { BUILD } from '../../src/game/game-cache.js';
 import { loadGame } from '../../src/game/game-file.js';
@@ -86,7 +94,7 @@ async function fresh(game: Game, day: number, opts: { ledger?: boolean; allowInc
   return withCountingStore(game, { ...reportThreads(game, day), allowIncomplete: opts.allowIncomplete }, async (store, incomplete) => {
     const { closing, lookBack } = await closingDayFromStore(game, day, store, { ledgerFile, checked: incomplete, allowIncomplete: opts.allowIncomplete, gone: [] });
     if (opts.ledger) await recordProposals(game, closing.report, ledgerFile);
-    return viewsOf(closing.report, closing.tally, storedPostLinks(game, store, lookBack), dayHtml(game, store, closing, 0, lookBack));
+    return viewsOf(closing.report, closing.tally, storedPostLinks(game, store, lookBack?.values()), dayHtml(game, store, closing, 0, lookBack));
   });
 }
 
@@ -297,6 +305,51 @@ describe('each input of the key changed: computed again, the same as afresh', ()
     await expectKeptAsFresh();
   }, 60_000);
 });
+
+test("the elevator's floor kept (elevatorView): made once, then read while its inputs stand; a line appended to one of the day's threads or an earlier day's, the language, the index: made again, as afresh", async () => {
+  const game = await publicGame('elevator');
+  const day = 2;
+  let made = 0;
+  // what `bansha elevator` makes of the store (src/cli/commands/elevator.ts)
+  const make = async () => {
+    made++;
+    const store = await keptThreadRecords(game.storePath, dayTids(findDay(game, day)));
+    const { closed } = await closedOutcomes(withKnownUids(game, store.users), day, emptyStore(game.forum), { outcomesOnly: true });
+    const carried = carriedForward(game, closed, day);
+    const floor = elevatorFloor(store, carried.game, day);
+    return { floor, bbcode: renderElevatorBBCode(floor), warnings: [...carried.warnings.map((w) => w.text), ...floor.warnings] };
+  };
+  const kept = path.join(derivedDir(game.storePath), `closing-elevator-day${day}.json`);
+  const keptAsFresh = async (view = () => elevatorView(game, day, make, CODE)) => {
+    const before = made;
+    const first = await view();
+    expect(made).toBe(before + 1); // made
+    expect(fs.existsSync(kept)).toBe(true);
+    expect(await view()).toEqual(first); // read back
+    expect(made).toBe(before + 1);
+    expect(first).toEqual(await make()); // as afresh
+    return first;
+  };
+  const first = await keptAsFresh();
+  expect(first.bbcode).toContain(String(day));
+  await addPost(game, game.days[1].vote!.tid, '顶');
+  await keptAsFresh();
+  await addPost(game, game.days[0].discussion!.tid, '补一句');
+  await keptAsFresh();
+  await withLanguage('en', () => keptAsFresh());
+  const index = fs.readFileSync(game.storePath, 'utf8');
+  const users = JSON.parse(index);
+  fs.writeFileSync(game.storePath, JSON.stringify({ ...users, users: { ...users.users, 新人: 999_999 } }));
+  await keptAsFresh();
+  fs.writeFileSync(game.storePath, index);
+  // with no build to name the code, nothing is read or kept
+  fs.rmSync(kept);
+  const before = made;
+  await elevatorView(game, day, make, null);
+  await elevatorView(game, day, make, null);
+  expect(made).toBe(before + 2);
+  expect(fs.existsSync(kept)).toBe(false);
+}, 60_000);
 
 test('a recrawl that finds nothing new leaves the kept results standing: the rerun renders them', async () => {
   const srv = await startReplayServer();

@@ -42,32 +42,34 @@ export function register(program: Command): void {
         return;
       }
       // The store, the closed days' count and what carries forward only for the floor (--pairs and --arbiter-from read the game file alone).
-      const [{ withStore }, { emptyStore }, { keptThreadRecords }, { carriedForward }, { closedOutcomes }] = await Promise.all([
-        import('../../store/with-store.js'),
-        import('../../store/store-file.js'),
-        import('../../derived/thread-records.js'),
-        import('../../close/carried.js'),
-        import('../../derived/closed-days.js'),
-      ]);
       const tids = dayTids(findDay(game, o.day));
       /** The floor, and what the director must know, from the store's uids and the day's thread records. */
       const floorOf = async (store: ThreadRecords) => {
+        const [{ emptyStore }, { carriedForward }, { closedOutcomes }] = await Promise.all([
+          import('../../store/store-file.js'), import('../../close/carried.js'), import('../../derived/closed-days.js'),
+        ]);
         // The closed days' results the game file does not record yet are applied, each named (carried.ts),
         // from their outcomes kept in the store's derived files (read apart: the day's posts are not needed).
         const { closed } = await closedOutcomes(withKnownUids(game, store.users), o.day, emptyStore(game.forum), { outcomesOnly: true });
         const carried = carriedForward(game, closed, o.day);
         const floor = elevatorFloor(store, carried.game, o.day);
-        for (const w of [...carried.warnings.map((x) => x.text), ...floor.warnings]) process.stderr.write(`${t('elevator.warning', w)}\n`);
-        return { floor, bbcode: renderElevatorBBCode(floor) };
+        return { floor, bbcode: renderElevatorBBCode(floor), warnings: [...carried.warnings.map((x) => x.text), ...floor.warnings] };
+      };
+      const warn = (warnings: readonly string[]) => {
+        for (const w of warnings) process.stderr.write(`${t('elevator.warning', w)}\n`);
       };
       if (post === null) {
-        // Only the threads' records: the floor shows no post.
-        const { floor, bbcode } = await floorOf(await keptThreadRecords(game.storePath, tids));
+        // Only the threads' records: the floor shows no post. Kept while nothing it is made from changed (kept-closing.ts).
+        const { elevatorView } = await import('../../derived/kept-closing.js');
+        const { floor, bbcode, warnings } = await elevatorView(game, o.day, async () => floorOf(await (await import('../../derived/thread-records.js')).keptThreadRecords(game.storePath, tids)));
+        warn(warnings);
         process.stdout.write(o.json ? `${JSON.stringify({ ...floor, bbcode }, null, 2)}\n` : bbcode);
         return;
       }
+      const { withStore } = await import('../../store/with-store.js');
       await withStore(game, async (store) => {
-        const { floor, bbcode } = await floorOf(store);
+        const { floor, bbcode, warnings } = await floorOf(store);
+        warn(warnings);
         const { editFloor2Plan, replyPlan, runPost } = await import('../../publish/index.js'); // the browser only when posting
         const what = t('elevator.postWhat', o.day);
         const plan = post === 'edit' ? editFloor2Plan(store, game.forum, floor.tid, bbcode, what, game.file) : replyPlan(store, game.forum, floor.tid, bbcode, what);
