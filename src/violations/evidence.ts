@@ -84,13 +84,15 @@ const NOT_SPEAKER = /^(?:投票|改票|对象|理由|格式|时间|地址|网址
 /** What follows a field's colon, not a speaker's: seats or numbers listed (好人：二、六、九). */
 const LISTED = /^[\d一二三四五六七八九十零〇两号、,，\s]+(?:[；;。]|$)/u;
 /** Card and notice fields in brackets. */
-const CARD_FIELD = String.raw`(?:身份|角色|技能|阵营|底牌|反馈|通灵|查验|查验结果|验人结果|预言结果|夜间结果|身份牌|身份卡|系统|系统消息|系统提示|私信|通知)`;
+const CARD_FIELD = String.raw`(?:身份|角色|技能|阵营|底牌|反馈|通灵|查验|查验结果|验人结果|预言结果|夜间结果|身份牌|身份卡|系统|系统消息|系统提示|私信|通知|树洞)`;
 /** Talk about the rules or a format: a dialogue-shaped text is then an example or a quote of the rule. */
 const DIALOGUE_GAME_TALK = /投票对象|投票理由|改票对象|改票理由|规则|规定|格式|例如|比如|举例|示例|模板|范例|[<＜][^<>＜＞]{1,8}[>＞]|^\s*[（(]?\d{1,2}[)）、.]/u;
 
 const TIMESTAMPED = [
   // 22:13 导演：…  [22:01] A：…  12/06 21:33 我：…
   new RegExp(String.raw`${D_DATE}?${D_TIME}[\]）)】]?\s*(?:${D_SPEAKER}|【[^【】]{1,8}】|${D_NAME})\s*:\s*\S`, 'u'),
+  // 10:03 六号说“我今晚要毒五号”
+  new RegExp(String.raw`${D_TIME}\s*(?:${D_SPEAKER}|[一二三四五六七八九十]{1,2}号)\s*(?:说|发|回)\s*[“"「]`, 'u'),
   // 【导演】20:14:33 …  【3号】21:03 今晚…  小明 22:10:05 你…  导演A(10086xxxx) 2026-12-06 23:01:44 …
   // (a bare name needs the seconds, or the director's or a seat's name; what follows is not a deadline's 前/关门)
   new RegExp(String.raw`(?:(?:【[^【】]{1,8}】|\[[^\[\]]{1,8}\]|${D_SPEAKER}\s|${D_NAME}(?:\(\d[\dx]{4,11}\)|<[^<>]+>)\s)\s*${D_DATE}?${D_TIME}|${D_NAME}\s+${D_DATE}?\d{1,2}:\d{2}:\d{2})\s+(?!前|后|之前|之后|以前|以后|左右|截止|关门|开始|结束|到|至|[-~—])\S`, 'u'),
@@ -122,7 +124,7 @@ export function pastedDialogue(text: string): PastedDialogue | null {
 }
 
 function dialogueIn(text: string): PastedDialogue | null {
-  const t = text.replace(/：/g, ':').replace(/［/g, '[').replace(/］/g, ']').replace(/（/g, '(').replace(/）/g, ')');
+  const t = text.replace(/：/g, ':').replace(/［/g, '[').replace(/］/g, ']').replace(/（/g, '(').replace(/）/g, ')').replace(/[〖〔]/g, '【').replace(/[〗〕]/g, '】');
   if (DIALOGUE_GAME_TALK.test(t)) return null;
   for (const re of TIMESTAMPED) {
     const m = re.exec(t);
