@@ -1,12 +1,13 @@
 /**
  * How far banned-wording flags can be trusted (issue #15), on three sets in fixtures/wording/:
  * - tune: labelled.tsv (written from the lists), tune-independent.tsv, tune-independent-2.tsv and
- *   tune-independent-3.tsv (written from the rule posts alone by outside writers, issue 36) and the tune part of
+ *   tune-independent-3.tsv, tune-independent-4.tsv (written from the rule posts alone by outside writers, issue 36) and the tune part of
  *   open-ended.tsv — the sentences the patterns may be changed for; misses and false alarms are listed;
  * - held-out: the other part of open-ended.tsv (seeded split, splitPart) — scored, never listed, so
  *   nobody tunes on it (`--show-held-out` lists it for a review after the fact);
  * - held-out-3: every third sentence of the two writers whose other sentences are tune-independent-3.tsv,
- *   scored per kind and never listed, never trained on (`--show-held-out` lists it too);
+ *   scored per kind and never listed, never trained on (`--show-held-out` lists it too); held-out-4 likewise for
+ *   tune-independent-4.tsv's writers (the fourth round);
  * - everyday: real forum sentences (everyday-sentences.ts); every flag is a false alarm unless
  *   everyday-judged.tsv records a person's judgement that the sentence is a violation;
  * - independent: independent.tsv and independent-2.tsv, each written and labelled apart from the team by
@@ -54,6 +55,10 @@ export const TUNE_INDEPENDENT_2_SET = packagePath('fixtures', 'wording', 'tune-i
 export const TUNE_INDEPENDENT_3_SET = packagePath('fixtures', 'wording', 'tune-independent-3.tsv');
 /** The same two writers' other third (every third sentence of each): held out from the frames and the model. */
 export const HELD_OUT_3_SET = packagePath('fixtures', 'wording', 'held-out-3.tsv');
+/** The fourth round's two writers (issue 36): the two thirds that are tune. */
+export const TUNE_INDEPENDENT_4_SET = packagePath('fixtures', 'wording', 'tune-independent-4.tsv');
+/** Their other third (every third sentence of each): held out from the frames and the model. */
+export const HELD_OUT_4_SET = packagePath('fixtures', 'wording', 'held-out-4.tsv');
 /** The open-ended set, split into tune and held-out by splitPart. */
 export const OPEN_ENDED_SET = packagePath('fixtures', 'wording', 'open-ended.tsv');
 /** Everyday sentences a person judged to be violations (label 1, category, sentence). */
@@ -87,7 +92,7 @@ export function readLabelledSet(file = LABELLED_SET): LabelledSentence[] {
 export function labelledParts(): { tune: LabelledSentence[]; heldOut: LabelledSentence[] } {
   const open = readLabelledSet(OPEN_ENDED_SET);
   return {
-    tune: [...readLabelledSet(LABELLED_SET), ...readLabelledSet(TUNE_INDEPENDENT_SET), ...readLabelledSet(TUNE_INDEPENDENT_2_SET), ...readLabelledSet(TUNE_INDEPENDENT_3_SET), ...open.filter((s) => splitPart(s.sentence) === 'tune')],
+    tune: [...readLabelledSet(LABELLED_SET), ...readLabelledSet(TUNE_INDEPENDENT_SET), ...readLabelledSet(TUNE_INDEPENDENT_2_SET), ...readLabelledSet(TUNE_INDEPENDENT_3_SET), ...readLabelledSet(TUNE_INDEPENDENT_4_SET), ...open.filter((s) => splitPart(s.sentence) === 'tune')],
     heldOut: open.filter((s) => splitPart(s.sentence) === 'held-out'),
   };
 }
@@ -167,6 +172,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const held3 = readLabelledSet(HELD_OUT_3_SET);
   console.log(formatEvaluation(`held-out-3 ${path.basename(HELD_OUT_3_SET)} (every third sentence of tune-independent-3's writers)`, evaluateWording(held3, lists), process.argv.includes('--show-held-out')));
   for (const [kind, ev] of evaluateByKind(held3, lists)) console.log(`  ${kind}: precision ${ev.precision.toFixed(3)}, recall ${ev.recall.toFixed(3)} (TP ${ev.truePositives} FP ${ev.falsePositives} FN ${ev.falseNegatives})`);
+  const held4 = readLabelledSet(HELD_OUT_4_SET);
+  console.log(formatEvaluation(`held-out-4 ${path.basename(HELD_OUT_4_SET)} (every third sentence of tune-independent-4's writers)`, evaluateWording(held4, lists), process.argv.includes('--show-held-out')));
+  for (const [kind, ev] of evaluateByKind(held4, lists)) console.log(`  ${kind}: precision ${ev.precision.toFixed(3)}, recall ${ev.recall.toFixed(3)} (TP ${ev.truePositives} FP ${ev.falsePositives} FN ${ev.falseNegatives})`);
   for (const file of INDEPENDENT_SETS) {
     const independent = readLabelledSet(file);
     console.log(formatEvaluation(`independent ${path.basename(file)} (written and labelled apart from the team)`, evaluateWording(independent, lists), true));

@@ -1,19 +1,19 @@
 /**
  * The learned second opinion's data and figures (issue 36; src/violations/learned.ts):
  * - training: the tune sets of fixtures/wording/ (labelled.tsv, tune-independent.tsv,
- *   tune-independent-2.tsv, tune-independent-3.tsv, the tune part of open-ended.tsv by splitPart) and, where ../shared is
+ *   tune-independent-2.tsv, tune-independent-3.tsv, tune-independent-4.tsv, the tune part of open-ended.tsv by splitPart) and, where ../shared is
  *   there, the training half of the everyday sentences (splitPart with EVERYDAY_SEED) as clean, but
  *   those a person judged a violation (everyday-judged.tsv), and the rule posts' sentences as clean;
  * - figures: false alarms per 1,000 sentences of the everyday held-out half, and recall on the held-out
  *   part of open-ended.tsv of the scan alone and of the scan with the learned opinion.
- * Never reads independent*.tsv nor held-out-3.tsv: those are scored by the integrator, not tuned on.
+ * Never reads independent*.tsv, held-out-3.tsv nor held-out-4.tsv: those are scored by the integrator, not tuned on.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { packagePath } from '../paths.js';
 import { everydaySentences, sharedRealworld } from './everyday-sentences.js';
-import { EVERYDAY_JUDGED, LABELLED_SET, OPEN_ENDED_SET, TUNE_INDEPENDENT_SET, TUNE_INDEPENDENT_2_SET, TUNE_INDEPENDENT_3_SET, readLabelledSet, splitPart, type LabelledSentence } from './wording-eval.js';
+import { EVERYDAY_JUDGED, LABELLED_SET, OPEN_ENDED_SET, TUNE_INDEPENDENT_SET, TUNE_INDEPENDENT_2_SET, TUNE_INDEPENDENT_3_SET, TUNE_INDEPENDENT_4_SET, readLabelledSet, splitPart, type LabelledSentence } from './wording-eval.js';
 import { DEFAULT_TRAINING, learnedHits, sentenceRanges, serializeModel, trainWordingModel, type TrainingItem, type TrainingOptions, type WordingModel } from '../violations/learned.js';
 import { findBannedWording } from '../violations/wording.js';
 import type { WordLists } from '../violations/word-lists.js';
@@ -61,7 +61,7 @@ export function ruleSentences(): string[] {
 export function learnedTrainingSet(): { items: TrainingItem[]; sources: TrainingSource[] } {
   const items: TrainingItem[] = [];
   const sources: TrainingSource[] = [];
-  for (const file of [LABELLED_SET, TUNE_INDEPENDENT_SET, TUNE_INDEPENDENT_2_SET, TUNE_INDEPENDENT_3_SET]) {
+  for (const file of [LABELLED_SET, TUNE_INDEPENDENT_SET, TUNE_INDEPENDENT_2_SET, TUNE_INDEPENDENT_3_SET, TUNE_INDEPENDENT_4_SET]) {
     const set = readLabelledSet(file);
     items.push(...set.map(asItem));
     sources.push({ name: path.relative(packagePath(), file), digest: sha256(fs.readFileSync(file)), sentences: set.length });

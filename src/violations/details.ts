@@ -7,6 +7,7 @@
 import { isMessageKey, t, withLanguage } from '../i18n/index.js';
 import { forumFormat, forumTime } from '../game/forum-time.js';
 import type { Flag, FlagFacts, FlagPostRef } from './flag.js';
+import { isPastedDialogueWord } from './evidence.js';
 
 /** The flag's detail in the current language; times in the forum's zone. */
 export function flagDetail(f: Pick<Flag, 'player' | 'facts' | 'earlierVersion'>, zone: string): string {
@@ -50,12 +51,13 @@ function factsText(player: string, x: FlagFacts, zone: string): string {
       // A plain entry says what the disguise stands for; a pattern's slots would read as noise.
       const category = categoryName(x.category);
       if (x.learned) return t('flag.wordingLearned', category, x.matched, x.learned.map((w) => `「${w}」`).join(t('list.sep')));
+      if (isPastedDialogueWord(x.word)) return t('flag.wordingDialogue', category, t(`flag.pastedDialogue.${x.word}`), x.matched);
       const hit = x.evasions.length && x.plain ? t('flag.wordingFor', category, x.matched, x.word) : t('flag.wording', category, x.matched);
       const how = x.evasions.length ? t('flag.evasions', x.evasions.map((e) => t(`flag.evasion.${e}`)).join(t('list.sep'))) : '';
       return `${hit}${how}${x.lines.length ? t('flag.rulePost', x.lines.map((l) => `l.${l}`).join(t('list.sep'))) : ''}`;
     }
     case 'pasted-evidence':
-      return t('flag.pasted', list([...x.carries.map((c) => t(`flag.pasted.${c}`)), ...x.words.map((w) => (w.matched !== null ? t('flag.pastedWordFor', w.matched, w.word) : t('flag.pastedWord', w.word)))]));
+      return t('flag.pasted', list([...x.carries.map((c) => t(`flag.pasted.${c}`)), ...x.words.map((w) => (isPastedDialogueWord(w.word) ? t('flag.pastedDialogue', t(`flag.pastedDialogue.${w.word}`), w.matched ?? '') : w.matched !== null ? t('flag.pastedWordFor', w.matched, w.word) : t('flag.pastedWord', w.word)))]));
     case 'zombie-post':
       return t('flag.zombie', player, local(x.out), local(x.at));
     case 'filler':

@@ -11,7 +11,7 @@ import type { Post } from '../discuz/types.js';
 import type { SlicePost } from '../store/slice.js';
 import { dayEnd, dayTids, gameTids } from '../game/threads.js';
 import { isEnlarged, isRed, redDeltaE, readSize } from './fonts.js';
-import { pastedEvidence } from './evidence.js';
+import { isPastedDialogueWord, pastedEvidence } from './evidence.js';
 import { contentKey, fillerReason } from './filler.js';
 import { postFlag, snippetAround, wordingFacts, type Flag, type FlagFacts } from './flag.js';
 import { profileChanges, type ProfileBase, type ProfileChange, type ProfilePost, type ProfileRef } from './profile.js';
@@ -111,7 +111,7 @@ export function contentFlags(game: Game, post: SlicePost, content: Post, categor
   const evidenceWords: Array<{ word: string; matched: string | null }> = [];
   for (const h of wording(post, content.text)) {
     if (h.category === '贴证') {
-      evidenceWords.push({ word: h.word, matched: h.evasions.length ? h.matched : null });
+      evidenceWords.push({ word: h.word, matched: h.evasions.length || isPastedDialogueWord(h.word) ? h.matched : null });
       continue;
     }
     flags.push(postFlag(post, snippetAround(content.text, h.start, h.end), wordingFacts(h, game.rules.name), { category: h.category }));

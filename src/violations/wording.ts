@@ -24,6 +24,7 @@ import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lis
 import { publicFlagDetail } from './details.js';
 import { wordingFacts } from './flag.js';
 import { LEARNED_CONSTRUCTION, learnedHits, wordingModel } from './learned.js';
+import { PASTED_DIALOGUE_CITES, PASTED_DIALOGUE_WORDS, pastedDialogue } from './evidence.js';
 
 /** How a hit differs from the entry as listed. */
 export type Evasion = 'homophone' | 'pinyin' | 'initials' | 'wildcard' | 'separators' | 'variant';
@@ -469,10 +470,22 @@ function clauseAround(text: string, start: number, end: number): [number, number
 
 /** Every banned-wording hit in a text (see the header for what is not one), one per place and category. */
 export function findBannedWording(text: string, lists: WordLists, opts: WordingOptions = {}): WordingHit[] {
-  const hits = constructionHits(text, lists, opts);
+  const hits = withPastedDialogue(text, lists, constructionHits(text, lists, opts));
   if (opts.learned === false || !NOT_BLANK.test(text)) return hits;
   const second = secondOpinion(text, lists, hits, opts.names ?? []);
   return second.length ? [...hits, ...second] : hits;
+}
+
+/**
+ * The hits with a pasted dialogue's (evidence.ts pastedDialogue: chat turns, times, a card's fields — what no
+ * frame finds, a frame never crossing a colon), as a 贴证 hit named by its construction, when the lists ban 贴证.
+ */
+function withPastedDialogue(text: string, lists: WordLists, hits: WordingHit[]): WordingHit[] {
+  if (!lists.categories.includes('贴证')) return hits;
+  const d = pastedDialogue(text);
+  if (!d) return hits;
+  const hit: WordingHit = { category: '贴证', word: PASTED_DIALOGUE_WORDS[d.construction], cites: PASTED_DIALOGUE_CITES, matched: text.slice(d.start, d.end), start: d.start, end: d.end, evasions: [] };
+  return [...hits, hit].sort((a, b) => a.start - b.start);
 }
 
 /**
