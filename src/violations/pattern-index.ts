@@ -40,6 +40,8 @@ interface PatternIndex {
   /** Alternative → its number; by number, its options (AltOptions). */
   alts: Map<Alt, number>;
   allOfAlt: AltOptions[];
+  /** By list position: each element's options, by the element's position (an alternative's; else undefined). */
+  altsByListed: Array<ReadonlyArray<AltOptions | undefined>>;
   /** By need id (an element a match cannot skip): its one-character options, as bits by character id (one the text has supplies the
    *  need); its longer options by their first character, as runs (character, n, n option ids), each
    *  option looked at only when the text has its first character. */
@@ -305,6 +307,7 @@ function compile(lists: WordLists): PatternIndex {
   };
   const entries: PatternIndex['entries'] = [];
   const allOfAlt: AltOptions[] = [];
+  const altsByListed: PatternIndex['altsByListed'] = lists.entries.map(() => []);
   const seconds: Array<{ chars: number[]; within: number } | null> = [];
   // The starts (by entry, then first character): their keys, seconds, reach and whether they may end there.
   const startsOf: number[] = [];
@@ -329,7 +332,9 @@ function compile(lists: WordLists): PatternIndex {
   for (let k = 0; k < patterns.length; k++) {
     const { entry } = patterns[k];
     const own: number[] = [];
+    const altsHere: Array<AltOptions | undefined> = [];
     for (const e of entry.elements) {
+      altsHere.push(undefined);
       if (e.kind === 'gap') continue;
       const opts = Int32Array.from(e.kind === 'alt' ? e.options : [[e]], optionId);
       if (e.kind === 'alt') {
@@ -337,12 +342,14 @@ function compile(lists: WordLists): PatternIndex {
         const first = Int32Array.from(opts, (o) => options.values[o][0] ?? -1);
         // (firsts once every character is numbered, below)
         allOfAlt.push({ n: allOfAlt.length, list: e.options, ids: opts, first, firsts: null, empty: Int32Array.from(first.keys()).filter((i) => first[i] < 0) });
+        altsHere[altsHere.length - 1] = allOfAlt[allOfAlt.length - 1];
       }
       if (!skippable(e)) own.push(needs.id(opts.join(','), () => opts));
     }
     // Elements with fewer options first: the cheaper to rule out.
     own.sort((x, y) => needs.values[x].length - needs.values[y].length);
     entries[k] = { entry, needs: Int32Array.from(own) };
+    altsByListed[entry.id] = altsHere;
     anchors[k] = anchorOf(entry.elements, optionId);
     // The first token taken: the first character of the first element a match cannot pass over, or of
     // an optional one before it.
@@ -441,6 +448,7 @@ function compile(lists: WordLists): PatternIndex {
     options: options.values,
     alts,
     allOfAlt,
+    altsByListed,
     needSingles,
     needLonger,
     charsByKey: new Map([...charsOfKey].map(([k, ids]) => [k, bitsOf(ids, charWords)])),
@@ -611,6 +619,8 @@ function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
 export interface Candidate {
   at: number;
   entry: WordEntry;
+  /** The options of each of the entry's elements, by its position (an alternative's; else undefined), when the index knows them. */
+  alts?: ReadonlyArray<AltOptions | undefined>;
 }
 
 type Alt = Extract<EntryElement, { kind: 'alt' }>;
@@ -764,7 +774,7 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
           g ||= markChars(ix, tokens);
           if (!entrySupplied(ix, g, id, needs)) continue;
         }
-        candidates.push({ at, entry });
+        candidates.push({ at, entry, alts: ix.altsByListed[entry.id] });
       }
     }
   }
@@ -881,7 +891,8 @@ function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): Pattern
   const candidates: Candidate[] = new Array(m);
   for (let i = 0; i < m; i++) {
     const start = Math.floor(found[i] / 0x100000);
-    candidates[i] = { at: start, entry: ix.listed[found[i] - start * 0x100000] };
+    const listed = found[i] - start * 0x100000;
+    candidates[i] = { at: start, entry: ix.listed[listed], alts: ix.altsByListed[listed] };
   }
   return new TextCandidates(ix, tokens, 0, candidates);
 }

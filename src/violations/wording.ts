@@ -19,7 +19,7 @@
 import { foldChar, foldString, foldText, pinyinLib, tokenKey, type FoldedText, type Token } from './text-fold.js';
 import { words, type Words } from './segment.js';
 import type { KeptDictionary } from './dictionary.js';
-import { patternCandidates, type PatternCandidates } from './pattern-index.js';
+import { patternCandidates, type AltOptions, type PatternCandidates } from './pattern-index.js';
 import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lists.js';
 import { publicFlagDetail } from './details.js';
 import { wordingFacts } from './flag.js';
@@ -186,9 +186,11 @@ interface Cont {
 
 /** A text's matcher: tries an entry's elements from token `at`; returns the last token used and how
  *  each was matched. (One per text, its state reused from candidate to candidate.) */
-function matcher(ctx: Context, supply: PatternCandidates): (entry: WordEntry, at: number) => { last: number; taken: Taken[] } | null {
+function matcher(ctx: Context, supply: PatternCandidates): (entry: WordEntry, at: number, alts?: ReadonlyArray<AltOptions | undefined>) => { last: number; taken: Taken[] } | null {
   const { tokens, hardBefore, sentenceBefore } = ctx;
   let entry: WordEntry;
+  // The entry's alternatives' options by element position, when the index gave them (else asked of `supply`).
+  let altsOf: ReadonlyArray<AltOptions | undefined> | undefined;
   let at = 0;
   const taken: Taken[] = []; // pushed and popped while backtracking; copied on success
   // Runs closed by a gap, checked (runOk: segmentation) only once the whole pattern matched.
@@ -217,7 +219,8 @@ function matcher(ctx: Context, supply: PatternCandidates): (entry: WordEntry, at
     if (e.kind === 'alt') {
       let after: Cont | null = null;
       const here = tokens[t];
-      const alt = supply.options(e);
+      // (an alternative is an element of the entry's own, never of an option)
+      const alt = (els === entry.elements && altsOf?.[j]) || supply.options(e);
       const { list, ids } = alt;
       // An option the text cannot supply, or whose first character this token cannot stand for, fails
       // at once: not walked (the index lists those the token may start without a look at the readings).
@@ -240,8 +243,9 @@ function matcher(ctx: Context, supply: PatternCandidates): (entry: WordEntry, at
     if (r === null) taken.pop();
     return r;
   };
-  return (e, from) => {
+  return (e, from, alts) => {
     entry = e;
+    altsOf = alts;
     at = from;
     taken.length = 0;
     runs.length = 0;
@@ -290,8 +294,8 @@ function patternHits(text: string, ctx: Context, supply: PatternCandidates): Raw
   const hits: RawHit[] = [];
   const { tokens } = ctx;
   const match = matcher(ctx, supply);
-  for (const { at, entry } of supply.candidates) {
-    const m = match(entry, at);
+  for (const { at, entry, alts } of supply.candidates) {
+    const m = match(entry, at, alts);
     if (!m || m.last < at || !acceptable(entry, m.taken, ctx)) continue;
     const start = tokens[at].start;
     const end = tokens[m.last].end;
@@ -556,11 +560,13 @@ function constructionHits(text: string, lists: WordLists, opts: WordingOptions):
       if (h.taken) {
         // The clause's words but the entry's own characters: what a gap skipped counts as context too
         // (祝你今晚别被刀死 is about the game: 今晚, 刀 lie in the gaps of a curse frame).
+        // (the clause's tokens are one stretch of them, around the hit's: no token holds clause punctuation)
+        const { tokens } = folded;
+        let first = h.taken.values().next().value!;
+        while (first > 0 && tokens[first - 1].start >= cs) first--;
         let rest = '';
-        for (let i = 0; i < folded.tokens.length; i++) {
-          const tok = folded.tokens[i];
-          if (tok.start < cs || tok.end > ce) continue;
-          rest += h.taken.has(i) ? '\u0000' : tok.text;
+        for (let i = first; i < tokens.length && tokens[i].end <= ce; i++) {
+          if (tokens[i].start >= cs) rest += h.taken.has(i) ? '\u0000' : tokens[i].text;
         }
         if (h.entry.unless.some((w) => rest.includes(w))) return false;
       } else {
