@@ -96,6 +96,13 @@ interface PatternIndex {
   startEnds: Uint8Array;
   startOfKey: Map<string, Uint32Array>;
   startSecondAt: Uint32Array[];
+  /** The longer anchor options whose first two characters two tokens one after the other can stand for
+   *  (anchorPair), kept for the pairs of token keys met (game talk repeats its pairs): an open-addressing
+   *  table of PAIR_SLOTS slots, by slot the first token's key + 1 (0: empty) and the second's, and the
+   *  options; emptied when half full (a bound on memory, never on what is found). */
+  pairKeys: Int32Array;
+  pairOptions: Array<Int32Array | undefined>;
+  pairsKept: number;
   /** By entry id: the last start tried in the current text, as `reachBase` + its position. */
   triedTo: Float64Array;
   /** Scratch for the text at hand (anchoredCandidates): its tokens' indexes, its base and length, and
@@ -438,6 +445,9 @@ function compile(lists: WordLists): PatternIndex {
     startOfKey: new Map([...startOfKey].map(([k, ids]) => [k, bitsOf(ids, startWords)])),
     startSecondAt,
     triedTo: new Float64Array(lists.entries.length),
+    pairKeys: new Int32Array(2 * PAIR_SLOTS),
+    pairOptions: new Array<Int32Array | undefined>(PAIR_SLOTS).fill(undefined),
+    pairsKept: 0,
     tokenAt: [],
     listed: lists.entries,
     textBase: 0,
@@ -507,12 +517,10 @@ interface TokenIndex {
   anchorOne: Int32Array;
   anchorSeconds: Int32Array;
   anchorBySecond: Map<number, Int32Array>;
-  /** By the next token's key: the longer anchor options whose first two characters the two tokens can
-   *  stand for (kept for the pairs met, up to PAIRS_KEPT a token: game talk repeats its pairs). */
-  pairs: Map<number, Int32Array> | null;
 }
 
-const PAIRS_KEPT = 4096;
+const PAIR_BITS = 16;
+const PAIR_SLOTS = 1 << PAIR_BITS;
 const NO_OPTIONS = new Int32Array(0);
 
 /** The longer anchor options whose first two characters `here` and `next` can stand for. */
@@ -530,6 +538,31 @@ function anchorPair(here: TokenIndex, next: TokenIndex): Int32Array {
     }
   }
   return found ? Int32Array.from(found) : NO_OPTIONS;
+}
+
+/** anchorPair of two tokens, by their keys (`here`, `next`: their indexes), as kept (PatternIndex.pairKeys). */
+function pairOptions(ix: PatternIndex, hereKey: number, nextKey: number, here: TokenIndex, next: TokenIndex): Int32Array {
+  const keys = ix.pairKeys;
+  const mask = PAIR_SLOTS - 1;
+  let slot = (Math.imul(hereKey, 0x9e3779b1) ^ Math.imul(nextKey, 0x85ebca6b)) >>> (32 - PAIR_BITS);
+  for (;;) {
+    const k = keys[2 * slot];
+    if (k === 0) break;
+    if (k === hereKey + 1 && keys[2 * slot + 1] === nextKey) return ix.pairOptions[slot]!;
+    slot = (slot + 1) & mask;
+  }
+  const options = anchorPair(here, next);
+  if (ix.pairsKept >= PAIR_SLOTS >>> 1) {
+    keys.fill(0);
+    ix.pairOptions.fill(undefined);
+    ix.pairsKept = 0;
+    return options;
+  }
+  keys[2 * slot] = hereKey + 1;
+  keys[2 * slot + 1] = nextKey;
+  ix.pairOptions[slot] = options;
+  ix.pairsKept++;
+  return options;
 }
 
 /** The ids whose bit is set, ascending. */
@@ -606,7 +639,6 @@ function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
       anchorOne: Int32Array.from(anchorOne),
       anchorSeconds: wordsOf(anchorSeconds),
       anchorBySecond: new Map([...bySecond].map(([c, os]) => [c, Int32Array.from(os)])),
-      pairs: null,
     };
     // (filled in order: an array with holes far apart would turn into a dictionary)
     while (ix.byKey.length < t.key) ix.byKey.push(undefined);
@@ -852,13 +884,7 @@ function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): Pattern
     if (p + 1 >= n) break;
     // A longer option: the token after must stand for its second character, the ones after for the rest.
     if (!here.anchorSeconds.length) continue;
-    const nextKey = tokens[p + 1].key;
-    const pairs = (here.pairs ??= new Map());
-    let options = pairs.get(nextKey);
-    if (!options) {
-      options = anchorPair(here, at[p + 1]);
-      if (pairs.size < PAIRS_KEPT) pairs.set(nextKey, options);
-    }
+    const options = pairOptions(ix, tokens[p].key, tokens[p + 1].key, here, at[p + 1]);
     for (let k = 0; k < options.length; k++) {
       const chars = ix.options[options[k]];
       let there = p + chars.length <= n;

@@ -344,6 +344,10 @@ interface PlainSet {
   always: number[];
   asked: Int32Array;
   stamp: number;
+  /** Scratch: the entries asked about in the text at hand (put in list order before they are). */
+  ids: number[];
+  /** By token key: its letters' and digits' symbolMask, plus one (0: not worked out yet). */
+  maskOfKey: number[];
 }
 
 const plainOf = new WeakMap<WordLists, PlainSet>();
@@ -360,7 +364,7 @@ function plainEntries(lists: WordLists): PlainSet {
       while (byFirstKey.length <= key) byFirstKey.push(undefined);
       (byFirstKey[key] ??= []).push(i);
     });
-    plainOf.set(lists, (plain = { entries, byFirstKey, always, asked: new Int32Array(entries.length), stamp: 0 }));
+    plainOf.set(lists, (plain = { entries, byFirstKey, always, asked: new Int32Array(entries.length), stamp: 0, ids: [], maskOfKey: [] }));
   }
   return plain;
 }
@@ -372,19 +376,35 @@ function plainHits(text: string, lists: WordLists, folded: FoldedText, everyEntr
   let flat = '';
   // Latin letters in the folded text are the Latin runs' tokens, its digits the digit tokens: a latin
   // entry is looked for only when the text has each of its letters and digits.
-  let symbols = 0;
-  if (folded.runs.length) for (const t of folded.tokens) if (t.run >= 0 || t.kind === 'digit') symbols |= symbolMask(t.text);
-  // An exact entry is asked about only when a token is its first Han character (then mayHold: all of them).
   const set = plainEntries(lists);
-  const { asked, byFirstKey } = set;
-  const stamp = ++set.stamp;
-  for (const i of set.always) asked[i] = stamp;
-  for (const t of folded.tokens) {
-    const ids = t.key < byFirstKey.length ? byFirstKey[t.key] : undefined;
-    if (ids) for (const i of ids) asked[i] = stamp;
+  const { asked, byFirstKey, maskOfKey } = set;
+  let symbols = 0;
+  if (folded.runs.length) {
+    for (const t of folded.tokens) {
+      if (t.run < 0 && t.kind !== 'digit') continue;
+      let m = maskOfKey[t.key];
+      if (m === undefined || m === 0) {
+        while (maskOfKey.length <= t.key) maskOfKey.push(0);
+        maskOfKey[t.key] = m = symbolMask(t.text) + 1;
+      }
+      symbols |= m - 1;
+    }
   }
-  for (let i = 0; i < set.entries.length; i++) {
-    if (asked[i] !== stamp && !everyEntry) continue;
+  // An exact entry is asked about only when a token is its first Han character (then mayHold: all of
+  // them); a latin one only when the text has letters or digits in Latin runs (symbols).
+  const stamp = ++set.stamp;
+  const ids = set.ids;
+  ids.length = 0;
+  for (const i of set.always) if (asked[i] !== stamp && (symbols || set.entries[i].entry.shape !== 'latin')) ids.push(i), (asked[i] = stamp);
+  for (const t of folded.tokens) {
+    const byKey = t.key < byFirstKey.length ? byFirstKey[t.key] : undefined;
+    if (byKey) for (const i of byKey) if (asked[i] !== stamp) ids.push(i), (asked[i] = stamp);
+  }
+  if (everyEntry) {
+    ids.length = 0;
+    for (let i = 0; i < set.entries.length; i++) ids.push(i);
+  } else if (ids.length > 1) ids.sort((x, y) => x - y);
+  for (const i of ids) {
     const plain = set.entries[i];
     const { entry } = plain;
     if (entry.shape === 'latin' ? (plain.symbols & symbols) !== plain.symbols || !symbols : !mayHold(folded.tokens, plain)) continue;
