@@ -84,6 +84,13 @@ interface PatternIndex {
    *  at + lo … at + hi. By character id: the anchor options that start with it. The entries with no
    *  element a match cannot skip (tried wherever they may start), as bits. */
   anchorUsers: Array<Int32Array | undefined>;
+  /** By entry id: its next rarest element a match cannot skip (none: undefined), which a start must find
+   *  within its reach before it is walked: its options as [n, n character ids] each, their first
+   *  characters as bits (wordsOf), and how many tokens after the match's first its first may be. */
+  alsoOptions: Array<Int32Array | undefined>;
+  alsoFirsts: Int32Array[];
+  alsoLo: Int32Array;
+  alsoHi: Int32Array;
   anchorsByChar: Int32Array[];
   unanchored: Uint32Array;
   /** An entry's first characters, each a "start" of it (the anchored reading's finer second-token test:
@@ -254,16 +261,13 @@ function rarity(o: readonly CharElement[]): number {
   return p;
 }
 
-function anchorOf(els: readonly EntryElement[], optionId: (o: readonly CharElement[]) => number): Anchor | null {
-  let best: Anchor | null = null;
-  let bestScore = Infinity;
+/** The entry's anchor, and its next rarest element a match cannot skip (`also`: null when it has one such element). */
+function anchorOf(els: readonly EntryElement[], optionId: (o: readonly CharElement[]) => number): { anchor: Anchor; also: Anchor | null } | null {
+  const all: Array<{ a: Anchor; score: number }> = [];
   const consider = (opts: ReadonlyArray<readonly CharElement[]>, lo: number, hi: number) => {
     let score = 0;
     for (const o of opts) score += rarity(o);
-    if (score < bestScore) {
-      bestScore = score;
-      best = { options: [...new Set(opts.map(optionId))], lo, hi };
-    }
+    all.push({ a: { options: [...new Set(opts.map(optionId))], lo, hi }, score });
   };
   let lo = 0;
   let hi = 0;
@@ -290,7 +294,13 @@ function anchorOf(els: readonly EntryElement[], optionId: (o: readonly CharEleme
     }
   }
   closeRun();
-  return best;
+  if (!all.length) return null;
+  // (the first of the rarest, as when only the anchor was chosen)
+  let best = 0;
+  for (let i = 1; i < all.length; i++) if (all[i].score < all[best].score) best = i;
+  let also = -1;
+  for (let i = 0; i < all.length; i++) if (i !== best && (also < 0 || all[i].score < all[also].score)) also = i;
+  return { anchor: all[best].a, also: also < 0 ? null : all[also].a };
 }
 
 function compile(lists: WordLists): PatternIndex {
@@ -320,6 +330,7 @@ function compile(lists: WordLists): PatternIndex {
   const startsOf: number[] = [];
   const starts: Array<{ keys: string[]; chars: number[]; within: number; end: boolean }> = [];
   const anchors: Array<Anchor | null> = [];
+  const alsos: Array<Anchor | null> = [];
   // The index numbers the pattern entries its own way: those a token of one kind can start side by
   // side (by the keys their first characters have), so that a token reads a few words of the entry
   // bit sets, not one word in each stretch of the list (candidates are put back in list order).
@@ -357,7 +368,9 @@ function compile(lists: WordLists): PatternIndex {
     own.sort((x, y) => needs.values[x].length - needs.values[y].length);
     entries[k] = { entry, needs: Int32Array.from(own) };
     altsByListed[entry.id] = altsHere;
-    anchors[k] = anchorOf(entry.elements, optionId);
+    const anchored = anchorOf(entry.elements, optionId);
+    anchors[k] = anchored && anchored.anchor;
+    alsos[k] = anchored && anchored.also;
     // The first token taken: the first character of the first element a match cannot pass over, or of
     // an optional one before it.
     for (const e of entry.elements) {
@@ -431,11 +444,23 @@ function compile(lists: WordLists): PatternIndex {
     if (!a) return setBit(unanchored, id);
     for (const o of a.options) anchorRuns.set(o, [...(anchorRuns.get(o) ?? []), id, a.lo, a.hi]);
   });
+  // The next rarest element, as its options' characters one after the other ([n, n character ids] an
+  // option) and their first characters as bits (wordsOf), with its reach.
+  const alsoOptions = alsos.map((a) => (a ? Int32Array.from(a.options.flatMap((o) => [options.values[o].length, ...options.values[o]])) : undefined));
+  const alsoFirsts = alsos.map((a) => {
+    const bits = new Uint32Array(charWords);
+    if (a) for (const o of a.options) setBit(bits, options.values[o][0]);
+    return wordsOf(bits);
+  });
   const anchorsByChar = chars.values.map(() => [] as number[]);
   for (const o of anchorRuns.keys()) anchorsByChar[options.values[o][0]].push(o);
   const anchorUsers: Array<Int32Array | undefined> = [];
   for (let o = 0; o < options.values.length; o++) anchorUsers.push(anchorRuns.has(o) ? Int32Array.from(anchorRuns.get(o)!) : undefined);
   return {
+    alsoOptions,
+    alsoFirsts,
+    alsoLo: Int32Array.from(alsos, (a) => a?.lo ?? 0),
+    alsoHi: Int32Array.from(alsos, (a) => a?.hi ?? 0),
     anchorUsers,
     anchorsByChar: anchorsByChar.map((os) => Int32Array.from(os.sort((x, y) => x - y))),
     unanchored,
@@ -837,6 +862,7 @@ function tryEntry(ix: PatternIndex, id: number, from: number, to: number): void 
   const { startWithin, startEnds } = ix;
   const first = ix.startsOf[id];
   const last = ix.startsOf[id + 1];
+  const alsoOptions = ix.alsoOptions[id];
   for (let a = from; a <= to; a++) {
     if (!(at[a].startBits[w] & bit)) continue;
     const firstOf = at[a].firstOf;
@@ -849,6 +875,7 @@ function tryEntry(ix: PatternIndex, id: number, from: number, to: number): void 
       const within = startWithin[s];
       for (let k = 1; k <= within && !second && a + k < n; k++) second = (at[a + k].secondOf[sw] & sb) !== 0;
     }
+    if (second && alsoOptions !== undefined) second = alsoWithin(ix, id, a, alsoOptions);
     if (second) {
       if (ix.foundN + 2 > ix.found.length) {
         const more = new Float64Array(2 * ix.found.length);
@@ -859,6 +886,31 @@ function tryEntry(ix: PatternIndex, id: number, from: number, to: number): void 
       ix.found[ix.foundN++] = id;
     }
   }
+}
+
+/** Whether tokens of the text at hand can stand for a whole option of entry `id`'s next rarest element
+ *  (`options`: ix.alsoOptions[id]) where a match from token `a` may take it. */
+function alsoWithin(ix: PatternIndex, id: number, a: number, options: Int32Array): boolean {
+  const { tokenAt: at, textLength: n } = ix;
+  const firsts = ix.alsoFirsts[id];
+  const to = Math.min(a + ix.alsoHi[id], n - 1);
+  for (let q = a + ix.alsoLo[id]; q <= to; q++) {
+    const bits = at[q].charBits;
+    let any = false;
+    for (let i = 0; i < firsts.length && !any; i += 2) any = (bits[firsts[i]] & firsts[i + 1]) !== 0;
+    if (!any) continue;
+    for (let i = 0; i < options.length; i += 1 + options[i]) {
+      const len = options[i];
+      if (q + len > n) continue;
+      let all = true;
+      for (let c = 0; c < len && all; c++) {
+        const ch = options[i + 1 + c];
+        all = ((at[q + c].charBits[ch >>> 5] >>> (ch & 31)) & 1) === 1;
+      }
+      if (all) return true;
+    }
+  }
+  return false;
 }
 
 /**
