@@ -342,6 +342,8 @@ interface PlainSet {
   entries: PlainEntry[];
   byFirstKey: Array<number[] | undefined>;
   always: number[];
+  /** The latin entries (asked only of a text with Latin runs). */
+  latin: number[];
   asked: Int32Array;
   stamp: number;
   /** Scratch: the entries asked about in the text at hand (put in list order before they are). */
@@ -358,13 +360,15 @@ function plainEntries(lists: WordLists): PlainSet {
     const entries = lists.entries.filter((e) => e.shape !== 'pattern').map((entry) => ({ entry, han: [...entry.folded].filter((c) => HAN.test(c)), symbols: symbolMask(entry.folded) }));
     const byFirstKey: PlainSet['byFirstKey'] = [];
     const always: number[] = [];
+    const latin: number[] = [];
     entries.forEach((p, i) => {
-      if (p.entry.shape === 'latin' || !p.han.length) return always.push(i);
+      if (p.entry.shape === 'latin') return latin.push(i);
+      if (!p.han.length) return always.push(i);
       const key = tokenKey('han', p.han[0]);
       while (byFirstKey.length <= key) byFirstKey.push(undefined);
       (byFirstKey[key] ??= []).push(i);
     });
-    plainOf.set(lists, (plain = { entries, byFirstKey, always, asked: new Int32Array(entries.length), stamp: 0, ids: [], maskOfKey: [] }));
+    plainOf.set(lists, (plain = { entries, byFirstKey, always, latin, asked: new Int32Array(entries.length), stamp: 0, ids: [], maskOfKey: [] }));
   }
   return plain;
 }
@@ -395,7 +399,8 @@ function plainHits(text: string, lists: WordLists, folded: FoldedText, everyEntr
   const stamp = ++set.stamp;
   const ids = set.ids;
   ids.length = 0;
-  for (const i of set.always) if (asked[i] !== stamp && (symbols || set.entries[i].entry.shape !== 'latin')) ids.push(i), (asked[i] = stamp);
+  for (const i of set.always) ids.push(i), (asked[i] = stamp);
+  if (symbols) for (const i of set.latin) ids.push(i), (asked[i] = stamp);
   for (const t of folded.tokens) {
     const byKey = t.key < byFirstKey.length ? byFirstKey[t.key] : undefined;
     if (byKey) for (const i of byKey) if (asked[i] !== stamp) ids.push(i), (asked[i] = stamp);
