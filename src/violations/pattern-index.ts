@@ -30,6 +30,9 @@
  */
 import { packagePath } from '../paths.js';
 import { readDataLines, type Token } from './text-fold.js';
+
+/** What the index reads of a token (a folded text's, or a code point's piece: text-fold.ts plainPieces). */
+type TokenLike = Pick<Token, 'kind' | 'text' | 'syls' | 'key'>;
 import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lists.js';
 
 interface PatternIndex {
@@ -124,7 +127,7 @@ interface PatternIndex {
 }
 
 /** The keys a token can be matched by. */
-function keysOfToken(t: Token): string[] {
+function keysOfToken(t: TokenLike): string[] {
   if (t.kind === 'han') return [`c:${t.text}`, ...t.syls.map((s) => `s:${s}`)];
   if (t.kind === 'syllable') return [`s:${t.text}`];
   if (t.kind === 'letter') return [`c:${t.text}`, `i:${t.text}`];
@@ -614,7 +617,7 @@ function splitByReach(ix: PatternIndex, entries: Uint32Array): [Uint32Array, Int
   return [near, Int32Array.from(idsOf(far))];
 }
 
-function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
+function tokenIndex(ix: PatternIndex, t: TokenLike): TokenIndex {
   let found = ix.byKey[t.key];
   if (!found) {
     // (the union of its keys' bits: built once per kind of token, and a real game has thousands)
@@ -716,7 +719,7 @@ const anyOption = () => true;
 const NO_CANDIDATES: PatternCandidates = { candidates: [], options: unknownIds, supplied: anyOption, optionsAt: everyOption };
 
 /** A new stamp for a text, with the characters its tokens can stand for marked. */
-function markChars(ix: PatternIndex, tokens: readonly Token[]): number {
+function markChars(ix: PatternIndex, tokens: readonly TokenLike[]): number {
   if (++ix.generation >= 0x7fffffff) {
     for (const a of [ix.optionState, ix.needState, ix.entryState]) a.fill(0);
     ix.generation = 1;
@@ -774,7 +777,7 @@ function entrySupplied(ix: PatternIndex, g: number, id: number, needs: Int32Arra
  * Where in a text the pattern entries are worth walking.
  * `everyEntry`: the reference the index is tested against — every pattern entry at every token.
  */
-export function patternCandidates(lists: WordLists, tokens: readonly Token[], everyEntry = false): PatternCandidates {
+export function patternCandidates(lists: WordLists, tokens: readonly TokenLike[], everyEntry = false): PatternCandidates {
   if (everyEntry) {
     const patterns = lists.entries.filter((e) => e.shape === 'pattern');
     return { candidates: tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry }))), options: unknownIds, supplied: anyOption, optionsAt: everyOption };
@@ -920,7 +923,7 @@ function alsoWithin(ix: PatternIndex, id: number, a: number, options: Int32Array
  * token within reach that can be its second.
  * (Most tokens are the first of no anchor: a text is mostly read one token index a token.)
  */
-function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): PatternCandidates {
+function anchoredCandidates(ix: PatternIndex, tokens: readonly TokenLike[]): PatternCandidates {
   const n = tokens.length;
   // (scratch kept on the index: a text's token indexes, and its (start, entry id) pairs found)
   const at = ix.tokenAt;
@@ -979,7 +982,7 @@ function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): Pattern
 class TextCandidates implements PatternCandidates {
   constructor(
     private readonly ix: PatternIndex,
-    private readonly tokens: readonly Token[],
+    private readonly tokens: readonly TokenLike[],
     /** The text's stamp (0: none, the text has a wildcard, no candidate needed to ask, or was read from
      *  the anchors, whose candidates are few enough that asking costs more than it saves: every option is tried). */
     private readonly g: number,

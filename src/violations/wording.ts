@@ -16,7 +16,7 @@
  * the same speech in other words, which no list of constructions ever covers (issue 36).
  * A hit is a proposal for the director, never a penalty.
  */
-import { foldChar, foldString, foldText, pinyinLib, tokenKey, type FoldedText, type Token } from './text-fold.js';
+import { foldChar, foldString, foldText, pinyinLib, plainPieces, tokenKey, type FoldedText, type Token } from './text-fold.js';
 import { words, type Words } from './segment.js';
 import type { KeptDictionary } from './dictionary.js';
 import { patternCandidates, type AltOptions, type PatternCandidates } from './pattern-index.js';
@@ -553,11 +553,30 @@ function namesIn(text: string, names: readonly string[]): Uint8Array | null {
   return any ? found : null;
 }
 
+/** Scratch: a text's pieces (plainPieces). */
+const pieces: Array<Pick<Token, 'kind' | 'text' | 'syls' | 'key'>> = [];
+
+/** Whether plainHits would ask about any entry of a text of these tokens without Latin runs (an exact
+ *  entry without a Han character, or one whose first Han character a token is). */
+function mayHoldPlain(lists: WordLists, tokens: ReadonlyArray<Pick<Token, 'key'>>): boolean {
+  const { always, byFirstKey } = plainEntries(lists);
+  if (always.length) return true;
+  for (let i = 0; i < tokens.length; i++) if (tokens[i].key < byFirstKey.length && byFirstKey[tokens[i].key]) return true;
+  return false;
+}
+
 /** The hits of the lists' constructions and words. */
 function constructionHits(text: string, lists: WordLists, opts: WordingOptions): WordingHit[] {
   if (!NOT_BLANK.test(text)) return [];
+  // Most texts hold nothing to walk or ask: read from their code points' pieces, they get no tokens.
+  let supply: PatternCandidates | null = null;
+  if (!opts.everyEntry && plainPieces(text, pieces)) {
+    supply = patternCandidates(lists, pieces);
+    if (!supply.candidates.length && !mayHoldPlain(lists, pieces)) return [];
+  }
   const folded = foldText(text);
-  const supply = patternCandidates(lists, folded.tokens, opts.everyEntry);
+  // (the pieces are the tokens one for one: the candidates found from them are the tokens')
+  supply ??= patternCandidates(lists, folded.tokens, opts.everyEntry);
   const patterned = supply.candidates.length ? patternHits(text, context(text, folded, opts.dictionary), supply) : [];
   const plain = plainHits(text, lists, folded, opts.everyEntry);
   const raw = plain.length ? [...patterned, ...plain] : patterned;
