@@ -22,7 +22,10 @@
  * where the tokens stand for a whole option of its anchor, under the same first-token and
  * second-token tests (the second-token one made per first character the token can stand for: the
  * entry's "starts", startsOf) (not the supply ones: the anchors leave few enough candidates that asking what a
- * text can supply costs more than the walks it saves). A wildcard token stands for any character but never starts a match (wording.ts
+ * text can supply costs more than the walks it saves), and only when the tokens within the start's reach
+ * of the entry's next rarest element can stand for a whole option of it too (alsoWithin: a frame that
+ * ordinary game talk starts, {逻辑|发言…}*4{狗屎…}, was walked at every 发言, its anchor chosen by
+ * readings that take a word such as 发言 for as rare as its characters together). A wildcard token stands for any character but never starts a match (wording.ts
  * acceptable), so a text with one is read the first-token way, skips the supply tests and passes the
  * second-token one, not the first-token one.
  * What this must never do is drop a match: test/violations/wording-index.test.ts holds it to trying
@@ -111,7 +114,7 @@ interface PatternIndex {
    *  table of PAIR_SLOTS slots, by slot the first token's key + 1 (0: empty) and the second's, and the
    *  options; emptied when half full (a bound on memory, never on what is found). */
   pairKeys: Int32Array;
-  pairOptions: Array<Int32Array | undefined>;
+  pairOptions: Array<PairFound | undefined>;
   pairsKept: number;
   /** By entry id: the last start tried in the current text, as `reachBase` + its position. */
   triedTo: Float64Array;
@@ -474,7 +477,7 @@ function compile(lists: WordLists): PatternIndex {
     startSecondAt,
     triedTo: new Float64Array(lists.entries.length),
     pairKeys: new Int32Array(2 * PAIR_SLOTS),
-    pairOptions: new Array<Int32Array | undefined>(PAIR_SLOTS).fill(undefined),
+    pairOptions: new Array<PairFound | undefined>(PAIR_SLOTS).fill(undefined),
     pairsKept: 0,
     tokenAt: [],
     listed: lists.entries,
@@ -549,10 +552,18 @@ interface TokenIndex {
 
 const PAIR_BITS = 16;
 const PAIR_SLOTS = 1 << PAIR_BITS;
-const NO_OPTIONS = new Int32Array(0);
+/** The longer anchor options whose first two characters two tokens can stand for: those of two
+ *  characters, those of more, and the third characters of these as bits (wordsOf: the token after the
+ *  two is asked about them at once, not option by option). */
+interface PairFound {
+  two: Int32Array;
+  longer: Int32Array;
+  thirds: Int32Array;
+}
+const NO_OPTIONS: PairFound = { two: new Int32Array(0), longer: new Int32Array(0), thirds: new Int32Array(0) };
 
 /** The longer anchor options whose first two characters `here` and `next` can stand for. */
-function anchorPair(here: TokenIndex, next: TokenIndex): Int32Array {
+function anchorPair(ix: PatternIndex, here: TokenIndex, next: TokenIndex): PairFound {
   const seconds = here.anchorSeconds;
   const bits = next.charBits;
   let found: number[] | null = null;
@@ -565,11 +576,14 @@ function anchorPair(here: TokenIndex, next: TokenIndex): Int32Array {
       (found ??= []).push(...here.anchorBySecond.get(w * 32 + b)!);
     }
   }
-  return found ? Int32Array.from(found) : NO_OPTIONS;
+  if (!found) return NO_OPTIONS;
+  const thirds = new Uint32Array(ix.seenBits.length);
+  for (const o of found) if (ix.options[o].length > 2) setBit(thirds, ix.options[o][2]);
+  return { two: Int32Array.from(found.filter((o) => ix.options[o].length === 2)), longer: Int32Array.from(found.filter((o) => ix.options[o].length > 2)), thirds: wordsOf(thirds) };
 }
 
 /** anchorPair of two tokens, by their keys (`here`, `next`: their indexes), as kept (PatternIndex.pairKeys). */
-function pairOptions(ix: PatternIndex, hereKey: number, nextKey: number, here: TokenIndex, next: TokenIndex): Int32Array {
+function pairOptions(ix: PatternIndex, hereKey: number, nextKey: number, here: TokenIndex, next: TokenIndex): PairFound {
   const keys = ix.pairKeys;
   const mask = PAIR_SLOTS - 1;
   let slot = (Math.imul(hereKey, 0x9e3779b1) ^ Math.imul(nextKey, 0x85ebca6b)) >>> (32 - PAIR_BITS);
@@ -579,7 +593,7 @@ function pairOptions(ix: PatternIndex, hereKey: number, nextKey: number, here: T
     if (k === hereKey + 1 && keys[2 * slot + 1] === nextKey) return ix.pairOptions[slot]!;
     slot = (slot + 1) & mask;
   }
-  const options = anchorPair(here, next);
+  const options = anchorPair(ix, here, next);
   if (ix.pairsKept >= PAIR_SLOTS >>> 1) {
     keys.fill(0);
     ix.pairOptions.fill(undefined);
@@ -939,12 +953,19 @@ function anchoredCandidates(ix: PatternIndex, tokens: readonly TokenLike[]): Pat
     if (p + 1 >= n) break;
     // A longer option: the token after must stand for its second character, the ones after for the rest.
     if (!here.anchorSeconds.length) continue;
-    const options = pairOptions(ix, tokens[p].key, tokens[p + 1].key, here, at[p + 1]);
-    for (let k = 0; k < options.length; k++) {
-      const chars = ix.options[options[k]];
+    const { two, longer, thirds } = pairOptions(ix, tokens[p].key, tokens[p + 1].key, here, at[p + 1]);
+    for (let k = 0; k < two.length; k++) anchoredAt(ix, two[k], p);
+    if (!longer.length || p + 2 >= n) continue;
+    // (the token after the two: one of the longer options' third characters, or none is there)
+    const third = at[p + 2].charBits;
+    let any = false;
+    for (let i = 0; i < thirds.length && !any; i += 2) any = (third[thirds[i]] & thirds[i + 1]) !== 0;
+    if (!any) continue;
+    for (let k = 0; k < longer.length; k++) {
+      const chars = ix.options[longer[k]];
       let there = p + chars.length <= n;
       for (let c = 2; c < chars.length && there; c++) there = ((at[p + c].charBits[chars[c] >>> 5] >>> (chars[c] & 31)) & 1) === 1;
-      if (there) anchoredAt(ix, options[k], p);
+      if (there) anchoredAt(ix, longer[k], p);
     }
   }
   // Entries with no element a match cannot skip: wherever they may start.
