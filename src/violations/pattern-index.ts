@@ -91,10 +91,11 @@ interface PatternIndex {
    *  element a match cannot skip (tried wherever they may start), as bits. */
   anchorUsers: Array<Int32Array | undefined>;
   /** By entry id: its next rarest element a match cannot skip (none: undefined), which a start must find
-   *  within its reach before it is walked: its options as [n, n character ids] each, their first
-   *  characters as bits (wordsOf), and how many tokens after the match's first its first may be. */
+   *  within its reach before it is walked: its options as [n, n character ids] each, and how many tokens
+   *  after the match's first its first may be. By character id: the entries such an option of which
+   *  starts with it, as bits (a token's: TokenIndex.alsoBits). */
   alsoOptions: Array<Int32Array | undefined>;
-  alsoFirsts: Int32Array[];
+  alsoAt: Uint32Array[];
   alsoLo: Int32Array;
   alsoHi: Int32Array;
   anchorsByChar: Int32Array[];
@@ -451,12 +452,11 @@ function compile(lists: WordLists): PatternIndex {
     for (const o of a.options) anchorRuns.set(o, [...(anchorRuns.get(o) ?? []), id, a.lo, a.hi]);
   });
   // The next rarest element, as its options' characters one after the other ([n, n character ids] an
-  // option) and their first characters as bits (wordsOf), with its reach.
+  // option), with its reach; by the first characters of its options, the entries.
   const alsoOptions = alsos.map((a) => (a ? Int32Array.from(a.options.flatMap((o) => [options.values[o].length, ...options.values[o]])) : undefined));
-  const alsoFirsts = alsos.map((a) => {
-    const bits = new Uint32Array(charWords);
-    if (a) for (const o of a.options) setBit(bits, options.values[o][0]);
-    return wordsOf(bits);
+  const alsoAt = chars.values.map(() => new Uint32Array(entryWords));
+  alsos.forEach((a, id) => {
+    if (a) for (const o of a.options) setBit(alsoAt[options.values[o][0]], id);
   });
   const anchorsByChar = chars.values.map(() => [] as number[]);
   for (const o of anchorRuns.keys()) anchorsByChar[options.values[o][0]].push(o);
@@ -464,7 +464,7 @@ function compile(lists: WordLists): PatternIndex {
   for (let o = 0; o < options.values.length; o++) anchorUsers.push(anchorRuns.has(o) ? Int32Array.from(anchorRuns.get(o)!) : undefined);
   return {
     alsoOptions,
-    alsoFirsts,
+    alsoAt,
     alsoLo: Int32Array.from(alsos, (a) => a?.lo ?? 0),
     alsoHi: Int32Array.from(alsos, (a) => a?.hi ?? 0),
     anchorUsers,
@@ -539,6 +539,8 @@ interface TokenIndex {
   /** The entries it can start, and those it can be the second token of, near or far, as bits. */
   startBits: Uint32Array;
   secondBits: Uint32Array;
+  /** The entries whose next rarest element has an option whose first character it can stand for, as bits (PatternIndex.alsoAt). */
+  alsoBits: Uint32Array;
   /** The starts it can be (PatternIndex.startsOf), and those it can be the second token of, as bits. */
   firstOf: Uint32Array;
   secondOf: Uint32Array;
@@ -643,6 +645,8 @@ function tokenIndex(ix: PatternIndex, t: TokenLike): TokenIndex {
     }
     const seconds = new Uint32Array(ix.noSecond.length);
     for (const c of idsOf(charBits)) orInto(seconds, ix.secondAt[c]);
+    const alsoBits = new Uint32Array(ix.noSecond.length);
+    for (const c of idsOf(charBits)) orInto(alsoBits, ix.alsoAt[c]);
     const firstOf = new Uint32Array((ix.startsOf[ix.startsOf.length - 1] + 31) >>> 5);
     const secondOfStart = new Uint32Array(firstOf.length);
     for (const k of keysOfToken(t)) orInto(firstOf, ix.startOfKey.get(k));
@@ -676,6 +680,7 @@ function tokenIndex(ix: PatternIndex, t: TokenLike): TokenIndex {
       farSeconds,
       startBits: starts,
       secondBits: seconds,
+      alsoBits,
       firstOf,
       secondOf: secondOfStart,
       anchorOne: Int32Array.from(anchorOne),
@@ -909,13 +914,11 @@ function tryEntry(ix: PatternIndex, id: number, from: number, to: number): void 
  *  (`options`: ix.alsoOptions[id]) where a match from token `a` may take it. */
 function alsoWithin(ix: PatternIndex, id: number, a: number, options: Int32Array): boolean {
   const { tokenAt: at, textLength: n } = ix;
-  const firsts = ix.alsoFirsts[id];
+  const w = id >>> 5;
+  const bit = 1 << (id & 31);
   const to = Math.min(a + ix.alsoHi[id], n - 1);
   for (let q = a + ix.alsoLo[id]; q <= to; q++) {
-    const bits = at[q].charBits;
-    let any = false;
-    for (let i = 0; i < firsts.length && !any; i += 2) any = (bits[firsts[i]] & firsts[i + 1]) !== 0;
-    if (!any) continue;
+    if (!(at[q].alsoBits[w] & bit)) continue;
     for (let i = 0; i < options.length; i += 1 + options[i]) {
       const len = options[i];
       if (q + len > n) continue;
