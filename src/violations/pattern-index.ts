@@ -22,7 +22,10 @@
  * where the tokens stand for a whole option of its anchor, under the same first-token and
  * second-token tests (the second-token one made per first character the token can stand for: the
  * entry's "starts", startsOf) (not the supply ones: the anchors leave few enough candidates that asking what a
- * text can supply costs more than the walks it saves). A wildcard token stands for any character but never starts a match (wording.ts
+ * text can supply costs more than the walks it saves), and only when the tokens within the start's reach
+ * of the entry's next rarest element can stand for a whole option of it too (alsoWithin: a frame that
+ * ordinary game talk starts, {逻辑|发言…}*4{狗屎…}, was walked at every 发言, its anchor chosen by
+ * readings that take a word such as 发言 for as rare as its characters together). A wildcard token stands for any character but never starts a match (wording.ts
  * acceptable), so a text with one is read the first-token way, skips the supply tests and passes the
  * second-token one, not the first-token one.
  * What this must never do is drop a match: test/violations/wording-index.test.ts holds it to trying
@@ -33,6 +36,9 @@ import { readDataLines, type Token } from './text-fold.js';
 import { fromTypedBytes, typedBytes } from './typed-bytes.js';
 import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lists.js';
 
+/** What the index reads of a token (a folded text's, or a code point's piece: text-fold.ts plainPieces). */
+type TokenLike = Pick<Token, 'kind' | 'text' | 'syls' | 'key'>;
+
 /** A list set's index (compiled once per list set, or read back as kept: indexFromBytes). */
 export interface PatternIndex {
   /** By the index's own number of a pattern entry (compile: grouped by how they start): the entry and the ids of the elements it cannot skip. */
@@ -42,6 +48,8 @@ export interface PatternIndex {
   /** Alternative → its number; by number, its options (AltOptions). */
   alts: Map<Alt, number>;
   allOfAlt: AltOptions[];
+  /** By list position: each element's options, by the element's position (an alternative's; else undefined). */
+  altsByListed: Array<ReadonlyArray<AltOptions | undefined>>;
   /** By need id (an element a match cannot skip): its one-character options, as bits by character id (one the text has supplies the
    *  need); its longer options by their first character, as runs (character, n, n option ids), each
    *  option looked at only when the text has its first character. */
@@ -84,6 +92,14 @@ export interface PatternIndex {
    *  at + lo … at + hi. By character id: the anchor options that start with it. The entries with no
    *  element a match cannot skip (tried wherever they may start), as bits. */
   anchorUsers: Array<Int32Array | undefined>;
+  /** By entry id: its next rarest element a match cannot skip (none: undefined), which a start must find
+   *  within its reach before it is walked: its options as [n, n character ids] each, and how many tokens
+   *  after the match's first its first may be. By character id: the entries such an option of which
+   *  starts with it, as bits (a token's: TokenIndex.alsoBits). */
+  alsoOptions: Array<Int32Array | undefined>;
+  alsoAt: Uint32Array[];
+  alsoLo: Int32Array;
+  alsoHi: Int32Array;
   anchorsByChar: Int32Array[];
   unanchored: Uint32Array;
   /** An entry's first characters, each a "start" of it (the anchored reading's finer second-token test:
@@ -96,6 +112,13 @@ export interface PatternIndex {
   startEnds: Uint8Array;
   startOfKey: Map<string, Uint32Array>;
   startSecondAt: Uint32Array[];
+  /** The longer anchor options whose first two characters two tokens one after the other can stand for
+   *  (anchorPair), kept for the pairs of token keys met (game talk repeats its pairs): an open-addressing
+   *  table of PAIR_SLOTS slots, by slot the first token's key + 1 (0: empty) and the second's, and the
+   *  options; emptied when half full (a bound on memory, never on what is found). */
+  pairKeys: Int32Array;
+  pairOptions: Array<PairFound | undefined>;
+  pairsKept: number;
   /** By entry id: the last start tried in the current text, as `reachBase` + its position. */
   triedTo: Float64Array;
   /** Scratch for the text at hand (anchoredCandidates): its tokens' indexes, its base and length, and
@@ -110,7 +133,7 @@ export interface PatternIndex {
 }
 
 /** The keys a token can be matched by. */
-function keysOfToken(t: Token): string[] {
+function keysOfToken(t: TokenLike): string[] {
   if (t.kind === 'han') return [`c:${t.text}`, ...t.syls.map((s) => `s:${s}`)];
   if (t.kind === 'syllable') return [`s:${t.text}`];
   if (t.kind === 'letter') return [`c:${t.text}`, `i:${t.text}`];
@@ -247,16 +270,13 @@ function rarity(o: readonly CharElement[]): number {
   return p;
 }
 
-function anchorOf(els: readonly EntryElement[], optionId: (o: readonly CharElement[]) => number): Anchor | null {
-  let best: Anchor | null = null;
-  let bestScore = Infinity;
+/** The entry's anchor, and its next rarest element a match cannot skip (`also`: null when it has one such element). */
+function anchorOf(els: readonly EntryElement[], optionId: (o: readonly CharElement[]) => number): { anchor: Anchor; also: Anchor | null } | null {
+  const all: Array<{ a: Anchor; score: number }> = [];
   const consider = (opts: ReadonlyArray<readonly CharElement[]>, lo: number, hi: number) => {
     let score = 0;
     for (const o of opts) score += rarity(o);
-    if (score < bestScore) {
-      bestScore = score;
-      best = { options: [...new Set(opts.map(optionId))], lo, hi };
-    }
+    all.push({ a: { options: [...new Set(opts.map(optionId))], lo, hi }, score });
   };
   let lo = 0;
   let hi = 0;
@@ -283,7 +303,13 @@ function anchorOf(els: readonly EntryElement[], optionId: (o: readonly CharEleme
     }
   }
   closeRun();
-  return best;
+  if (!all.length) return null;
+  // (the first of the rarest, as when only the anchor was chosen)
+  let best = 0;
+  for (let i = 1; i < all.length; i++) if (all[i].score < all[best].score) best = i;
+  let also = -1;
+  for (let i = 0; i < all.length; i++) if (i !== best && (also < 0 || all[i].score < all[also].score)) also = i;
+  return { anchor: all[best].a, also: also < 0 ? null : all[also].a };
 }
 
 function compile(lists: WordLists): PatternIndex {
@@ -307,11 +333,13 @@ function compile(lists: WordLists): PatternIndex {
   };
   const entries: PatternIndex['entries'] = [];
   const allOfAlt: AltOptions[] = [];
+  const altsByListed: PatternIndex['altsByListed'] = lists.entries.map(() => []);
   const seconds: Array<{ chars: number[]; within: number } | null> = [];
   // The starts (by entry, then first character): their keys, seconds, reach and whether they may end there.
   const startsOf: number[] = [];
   const starts: Array<{ keys: string[]; chars: number[]; within: number; end: boolean }> = [];
   const anchors: Array<Anchor | null> = [];
+  const alsos: Array<Anchor | null> = [];
   // The index numbers the pattern entries its own way: those a token of one kind can start side by
   // side (by the keys their first characters have), so that a token reads a few words of the entry
   // bit sets, not one word in each stretch of the list (candidates are put back in list order).
@@ -331,7 +359,9 @@ function compile(lists: WordLists): PatternIndex {
   for (let k = 0; k < patterns.length; k++) {
     const { entry } = patterns[k];
     const own: number[] = [];
+    const altsHere: Array<AltOptions | undefined> = [];
     for (const e of entry.elements) {
+      altsHere.push(undefined);
       if (e.kind === 'gap') continue;
       const opts = Int32Array.from(e.kind === 'alt' ? e.options : [[e]], optionId);
       if (e.kind === 'alt') {
@@ -339,13 +369,17 @@ function compile(lists: WordLists): PatternIndex {
         const first = Int32Array.from(opts, (o) => options.values[o][0] ?? -1);
         // (firsts once every character is numbered, below)
         allOfAlt.push({ n: allOfAlt.length, list: e.options, ids: opts, first, firsts: null, empty: Int32Array.from(first.keys()).filter((i) => first[i] < 0) });
+        altsHere[altsHere.length - 1] = allOfAlt[allOfAlt.length - 1];
       }
       if (!skippable(e)) own.push(needs.id(opts.join(','), () => opts));
     }
     // Elements with fewer options first: the cheaper to rule out.
     own.sort((x, y) => needs.values[x].length - needs.values[y].length);
     entries[k] = { entry, needs: Int32Array.from(own) };
-    anchors[k] = anchorOf(entry.elements, optionId);
+    altsByListed[entry.id] = altsHere;
+    const anchored = anchorOf(entry.elements, optionId);
+    anchors[k] = anchored && anchored.anchor;
+    alsos[k] = anchored && anchored.also;
     // The first token taken: the first character of the first element a match cannot pass over, or of
     // an optional one before it.
     for (const e of entry.elements) {
@@ -419,11 +453,22 @@ function compile(lists: WordLists): PatternIndex {
     if (!a) return setBit(unanchored, id);
     for (const o of a.options) anchorRuns.set(o, [...(anchorRuns.get(o) ?? []), id, a.lo, a.hi]);
   });
+  // The next rarest element, as its options' characters one after the other ([n, n character ids] an
+  // option), with its reach; by the first characters of its options, the entries.
+  const alsoOptions = alsos.map((a) => (a ? Int32Array.from(a.options.flatMap((o) => [options.values[o].length, ...options.values[o]])) : undefined));
+  const alsoAt = chars.values.map(() => new Uint32Array(entryWords));
+  alsos.forEach((a, id) => {
+    if (a) for (const o of a.options) setBit(alsoAt[options.values[o][0]], id);
+  });
   const anchorsByChar = chars.values.map(() => [] as number[]);
   for (const o of anchorRuns.keys()) anchorsByChar[options.values[o][0]].push(o);
   const anchorUsers: Array<Int32Array | undefined> = [];
   for (let o = 0; o < options.values.length; o++) anchorUsers.push(anchorRuns.has(o) ? Int32Array.from(anchorRuns.get(o)!) : undefined);
   return {
+    alsoOptions,
+    alsoAt,
+    alsoLo: Int32Array.from(alsos, (a) => a?.lo ?? 0),
+    alsoHi: Int32Array.from(alsos, (a) => a?.hi ?? 0),
     anchorUsers,
     anchorsByChar: anchorsByChar.map((os) => Int32Array.from(os.sort((x, y) => x - y))),
     unanchored,
@@ -433,6 +478,9 @@ function compile(lists: WordLists): PatternIndex {
     startOfKey: new Map([...startOfKey].map(([k, ids]) => [k, bitsOf(ids, startWords)])),
     startSecondAt,
     triedTo: new Float64Array(lists.entries.length),
+    pairKeys: new Int32Array(2 * PAIR_SLOTS),
+    pairOptions: new Array<PairFound | undefined>(PAIR_SLOTS).fill(undefined),
+    pairsKept: 0,
     tokenAt: [],
     listed: lists.entries,
     textBase: 0,
@@ -443,6 +491,7 @@ function compile(lists: WordLists): PatternIndex {
     options: options.values,
     alts,
     allOfAlt,
+    altsByListed,
     needSingles,
     needLonger,
     charsByKey: new Map([...charsOfKey].map(([k, ids]) => [k, bitsOf(ids, charWords)])),
@@ -568,6 +617,8 @@ interface TokenIndex {
   /** The entries it can start, and those it can be the second token of, near or far, as bits. */
   startBits: Uint32Array;
   secondBits: Uint32Array;
+  /** The entries whose next rarest element has an option whose first character it can stand for, as bits (PatternIndex.alsoAt). */
+  alsoBits: Uint32Array;
   /** The starts it can be (PatternIndex.startsOf), and those it can be the second token of, as bits. */
   firstOf: Uint32Array;
   secondOf: Uint32Array;
@@ -577,16 +628,22 @@ interface TokenIndex {
   anchorOne: Int32Array;
   anchorSeconds: Int32Array;
   anchorBySecond: Map<number, Int32Array>;
-  /** By the next token's key: the longer anchor options whose first two characters the two tokens can
-   *  stand for (kept for the pairs met, up to PAIRS_KEPT a token: game talk repeats its pairs). */
-  pairs: Map<number, Int32Array> | null;
 }
 
-const PAIRS_KEPT = 4096;
-const NO_OPTIONS = new Int32Array(0);
+const PAIR_BITS = 16;
+const PAIR_SLOTS = 1 << PAIR_BITS;
+/** The longer anchor options whose first two characters two tokens can stand for: those of two
+ *  characters, those of more, and the third characters of these as bits (wordsOf: the token after the
+ *  two is asked about them at once, not option by option). */
+interface PairFound {
+  two: Int32Array;
+  longer: Int32Array;
+  thirds: Int32Array;
+}
+const NO_OPTIONS: PairFound = { two: new Int32Array(0), longer: new Int32Array(0), thirds: new Int32Array(0) };
 
 /** The longer anchor options whose first two characters `here` and `next` can stand for. */
-function anchorPair(here: TokenIndex, next: TokenIndex): Int32Array {
+function anchorPair(ix: PatternIndex, here: TokenIndex, next: TokenIndex): PairFound {
   const seconds = here.anchorSeconds;
   const bits = next.charBits;
   let found: number[] | null = null;
@@ -599,7 +656,35 @@ function anchorPair(here: TokenIndex, next: TokenIndex): Int32Array {
       (found ??= []).push(...here.anchorBySecond.get(w * 32 + b)!);
     }
   }
-  return found ? Int32Array.from(found) : NO_OPTIONS;
+  if (!found) return NO_OPTIONS;
+  const thirds = new Uint32Array(ix.seenBits.length);
+  for (const o of found) if (ix.options[o].length > 2) setBit(thirds, ix.options[o][2]);
+  return { two: Int32Array.from(found.filter((o) => ix.options[o].length === 2)), longer: Int32Array.from(found.filter((o) => ix.options[o].length > 2)), thirds: wordsOf(thirds) };
+}
+
+/** anchorPair of two tokens, by their keys (`here`, `next`: their indexes), as kept (PatternIndex.pairKeys). */
+function pairOptions(ix: PatternIndex, hereKey: number, nextKey: number, here: TokenIndex, next: TokenIndex): PairFound {
+  const keys = ix.pairKeys;
+  const mask = PAIR_SLOTS - 1;
+  let slot = (Math.imul(hereKey, 0x9e3779b1) ^ Math.imul(nextKey, 0x85ebca6b)) >>> (32 - PAIR_BITS);
+  for (;;) {
+    const k = keys[2 * slot];
+    if (k === 0) break;
+    if (k === hereKey + 1 && keys[2 * slot + 1] === nextKey) return ix.pairOptions[slot]!;
+    slot = (slot + 1) & mask;
+  }
+  const options = anchorPair(ix, here, next);
+  if (ix.pairsKept >= PAIR_SLOTS >>> 1) {
+    keys.fill(0);
+    ix.pairOptions.fill(undefined);
+    ix.pairsKept = 0;
+    return options;
+  }
+  keys[2 * slot] = hereKey + 1;
+  keys[2 * slot + 1] = nextKey;
+  ix.pairOptions[slot] = options;
+  ix.pairsKept++;
+  return options;
 }
 
 /** The ids whose bit is set, ascending. */
@@ -626,7 +711,7 @@ function splitByReach(ix: PatternIndex, entries: Uint32Array): [Uint32Array, Int
   return [near, Int32Array.from(idsOf(far))];
 }
 
-function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
+function tokenIndex(ix: PatternIndex, t: TokenLike): TokenIndex {
   let found = ix.byKey[t.key];
   if (!found) {
     // (the union of its keys' bits: built once per kind of token, and a real game has thousands)
@@ -638,6 +723,8 @@ function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
     }
     const seconds = new Uint32Array(ix.noSecond.length);
     for (const c of idsOf(charBits)) orInto(seconds, ix.secondAt[c]);
+    const alsoBits = new Uint32Array(ix.noSecond.length);
+    for (const c of idsOf(charBits)) orInto(alsoBits, ix.alsoAt[c]);
     const firstOf = new Uint32Array((ix.startsOf[ix.startsOf.length - 1] + 31) >>> 5);
     const secondOfStart = new Uint32Array(firstOf.length);
     for (const k of keysOfToken(t)) orInto(firstOf, ix.startOfKey.get(k));
@@ -671,12 +758,12 @@ function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
       farSeconds,
       startBits: starts,
       secondBits: seconds,
+      alsoBits,
       firstOf,
       secondOf: secondOfStart,
       anchorOne: Int32Array.from(anchorOne),
       anchorSeconds: wordsOf(anchorSeconds),
       anchorBySecond: new Map([...bySecond].map(([c, os]) => [c, Int32Array.from(os)])),
-      pairs: null,
     };
     // (filled in order: an array with holes far apart would turn into a dictionary)
     while (ix.byKey.length < t.key) ix.byKey.push(undefined);
@@ -689,6 +776,8 @@ function tokenIndex(ix: PatternIndex, t: Token): TokenIndex {
 export interface Candidate {
   at: number;
   entry: WordEntry;
+  /** The options of each of the entry's elements, by its position (an alternative's; else undefined), when the index knows them. */
+  alts?: ReadonlyArray<AltOptions | undefined>;
 }
 
 type Alt = Extract<EntryElement, { kind: 'alt' }>;
@@ -727,7 +816,7 @@ const anyOption = () => true;
 const NO_CANDIDATES: PatternCandidates = { candidates: [], options: unknownIds, supplied: anyOption, optionsAt: everyOption };
 
 /** A new stamp for a text, with the characters its tokens can stand for marked. */
-function markChars(ix: PatternIndex, tokens: readonly Token[]): number {
+function markChars(ix: PatternIndex, tokens: readonly TokenLike[]): number {
   if (++ix.generation >= 0x7fffffff) {
     for (const a of [ix.optionState, ix.needState, ix.entryState]) a.fill(0);
     ix.generation = 1;
@@ -785,7 +874,7 @@ function entrySupplied(ix: PatternIndex, g: number, id: number, needs: Int32Arra
  * Where in a text the pattern entries are worth walking.
  * `everyEntry`: the reference the index is tested against — every pattern entry at every token.
  */
-export function patternCandidates(lists: WordLists, tokens: readonly Token[], everyEntry = false): PatternCandidates {
+export function patternCandidates(lists: WordLists, tokens: readonly TokenLike[], everyEntry = false): PatternCandidates {
   if (everyEntry) {
     const patterns = lists.entries.filter((e) => e.shape === 'pattern');
     return { candidates: tokens.flatMap((_, at) => patterns.map((entry) => ({ at, entry }))), options: unknownIds, supplied: anyOption, optionsAt: everyOption };
@@ -842,7 +931,7 @@ export function patternCandidates(lists: WordLists, tokens: readonly Token[], ev
           g ||= markChars(ix, tokens);
           if (!entrySupplied(ix, g, id, needs)) continue;
         }
-        candidates.push({ at, entry });
+        candidates.push({ at, entry, alts: ix.altsByListed[entry.id] });
       }
     }
   }
@@ -873,6 +962,7 @@ function tryEntry(ix: PatternIndex, id: number, from: number, to: number): void 
   const { startWithin, startEnds } = ix;
   const first = ix.startsOf[id];
   const last = ix.startsOf[id + 1];
+  const alsoOptions = ix.alsoOptions[id];
   for (let a = from; a <= to; a++) {
     if (!(at[a].startBits[w] & bit)) continue;
     const firstOf = at[a].firstOf;
@@ -885,6 +975,7 @@ function tryEntry(ix: PatternIndex, id: number, from: number, to: number): void 
       const within = startWithin[s];
       for (let k = 1; k <= within && !second && a + k < n; k++) second = (at[a + k].secondOf[sw] & sb) !== 0;
     }
+    if (second && alsoOptions !== undefined) second = alsoWithin(ix, id, a, alsoOptions);
     if (second) {
       if (ix.foundN + 2 > ix.found.length) {
         const more = new Float64Array(2 * ix.found.length);
@@ -897,6 +988,29 @@ function tryEntry(ix: PatternIndex, id: number, from: number, to: number): void 
   }
 }
 
+/** Whether tokens of the text at hand can stand for a whole option of entry `id`'s next rarest element
+ *  (`options`: ix.alsoOptions[id]) where a match from token `a` may take it. */
+function alsoWithin(ix: PatternIndex, id: number, a: number, options: Int32Array): boolean {
+  const { tokenAt: at, textLength: n } = ix;
+  const w = id >>> 5;
+  const bit = 1 << (id & 31);
+  const to = Math.min(a + ix.alsoHi[id], n - 1);
+  for (let q = a + ix.alsoLo[id]; q <= to; q++) {
+    if (!(at[q].alsoBits[w] & bit)) continue;
+    for (let i = 0; i < options.length; i += 1 + options[i]) {
+      const len = options[i];
+      if (q + len > n) continue;
+      let all = true;
+      for (let c = 0; c < len && all; c++) {
+        const ch = options[i + 1 + c];
+        all = ((at[q + c].charBits[ch >>> 5] >>> (ch & 31)) & 1) === 1;
+      }
+      if (all) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * The candidates of a text without a wildcard, found from the anchors: where a token can stand for
  * the first character of an entry's anchor option and the tokens after it for the rest, the entry is
@@ -904,7 +1018,7 @@ function tryEntry(ix: PatternIndex, id: number, from: number, to: number): void 
  * token within reach that can be its second.
  * (Most tokens are the first of no anchor: a text is mostly read one token index a token.)
  */
-function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): PatternCandidates {
+function anchoredCandidates(ix: PatternIndex, tokens: readonly TokenLike[]): PatternCandidates {
   const n = tokens.length;
   // (scratch kept on the index: a text's token indexes, and its (start, entry id) pairs found)
   const at = ix.tokenAt;
@@ -920,18 +1034,19 @@ function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): Pattern
     if (p + 1 >= n) break;
     // A longer option: the token after must stand for its second character, the ones after for the rest.
     if (!here.anchorSeconds.length) continue;
-    const nextKey = tokens[p + 1].key;
-    const pairs = (here.pairs ??= new Map());
-    let options = pairs.get(nextKey);
-    if (!options) {
-      options = anchorPair(here, at[p + 1]);
-      if (pairs.size < PAIRS_KEPT) pairs.set(nextKey, options);
-    }
-    for (let k = 0; k < options.length; k++) {
-      const chars = ix.options[options[k]];
+    const { two, longer, thirds } = pairOptions(ix, tokens[p].key, tokens[p + 1].key, here, at[p + 1]);
+    for (let k = 0; k < two.length; k++) anchoredAt(ix, two[k], p);
+    if (!longer.length || p + 2 >= n) continue;
+    // (the token after the two: one of the longer options' third characters, or none is there)
+    const third = at[p + 2].charBits;
+    let any = false;
+    for (let i = 0; i < thirds.length && !any; i += 2) any = (third[thirds[i]] & thirds[i + 1]) !== 0;
+    if (!any) continue;
+    for (let k = 0; k < longer.length; k++) {
+      const chars = ix.options[longer[k]];
       let there = p + chars.length <= n;
       for (let c = 2; c < chars.length && there; c++) there = ((at[p + c].charBits[chars[c] >>> 5] >>> (chars[c] & 31)) & 1) === 1;
-      if (there) anchoredAt(ix, options[k], p);
+      if (there) anchoredAt(ix, longer[k], p);
     }
   }
   // Entries with no element a match cannot skip: wherever they may start.
@@ -959,7 +1074,8 @@ function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): Pattern
   const candidates: Candidate[] = new Array(m);
   for (let i = 0; i < m; i++) {
     const start = Math.floor(found[i] / 0x100000);
-    candidates[i] = { at: start, entry: ix.listed[found[i] - start * 0x100000] };
+    const listed = found[i] - start * 0x100000;
+    candidates[i] = { at: start, entry: ix.listed[listed], alts: ix.altsByListed[listed] };
   }
   return new TextCandidates(ix, tokens, 0, candidates);
 }
@@ -968,7 +1084,7 @@ function anchoredCandidates(ix: PatternIndex, tokens: readonly Token[]): Pattern
 class TextCandidates implements PatternCandidates {
   constructor(
     private readonly ix: PatternIndex,
-    private readonly tokens: readonly Token[],
+    private readonly tokens: readonly TokenLike[],
     /** The text's stamp (0: none, the text has a wildcard, no candidate needed to ask, or was read from
      *  the anchors, whose candidates are few enough that asking costs more than it saves: every option is tried). */
     private readonly g: number,

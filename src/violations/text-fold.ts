@@ -317,6 +317,31 @@ function foldPlain(original: string): FoldedText | null {
   return { original, simplified: original, tokens: out.tokens, runs: out.runs };
 }
 
+/**
+ * The tokens' pieces of a text whose every code point gives one token or none (a Han character, a
+ * digit; a separator, an invisible one): foldText's tokens one for one, without their offsets, in
+ * `into` (a scratch array, cut to their number), so that a text with nothing to match is read
+ * without a token object. False, and `into` unusable, when the text has a traditional character, a
+ * Latin letter, a wildcard or a code point folding to more than one piece (foldText then).
+ */
+export function plainPieces(original: string, into: Array<Pick<Token, 'kind' | 'text' | 'syls' | 'key'>>): boolean {
+  let n = 0;
+  for (let i = 0; i < original.length; ) {
+    const u = original.charCodeAt(i);
+    const pair = u >= 0xd800 && u <= 0xdbff && i + 1 < original.length && (original.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    const end = pair ? i + 2 : i + 1;
+    const c = (!pair && bmpCodePoints[u]) || codePoint(pair ? original.slice(i, end) : original[i]);
+    if (c.traditional) return false;
+    if (c.token) {
+      if (c.token.kind === 'wildcard') return false;
+      into[n++] = c.token;
+    } else if (c.pieces.length > 1 || (c.pieces.length === 1 && c.pieces[0].kind !== 'separator')) return false;
+    i = end;
+  }
+  into.length = n;
+  return true;
+}
+
 /** Tokenises a text for matching. */
 export function foldText(original: string): FoldedText {
   return foldPlain(original) ?? foldTraditional(original);

@@ -16,10 +16,10 @@
  * the same speech in other words, which no list of constructions ever covers (issue 36).
  * A hit is a proposal for the director, never a penalty.
  */
-import { foldChar, foldString, foldText, pinyinLib, tokenKey, type FoldedText, type Token } from './text-fold.js';
+import { foldChar, foldString, foldText, pinyinLib, plainPieces, tokenKey, type FoldedText, type Token } from './text-fold.js';
 import { words, type Words } from './segment.js';
 import type { KeptDictionary } from './dictionary.js';
-import { patternCandidates, type PatternCandidates } from './pattern-index.js';
+import { patternCandidates, type AltOptions, type PatternCandidates } from './pattern-index.js';
 import type { CharElement, EntryElement, WordEntry, WordLists } from './word-lists.js';
 import { publicFlagDetail } from './details.js';
 import { wordingFacts } from './flag.js';
@@ -187,9 +187,11 @@ interface Cont {
 
 /** A text's matcher: tries an entry's elements from token `at`; returns the last token used and how
  *  each was matched. (One per text, its state reused from candidate to candidate.) */
-function matcher(ctx: Context, supply: PatternCandidates): (entry: WordEntry, at: number) => { last: number; taken: Taken[] } | null {
+function matcher(ctx: Context, supply: PatternCandidates): (entry: WordEntry, at: number, alts?: ReadonlyArray<AltOptions | undefined>) => { last: number; taken: Taken[] } | null {
   const { tokens, hardBefore, sentenceBefore } = ctx;
   let entry: WordEntry;
+  // The entry's alternatives' options by element position, when the index gave them (else asked of `supply`).
+  let altsOf: ReadonlyArray<AltOptions | undefined> | undefined;
   let at = 0;
   const taken: Taken[] = []; // pushed and popped while backtracking; copied on success
   // Runs closed by a gap, checked (runOk: segmentation) only once the whole pattern matched.
@@ -218,7 +220,8 @@ function matcher(ctx: Context, supply: PatternCandidates): (entry: WordEntry, at
     if (e.kind === 'alt') {
       let after: Cont | null = null;
       const here = tokens[t];
-      const alt = supply.options(e);
+      // (an alternative is an element of the entry's own, never of an option)
+      const alt = (els === entry.elements && altsOf?.[j]) || supply.options(e);
       const { list, ids } = alt;
       // An option the text cannot supply, or whose first character this token cannot stand for, fails
       // at once: not walked (the index lists those the token may start without a look at the readings).
@@ -241,8 +244,9 @@ function matcher(ctx: Context, supply: PatternCandidates): (entry: WordEntry, at
     if (r === null) taken.pop();
     return r;
   };
-  return (e, from) => {
+  return (e, from, alts) => {
     entry = e;
+    altsOf = alts;
     at = from;
     taken.length = 0;
     runs.length = 0;
@@ -291,8 +295,8 @@ function patternHits(text: string, ctx: Context, supply: PatternCandidates): Raw
   const hits: RawHit[] = [];
   const { tokens } = ctx;
   const match = matcher(ctx, supply);
-  for (const { at, entry } of supply.candidates) {
-    const m = match(entry, at);
+  for (const { at, entry, alts } of supply.candidates) {
+    const m = match(entry, at, alts);
     if (!m || m.last < at || !acceptable(entry, m.taken, ctx)) continue;
     const start = tokens[at].start;
     const end = tokens[m.last].end;
@@ -339,8 +343,14 @@ interface PlainSet {
   entries: PlainEntry[];
   byFirstKey: Array<number[] | undefined>;
   always: number[];
+  /** The latin entries (asked only of a text with Latin runs). */
+  latin: number[];
   asked: Int32Array;
   stamp: number;
+  /** Scratch: the entries asked about in the text at hand (put in list order before they are). */
+  ids: number[];
+  /** By token key: its letters' and digits' symbolMask, plus one (0: not worked out yet). */
+  maskOfKey: number[];
 }
 
 const plainOf = new WeakMap<WordLists, PlainSet>();
@@ -351,13 +361,15 @@ function plainEntries(lists: WordLists): PlainSet {
     const entries = lists.entries.filter((e) => e.shape !== 'pattern').map((entry) => ({ entry, han: [...entry.folded].filter((c) => HAN.test(c)), symbols: symbolMask(entry.folded) }));
     const byFirstKey: PlainSet['byFirstKey'] = [];
     const always: number[] = [];
+    const latin: number[] = [];
     entries.forEach((p, i) => {
-      if (p.entry.shape === 'latin' || !p.han.length) return always.push(i);
+      if (p.entry.shape === 'latin') return latin.push(i);
+      if (!p.han.length) return always.push(i);
       const key = tokenKey('han', p.han[0]);
       while (byFirstKey.length <= key) byFirstKey.push(undefined);
       (byFirstKey[key] ??= []).push(i);
     });
-    plainOf.set(lists, (plain = { entries, byFirstKey, always, asked: new Int32Array(entries.length), stamp: 0 }));
+    plainOf.set(lists, (plain = { entries, byFirstKey, always, latin, asked: new Int32Array(entries.length), stamp: 0, ids: [], maskOfKey: [] }));
   }
   return plain;
 }
@@ -369,19 +381,36 @@ function plainHits(text: string, lists: WordLists, folded: FoldedText, everyEntr
   let flat = '';
   // Latin letters in the folded text are the Latin runs' tokens, its digits the digit tokens: a latin
   // entry is looked for only when the text has each of its letters and digits.
-  let symbols = 0;
-  if (folded.runs.length) for (const t of folded.tokens) if (t.run >= 0 || t.kind === 'digit') symbols |= symbolMask(t.text);
-  // An exact entry is asked about only when a token is its first Han character (then mayHold: all of them).
   const set = plainEntries(lists);
-  const { asked, byFirstKey } = set;
-  const stamp = ++set.stamp;
-  for (const i of set.always) asked[i] = stamp;
-  for (const t of folded.tokens) {
-    const ids = t.key < byFirstKey.length ? byFirstKey[t.key] : undefined;
-    if (ids) for (const i of ids) asked[i] = stamp;
+  const { asked, byFirstKey, maskOfKey } = set;
+  let symbols = 0;
+  if (folded.runs.length) {
+    for (const t of folded.tokens) {
+      if (t.run < 0 && t.kind !== 'digit') continue;
+      let m = maskOfKey[t.key];
+      if (m === undefined || m === 0) {
+        while (maskOfKey.length <= t.key) maskOfKey.push(0);
+        maskOfKey[t.key] = m = symbolMask(t.text) + 1;
+      }
+      symbols |= m - 1;
+    }
   }
-  for (let i = 0; i < set.entries.length; i++) {
-    if (asked[i] !== stamp && !everyEntry) continue;
+  // An exact entry is asked about only when a token is its first Han character (then mayHold: all of
+  // them); a latin one only when the text has letters or digits in Latin runs (symbols).
+  const stamp = ++set.stamp;
+  const ids = set.ids;
+  ids.length = 0;
+  for (const i of set.always) ids.push(i), (asked[i] = stamp);
+  if (symbols) for (const i of set.latin) ids.push(i), (asked[i] = stamp);
+  for (const t of folded.tokens) {
+    const byKey = t.key < byFirstKey.length ? byFirstKey[t.key] : undefined;
+    if (byKey) for (const i of byKey) if (asked[i] !== stamp) ids.push(i), (asked[i] = stamp);
+  }
+  if (everyEntry) {
+    ids.length = 0;
+    for (let i = 0; i < set.entries.length; i++) ids.push(i);
+  } else if (ids.length > 1) ids.sort((x, y) => x - y);
+  for (const i of ids) {
     const plain = set.entries[i];
     const { entry } = plain;
     if (entry.shape === 'latin' ? (plain.symbols & symbols) !== plain.symbols || !symbols : !mayHold(folded.tokens, plain)) continue;
@@ -537,11 +566,30 @@ function namesIn(text: string, names: readonly string[]): Uint8Array | null {
   return any ? found : null;
 }
 
+/** Scratch: a text's pieces (plainPieces). */
+const pieces: Array<Pick<Token, 'kind' | 'text' | 'syls' | 'key'>> = [];
+
+/** Whether plainHits would ask about any entry of a text of these tokens without Latin runs (an exact
+ *  entry without a Han character, or one whose first Han character a token is). */
+function mayHoldPlain(lists: WordLists, tokens: ReadonlyArray<Pick<Token, 'key'>>): boolean {
+  const { always, byFirstKey } = plainEntries(lists);
+  if (always.length) return true;
+  for (let i = 0; i < tokens.length; i++) if (tokens[i].key < byFirstKey.length && byFirstKey[tokens[i].key]) return true;
+  return false;
+}
+
 /** The hits of the lists' constructions and words. */
 function constructionHits(text: string, lists: WordLists, opts: WordingOptions): WordingHit[] {
   if (!NOT_BLANK.test(text)) return [];
+  // Most texts hold nothing to walk or ask: read from their code points' pieces, they get no tokens.
+  let supply: PatternCandidates | null = null;
+  if (!opts.everyEntry && plainPieces(text, pieces)) {
+    supply = patternCandidates(lists, pieces);
+    if (!supply.candidates.length && !mayHoldPlain(lists, pieces)) return [];
+  }
   const folded = foldText(text);
-  const supply = patternCandidates(lists, folded.tokens, opts.everyEntry);
+  // (the pieces are the tokens one for one: the candidates found from them are the tokens')
+  supply ??= patternCandidates(lists, folded.tokens, opts.everyEntry);
   const patterned = supply.candidates.length ? patternHits(text, context(text, folded, opts.dictionary), supply) : [];
   const plain = plainHits(text, lists, folded, opts.everyEntry);
   const raw = plain.length ? [...patterned, ...plain] : patterned;
@@ -569,11 +617,13 @@ function constructionHits(text: string, lists: WordLists, opts: WordingOptions):
       if (h.taken) {
         // The clause's words but the entry's own characters: what a gap skipped counts as context too
         // (祝你今晚别被刀死 is about the game: 今晚, 刀 lie in the gaps of a curse frame).
+        // (the clause's tokens are one stretch of them, around the hit's: no token holds clause punctuation)
+        const { tokens } = folded;
+        let first = h.taken.values().next().value!;
+        while (first > 0 && tokens[first - 1].start >= cs) first--;
         let rest = '';
-        for (let i = 0; i < folded.tokens.length; i++) {
-          const tok = folded.tokens[i];
-          if (tok.start < cs || tok.end > ce) continue;
-          rest += h.taken.has(i) ? '\u0000' : tok.text;
+        for (let i = first; i < tokens.length && tokens[i].end <= ce; i++) {
+          if (tokens[i].start >= cs) rest += h.taken.has(i) ? '\u0000' : tokens[i].text;
         }
         if (h.entry.unless.some((w) => rest.includes(w))) return false;
       } else {
