@@ -478,9 +478,7 @@ function compile(lists: WordLists): PatternIndex {
     startOfKey: new Map([...startOfKey].map(([k, ids]) => [k, bitsOf(ids, startWords)])),
     startSecondAt,
     triedTo: new Float64Array(lists.entries.length),
-    pairKeys: new Int32Array(2 * PAIR_SLOTS),
-    pairOptions: new Array<PairFound | undefined>(PAIR_SLOTS).fill(undefined),
-    pairsKept: 0,
+    ...emptyPairs(),
     tokenAt: [],
     listed: lists.entries,
     textBase: 0,
@@ -549,7 +547,8 @@ export function indexOf(lists: WordLists): PatternIndex {
  * order compile numbered them); a field of a kind typed-bytes.ts does not keep is not written.
  */
 export function indexBytes(ix: PatternIndex): ArrayBufferView[] {
-  const { entries, alts, allOfAlt, listed, byKey, tokenAt, ...rest } = ix;
+  // (the anchor-pair table fills as texts are read: each process starts its own, empty)
+  const { entries, alts, allOfAlt, altsByListed, listed, byKey, tokenAt, pairKeys, pairOptions, pairsKept, ...rest } = ix;
   if (byKey.length || tokenAt.length || ix.generation !== 0) throw new Error('pattern index: kept only as compiled');
   return typedBytes({
     rest, entries: entries.map((e) => e && { id: e.entry.id, needs: e.needs }), allOfAlt: allOfAlt.map(({ list, ...a }) => a), altCount: alts.size, listed: listed.length,
@@ -569,7 +568,7 @@ function keepIndex(ix: PatternIndex, kept: KeptIndex): void {
 /** The index indexBytes wrote, over `lists` (the same list set: the caller's key says so); undefined when the bytes do not fit them. */
 export function indexFromBytes(bytes: Uint8Array, lists: WordLists): PatternIndex | undefined {
   const saved = fromTypedBytes(bytes) as {
-    rest: Omit<PatternIndex, 'entries' | 'alts' | 'allOfAlt' | 'listed' | 'byKey' | 'tokenAt'>;
+    rest: Omit<PatternIndex, 'entries' | 'alts' | 'allOfAlt' | 'altsByListed' | 'listed' | 'byKey' | 'tokenAt' | 'pairKeys' | 'pairOptions' | 'pairsKept'>;
     entries: Array<{ id: number; needs: Int32Array } | undefined>;
     allOfAlt: Array<Omit<AltOptions, 'list'>>;
     altCount: number;
@@ -595,7 +594,10 @@ export function indexFromBytes(bytes: Uint8Array, lists: WordLists): PatternInde
     }
   }
   if (allOfAlt.length !== saved.allOfAlt.length || alts.size !== saved.altCount) return undefined;
-  return { ...saved.rest, entries, alts, allOfAlt, listed: lists.entries, byKey: [], tokenAt: [] };
+  // (each pattern entry's alternatives by element position, as compile lists them: allOfAlt's own objects)
+  const altsByListed: PatternIndex['altsByListed'] = lists.entries.map(() => []);
+  for (const e of entries) if (e) altsByListed[e.entry.id] = e.entry.elements.map((el) => (el.kind === 'alt' ? allOfAlt[alts.get(el)!] : undefined));
+  return { ...saved.rest, entries, alts, allOfAlt, altsByListed, listed: lists.entries, byKey: [], tokenAt: [], ...emptyPairs() };
 }
 
 interface TokenIndex {
@@ -635,6 +637,11 @@ const PAIR_SLOTS = 1 << PAIR_BITS;
 /** The longer anchor options whose first two characters two tokens can stand for: those of two
  *  characters, those of more, and the third characters of these as bits (wordsOf: the token after the
  *  two is asked about them at once, not option by option). */
+/** An empty anchor-pair table (PatternIndex.pairKeys). */
+function emptyPairs(): Pick<PatternIndex, 'pairKeys' | 'pairOptions' | 'pairsKept'> {
+  return { pairKeys: new Int32Array(2 * PAIR_SLOTS), pairOptions: new Array<PairFound | undefined>(PAIR_SLOTS).fill(undefined), pairsKept: 0 };
+}
+
 interface PairFound {
   two: Int32Array;
   longer: Int32Array;
