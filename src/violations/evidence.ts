@@ -79,8 +79,9 @@ const D_SPEAKER = String.raw`(?:我|他|她|对方|[甲乙丙丁]|[A-Za-z]|\d{1,
 const D_NAME = String.raw`[\p{Script=Han}A-Za-z0-9_]{2,6}`;
 /** Where a turn may start: the text's start, white space, sentence punctuation, a bracket's close. */
 const D_BEFORE = String.raw`(?<=^|[\s。！？!?；;…】\]"”」:—])`;
-/** Field labels and game words that are not speakers (a form, a ballot, a profile, a rule). */
-const NOT_SPEAKER = /^(?:投票|改票|对象|理由|格式|时间|地址|网址|链接|注|备注|补充|说明|例|例如|比如|结果|身份|技能|阵营|规则|生日|星座|声优|喜欢|属性|类型|内容|原文|标题|主题|正文|附件|来源|作者|发件人|收件人|物品|价格|底价|关门时间|第.日|总结|结论|理由一|理由二|问题|答案|答|问|总|共|合计|提示|胜利条件|口令|密码|好人|狼坑|存疑|金水|查杀|银水|票型|站边|警上|警下|视角|神|民|狼)$|对象$|理由$|规则$|阵营$|时间$|技能$/u;
+/** Field labels and game words that are not speakers (a form, a ballot, a profile, a rule), and seats:
+ *  `1号：发言一般。2号：划水` is a player's read of the table, not a chat (a chat names its people). */
+const NOT_SPEAKER = /^(?:\d{1,2}号|[一二三四五六七八九十]{1,3}号|投票|改票|对象|理由|格式|时间|地址|网址|链接|注|备注|补充|说明|例|例如|比如|结果|身份|技能|阵营|规则|生日|星座|声优|喜欢|属性|类型|内容|原文|标题|主题|正文|附件|来源|作者|发件人|收件人|物品|价格|底价|关门时间|第.日|总结|结论|理由一|理由二|问题|答案|答|问|总|共|合计|提示|胜利条件|口令|密码|好人|狼坑|存疑|金水|查杀|银水|票型|站边|警上|警下|视角|神|民|狼)$|对象$|理由$|规则$|阵营$|时间$|技能$/u;
 /** What follows a field's colon, not a speaker's: seats or numbers listed (好人：二、六、九). */
 const LISTED = /^[\d一二三四五六七八九十零〇两号、,，\s]+(?:[；;。]|$)/u;
 /** Card and notice fields in brackets. */

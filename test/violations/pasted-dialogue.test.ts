@@ -49,6 +49,11 @@ describe('pastedDialogue', () => {
     '关门时间：11月21日21:00。',
     '【魔门阵营】4圣徒：邪王、阴后、圣女、傀儡，1群外黑：影子刺客',
     '规则帖里写的是：他：…我：… 这种格式的记录不许贴',
+    // a player's read of the table, seat by seat
+    '3号：金水 5号：查杀',
+    '盘一下：1号：发言一般。2号：划水。3号：像狼',
+    '总结一下。7号：跳预言 8号：对跳',
+    '五号：悍跳 六号：真预言家',
   ])('not a dialogue: %s', (text) => {
     expect(pastedDialogue(text)).toBeNull();
   });
