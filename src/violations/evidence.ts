@@ -137,13 +137,16 @@ function dialogueIn(text: string): PastedDialogue | null {
     if (NOT_SPEAKER.test(speaker) || LISTED.test(t.slice(m.index + m[0].length).split(/[；;。\n]/)[0] + '。')) continue;
     turns.push({ speaker, at: m.index, content: m.index + m[0].length, header: !!m[1] });
   }
+  // (a chat goes back and forth: someone speaks twice; a list of names each said once is a read of the table)
+  const speakers = new Set(turns.map((x) => x.speaker));
+  const backAndForth = speakers.size < turns.length;
   for (let i = 1; i < turns.length; i++) {
     const a = turns[i - 1];
     const b = turns[i];
-    // Two speakers, each saying something, one after the other; a named pair needs a pronoun, a seat or the director in it, or three turns.
+    // Two speakers, each saying something, one after the other; a named pair needs a pronoun or the director in it, or to speak again.
     if (a.speaker === b.speaker || b.at <= a.content) continue;
     // (a chat group's header, [狼人群] 老王：…, names its speakers)
-    if (!STRONG.test(a.speaker) && !STRONG.test(b.speaker) && turns.length < 3 && !a.header) continue;
+    if (!STRONG.test(a.speaker) && !STRONG.test(b.speaker) && !backAndForth && !a.header) continue;
     return { construction: 'turns', start: a.at, end: text.length };
   }
   const one = ONE_TURN.exec(t);

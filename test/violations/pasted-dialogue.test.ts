@@ -54,6 +54,7 @@ describe('pastedDialogue', () => {
     '盘一下：1号：发言一般。2号：划水。3号：像狼',
     '总结一下。7号：跳预言 8号：对跳',
     '五号：悍跳 六号：真预言家',
+    '包子：发言像狼。烧卖：划水。油条：金水。',
   ])('not a dialogue: %s', (text) => {
     expect(pastedDialogue(text)).toBeNull();
   });
