@@ -632,16 +632,19 @@ interface TokenIndex {
   anchorBySecond: Map<number, Int32Array>;
 }
 
-const PAIR_BITS = 16;
+/** The anchor-pair table's slots: each pair kept holds three small typed arrays, so 65,536 slots grew a
+ *  200,000-post report by ~12 MB (a long day meets many pairs); 4,096 find the pairs game talk repeats as fast. */
+const PAIR_BITS = 12;
 const PAIR_SLOTS = 1 << PAIR_BITS;
-/** The longer anchor options whose first two characters two tokens can stand for: those of two
- *  characters, those of more, and the third characters of these as bits (wordsOf: the token after the
- *  two is asked about them at once, not option by option). */
+
 /** An empty anchor-pair table (PatternIndex.pairKeys). */
 function emptyPairs(): Pick<PatternIndex, 'pairKeys' | 'pairOptions' | 'pairsKept'> {
   return { pairKeys: new Int32Array(2 * PAIR_SLOTS), pairOptions: new Array<PairFound | undefined>(PAIR_SLOTS).fill(undefined), pairsKept: 0 };
 }
 
+/** The longer anchor options whose first two characters two tokens can stand for: those of two
+ *  characters, those of more, and the third characters of these as bits (wordsOf: the token after the
+ *  two is asked about them at once, not option by option). */
 interface PairFound {
   two: Int32Array;
   longer: Int32Array;
