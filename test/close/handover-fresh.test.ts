@@ -15,13 +15,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { formLogin } from '../../src/demo/form-login.js';
 import { loadGame } from '../../src/game/game-file.js';
 import { countFreshness } from '../../src/crawl/freshness.js';
 import { startReplayServer, type ReplayServer } from '../../src/replay/server.js';
 import { FIXTURES, ids as readIds } from '../helpers/captured.js';
 import { bansha } from '../helpers/cli.js';
 import { threadAnswers, withFault } from '../helpers/fault.js';
+import { gameTextOnReplay } from '../helpers/replay-game.js';
 
 const DIRECTOR = { username: '导演A', password: 'lab123456' };
 const ids = readIds('public');
@@ -34,14 +34,7 @@ const FAST = ['--delay-ms', '0', '--concurrency', '4'];
 let server: ReplayServer;
 let dir: string;
 
-async function gameIn(name: string): Promise<string> {
-  const folder = path.join(dir, name);
-  fs.mkdirSync(folder, { recursive: true });
-  const file = path.join(folder, 'public.yaml');
-  fs.writeFileSync(file, GAME_TEXT.replace(/^forum: .*$/m, `forum: ${server.url}`));
-  await formLogin(loadGame(file).forum, loadGame(file).sessionPath, DIRECTOR);
-  return file;
-}
+const gameIn = (name: string): Promise<string> => gameTextOnReplay(server, dir, name, GAME_TEXT, DIRECTOR);
 
 /** A reply by the director through the replay server's fast reply form (what a director's browser sends). */
 async function reply(tid: number, message: string): Promise<void> {

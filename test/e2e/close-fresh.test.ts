@@ -20,7 +20,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { formLogin } from '../../src/demo/form-login.js';
 import { ExitCode } from '../../src/errors.js';
 import { loadGame } from '../../src/game/game-file.js';
 import { runWatch } from '../../src/cli/commands/watch.js';
@@ -28,6 +27,7 @@ import { startReplayServer, type ReplayServer } from '../../src/replay/server.js
 import { FIXTURES, ids as readIds, scenario as readScenario } from '../helpers/captured.js';
 import { bansha } from '../helpers/cli.js';
 import { threadAnswers, withFault } from '../helpers/fault.js';
+import { gameTextOnReplay } from '../helpers/replay-game.js';
 
 const DIRECTOR = { username: '导演A', password: 'lab123456' };
 const ids = readIds('public');
@@ -44,15 +44,7 @@ let server: ReplayServer;
 let dir: string;
 
 /** The public game for the server, in its own folder (its own store and ledger). */
-async function gameIn(name: string): Promise<string> {
-  const folder = path.join(dir, name);
-  fs.mkdirSync(folder, { recursive: true });
-  const file = path.join(folder, 'public.yaml');
-  fs.writeFileSync(file, GAME_TEXT.replace(/^forum: .*$/m, `forum: ${server.url}`));
-  const g = loadGame(file);
-  await formLogin(g.forum, g.sessionPath, DIRECTOR);
-  return file;
-}
+const gameIn = (name: string): Promise<string> => gameTextOnReplay(server, dir, name, GAME_TEXT, DIRECTOR);
 
 const FAST = ['--delay-ms', '0', '--concurrency', '4'];
 
